@@ -1,0 +1,1 @@
+"""Experiments: one module per experiment, each returning pandas DataFrames."""

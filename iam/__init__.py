@@ -1,0 +1,7 @@
+"""IAM: the Inductive Adversary Modeler, re-created.
+
+Learns a specific chess player's habits (visual chunks and rote-memorised openings)
+from their games and predicts their next move with a calibrated belief.
+"""
+
+__version__ = "0.1.0"

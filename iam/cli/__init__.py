@@ -1,0 +1,52 @@
+"""The ``iam`` command line: one module per subcommand, registered here.
+
+Each subcommand module exposes ``register(subparsers)``, which adds its parser and
+sets ``run`` (a function ``args -> int``) as the parser default. Heavy imports
+happen inside ``run`` so that ``iam --help`` stays fast.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+
+from iam.errors import IAMError
+
+__all__ = ["main", "build_parser"]
+
+_COMMANDS = ("train", "predict", "evaluate", "inspect", "uci", "match", "experiment")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The full ``iam`` parser with every subcommand registered."""
+    parser = argparse.ArgumentParser(
+        prog="iam",
+        description="Model a chess opponent from their games, predict their moves, "
+        "and search deeper along the lines they are likely to play.",
+    )
+    subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    for name in _COMMANDS:
+        importlib.import_module(f"iam.cli.{name}").register(subparsers)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the ``iam`` console script; returns the process exit code."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return int(args.run(args) or 0)
+    except IAMError as exc:
+        print(f"iam: error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("iam: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,16 @@
+"""``iam experiment``: placeholder registered until the search library lands (issue 3)."""
+
+from __future__ import annotations
+
+import argparse
+
+from iam.errors import IAMError
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser("experiment", help="(not yet available)")
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    raise IAMError("'iam experiment' is not available yet")
