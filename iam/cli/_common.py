@@ -47,3 +47,25 @@ def _finite(value: Any) -> Any:
     if isinstance(value, (list, tuple)):
         return [_finite(item) for item in value]
     return value
+
+
+def read_games(paths, *, player: str, quiet: bool = False, **options):
+    """The player's games from ``paths`` with a progress bar; returns ``(games, report)``."""
+    from iam.pgn import IngestReport, iter_player_games
+
+    report = IngestReport()
+    stream = iter_player_games(paths, player=player, report=report, **options)
+    games = list(progress(stream, quiet=quiet, desc="reading games", unit=" games"))
+    return games, report
+
+
+def bundled_or_given(pgn: str | None, player: str | None) -> tuple[list[str], str]:
+    """The PGN paths and player: the bundled Botvinnik games when no file is given."""
+    from iam.bundled import default_pgn, manifest
+    from iam.errors import DataError
+
+    if pgn is None:
+        return [str(default_pgn())], player or manifest()[0].player
+    if not player:
+        raise DataError("--player is required with a PGN file (whose games should be modelled?)")
+    return [pgn], player

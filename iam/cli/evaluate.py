@@ -1,16 +1,124 @@
-"""``iam evaluate``: placeholder registered until the opponent model lands (issue 2)."""
+"""``iam evaluate``: the held-out belief-band table for one player (bundled Botvinnik by default)."""
 
 from __future__ import annotations
 
 import argparse
+import sys
+import time
 
-from iam.errors import IAMError
+from iam.cli._common import add_quiet, bundled_or_given, output_dir, print_json, progress, read_games
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser("evaluate", help="(not yet available)")
+    parser = subparsers.add_parser(
+        "evaluate",
+        help="measure predictions on held-out games (belief-band table)",
+        description="Train on the first N training games of a player (game i is a test game "
+        "when i %% 5 == 4), predict every move of the player in the test games, and report "
+        "coverage, top-1/top-3 accuracy, calibration and the seed's belief-band table.",
+    )
+    parser.add_argument("pgn", nargs="?", metavar="PGN", help="PGN file (default: the bundled Botvinnik games)")
+    parser.add_argument("--player", help="player name (default with the bundled file: Botvinnik)")
+    parser.add_argument(
+        "--train-games", default="12,22,80,all", metavar="LIST", help="training sizes, e.g. 12,22,80,all (default)"
+    )
+    parser.add_argument("--belief", choices=("learned", "rules"), default="learned", help="belief to evaluate")
+    parser.add_argument("--seed", type=int, default=0, help="random seed of the belief's position sample")
+    parser.add_argument("--jobs", type=int, default=1, metavar="N", help="training sizes evaluated in parallel (processes)")
+    parser.add_argument("--json", action="store_true", help="print the results as JSON")
+    parser.add_argument("--out", metavar="DIR", help="also write CSV and JSON files to this folder")
+    add_quiet(parser)
     parser.set_defaults(run=run)
 
 
+def parse_sizes(text: str) -> list[int | None]:
+    """``"12,22,all"`` -> ``[12, 22, None]`` (DataError on anything else)."""
+    from iam.errors import DataError
+
+    sizes: list[int | None] = []
+    for part in filter(None, (piece.strip() for piece in text.split(","))):
+        if part == "all":
+            sizes.append(None)
+        elif part.isdigit() and int(part) > 0:
+            sizes.append(int(part))
+        else:
+            raise DataError(f"--train-games takes positive numbers or 'all', not {part!r}")
+    if not sizes:
+        raise DataError("--train-games is empty")
+    return sizes
+
+
 def run(args: argparse.Namespace) -> int:
-    raise IAMError("'iam evaluate' is not available yet")
+    from iam.errors import DataError
+    from iam.evaluation import evaluate
+
+    sizes = parse_sizes(args.train_games)
+    if args.jobs < 1:
+        raise DataError("--jobs must be at least 1")
+    paths, player = bundled_or_given(args.pgn, args.player)
+    games, ingest = read_games(paths, player=player, quiet=args.quiet)
+    training = sum(game.split == "train" for game in games)
+    if training == 0 or not any(game.split == "test" for game in games):
+        raise DataError(f"{player} needs at least one training and one test game (found {len(games)} games)")
+    started = time.perf_counter()
+    report = evaluate(
+        games,
+        player=player,
+        train_sizes=sizes,
+        model_params={"belief": args.belief, "random_state": args.seed},
+        jobs=args.jobs,
+        progress=lambda work: progress(work, quiet=args.quiet, desc="training sizes", unit=" runs"),
+    )
+    elapsed = time.perf_counter() - started
+    if args.out:
+        folder = output_dir(args.out)
+        report.summary_frame().to_csv(folder / "summary.csv", index=False)
+        report.band_frame().to_csv(folder / "bands.csv", index=False)
+        report.position_frame().to_csv(folder / "positions.csv", index=False)
+        (folder / "evaluation.json").write_text(_json_text(report.to_dict()))
+        (folder / "evaluation.md").write_text(_markdown(report, ingest, elapsed))
+    if args.json:
+        print_json(report.to_dict())
+    else:
+        print(_markdown(report, ingest, elapsed))
+        if args.out:
+            print(f"written: {args.out}/summary.csv, bands.csv, positions.csv, evaluation.json, evaluation.md")
+    if ingest.skipped_total and not args.quiet:
+        print(f"note: {ingest.skipped_total} games skipped ({dict(ingest.skipped)})", file=sys.stderr)
+    return 0
+
+
+def _markdown(report, ingest, elapsed: float) -> str:
+    """The readable report: summary figures and the belief-band table (hits/predictions and rate)."""
+    summary = report.summary_frame()
+    bands = report.band_frame()
+    lines = [
+        f"# {report.player}: held-out evaluation",
+        "",
+        f"{report.test_games} test games, {int(summary['test_positions'].iloc[0])} test positions "
+        f"(games read: {ingest.used}, skipped: {ingest.skipped_total}); {elapsed:.0f} s",
+        "",
+        summary[["train_games", "coverage", "top1", "top3", "ece", "brier", "log_loss"]]
+        .to_markdown(index=False, floatfmt=".3f"),
+        "",
+        "Belief bands: hits/predictions (hit rate) of each test position's top prediction",
+        "",
+    ]
+    cells = bands.assign(
+        cell=[
+            f"{h}/{p} ({r:.0%})" if p else "0/0"
+            for h, p, r in zip(bands["hits"], bands["predictions"], bands["rate"].fillna(0))
+        ]
+    )
+    table = cells.pivot(index="train_games", columns="band", values="cell")
+    order = [band for band in ("<25%", "25-30%", "30-40%", "40-50%", ">50%") if band in table.columns]
+    lines.append(table[order].reset_index().to_markdown(index=False))
+    return "\n".join(lines) + "\n"
+
+
+def _json_text(payload) -> str:
+    import json
+
+    from iam.cli._common import _finite
+
+    return json.dumps(_finite(payload), indent=2) + "\n"

@@ -1,16 +1,83 @@
-"""``iam predict``: placeholder registered until the opponent model lands (issue 2)."""
+"""``iam predict``: the model's beliefs about the next move in a position."""
 
 from __future__ import annotations
 
 import argparse
 
-from iam.errors import IAMError
+from iam.cli._common import print_json
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser("predict", help="(not yet available)")
+    parser = subparsers.add_parser(
+        "predict",
+        help="predict the modelled player's next move",
+        description="Rank the moves of the side to move by the model's belief. The position is "
+        "--fen (default: the standard start) after the optional --moves.",
+    )
+    parser.add_argument("model", metavar="MODEL", help="model file written by 'iam train'")
+    parser.add_argument("--fen", help="starting position (default: the standard start)")
+    parser.add_argument("--moves", nargs="*", default=[], metavar="UCI", help="moves played from --fen, in UCI (e2e4 ...)")
+    parser.add_argument("--top", type=int, default=5, metavar="K", help="show the K most believed moves (default 5)")
+    parser.add_argument("--json", action="store_true", help="print JSON: fen and predictions with sources")
     parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    raise IAMError("'iam predict' is not available yet")
+    from iam.errors import PositionError
+    from iam.model import OpponentModel
+
+    if args.top < 1:
+        raise PositionError("--top must be at least 1")
+    board = position(args.fen, args.moves)
+    model = OpponentModel.load(args.model)
+    predictions = model.explain(board, top=args.top)
+    if args.json:
+        print_json({"fen": board.fen(), "predictions": [p.to_dict() for p in predictions]})
+        return 0
+    print(f"{model.player_} to move in {board.fen()}")
+    if not predictions:
+        print("no prediction: no stored chunk or remembered sequence applies here")
+    for rank, prediction in enumerate(predictions, 1):
+        evidence = _evidence(prediction)
+        print(f"{rank:>2}. {prediction.san:<8} {prediction.belief:6.1%}  {evidence}")
+    return 0
+
+
+def position(fen: str | None, moves: list[str]):
+    """The board after ``moves`` from ``fen`` (PositionError on a bad FEN or an illegal move)."""
+    import chess
+
+    from iam.errors import PositionError
+
+    try:
+        board = chess.Board(fen) if fen else chess.Board()
+    except ValueError as exc:
+        raise PositionError(f"invalid FEN {fen!r}: {exc}") from None
+    if fen and not board.is_valid():
+        raise PositionError(f"invalid FEN {fen!r}: the position is not legal ({board.status()!r})")
+    for text in moves:
+        try:
+            move = chess.Move.from_uci(text)
+        except ValueError:
+            raise PositionError(f"{text!r} is not a move in UCI notation (e.g. e2e4)") from None
+        if move not in board.legal_moves:
+            raise PositionError(f"illegal move {text} in {board.fen()}")
+        board.push(move)
+    if board.is_game_over():
+        raise PositionError(f"the game is over in {board.fen()} ({board.result()}): there is no move to predict")
+    return board
+
+
+def _evidence(prediction) -> str:
+    parts = []
+    for source in prediction.sources:
+        if source["kind"] == "rote":
+            parts.append(f"remembered: chosen in {source['chosen']}/{source['games']} games")
+    chunks = [s for s in prediction.sources if s["kind"] == "chunk"]
+    if chunks:
+        best = chunks[0]
+        parts.append(
+            f"completes {prediction.chunk_sources} chunk placement(s), e.g. {best['pattern']} on "
+            f"{' '.join(best['squares'])} (seen in {best['games']} games)"
+        )
+    return "; ".join(parts)

@@ -1,16 +1,80 @@
-"""``iam train``: placeholder registered until the opponent model lands (issue 2)."""
+"""``iam train``: learn a model of one player from PGN files and write it as JSON."""
 
 from __future__ import annotations
 
 import argparse
+import sys
+from pathlib import Path
 
-from iam.errors import IAMError
+from iam.cli._common import add_quiet, print_json, read_games
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser("train", help="(not yet available)")
+    parser = subparsers.add_parser(
+        "train",
+        help="learn a model of a player from PGN files",
+        description="Learn a player's chunk library, rote memory and belief from their games "
+        "and write the model file (JSON; gzip when the name ends in .gz).",
+    )
+    parser.add_argument("pgn", nargs="+", metavar="PGN", help="PGN files (plain, .gz, .bz2 or .zst)")
+    parser.add_argument("--player", required=True, help="player name as written in the PGN (case-insensitive, whole words)")
+    parser.add_argument("--color", choices=("white", "black", "any"), default="any", help="only the player's games with this colour")
+    parser.add_argument("--split", choices=("all", "train", "test"), default="all", help="held-out protocol: game i is a test game when i %% 5 == 4")
+    parser.add_argument("--max-games", type=int, metavar="N", help="use at most the first N games (after the other filters)")
+    parser.add_argument("--min-games", type=int, default=2, metavar="N", help="noise filter: keep chunks seen in at least N games (default 2)")
+    parser.add_argument("--belief", choices=("learned", "rules"), default="learned", help="learned weights and calibration, or the seed's rules")
+    parser.add_argument("--seed", type=int, default=0, help="random seed of the belief's position sample")
+    parser.add_argument("-o", "--output", required=True, metavar="MODEL", help="model file to write (.json or .json.gz)")
+    parser.add_argument("--json", action="store_true", help="print the summary as JSON")
+    add_quiet(parser)
     parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    raise IAMError("'iam train' is not available yet")
+    from iam.errors import DataError
+    from iam.model import OpponentModel
+
+    if args.max_games is not None and args.max_games < 1:
+        raise DataError("--max-games must be at least 1")
+    if args.min_games < 1:
+        raise DataError("--min-games must be at least 1")
+    output = Path(args.output)
+    if not output.parent.is_dir():
+        raise DataError(f"cannot write {output}: folder {output.parent} does not exist")
+    games, report = read_games(
+        args.pgn, player=args.player, color=args.color, split=args.split, max_games=args.max_games, quiet=args.quiet
+    )
+    if not games:
+        raise DataError(f"none of the player's games can be used ({'; '.join(report.summary_lines()[1:])})")
+    if not args.quiet and not args.json:
+        print(f"learning from {len(games)} games ...", file=sys.stderr)
+    model = OpponentModel(min_games=args.min_games, belief=args.belief, random_state=args.seed)
+    model.fit(games)
+    model.save(output)
+    summary = {
+        "model": str(output),
+        "player": model.player_,
+        "games": report.to_dict(),
+        "positions": model.n_positions_,
+        "colors": model.colors_,
+        "chunks": model.chunk_counts_,
+        "rote_sequences": len(model.rote_),
+        "belief": model.belief_kind_,
+        "notes": model.notes_,
+    }
+    if args.json:
+        print_json(summary)
+        return 0
+    counts = model.chunk_counts_
+    print("\n".join(report.summary_lines()))
+    print(f"positions (the player's moves): {model.n_positions_} ({model.colors_['white']} games as White, {model.colors_['black']} as Black)")
+    print(
+        f"chunks: {counts['occurrences']} occurrences of {counts['distinct']} distinct chunks; "
+        f"{counts['after_noise_filter']} after the noise filter (>= {model.min_games} games); "
+        f"{counts['stored']} stored (formed by a move in >= {model.min_formed_games} games)"
+    )
+    print(f"rote memory: {len(model.rote_)} sequences; belief: {model.belief_kind_}")
+    for note in model.notes_:
+        print(f"note: {note}")
+    print(f"model written to {output} ({output.stat().st_size / 1024:.0f} KiB)")
+    return 0

@@ -1,0 +1,224 @@
+"""Belief: a number in [0, 1] for each candidate move, meant as the chance it is played.
+
+Two beliefs share the candidate rows of :mod:`iam.features`:
+
+* :class:`RuleWeights` is seed 001's heuristic move selection. A chunk's belief
+  starts at its frequency (share of training games it occurs in) and named rules
+  add to it: large patterns, major pieces, temporal similarity, winning patterns;
+  a pattern the player just dissolved is eliminated. A move's belief combines all
+  chunks proposing it (noisy-OR) and the rote memory's share; a position's beliefs
+  are scaled down if they sum past 1.
+* :class:`LearnedBelief` goes beyond IAM: a logistic regression (scikit-learn)
+  weighs every feature, its outputs are normalised per position, and an isotonic
+  regression fitted on out-of-fold predictions calibrates them, so that a belief
+  of 0.4 is right about 40% of the time on the training games.
+
+Both are plain numbers at prediction time (no scikit-learn objects are kept), so
+a model file is JSON and safe to load.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass, fields
+
+import numpy as np
+
+from iam.features import FEATURES, RULE_FEATURES
+
+__all__ = ["RuleWeights", "LearnedBelief", "rule_beliefs", "normalise", "learn_belief"]
+
+_SIZE_SPAN = 6.0  # a chunk has 2..8 pieces in practice: size bonus is (size - 2) / 6
+
+
+@dataclass(frozen=True)
+class RuleWeights:
+    """Weights of seed 001's belief heuristics (added to a chunk's frequency)."""
+
+    large_patterns: float = 0.15
+    """Added in full for an eight-piece chunk, pro rata from two pieces upwards."""
+    major_pieces: float = 0.05
+    """Added when the chunk holds a rook or a queen."""
+    temporal_similarity: float = 0.10
+    """Times the share of the chunk's occurrences at this stage of the game (move bin)."""
+    winning_patterns: float = 0.05
+    """Times (won - lost) / games of the games the chunk occurred in."""
+    eliminate_dissolved: bool = True
+    """A pattern the player's previous move broke gets belief 0."""
+
+    def contributions(self, quantities: np.ndarray) -> dict[str, np.ndarray]:
+        """Each rule's share of a chunk's belief, for ``quantities`` in RULE_FEATURES order."""
+        q = {name: quantities[:, i] for i, name in enumerate(RULE_FEATURES)}
+        return {
+            "frequency": q["frequency"],
+            "large_patterns": self.large_patterns * np.clip((q["size"] - 2.0) / _SIZE_SPAN, 0.0, 1.0),
+            "major_pieces": self.major_pieces * q["major"],
+            "temporal_similarity": self.temporal_similarity * q["temporal"],
+            "winning_patterns": self.winning_patterns * q["winning"],
+        }
+
+    def chunk_belief(self, quantities: np.ndarray) -> np.ndarray:
+        """The belief of each proposing chunk, in [0, 1]."""
+        belief = np.clip(sum(self.contributions(quantities).values()), 0.0, 1.0)
+        if self.eliminate_dissolved:
+            belief = np.where(quantities[:, RULE_FEATURES.index("dissolved")] > 0, 0.0, belief)
+        return belief
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict) -> RuleWeights:
+        names = {f.name for f in fields(cls)}
+        unknown = set(data) - names
+        if unknown:
+            raise ValueError(f"unknown rule weights {sorted(unknown)}")
+        return cls(**data)
+
+
+def normalise(beliefs: np.ndarray) -> np.ndarray:
+    """Scale one position's beliefs down so that they sum to at most 1."""
+    total = float(beliefs.sum())
+    return beliefs / total if total > 1.0 else beliefs
+
+
+def rule_beliefs(rows: np.ndarray) -> np.ndarray:
+    """Seed 001's belief for one position's candidate rows: chunks and rote memory combined."""
+    chunk = rows[:, FEATURES.index("iam_score")]
+    rote = rows[:, FEATURES.index("rote_share")]
+    return normalise(1.0 - (1.0 - chunk) * (1.0 - rote))
+
+
+@dataclass(frozen=True)
+class LearnedBelief:
+    """A fitted logistic regression on candidate rows plus an isotonic calibration map."""
+
+    features: tuple[str, ...]
+    mean: np.ndarray
+    scale: np.ndarray
+    coef: np.ndarray
+    intercept: float
+    calibration_x: np.ndarray
+    calibration_y: np.ndarray
+
+    def raw(self, rows: np.ndarray) -> np.ndarray:
+        """Uncalibrated probability that each candidate is the move played."""
+        z = (rows - self.mean) / self.scale @ self.coef + self.intercept
+        return 1.0 / (1.0 + np.exp(-z))
+
+    def beliefs(self, rows: np.ndarray) -> np.ndarray:
+        """Calibrated beliefs of one position's candidates (sum at most 1)."""
+        if len(rows) == 0:
+            return np.zeros(0)
+        calibrated = np.interp(normalise(self.raw(rows)), self.calibration_x, self.calibration_y)
+        return normalise(calibrated)
+
+    def contributions(self, row: np.ndarray) -> dict[str, float]:
+        """How much each feature moved one candidate's log-odds (standardised value x weight)."""
+        terms = (row - self.mean) / self.scale * self.coef
+        return {name: float(value) for name, value in zip(self.features, terms)}
+
+    def to_dict(self) -> dict:
+        return {
+            "features": list(self.features),
+            "mean": self.mean.tolist(),
+            "scale": self.scale.tolist(),
+            "coef": self.coef.tolist(),
+            "intercept": float(self.intercept),
+            "calibration": {"x": self.calibration_x.tolist(), "y": self.calibration_y.tolist()},
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict) -> LearnedBelief:
+        features = tuple(data["features"])
+        if features != FEATURES:
+            raise ValueError(f"belief features {list(features)} differ from this toolkit's {list(FEATURES)}")
+        arrays = [np.asarray(data[key], dtype=np.float64) for key in ("mean", "scale", "coef")]
+        if any(array.shape != (len(features),) for array in arrays):
+            raise ValueError("belief weights do not have one value per feature")
+        if np.any(arrays[1] <= 0):
+            raise ValueError("belief scales must be positive")
+        x = np.asarray(data["calibration"]["x"], dtype=np.float64)
+        y = np.asarray(data["calibration"]["y"], dtype=np.float64)
+        if x.shape != y.shape or x.ndim != 1 or len(x) < 2 or np.any(np.diff(x) < 0):
+            raise ValueError("belief calibration must be two equal, increasing lists of at least 2 values")
+        if np.any((y < 0) | (y > 1)):
+            raise ValueError("belief calibration values must lie in [0, 1]")
+        return cls(features, *arrays, float(data["intercept"]), x, y)
+
+
+def learn_belief(
+    rows: np.ndarray,
+    played: np.ndarray,
+    position: np.ndarray,
+    game: np.ndarray,
+    *,
+    random_state: int = 0,
+    folds: int = 5,
+) -> LearnedBelief:
+    """Fit the learned belief on candidate rows of training positions.
+
+    ``played`` marks the candidate that was the move played; ``position`` and
+    ``game`` group the rows. Calibration is fitted on out-of-fold predictions
+    (folds by game), the final weights on all rows. Raises ValueError when the
+    rows cannot support a fit (no or only played candidates).
+    """
+    from threadpoolctl import threadpool_limits
+
+    # Small problems: threaded BLAS only adds contention (10x slower on a busy 2-core machine).
+    with threadpool_limits(limits=1):
+        return _learn_belief(rows, played, position, game, random_state=random_state, folds=folds)
+
+
+def _learn_belief(
+    rows: np.ndarray, played: np.ndarray, position: np.ndarray, game: np.ndarray, *, random_state: int, folds: int
+) -> LearnedBelief:
+    from sklearn.isotonic import IsotonicRegression
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.model_selection import GroupKFold
+    from sklearn.preprocessing import StandardScaler
+
+    played = np.asarray(played, dtype=bool)
+    if played.all() or not played.any():
+        raise ValueError("the training positions give no contrast between played and other moves")
+
+    def fit(x: np.ndarray, y: np.ndarray) -> tuple[StandardScaler, LogisticRegression]:
+        scaler = StandardScaler().fit(x)
+        regression = LogisticRegression(C=1.0, solver="newton-cholesky", max_iter=200, random_state=random_state)
+        return scaler, regression.fit(scaler.transform(x), y)
+
+    out_of_fold = np.zeros(len(rows))
+    splits = min(folds, len(np.unique(game)))
+    if splits >= 2:
+        for train, test in GroupKFold(n_splits=splits).split(rows, played, game):
+            if played[train].all() or not played[train].any():
+                continue
+            scaler, regression = fit(rows[train], played[train])
+            out_of_fold[test] = regression.predict_proba(scaler.transform(rows[test]))[:, 1]
+    scaler, regression = fit(rows, played)
+    if splits < 2:
+        out_of_fold = regression.predict_proba(scaler.transform(rows))[:, 1]
+
+    normalised = _normalise_groups(out_of_fold, position)
+    isotonic = IsotonicRegression(y_min=0.0, y_max=1.0, out_of_bounds="clip").fit(normalised, played)
+    x, y = isotonic.X_thresholds_, isotonic.y_thresholds_
+    if len(x) < 2:  # a constant map still needs two points for interpolation
+        x, y = np.array([0.0, 1.0]), np.array([float(y[0])] * 2)
+    scale = np.where(scaler.scale_ > 0, scaler.scale_, 1.0)
+    return LearnedBelief(
+        features=FEATURES,
+        mean=scaler.mean_.astype(np.float64),
+        scale=scale.astype(np.float64),
+        coef=regression.coef_[0].astype(np.float64),
+        intercept=float(regression.intercept_[0]),
+        calibration_x=np.asarray(x, dtype=np.float64),
+        calibration_y=np.asarray(y, dtype=np.float64),
+    )
+
+
+def _normalise_groups(values: np.ndarray, group: Sequence[int] | np.ndarray) -> np.ndarray:
+    """Per group, scale values down so that they sum to at most 1."""
+    group = np.asarray(group)
+    _, inverse = np.unique(group, return_inverse=True)
+    totals = np.bincount(inverse, weights=values)
+    return values / np.maximum(totals[inverse], 1.0)

@@ -1,0 +1,263 @@
+"""Measuring a model on held-out games: the seed's belief-band table and calibration.
+
+Protocol (SPEC.md, used everywhere so that figures compare): the player's games in
+file order, game ``i`` is a test game when ``i % 5 == 4``; training on N games
+means the first N training games. Positions are those where the player is to
+move, the label is the move played.
+
+For each test position the model's ranked beliefs are recorded
+(:func:`score_positions`); :func:`summarise` turns those records into coverage,
+top-1 and top-3 accuracy, expected calibration error and Brier score, and
+:func:`band_table` into the seed's table: per belief band, how many top
+predictions fell in it and how many were right. Each position's top prediction
+counts once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from iam.pgn import PlayerGame
+
+__all__ = [
+    "BANDS",
+    "ECE_BINS",
+    "score_positions",
+    "band_table",
+    "summarise",
+    "EvaluationRun",
+    "EvaluationReport",
+    "TRAIN_SIZES",
+    "evaluate",
+    "first_training_games",
+]
+
+BANDS: tuple[tuple[str, float, float], ...] = (
+    ("<25%", 0.0, 0.25),
+    ("25-30%", 0.25, 0.30),
+    ("30-40%", 0.30, 0.40),
+    ("40-50%", 0.40, 0.50),
+    (">50%", 0.50, np.inf),
+)
+"""The seed's belief bands: (label, lower bound inclusive, upper bound exclusive)."""
+
+ECE_BINS = 10
+"""Equal-width bins of the expected calibration error."""
+
+RECORD_COLUMNS = (
+    "game",
+    "ply",
+    "move",
+    "candidates",
+    "top_move",
+    "top_belief",
+    "hit",
+    "top3",
+    "played_belief",
+    "belief_mass",
+    "sum_squared_beliefs",
+)
+
+
+def first_training_games(games: Sequence[PlayerGame], count: int | None) -> list[PlayerGame]:
+    """The first ``count`` training games (all of them when ``count`` is None)."""
+    training = [game for game in games if game.split == "train"]
+    return training if count is None else training[:count]
+
+
+def score_positions(model, games: Sequence[PlayerGame], *, progress=None) -> pd.DataFrame:
+    """One record per position where the player is to move in ``games`` (see RECORD_COLUMNS).
+
+    ``model`` is anything with ``predict_proba(board) -> {move: belief}``;
+    ``progress`` optionally wraps the game iterator (a progress bar).
+    """
+    records = []
+    iterator = progress(games) if progress else games
+    for game in iterator:
+        board = game.board()
+        for ply, move in enumerate(game.moves):
+            if board.turn == game.color:
+                beliefs = model.predict_proba(board)
+                ranked = list(beliefs)
+                values = np.fromiter(beliefs.values(), dtype=np.float64, count=len(beliefs))
+                top = ranked[0] if ranked else None
+                records.append(
+                    (
+                        game.index,
+                        ply,
+                        move.uci(),
+                        len(ranked),
+                        top.uci() if top else "",
+                        float(values[0]) if len(values) else np.nan,
+                        bool(top == move),
+                        move in ranked[:3],
+                        float(beliefs.get(move, 0.0)),
+                        float(values.sum()),
+                        float(np.square(values).sum()),
+                    )
+                )
+            board.push(move)
+    return pd.DataFrame.from_records(records, columns=RECORD_COLUMNS)
+
+
+def band_table(records: pd.DataFrame) -> pd.DataFrame:
+    """The seed's table: per belief band, top predictions, hits and hit rate."""
+    predicted = records[records["candidates"] > 0]
+    rows = []
+    for label, low, high in BANDS:
+        inside = predicted[(predicted["top_belief"] >= low) & (predicted["top_belief"] < high)]
+        hits = int(inside["hit"].sum())
+        rows.append(
+            {
+                "band": label,
+                "predictions": len(inside),
+                "hits": hits,
+                "rate": hits / len(inside) if len(inside) else np.nan,
+                "mean_belief": float(inside["top_belief"].mean()) if len(inside) else np.nan,
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def summarise(records: pd.DataFrame) -> dict[str, float]:
+    """Coverage, top-1, top-3, calibration (ECE, Brier) and log loss of a set of records.
+
+    ``ece`` and ``brier`` concern each position's top prediction (its belief
+    against whether it was the move played), the quantity the band table shows;
+    ``brier_moves`` is the multi-class Brier score over all moves of a position
+    (moves without a belief count as 0) and ``log_loss`` uses the belief of the
+    move played, floored at 1e-4. Accuracies are over all test positions.
+    """
+    n = len(records)
+    if n == 0:
+        return {"test_positions": 0, "coverage": np.nan, "top1": np.nan, "top3": np.nan, "ece": np.nan, "brier": np.nan}
+    predicted = records[records["candidates"] > 0]
+    confidence = predicted["top_belief"].to_numpy(dtype=np.float64)
+    correct = predicted["hit"].to_numpy(dtype=np.float64)
+    played = records["played_belief"].to_numpy(dtype=np.float64)
+    return {
+        "test_positions": n,
+        "coverage": len(predicted) / n,
+        "top1": float(records["hit"].mean()),
+        "top3": float(records["top3"].mean()),
+        "ece": _expected_calibration_error(confidence, correct),
+        "brier": float(np.mean((confidence - correct) ** 2)) if len(predicted) else np.nan,
+        "brier_moves": float(np.mean(records["sum_squared_beliefs"] - 2 * played + 1)),
+        "log_loss": float(-np.mean(np.log(np.maximum(played, 1e-4)))),
+        "mean_top_belief": float(confidence.mean()) if len(predicted) else np.nan,
+    }
+
+
+def _expected_calibration_error(confidence: np.ndarray, correct: np.ndarray) -> float:
+    if len(confidence) == 0:
+        return np.nan
+    bins = np.minimum((confidence * ECE_BINS).astype(int), ECE_BINS - 1)
+    counts = np.bincount(bins, minlength=ECE_BINS)
+    gap = np.abs(np.bincount(bins, weights=correct, minlength=ECE_BINS) - np.bincount(bins, weights=confidence, minlength=ECE_BINS))
+    return float(gap.sum() / counts.sum())
+
+
+@dataclass(frozen=True)
+class EvaluationRun:
+    """One training size: its records, band table and summary figures."""
+
+    train_games: int
+    records: pd.DataFrame
+
+    @property
+    def bands(self) -> pd.DataFrame:
+        return band_table(self.records)
+
+    @property
+    def summary(self) -> dict[str, float]:
+        return summarise(self.records)
+
+    def to_dict(self) -> dict:
+        """The JSON shape of ``iam evaluate``'s runs."""
+        summary = self.summary
+        return {
+            "train_games": self.train_games,
+            **{key: summary[key] for key in summary},
+            "bands": [
+                {"band": row.band, "predictions": int(row.predictions), "hits": int(row.hits), "rate": _float(row.rate)}
+                for row in self.bands.itertuples()
+            ],
+        }
+
+
+def _float(value: float) -> float | None:
+    return None if value != value else float(value)
+
+
+TRAIN_SIZES = (12, 22, 80, None)
+"""The seed's training sizes (12, 22, 80 games) and all training games (None)."""
+
+
+@dataclass(frozen=True)
+class EvaluationReport:
+    """Runs of one player's held-out evaluation, one per training size."""
+
+    player: str
+    test_games: int
+    runs: list[EvaluationRun]
+
+    def to_dict(self) -> dict:
+        """The JSON of ``iam evaluate``: player and one entry per run."""
+        return {"player": self.player, "test_games": self.test_games, "runs": [run.to_dict() for run in self.runs]}
+
+    def summary_frame(self) -> pd.DataFrame:
+        """One row per training size: coverage, accuracies and calibration."""
+        return pd.DataFrame([{"train_games": run.train_games, **run.summary} for run in self.runs])
+
+    def band_frame(self) -> pd.DataFrame:
+        """The belief-band table in long form: one row per (training size, band)."""
+        frames = [run.bands.assign(train_games=run.train_games) for run in self.runs]
+        columns = ["train_games", "band", "predictions", "hits", "rate", "mean_belief"]
+        return pd.concat(frames, ignore_index=True)[columns] if frames else pd.DataFrame(columns=columns)
+
+    def position_frame(self) -> pd.DataFrame:
+        """Every scored test position of every run."""
+        return pd.concat([run.records.assign(train_games=run.train_games) for run in self.runs], ignore_index=True)
+
+
+def evaluate(
+    games: Sequence[PlayerGame],
+    *,
+    player: str,
+    train_sizes: Sequence[int | None] = TRAIN_SIZES,
+    model_params: dict | None = None,
+    jobs: int = 1,
+    progress=None,
+) -> EvaluationReport:
+    """Fit a model on the first N training games for each N and score all test games.
+
+    ``games`` are the player's games with their protocol numbers (all splits);
+    ``None`` in ``train_sizes`` means all training games. Runs are independent
+    and may go to ``jobs`` worker processes.
+    """
+    from joblib import Parallel, delayed
+
+    test = [game for game in games if game.split == "test"]
+    training_count = sum(game.split == "train" for game in games)
+    sizes = [training_count if size is None else min(size, training_count) for size in train_sizes]
+    work = [(first_training_games(games, size), test, model_params or {}) for size in sizes]
+    if progress:
+        work = progress(work)
+    if jobs == 1:
+        runs = [_run(*arguments) for arguments in work]
+    else:
+        runs = list(Parallel(n_jobs=jobs)(delayed(_run)(*arguments) for arguments in work))
+    return EvaluationReport(player=player, test_games=len(test), runs=runs)
+
+
+def _run(training: list[PlayerGame], test: list[PlayerGame], params: dict) -> EvaluationRun:
+    from iam.model import OpponentModel
+
+    if not training:
+        raise ValueError("no training games")
+    model = OpponentModel(**params).fit(training)
+    return EvaluationRun(train_games=len(training), records=score_positions(model, test))

@@ -1,0 +1,269 @@
+"""Candidate-move features: what the chunks and the rote memory say about each move.
+
+The partial chunk finder proposes (chunk, move) pairs; the rote memory proposes
+moves it remembers. This module turns them into one row of numbers per candidate
+move, the input of every belief (:mod:`iam.belief`). The per-chunk quantities are
+seed 001's heuristics (frequency, large patterns, major pieces, temporal
+similarity, winning patterns, a just-dissolved pattern) plus, beyond IAM, each
+chunk's *completion rate*: how often the player completed the chunk when a move
+could complete it, measured on training positions and smoothed towards the
+overall rate.
+
+Chunk statistics enter as raw counts so that a training position can see them
+*without its own game* (leave-one-game-out): subtracting the game's contribution
+gives exactly the counts a library built without that game would hold, and a
+chunk that would not have passed the noise filter without it is ignored.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import chess
+import numpy as np
+import pandas as pd
+
+from iam.board import QUEEN, ROOK
+from iam.chunk import decode
+from iam.noise_filter import STAT_COLUMNS, move_bin
+from iam.partial import Completions
+from iam.rote import RoteEntry
+
+__all__ = [
+    "FEATURES",
+    "RULE_FEATURES",
+    "COUNT_COLUMNS",
+    "COMPLETION_SMOOTHING",
+    "ChunkFacts",
+    "CandidateRows",
+    "eligible",
+    "candidate_rows",
+]
+
+COUNT_COLUMNS = STAT_COLUMNS[1:]
+"""Count columns of the chunk statistics (everything but the constant ``size``)."""
+_COLUMN = {name: i for i, name in enumerate(COUNT_COLUMNS)}
+_BIN_COLUMNS = [i for name, i in _COLUMN.items() if name.startswith("moves_")]
+
+COMPLETION_SMOOTHING = 5.0
+"""Pseudo-opportunities at the overall completion rate added to every chunk's own record."""
+
+RULE_FEATURES = ("frequency", "size", "major", "temporal", "winning", "dissolved")
+"""Per-chunk quantities the seed's heuristics use, in this order."""
+
+FEATURES = (
+    "iam_score",
+    "iam_gap",
+    "iam_rank",
+    "chunks",
+    "frequency",
+    "formed_rate",
+    "formed_log",
+    "size",
+    "major",
+    "temporal",
+    "winning",
+    "dissolved",
+    "completion",
+    "completion_any",
+    "rote_share",
+    "rote_games",
+    "legal_moves",
+    "candidates",
+)
+"""Columns of a candidate row, in order."""
+_F = {name: i for i, name in enumerate(FEATURES)}
+
+
+@dataclass(frozen=True)
+class ChunkFacts:
+    """Per-chunk constants and counts, aligned with the library table's rows."""
+
+    size: np.ndarray
+    major: np.ndarray
+    counts: np.ndarray
+    """``(chunks, len(COUNT_COLUMNS))`` int64."""
+    completed: np.ndarray
+    """Training proposals of the chunk whose move was the move played."""
+    opportunities: np.ndarray
+    """Training proposals of the chunk (a move could complete it)."""
+    completion_prior: float
+    training_games: int
+    min_games: int
+    min_formed_games: int
+
+    @classmethod
+    def from_table(
+        cls, table: pd.DataFrame, *, training_games: int, min_games: int, min_formed_games: int
+    ) -> ChunkFacts:
+        cells = decode(table.index.to_numpy(dtype=np.int64)).reshape(len(table), -1)
+        completed = table["completed"].to_numpy(np.int64) if "completed" in table else np.zeros(len(table), np.int64)
+        opportunities = (
+            table["opportunities"].to_numpy(np.int64) if "opportunities" in table else np.zeros(len(table), np.int64)
+        )
+        total = opportunities.sum()
+        return cls(
+            size=table["size"].to_numpy(dtype=np.float64),
+            major=np.isin(cells, (ROOK, QUEEN)).any(axis=1).astype(np.float64),
+            counts=table[list(COUNT_COLUMNS)].to_numpy(dtype=np.int64),
+            completed=completed,
+            opportunities=opportunities,
+            completion_prior=float(completed.sum() / total) if total else 0.0,
+            training_games=max(int(training_games), 1),
+            min_games=min_games,
+            min_formed_games=min_formed_games,
+        )
+
+
+@dataclass(frozen=True)
+class CandidateRows:
+    """Feature rows of one position's candidate moves (parallel to ``moves``)."""
+
+    moves: list[chess.Move]
+    features: np.ndarray
+    """``(len(moves), len(FEATURES))`` float64."""
+    proposals: np.ndarray
+    """Indices (into the completions) of the proposals that count, grouped by move."""
+    starts: np.ndarray
+    """Where each candidate's proposals begin in ``proposals`` (rote-only moves: none)."""
+    completions: Completions
+    """The finder's proposals the rows were built from."""
+    proposal_quantities: np.ndarray
+    """``(len(completions), len(RULE_FEATURES))`` heuristic inputs per proposal (0 where filtered out)."""
+    proposal_beliefs: np.ndarray
+    """The seed's rule belief of every proposal (0 where filtered out)."""
+    proposal_completion: np.ndarray
+    """Smoothed completion rate of every proposal's chunk (0 where filtered out)."""
+
+    def sources(self, candidate: int) -> np.ndarray:
+        """Proposal indices supporting one candidate move."""
+        if candidate >= len(self.starts):
+            return self.proposals[:0]
+        end = self.starts[candidate + 1] if candidate + 1 < len(self.starts) else len(self.proposals)
+        return self.proposals[self.starts[candidate] : end]
+
+
+def eligible(
+    completions: Completions, facts: ChunkFacts, own_counts: np.ndarray | None = None
+) -> tuple[np.ndarray, np.ndarray]:
+    """Count rows of the proposals' chunks and which proposals pass the filters.
+
+    With ``own_counts`` (a game's own contribution) the counts are those of a
+    library built without that game.
+    """
+    counts = facts.counts[completions.chunk]
+    if own_counts is not None:
+        counts = counts - own_counts
+    kept = (counts[:, _COLUMN["games"]] >= facts.min_games) & (
+        counts[:, _COLUMN["formed_games"]] >= facts.min_formed_games
+    )
+    return counts, kept
+
+
+def candidate_rows(
+    completions: Completions,
+    facts: ChunkFacts,
+    rote: RoteEntry | None,
+    *,
+    move_number: int,
+    rule_weights,
+    own_counts: np.ndarray | None = None,
+    own_rote_move: str | None = None,
+    own_completions: tuple[np.ndarray, np.ndarray] | None = None,
+) -> CandidateRows:
+    """Feature rows for every move proposed by a chunk or by the rote memory.
+
+    The ``own_*`` arguments remove the predicted game's own contribution when
+    building training rows: its chunk counts, its move in the rote memory, and
+    its (completed, opportunities) per proposal in the completion record.
+    """
+    counts, kept = eligible(completions, facts, own_counts)
+    games_total = facts.training_games - (own_counts is not None)
+    rote_counts = dict(rote.counts) if rote is not None else {}
+    if own_rote_move in rote_counts:
+        rote_counts[own_rote_move] -= 1
+    rote_total = sum(rote_counts.values())
+    if rote_total < facts.min_games:
+        rote_counts, rote_total = {}, 0
+
+    proposal = np.flatnonzero(kept)
+    quantities = _chunk_quantities(completions, facts, counts, proposal, max(games_total, 1), move_number)
+    all_quantities = np.zeros((len(completions), len(RULE_FEATURES)))
+    all_quantities[proposal] = quantities
+    beliefs = np.zeros(len(completions))
+    beliefs[proposal] = rule_weights.chunk_belief(quantities)
+    completed = facts.completed[completions.chunk[proposal]].astype(np.float64)
+    chances = facts.opportunities[completions.chunk[proposal]].astype(np.float64)
+    if own_completions is not None:
+        completed -= own_completions[0][proposal]
+        chances -= own_completions[1][proposal]
+    rate = (completed + COMPLETION_SMOOTHING * facts.completion_prior) / (chances + COMPLETION_SMOOTHING)
+    all_rates = np.zeros(len(completions))
+    all_rates[proposal] = rate
+
+    # Candidate moves: chunk proposals first (grouped by move), then rote-only moves.
+    chunk_moves, group = np.unique(completions.move[proposal], return_inverse=True)
+    order = np.argsort(group, kind="stable")
+    starts = np.searchsorted(group[order], np.arange(len(chunk_moves)))
+    moves = [completions.moves[i] for i in chunk_moves.tolist()]
+    known = {move.uci(): i for i, move in enumerate(moves)}
+    for uci, count in rote_counts.items():
+        if uci not in known and count > 0:
+            known[uci] = len(moves)
+            moves.append(chess.Move.from_uci(uci))
+
+    rows = np.zeros((len(moves), len(FEATURES)))
+    if len(proposal):
+        g = len(chunk_moves)
+        ordered = proposal[order]
+        reduce = lambda ufunc, values: ufunc.reduceat(values[order], starts)  # noqa: E731
+        for j, name in enumerate(RULE_FEATURES[:-1]):
+            rows[:g, _F[name]] = reduce(np.maximum, quantities[:, j])
+        rows[:g, _F["dissolved"]] = reduce(np.minimum, quantities[:, -1])
+        games = np.maximum(counts[proposal, _COLUMN["games"]], 1)
+        rows[:g, _F["formed_rate"]] = reduce(np.maximum, counts[proposal, _COLUMN["formed_games"]] / games)
+        rows[:g, _F["formed_log"]] = reduce(np.maximum, np.log1p(np.maximum(counts[proposal, _COLUMN["formed"]], 0)))
+        rows[:g, _F["chunks"]] = np.log1p(np.diff(np.r_[starts, len(ordered)]))
+        rows[:g, _F["iam_score"]] = 1.0 - np.exp(reduce(np.add, np.log(np.clip(1.0 - beliefs[proposal], 1e-12, 1.0))))
+        rows[:g, _F["completion"]] = reduce(np.maximum, rate)
+        rows[:g, _F["completion_any"]] = 1.0 - np.exp(reduce(np.add, np.log(np.clip(1.0 - rate, 1e-12, 1.0))))
+    else:
+        ordered, starts = proposal, np.zeros(0, dtype=np.int64)
+    if rote_total:
+        for uci, count in rote_counts.items():
+            if count > 0:
+                rows[known[uci], _F["rote_share"]] = count / rote_total
+        rows[:, _F["rote_games"]] = np.log1p(rote_total)
+    if len(moves):
+        score = rows[:, _F["iam_score"]]
+        rows[:, _F["iam_gap"]] = score - score.max()
+        rows[:, _F["iam_rank"]] = np.log1p(np.argsort(np.argsort(-score, kind="stable"), kind="stable"))
+        rows[:, _F["legal_moves"]] = np.log(max(completions.legal_moves, 1))
+        rows[:, _F["candidates"]] = np.log(len(moves))
+    return CandidateRows(moves, rows, ordered, starts, completions, all_quantities, beliefs, all_rates)
+
+
+def _chunk_quantities(
+    completions: Completions,
+    facts: ChunkFacts,
+    counts: np.ndarray,
+    proposal: np.ndarray,
+    games_total: int,
+    move_number: int,
+) -> np.ndarray:
+    """``(len(proposal), len(RULE_FEATURES))``: the seed's per-chunk heuristic inputs."""
+    chunk = completions.chunk[proposal]
+    c = counts[proposal]
+    games = np.maximum(c[:, _COLUMN["games"]], 1)
+    occurrences = np.maximum(c[:, _COLUMN["occurrences"]], 1)
+    stage = _BIN_COLUMNS[int(move_bin(move_number))]
+    return np.column_stack(
+        [
+            c[:, _COLUMN["games"]] / games_total,
+            facts.size[chunk],
+            facts.major[chunk],
+            c[:, stage] / occurrences,
+            (c[:, _COLUMN["won_games"]] - c[:, _COLUMN["lost_games"]]) / games,
+            completions.dissolved[proposal].astype(np.float64),
+        ]
+    )

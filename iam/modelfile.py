@@ -1,0 +1,206 @@
+"""Model files: versioned, human-readable JSON (gzip when the name ends in .gz), never pickle.
+
+A model file holds everything a fitted :class:`~iam.model.OpponentModel` needs
+to predict: its parameters, the chunk library as a table (each chunk written as a
+readable pattern such as ``".P/P."``), the rote memory and the belief weights. It
+is written atomically (a temporary file renamed into place), so a crash never
+leaves half a model behind. Loading checks the format name, the version and the
+shape of every part, and reports the first problem as a :class:`ModelFileError`:
+a file from a stranger can be wrong, but never executes anything.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import os
+import tempfile
+import zlib
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from iam import __version__
+from iam.belief import LearnedBelief, RuleWeights
+from iam.chunk import canonical, decode, from_pattern, to_pattern
+from iam.errors import ModelFileError
+from iam.library import ChunkLibrary
+from iam.noise_filter import STAT_COLUMNS
+from iam.rote import RoteEntry, RoteMemory
+
+__all__ = ["FORMAT", "VERSION", "save_model", "load_model", "model_to_dict", "model_from_dict"]
+
+FORMAT = "iam-opponent-model"
+VERSION = 1
+_CHUNK_COLUMNS = ("pattern", *STAT_COLUMNS, "completed", "opportunities")
+_PARAMS = ("min_games", "min_formed_games", "rote_max_ply", "belief", "belief_positions", "random_state", "player")
+
+
+def model_to_dict(model) -> dict[str, Any]:
+    """The JSON-ready content of a fitted model."""
+    table = model.library_.table
+    values = table.reindex(columns=list(_CHUNK_COLUMNS[1:]), fill_value=0).to_numpy(dtype=np.int64)
+    rows = [[to_pattern(int(code)), *map(int, row)] for code, row in zip(table.index.tolist(), values)]
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "toolkit": __version__,
+        "player": model.player_,
+        "params": {
+            **{name: getattr(model, name) for name in _PARAMS},
+            "rule_weights": None if model.rule_weights is None else model.rule_weights.to_dict(),
+        },
+        "rule_weights": model.rule_weights_.to_dict(),
+        "training": {
+            "games": model.n_games_,
+            "positions": model.n_positions_,
+            "colors": model.colors_,
+            "chunk_counts": model.chunk_counts_,
+            "belief": model.belief_kind_,
+            "notes": list(model.notes_),
+        },
+        "chunks": {"columns": list(_CHUNK_COLUMNS), "rows": rows},
+        "rote": {
+            "max_ply": model.rote_.max_ply,
+            "min_games": model.rote_.min_games,
+            "sequences": {key: entry.counts for key, entry in model.rote_.entries.items()},
+        },
+        "belief": model.belief_.to_dict() if model.belief_ is not None else None,
+    }
+
+
+def model_from_dict(data: Any, *, source: str = "model"):
+    """Rebuild a fitted model from :func:`model_to_dict`'s content (ModelFileError if malformed)."""
+    from iam.model import OpponentModel
+
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise ModelFileError(f"{source} is not an IAM model file (format {FORMAT!r} expected)")
+    if data.get("version") != VERSION:
+        raise ModelFileError(
+            f"{source} has model file version {data.get('version')!r}; this toolkit reads version {VERSION}"
+        )
+    try:
+        params = {name: data["params"][name] for name in _PARAMS}
+        given = data["params"]["rule_weights"]
+        model = OpponentModel(**params, rule_weights=None if given is None else RuleWeights.from_dict(given))
+        model._validate_params()
+        training = data["training"]
+        table = _chunk_table(data["chunks"])
+        model.player_ = str(data["player"])
+        model.n_games_ = _count(training["games"], "training games")
+        model.n_positions_ = _count(training["positions"], "training positions")
+        model.colors_ = {color: _count(training["colors"][color], color) for color in ("white", "black")}
+        model.chunk_counts_ = {str(k): _count(v, k) for k, v in training["chunk_counts"].items()}
+        model.notes_ = [str(note) for note in training["notes"]]
+        model.rule_weights_ = RuleWeights.from_dict(data["rule_weights"])
+        model.library_ = ChunkLibrary.from_table(table)
+        model.facts_ = model._facts(table, model.n_games_)
+        model.rote_ = _rote(data["rote"])
+        belief = data["belief"]
+        model.belief_ = None if belief is None else LearnedBelief.from_dict(belief)
+        model.belief_kind_ = "rules" if belief is None else "learned"
+        if training["belief"] != model.belief_kind_:
+            raise ValueError(f"training says belief {training['belief']!r} but the file holds {model.belief_kind_!r}")
+    except ModelFileError:
+        raise
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
+        detail = f"missing field {exc}" if isinstance(exc, KeyError) else str(exc)
+        raise ModelFileError(f"{source} is malformed: {detail}") from None
+    return model
+
+
+def save_model(model, path: str | Path) -> None:
+    """Write a fitted model to ``path`` atomically (gzip when it ends in .gz)."""
+    path = Path(path)
+    payload = json.dumps(model_to_dict(model), separators=(",", ":")).encode("utf-8")
+    if path.suffix == ".gz":
+        payload = gzip.compress(payload, mtime=0)
+    folder = path.parent if str(path.parent) else Path(".")
+    if not folder.is_dir():
+        raise ModelFileError(f"cannot write {path}: folder {folder} does not exist")
+    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
+    try:
+        with os.fdopen(handle, "wb") as stream:
+            stream.write(payload)
+            stream.flush()
+            os.fsync(stream.fileno())
+        os.replace(temporary, path)
+    except OSError as exc:
+        Path(temporary).unlink(missing_ok=True)
+        raise ModelFileError(f"cannot write {path}: {exc.strerror or exc}") from None
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+
+
+def load_model(path: str | Path):
+    """Read a model file (plain or gzip JSON); ModelFileError on any problem."""
+    path = Path(path)
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        raise ModelFileError(f"model file not found: {path}") from None
+    except OSError as exc:
+        raise ModelFileError(f"cannot read model file {path}: {exc.strerror or exc}") from None
+    if not raw:
+        raise ModelFileError(f"model file {path} is empty")
+    if raw[:2] == b"\x1f\x8b":
+        try:
+            raw = gzip.decompress(raw)
+        except (OSError, EOFError, zlib.error) as exc:
+            raise ModelFileError(f"model file {path} is a damaged gzip file ({exc})") from None
+    try:
+        data = json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise ModelFileError(f"model file {path} is not valid JSON (truncated or corrupt?): {exc}") from None
+    return model_from_dict(data, source=f"model file {path}")
+
+
+def _count(value: Any, what: str) -> int:
+    if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+        raise ValueError(f"{what} must be a non-negative integer, not {value!r}")
+    return value
+
+
+def _chunk_table(chunks: dict) -> pd.DataFrame:
+    if list(chunks["columns"]) != list(_CHUNK_COLUMNS):
+        raise ValueError(f"chunk columns must be {list(_CHUNK_COLUMNS)}")
+    rows = chunks["rows"]
+    if not isinstance(rows, list):
+        raise ValueError("chunk rows must be a list")
+    codes, values = [], []
+    for number, row in enumerate(rows):
+        if not isinstance(row, list) or len(row) != len(_CHUNK_COLUMNS):
+            raise ValueError(f"chunk row {number} must have {len(_CHUNK_COLUMNS)} values")
+        code = from_pattern(row[0])
+        if int(canonical(code)[0]) != code:
+            raise ValueError(f"chunk row {number}: pattern {row[0]!r} is not in canonical (mirror) form")
+        values.append([_count(value, f"chunk row {number} {name}") for name, value in zip(_CHUNK_COLUMNS[1:], row[1:])])
+        codes.append(code)
+    if len(set(codes)) != len(codes):
+        raise ValueError("the chunk table lists a pattern twice")
+    frame = pd.DataFrame(
+        np.array(values, dtype=np.int64).reshape(len(values), len(_CHUNK_COLUMNS) - 1),
+        columns=list(_CHUNK_COLUMNS[1:]),
+        index=pd.Index(np.array(codes, dtype=np.int64), name="code"),
+    )
+    pieces = np.count_nonzero(decode(frame.index.to_numpy()).reshape(len(frame), -1), axis=1)
+    if (frame["size"].to_numpy() != pieces).any():
+        raise ValueError("a chunk's size differs from the number of pieces in its pattern")
+    if (pieces < 2).any() or (frame["games"] > frame["occurrences"]).any():
+        raise ValueError("the chunk table holds impossible counts (fewer than 2 pieces, or more games than occurrences)")
+    return frame
+
+
+def _rote(rote: dict) -> RoteMemory:
+    sequences = rote["sequences"]
+    if not isinstance(sequences, dict):
+        raise ValueError("rote sequences must be an object")
+    entries = {}
+    for key, counts in sequences.items():
+        if not isinstance(key, str) or "|" not in key or not isinstance(counts, dict) or not counts:
+            raise ValueError(f"rote entry {key!r} is malformed")
+        entries[key] = RoteEntry(key, {str(move): _count(n, f"rote count {key}") for move, n in counts.items()})
+    return RoteMemory(entries, max_ply=_count(rote["max_ply"], "rote max_ply"), min_games=_count(rote["min_games"], "rote min_games"))

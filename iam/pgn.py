@@ -1,0 +1,369 @@
+"""PGN ingestion: one player's games, streamed from plain or compressed files.
+
+Games are read one at a time (constant memory) with a python-chess visitor that
+keeps only the main line and skips a game right after its headers when the player
+is not in it. Broken games are never fatal: python-chess collects their errors,
+the game is skipped, and the reason is counted in the :class:`IngestReport`.
+
+The held-out protocol of the project lives here too: the player's games are
+numbered in file order from 0 (``PlayerGame.index``), and a game is a *test* game
+when ``index % 5 == 4``. Skipped games keep their number, so the split of the
+other games never depends on which games happen to be readable.
+"""
+
+from __future__ import annotations
+
+import bz2
+import gzip
+import io
+import logging
+import re
+from collections import Counter
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO, Literal
+
+import chess
+import chess.pgn
+import zstandard
+
+from iam.errors import DataError, PlayerNotFoundError
+
+__all__ = [
+    "ColorFilter",
+    "Split",
+    "PlayerGame",
+    "IngestReport",
+    "iter_player_games",
+    "load_player_games",
+    "split_of",
+    "name_matches",
+    "TEST_EVERY",
+]
+
+ColorFilter = Literal["white", "black", "any"]
+Split = Literal["all", "train", "test"]
+
+TEST_EVERY = 5
+"""Game ``i`` of a player is a test game when ``i % TEST_EVERY == TEST_EVERY - 1``."""
+
+_RESULTS = {"1-0": chess.WHITE, "0-1": chess.BLACK}
+_MAGIC = {b"\x1f\x8b": "gzip", b"BZh": "bz2", b"\x28\xb5\x2f\xfd": "zstd"}
+_EXAMPLES_KEPT = 5
+_READ_ERRORS = (OSError, EOFError, UnicodeError, zstandard.ZstdError)
+
+# python-chess logs every parse error it collects; we count and report them ourselves.
+logging.getLogger("chess.pgn").setLevel(logging.CRITICAL)
+
+
+def split_of(index: int) -> Literal["train", "test"]:
+    """The held-out protocol: which side of the split the player's game ``index`` is on."""
+    return "test" if index % TEST_EVERY == TEST_EVERY - 1 else "train"
+
+
+@dataclass(frozen=True)
+class PlayerGame:
+    """One game seen from the modelled player's side."""
+
+    index: int
+    """Number of the game among the player's games, in file order, from 0."""
+    color: chess.Color
+    """The colour the modelled player had."""
+    start_fen: str
+    moves: tuple[chess.Move, ...]
+    result: Literal["win", "draw", "loss", "unknown"]
+    """The result for the modelled player."""
+    white: str = ""
+    black: str = ""
+    event: str = ""
+    date: str = ""
+
+    @property
+    def split(self) -> Literal["train", "test"]:
+        return split_of(self.index)
+
+    def board(self) -> chess.Board:
+        """The starting position (a fresh board; the caller may push moves)."""
+        return chess.Board(self.start_fen)
+
+
+@dataclass
+class IngestReport:
+    """What reading the files found: used and skipped games, and why."""
+
+    files: list[str] = field(default_factory=list)
+    games_read: int = 0
+    player_games: int = 0
+    used: int = 0
+    filtered_color: int = 0
+    filtered_split: int = 0
+    skipped: Counter[str] = field(default_factory=Counter)
+    skipped_examples: list[str] = field(default_factory=list)
+    spellings: Counter[str] = field(default_factory=Counter)
+    names: Counter[str] = field(default_factory=Counter)
+
+    @property
+    def skipped_total(self) -> int:
+        return sum(self.skipped.values())
+
+    def summary_lines(self) -> list[str]:
+        """A short human-readable account, one fact per line."""
+        lines = [
+            f"files: {', '.join(self.files)}",
+            f"games read: {self.games_read}; the player's games: {self.player_games}; used: {self.used}",
+        ]
+        if self.spellings:
+            names = ", ".join(f"{name!r} ({count})" for name, count in self.spellings.most_common())
+            lines.append(f"player spellings matched: {names}")
+        if self.filtered_color or self.filtered_split:
+            lines.append(
+                f"left out by request: {self.filtered_color} by colour, {self.filtered_split} by split"
+            )
+        if self.skipped:
+            reasons = "; ".join(f"{reason}: {count}" for reason, count in self.skipped.most_common())
+            lines.append(f"skipped {self.skipped_total}: {reasons}")
+            lines.extend(f"  e.g. {example}" for example in self.skipped_examples)
+        return lines
+
+    def to_dict(self) -> dict:
+        return {
+            "files": self.files,
+            "games_read": self.games_read,
+            "player_games": self.player_games,
+            "used": self.used,
+            "filtered_color": self.filtered_color,
+            "filtered_split": self.filtered_split,
+            "skipped": dict(self.skipped.most_common()),
+            "skipped_examples": self.skipped_examples,
+            "spellings": dict(self.spellings.most_common()),
+        }
+
+
+def name_matches(query: str, name: str) -> bool:
+    """Whether a header name is the queried player, case-insensitively and by whole words.
+
+    ``"Botvinnik"`` matches ``"Botvinnik, Mikhail"`` and ``"Botvinnik, M."`` but
+    ``"Tal"`` does not match ``"Natalia"``.
+    """
+    words = _words(query)
+    return bool(words) and re.search(r"\b" + r"\W+".join(map(re.escape, words)) + r"\b", name.lower()) is not None
+
+
+def iter_player_games(
+    paths: Sequence[str | Path],
+    *,
+    player: str,
+    color: ColorFilter = "any",
+    split: Split = "all",
+    max_games: int | None = None,
+    report: IngestReport | None = None,
+) -> Iterator[PlayerGame]:
+    """Stream the player's games from ``paths`` (plain, .gz, .bz2 or .zst PGN).
+
+    Games are numbered across all files in order; ``color`` and ``split`` leave
+    games out by request, ``max_games`` stops after that many games were yielded.
+    Raises :class:`DataError` for missing, empty, unreadable or non-PGN files and
+    :class:`PlayerNotFoundError` when the player is in none of the games.
+    """
+    if not _words(player):
+        raise DataError("the player name is empty")
+    if color not in ("white", "black", "any"):
+        raise DataError(f"colour must be white, black or any, not {color!r}")
+    if split not in ("all", "train", "test"):
+        raise DataError(f"split must be all, train or test, not {split!r}")
+    if max_games is not None and max_games < 0:
+        raise DataError("the number of games cannot be negative")
+    report = report if report is not None else IngestReport()
+    index = 0
+    for path in paths:
+        report.files.append(str(path))
+        games_in_file = 0
+        for visitor in _read_games(Path(path), player, report):
+            games_in_file += 1
+            report.games_read += 1
+            if not visitor.player_color:
+                continue
+            game_index, index = index, index + 1
+            report.player_games += 1
+            report.spellings[visitor.spelling] += 1
+            if len(visitor.player_color) == 2:
+                _skip(report, "player on both sides", game_index, visitor)
+                continue
+            (player_color,) = visitor.player_color
+            if color != "any" and player_color != (color == "white"):
+                report.filtered_color += 1
+                continue
+            if split != "all" and split_of(game_index) != split:
+                report.filtered_split += 1
+                continue
+            if max_games is not None and report.used >= max_games:
+                return
+            reason = visitor.problem()
+            if reason:
+                _skip(report, reason, game_index, visitor)
+                continue
+            report.used += 1
+            yield PlayerGame(
+                index=game_index,
+                color=player_color,
+                start_fen=visitor.start_fen,
+                moves=tuple(visitor.moves),
+                result=_result_for(visitor.headers.get("Result", "*"), player_color),
+                white=visitor.headers.get("White", ""),
+                black=visitor.headers.get("Black", ""),
+                event=visitor.headers.get("Event", ""),
+                date=visitor.headers.get("Date", ""),
+            )
+        if games_in_file == 0:
+            raise DataError(f"no PGN games found in {path}")
+    if report.player_games == 0:
+        common = ", ".join(f"{name!r}" for name, _ in report.names.most_common(8))
+        raise PlayerNotFoundError(
+            f"no game with player {player!r} in {', '.join(map(str, paths))}; "
+            f"the most common names are: {common or 'none'}"
+        )
+
+
+def load_player_games(
+    paths: Sequence[str | Path], **options
+) -> tuple[list[PlayerGame], IngestReport]:
+    """Read all matching games into a list; options as for :func:`iter_player_games`."""
+    report = IngestReport()
+    games = list(iter_player_games(paths, report=report, **options))
+    return games, report
+
+
+# -- internals -----------------------------------------------------------------
+
+
+def _words(text: str) -> list[str]:
+    return re.findall(r"\w+", text.lower())
+
+
+def _result_for(result: str, color: chess.Color) -> Literal["win", "draw", "loss", "unknown"]:
+    if result == "1/2-1/2":
+        return "draw"
+    if result in _RESULTS:
+        return "win" if _RESULTS[result] == color else "loss"
+    return "unknown"
+
+
+def _skip(report: IngestReport, reason: str, index: int, visitor: _MainlineVisitor) -> None:
+    report.skipped[reason] += 1
+    if len(report.skipped_examples) < _EXAMPLES_KEPT:
+        white, black = visitor.headers.get("White", "?"), visitor.headers.get("Black", "?")
+        detail = f": {visitor.first_error}" if visitor.first_error else ""
+        report.skipped_examples.append(f"game {index} ({white} - {black}): {reason}{detail}")
+
+
+class _MainlineVisitor(chess.pgn.BaseVisitor["_MainlineVisitor"]):
+    """Collects headers and main-line moves; skips games without the player."""
+
+    def __init__(self, player: str, report: IngestReport) -> None:
+        self._player = player
+        self._report = report
+
+    def begin_game(self) -> None:
+        self.headers = chess.pgn.Headers()
+        self.moves: list[chess.Move] = []
+        self.errors: list[Exception] = []
+        self.player_color: set[chess.Color] = set()
+        self.spelling = ""
+        self.start_fen = chess.STARTING_FEN
+        self.has_content = False
+
+    def begin_headers(self) -> chess.pgn.Headers:
+        return self.headers
+
+    def visit_header(self, tagname: str, tagvalue: str) -> None:
+        self.headers[tagname] = tagvalue
+        self.has_content = True
+
+    def end_headers(self) -> chess.pgn.SkipType | None:
+        for color, tag in ((chess.WHITE, "White"), (chess.BLACK, "Black")):
+            name = self.headers.get(tag, "")
+            if name and name != "?":
+                self._report.names[name] += 1
+            if name_matches(self._player, name):
+                self.player_color.add(color)
+                self.spelling = name
+        return None if self.player_color else chess.pgn.SKIP
+
+    def visit_board(self, board: chess.Board) -> None:
+        if not self.moves and not self.has_content:
+            return
+        self.has_content = True
+
+    def begin_variation(self) -> chess.pgn.SkipType:
+        return chess.pgn.SKIP
+
+    def visit_move(self, board: chess.Board, move: chess.Move) -> None:
+        if not self.moves:
+            self.start_fen = board.fen()
+        self.moves.append(move)
+        self.has_content = True
+
+    def handle_error(self, error: Exception) -> None:
+        self.errors.append(error)
+
+    def result(self) -> _MainlineVisitor:
+        return self
+
+    @property
+    def first_error(self) -> str:
+        return str(self.errors[0])[:120] if self.errors else ""
+
+    def problem(self) -> str:
+        """Why the game cannot be used, or '' if it can."""
+        if self.headers.get("Variant", "Standard").lower() not in ("standard", "chess", "normal", ""):
+            return "unsupported variant"
+        if self.errors:
+            kind = type(self.errors[0]).__name__
+            return {
+                "IllegalMoveError": "illegal move",
+                "AmbiguousMoveError": "ambiguous move",
+                "InvalidMoveError": "unparsable move",
+            }.get(kind, "invalid game (e.g. a bad FEN header)")
+        if not self.moves:
+            return "no moves"
+        return ""
+
+
+def _read_games(path: Path, player: str, report: IngestReport) -> Iterator[_MainlineVisitor]:
+    """Yield one visitor per game in the file; the visitor holds what was read."""
+    with _open_text(path) as handle:
+        while True:
+            visitor = _MainlineVisitor(player, report)
+            try:
+                finished = chess.pgn.read_game(handle, Visitor=lambda: visitor) is None
+            except _READ_ERRORS as exc:
+                raise DataError(f"cannot read {path}: {exc}") from None
+            if finished:
+                return
+            if visitor.has_content:
+                yield visitor
+
+
+def _open_text(path: Path) -> IO[str]:
+    if not path.exists():
+        raise DataError(f"PGN file not found: {path}")
+    if path.is_dir():
+        raise DataError(f"{path} is a folder, not a PGN file")
+    try:
+        with path.open("rb") as raw:
+            head = raw.read(4)
+    except OSError as exc:
+        raise DataError(f"cannot open {path}: {exc.strerror}") from None
+    if not head:
+        raise DataError(f"PGN file is empty: {path}")
+    kind = next((name for magic, name in _MAGIC.items() if head.startswith(magic)), "plain")
+    if kind == "gzip":
+        binary: IO[bytes] = gzip.open(path, "rb")
+    elif kind == "bz2":
+        binary = bz2.open(path, "rb")
+    elif kind == "zstd":
+        binary = zstandard.ZstdDecompressor().stream_reader(path.open("rb"), closefd=True)
+    else:
+        binary = path.open("rb")
+    return io.TextIOWrapper(binary, encoding="utf-8-sig", errors="replace", newline=None)

@@ -1,0 +1,86 @@
+"""Text (rote) memory: the move sequences the player repeats verbatim, mostly openings.
+
+Seed 001's IAM keeps, beside its visual chunks, a textual memory: a human player
+memorises move sequences. For every position in the first ``max_ply`` plies of a
+game where the player was to move, the memory counts which move the player chose
+after exactly that sequence of moves from exactly that start. When a live game
+follows a remembered sequence, the player's past choices there predict the
+continuation, with belief = how often each move was chosen. Like chunks, a
+sequence is remembered only if it occurred in at least ``min_games`` games.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+import chess
+
+from iam.pgn import PlayerGame
+
+__all__ = ["RoteMemory", "RoteEntry", "sequence_key"]
+
+_STANDARD_START = chess.Board().epd()
+
+
+def sequence_key(start_epd: str, moves: Iterable[chess.Move | str]) -> str:
+    """The memory key of a move sequence from a start position."""
+    start = "startpos" if start_epd == _STANDARD_START else start_epd
+    return start + "|" + " ".join(move if isinstance(move, str) else move.uci() for move in moves)
+
+
+@dataclass(frozen=True)
+class RoteEntry:
+    """What the player chose after one remembered sequence."""
+
+    key: str
+    counts: dict[str, int]
+    """UCI move -> number of games in which the player chose it here."""
+
+    @property
+    def games(self) -> int:
+        return sum(self.counts.values())
+
+    def shares(self) -> dict[str, float]:
+        total = self.games
+        return {move: count / total for move, count in self.counts.items()}
+
+
+@dataclass(frozen=True)
+class RoteMemory:
+    """Remembered sequences (key -> entry) and the parameters they were learned with."""
+
+    entries: dict[str, RoteEntry] = field(default_factory=dict)
+    max_ply: int = 30
+    min_games: int = 2
+
+    @classmethod
+    def learn(cls, games: Iterable[PlayerGame], *, max_ply: int = 30, min_games: int = 2) -> RoteMemory:
+        """Count the player's choices after every sequence of at most ``max_ply`` plies."""
+        counts: dict[str, Counter[str]] = defaultdict(Counter)
+        for game in games:
+            board = game.board()
+            start, to_move = board.epd(), board.turn
+            played: list[str] = []
+            for move in game.moves[:max_ply]:
+                if to_move == game.color:
+                    counts[sequence_key(start, played)][move.uci()] += 1
+                played.append(move.uci())
+                to_move = not to_move
+        entries = {
+            key: RoteEntry(key, dict(counter.most_common()))
+            for key, counter in counts.items()
+            if sum(counter.values()) >= min_games
+        }
+        return cls(entries, max_ply=max_ply, min_games=min_games)
+
+    def __len__(self) -> int:
+        return len(self.entries)
+
+    def lookup(self, board: chess.Board) -> RoteEntry | None:
+        """The entry for the sequence that led to ``board`` (its move stack), if remembered."""
+        if len(board.move_stack) >= self.max_ply:
+            return None
+        root = board.root()
+        return self.entries.get(sequence_key(root.epd(), board.move_stack))

@@ -1,0 +1,142 @@
+"""The ``iam`` command line: the documented contract and one-line errors for bad input."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from iam.bundled import default_pgn
+from iam.cli import main
+
+BAND_NAMES = ["<25%", "25-30%", "30-40%", "40-50%", ">50%"]
+
+
+@pytest.fixture(scope="module")
+def small_pgn(tmp_path_factory) -> Path:
+    """Botvinnik's first 50 games as a PGN file of its own (40 training, 10 test games)."""
+    text = default_pgn().read_text(encoding="utf-8")
+    games = text.split("[Event ")[1:51]
+    path = tmp_path_factory.mktemp("pgn") / "botvinnik50.pgn"
+    path.write_text("".join("[Event " + game for game in games), encoding="utf-8")
+    return path
+
+
+@pytest.fixture(scope="module")
+def model_file(small_pgn, tmp_path_factory) -> Path:
+    path = tmp_path_factory.mktemp("model") / "botvinnik.json.gz"
+    assert main(["train", str(small_pgn), "--player", "botvinnik", "-o", str(path), "--quiet"]) == 0
+    return path
+
+
+def run(capsys, *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+def test_train_prints_the_summary(small_pgn, tmp_path, capsys):
+    code, out, _ = run(capsys, "train", str(small_pgn), "--player", "Botvinnik", "--split", "train", "-o", str(tmp_path / "m.json"), "--quiet")
+    assert code == 0
+    assert "player's games: 50; used: 40" in out
+    assert "left out by request: 0 by colour, 10 by split" in out
+    assert "after the noise filter" in out and "'Botvinnik, Mikhail' (50)" in out
+    code, out, _ = run(capsys, "train", str(small_pgn), "--player", "Botvinnik", "--json", "-o", str(tmp_path / "m2.json"), "--quiet")
+    summary = json.loads(out)
+    assert summary["games"]["used"] == 50 and summary["chunks"]["stored"] > 0 and summary["positions"] > 1000
+
+
+def test_predict_json_contract(model_file, capsys):
+    code, out, _ = run(capsys, "predict", str(model_file), "--moves", "d2d4", "g8f6", "c2c4", "e7e6", "--top", "3", "--json")
+    assert code == 0
+    payload = json.loads(out)
+    assert payload["fen"].startswith("rnbqkb1r/pppp1ppp/4pn2/8/2PP4/8/PP2PPPP/RNBQKBNR w")
+    predictions = payload["predictions"]
+    assert 1 <= len(predictions) <= 3
+    assert [p["belief"] for p in predictions] == sorted((p["belief"] for p in predictions), reverse=True)
+    for p in predictions:
+        assert {"move", "san", "belief", "sources"} <= set(p)
+        assert 0 < p["belief"] <= 1 and isinstance(p["sources"], list)
+    code, out, _ = run(capsys, "predict", str(model_file), "--fen", "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP3PPP/R2QKB1R w KQ - 0 9")
+    assert code == 0 and "1." in out and "%" in out
+
+
+def test_evaluate_json_contract(small_pgn, tmp_path, capsys):
+    out_dir = tmp_path / "results"
+    code, out, _ = run(capsys, "evaluate", str(small_pgn), "--player", "Botvinnik", "--train-games", "12,all", "--json", "--out", str(out_dir), "--quiet")
+    assert code == 0
+    payload = json.loads(out)
+    assert payload["player"] == "Botvinnik"
+    assert [r["train_games"] for r in payload["runs"]] == [12, 40]
+    for run_ in payload["runs"]:
+        assert {"train_games", "test_positions", "coverage", "top1", "top3", "ece", "brier", "bands"} <= set(run_)
+        assert [b["band"] for b in run_["bands"]] == BAND_NAMES
+        assert sum(b["predictions"] for b in run_["bands"]) == round(run_["coverage"] * run_["test_positions"])
+        assert sum(b["hits"] for b in run_["bands"]) == round(run_["top1"] * run_["test_positions"])
+        assert 0 <= run_["top1"] <= run_["top3"] <= run_["coverage"] <= 1
+    assert {p.name for p in out_dir.iterdir()} == {"summary.csv", "bands.csv", "positions.csv", "evaluation.json", "evaluation.md"}
+
+
+def test_inspect_lists_chunks_and_draws_svg(model_file, tmp_path, capsys):
+    code, out, _ = run(capsys, "inspect", str(model_file), "--top", "2", "--svg", str(tmp_path / "svg"))
+    assert code == 0 and "#1 " in out and "#2 " in out
+    svgs = sorted(p.name for p in (tmp_path / "svg").iterdir())
+    assert svgs == ["chunk-1.svg", "chunk-2.svg"]
+    assert (tmp_path / "svg" / "chunk-1.svg").read_text().startswith("<svg")
+    code, out, _ = run(capsys, "inspect", str(model_file), "--top", "1", "--json")
+    assert json.loads(out)["top_chunks"][0]["rank"] == 1
+
+
+def bad_inputs(tmp_path: Path, small_pgn: Path, model_file: Path) -> list[tuple[list[str], str]]:
+    empty = tmp_path / "empty.pgn"
+    empty.write_text("")
+    binary = tmp_path / "noise.pgn"
+    binary.write_bytes(bytes(range(256)) * 8)
+    corrupt = tmp_path / "corrupt.json.gz"
+    corrupt.write_bytes(model_file.read_bytes()[:100])
+    old = tmp_path / "old.json"
+    content = json.loads(gzip.decompress(model_file.read_bytes()))
+    content["version"] = 0
+    old.write_text(json.dumps(content))
+    model = str(model_file)
+    return [
+        (["train", str(tmp_path / "missing.pgn"), "--player", "x", "-o", str(tmp_path / "o.json")], "not found"),
+        (["train", str(empty), "--player", "x", "-o", str(tmp_path / "o.json")], "empty"),
+        (["train", str(binary), "--player", "x", "-o", str(tmp_path / "o.json")], "no PGN games"),
+        (["train", str(small_pgn), "--player", "Kasparov", "-o", str(tmp_path / "o.json")], "most common names"),
+        (["predict", model, "--fen", "not a fen"], "invalid FEN"),
+        (["predict", model, "--moves", "e2e5"], "illegal move e2e5"),
+        (["predict", model, "--moves", "hello"], "not a move"),
+        (["predict", str(corrupt)], "damaged gzip"),
+        (["predict", str(old)], "version 0"),
+        (["predict", str(tmp_path / "nomodel.json")], "not found"),
+        (["evaluate", str(small_pgn)], "--player is required"),
+        (["evaluate", "--train-games", "ten"], "--train-games"),
+    ]
+
+
+def test_bad_input_is_one_line_and_exit_code_2(small_pgn, model_file, tmp_path, capsys):
+    for argv, expected in bad_inputs(tmp_path, small_pgn, model_file):
+        code, out, err = run(capsys, *argv, *(["--quiet"] if argv[0] in ("train", "evaluate") else []))
+        assert code == 2, argv
+        lines = err.strip().splitlines()
+        assert len(lines) == 1 and lines[0].startswith("iam: error: "), (argv, err)
+        assert expected in lines[0], (argv, lines[0])
+        assert "Traceback" not in err
+    assert not (tmp_path / "o.json").exists()  # nothing written for a failed training
+
+
+def test_the_console_script_reports_errors_without_a_traceback(tmp_path):
+    executable = shutil.which("iam") or str(Path(sys.executable).parent / "iam")
+    result = subprocess.run([executable, "predict", str(tmp_path / "none.json")], capture_output=True, text=True)
+    assert result.returncode == 2
+    assert result.stderr.strip().startswith("iam: error: model file not found")
+    assert "Traceback" not in result.stderr
+    help_text = subprocess.run([executable, "--help"], capture_output=True, text=True, check=True).stdout
+    for command in ("train", "predict", "evaluate", "inspect", "uci", "match", "experiment"):
+        assert command in help_text

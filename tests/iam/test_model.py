@@ -1,0 +1,111 @@
+"""The estimator: scikit-learn conventions, beliefs, explanations and leave-one-game-out training."""
+
+from __future__ import annotations
+
+import chess
+import numpy as np
+import pytest
+from sklearn.base import clone
+from sklearn.exceptions import NotFittedError
+
+from iam.evaluation import first_training_games
+from iam.model import OpponentModel, _OwnCounts
+
+QGD = "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP3PPP/R2QKB1R w KQ - 0 9"
+
+
+def boards_from(games, count=8):
+    for game in games[:count]:
+        board = game.board()
+        for move in game.moves[:30]:
+            board.push(move)
+        yield board
+
+
+def test_estimator_conventions():
+    model = OpponentModel(min_games=3, belief="rules")
+    assert model.get_params()["min_games"] == 3
+    assert clone(model).get_params() == model.get_params()
+    assert not any(name.endswith("_") for name in vars(model))  # __init__ stores parameters only
+    with pytest.raises(NotFittedError):
+        model.predict_proba(chess.Board())
+    with pytest.raises(ValueError, match="belief"):
+        OpponentModel(belief="magic").fit([])
+    with pytest.raises(ValueError, match="no games"):
+        OpponentModel().fit([])
+
+
+def test_beliefs_are_probabilities_over_legal_moves(small_model, botvinnik_games):
+    for board in boards_from([g for g in botvinnik_games if g.split == "test"]):
+        beliefs = small_model.predict_proba(board)
+        assert beliefs, board.fen()
+        values = list(beliefs.values())
+        assert all(0.0 < v <= 1.0 for v in values)
+        assert sum(values) <= 1.0 + 1e-9
+        assert values == sorted(values, reverse=True)
+        assert all(move in board.legal_moves for move in beliefs)
+        assert small_model.predict(board) == list(beliefs)
+        assert small_model.predict(board, top=2) == list(beliefs)[:2]
+
+
+def test_explanations_match_the_beliefs(small_model):
+    board = chess.Board(QGD)
+    predictions = small_model.explain(board, top=4)
+    beliefs = small_model.predict_proba(board)
+    assert [p.move for p in predictions] == list(beliefs)[:4]
+    assert [p.belief for p in predictions] == pytest.approx(list(beliefs.values())[:4])
+    top = predictions[0]
+    assert top.san == board.san(top.move)
+    chunk_sources = [s for s in top.sources if s["kind"] == "chunk"]
+    assert chunk_sources and top.chunk_sources >= len(chunk_sources)
+    source = chunk_sources[0]
+    # the listed squares hold the chunk after the move: its landing square is one of them
+    assert chess.square_name(top.move.to_square) in source["squares"]
+    assert set(source["rules"]) == {"frequency", "large_patterns", "major_pieces", "temporal_similarity", "winning_patterns"}
+    assert set(top.learned) == set(small_model.belief_.features)
+
+
+def test_rote_memory_drives_opening_predictions(small_model):
+    board = chess.Board()
+    beliefs = small_model.predict_proba(board)
+    first = small_model.rote_.lookup(board)
+    assert first is not None
+    favourite = max(first.counts, key=first.counts.get)
+    assert next(iter(beliefs)).uci() == favourite
+
+
+def test_fitting_is_deterministic(botvinnik_games):
+    games = first_training_games(botvinnik_games, 15)
+    one = OpponentModel(belief_positions=200, random_state=4).fit(games)
+    two = OpponentModel(belief_positions=200, random_state=4).fit(games)
+    board = chess.Board(QGD)
+    assert one.predict_proba(board) == two.predict_proba(board)
+
+
+def test_rules_belief_is_the_seeds_heuristics(botvinnik_games):
+    model = OpponentModel(belief="rules").fit(first_training_games(botvinnik_games, 15))
+    assert model.belief_ is None and model.belief_kind_ == "rules"
+    beliefs = model.predict_proba(chess.Board(QGD))
+    assert beliefs and sum(beliefs.values()) <= 1.0 + 1e-9
+
+
+def test_leave_one_game_out_counts_equal_a_library_without_that_game(botvinnik_games):
+    from iam.board import planes_from_bitboards
+    from iam.collector import collect
+    from iam.features import COUNT_COLUMNS
+    from iam.replay import replay
+
+    games = first_training_games(botvinnik_games, 12)
+    full = OpponentModel(belief="rules", min_games=1, min_formed_games=0).fit(games)
+    moves = replay(games)
+    occurrences = collect(planes_from_bitboards(moves.bitboards), moved_to=moves.moved_to)
+    own = _OwnCounts(full.library_, occurrences, moves, games_in=np.array([3]))
+    without = OpponentModel(belief="rules", min_games=1, min_formed_games=0).fit(games[:3] + games[4:])
+    rows = np.arange(len(full.library_))
+    reduced = full.facts_.counts - own.lookup(rows, 3)
+    table = without.library_.table
+    kept = reduced[:, COUNT_COLUMNS.index("games")] > 0
+    codes = full.library_.table.index.to_numpy()
+    assert set(codes[kept]) == set(table.index)
+    expected = table.loc[codes[kept], list(COUNT_COLUMNS)].to_numpy()
+    assert np.array_equal(reduced[kept], expected)

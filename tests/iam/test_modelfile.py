@@ -1,0 +1,100 @@
+"""Model files: round trips, atomic writes, and clear refusals of damaged files."""
+
+from __future__ import annotations
+
+import gzip
+import json
+
+import chess
+import numpy as np
+import pytest
+
+from iam.errors import ModelFileError
+from iam.model import OpponentModel
+from iam.modelfile import VERSION
+
+POSITIONS = [
+    chess.STARTING_FEN,
+    "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP3PPP/R2QKB1R w KQ - 0 9",
+    "r2q1rk1/pp1nbppp/2p1pn2/3p4/2PP4/2NBPN2/PP3PPP/R2Q1RK1 b - - 3 10",
+]
+
+
+@pytest.mark.parametrize("name", ["model.json", "model.json.gz"])
+def test_round_trip_gives_identical_predictions(small_model, tmp_path, name):
+    path = tmp_path / name
+    small_model.save(path)
+    loaded = OpponentModel.load(path)
+    for fen in POSITIONS:
+        board = chess.Board(fen)
+        assert loaded.predict_proba(board) == small_model.predict_proba(board)
+    assert loaded.library_.table.equals(small_model.library_.table)
+    assert loaded.rote_.entries == small_model.rote_.entries
+    assert np.array_equal(loaded.belief_.coef, small_model.belief_.coef)
+    assert loaded.get_params() == small_model.get_params()
+    assert [p.name for p in tmp_path.iterdir()] == [name]  # no temporary file left behind
+    if name.endswith(".gz"):
+        assert path.read_bytes()[:2] == b"\x1f\x8b"
+    else:
+        content = json.loads(path.read_text())
+        assert content["format"] == "iam-opponent-model" and content["version"] == VERSION
+        assert content["chunks"]["rows"][0][0].count("/") >= 0  # patterns are readable text
+
+
+def write(path, data) -> None:
+    path.write_text(json.dumps(data))
+
+
+@pytest.fixture()
+def content(small_model, tmp_path):
+    small_model.save(tmp_path / "good.json")
+    return json.loads((tmp_path / "good.json").read_text())
+
+
+@pytest.mark.parametrize(
+    ("damage", "message"),
+    [
+        (lambda d: d.update(version=99), "version 99"),
+        (lambda d: d.update(format="something-else"), "not an IAM model"),
+        (lambda d: d.pop("rote"), "missing field 'rote'"),
+        (lambda d: d["chunks"]["rows"][0].pop(), "chunk row 0"),
+        (lambda d: d["chunks"]["rows"][0].__setitem__(0, "XX"), "unknown piece letter"),
+        (lambda d: d["chunks"]["rows"][0].__setitem__(2, -5), "non-negative"),
+        (lambda d: d["belief"].update(coef=[1.0]), "one value per feature"),
+        (lambda d: d["params"].update(min_games=0), "min_games"),
+        (lambda d: d["rote"]["sequences"].update({"bad": {}}), "rote entry"),
+    ],
+)
+def test_malformed_content_is_refused_with_a_reason(content, tmp_path, damage, message):
+    damage(content)
+    path = tmp_path / "bad.json"
+    write(path, content)
+    with pytest.raises(ModelFileError, match=message):
+        OpponentModel.load(path)
+
+
+def test_non_canonical_pattern_is_refused(content, tmp_path):
+    row = next(r for r in content["chunks"]["rows"] if r[0] != r[0][::-1] and "/" not in r[0] and len(r[0]) == 2)
+    row[0] = row[0][::-1]
+    write(tmp_path / "bad.json", content)
+    with pytest.raises(ModelFileError, match="canonical"):
+        OpponentModel.load(tmp_path / "bad.json")
+
+
+def test_truncated_corrupt_and_missing_files(small_model, tmp_path):
+    small_model.save(tmp_path / "m.json.gz")
+    whole = (tmp_path / "m.json.gz").read_bytes()
+    (tmp_path / "cut.json.gz").write_bytes(whole[: len(whole) // 2])
+    with pytest.raises(ModelFileError, match="damaged gzip"):
+        OpponentModel.load(tmp_path / "cut.json.gz")
+    text = gzip.decompress(whole)
+    (tmp_path / "cut.json").write_bytes(text[: len(text) // 2])
+    with pytest.raises(ModelFileError, match="not valid JSON"):
+        OpponentModel.load(tmp_path / "cut.json")
+    (tmp_path / "empty.json").write_bytes(b"")
+    with pytest.raises(ModelFileError, match="empty"):
+        OpponentModel.load(tmp_path / "empty.json")
+    with pytest.raises(ModelFileError, match="not found"):
+        OpponentModel.load(tmp_path / "absent.json")
+    with pytest.raises(ModelFileError, match="does not exist"):
+        small_model.save(tmp_path / "no-such-folder" / "m.json")
