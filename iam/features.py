@@ -73,6 +73,8 @@ FEATURES = (
 )
 """Columns of a candidate row, in order."""
 _F = {name: i for i, name in enumerate(FEATURES)}
+_MAX_COLUMNS = [_F[name] for name in (*RULE_FEATURES[:-1], "formed_rate", "formed_log", "completion")]
+"""Features that take the strongest proposing chunk's value, in the order they are stacked."""
 
 
 @dataclass(frozen=True)
@@ -186,26 +188,22 @@ def candidate_rows(
     if rote_total < facts.min_games:
         rote_counts, rote_total = {}, 0
 
+    # Proposals that count, in move order: every per-move figure is one reduceat.
     proposal = np.flatnonzero(kept)
+    proposal = proposal[np.argsort(completions.move[proposal], kind="stable")]
+    proposed_move = completions.move[proposal]
+    starts = np.flatnonzero(np.r_[True, proposed_move[1:] != proposed_move[:-1]]) if len(proposal) else proposal
     quantities = _chunk_quantities(completions, facts, counts, proposal, max(games_total, 1), move_number)
-    all_quantities = np.zeros((len(completions), len(RULE_FEATURES)))
-    all_quantities[proposal] = quantities
-    beliefs = np.zeros(len(completions))
-    beliefs[proposal] = rule_weights.chunk_belief(quantities)
-    completed = facts.completed[completions.chunk[proposal]].astype(np.float64)
-    chances = facts.opportunities[completions.chunk[proposal]].astype(np.float64)
+    beliefs = rule_weights.chunk_belief(quantities)
+    chunk = completions.chunk[proposal]
+    completed = facts.completed[chunk].astype(np.float64)
+    chances = facts.opportunities[chunk].astype(np.float64)
     if own_completions is not None:
         completed -= own_completions[0][proposal]
         chances -= own_completions[1][proposal]
     rate = (completed + COMPLETION_SMOOTHING * facts.completion_prior) / (chances + COMPLETION_SMOOTHING)
-    all_rates = np.zeros(len(completions))
-    all_rates[proposal] = rate
 
-    # Candidate moves: chunk proposals first (grouped by move), then rote-only moves.
-    chunk_moves, group = np.unique(completions.move[proposal], return_inverse=True)
-    order = np.argsort(group, kind="stable")
-    starts = np.searchsorted(group[order], np.arange(len(chunk_moves)))
-    moves = [completions.moves[i] for i in chunk_moves.tolist()]
+    moves = [completions.moves[i] for i in proposed_move[starts].tolist()]
     known = {move.uci(): i for i, move in enumerate(moves)}
     for uci, count in rote_counts.items():
         if uci not in known and count > 0:
@@ -214,21 +212,21 @@ def candidate_rows(
 
     rows = np.zeros((len(moves), len(FEATURES)))
     if len(proposal):
-        g = len(chunk_moves)
-        ordered = proposal[order]
-        reduce = lambda ufunc, values: ufunc.reduceat(values[order], starts)  # noqa: E731
-        for j, name in enumerate(RULE_FEATURES[:-1]):
-            rows[:g, _F[name]] = reduce(np.maximum, quantities[:, j])
-        rows[:g, _F["dissolved"]] = reduce(np.minimum, quantities[:, -1])
-        games = np.maximum(counts[proposal, _COLUMN["games"]], 1)
-        rows[:g, _F["formed_rate"]] = reduce(np.maximum, counts[proposal, _COLUMN["formed_games"]] / games)
-        rows[:g, _F["formed_log"]] = reduce(np.maximum, np.log1p(np.maximum(counts[proposal, _COLUMN["formed"]], 0)))
-        rows[:g, _F["chunks"]] = np.log1p(np.diff(np.r_[starts, len(ordered)]))
-        rows[:g, _F["iam_score"]] = 1.0 - np.exp(reduce(np.add, np.log(np.clip(1.0 - beliefs[proposal], 1e-12, 1.0))))
-        rows[:g, _F["completion"]] = reduce(np.maximum, rate)
-        rows[:g, _F["completion_any"]] = 1.0 - np.exp(reduce(np.add, np.log(np.clip(1.0 - rate, 1e-12, 1.0))))
-    else:
-        ordered, starts = proposal, np.zeros(0, dtype=np.int64)
+        g = len(starts)
+        c = counts[proposal]
+        strongest = np.column_stack(
+            [
+                quantities[:, :-1],
+                c[:, _COLUMN["formed_games"]] / np.maximum(c[:, _COLUMN["games"]], 1),
+                np.log1p(np.maximum(c[:, _COLUMN["formed"]], 0)),
+                rate,
+            ]
+        )
+        rows[:g, _MAX_COLUMNS] = np.maximum.reduceat(strongest, starts, axis=0)
+        rows[:g, _F["dissolved"]] = np.minimum.reduceat(quantities[:, -1], starts)
+        rows[:g, _F["chunks"]] = np.log1p(np.diff(np.r_[starts, len(proposal)]))
+        failing = np.log(np.clip(1.0 - np.column_stack([beliefs, rate]), 1e-12, 1.0))
+        rows[:g, [_F["iam_score"], _F["completion_any"]]] = 1.0 - np.exp(np.add.reduceat(failing, starts, axis=0))
     if rote_total:
         for uci, count in rote_counts.items():
             if count > 0:
@@ -240,7 +238,11 @@ def candidate_rows(
         rows[:, _F["iam_rank"]] = np.log1p(np.argsort(np.argsort(-score, kind="stable"), kind="stable"))
         rows[:, _F["legal_moves"]] = np.log(max(completions.legal_moves, 1))
         rows[:, _F["candidates"]] = np.log(len(moves))
-    return CandidateRows(moves, rows, ordered, starts, completions, all_quantities, beliefs, all_rates)
+    all_quantities = np.zeros((len(completions), len(RULE_FEATURES)))
+    all_quantities[proposal] = quantities
+    all_beliefs, all_rates = np.zeros(len(completions)), np.zeros(len(completions))
+    all_beliefs[proposal], all_rates[proposal] = beliefs, rate
+    return CandidateRows(moves, rows, proposal, starts, completions, all_quantities, all_beliefs, all_rates)
 
 
 def _chunk_quantities(

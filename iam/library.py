@@ -49,6 +49,7 @@ class ChunkLibrary:
     variant_offsets: np.ndarray
     variant: np.ndarray
     offset: np.ndarray
+    squares: np.ndarray
     need: np.ndarray
     mask: np.ndarray
     key_start: np.ndarray
@@ -106,6 +107,7 @@ class ChunkLibrary:
             variant_offsets=offsets,
             variant=variant,
             offset=offset,
+            squares=np.where(offsets[variant] >= 0, offsets[variant] + offset[:, None], -1).astype(np.int8),
             need=specified.sum(axis=1)[variant].astype(np.int64) - 1,
             mask=variant_mask[variant] << offset.astype(np.uint64),
             key_start=np.searchsorted(keys[order], np.arange(KEYS + 1)).astype(np.int64),
@@ -122,10 +124,7 @@ class ChunkLibrary:
 
     def cells(self, placement: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Squares (-1 for wildcards) and values ``(len, 16)`` of the given placements."""
-        variant = self.variant[placement]
-        local = self.variant_offsets[variant]
-        squares = np.where(local >= 0, local + self.offset[placement][:, None], -1)
-        return squares, self.variant_values[variant]
+        return self.squares[placement], self.variant_values[self.variant[placement]]
 
     def rows_of(self, codes: np.ndarray) -> np.ndarray:
         """Row in ``table`` of each chunk code, -1 for codes not stored."""

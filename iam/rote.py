@@ -61,12 +61,12 @@ class RoteMemory:
         counts: dict[str, Counter[str]] = defaultdict(Counter)
         for game in games:
             board = game.board()
-            start, to_move = board.epd(), board.turn
-            played: list[str] = []
-            for move in game.moves[:max_ply]:
+            key, to_move = sequence_key(board.epd(), []), board.turn
+            for ply, move in enumerate(game.moves[:max_ply]):
+                uci = move.uci()
                 if to_move == game.color:
-                    counts[sequence_key(start, played)][move.uci()] += 1
-                played.append(move.uci())
+                    counts[key][uci] += 1
+                key += (" " if ply else "") + uci  # the key of the sequence one move longer
                 to_move = not to_move
         entries = {
             key: RoteEntry(key, dict(counter.most_common()))

@@ -1,0 +1,158 @@
+"""Benchmark of the opponent model on the bundled Botvinnik games (issue: IAM core).
+
+Measures, in one run and against references measured in the same run:
+
+* training time (reading the PGN + ``OpponentModel().fit``) against python-chess's
+  own parse-and-replay of the same games: medians of ``--repeats`` runs, and the ratio;
+* peak memory (max RSS) of a training process, next to that of a parse-and-replay process;
+* predict latency of ``predict_proba`` over 1,000 held-out positions (p50, p99), next
+  to python-chess listing the legal moves of the same positions;
+* the belief-band table for 12, 22, 80 and all training games.
+
+Run: ``python benchmarks/bench_iam.py [--repeats 3] [--out results/benchmarks]``.
+The machine is shared and noisy: read the ratios, not single timings.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import chess
+import chess.pgn
+import numpy as np
+import pandas as pd
+
+from iam.bundled import default_pgn
+from iam.evaluation import evaluate, first_training_games
+from iam.model import OpponentModel
+from iam.pgn import load_player_games
+
+_REPLAY = """
+import sys, chess.pgn
+with open(sys.argv[1], encoding="utf-8") as handle:
+    while (game := chess.pgn.read_game(handle)) is not None:
+        board = game.board()
+        for move in game.mainline_moves():
+            board.push(move)
+"""
+_TRAIN = """
+import sys
+from iam.model import OpponentModel
+from iam.pgn import load_player_games
+games, _ = load_player_games([sys.argv[1]], player="Botvinnik")
+OpponentModel().fit(games)
+"""
+
+
+def parse_and_replay(path: Path) -> float:
+    """Seconds python-chess takes to parse every game and push its moves."""
+    started = time.perf_counter()
+    with path.open(encoding="utf-8") as handle:
+        while (game := chess.pgn.read_game(handle)) is not None:
+            board = game.board()
+            for move in game.mainline_moves():
+                board.push(move)
+    return time.perf_counter() - started
+
+
+def train(path: Path) -> tuple[float, float]:
+    """Seconds to read the player's games and to fit a model on all of them."""
+    started = time.perf_counter()
+    games, _ = load_player_games([path], player="Botvinnik")
+    read = time.perf_counter() - started
+    OpponentModel().fit(games)
+    return read, time.perf_counter() - started - read
+
+
+def peak_rss_mb(script: str, path: Path) -> float:
+    """Max resident memory (MB) of a fresh Python process running ``script`` (it reports its own)."""
+    report = "\nimport resource\nprint(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)\n"
+    done = subprocess.run([sys.executable, "-c", script + report, str(path)], check=True, capture_output=True, text=True)
+    return int(done.stdout.split()[-1]) / 1024.0
+
+
+def held_out_boards(games, count: int) -> list[chess.Board]:
+    """The first ``count`` positions of the test games where the player is to move (with history)."""
+    boards = []
+    for game in (g for g in games if g.split == "test"):
+        board = game.board()
+        for move in game.moves:
+            if board.turn == game.color:
+                boards.append(board.copy())
+                if len(boards) == count:
+                    return boards
+            board.push(move)
+    return boards
+
+
+def latencies(function, boards, passes: int) -> np.ndarray:
+    """Per-board median over ``passes`` of the seconds one call takes."""
+    times = np.zeros((passes, len(boards)))
+    for p in range(passes):
+        for i, board in enumerate(boards):
+            started = time.perf_counter()
+            function(board)
+            times[p, i] = time.perf_counter() - started
+    return np.median(times, axis=0)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--positions", type=int, default=1000)
+    parser.add_argument("--out", default="results/benchmarks")
+    args = parser.parse_args()
+    path = default_pgn()
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+
+    reference = [parse_and_replay(path) for _ in range(args.repeats)]
+    runs = [train(path) for _ in range(args.repeats)]
+    reading = [r for r, _ in runs]
+    fitting = [f for _, f in runs]
+    training = [r + f for r, f in runs]
+    ratio = statistics.median(t / r for t, r in zip(training, reference))
+    memory = {"training_mb": peak_rss_mb(_TRAIN, path), "parse_and_replay_mb": peak_rss_mb(_REPLAY, path)}
+
+    games, _ = load_player_games([path], player="Botvinnik")
+    model = OpponentModel().fit(first_training_games(games, None))
+    boards = held_out_boards(games, args.positions)
+    predict = latencies(model.predict_proba, boards, passes=3)
+    legal = latencies(lambda board: list(board.legal_moves), boards, passes=3)
+
+    report = evaluate(games, player="Botvinnik", jobs=2)
+    bands = report.band_frame()
+    summary = report.summary_frame()
+
+    figures = {
+        "parse_and_replay_s_median": statistics.median(reference),
+        "training_s_median": statistics.median(training),
+        "reading_s_median": statistics.median(reading),
+        "fitting_s_median": statistics.median(fitting),
+        "training_over_parse_and_replay": ratio,
+        **memory,
+        "predict_positions": len(boards),
+        "predict_p50_ms": float(np.percentile(predict, 50) * 1000),
+        "predict_p99_ms": float(np.percentile(predict, 99) * 1000),
+        "legal_moves_p50_ms": float(np.percentile(legal, 50) * 1000),
+        "predict_over_legal_moves_p50": float(np.percentile(predict, 50) / np.percentile(legal, 50)),
+    }
+    (out / "iam_benchmark.json").write_text(json.dumps({"figures": figures, "evaluation": report.to_dict()}, indent=2))
+    summary.to_csv(out / "iam_summary.csv", index=False)
+    bands.to_csv(out / "iam_bands.csv", index=False)
+    print(pd.Series(figures).to_frame("value").to_markdown(floatfmt=".3f"))
+    print()
+    print(summary[["train_games", "test_positions", "coverage", "top1", "top3", "ece", "brier"]].to_markdown(index=False, floatfmt=".3f"))
+    print()
+    print(bands.to_markdown(index=False, floatfmt=".3f"))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
