@@ -71,8 +71,16 @@ def train(path: Path) -> tuple[float, float]:
 
 
 def peak_rss_mb(script: str, path: Path) -> float:
-    """Max resident memory (MB) of a fresh Python process running ``script`` (it reports its own)."""
-    report = "\nimport resource\nprint(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)\n"
+    """Peak resident memory (MB) of a fresh Python process running ``script``.
+
+    The child reports its own VmHWM (Linux), which starts afresh at exec; the
+    ``ru_maxrss`` of a child would include the parent's size at fork time.
+    """
+    report = (
+        "\nfrom pathlib import Path\n"
+        "status = Path('/proc/self/status').read_text().splitlines()\n"
+        "print(next(line.split()[1] for line in status if line.startswith('VmHWM')))\n"
+    )
     done = subprocess.run([sys.executable, "-c", script + report, str(path)], check=True, capture_output=True, text=True)
     return int(done.stdout.split()[-1]) / 1024.0
 
