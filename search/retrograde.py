@@ -45,7 +45,8 @@ def retrograde(
     """Solve ``states`` (default: every state reachable from the initial state).
 
     The set must be closed under moves: every successor of a listed state is listed
-    (or its key equals a listed state's key). Only the sign of a terminal utility
+    (or its key equals a listed state's key), except terminal successors, which are
+    scored on the way (a capture leaving bare kings, say). Only the sign of a terminal utility
     matters. ``key`` (default ``game.key``) may merge states known to have the same
     value, e.g. mirror images of a chess endgame.
     """
@@ -59,12 +60,9 @@ def retrograde(
     open_moves: dict[Hashable, int] = {}
     parents: dict[Hashable, list[Hashable]] = {}
     frontier: deque[Hashable] = deque()
+    unlisted: dict[Hashable, State] = {}
 
-    while pending:
-        state = pending.popleft()
-        node = key(state)
-        if node in mover:
-            continue
+    def add(node: Hashable, state: State) -> None:
         player = game.to_move(state)
         mover[node] = player
         if game.is_terminal(state):
@@ -73,18 +71,29 @@ def retrograde(
             distance[node] = 0
             if outcome[node] != DRAW:
                 frontier.append(node)
-            continue
+            return
         moves = game.actions(state)
         open_moves[node] = len(moves)
         for action in moves:
             child = game.result(state, action)
-            parents.setdefault(key(child), []).append(node)
+            child_node = key(child)
+            parents.setdefault(child_node, []).append(node)
             if explore:
                 pending.append(child)
+            elif child_node not in unlisted:
+                unlisted[child_node] = child
 
-    missing = set(parents) - set(mover)
-    if missing:
-        raise ValueError(f"the state set is not closed under moves ({len(missing)} successors missing)")
+    while pending:
+        state = pending.popleft()
+        node = key(state)
+        if node not in mover:
+            add(node, state)
+    for node, state in unlisted.items():
+        if node not in mover:
+            if not game.is_terminal(state):
+                raise ValueError("the state set is not closed under moves: "
+                                 f"a non-terminal successor is missing ({state})")
+            add(node, state)
 
     while frontier:
         node = frontier.popleft()
