@@ -11,8 +11,9 @@ scale is the evaluation's (centipawns), far above any material count.
 
 The search walks through :class:`ChessCursor`, which pushes and pops moves on one
 board instead of copying it, keeps polyglot Zobrist keys up to date incrementally and
-scores a position that repeats an earlier one (on the path or in the game's history
-since the last capture or pawn move) as a draw, the usual engine convention.
+scores a position below its root that repeats an earlier one (on the path or in the
+game's history since the last capture or pawn move) as a draw, the usual engine
+convention; at the root itself the game's threefold rule applies.
 """
 
 from __future__ import annotations
@@ -151,7 +152,8 @@ class ChessCursor:
         self._root_len = len(self.board.move_stack)
         history = self.board.copy()
         keys = [chess.polyglot.zobrist_hash(history)]
-        while history.move_stack and len(keys) <= history.halfmove_clock:
+        reversible = history.halfmove_clock
+        while history.move_stack and len(keys) <= reversible:
             history.pop()
             keys.append(chess.polyglot.zobrist_hash(history))
         self._keys = keys[::-1]
@@ -182,10 +184,12 @@ class ChessCursor:
         return any(self.board.generate_legal_moves())
 
     def _repeated(self) -> bool:
+        """Below the root a second occurrence is a draw; at the root, the game's threefold."""
         keys = self._keys
         key = keys[-1]
         window = min(self.board.halfmove_clock, len(keys) - 1)
-        return any(keys[-i] == key for i in range(3, window + 2, 2))
+        earlier = sum(1 for i in range(3, window + 2, 2) if keys[-i] == key)
+        return earlier >= (1 if self.ply else 2)
 
     def is_terminal(self) -> bool:
         return _outcome_over(self.board, self._has_moves(), self._repeated())
