@@ -150,7 +150,8 @@ def run(args: argparse.Namespace):
     jobs = Parallel(n_jobs=args.jobs, return_as="generator")(
         delayed(series)(a, p, args.max_depth, args.time_cap) for a, p in tasks
     )
-    rows = [row for chunk in progress(jobs, quiet=args.quiet, total=len(tasks), desc="series") for row in chunk]
+    chunks = progress(jobs, quiet=args.quiet, total=len(tasks), desc="series")
+    rows = [row for chunk in chunks for row in chunk]
     table = pd.DataFrame(rows)[
         ["algorithm", "position", "depth", "nodes", "qnodes", "seconds", "value", "move", "capped", "note"]
     ]

@@ -201,7 +201,9 @@ def _outcome_for_a(record: GameRecord) -> str:
     return "win" if white_won == record.white_is_a else "loss"
 
 
-def _play_game(engines, labels, start: chess.Board, limit, *, round_number: int, white_is_a: bool) -> GameRecord:
+def _play_game(
+    engines, labels, start: chess.Board, limit, *, round_number: int, white_is_a: bool
+) -> GameRecord:
     board = start.copy()
     result, termination = None, None
     while result is None:

@@ -89,7 +89,8 @@ def run(args: argparse.Namespace) -> int:
         return 0
     print(f"{names[0]} vs {names[1]}: +{estimate.wins} ={estimate.draws} -{estimate.losses} "
           f"({estimate.score:.1%} of {estimate.games} games)")
-    print(f"Elo difference: {_fmt(estimate.elo)} (95% interval {_fmt(estimate.low)} to {_fmt(estimate.high)})")
+    interval = f"95% interval {_fmt(estimate.low)} to {_fmt(estimate.high)}"
+    print(f"Elo difference: {_fmt(estimate.elo)} ({interval})")
     print(f"games written to {pgn_path}", file=sys.stderr)
     return 0
 

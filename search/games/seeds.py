@@ -4,7 +4,14 @@ from __future__ import annotations
 
 from search.games.trees import ChanceNode, Decision, TreeGame, two_ply
 
-__all__ = ["SEED000_TWO_PLY", "COIN_FLIP", "THREE_PLAYER", "seed000_game", "coin_flip_game", "three_player_game"]
+__all__ = [
+    "SEED000_TWO_PLY",
+    "COIN_FLIP",
+    "THREE_PLAYER",
+    "seed000_game",
+    "coin_flip_game",
+    "three_player_game",
+]
 
 # Seed 000, "Minimax": a 2-ply game, MAX over three MIN nodes.
 SEED000_TWO_PLY = [[3, 12, 8], [2, 4, 6], [14, 5, 2]]

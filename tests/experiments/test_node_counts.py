@@ -47,7 +47,8 @@ def test_rows_have_the_documented_fields(payload):
     for row in rows:
         assert {"algorithm", "position", "depth", "nodes", "seconds", "value", "move"} <= set(row)
         assert row["nodes"] >= 1 and row["seconds"] >= 0
-        assert chess.Move.from_uci(row["move"]) in chess.Board(node_counts.POSITIONS[row["position"]]).legal_moves
+        board = chess.Board(node_counts.POSITIONS[row["position"]])
+        assert chess.Move.from_uci(row["move"]) in board.legal_moves
 
 
 def test_minimax_visits_the_whole_tree(payload):

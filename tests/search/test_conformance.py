@@ -86,7 +86,8 @@ def test_chess_cursor_keys_are_polyglot_keys_along_a_game():
     # Castling, en passant and promotion all change the incremental key correctly.
     board = chess.Board()
     cursor = ChessGame().cursor(board)
-    for uci in "e2e4 g8f6 e4e5 d7d5 e5d6 e7e6 d6c7 f8e7 c7b8q e8g8 g1f3 a7a5 f1e2 a5a4 e1g1 b7b5 a2a3 b5b4".split():
+    game = "e2e4 g8f6 e4e5 d7d5 e5d6 e7e6 d6c7 f8e7 c7b8q e8g8 g1f3 a7a5 f1e2 a5a4 e1g1 b7b5 a2a3 b5b4"
+    for uci in game.split():
         move = chess.Move.from_uci(uci)
         assert board.is_legal(move)
         board.push(move)
