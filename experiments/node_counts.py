@@ -229,6 +229,7 @@ def figure(table):
             rows = frame[frame["algorithm"] == label]
             ax.plot(rows["depth"], rows["nodes"].astype(float), marker="o", label=label)
         ax.set_yscale("log")
+        ax.set_xticks(sorted(table["depth"].unique()))
         ax.set_xlabel("depth (plies)")
         ax.set_ylabel("nodes searched")
         ax.set_title(position)

@@ -1,8 +1,16 @@
 """Game-tree search over a small game protocol (seeds 000-004).
 
 Games implement :class:`Game` (S0, PLAYER, ACTIONS, RESULT, TERMINAL-TEST, UTILITY);
-the algorithms below see nothing else. Chess is one adapter
-(:mod:`search.chessgame`) among the small games of :mod:`search.games`.
+the algorithms below see nothing else. Chess is one adapter among small games:
+
+- :mod:`search.games`: tic-tac-toe, Nim, explicit trees (the seeds' worked examples);
+- :mod:`search.chessgame` and :mod:`search.chesseval`: chess through python-chess,
+  material and piece-square evaluation; :mod:`search.endgames`: pawnless endgames
+  for the retrograde solver;
+- :mod:`search.uci` and :mod:`search.match`: the UCI engine and engine matches.
+
+A guided search plugs in through :class:`SearchPolicy` (depth adjustments per
+action) and :class:`MovePredictor` (beliefs over the legal moves).
 """
 
 from search.alphabeta import alphabeta

@@ -16,6 +16,7 @@ import math
 import threading
 import time
 from collections.abc import Sequence
+from itertools import repeat
 
 from search.evaluation import Evaluator
 from search.game import Action, Cursor, Game, State, require
@@ -132,7 +133,7 @@ class AlphaBetaWorker:
         if self.policy is not None:
             plan = self.policy.plan(cursor, actions, ply=ply, depth=depth)
         if plan is None:
-            plan = [(action, 0) for action in actions]
+            plan = zip(actions, repeat(0))
 
         best, best_action = -math.inf, None
         for action, adjustment in plan:
