@@ -114,6 +114,8 @@ class ChessGame(Game):
     def result(self, state: chess.Board, action: chess.Move) -> chess.Board:
         if not state.is_legal(action):
             raise ValueError(f"illegal move {action} in {state.fen()}")
+        if self.is_terminal(state):
+            raise ValueError(f"the game is over in {state.fen()}")
         child = state.copy()
         child.push(action)
         return child

@@ -39,6 +39,8 @@ class TicTacToe(Game):
         return tuple(i for i, cell in enumerate(state) if not cell)
 
     def result(self, state: Board, action: int) -> Board:
+        if self.winner(state) is not None:
+            raise ValueError("the game is over")
         if state[action]:
             raise ValueError(f"cell {action} is taken")
         return state[:action] + (self.to_move(state) + 1,) + state[action + 1 :]

@@ -81,6 +81,9 @@ def test_drawn_endings(fen):
     assert game.is_terminal(board) and game.cursor(board).is_terminal()
     assert game.utility(board, 0) == game.utility(board, 1) == 0
     assert game.actions(board) == ()
+    for move in board.legal_moves:
+        with pytest.raises(ValueError, match="over"):
+            game.result(board, move)
 
 
 def test_checkmate_utility_rewards_quicker_mates():
