@@ -230,9 +230,10 @@ def alphabeta(
 
     ``depth=None`` searches to the end of the game (small games only); a finite depth
     needs an ``evaluator`` for the states at the horizon. ``ordering`` (default: the
-    game's action order), ``table``, ``quiescence`` and ``policy`` are the optional
-    improvements; none of them changes the value of a fixed-depth search except that a
-    table may reuse a deeper result for a position met again nearer the horizon.
+    game's action order) and ``table`` change how many nodes are visited, not the value
+    (except that a table may reuse a deeper result for a position met again nearer the
+    horizon); ``quiescence`` searches captures past the horizon and so refines the
+    value; ``policy`` may reorder actions and extend or reduce their depth.
     """
     check_two_player(game, "alpha-beta")
     if depth is not None and depth < 1:

@@ -219,12 +219,12 @@ class ChessCursor:
         pieces = self._pieces[-1] ^ self._piece_delta(action)
         board.push(action)
         self._pieces.append(pieces)
-        self._keys.append(
-            pieces
-            ^ _HASHER.hash_castling(board)
-            ^ _HASHER.hash_ep_square(board)
-            ^ _HASHER.hash_turn(board)
-        )
+        key = pieces ^ _HASHER.hash_turn(board)
+        if board.castling_rights:
+            key ^= _HASHER.hash_castling(board)
+        if board.ep_square is not None:
+            key ^= _HASHER.hash_ep_square(board)
+        self._keys.append(key)
         self._moves.append(None)
 
     def pop(self) -> None:

@@ -56,18 +56,19 @@ class HeuristicOrderer:
     ) -> list[Action]:
         killers = self._killers.get(ply, ()) if self.killers else ()
         mover = cursor.to_move()
-        history = self._history if self.history else {}
+        history = self._history if self.history else None
+        priority = cursor.action_priority if self.priorities else None
 
         def score(action: Action) -> float:
-            if action == hint:
+            if hint is not None and action == hint:
                 return _HINT
-            if self.priorities:
-                priority = cursor.action_priority(action)
-                if priority > 0:
-                    return _PRIORITY + priority
-            if action in killers:
+            if priority is not None:
+                value = priority(action)
+                if value > 0:
+                    return _PRIORITY + value
+            if killers and action in killers:
                 return _KILLER - killers.index(action)
-            return history.get((mover, action), 0)
+            return history.get((mover, action), 0) if history else 0
 
         return sorted(actions, key=score, reverse=True)
 
