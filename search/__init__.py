@@ -1,1 +1,61 @@
-"""Game-tree search over a small game protocol; chess is one adapter among small games."""
+"""Game-tree search over a small game protocol (seeds 000-004).
+
+Games implement :class:`Game` (S0, PLAYER, ACTIONS, RESULT, TERMINAL-TEST, UTILITY);
+the algorithms below see nothing else. Chess is one adapter among small games:
+
+- :mod:`search.games`: tic-tac-toe, Nim, explicit trees (the seeds' worked examples);
+- :mod:`search.chessgame` and :mod:`search.chesseval`: chess through python-chess,
+  material and piece-square evaluation; :mod:`search.endgames`: pawnless endgames
+  for the retrograde solver;
+- :mod:`search.uci` and :mod:`search.match`: the UCI engine and engine matches.
+
+A guided search plugs in through :class:`SearchPolicy` (depth adjustments per
+action) and :class:`MovePredictor` (beliefs over the legal moves).
+"""
+
+from search.alphabeta import alphabeta
+from search.evaluation import Evaluator, LinearEvaluator
+from search.expectiminimax import expectiminimax
+from search.game import CHANCE, Capabilities, Cursor, Game, PathCursor, require
+from search.iterative import iterate, search
+from search.maxn import maxn
+from search.minimax import minimax
+from search.ordering import HeuristicOrderer, MoveOrderer
+from search.policy import PlainPolicy, SearchPolicy
+from search.predictor import MovePredictor, NullPredictor, checked_beliefs
+from search.result import Limits, SearchResult
+from search.retrograde import Solution, best_action, retrograde
+from search.transposition import Bound, TranspositionTable
+from search.zobrist import ZobristKeys
+
+__all__ = [
+    "Game",
+    "Capabilities",
+    "CHANCE",
+    "Cursor",
+    "PathCursor",
+    "require",
+    "Evaluator",
+    "LinearEvaluator",
+    "Limits",
+    "SearchResult",
+    "minimax",
+    "alphabeta",
+    "iterate",
+    "search",
+    "expectiminimax",
+    "maxn",
+    "retrograde",
+    "best_action",
+    "Solution",
+    "MoveOrderer",
+    "HeuristicOrderer",
+    "TranspositionTable",
+    "Bound",
+    "ZobristKeys",
+    "SearchPolicy",
+    "PlainPolicy",
+    "MovePredictor",
+    "NullPredictor",
+    "checked_beliefs",
+]

@@ -1,16 +1,49 @@
-"""``iam experiment``: placeholder registered until the search library lands (issue 3)."""
+"""``iam experiment NAME``: run one of the registered experiments (experiments/)."""
 
 from __future__ import annotations
 
 import argparse
+import sys
 
 from iam.errors import IAMError
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser("experiment", help="(not yet available)")
-    parser.set_defaults(run=run)
+    from experiments.runner import add_common_arguments, experiments
+
+    parser = subparsers.add_parser(
+        "experiment",
+        help="run an experiment (node counts, ...) and write its tables and plots",
+        description="Run one experiment; --json prints its results, --out DIR writes "
+        "CSV, JSON, a markdown summary and PNG plots.",
+    )
+    names = parser.add_subparsers(dest="experiment", required=True, metavar="NAME")
+    for name, module in experiments().items():
+        sub = names.add_parser(name, help=module.HELP, description=module.HELP)
+        module.add_arguments(sub)
+        add_common_arguments(sub)
+        sub.set_defaults(run=run, experiment_module=module)
 
 
 def run(args: argparse.Namespace) -> int:
-    raise IAMError("'iam experiment' is not available yet")
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from experiments.runner import finite, write_result
+    from iam.cli._common import print_json
+
+    if args.jobs < 1:
+        raise IAMError("--jobs must be at least 1")
+    result = args.experiment_module.run(args)
+    if args.out:
+        try:
+            written = write_result(result, args.out)
+        except OSError as exc:
+            raise IAMError(f"cannot write to {args.out}: {exc.strerror}") from None
+        if not args.quiet:
+            print(f"wrote {len(written)} files to {args.out}", file=sys.stderr)
+    if args.json:
+        print_json(finite(result.payload))
+    else:
+        print(result.markdown)
+    return 0

@@ -1,16 +1,101 @@
-"""``iam match``: placeholder registered until the search library lands (issue 3)."""
+"""``iam match``: play two UCI engines against each other and estimate the Elo difference."""
 
 from __future__ import annotations
 
 import argparse
+import math
+import sys
+from pathlib import Path
 
+from iam.cli._common import add_quiet, print_json
 from iam.errors import IAMError
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser("match", help="(not yet available)")
+    parser = subparsers.add_parser(
+        "match",
+        help="play two UCI engines against each other (ours is 'iam uci')",
+        description="Play ENGINE_A against ENGINE_B with alternating colours, write the "
+        "games as PGN and print the score, the Elo difference and its 95%% interval. "
+        "Engines are command lines, e.g. 'iam uci' or 'stockfish'.",
+    )
+    parser.add_argument("engine_a", metavar="ENGINE_A", help="command of the first engine")
+    parser.add_argument("engine_b", metavar="ENGINE_B", help="command of the second engine")
+    parser.add_argument("--games", type=int, default=2, help="number of games (default 2)")
+    limit = parser.add_mutually_exclusive_group()
+    limit.add_argument("--nodes", type=int, help="nodes per move")
+    limit.add_argument("--movetime", type=int, help="milliseconds per move (default 100)")
+    parser.add_argument(
+        "--openings", metavar="FILE", help="start positions: a PGN file or one FEN/EPD a line"
+    )
+    parser.add_argument(
+        "--pgn", metavar="FILE", default="match.pgn", help="where to write the games (default match.pgn)"
+    )
+    parser.add_argument("--json", action="store_true", help="print the result as JSON")
+    add_quiet(parser)
     parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    raise IAMError("'iam match' is not available yet")
+    import chess.engine
+
+    from iam.cli._common import progress
+    from search.match import MatchError, engine_command, load_openings, play_match
+
+    if args.games < 1:
+        raise IAMError("--games must be at least 1")
+    if args.nodes is not None and args.nodes < 1:
+        raise IAMError("--nodes must be at least 1")
+    if args.movetime is not None and args.movetime < 1:
+        raise IAMError("--movetime must be at least 1")
+    limit = (
+        chess.engine.Limit(nodes=args.nodes)
+        if args.nodes is not None
+        else chess.engine.Limit(time=(args.movetime or 100) / 1000)
+    )
+    try:
+        command_a, command_b = engine_command(args.engine_a), engine_command(args.engine_b)
+        openings = load_openings(args.openings) if args.openings else []
+        bar = progress(range(args.games), quiet=args.quiet, desc="games", total=args.games)
+        estimate, records, names = play_match(
+            command_a, command_b, games=args.games, limit=limit, openings=openings,
+            on_game=lambda record: next(bar, None),
+        )
+    except MatchError as exc:
+        raise IAMError(str(exc)) from None
+    pgn_path = Path(args.pgn)
+    try:
+        with pgn_path.open("w", encoding="utf-8") as handle:
+            for record in records:
+                print(record.game, file=handle, end="\n\n")
+    except OSError as exc:
+        raise IAMError(f"cannot write {pgn_path}: {exc.strerror}") from None
+
+    if args.json:
+        print_json(
+            {
+                "engine_a": names[0],
+                "engine_b": names[1],
+                "games": estimate.games,
+                "wins": estimate.wins,
+                "draws": estimate.draws,
+                "losses": estimate.losses,
+                "score": estimate.score,
+                "elo": estimate.elo,
+                "elo_ci95": [estimate.low, estimate.high],
+                "pgn": str(pgn_path),
+            }
+        )
+        return 0
+    print(f"{names[0]} vs {names[1]}: +{estimate.wins} ={estimate.draws} -{estimate.losses} "
+          f"({estimate.score:.1%} of {estimate.games} games)")
+    interval = f"95% interval {_fmt(estimate.low)} to {_fmt(estimate.high)}"
+    print(f"Elo difference: {_fmt(estimate.elo)} ({interval})")
+    print(f"games written to {pgn_path}", file=sys.stderr)
+    return 0
+
+
+def _fmt(value: float) -> str:
+    if math.isinf(value):
+        return "+inf" if value > 0 else "-inf"
+    return f"{round(value):+d}"

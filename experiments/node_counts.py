@@ -1,0 +1,239 @@
+"""Node counts (seed 001, "Statistics"): how many positions each improvement of the
+search saves, at depths 1 to 5, from the opening position and a tactical middlegame.
+
+Rows, each adding one improvement to the row above: minimax; alpha-beta (the game's
+move order); + move ordering (MVV-LVA captures, killers, history); + quiescence
+(captures and promotions past the horizon, counted in the nodes); + transposition
+table (one fixed-depth search with a fresh table); + iterative deepening (depths 1..d
+with one table, nodes of all iterations added up: the table's moves order each next
+iteration). A cell whose search would take longer than the time cap, extrapolated
+from the two depths before it, is not run and is marked in the table.
+"""
+
+from __future__ import annotations
+
+import argparse
+from dataclasses import dataclass
+
+import chess
+
+NAME = "node-counts"
+HELP = "nodes searched by minimax, alpha-beta and each improvement, depths 1-5"
+
+POSITIONS = {
+    "start": chess.STARTING_FEN,
+    # Scotch-like middlegame with pieces hanging on both sides: captures matter.
+    "tactical": "r1b1k2r/ppppnppp/2n2q2/2b5/3NP3/2P1B3/PP3PPP/RN1QKB1R w KQkq - 0 1",
+}
+
+
+@dataclass(frozen=True)
+class Algorithm:
+    """One row of the table: which improvements are switched on."""
+
+    label: str
+    pruning: bool = True
+    ordering: bool = False
+    quiescence: bool = False
+    table: bool = False
+    deepening: bool = False
+
+
+ALGORITHMS = (
+    Algorithm("minimax", pruning=False),
+    Algorithm("alpha-beta"),
+    Algorithm("+ move ordering", ordering=True),
+    Algorithm("+ quiescence", ordering=True, quiescence=True),
+    Algorithm("+ transposition table", ordering=True, quiescence=True, table=True),
+    Algorithm("+ iterative deepening", ordering=True, quiescence=True, table=True, deepening=True),
+)
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--max-depth", type=int, default=5, help="deepest search (default 5)")
+    parser.add_argument(
+        "--time-cap",
+        type=float,
+        default=60.0,
+        help="skip a cell whose extrapolated time exceeds this many seconds (default 60)",
+    )
+    parser.add_argument(
+        "--positions",
+        default=",".join(POSITIONS),
+        help=f"comma-separated subset of: {', '.join(POSITIONS)}",
+    )
+
+
+def measure(algorithm: Algorithm, fen: str, depth: int) -> dict:
+    """Run one search and return its row (nodes include quiescence nodes)."""
+    from search import HeuristicOrderer, Limits, TranspositionTable, alphabeta, minimax, search
+    from search.chesseval import material_pst_evaluator
+    from search.chessgame import ChessGame
+
+    game, evaluator = ChessGame(fen), material_pst_evaluator()
+    board = game.initial_state()
+    options = dict(
+        evaluator=evaluator,
+        ordering=HeuristicOrderer() if algorithm.ordering else None,
+        quiescence=algorithm.quiescence,
+        table=TranspositionTable() if algorithm.table else None,
+    )
+    if not algorithm.pruning:
+        result = minimax(game, board, depth=depth, evaluator=evaluator)
+    elif algorithm.deepening:
+        result = search(game, board, limits=Limits(depth=depth), **options)
+    else:
+        result = alphabeta(game, board, depth=depth, **options)
+    return {
+        "algorithm": algorithm.label,
+        "depth": depth,
+        "nodes": result.total_nodes,
+        "qnodes": result.qnodes,
+        "seconds": result.seconds,
+        "value": result.value,
+        "move": result.move.uci() if result.move else None,
+        "capped": False,
+        "note": "",
+    }
+
+
+def series(algorithm: Algorithm, position: str, max_depth: int, time_cap: float) -> list[dict]:
+    """Rows for depths 1..max_depth, stopping where the time cap would be exceeded."""
+    rows: list[dict] = []
+    for depth in range(1, max_depth + 1):
+        if len(rows) >= 2:
+            last, before = rows[-1], rows[-2]
+            growth = last["nodes"] / max(1, before["nodes"])
+            estimate_nodes = last["nodes"] * growth
+            estimate_seconds = last["seconds"] * growth
+            if estimate_seconds > time_cap:
+                for capped_depth in range(depth, max_depth + 1):
+                    rows.append(
+                        {
+                            "algorithm": algorithm.label,
+                            "depth": capped_depth,
+                            "nodes": None,
+                            "qnodes": None,
+                            "seconds": None,
+                            "value": None,
+                            "move": None,
+                            "capped": True,
+                            "note": f"not run: depth {depth} estimated at {estimate_nodes:,.0f} "
+                            f"nodes, {estimate_seconds:,.0f} s > {time_cap:g} s",
+                        }
+                    )
+                break
+        rows.append(measure(algorithm, POSITIONS[position], depth))
+    for row in rows:
+        row["position"] = position
+    return rows
+
+
+def run(args: argparse.Namespace):
+    import pandas as pd
+    from joblib import Parallel, delayed
+
+    from experiments.runner import ExperimentResult
+    from iam.cli._common import progress
+    from iam.errors import IAMError
+
+    positions = [p.strip() for p in args.positions.split(",") if p.strip()]
+    unknown = [p for p in positions if p not in POSITIONS]
+    if unknown or not positions:
+        raise IAMError(f"unknown position(s) {unknown}; choose from {', '.join(POSITIONS)}")
+    if not 1 <= args.max_depth <= 8:
+        raise IAMError("--max-depth must be between 1 and 8")
+    if args.time_cap <= 0:
+        raise IAMError("--time-cap must be positive")
+
+    tasks = [(a, p) for p in positions for a in ALGORITHMS]
+    jobs = Parallel(n_jobs=args.jobs, return_as="generator")(
+        delayed(series)(a, p, args.max_depth, args.time_cap) for a, p in tasks
+    )
+    chunks = progress(jobs, quiet=args.quiet, total=len(tasks), desc="series")
+    rows = [row for chunk in chunks for row in chunk]
+    table = pd.DataFrame(rows)[
+        ["algorithm", "position", "depth", "nodes", "qnodes", "seconds", "value", "move", "capped", "note"]
+    ]
+    payload = {
+        "experiment": NAME,
+        "max_depth": args.max_depth,
+        "time_cap_seconds": args.time_cap,
+        "positions": {p: POSITIONS[p] for p in positions},
+        "rows": table.astype(object).where(table.notna(), None).to_dict(orient="records"),
+    }
+    return ExperimentResult(
+        name=NAME,
+        tables={"node_counts": table},
+        payload=payload,
+        markdown=markdown(table, args.time_cap),
+        figures={"node_counts": figure(table)},
+    )
+
+
+def _pivot(frame, column: str, fmt):
+    import pandas as pd
+
+    labels = [a.label for a in ALGORITHMS]
+    cells = {}
+    for _, row in frame.iterrows():
+        value = "capped*" if row["capped"] else fmt(row[column])
+        cells.setdefault(row["algorithm"], {})[f"depth {row['depth']}"] = value
+    pivot = pd.DataFrame.from_dict(cells, orient="index")
+    return pivot.reindex([label for label in labels if label in pivot.index])
+
+
+def _markdown_table(pivot) -> str:
+    return pivot.to_markdown(disable_numparse=True, colalign=("left",) + ("right",) * pivot.shape[1])
+
+
+def markdown(table, time_cap: float) -> str:
+    """The seed's layout: algorithms down, depths across; nodes, then seconds."""
+    parts = ["# Node counts (seed 001, \"Statistics\")", ""]
+    for position, frame in table.groupby("position", sort=False):
+        parts += [f"## {position}: `{POSITIONS[position]}`", "", "Nodes searched:", ""]
+        parts += [_markdown_table(_pivot(frame, "nodes", lambda v: f"{int(v):,}")), ""]
+        parts += ["Search time (seconds):", ""]
+        parts += [_markdown_table(_pivot(frame, "seconds", lambda v: f"{v:.2f}")), ""]
+        parts += ["Best move (value in centipawns for the side to move) at the deepest depth run:", ""]
+        for label in frame["algorithm"].unique():
+            done = frame[(frame["algorithm"] == label) & ~frame["capped"].astype(bool)]
+            if len(done):
+                last = done.iloc[-1]
+                parts.append(f"- {label}: {last['move']} ({last['value']:+.0f}) at depth {last['depth']}")
+        notes = frame.loc[frame["capped"].astype(bool), "note"].unique()
+        if len(notes):
+            parts += ["", f"\\* capped at {time_cap:g} s per search:"]
+            for label in frame["algorithm"].unique():
+                capped = frame[(frame["algorithm"] == label) & frame["capped"].astype(bool)]
+                if len(capped):
+                    parts.append(f"- {label}: {capped.iloc[0]['note']}")
+        parts.append("")
+    parts += [
+        "Nodes include quiescence nodes. Each row adds one improvement to the row above; "
+        "'+ iterative deepening' adds up the nodes of depths 1..d searched with one table. "
+        "Times are wall-clock seconds on this machine.",
+    ]
+    return "\n".join(parts)
+
+
+def figure(table):
+    """Nodes against depth on a log scale, one panel per position."""
+    import matplotlib.pyplot as plt
+
+    positions = list(table["position"].unique())
+    fig, axes = plt.subplots(1, len(positions), figsize=(6 * len(positions), 4), squeeze=False)
+    for ax, position in zip(axes[0], positions):
+        frame = table[(table["position"] == position) & ~table["capped"].astype(bool)]
+        for label in frame["algorithm"].unique():
+            rows = frame[frame["algorithm"] == label]
+            ax.plot(rows["depth"], rows["nodes"].astype(float), marker="o", label=label)
+        ax.set_yscale("log")
+        ax.set_xticks(sorted(table["depth"].unique()))
+        ax.set_xlabel("depth (plies)")
+        ax.set_ylabel("nodes searched")
+        ax.set_title(position)
+        ax.grid(True, which="both", alpha=0.3)
+    axes[0][0].legend(fontsize=8)
+    fig.tight_layout()
+    return fig

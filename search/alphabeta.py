@@ -1,0 +1,259 @@
+"""Alpha-beta search in negamax form (seeds 000-004), with the improvements of seed 001:
+move ordering, quiescence search and a transposition table, each optional.
+
+Values are always from the point of view of the player to move, so one code path
+serves both players: a child's value is negated when the turn passes to the other
+player (and kept when the same player moves again). The search is fail-soft: a value
+outside the (alpha, beta) window is a bound on the true value, never a wrong exact one.
+
+``alphabeta`` searches to one fixed depth; :mod:`search.iterative` runs the same worker
+with increasing depths under node and time limits.
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+import time
+from collections.abc import Sequence
+from itertools import repeat
+
+from search.evaluation import Evaluator
+from search.game import Action, Cursor, Game, State, require
+from search.ordering import MoveOrderer
+from search.policy import SearchPolicy
+from search.result import SearchResult
+from search.transposition import Bound, TranspositionTable
+
+__all__ = ["alphabeta", "MAX_PLY"]
+
+MAX_PLY = 128
+"""Hard limit on the path length (extensions cannot make a search run away)."""
+
+
+class SearchAborted(Exception):
+    """Raised inside the worker when a node or time budget or a stop request is hit."""
+
+
+class Budget:
+    """When a running search must give up: a node count, a deadline, a stop event."""
+
+    __slots__ = ("max_nodes", "deadline", "stop")
+
+    def __init__(
+        self,
+        *,
+        max_nodes: int | None = None,
+        deadline: float | None = None,
+        stop: threading.Event | None = None,
+    ) -> None:
+        self.max_nodes = max_nodes
+        self.deadline = deadline
+        self.stop = stop
+
+    def check(self, nodes: int) -> None:
+        if self.max_nodes is not None and nodes > self.max_nodes:
+            raise SearchAborted
+        if self.deadline is not None and time.perf_counter() >= self.deadline:
+            raise SearchAborted
+        if self.stop is not None and self.stop.is_set():
+            raise SearchAborted
+
+
+class AlphaBetaWorker:
+    """One search's configuration, counters and principal-variation table."""
+
+    def __init__(
+        self,
+        *,
+        evaluator: Evaluator | None,
+        orderer: MoveOrderer | None,
+        table: TranspositionTable | None,
+        quiescence: bool,
+        policy: SearchPolicy | None,
+        budget: Budget | None = None,
+    ) -> None:
+        self.evaluator = evaluator
+        self.orderer = orderer
+        self.table = table
+        self.quiescence = quiescence
+        self.policy = policy
+        self.budget = budget
+        self.nodes = 0
+        self.qnodes = 0
+        self.cutoffs = 0
+        self.tt_hits = 0
+        self._pv: dict[int, tuple[Action, ...]] = {}
+
+    def root(self, cursor: Cursor, depth: float, *, first: Action | None = None) -> tuple:
+        """Search the root to ``depth``; returns ``(value, move, pv)``."""
+        value = self.negamax(cursor, depth, -math.inf, math.inf, first=first)
+        pv = self._pv.get(0, ())
+        return value, (pv[0] if pv else None), pv
+
+    def negamax(
+        self, cursor: Cursor, depth: float, alpha: float, beta: float, *, first: Action | None = None
+    ) -> float:
+        self.nodes += 1
+        if self.budget is not None:
+            self.budget.check(self.nodes + self.qnodes)
+        ply = cursor.ply
+        self._pv[ply] = ()
+        mover = cursor.to_move()
+        if cursor.is_terminal():
+            return cursor.utility(mover)
+        if depth <= 0 or ply >= MAX_PLY:
+            if self.quiescence:
+                return self.quiesce(cursor, alpha, beta)
+            return self.evaluate(cursor)
+
+        original_alpha = alpha
+        hint = first
+        key = None
+        if self.table is not None:
+            key = cursor.key()
+            entry = self.table.probe(key)
+            if entry is not None:
+                if hint is None:
+                    hint = entry.action
+                if ply > 0 and entry.depth >= depth:
+                    if entry.lower >= beta or entry.lower == entry.upper:
+                        self.tt_hits += 1
+                        return entry.lower
+                    if entry.upper <= alpha:
+                        self.tt_hits += 1
+                        return entry.upper
+
+        actions: Sequence[Action] = cursor.actions()
+        if self.orderer is not None:
+            actions = self.orderer.order(cursor, actions, ply=ply, hint=hint)
+        elif hint is not None and hint in actions:
+            actions = [hint, *(a for a in actions if a != hint)]
+        plan = None
+        if self.policy is not None:
+            plan = self.policy.plan(cursor, actions, ply=ply, depth=depth)
+        if plan is None:
+            plan = zip(actions, repeat(0))
+
+        best, best_action = -math.inf, None
+        for action, adjustment in plan:
+            cursor.push(action)
+            child_depth = depth - 1 + adjustment
+            if cursor.to_move() == mover:
+                value = self.negamax(cursor, child_depth, alpha, beta)
+            else:
+                value = -self.negamax(cursor, child_depth, -beta, -alpha)
+            cursor.pop()
+            if value > best:
+                best, best_action = value, action
+                self._pv[ply] = (action, *self._pv.get(ply + 1, ()))
+                if value > alpha:
+                    alpha = value
+                    if alpha >= beta:
+                        self.cutoffs += 1
+                        if self.orderer is not None:
+                            self.orderer.record_cutoff(cursor, action, ply=ply, depth=depth)
+                        break
+
+        if key is not None:
+            if best >= beta:
+                bound = Bound.LOWER
+            elif best <= original_alpha:
+                bound = Bound.UPPER
+            else:
+                bound = Bound.EXACT
+            self.table.store(key, depth=depth, value=best, bound=bound, action=best_action)
+        return best
+
+    def quiesce(self, cursor: Cursor, alpha: float, beta: float) -> float:
+        """Quiescence search: stand pat on the evaluation, or try the noisy actions.
+
+        The side to move may decline every capture ("stand pat"), so the static
+        evaluation is a lower bound; captures and promotions are searched until the
+        position is quiet, which keeps the horizon from cutting an exchange in half.
+        """
+        mover = cursor.to_move()
+        best = self.evaluate(cursor)
+        if best >= beta or cursor.ply >= MAX_PLY:
+            return best
+        alpha = max(alpha, best)
+        noisy = sorted(cursor.noisy_actions(), key=cursor.action_priority, reverse=True)
+        for action in noisy:
+            cursor.push(action)
+            self.qnodes += 1
+            if self.budget is not None:
+                self.budget.check(self.nodes + self.qnodes)
+            same = cursor.to_move() == mover
+            if cursor.is_terminal():
+                value = cursor.utility(mover)
+            elif same:
+                value = self.quiesce(cursor, alpha, beta)
+            else:
+                value = -self.quiesce(cursor, -beta, -alpha)
+            cursor.pop()
+            if value > best:
+                best = value
+                if value > alpha:
+                    alpha = value
+                    if alpha >= beta:
+                        self.cutoffs += 1
+                        break
+        return best
+
+    def evaluate(self, cursor: Cursor) -> float:
+        """The evaluator's value (for player 0) seen from the player to move."""
+        if self.evaluator is None:
+            raise ValueError(
+                "the search reached its depth limit on a non-terminal state and has no evaluator"
+            )
+        value = self.evaluator(cursor.state)
+        return value if cursor.to_move() == 0 else -value
+
+
+def check_two_player(game: Game, algorithm: str) -> None:
+    """The entry check shared by alpha-beta and iterative deepening."""
+    require(game, algorithm, players=2, zero_sum=True)
+
+
+def alphabeta(
+    game: Game,
+    state: State,
+    *,
+    depth: int | None = None,
+    evaluator: Evaluator | None = None,
+    ordering: MoveOrderer | None = None,
+    table: TranspositionTable | None = None,
+    quiescence: bool = False,
+    policy: SearchPolicy | None = None,
+) -> SearchResult:
+    """Alpha-beta value and best action of ``state``, searched ``depth`` plies deep.
+
+    ``depth=None`` searches to the end of the game (small games only); a finite depth
+    needs an ``evaluator`` for the states at the horizon. ``ordering`` (default: the
+    game's action order) and ``table`` change how many nodes are visited, not the value
+    (except that a table may reuse a deeper result for a position met again nearer the
+    horizon); ``quiescence`` searches captures past the horizon and so refines the
+    value; ``policy`` may reorder actions and extend or reduce their depth.
+    """
+    check_two_player(game, "alpha-beta")
+    if depth is not None and depth < 1:
+        raise ValueError(f"depth must be at least 1, got {depth}")
+    if quiescence and evaluator is None:
+        raise ValueError("quiescence search needs an evaluator")
+    started = time.perf_counter()
+    worker = AlphaBetaWorker(
+        evaluator=evaluator, orderer=ordering, table=table, quiescence=quiescence, policy=policy
+    )
+    limit = math.inf if depth is None else depth
+    value, move, pv = worker.root(game.cursor(state), limit)
+    return SearchResult(
+        value=value,
+        move=move,
+        pv=pv,
+        nodes=worker.nodes,
+        qnodes=worker.qnodes,
+        cutoffs=worker.cutoffs,
+        tt_hits=worker.tt_hits,
+        depth=depth if depth is not None else len(pv),
+        seconds=time.perf_counter() - started,
+    )

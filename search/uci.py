@@ -1,0 +1,282 @@
+"""A UCI chess engine around the search library (the protocol any chess GUI speaks).
+
+Commands: uci, isready, ucinewgame, setoption, position startpos|fen ... [moves ...],
+go depth|nodes|movetime|wtime|btime|winc|binc|movestogo|infinite, stop, quit. The
+search runs in a thread so ``stop`` and ``isready`` are answered while it thinks; an
+``info`` line follows every completed depth and ``bestmove`` ends every ``go``.
+Unknown or malformed commands are ignored with an ``info string`` note, as the
+protocol asks. The game history reaches the search: repetitions count, and a move
+predictor (issue 4) would see every move played.
+"""
+
+from __future__ import annotations
+
+import sys
+import threading
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import TextIO
+
+import chess
+
+from search.chesseval import material_pst_evaluator
+from search.chessgame import ChessGame, is_mate_score, mate_in_plies
+from search.iterative import iterate
+from search.ordering import HeuristicOrderer
+from search.result import Limits, SearchResult
+from search.transposition import TranspositionTable
+
+__all__ = ["UciEngine", "GoCommand", "parse_go", "time_budget", "ENGINE_NAME"]
+
+ENGINE_NAME = "IAM search 0.1"
+_SAFETY = 0.030  # seconds kept back for unwinding, printing and pipe latency
+_DEFAULT_HASH_MB = 64
+_ENTRY_BYTES = 200  # rough size of one table entry in CPython
+
+
+@dataclass(frozen=True)
+class GoCommand:
+    """The parameters of one ``go`` command (times in milliseconds, as sent)."""
+
+    depth: int | None = None
+    nodes: int | None = None
+    movetime: int | None = None
+    wtime: int | None = None
+    btime: int | None = None
+    winc: int = 0
+    binc: int = 0
+    movestogo: int | None = None
+    infinite: bool = False
+
+
+_GO_INTS = {"depth", "nodes", "movetime", "wtime", "btime", "winc", "binc", "movestogo"}
+
+
+def parse_go(tokens: list[str]) -> GoCommand:
+    """Parse the words after ``go``; ``ValueError`` on a malformed command."""
+    fields: dict = {}
+    i = 0
+    while i < len(tokens):
+        word = tokens[i]
+        if word in ("infinite", "ponder"):
+            fields["infinite"] = True
+            i += 1
+        elif word in _GO_INTS:
+            if i + 1 >= len(tokens):
+                raise ValueError(f"go {word} needs a number")
+            value = int(tokens[i + 1])
+            if value < 0 or (word in ("depth", "nodes", "movestogo") and value == 0):
+                raise ValueError(f"go {word} {value} is out of range")
+            fields[word] = value
+            i += 2
+        elif word == "searchmoves":
+            raise ValueError("go searchmoves is not supported")
+        else:
+            raise ValueError(f"unknown go parameter {word!r}")
+    return GoCommand(**fields)
+
+
+def time_budget(go: GoCommand, turn: chess.Color) -> float | None:
+    """Seconds to think for ``go``: ``None`` for no time limit.
+
+    ``movetime`` is used up to a safety margin; with a clock, a share of the remaining
+    time (a fortieth, or the moves to go) plus most of the increment, never more than
+    the clock minus the margin.
+    """
+    if go.infinite:
+        return None
+    if go.movetime is not None:
+        return max(0.0, go.movetime / 1000 - _SAFETY)
+    remaining = go.wtime if turn == chess.WHITE else go.btime
+    if remaining is None:
+        return None
+    increment = (go.winc if turn == chess.WHITE else go.binc) / 1000
+    clock = remaining / 1000
+    share = clock / (go.movestogo or 40) + 0.8 * increment
+    return max(0.0, min(share, clock - _SAFETY))
+
+
+class UciEngine:
+    """Reads UCI commands, writes responses; one instance per engine process."""
+
+    def __init__(self, *, output: TextIO = sys.stdout, model: str | None = None) -> None:
+        self.output = output
+        self.model = model
+        self.game = ChessGame()
+        self.board = chess.Board()
+        self.evaluator = material_pst_evaluator()
+        self.hash_mb = _DEFAULT_HASH_MB
+        self._new_tables()
+        self._lock = threading.Lock()
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._waits_for_stop = False
+
+    def _new_tables(self) -> None:
+        self.table = TranspositionTable(capacity=max(1, self.hash_mb * 1_000_000 // _ENTRY_BYTES))
+        self.ordering = HeuristicOrderer()
+
+    def send(self, line: str) -> None:
+        with self._lock:
+            self.output.write(line + "\n")
+            self.output.flush()
+
+    def run(self, lines: Iterable[str]) -> None:
+        """Handle commands until ``quit`` (which stops a search at once) or the end of
+        input (which lets a search with a depth, node or time limit finish first)."""
+        for line in lines:
+            if not self.handle(line):
+                break
+        else:
+            if self._thread is not None and not self._waits_for_stop:
+                self._thread.join()
+        self._stop_search()
+
+    def handle(self, line: str) -> bool:
+        """Handle one command line; ``False`` once the engine should quit."""
+        tokens = line.split()
+        if not tokens:
+            return True
+        command, args = tokens[0], tokens[1:]
+        if command == "quit":
+            return False
+        handler = getattr(self, f"_cmd_{command}", None)
+        if handler is None:
+            self.send(f"info string unknown command ignored: {line.strip()}")
+            return True
+        try:
+            handler(args)
+        except ValueError as exc:
+            self.send(f"info string ignored {command}: {exc}")
+        return True
+
+    def _cmd_uci(self, args: list[str]) -> None:
+        self.send(f"id name {ENGINE_NAME}")
+        self.send("id author IAM toolkit")
+        self.send(f"option name Hash type spin default {_DEFAULT_HASH_MB} min 1 max 4096")
+        self.send("uciok")
+        if self.model is not None:
+            self.send(
+                f"info string model {self.model} accepted but not used yet: "
+                "the opponent-model-guided search is not part of this engine version"
+            )
+
+    def _cmd_isready(self, args: list[str]) -> None:
+        self.send("readyok")
+
+    def _cmd_ucinewgame(self, args: list[str]) -> None:
+        self._stop_search()
+        self._new_tables()
+        self.board = chess.Board()
+
+    def _cmd_setoption(self, args: list[str]) -> None:
+        if len(args) < 2 or args[0] != "name":
+            raise ValueError("expected: setoption name <id> [value <x>]")
+        words = args[1:]
+        name = " ".join(words[: words.index("value")] if "value" in words else words)
+        value = " ".join(words[words.index("value") + 1 :]) if "value" in words else ""
+        if name.lower() != "hash":
+            raise ValueError(f"unknown option {name!r}")
+        megabytes = int(value)
+        if not 1 <= megabytes <= 4096:
+            raise ValueError(f"Hash {megabytes} is out of range 1..4096")
+        self.hash_mb = megabytes
+        self._new_tables()
+
+    def _cmd_position(self, args: list[str]) -> None:
+        if not args:
+            raise ValueError("expected: position startpos|fen <fen> [moves ...]")
+        if "moves" in args:
+            split = args.index("moves")
+            setup, moves = args[:split], args[split + 1 :]
+        else:
+            setup, moves = args, []
+        if setup == ["startpos"]:
+            board = chess.Board()
+        elif setup and setup[0] == "fen" and len(setup) > 1:
+            board = chess.Board(" ".join(setup[1:]))
+            if not board.is_valid():
+                raise ValueError(f"invalid position {board.fen()}")
+        else:
+            raise ValueError("expected startpos or fen <fen>")
+        for uci in moves:
+            move = chess.Move.from_uci(uci)
+            if not board.is_legal(move):
+                raise ValueError(f"illegal move {uci} in {board.fen()}")
+            board.push(move)
+        self._stop_search()
+        self.board = board
+
+    def _cmd_go(self, args: list[str]) -> None:
+        go = parse_go(args)
+        self._stop_search()
+        self._stop.clear()
+        seconds = time_budget(go, self.board.turn)
+        wait_for_stop = go.infinite or (
+            seconds is None and go.depth is None and go.nodes is None
+        )
+        self._waits_for_stop = wait_for_stop
+        limits = Limits(depth=go.depth, nodes=go.nodes, time=seconds)
+        board = self.board.copy()
+        self._thread = threading.Thread(
+            target=self._think, args=(board, limits, wait_for_stop), daemon=True
+        )
+        self._thread.start()
+
+    def _cmd_stop(self, args: list[str]) -> None:
+        self._stop_search()
+
+    def _stop_search(self) -> None:
+        if self._thread is not None:
+            self._stop.set()
+            self._thread.join()
+            self._thread = None
+
+    def _think(self, board: chess.Board, limits: Limits, wait_for_stop: bool) -> None:
+        best: SearchResult | None = None
+        for result in iterate(
+            self.game,
+            board,
+            evaluator=self.evaluator,
+            limits=limits,
+            ordering=self.ordering,
+            table=self.table,
+            quiescence=True,
+            stop=self._stop,
+        ):
+            best = result
+            self.send(self._info(result, board))
+        if wait_for_stop:
+            self._stop.wait()
+        self.send(f"bestmove {self._best_move(best, board)}")
+
+    def _best_move(self, best: SearchResult | None, board: chess.Board) -> str:
+        if best is not None and best.move is not None:
+            return best.move.uci()
+        moves = list(board.legal_moves)
+        if not moves:
+            return "0000"  # the game is over: the protocol's null move
+        ordered = self.ordering.order(self.game.cursor(board), moves, ply=0, hint=None)
+        return ordered[0].uci()
+
+    @staticmethod
+    def _info(result: SearchResult, board: chess.Board) -> str:
+        if is_mate_score(result.value):
+            plies = mate_in_plies(result.value, board)
+            moves = (plies + 1) // 2 if plies > 0 else -((-plies) // 2)
+            score = f"mate {moves}"
+        else:
+            score = f"cp {round(result.value)}"
+        millis = max(1, round(result.seconds * 1000))
+        nodes = result.total_nodes
+        pv = " ".join(move.uci() for move in result.pv)
+        return (
+            f"info depth {result.depth} score {score} nodes {nodes} "
+            f"nps {nodes * 1000 // millis} time {millis} pv {pv}"
+        )
+
+
+def main(model: str | None = None) -> int:
+    """Run the engine on standard input and output."""
+    UciEngine(model=model).run(sys.stdin)
+    return 0

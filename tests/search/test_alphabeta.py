@@ -1,0 +1,149 @@
+"""Alpha-beta against minimax: same values, never more leaves; improvements and hooks."""
+
+import math
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from search import (
+    HeuristicOrderer,
+    TranspositionTable,
+    alphabeta,
+    minimax,
+    retrograde,
+)
+from search.games import Decision, TicTacToe, TreeGame
+
+
+class CountingTree(TreeGame):
+    def __init__(self, root):
+        super().__init__(root)
+        self.leaves_read = 0
+
+    def utility(self, state, player):
+        self.leaves_read += 1
+        return super().utility(state, player)
+
+
+@st.composite
+def game_trees(draw, depth=4):
+    """Random trees; the player at each node is random, so a player may move twice."""
+    if depth == 0 or draw(st.integers(0, 5)) == 0:
+        return draw(st.integers(-20, 20))
+    width = draw(st.integers(1, 4))
+    children = {f"m{i}": draw(game_trees(depth=depth - 1)) for i in range(width)}
+    return Decision(draw(st.integers(0, 1)), children)
+
+
+@settings(max_examples=150, deadline=None)
+@given(game_trees())
+def test_alphabeta_equals_minimax_and_reads_no_more_leaves(tree):
+    if not isinstance(tree, Decision):
+        tree = Decision(0, {"only": tree})
+    plain, pruned = CountingTree(tree), CountingTree(tree)
+    expected = minimax(plain, ())
+    result = alphabeta(pruned, ())
+    assert result.value == expected.value
+    assert pruned.leaves_read <= plain.leaves_read
+    assert result.nodes <= expected.nodes
+    # The chosen move achieves the value.
+    child = (result.move,)
+    if plain.is_terminal(child):
+        achieved = plain.utility(child, plain.to_move(()))
+    else:
+        achieved = minimax(plain, child).value
+        if plain.to_move(child) != plain.to_move(()):
+            achieved = -achieved
+    assert achieved == expected.value
+
+
+@settings(max_examples=100, deadline=None)
+@given(game_trees())
+def test_ordering_and_table_never_change_the_value(tree):
+    if not isinstance(tree, Decision):
+        tree = Decision(0, {"only": tree})
+    game = TreeGame(tree)
+    plain = alphabeta(game, ())
+    table = TranspositionTable()
+    improved = alphabeta(game, (), ordering=HeuristicOrderer(), table=table)
+    assert improved.value == plain.value
+    for _, entry in table:
+        assert entry.lower <= entry.upper
+
+
+def test_best_move_value_matches_root_value():
+    tree = Decision(0, {"a": Decision(1, {"x": 1, "y": 5}), "b": Decision(1, {"x": 4, "y": 6})})
+    result = alphabeta(TreeGame(tree), ())
+    assert (result.value, result.move, tuple(result.pv)) == (4, "b", ("b", "x"))
+
+
+def test_alphabeta_equals_the_solved_value_on_every_tictactoe_state():
+    game = TicTacToe()
+    solution = retrograde(game)
+    table = TranspositionTable()
+    ordering = HeuristicOrderer()
+    states = _reachable(game)
+    assert len(states) == 5478
+    for state in states:
+        value = solution.outcome[game.key(state)]
+        assert alphabeta(game, state).value == value
+        assert alphabeta(game, state, ordering=ordering, table=table).value == value
+
+
+def test_alphabeta_equals_minimax_on_tictactoe_states_with_four_marks_or_more():
+    game = TicTacToe()
+    checked = 0
+    for state in _reachable(game):
+        if sum(1 for cell in state if cell) >= 4:
+            assert alphabeta(game, state).value == minimax(game, state).value
+            checked += 1
+    assert checked > 4000
+
+
+def test_tictactoe_pruning_saves_nodes():
+    game = TicTacToe()
+    state = game.initial_state()
+    plain = alphabeta(game, state)
+    ordered = alphabeta(game, state, ordering=HeuristicOrderer(), table=TranspositionTable())
+    assert ordered.value == plain.value == 0
+    assert ordered.nodes < plain.nodes < 549_946  # minimax visits 549,946 nodes
+
+
+def _reachable(game):
+    seen, frontier, order = set(), [game.initial_state()], []
+    while frontier:
+        state = frontier.pop()
+        if state in seen:
+            continue
+        seen.add(state)
+        order.append(state)
+        frontier.extend(game.result(state, a) for a in game.actions(state))
+    return order
+
+
+def test_depth_limit_needs_an_evaluator():
+    game = TicTacToe()
+    with pytest.raises(ValueError, match="evaluator"):
+        alphabeta(game, game.initial_state(), depth=2)
+    with pytest.raises(ValueError, match="depth"):
+        alphabeta(game, game.initial_state(), depth=0, evaluator=lambda s: 0.0)
+
+
+def test_depth_limited_search_uses_the_evaluator_from_the_movers_side():
+    # Two plies of a three-ply tree: the evaluator scores the MIN nodes' children.
+    leaf = Decision(0, {"z": 0})
+    tree = Decision(0, {"a": Decision(1, {"x": leaf, "y": leaf}), "b": Decision(1, {"x": leaf})})
+    game = TreeGame(tree)
+    scores = {("a", "x"): 5, ("a", "y"): 2, ("b", "x"): 3}
+    result = alphabeta(game, (), depth=2, evaluator=lambda path: scores[path])
+    assert (result.value, result.move) == (3, "b")
+    result = minimax(game, (), depth=2, evaluator=lambda path: scores[path])
+    assert (result.value, result.move) == (3, "b")
+    assert minimax(game, ("a",), depth=1, evaluator=lambda path: scores[path]).value == -2
+
+
+def test_infinite_value_sentinels_do_not_leak():
+    game = TicTacToe()
+    result = alphabeta(game, game.initial_state())
+    assert math.isfinite(result.value)

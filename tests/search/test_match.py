@@ -1,0 +1,117 @@
+"""Engine matches: the Elo arithmetic, and real games between UCI engines."""
+
+import json
+import math
+import shutil
+
+import pytest
+
+from iam.cli import main as iam_main
+from search.match import MatchError, elo_estimate, engine_command, load_openings
+
+MATE_IN_ONE = "6k1/5ppp/8/8/8/8/5PPP/4R1K1 w - - 0 1"
+
+
+def test_elo_of_an_even_score_is_zero_with_a_symmetric_interval():
+    estimate = elo_estimate(10, 5, 10)
+    assert estimate.score == 0.5 and estimate.elo == 0
+    assert estimate.low == pytest.approx(-estimate.high)
+    assert estimate.low < 0 < estimate.high
+
+
+def test_elo_of_three_to_one():
+    estimate = elo_estimate(75, 0, 25)
+    assert estimate.elo == pytest.approx(400 * math.log10(3))
+    assert estimate.low < estimate.elo < estimate.high
+    wider = elo_estimate(6, 0, 2)
+    assert wider.elo == pytest.approx(estimate.elo)
+    assert wider.high - wider.low > estimate.high - estimate.low  # fewer games, less certainty
+
+
+def test_a_clean_sweep_is_bounded_on_one_side_only():
+    estimate = elo_estimate(4, 0, 0)
+    assert estimate.elo == math.inf and estimate.high == math.inf
+    assert 0 < estimate.low < math.inf  # but four wins do bound it from below
+    assert elo_estimate(0, 0, 2).high < math.inf
+    with pytest.raises(ValueError):
+        elo_estimate(0, 0, 0)
+
+
+def test_openings_files(tmp_path):
+    fens = tmp_path / "openings.epd"
+    fens.write_text(f"# comment\n{MATE_IN_ONE}\n4k3/8/8/8/8/8/8/R3K3 w - - bm Ra8;\n")
+    boards = load_openings(fens)
+    assert [b.fen() for b in boards][0] == MATE_IN_ONE
+    pgn = tmp_path / "openings.pgn"
+    pgn.write_text('[Event "x"]\n\n1. e4 e5 2. Nf3 *\n\n[Event "y"]\n\n1. d4 *\n')
+    boards = load_openings(pgn)
+    assert [len(b.move_stack) for b in boards] == [3, 1]
+    bad = tmp_path / "bad.txt"
+    bad.write_text("not a position\n")
+    with pytest.raises(MatchError, match="bad.txt:1"):
+        load_openings(bad)
+    with pytest.raises(MatchError, match="not found"):
+        load_openings(tmp_path / "missing.epd")
+    empty = tmp_path / "empty.epd"
+    empty.write_text("# nothing\n")
+    with pytest.raises(MatchError, match="no openings"):
+        load_openings(empty)
+
+
+def test_engine_commands():
+    assert engine_command("iam uci")[-1] == "uci"
+    with pytest.raises(MatchError, match="not found"):
+        engine_command("no-such-engine-here --flag")
+
+
+def test_match_cli_plays_alternating_colours_and_writes_pgn(tmp_path, capsys):
+    openings = tmp_path / "mate.epd"
+    openings.write_text(MATE_IN_ONE + "\n")
+    pgn = tmp_path / "games.pgn"
+    code = iam_main(
+        ["match", "iam uci", "iam uci", "--games", "2", "--nodes", "200",
+         "--openings", str(openings), "--pgn", str(pgn), "--json", "--quiet"]
+    )
+    assert code == 0
+    payload = json.loads(capsys.readouterr().out)
+    # Whoever has White mates at once: each engine wins the game it has White.
+    assert (payload["wins"], payload["draws"], payload["losses"]) == (1, 0, 1)
+    assert payload["score"] == 0.5 and payload["elo"] == 0
+    text = pgn.read_text()
+    assert text.count('[Result "1-0"]') == 2
+    assert text.count("Re8#") == 2
+
+
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["match", "no-such-engine", "iam uci"], "engine command not found"),
+        (["match", "iam uci", "iam uci", "--openings", "/no/such/file.epd"], "openings file not found"),
+        (["match", "iam uci", "iam uci", "--games", "0"], "--games"),
+        (["match", "python3 -c pass", "iam uci", "--games", "1"], "did not start"),
+    ],
+)
+def test_match_cli_errors_are_one_line(argv, message, capsys):
+    assert iam_main(argv) == 2
+    err = capsys.readouterr().err.strip()
+    assert message in err and "\n" not in err
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(
+    not (shutil.which("stockfish") or shutil.which("stockfish", path="/usr/games")),
+    reason="Debian's stockfish is not installed",
+)
+def test_smoke_match_against_stockfish(tmp_path, capsys):
+    openings = tmp_path / "endgame.epd"
+    openings.write_text("8/8/8/3k4/8/8/1Q6/K7 w - - 0 1\n")  # KQK: White mates
+    pgn = tmp_path / "sf.pgn"
+    code = iam_main(
+        ["match", "iam uci", "stockfish", "--games", "2", "--movetime", "50",
+         "--openings", str(openings), "--pgn", str(pgn), "--json", "--quiet"]
+    )
+    assert code == 0
+    payload = json.loads(capsys.readouterr().out)
+    assert "Stockfish" in payload["engine_b"]
+    assert payload["wins"] + payload["draws"] + payload["losses"] == 2
+    assert pgn.read_text().count("[Event") == 2

@@ -1,0 +1,146 @@
+"""The UCI engine through python-chess's engine client, and its command handling."""
+
+import io
+import sys
+import time
+
+import chess
+import chess.engine
+import pytest
+
+from iam.cli import main as iam_main
+from search.uci import GoCommand, UciEngine, parse_go, time_budget
+
+COMMAND = [sys.executable, "-m", "iam", "uci"]
+MATE_IN_ONE = "6k1/5ppp/8/8/8/8/5PPP/4R1K1 w - - 0 1"
+
+
+@pytest.fixture(scope="module")
+def engine():
+    with chess.engine.SimpleEngine.popen_uci(COMMAND, timeout=30) as client:
+        yield client
+
+
+def test_identifies_itself(engine):
+    assert engine.id["name"].startswith("IAM search")
+    assert "Hash" in engine.options
+
+
+def test_finds_mate_in_one_and_reports_it(engine):
+    board = chess.Board(MATE_IN_ONE)
+    result = engine.play(board, chess.engine.Limit(depth=2), info=chess.engine.INFO_ALL)
+    assert result.move == chess.Move.from_uci("e1e8")
+    assert result.info["score"].relative == chess.engine.Mate(1)
+    assert result.info["pv"][0] == result.move
+
+
+def test_depth_and_nodes_limits(engine):
+    board = chess.Board()
+    board.push_uci("e2e4")
+    info = engine.analyse(board, chess.engine.Limit(depth=3))
+    assert info["depth"] == 3
+    assert info["pv"][0] in board.legal_moves
+    info = engine.analyse(board, chess.engine.Limit(nodes=500))
+    assert info["nodes"] <= 501
+
+
+def test_history_reaches_the_engine(engine):
+    # After 1.Nf3 Nf6 2.Ng1 Ng8 3.Nf3 Nf6 4.Ng1, Black's ...Ng8 would repeat the start
+    # position a third time; the engine gets the moves, so it knows.
+    board = chess.Board()
+    for uci in ["g1f3", "g8f6", "f3g1", "f6g8", "g1f3", "g8f6", "f3g1"]:
+        board.push_uci(uci)
+    result = engine.play(board, chess.engine.Limit(depth=2))
+    assert result.move in board.legal_moves
+
+
+def test_infinite_search_stops_on_request(engine):
+    board = chess.Board("r1bq1rk1/pp2bppp/2n1pn2/2pp4/3P4/2PBPN2/PP1N1PPP/R1BQ1RK1 w - - 0 8")
+    with engine.analysis(board) as analysis:
+        for info in analysis:
+            if info.get("depth", 0) >= 2:
+                break
+        started = time.perf_counter()
+        analysis.stop()
+        best = analysis.wait()
+        stopped_after = time.perf_counter() - started
+    assert best.move in board.legal_moves
+    assert stopped_after < 1.0  # "promptly": far below one second even on a busy machine
+
+
+def test_movetime_and_clock_give_a_legal_move_in_time(engine):
+    board = chess.Board("r1b1k2r/ppppnppp/2n2q2/2b5/3NP3/2P1B3/PP3PPP/RN1QKB1R w KQkq - 0 1")
+    started = time.perf_counter()
+    result = engine.play(board, chess.engine.Limit(time=0.3))
+    elapsed = time.perf_counter() - started
+    assert result.move in board.legal_moves
+    assert elapsed < 0.3 + 0.5  # protocol sanity only; overruns are measured in benchmarks/
+    result = engine.play(board, chess.engine.Limit(white_clock=2.0, black_clock=2.0, white_inc=0.1))
+    assert result.move in board.legal_moves
+
+
+def test_game_over_position_gets_the_null_move(engine):
+    board = chess.Board("7k/6Q1/6K1/8/8/8/8/8 b - - 0 1")
+    result = engine.play(board, chess.engine.Limit(depth=2))
+    assert not result.move  # "bestmove 0000", the protocol's null move
+
+
+def _session(*lines):
+    out = io.StringIO()
+    engine = UciEngine(output=out)
+    engine.run(lines)
+    return out.getvalue().splitlines(), engine
+
+
+def test_malformed_and_unknown_commands_are_noted_and_ignored():
+    lines, engine = _session(
+        "hello",
+        "position fen not a fen",
+        "position startpos moves e2e5",
+        "go depth x",
+        "go wibble 3",
+        "setoption name Colour value blue",
+        "setoption name Hash value 0",
+        "isready",
+    )
+    notes = [line for line in lines if line.startswith("info string")]
+    assert len(notes) == 7
+    assert lines[-1] == "readyok"
+    assert engine.board == chess.Board()  # the bad positions changed nothing
+
+
+def test_position_with_moves_and_fen():
+    _, engine = _session("position startpos moves e2e4 e7e5 g1f3")
+    assert engine.board.move_stack[-1] == chess.Move.from_uci("g1f3")
+    assert len(engine.board.move_stack) == 3
+    _, engine = _session(f"position fen {MATE_IN_ONE} moves e1e2")
+    assert engine.board.fen().startswith("6k1/5ppp/8/8/8/8/4RPPP/6K1 b")
+
+
+def test_session_ends_each_go_with_bestmove():
+    lines, _ = _session("position startpos", "go depth 2", "isready")
+    assert any(line.startswith("info depth 2") for line in lines)
+    assert any(line.startswith("bestmove ") for line in lines)
+
+
+def test_go_parsing_and_time_budget():
+    go = parse_go("wtime 60000 btime 1000 winc 500 binc 0 movestogo 20".split())
+    assert go == GoCommand(wtime=60000, btime=1000, winc=500, movestogo=20)
+    assert time_budget(go, chess.WHITE) == pytest.approx(60 / 20 + 0.4)
+    assert time_budget(go, chess.BLACK) == pytest.approx(1 / 20)
+    assert time_budget(GoCommand(btime=10), chess.BLACK) == 0.0  # never more than the clock
+    assert time_budget(parse_go(["movetime", "1000"]), chess.WHITE) < 1.0
+    assert time_budget(parse_go(["infinite"]), chess.WHITE) is None
+    for bad in (["depth"], ["depth", "0"], ["nodes", "-5"], ["searchmoves", "e2e4"]):
+        with pytest.raises(ValueError):
+            parse_go(bad)
+
+
+def test_model_option_is_checked_and_announced(tmp_path, capsys):
+    assert iam_main(["uci", "--model", str(tmp_path / "missing.json")]) == 2
+    assert "model file not found" in capsys.readouterr().err
+    model = tmp_path / "model.json"
+    model.write_text("{}")
+    out = io.StringIO()
+    UciEngine(output=out, model=str(model)).run(["uci"])
+    assert "not used yet" in out.getvalue()
