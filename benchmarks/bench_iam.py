@@ -4,6 +4,8 @@ Measures, in one run and against references measured in the same run:
 
 * training time (reading the PGN + ``OpponentModel().fit``) against python-chess's
   own parse-and-replay of the same games: medians of ``--repeats`` runs, and the ratio;
+  also with ``belief="rules"`` (IAM's chunk library and rote memory without the
+  learned belief's leave-one-game-out sample);
 * peak memory (max RSS) of a training process, next to that of a parse-and-replay process;
 * predict latency of ``predict_proba`` over 1,000 held-out positions (p50, p99), next
   to python-chess listing the legal moves of the same positions;
@@ -61,12 +63,12 @@ def parse_and_replay(path: Path) -> float:
     return time.perf_counter() - started
 
 
-def train(path: Path) -> tuple[float, float]:
+def train(path: Path, belief: str = "learned") -> tuple[float, float]:
     """Seconds to read the player's games and to fit a model on all of them."""
     started = time.perf_counter()
     games, _ = load_player_games([path], player="Botvinnik")
     read = time.perf_counter() - started
-    OpponentModel().fit(games)
+    OpponentModel(belief=belief).fit(games)
     return read, time.perf_counter() - started - read
 
 
@@ -126,6 +128,8 @@ def main() -> int:
     fitting = [f for _, f in runs]
     training = [r + f for r, f in runs]
     ratio = statistics.median(t / r for t, r in zip(training, reference))
+    rules = [sum(train(path, belief="rules")) for _ in range(args.repeats)]
+    rules_ratio = statistics.median(t / r for t, r in zip(rules, reference))
     memory = {"training_mb": peak_rss_mb(_TRAIN, path), "parse_and_replay_mb": peak_rss_mb(_REPLAY, path)}
 
     games, _ = load_player_games([path], player="Botvinnik")
@@ -144,6 +148,8 @@ def main() -> int:
         "reading_s_median": statistics.median(reading),
         "fitting_s_median": statistics.median(fitting),
         "training_over_parse_and_replay": ratio,
+        "training_rules_belief_s_median": statistics.median(rules),
+        "training_rules_belief_over_parse_and_replay": rules_ratio,
         **memory,
         "predict_positions": len(boards),
         "predict_p50_ms": float(np.percentile(predict, 50) * 1000),

@@ -54,6 +54,16 @@ class RoteMemory:
     entries: dict[str, RoteEntry] = field(default_factory=dict)
     max_ply: int = 30
     min_games: int = 2
+    _by_moves: dict[tuple[str, tuple[chess.Move, ...]], RoteEntry] = field(
+        init=False, repr=False, compare=False, default_factory=dict
+    )
+
+    def __post_init__(self) -> None:
+        # Lookups by (start, moves) avoid building a text key for every live position.
+        for key, entry in self.entries.items():
+            start, _, played = key.partition("|")
+            moves = tuple(chess.Move.from_uci(uci) for uci in played.split())
+            self._by_moves[start, moves] = entry
 
     @classmethod
     def learn(cls, games: Iterable[PlayerGame], *, max_ply: int = 30, min_games: int = 2) -> RoteMemory:
@@ -80,7 +90,7 @@ class RoteMemory:
 
     def lookup(self, board: chess.Board) -> RoteEntry | None:
         """The entry for the sequence that led to ``board`` (its move stack), if remembered."""
-        if len(board.move_stack) >= self.max_ply:
+        if len(board.move_stack) >= self.max_ply or not self.entries:
             return None
-        root = board.root()
-        return self.entries.get(sequence_key(root.epd(), board.move_stack))
+        start = board.root().epd() if board.move_stack else board.epd()
+        return self._by_moves.get(("startpos" if start == _STANDARD_START else start, tuple(board.move_stack)))
