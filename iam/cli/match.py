@@ -16,7 +16,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "match",
         help="play two UCI engines against each other (ours is 'iam uci')",
         description="Play ENGINE_A against ENGINE_B with alternating colours, write the "
-        "games as PGN and print the score, the Elo difference and its 95%% interval. "
+        "games as PGN and print the score, the Elo difference and its 95% interval. "
         "Engines are command lines, e.g. 'iam uci' or 'stockfish'.",
     )
     parser.add_argument("engine_a", metavar="ENGINE_A", help="command of the first engine")
