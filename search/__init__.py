@@ -10,7 +10,8 @@ the algorithms below see nothing else. Chess is one adapter among small games:
 - :mod:`search.uci` and :mod:`search.match`: the UCI engine and engine matches.
 
 A guided search plugs in through :class:`SearchPolicy` (depth adjustments per
-action) and :class:`MovePredictor` (beliefs over the legal moves).
+action) and :class:`MovePredictor` (beliefs over the legal moves);
+:mod:`search.omsearch` is the opponent-model-guided search built on them.
 """
 
 from search.alphabeta import alphabeta
@@ -20,6 +21,7 @@ from search.game import CHANCE, Capabilities, Cursor, Game, PathCursor, require
 from search.iterative import iterate, search
 from search.maxn import maxn
 from search.minimax import minimax
+from search.omsearch import GuidedResult, Guidance, ModelPolicy, PredictionStats, guided_search
 from search.ordering import HeuristicOrderer, MoveOrderer
 from search.policy import PlainPolicy, SearchPolicy
 from search.predictor import MovePredictor, NullPredictor, checked_beliefs
@@ -55,6 +57,11 @@ __all__ = [
     "ZobristKeys",
     "SearchPolicy",
     "PlainPolicy",
+    "Guidance",
+    "ModelPolicy",
+    "PredictionStats",
+    "GuidedResult",
+    "guided_search",
     "MovePredictor",
     "NullPredictor",
     "checked_beliefs",
