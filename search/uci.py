@@ -6,7 +6,11 @@ search runs in a thread so ``stop`` and ``isready`` are answered while it thinks
 ``info`` line follows every completed depth and ``bestmove`` ends every ``go``.
 Unknown or malformed commands are ignored with an ``info string`` note, as the
 protocol asks. The game history reaches the search: repetitions count, and a move
-predictor (issue 4) would see every move played.
+predictor sees every move played.
+
+Given a move predictor (an opponent model), the engine plays the guided search of
+:mod:`search.omsearch` at the modelled player's nodes: by default the modelled
+player is the engine's opponent, the side not to move when ``go`` arrives.
 """
 
 from __future__ import annotations
@@ -22,7 +26,9 @@ import chess
 from search.chesseval import material_pst_evaluator
 from search.chessgame import ChessGame, is_mate_score, mate_in_plies
 from search.iterative import iterate
+from search.omsearch import Guidance, ModelPolicy
 from search.ordering import HeuristicOrderer
+from search.predictor import MovePredictor
 from search.result import Limits, SearchResult
 from search.transposition import TranspositionTable
 
@@ -99,9 +105,20 @@ def time_budget(go: GoCommand, turn: chess.Color) -> float | None:
 class UciEngine:
     """Reads UCI commands, writes responses; one instance per engine process."""
 
-    def __init__(self, *, output: TextIO = sys.stdout, model: str | None = None) -> None:
+    def __init__(
+        self,
+        *,
+        output: TextIO = sys.stdout,
+        predictor: MovePredictor | None = None,
+        predictor_name: str = "opponent model",
+        modelled_color: chess.Color | None = None,
+        guidance: Guidance = Guidance(),
+    ) -> None:
         self.output = output
-        self.model = model
+        self.predictor = predictor
+        self.predictor_name = predictor_name
+        self.modelled_color = modelled_color
+        self.guidance = guidance
         self.game = ChessGame()
         self.board = chess.Board()
         self.evaluator = material_pst_evaluator()
@@ -155,11 +172,9 @@ class UciEngine:
         self.send("id author IAM toolkit")
         self.send(f"option name Hash type spin default {_DEFAULT_HASH_MB} min 1 max 4096")
         self.send("uciok")
-        if self.model is not None:
-            self.send(
-                f"info string model {self.model} accepted but not used yet: "
-                "the opponent-model-guided search is not part of this engine version"
-            )
+        if self.predictor is not None:
+            whose = {None: "the opponent's", chess.WHITE: "White's", chess.BLACK: "Black's"}[self.modelled_color]
+            self.send(f"info string guided search with {self.predictor_name} at {whose} nodes")
 
     def _cmd_isready(self, args: list[str]) -> None:
         self.send("readyok")
@@ -234,6 +249,11 @@ class UciEngine:
 
     def _think(self, board: chess.Board, limits: Limits, wait_for_stop: bool) -> None:
         best: SearchResult | None = None
+        policy = None
+        if self.predictor is not None:
+            modelled = self.modelled_color if self.modelled_color is not None else not board.turn
+            player = 0 if modelled == chess.WHITE else 1
+            policy = ModelPolicy(self.predictor, modelled_player=player, guidance=self.guidance)
         for result in iterate(
             self.game,
             board,
@@ -242,10 +262,17 @@ class UciEngine:
             ordering=self.ordering,
             table=self.table,
             quiescence=True,
+            policy=policy,
             stop=self._stop,
         ):
             best = result
             self.send(self._info(result, board))
+        if policy is not None:
+            stats = policy.stats()
+            self.send(
+                f"info string predictor {stats.calls} positions, {stats.cache_hits} cached, "
+                f"{round(stats.seconds * 1000)} ms"
+            )
         if wait_for_stop:
             self._stop.wait()
         self.send(f"bestmove {self._best_move(best, board)}")
@@ -276,7 +303,12 @@ class UciEngine:
         )
 
 
-def main(model: str | None = None) -> int:
+def main(
+    predictor: MovePredictor | None = None,
+    *,
+    predictor_name: str = "opponent model",
+    modelled_color: chess.Color | None = None,
+) -> int:
     """Run the engine on standard input and output."""
-    UciEngine(model=model).run(sys.stdin)
+    UciEngine(predictor=predictor, predictor_name=predictor_name, modelled_color=modelled_color).run(sys.stdin)
     return 0

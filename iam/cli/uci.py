@@ -3,9 +3,6 @@
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
-
-from iam.errors import IAMError
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -14,20 +11,30 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="play as a UCI chess engine (for GUIs and match runners)",
         description="Speak the UCI protocol on stdin/stdout: alpha-beta with move "
         "ordering, quiescence and a transposition table, material and piece-square "
-        "evaluation.",
+        "evaluation. With --model, the search is guided by the opponent model at the "
+        "modelled player's nodes (predicted moves first, likely moves deeper).",
     )
+    parser.add_argument("--model", metavar="MODEL", help="opponent model file written by 'iam train'")
     parser.add_argument(
-        "--model",
-        metavar="MODEL",
-        help="opponent model file; accepted but not used yet (the guided search "
-        "arrives in a later version; the engine says so in an info string)",
+        "--player-color",
+        choices=("white", "black"),
+        help="the colour of the modelled player (default: the engine's opponent at each move)",
     )
     parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.model is not None and not Path(args.model).is_file():
-        raise IAMError(f"model file not found: {args.model}")
+    import chess
+
+    from iam.errors import IAMError
     from search.uci import main
 
-    return main(args.model)
+    if args.player_color and not args.model:
+        raise IAMError("--player-color needs --model")
+    if args.model is None:
+        return main()
+    from iam.model import OpponentModel
+
+    model = OpponentModel.load(args.model)
+    color = None if args.player_color is None else (args.player_color == "white")
+    return main(model, predictor_name=f"a model of {model.player_}", modelled_color=color)

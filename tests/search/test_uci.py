@@ -136,11 +136,39 @@ def test_go_parsing_and_time_budget():
             parse_go(bad)
 
 
-def test_model_option_is_checked_and_announced(tmp_path, capsys):
+def test_model_option_errors_are_one_line(tmp_path, capsys):
     assert iam_main(["uci", "--model", str(tmp_path / "missing.json")]) == 2
     assert "model file not found" in capsys.readouterr().err
-    model = tmp_path / "model.json"
-    model.write_text("{}")
+    foreign = tmp_path / "model.json"
+    foreign.write_text("{}")
+    assert iam_main(["uci", "--model", str(foreign)]) == 2
+    assert "not an IAM model file" in capsys.readouterr().err
+    assert iam_main(["uci", "--player-color", "white"]) == 2
+    assert "needs --model" in capsys.readouterr().err
+
+
+def test_guided_engine_announces_itself_and_reports_the_predictor(small_model):
     out = io.StringIO()
-    UciEngine(output=out, model=str(model)).run(["uci"])
-    assert "not used yet" in out.getvalue()
+    engine = UciEngine(output=out, predictor=small_model, predictor_name="a model of Botvinnik")
+    engine.run(["uci", "position startpos moves e2e4", "go depth 3"])
+    lines = out.getvalue().splitlines()
+    assert "info string guided search with a model of Botvinnik at the opponent's nodes" in lines
+    predictor_line = next(line for line in lines if line.startswith("info string predictor"))
+    assert int(predictor_line.split()[3]) > 0  # it was asked about some positions
+    best = chess.Move.from_uci(lines[-1].split()[1])
+    board = chess.Board()
+    board.push_uci("e2e4")
+    assert lines[-1].startswith("bestmove") and best in board.legal_moves
+
+
+def test_guided_engine_through_the_uci_client(small_model, tmp_path):
+    path = tmp_path / "botvinnik.json.gz"
+    small_model.save(path)
+    with chess.engine.SimpleEngine.popen_uci([*COMMAND, "--model", str(path)], timeout=60) as client:
+        board = chess.Board()
+        for uci in ("d2d4", "g8f6", "c2c4"):
+            board.push_uci(uci)
+        result = client.play(board, chess.engine.Limit(time=0.3))
+        assert result.move in board.legal_moves
+        result = client.play(board, chess.engine.Limit(nodes=800))
+        assert result.move in board.legal_moves
