@@ -86,7 +86,7 @@ def test_an_exact_model_sees_deeper_and_chooses_no_worse(seed):
     opponent = FixedOpponent(game)
     limits = Limits(nodes=3000)
     plain = search(game, (), evaluator=noisy, limits=limits)
-    guidance = Guidance(threshold=0.5, extension=0, reduction=10, min_depth=1)
+    guidance = Guidance(extend_at=0.5, reduce_below=0.5, extension=0, reduction=10, min_depth=1)
     guided = guided_search(game, (), predictor=opponent, modelled_player=1, evaluator=noisy, limits=limits, guidance=guidance)
     assert guided.result.depth > plain.depth
     assert guided.result.nodes <= limits.nodes + 1 and plain.nodes <= limits.nodes + 1
@@ -129,14 +129,18 @@ class StubCursor:
         return self._key
 
 
-def test_the_plan_extends_likely_moves_and_reduces_the_rest_when_confident():
-    actions = ["a", "b", "c", "d"]
-    confident = ModelPolicy(Scripted({"c": 0.6, "b": 0.1}), modelled_player=1, guidance=Guidance(threshold=0.3, confidence=0.5))
-    assert confident.plan(StubCursor(1), actions, ply=1, depth=3) == [("c", 1), ("b", -1), ("a", -1), ("d", -1)]
-    unsure = ModelPolicy(Scripted({"c": 0.35, "b": 0.1}), modelled_player=1, guidance=Guidance(threshold=0.3, confidence=0.5))
-    assert unsure.plan(StubCursor(1), actions, ply=1, depth=3) == [("c", 1), ("b", 0), ("a", 0), ("d", 0)]
-    nothing_likely = ModelPolicy(Scripted({"b": 0.2}), modelled_player=1)
-    assert nothing_likely.plan(StubCursor(1), actions, ply=1, depth=3) == [("b", 0), ("a", 0), ("c", 0), ("d", 0)]
+def test_the_plan_extends_likely_moves_and_reduces_unlikely_ones_when_confident():
+    actions = ["a", "b", "c", "d"]  # "a" is the move ordering's first choice
+    guidance = Guidance(extend_at=0.3, reduce_below=0.05, confidence=0.5)
+    confident = ModelPolicy(Scripted({"c": 0.6, "b": 0.1, "d": 0.01}), modelled_player=1, guidance=guidance)
+    assert confident.plan(StubCursor(1), actions, ply=1, depth=3) == [("a", -1), ("c", 1), ("b", 0), ("d", -1)]
+    unsure = ModelPolicy(Scripted({"c": 0.35, "b": 0.1}), modelled_player=1, guidance=guidance)
+    assert unsure.plan(StubCursor(1), actions, ply=1, depth=3) == [("a", 0), ("c", 1), ("b", 0), ("d", 0)]
+    first = ModelPolicy(Scripted({"c": 0.6}), modelled_player=1, guidance=Guidance(keep_first=False))
+    assert first.plan(StubCursor(1), actions, ply=1, depth=3) == [("c", 1), ("a", -1), ("b", -1), ("d", -1)]
+    split = Guidance(extend_at=0.2, reduce_below=0.2, confidence=0.0)  # every move extended or reduced
+    both = ModelPolicy(Scripted({"b": 0.25, "c": 0.15}), modelled_player=1, guidance=split)
+    assert both.plan(StubCursor(1), actions, ply=1, depth=3) == [("a", -1), ("b", 1), ("c", -1), ("d", -1)]
 
 
 def test_our_nodes_shallow_nodes_and_repeated_positions_do_not_ask_again():
@@ -162,7 +166,7 @@ def test_predictions_must_keep_the_protocol():
 
 @pytest.mark.parametrize(
     "options",
-    [dict(threshold=0.0), dict(threshold=1.5), dict(confidence=2.0), dict(extension=-1), dict(min_depth=0)],
+    [dict(extend_at=0.0), dict(extend_at=1.5), dict(reduce_below=0.5, extend_at=0.3), dict(confidence=2.0), dict(extension=-1), dict(min_depth=0)],
 )
 def test_guidance_refuses_nonsense(options):
     with pytest.raises(ValueError):
