@@ -20,7 +20,12 @@ from typing import Any
 
 __all__ = ["MODULES", "ExperimentResult", "experiments", "add_common_arguments", "write_result"]
 
-MODULES = ("experiments.node_counts", "experiments.ply_gain")
+MODULES = (
+    "experiments.node_counts",
+    "experiments.belief_bands",
+    "experiments.learning_curve",
+    "experiments.ply_gain",
+)
 
 
 @dataclass

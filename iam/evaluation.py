@@ -237,7 +237,8 @@ def evaluate(
 
     ``games`` are the player's games with their protocol numbers (all splits);
     ``None`` in ``train_sizes`` means all training games. Runs are independent
-    and may go to ``jobs`` worker processes.
+    and may go to ``jobs`` worker processes; ``progress`` optionally wraps the
+    runs as they finish, in order (a progress bar).
     """
     from joblib import Parallel, delayed
 
@@ -245,12 +246,11 @@ def evaluate(
     training_count = sum(game.split == "train" for game in games)
     sizes = [training_count if size is None else min(size, training_count) for size in train_sizes]
     work = [(first_training_games(games, size), test, model_params or {}) for size in sizes]
-    if progress:
-        work = progress(work)
     if jobs == 1:
-        runs = [_run(*arguments) for arguments in work]
+        finished = (_run(*arguments) for arguments in work)
     else:
-        runs = list(Parallel(n_jobs=jobs)(delayed(_run)(*arguments) for arguments in work))
+        finished = Parallel(n_jobs=jobs, return_as="generator")(delayed(_run)(*arguments) for arguments in work)
+    runs = list(progress(finished) if progress else finished)
     return EvaluationReport(player=player, test_games=len(test), runs=runs)
 
 

@@ -28,6 +28,19 @@ def small_model(botvinnik_games):
     return OpponentModel(belief_positions=400).fit(first_training_games(botvinnik_games, 60))
 
 
+@pytest.fixture(scope="session")
+def bundled_head(tmp_path_factory):
+    """``bundled_head(n)``: Botvinnik's first ``n`` bundled games as a PGN file of their own."""
+    text = default_pgn().read_text(encoding="utf-8")
+
+    def write(count: int) -> Path:
+        path = tmp_path_factory.mktemp("pgn") / f"botvinnik{count}.pgn"
+        path.write_text("".join("[Event " + game for game in text.split("[Event ")[1 : count + 1]), encoding="utf-8")
+        return path
+
+    return write
+
+
 @pytest.fixture()
 def tiny_pgn() -> Path:
     return DATA / "tiny.pgn"

@@ -67,7 +67,7 @@ def run(args: argparse.Namespace) -> int:
         train_sizes=sizes,
         model_params={"belief": args.belief, "random_state": args.seed},
         jobs=args.jobs,
-        progress=lambda work: progress(work, quiet=args.quiet, desc="training sizes", unit=" runs"),
+        progress=lambda runs: progress(runs, quiet=args.quiet, total=len(sizes), desc="training sizes", unit=" runs"),
     )
     elapsed = time.perf_counter() - started
     if args.out:

@@ -11,20 +11,15 @@ from pathlib import Path
 
 import pytest
 
-from iam.bundled import default_pgn
 from iam.cli import main
 
 BAND_NAMES = ["<25%", "25-30%", "30-40%", "40-50%", ">50%"]
 
 
 @pytest.fixture(scope="module")
-def small_pgn(tmp_path_factory) -> Path:
+def small_pgn(bundled_head) -> Path:
     """Botvinnik's first 50 games as a PGN file of its own (40 training, 10 test games)."""
-    text = default_pgn().read_text(encoding="utf-8")
-    games = text.split("[Event ")[1:51]
-    path = tmp_path_factory.mktemp("pgn") / "botvinnik50.pgn"
-    path.write_text("".join("[Event " + game for game in games), encoding="utf-8")
-    return path
+    return bundled_head(50)
 
 
 @pytest.fixture(scope="module")

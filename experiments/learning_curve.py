@@ -1,0 +1,97 @@
+"""Learning curve: how prediction improves with the number of training games.
+
+One model per training size (default 5, 12, 22, 40, 80, 160, 320 and all training
+games, the first N in file order as the held-out protocol says), each scored on the
+same test positions: coverage, top-1 and top-3 accuracy, log loss of the move played
+and ECE, with 95% bootstrap intervals over test games (one set of resamples for all
+sizes, :mod:`experiments.bootstrap`).
+"""
+
+from __future__ import annotations
+
+import argparse
+
+import numpy as np
+import pandas as pd
+
+from experiments.bootstrap import CONFIDENCE
+from experiments.predictions import (
+    PredictionRuns,
+    add_prediction_arguments,
+    describe,
+    interval_columns,
+    interval_table,
+    run_predictions,
+    run_rows,
+)
+
+NAME = "learning-curve"
+HELP = "top-1, top-3, coverage, log loss and ECE against the number of training games"
+
+TRAIN_GAMES = "5,12,22,40,80,160,320,all"
+
+FIGURES = {"coverage": "coverage", "top1": "top-1", "top3": "top-3", "log_loss": "log loss", "ece": "ECE"}
+"""The curve's figures and their labels."""
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    add_prediction_arguments(parser, train_games=TRAIN_GAMES)
+
+
+def run(args: argparse.Namespace):
+    from experiments.runner import ExperimentResult
+
+    runs = run_predictions(args)
+    rows = run_rows(runs)
+    data = {**runs.header(NAME), "runs": rows}
+    curve = interval_columns(rows)
+    return ExperimentResult(
+        name=NAME,
+        tables={"learning_curve": curve},
+        payload=data,
+        markdown=markdown(runs, rows),
+        figures={"learning_curve": figure(curve)},
+    )
+
+
+def markdown(runs: PredictionRuns, rows: list[dict]) -> str:
+    """One line per training size, every figure with its interval."""
+    table = interval_table(rows, FIGURES)
+    return "\n".join(
+        [
+            f"# {runs.heldout.player}: learning curve",
+            "",
+            describe(runs),
+            "",
+            table.to_markdown(index=False, disable_numparse=True),
+            "",
+            f"Intervals: {CONFIDENCE:.0%} percentile bootstrap over test games. Log loss: of the move played, "
+            "its belief floored at 1e-4; ECE: the top prediction of positions with a prediction.",
+        ]
+    )
+
+
+def figure(curve: pd.DataFrame):
+    """Coverage and accuracies (left), log loss (middle) and ECE (right) against training games, log x."""
+    import matplotlib.pyplot as plt
+
+    fig, axes = plt.subplots(1, 3, figsize=(14, 4.2))
+    panels = (("coverage", "top1", "top3"), ("log_loss",), ("ece",))
+    sizes = curve["train_games"].to_numpy(dtype=np.float64)
+    for ax, keys in zip(axes, panels):
+        for key in keys:
+            ax.plot(sizes, curve[key], marker="o", label=FIGURES[key])
+            ax.fill_between(sizes, curve[f"{key}_lo"], curve[f"{key}_hi"], alpha=0.25)
+        ax.set_xscale("log")
+        ax.set_xticks(sizes, [str(int(size)) for size in sizes])
+        ax.minorticks_off()
+        ax.set_xlabel("training games")
+        ax.grid(True, alpha=0.3)
+        ax.set_title(", ".join(FIGURES[key] for key in keys))
+    axes[0].set_ylim(0, 1)
+    axes[0].set_ylabel("share of test positions")
+    axes[0].legend(fontsize=8)
+    axes[2].set_ylim(bottom=0)
+    fig.suptitle(f"Learning curve ({CONFIDENCE:.0%} bootstrap intervals over test games)")
+    fig.tight_layout()
+    return fig
