@@ -27,6 +27,7 @@ HELP = "plies completed by plain and opponent-model-guided search at equal node 
 DEFAULT_BUDGETS = "5000,20000,50000"
 DEFAULT_POSITIONS = 50
 BOOTSTRAP_RESAMPLES = 2000
+"""Resamples of the positions for the interval of the mean ply gain."""
 EQUAL_MARGIN_CP = 10
 """Reference scores closer than this (centipawns) count as equally good moves."""
 
@@ -245,10 +246,11 @@ def bootstrap_mean(values: np.ndarray, seed: int, resamples: int = BOOTSTRAP_RES
     values = values[np.isfinite(values)]
     if len(values) == 0:
         return (np.nan, np.nan)
+    from experiments.bootstrap import interval
+
     rng = np.random.default_rng(seed)
     means = values[rng.integers(0, len(values), size=(resamples, len(values)))].mean(axis=1)
-    low, high = np.percentile(means, [2.5, 97.5])
-    return float(low), float(high)
+    return interval(means)
 
 
 def summarise(rows: pd.DataFrame, seed: int) -> pd.DataFrame:

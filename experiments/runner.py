@@ -12,11 +12,12 @@ from __future__ import annotations
 import argparse
 import importlib
 import json
-import math
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
 from typing import Any
+
+from iam.cli._common import finite
 
 __all__ = ["MODULES", "ExperimentResult", "experiments", "add_common_arguments", "write_result"]
 
@@ -74,16 +75,3 @@ def write_result(result: ExperimentResult, out: str | Path) -> list[Path]:
         figure.savefig(path, dpi=120, bbox_inches="tight")
         written.append(path)
     return written
-
-
-def finite(value: Any) -> Any:
-    """JSON-safe copy: NaN and infinities become ``None``, numpy scalars plain numbers."""
-    if hasattr(value, "item") and not isinstance(value, (list, dict, str)):
-        value = value.item()
-    if isinstance(value, float) and not math.isfinite(value):
-        return None
-    if isinstance(value, dict):
-        return {key: finite(item) for key, item in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [finite(item) for item in value]
-    return value

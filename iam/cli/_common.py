@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 import sys
 from collections.abc import Iterable, Iterator
 from pathlib import Path
@@ -10,7 +11,7 @@ from typing import Any, TypeVar
 
 from tqdm import tqdm
 
-__all__ = ["add_quiet", "progress", "print_json", "output_dir"]
+__all__ = ["add_quiet", "progress", "print_json", "output_dir", "finite", "read_games", "bundled_or_given"]
 
 T = TypeVar("T")
 
@@ -28,7 +29,7 @@ def progress(items: Iterable[T], *, quiet: bool = False, **tqdm_options: Any) ->
 
 def print_json(payload: Any) -> None:
     """Write ``payload`` as indented JSON on stdout (NaN is written as null)."""
-    print(json.dumps(_finite(payload), indent=2))
+    print(json.dumps(finite(payload), indent=2))
 
 
 def output_dir(path: str | Path) -> Path:
@@ -38,14 +39,16 @@ def output_dir(path: str | Path) -> Path:
     return folder
 
 
-def _finite(value: Any) -> Any:
-    """Replace float NaN/inf (invalid in JSON) by None, recursively."""
-    if isinstance(value, float) and (value != value or value in (float("inf"), float("-inf"))):
+def finite(value: Any) -> Any:
+    """JSON-safe copy: NaN and infinities become ``None``, numpy scalars plain numbers."""
+    if hasattr(value, "item") and not isinstance(value, (list, dict, str)):
+        value = value.item()
+    if isinstance(value, float) and not math.isfinite(value):
         return None
     if isinstance(value, dict):
-        return {key: _finite(item) for key, item in value.items()}
+        return {key: finite(item) for key, item in value.items()}
     if isinstance(value, (list, tuple)):
-        return [_finite(item) for item in value]
+        return [finite(item) for item in value]
     return value
 
 

@@ -119,6 +119,6 @@ def _markdown(report, ingest, elapsed: float) -> str:
 def _json_text(payload) -> str:
     import json
 
-    from iam.cli._common import _finite
+    from iam.cli._common import finite
 
-    return json.dumps(_finite(payload), indent=2) + "\n"
+    return json.dumps(finite(payload), indent=2) + "\n"

@@ -29,8 +29,8 @@ def run(args: argparse.Namespace) -> int:
     import matplotlib
 
     matplotlib.use("Agg")
-    from experiments.runner import finite, write_result
-    from iam.cli._common import print_json
+    from experiments.runner import write_result
+    from iam.cli._common import finite, print_json
 
     if args.jobs < 1:
         raise IAMError("--jobs must be at least 1")
