@@ -36,6 +36,7 @@ __all__ = [
     "summary_figures",
     "band_rates",
     "reliability_bins",
+    "resampled_means",
     "interval",
 ]
 
@@ -177,6 +178,20 @@ def reliability_bins(records: pd.DataFrame, draws: GameResamples) -> dict[str, p
         "mean_belief": pd.DataFrame(_ratio(beliefs, counts), columns=edges),
         "rate": pd.DataFrame(_ratio(hits, counts), columns=edges),
     }
+
+
+def resampled_means(records: pd.DataFrame, draws: GameResamples, values: np.ndarray) -> np.ndarray:
+    """``(resamples, K)`` means of per-position ``values`` (``(positions, K)``) in each resample.
+
+    ``records`` names each position's game (column ``game``). A NaN value leaves its
+    position out of that column's mean, so a figure undefined for some positions is
+    the mean over those where it is defined.
+    """
+    values = np.asarray(values, dtype=np.float64).reshape(len(records), -1)
+    defined = ~np.isnan(values)
+    sums = _weighted_sums(records, draws, np.where(defined, values, 0.0))
+    counts = _weighted_sums(records, draws, defined.astype(np.float64))
+    return _ratio(sums, counts)
 
 
 def interval(values: pd.Series | np.ndarray, *, confidence: float = CONFIDENCE) -> tuple[float, float]:

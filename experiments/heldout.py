@@ -3,6 +3,12 @@
 Options ``--pgn PGN --player NAME`` (default: the bundled Botvinnik games) and
 ``--max-positions N``; the games come with their protocol numbers, so the split of
 SPEC.md (game ``i`` is a test game when ``i % 5 == 4``) is the same everywhere.
+
+Choosing an experiment's settings must never look at test games. For that, the
+training games are split once more: training game ``i`` is a *development* game when
+``i % 5 == 3``; a setting is chosen on positions of development games with a model
+fitted on the other training games (:attr:`HeldOut.development`,
+:attr:`HeldOut.fitting`), and only then measured on the test games.
 """
 
 from __future__ import annotations
@@ -12,7 +18,10 @@ from dataclasses import dataclass
 
 from iam.pgn import IngestReport, PlayerGame
 
-__all__ = ["add_heldout_arguments", "HeldOut", "load_heldout"]
+__all__ = ["DEVELOPMENT_REMAINDER", "add_heldout_arguments", "HeldOut", "load_heldout"]
+
+DEVELOPMENT_REMAINDER = 3
+"""Training game ``i`` is a development game when ``i % 5 == DEVELOPMENT_REMAINDER``."""
 
 
 def add_heldout_arguments(parser: argparse.ArgumentParser, *, max_positions: int | None = None) -> None:
@@ -44,6 +53,22 @@ class HeldOut:
     @property
     def test(self) -> list[PlayerGame]:
         return [game for game in self.games if game.split == "test"]
+
+    @property
+    def development(self) -> list[PlayerGame]:
+        """Training games set aside for choosing settings (never test games)."""
+        return [game for game in self.training if _is_development(game)]
+
+    @property
+    def fitting(self) -> list[PlayerGame]:
+        """The training games that are not development games, for the model to tune with."""
+        return [game for game in self.training if not _is_development(game)]
+
+
+def _is_development(game: PlayerGame) -> bool:
+    from iam.pgn import TEST_EVERY
+
+    return game.index % TEST_EVERY == DEVELOPMENT_REMAINDER
 
 
 def load_heldout(args: argparse.Namespace) -> HeldOut:

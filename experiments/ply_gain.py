@@ -5,16 +5,35 @@ Positions come from the held-out games where the modelled player's *opponent* is
 move, so the predicted replies sit one ply down. For every node budget the plain
 iterative-deepening alpha-beta (ordering, quiescence, transposition table) and the
 guided search (the same plus the opponent model, :mod:`search.omsearch`) each get
-the same budget and fresh tables; the depth each completes, the nodes and time it
-used, the predictor's share and the move it chose are recorded. When the two choose
-different moves and Debian's stockfish is installed, a deeper reference search
-scores both moves, so that a gain in depth is not bought with worse moves.
+the same budget and fresh tables, and a :class:`search.probe.DepthProbe` watches
+both. Three depths are recorded, because a guided search's tree is not uniform:
+
+* the *nominal* depth, the last iteration completed (what engines print, and the
+  figure the seed's "ply increase" compares);
+* the *line depth* along the game's actual continuation (the next ``--line-plies``
+  moves played): how far that search would follow the line the players chose before
+  handing it to the evaluation. Plain search: its nominal depth; guided: plus the
+  extensions and minus the reductions that line received;
+* the *horizon*: the mean ply at which the completed iteration stopped searching,
+  over all its horizon nodes (reductions pull it below the nominal depth).
+
+Also recorded: nodes and time used, the predictor's share, principal-variation
+lengths and the move chosen. When the two choose different moves and Debian's
+stockfish is installed, a deeper reference search scores both, so that a gain in
+depth is not bought with worse moves.
+
+Intervals are percentile bootstrap intervals over games (positions of one game are
+resampled together). ``--positions dev`` measures development positions (training
+games set aside, with a model fitted on the other training games) for choosing the
+guidance; the defaults of :class:`search.omsearch.Guidance` were chosen that way
+(:mod:`experiments.guidance_tuning`), never on test games.
 """
 
 from __future__ import annotations
 
 import argparse
-from dataclasses import asdict
+from collections.abc import Mapping, Sequence
+from dataclasses import asdict, dataclass
 
 import numpy as np
 import pandas as pd
@@ -26,19 +45,46 @@ HELP = "plies completed by plain and opponent-model-guided search at equal node 
 
 DEFAULT_BUDGETS = "5000,20000,50000"
 DEFAULT_POSITIONS = 50
+LINE_PLIES = 16
+"""Plies of the game's actual continuation watched by default."""
 BOOTSTRAP_RESAMPLES = 2000
-"""Resamples of the positions for the interval of the mean ply gain."""
+"""Resamples of the games for the intervals."""
 EQUAL_MARGIN_CP = 10
 """Reference scores closer than this (centipawns) count as equally good moves."""
 
 
+# ----------------------------------------------------------------------------- options
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
+    add_setup_arguments(parser)
+    parser.add_argument("--budgets", default=DEFAULT_BUDGETS, help=f"node budgets (default {DEFAULT_BUDGETS})")
+    add_guidance_arguments(parser)
+
+
+def add_setup_arguments(
+    parser: argparse.ArgumentParser, *, positions: bool = True, max_positions: int = DEFAULT_POSITIONS
+) -> None:
+    """Data, model, watched line and reference engine: the options shared with guidance tuning."""
+    add_heldout_arguments(parser, max_positions=max_positions)
+    parser.add_argument("--train-games", default="all", help="train the model on the first N training games (default all)")
+    if positions:
+        parser.add_argument(
+            "--positions",
+            choices=("test", "dev"),
+            default="test",
+            help="test: positions of the test games, model fitted on training games (default); "
+            "dev: positions of development games, model fitted on the other training games",
+        )
+    parser.add_argument("--line-plies", type=int, default=LINE_PLIES, help=f"plies of the actual continuation watched (default {LINE_PLIES})")
+    parser.add_argument("--reference-depth", type=int, default=12, help="stockfish depth for judging differing moves (default 12)")
+    parser.add_argument("--no-reference", action="store_true", help="do not use stockfish even if it is installed")
+
+
+def add_guidance_arguments(parser: argparse.ArgumentParser) -> None:
     from search.omsearch import Guidance
 
     defaults = Guidance()
-    add_heldout_arguments(parser, max_positions=DEFAULT_POSITIONS)
-    parser.add_argument("--budgets", default=DEFAULT_BUDGETS, help=f"node budgets (default {DEFAULT_BUDGETS})")
-    parser.add_argument("--train-games", default="all", help="train the model on the first N training games (default all)")
     guidance = parser.add_argument_group("guidance (search.omsearch.Guidance)")
     guidance.add_argument("--extend-at", type=float, default=defaults.extend_at, help="belief at which a move is extended")
     guidance.add_argument("--extension", type=int, default=defaults.extension, help="plies added to those moves")
@@ -47,28 +93,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     guidance.add_argument("--confidence", type=float, default=defaults.confidence, help="reduce only where the predictions hold this much belief")
     guidance.add_argument("--predictions-first", action="store_true", help="put predictions before the table's move too")
     guidance.add_argument("--min-depth", type=float, default=defaults.min_depth, help="consult the model only with this many plies left")
-    parser.add_argument("--reference-depth", type=int, default=12, help="stockfish depth for judging differing moves (default 12)")
-    parser.add_argument("--no-reference", action="store_true", help="do not use stockfish even if it is installed")
 
 
-def run(args: argparse.Namespace):
-    from joblib import Parallel, delayed
-
-    from experiments.runner import ExperimentResult
-    from iam.cli._common import progress
-    from iam.cli.evaluate import parse_sizes
+def guidance_from(args: argparse.Namespace):
+    """The :class:`~search.omsearch.Guidance` the options describe (DataError if invalid)."""
     from iam.errors import DataError
-    from iam.evaluation import first_training_games
-    from iam.model import OpponentModel
     from search.omsearch import Guidance
 
-    budgets = parse_budgets(args.budgets)
-    sizes = parse_sizes(args.train_games)
-    if len(sizes) != 1:
-        raise DataError("--train-games takes one size here (a number or 'all')")
-    size = sizes[0]
     try:
-        guidance = Guidance(
+        return Guidance(
             extend_at=args.extend_at,
             extension=args.extension,
             reduce_below=args.reduce_below,
@@ -79,36 +112,6 @@ def run(args: argparse.Namespace):
         )
     except ValueError as exc:
         raise DataError(str(exc)) from None
-    if args.reference_depth < 1:
-        raise DataError("--reference-depth must be at least 1")
-    held = load_heldout(args)
-    training = first_training_games(held.games, size)
-    model = OpponentModel(random_state=args.seed).fit(training)
-    positions = sample_positions(held.test, args.max_positions, args.seed)
-    if not positions:
-        raise DataError("the test games hold no position where the modelled player's opponent is to move")
-    reference = None if args.no_reference else stockfish_path()
-    work = progress(positions, quiet=args.quiet, desc="positions", unit=" pos")
-    measured = Parallel(n_jobs=args.jobs)(
-        delayed(measure)(model, position, budgets, guidance, reference, args.reference_depth) for position in work
-    )
-    rows = pd.DataFrame([row for rows in measured for row in rows])
-    summary = summarise(rows, args.seed)
-    payload = {
-        "player": held.player,
-        "train_games": len(training),
-        "guidance": asdict(guidance),
-        "reference": None if reference is None else {"engine": "stockfish", "depth": args.reference_depth},
-        "rows": rows.to_dict(orient="records"),
-        "summary": summary.to_dict(orient="records"),
-    }
-    return ExperimentResult(
-        name=NAME,
-        tables={"rows": rows, "summary": summary},
-        payload=payload,
-        markdown=markdown(held.player, len(training), summary, guidance, reference is not None),
-        figures={"ply_gain": figure(rows, summary)},
-    )
 
 
 def parse_budgets(text: str) -> list[int]:
@@ -123,12 +126,70 @@ def parse_budgets(text: str) -> list[int]:
     return sorted(set(budgets))
 
 
-def sample_positions(test_games, limit: int | None, seed: int) -> list[dict]:
-    """Positions where the modelled player's opponent is to move, a seeded sample of them."""
+# ----------------------------------------------------------------------------- setup
+
+
+@dataclass(frozen=True)
+class Setup:
+    """What a ply-gain measurement runs on: the model, the positions and the judge."""
+
+    player: str
+    split: str
+    """``test`` or ``dev``: where the positions come from."""
+    model: object
+    train_games: int
+    positions: list[dict]
+    line_plies: int
+    reference: str | None
+    reference_depth: int
+
+    def describe(self) -> dict:
+        return {
+            "player": self.player,
+            "positions_from": self.split,
+            "train_games": self.train_games,
+            "line_plies": self.line_plies,
+            "reference": None if self.reference is None else {"engine": "stockfish", "depth": self.reference_depth},
+        }
+
+
+def prepare(args: argparse.Namespace, *, split: str | None = None) -> Setup:
+    """Read the games, fit the model and sample the positions the options ask for."""
+    from iam.cli.evaluate import parse_sizes
+    from iam.errors import DataError
+    from iam.model import OpponentModel
+
+    split = split or args.positions
+    sizes = parse_sizes(args.train_games)
+    if len(sizes) != 1:
+        raise DataError("--train-games takes one size here (a number or 'all')")
+    if args.reference_depth < 1:
+        raise DataError("--reference-depth must be at least 1")
+    if args.line_plies < 1:
+        raise DataError("--line-plies must be at least 1")
+    held = load_heldout(args)
+    fitting, games = (held.training, held.test) if split == "test" else (held.fitting, held.development)
+    if not fitting or not games:
+        raise DataError(f"{held.player} has no {'development' if split == 'dev' else 'test'} games to measure on")
+    training = fitting if sizes[0] is None else fitting[: sizes[0]]
+    model = OpponentModel(random_state=args.seed).fit(training)
+    positions = sample_positions(games, args.max_positions, args.seed, line_plies=args.line_plies)
+    if not positions:
+        raise DataError("the games hold no position where the modelled player's opponent is to move")
+    reference = None if args.no_reference else stockfish_path()
+    return Setup(held.player, split, model, len(training), positions, args.line_plies, reference, args.reference_depth)
+
+
+def sample_positions(games, limit: int | None, seed: int, *, line_plies: int = LINE_PLIES) -> list[dict]:
+    """Positions where the modelled player's opponent is to move, a seeded sample of them.
+
+    Each carries the game's actual continuation from there (``line``, at most
+    ``line_plies`` moves) for the line depth.
+    """
     import chess
 
     found = []
-    for game in test_games:
+    for game in games:
         board = game.board()
         for ply, move in enumerate(game.moves):
             if board.turn != game.color and not board.is_game_over():
@@ -138,6 +199,7 @@ def sample_positions(test_games, limit: int | None, seed: int) -> list[dict]:
                         "ply": ply,
                         "start": game.start_fen,
                         "moves": [m.uci() for m in game.moves[:ply]],
+                        "line": [m.uci() for m in game.moves[ply : ply + line_plies]],
                         "modelled": 0 if game.color == chess.WHITE else 1,
                     }
                 )
@@ -159,60 +221,119 @@ def stockfish_path() -> str | None:
         return None
 
 
-def measure(model, position: dict, budgets: list[int], guidance, reference: str | None, reference_depth: int) -> list[dict]:
-    """Plain and guided search of one position at every budget (one row per budget)."""
+# ----------------------------------------------------------------------------- measuring
+
+
+def measure_all(setup: Setup, budgets: Sequence[int], guidances: Mapping[str, object], *, jobs: int, quiet: bool) -> pd.DataFrame:
+    """Every position at every budget, plain and under each named guidance: one row each."""
+    from joblib import Parallel, delayed
+
+    from iam.cli._common import progress
+
+    tasks = [(setup.model, position, budgets, guidances, setup.reference, setup.reference_depth) for position in setup.positions]
+    if jobs == 1:
+        finished = (measure(*task) for task in tasks)
+    else:
+        finished = Parallel(n_jobs=jobs, return_as="generator")(delayed(measure)(*task) for task in tasks)
+    done = progress(finished, quiet=quiet, total=len(setup.positions), desc="positions", unit=" pos")
+    return pd.DataFrame([row for rows in done for row in rows])
+
+
+def measure(model, position: dict, budgets: Sequence[int], guidances: Mapping[str, object], reference: str | None, reference_depth: int) -> list[dict]:
+    """Plain and guided search of one position at every budget (a row per budget and guidance)."""
     import chess
 
     from search import HeuristicOrderer, Limits, TranspositionTable, search
     from search.chesseval import material_pst_evaluator
     from search.chessgame import ChessGame
     from search.omsearch import guided_search
+    from search.probe import DepthProbe
 
     board = chess.Board(position["start"])
     for uci in position["moves"]:
         board.push_uci(uci)
+    line = [chess.Move.from_uci(uci) for uci in position["line"]]
     game, evaluator = ChessGame(), material_pst_evaluator()
     rows = []
     for budget in budgets:
-        limits = Limits(nodes=budget)
-        common = dict(evaluator=evaluator, limits=limits, quiescence=True)
-        plain = search(game, board, ordering=HeuristicOrderer(), table=TranspositionTable(), **common)
-        guided = guided_search(
-            game,
-            board,
-            predictor=model,
-            modelled_player=position["modelled"],
-            guidance=guidance,
-            ordering=HeuristicOrderer(),
-            table=TranspositionTable(),
-            **common,
-        )
-        g = guided.result
-        rows.append(
-            {
-                "position": board.fen(),
-                "game": position["game"],
-                "ply": position["ply"],
-                "budget": budget,
-                "plain_depth": plain.depth,
-                "guided_depth": g.depth,
-                "ply_gain_pct": 100.0 * (g.depth - plain.depth) / plain.depth if plain.depth else np.nan,
-                "plain_pv_length": len(plain.pv),
-                "guided_pv_length": len(g.pv),
-                "plain_nodes": plain.total_nodes,
-                "guided_nodes": g.total_nodes,
-                "plain_seconds": plain.seconds,
-                "guided_seconds": g.seconds,
-                "predictor_seconds": guided.predictions.seconds,
-                "predictor_calls": guided.predictions.calls,
-                "plain_move": plain.move.uci() if plain.move else None,
-                "guided_move": g.move.uci() if g.move else None,
-                "move_changed": plain.move != g.move,
-            }
-        )
+        common = dict(evaluator=evaluator, limits=Limits(nodes=budget), quiescence=True)
+        plain_probe = DepthProbe(game, board, line)
+        plain = search(game, board, ordering=HeuristicOrderer(), table=TranspositionTable(), probe=plain_probe, **common)
+        plain_shape = _shape(plain_probe, plain.depth)
+        for name, guidance in guidances.items():
+            guided_probe = DepthProbe(game, board, line)
+            guided = guided_search(
+                game,
+                board,
+                predictor=model,
+                modelled_player=position["modelled"],
+                guidance=guidance,
+                ordering=HeuristicOrderer(),
+                table=TranspositionTable(),
+                probe=guided_probe,
+                **common,
+            )
+            g = guided.result
+            guided_shape = _shape(guided_probe, g.depth)
+            rows.append(
+                {
+                    "position": board.fen(),
+                    "game": position["game"],
+                    "ply": position["ply"],
+                    "guidance": name,
+                    "budget": budget,
+                    "plain_depth": plain.depth,
+                    "guided_depth": g.depth,
+                    "ply_gain_pct": _gain(plain.depth, g.depth),
+                    "line_plies": plain_probe.line_length,
+                    "plain_line_depth": plain_shape["line_depth"],
+                    "guided_line_depth": guided_shape["line_depth"],
+                    "line_gain_pct": _gain(plain_shape["line_depth"], guided_shape["line_depth"]),
+                    "plain_line_entered": plain_shape["line_entered"],
+                    "guided_line_entered": guided_shape["line_entered"],
+                    "plain_horizon_mean": plain_shape["horizon_mean"],
+                    "guided_horizon_mean": guided_shape["horizon_mean"],
+                    "guided_horizon_min": guided_shape["horizon_min"],
+                    "guided_horizon_max": guided_shape["horizon_max"],
+                    "plain_pv_length": len(plain.pv),
+                    "guided_pv_length": len(g.pv),
+                    "plain_nodes": plain.total_nodes,
+                    "guided_nodes": g.total_nodes,
+                    "plain_seconds": plain.seconds,
+                    "guided_seconds": g.seconds,
+                    "predictor_seconds": guided.predictions.seconds,
+                    "predictor_calls": guided.predictions.calls,
+                    "guided_nodes_changed": guided.predictions.guided_nodes,
+                    "plain_move": plain.move.uci() if plain.move else None,
+                    "guided_move": g.move.uci() if g.move else None,
+                    "move_changed": plain.move != g.move,
+                }
+            )
     if reference is not None:
         _judge(rows, board, reference, reference_depth)
     return rows
+
+
+def _shape(probe, depth: int) -> dict:
+    """The probe's figures for the completed iteration of nominal ``depth`` (NaN if none)."""
+    shape = probe.shape(depth) if depth > 0 else None
+    if shape is None:
+        return dict(line_depth=np.nan, line_entered=0, horizon_mean=np.nan, horizon_min=np.nan, horizon_max=np.nan)
+    low, high = shape.horizon_range
+    return dict(
+        line_depth=float(shape.line_depth),
+        line_entered=shape.line_entered,
+        horizon_mean=shape.horizon_mean,
+        horizon_min=low,
+        horizon_max=high,
+    )
+
+
+def _gain(plain: float, guided: float) -> float:
+    """Percent more plies; undefined (NaN) when the plain search completed no iteration."""
+    if not plain or not np.isfinite(plain) or not np.isfinite(guided):
+        return np.nan
+    return 100.0 * (guided - plain) / plain
 
 
 def _judge(rows: list[dict], board, reference: str, depth: int) -> None:
@@ -231,46 +352,77 @@ def _judge(rows: list[dict], board, reference: str, depth: int) -> None:
                 info = engine.analyse(after, chess.engine.Limit(depth=depth))
                 scores[uci] = -info["score"].relative.score(mate_score=100_000)
     for row in rows:
-        plain, guided = scores.get(row["plain_move"]), scores.get(row["guided_move"])
-        row["reference_plain_cp"], row["reference_guided_cp"] = plain, guided
-        if plain is None or guided is None:
-            row["reference_prefers"] = "same move" if not row["move_changed"] else None
-        elif abs(guided - plain) <= EQUAL_MARGIN_CP:
-            row["reference_prefers"] = "equal"
-        else:
-            row["reference_prefers"] = "guided" if guided > plain else "plain"
+        row["reference_plain_cp"], row["reference_guided_cp"] = scores.get(row["plain_move"]), scores.get(row["guided_move"])
+        row["reference_prefers"] = verdict(row)
 
 
-def bootstrap_mean(values: np.ndarray, seed: int, resamples: int = BOOTSTRAP_RESAMPLES) -> tuple[float, float]:
-    """95% percentile interval of the mean of ``values`` (resampling the values)."""
-    values = values[np.isfinite(values)]
-    if len(values) == 0:
-        return (np.nan, np.nan)
-    from experiments.bootstrap import interval
+def verdict(row: Mapping) -> str | None:
+    """Which move the reference prefers: guided, plain, equal, same move, or None (unjudged)."""
+    if not row["move_changed"]:
+        return "same move"
+    plain, guided = row["reference_plain_cp"], row["reference_guided_cp"]
+    if plain is None or guided is None:
+        return None
+    if abs(guided - plain) <= EQUAL_MARGIN_CP:
+        return "equal"
+    return "guided" if guided > plain else "plain"
 
-    rng = np.random.default_rng(seed)
-    means = values[rng.integers(0, len(values), size=(resamples, len(values)))].mean(axis=1)
-    return interval(means)
+
+# ----------------------------------------------------------------------------- summarising
 
 
-def summarise(rows: pd.DataFrame, seed: int) -> pd.DataFrame:
-    """One row per budget: depths, ply gain (mean, median, 95% interval), costs, changed moves."""
+def summarise(rows: pd.DataFrame, seed: int, *, resamples: int = BOOTSTRAP_RESAMPLES) -> pd.DataFrame:
+    """One row per guidance and budget: the three depths, their gains with intervals, costs, moves.
+
+    Gains are given two ways: the mean of per-position gains (``mean_*_gain_pct``, with
+    a 95% interval from resampling games) and the gain of the mean depths
+    (``*_ratio_gain_pct``), which a few shallow positions (2 -> 3 plies is +50%)
+    cannot dominate. Positions where the plain search completed no iteration have no
+    gain and are counted in ``unfinished``.
+    """
+    from experiments.bootstrap import interval, resample_games, resampled_means
+
+    if "guidance" not in rows:
+        rows = rows.assign(guidance="guided")
+    draws = resample_games(rows["game"].unique(), resamples=resamples, seed=seed)
+    figures = ["ply_gain_pct", "line_gain_pct", "plain_depth", "guided_depth", "plain_line_depth", "guided_line_depth"]
     summary = []
-    for budget, group in rows.groupby("budget", sort=True):
-        gain = group["ply_gain_pct"].to_numpy(dtype=float)
+    for (name, budget), group in rows.groupby(["guidance", "budget"], sort=True):
+        group = group.reset_index(drop=True)
+        means = resampled_means(group, draws, group[figures].to_numpy(dtype=float))
+        resampled = dict(zip(figures, means.T))
+        depth_ratio = 100 * (resampled["guided_depth"] / resampled["plain_depth"] - 1)
+        line_ratio = 100 * (resampled["guided_line_depth"] / resampled["plain_line_depth"] - 1)
         changed = group["move_changed"].to_numpy(dtype=bool)
         entry = {
+            "guidance": name,
             "budget": int(budget),
             "positions": len(group),
+            "games": int(group["game"].nunique()),
+            "unfinished": int((group["plain_depth"] < 1).sum()),
             "plain_depth_mean": float(group["plain_depth"].mean()),
             "guided_depth_mean": float(group["guided_depth"].mean()),
-            "plain_pv_mean": float(group["plain_pv_length"].mean()) if "plain_pv_length" in group else np.nan,
-            "guided_pv_mean": float(group["guided_pv_length"].mean()) if "guided_pv_length" in group else np.nan,
-            "mean_ply_gain_pct": float(np.nanmean(gain)),
-            "median_ply_gain_pct": float(np.nanmedian(gain)),
-            "ci95": list(bootstrap_mean(gain, seed)),
+            "mean_ply_gain_pct": _nanmean(group["ply_gain_pct"]),
+            "median_ply_gain_pct": _nanmedian(group["ply_gain_pct"]),
+            "ci95": list(interval(resampled["ply_gain_pct"])),
+            "depth_ratio_gain_pct": _ratio_gain(group["guided_depth"], group["plain_depth"]),
+            "depth_ratio_ci95": list(interval(depth_ratio)),
+            "plain_line_depth_mean": _nanmean(group["plain_line_depth"]),
+            "guided_line_depth_mean": _nanmean(group["guided_line_depth"]),
+            "mean_line_gain_pct": _nanmean(group["line_gain_pct"]),
+            "line_ci95": list(interval(resampled["line_gain_pct"])),
+            "line_ratio_gain_pct": _ratio_gain(group["guided_line_depth"], group["plain_line_depth"]),
+            "line_ratio_ci95": list(interval(line_ratio)),
             "deeper_pct": float(100 * np.mean(group["guided_depth"] > group["plain_depth"])),
             "shallower_pct": float(100 * np.mean(group["guided_depth"] < group["plain_depth"])),
+            "line_deeper_pct": float(100 * np.mean(group["guided_line_depth"] > group["plain_line_depth"])),
+            "line_shallower_pct": float(100 * np.mean(group["guided_line_depth"] < group["plain_line_depth"])),
+            "plain_horizon_mean": _nanmean(group["plain_horizon_mean"]) if "plain_horizon_mean" in group else np.nan,
+            "guided_horizon_mean": _nanmean(group["guided_horizon_mean"]) if "guided_horizon_mean" in group else np.nan,
+            "plain_pv_mean": float(group["plain_pv_length"].mean()) if "plain_pv_length" in group else np.nan,
+            "guided_pv_mean": float(group["guided_pv_length"].mean()) if "guided_pv_length" in group else np.nan,
+            "plain_nodes_mean": float(group["plain_nodes"].mean()) if "plain_nodes" in group else np.nan,
+            "guided_nodes_mean": float(group["guided_nodes"].mean()) if "guided_nodes" in group else np.nan,
             "plain_seconds_mean": float(group["plain_seconds"].mean()),
             "guided_seconds_mean": float(group["guided_seconds"].mean()),
             "predictor_share_pct": float(100 * group["predictor_seconds"].sum() / max(group["guided_seconds"].sum(), 1e-12)),
@@ -278,67 +430,144 @@ def summarise(rows: pd.DataFrame, seed: int) -> pd.DataFrame:
         }
         if "reference_prefers" in group:
             verdicts = group.loc[changed, "reference_prefers"]
+            for name_ in ("guided", "plain", "equal"):
+                entry[f"reference_prefers_{name_}"] = int((verdicts == name_).sum())
             judged = verdicts.isin(["guided", "plain", "equal"])
-            for verdict in ("guided", "plain", "equal"):
-                entry[f"reference_prefers_{verdict}"] = int((verdicts == verdict).sum())
-            difference = group.loc[changed, "reference_guided_cp"] - group.loc[changed, "reference_plain_cp"]
+            difference = (group.loc[changed, "reference_guided_cp"] - group.loc[changed, "reference_plain_cp"]).astype(float)
             entry["reference_judged"] = int(judged.sum())
             entry["reference_mean_cp_difference"] = float(difference.mean()) if judged.any() else np.nan
         summary.append(entry)
     return pd.DataFrame(summary)
 
 
-def markdown(player: str, train_games: int, summary: pd.DataFrame, guidance, referenced: bool) -> str:
-    lines = [
-        f"# Ply gain: {player}",
-        "",
-        f"Model trained on {train_games} games; guidance: moves believed >= {guidance.extend_at} "
-        f"extended by {guidance.extension}, moves believed < {guidance.reduce_below} reduced by "
-        f"{guidance.reduction} where the predictions hold >= {guidance.confidence} of the belief; "
-        f"table move kept first: {guidance.keep_first}; model consulted with >= {guidance.min_depth} plies left.",
-        "Seed 001 reports an average ply increase of 12.5%.",
-        "",
-    ]
-    shown = summary.assign(ci95=[f"[{lo:.1f}, {hi:.1f}]" for lo, hi in summary["ci95"]])
-    columns = [
+def _nanmean(values: pd.Series) -> float:
+    values = values.to_numpy(dtype=float)
+    return float(np.nanmean(values)) if np.isfinite(values).any() else np.nan
+
+
+def _nanmedian(values: pd.Series) -> float:
+    values = values.to_numpy(dtype=float)
+    return float(np.nanmedian(values)) if np.isfinite(values).any() else np.nan
+
+
+def _ratio_gain(guided: pd.Series, plain: pd.Series) -> float:
+    """Percent by which the mean guided depth exceeds the mean plain depth (same positions)."""
+    both = np.isfinite(guided.to_numpy(dtype=float)) & np.isfinite(plain.to_numpy(dtype=float))
+    base = plain[both].mean()
+    return float(100 * (guided[both].mean() / base - 1)) if both.any() and base else np.nan
+
+
+# ----------------------------------------------------------------------------- the experiment
+
+
+def run(args: argparse.Namespace):
+    from experiments.runner import ExperimentResult
+
+    budgets = parse_budgets(args.budgets)
+    guidance = guidance_from(args)
+    setup = prepare(args)
+    rows = measure_all(setup, budgets, {"guided": guidance}, jobs=args.jobs, quiet=args.quiet)
+    summary = summarise(rows, args.seed)
+    payload = {
+        **setup.describe(),
+        "guidance": asdict(guidance),
+        "rows": rows.to_dict(orient="records"),
+        "summary": summary.to_dict(orient="records"),
+    }
+    return ExperimentResult(
+        name=NAME,
+        tables={"rows": rows, "summary": summary},
+        payload=payload,
+        markdown=markdown(setup, summary, guidance),
+        figures={"ply_gain": figure(summary)},
+    )
+
+
+def _interval_text(values: Sequence) -> list[str]:
+    return [f"[{lo:.1f}, {hi:.1f}]" if np.isfinite(lo) else "n/a" for lo, hi in values]
+
+
+def summary_table(summary: pd.DataFrame, *, referenced: bool, with_guidance: bool = False) -> str:
+    """The summary as a markdown table (the columns a reader needs first)."""
+    shown = summary.assign(
+        ci95=_interval_text(summary["ci95"]),
+        line_ci95=_interval_text(summary["line_ci95"]),
+    )
+    columns = ["guidance"] if with_guidance else []
+    columns += [
         "budget",
         "positions",
         "plain_depth_mean",
         "guided_depth_mean",
         "mean_ply_gain_pct",
-        "median_ply_gain_pct",
         "ci95",
+        "depth_ratio_gain_pct",
+        "guided_line_depth_mean",
+        "mean_line_gain_pct",
+        "line_ci95",
+        "guided_horizon_mean",
         "move_changed_pct",
         "predictor_share_pct",
     ]
     if referenced and "reference_judged" in shown:
         columns += ["reference_prefers_guided", "reference_prefers_plain", "reference_prefers_equal"]
-    lines.append(shown[columns].to_markdown(index=False, floatfmt=".2f"))
-    if not referenced:
+    return shown[columns].to_markdown(index=False, floatfmt=".2f")
+
+
+def markdown(setup: Setup, summary: pd.DataFrame, guidance) -> str:
+    split = "test games" if setup.split == "test" else "development games (training games set aside)"
+    lines = [
+        f"# Ply gain: {setup.player}",
+        "",
+        f"{len(setup.positions)} positions from {split}, the modelled player's opponent to move; "
+        f"model trained on {setup.train_games} games. Guidance: moves believed >= {guidance.extend_at} "
+        f"extended by {guidance.extension}, moves believed < {guidance.reduce_below} reduced by "
+        f"{guidance.reduction} where the predictions hold >= {guidance.confidence} of the belief; "
+        f"table move kept first (never reduced): {guidance.keep_first}; model consulted with >= "
+        f"{guidance.min_depth} plies left.",
+        "",
+        "Depths: nominal (the last completed iteration; plain's line depth is the same), line "
+        f"(how far the search follows the game's actual next {setup.line_plies} plies), horizon "
+        "(mean ply where the search stopped). Gains are means of per-position gains with 95% "
+        "intervals over games; `depth_ratio_gain_pct` is the gain of the mean nominal depth. "
+        "Seed 001 reports an average ply increase of 12.5%.",
+        "",
+        summary_table(summary, referenced=setup.reference is not None),
+    ]
+    if setup.reference is None:
         lines += ["", "No reference engine: install Debian's stockfish to judge the differing moves."]
+    else:
+        lines += ["", f"Differing moves judged by stockfish at depth {setup.reference_depth} (equal within {EQUAL_MARGIN_CP} cp)."]
     return "\n".join(lines) + "\n"
 
 
-def figure(rows: pd.DataFrame, summary: pd.DataFrame):
+def figure(summary: pd.DataFrame):
     import matplotlib.pyplot as plt
 
-    fig, (left, right) = plt.subplots(1, 2, figsize=(10, 4))
+    fig, (left, right) = plt.subplots(1, 2, figsize=(11, 4))
     budgets = summary["budget"].to_numpy()
     labels = [f"{b:,}" for b in budgets]
     x = np.arange(len(budgets))
-    left.bar(x - 0.2, summary["plain_depth_mean"], width=0.4, label="plain alpha-beta")
-    left.bar(x + 0.2, summary["guided_depth_mean"], width=0.4, label="guided by the model")
+    width = 0.27
+    left.bar(x - width, summary["plain_depth_mean"], width=width, label="plain alpha-beta")
+    left.bar(x, summary["guided_depth_mean"], width=width, label="guided: nominal depth")
+    left.bar(x + width, summary["guided_line_depth_mean"], width=width, label="guided: along the game's line")
     left.set_xticks(x, labels)
     left.set_xlabel("node budget")
-    left.set_ylabel("mean depth completed (plies)")
-    left.legend()
-    low = summary["mean_ply_gain_pct"] - [lo for lo, _ in summary["ci95"]]
-    high = [hi for _, hi in summary["ci95"]] - summary["mean_ply_gain_pct"]
-    right.bar(x, summary["mean_ply_gain_pct"], yerr=[low, high], capsize=4, color="tab:green")
+    left.set_ylabel("mean depth (plies)")
+    left.legend(fontsize="small")
+    for offset, column, ci, label, color in (
+        (-0.2, "mean_ply_gain_pct", "ci95", "nominal depth", "tab:orange"),
+        (0.2, "mean_line_gain_pct", "line_ci95", "along the game's line", "tab:green"),
+    ):
+        means = summary[column].to_numpy(dtype=float)
+        bounds = np.array([list(pair) for pair in summary[ci]], dtype=float)
+        errors = np.nan_to_num(np.abs(np.vstack([means - bounds[:, 0], bounds[:, 1] - means])))
+        right.bar(x + offset, means, width=0.4, yerr=errors, capsize=4, color=color, label=label)
     right.axhline(12.5, color="grey", linestyle="--", label="seed 001: +12.5%")
     right.set_xticks(x, labels)
     right.set_xlabel("node budget")
     right.set_ylabel("mean ply gain (%) with 95% interval")
-    right.legend()
+    right.legend(fontsize="small")
     fig.tight_layout()
     return fig

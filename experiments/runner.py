@@ -26,6 +26,7 @@ MODULES = (
     "experiments.belief_bands",
     "experiments.learning_curve",
     "experiments.ply_gain",
+    "experiments.guidance_tuning",
 )
 
 

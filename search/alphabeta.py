@@ -22,6 +22,7 @@ from search.evaluation import Evaluator
 from search.game import Action, Cursor, Game, State, require
 from search.ordering import MoveOrderer
 from search.policy import SearchPolicy
+from search.probe import DepthProbe
 from search.result import SearchResult
 from search.transposition import Bound, TranspositionTable
 
@@ -72,6 +73,7 @@ class AlphaBetaWorker:
         quiescence: bool,
         policy: SearchPolicy | None,
         budget: Budget | None = None,
+        probe: DepthProbe | None = None,
     ) -> None:
         self.evaluator = evaluator
         self.orderer = orderer
@@ -79,6 +81,7 @@ class AlphaBetaWorker:
         self.quiescence = quiescence
         self.policy = policy
         self.budget = budget
+        self.probe = probe
         self.nodes = 0
         self.qnodes = 0
         self.cutoffs = 0
@@ -87,6 +90,8 @@ class AlphaBetaWorker:
 
     def root(self, cursor: Cursor, depth: float, *, first: Action | None = None) -> tuple:
         """Search the root to ``depth``; returns ``(value, move, pv)``."""
+        if self.probe is not None:
+            self.probe.begin(depth)
         value = self.negamax(cursor, depth, -math.inf, math.inf, first=first)
         pv = self._pv.get(0, ())
         return value, (pv[0] if pv else None), pv
@@ -98,6 +103,8 @@ class AlphaBetaWorker:
         if self.budget is not None:
             self.budget.check(self.nodes + self.qnodes)
         ply = cursor.ply
+        if self.probe is not None:
+            self.probe.visit(cursor, ply, depth)
         self._pv[ply] = ()
         mover = cursor.to_move()
         if cursor.is_terminal():
@@ -225,6 +232,7 @@ def alphabeta(
     table: TranspositionTable | None = None,
     quiescence: bool = False,
     policy: SearchPolicy | None = None,
+    probe: DepthProbe | None = None,
 ) -> SearchResult:
     """Alpha-beta value and best action of ``state``, searched ``depth`` plies deep.
 
@@ -233,7 +241,8 @@ def alphabeta(
     game's action order) and ``table`` change how many nodes are visited, not the value
     (except that a table may reuse a deeper result for a position met again nearer the
     horizon); ``quiescence`` searches captures past the horizon and so refines the
-    value; ``policy`` may reorder actions and extend or reduce their depth.
+    value; ``policy`` may reorder actions and extend or reduce their depth; ``probe``
+    records how deep the tree reached (:mod:`search.probe`) and changes nothing.
     """
     check_two_player(game, "alpha-beta")
     if depth is not None and depth < 1:
@@ -242,7 +251,12 @@ def alphabeta(
         raise ValueError("quiescence search needs an evaluator")
     started = time.perf_counter()
     worker = AlphaBetaWorker(
-        evaluator=evaluator, orderer=ordering, table=table, quiescence=quiescence, policy=policy
+        evaluator=evaluator,
+        orderer=ordering,
+        table=table,
+        quiescence=quiescence,
+        policy=policy,
+        probe=probe,
     )
     limit = math.inf if depth is None else depth
     value, move, pv = worker.root(game.cursor(state), limit)

@@ -20,6 +20,7 @@ from search.evaluation import Evaluator
 from search.game import Game, State
 from search.ordering import MoveOrderer
 from search.policy import SearchPolicy
+from search.probe import DepthProbe
 from search.result import Limits, SearchResult
 from search.transposition import TranspositionTable
 
@@ -39,6 +40,7 @@ def iterate(
     quiescence: bool = False,
     policy: SearchPolicy | None = None,
     stop: threading.Event | None = None,
+    probe: DepthProbe | None = None,
 ) -> Iterator[SearchResult]:
     """Yield the result of each completed depth until a limit or ``stop`` ends it.
 
@@ -47,7 +49,7 @@ def iterate(
     yields nothing.
     """
     check_two_player(game, "iterative deepening")
-    deepening = _Deepening(game, state, evaluator, limits, ordering, table, quiescence, policy, stop)
+    deepening = _Deepening(game, state, evaluator, limits, ordering, table, quiescence, policy, stop, probe)
     yield from deepening.iterations()
 
 
@@ -62,6 +64,7 @@ def search(
     quiescence: bool = False,
     policy: SearchPolicy | None = None,
     stop: threading.Event | None = None,
+    probe: DepthProbe | None = None,
 ) -> SearchResult:
     """The answer of the deepest iteration completed within ``limits``.
 
@@ -72,7 +75,7 @@ def search(
     returned with the root's static evaluation and ``depth=0``.
     """
     check_two_player(game, "iterative deepening")
-    deepening = _Deepening(game, state, evaluator, limits, ordering, table, quiescence, policy, stop)
+    deepening = _Deepening(game, state, evaluator, limits, ordering, table, quiescence, policy, stop, probe)
     last = None
     for last in deepening.iterations():
         pass
@@ -103,7 +106,7 @@ class _Deepening:
     """One iterative-deepening run: the worker, its budget and the root cursor."""
 
     def __init__(
-        self, game, state, evaluator, limits, ordering, table, quiescence, policy, stop
+        self, game, state, evaluator, limits, ordering, table, quiescence, policy, stop, probe
     ) -> None:
         self.started = time.perf_counter()
         self.max_depth = limits.depth or _DEEPEST
@@ -119,6 +122,7 @@ class _Deepening:
             quiescence=quiescence,
             policy=policy,
             budget=budget,
+            probe=probe,
         )
         self.cursor = game.cursor(state)
 

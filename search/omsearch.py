@@ -5,13 +5,19 @@ model predicts what this opponent actually plays, the search can spend its nodes
 where the game is likely to go. At the modelled player's nodes this policy
 
 * searches the predicted moves first, most believed first (after the move ordering's
-  own first choice, the transposition table's move, when ``keep_first`` is set);
+  own first choice, the transposition table's move, when ``keep_first`` is set; that
+  move is then never reduced, as late-move reductions spare the first move);
 * extends every move believed at least ``extend_at`` by ``extension`` plies;
 * reduces every move believed less than ``reduce_below`` by ``reduction`` plies, but
   only where the predicted moves together hold at least ``confidence`` of the belief
   (where the model is unsure, nothing is reduced, so the search is never blindly
   shallower). With ``reduce_below == extend_at`` every move is either extended or
-  reduced; the default reduces only the moves the model gives little chance.
+  reduced; the default reduces only the moves the model gives little chance;
+* optionally prunes, under the same confidence condition, every move believed less
+  than ``prune_below``: the seed's "prune the search tree". A reduced move is still
+  searched, shallower, so the minimizing side can still choose it; a pruned move is
+  not searched at all, which is exact against a player who never plays it and
+  unsound against one the model misjudges. Off by default.
 
 At our own nodes nothing changes: the guided search is the plain alpha-beta (same
 evaluation, quiescence, ordering and transposition table) with this policy plugged
@@ -19,8 +25,10 @@ into :mod:`search.policy`'s hook, so a comparison measures the model alone. A
 predictor that predicts nothing leaves every node as the plain search has it.
 
 Predictions cost far more than a node, so they are cached per position (the
-cursor's transposition key) and asked for only at nodes with at least
-``min_depth`` plies still to search; the time spent predicting is reported.
+cursor's transposition key, together with the predictor's ``context_key`` of the
+state when it has one: what besides the position its beliefs depend on) and asked
+for only at nodes with at least ``min_depth`` plies still to search; the time spent
+predicting is reported.
 """
 
 from __future__ import annotations
@@ -34,6 +42,7 @@ from search.game import Action, Cursor, Game, State
 from search.iterative import search
 from search.ordering import MoveOrderer
 from search.predictor import MovePredictor, checked_beliefs
+from search.probe import DepthProbe
 from search.result import Limits, SearchResult
 from search.transposition import TranspositionTable
 
@@ -61,9 +70,12 @@ class Guidance:
     reduction: int = 1
     """Plies taken from a reduced move's search."""
     confidence: float = 0.5
-    """Reduce only where the predicted moves together hold at least this much belief."""
+    """Reduce (or prune) only where the predicted moves together hold at least this much belief."""
+    prune_below: float = 0.0
+    """Moves believed less than this are not searched at all (when the model is confident)."""
     keep_first: bool = True
-    """Leave the move ordering's first move (the table's move) in front of the predictions."""
+    """Leave the move ordering's first move (the table's move) in front of the predictions,
+    and never reduce it."""
     min_depth: float = 2.0
     """Ask the predictor only at nodes with at least this many plies left to search."""
     cache_size: int = 200_000
@@ -74,6 +86,8 @@ class Guidance:
             raise ValueError(f"extend_at must be in (0, 1], got {self.extend_at}")
         if not 0.0 <= self.reduce_below <= self.extend_at:
             raise ValueError(f"reduce_below must be in [0, extend_at], got {self.reduce_below}")
+        if not 0.0 <= self.prune_below <= self.extend_at:
+            raise ValueError(f"prune_below must be in [0, extend_at], got {self.prune_below}")
         if not 0.0 <= self.confidence <= 1.0:
             raise ValueError(f"confidence must be in [0, 1], got {self.confidence}")
         if self.extension < 0 or self.reduction < 0:
@@ -92,7 +106,8 @@ class PredictionStats:
     seconds: float
     """Time spent inside the predictor."""
     guided_nodes: int
-    """Nodes of the modelled player where the plan differed from the plain search's."""
+    """Nodes of the modelled player where the plan differed from the plain search's
+    (another order, or a move extended or reduced)."""
 
 
 class ModelPolicy:
@@ -106,6 +121,7 @@ class ModelPolicy:
         self.predictor = predictor
         self.modelled_player = modelled_player
         self.guidance = guidance
+        self._context = getattr(predictor, "context_key", None)
         self._cache: dict[object, dict[Action, float]] = {}
         self._calls = 0
         self._hits = 0
@@ -122,13 +138,24 @@ class ModelPolicy:
         if not beliefs:
             return None
         predicted = sorted(beliefs, key=beliefs.__getitem__, reverse=True)
-        if guidance.keep_first and actions:
-            predicted = [actions[0], *(action for action in predicted if action != actions[0])]
+        kept = actions[0] if guidance.keep_first and actions else None
+        if kept is not None:
+            predicted = [kept, *(action for action in predicted if action != kept)]
         confident = sum(beliefs.values()) >= guidance.confidence
         chosen = set(predicted)
         order = predicted + [action for action in actions if action not in chosen]
-        self._guided += 1
-        return [(action, self._adjustment(beliefs.get(action, 0.0), confident)) for action in order]
+        plan = []
+        for action in order:
+            belief = beliefs.get(action, 0.0)
+            if action == kept:
+                plan.append((action, max(self._adjustment(belief, confident), 0)))
+            elif not (confident and belief < guidance.prune_below):
+                plan.append((action, self._adjustment(belief, confident)))
+        if not plan:  # everything pruned: keep the most believed move
+            plan.append((order[0], self._adjustment(beliefs[order[0]], confident)))
+        if len(plan) < len(order) or any(adjustment for _, adjustment in plan) or order != list(actions):
+            self._guided += 1
+        return plan
 
     def _adjustment(self, belief: float, confident: bool) -> int:
         guidance = self.guidance
@@ -139,7 +166,7 @@ class ModelPolicy:
         return 0
 
     def _beliefs(self, cursor: Cursor, actions: Sequence[Action]) -> dict[Action, float]:
-        key = cursor.key()
+        key = cursor.key() if self._context is None else (cursor.key(), self._context(cursor.state))
         cached = self._cache.get(key)
         if cached is not None:
             self._hits += 1
@@ -178,6 +205,7 @@ def guided_search(
     ordering: MoveOrderer | None = None,
     table: TranspositionTable | None = None,
     quiescence: bool = False,
+    probe: DepthProbe | None = None,
 ) -> GuidedResult:
     """Iterative-deepening alpha-beta under ``limits``, guided at ``modelled_player``'s nodes.
 
@@ -195,5 +223,6 @@ def guided_search(
         table=table,
         quiescence=quiescence,
         policy=policy,
+        probe=probe,
     )
     return GuidedResult(result, policy.stats())

@@ -6,6 +6,11 @@ no prediction. For chess the state is a ``chess.Board`` whose ``move_stack`` hol
 game so far (an opponent model may use the opening moves and the previous position),
 and the actions are ``chess.Move`` objects. ``iam.model.OpponentModel`` satisfies the
 protocol as it is.
+
+A predictor whose beliefs depend on more than the position (on the moves that led
+to it, say) may also define ``context_key(state) -> Hashable``, naming that extra
+dependence; a search that caches predictions by position adds it to the cache key.
+Without it, the beliefs are taken to depend on the position alone.
 """
 
 from __future__ import annotations

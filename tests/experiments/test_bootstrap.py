@@ -12,6 +12,7 @@ from experiments.bootstrap import (
     interval,
     reliability_bins,
     resample_games,
+    resampled_means,
     summary_figures,
 )
 from iam.evaluation import RECORD_COLUMNS, band_table, summarise
@@ -141,3 +142,15 @@ def test_records_of_games_outside_the_resamples_are_refused():
         summary_figures(MIXED, resample_games([4, 9], seed=0))
     with pytest.raises(ValueError):
         resample_games([], seed=0)
+
+
+def test_resampled_means_weigh_games_by_their_draws_and_skip_undefined_values():
+    frame = pd.DataFrame({"game": [4, 4, 9, 14]})
+    values = np.array([[1.0, 5.0], [3.0, np.nan], [10.0, 7.0], [20.0, np.nan]])
+    draws = GameResamples(np.array([4, 9, 14]), np.array([[1, 1, 1], [2, 0, 1], [0, 3, 0], [0, 0, 3]]))
+    means = resampled_means(frame, draws, values)
+    # resample 0: all positions; 1: game 4 twice and game 14; 2: game 9 only; 3: game 14 only (column 1 undefined)
+    assert means[:, 0] == pytest.approx([34 / 4, (2 * 4 + 20) / 5, 10.0, 20.0])
+    assert means[:3, 1] == pytest.approx([6.0, 5.0, 7.0]) and np.isnan(means[3, 1])
+    with pytest.raises(ValueError, match="not resampled"):
+        resampled_means(pd.DataFrame({"game": [99]}), draws, np.array([1.0]))

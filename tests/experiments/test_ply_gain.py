@@ -1,90 +1,158 @@
-"""The ply-gain experiment end to end on a tiny data set, and its summary arithmetic."""
+"""The ply-gain and guidance-tuning experiments end to end on small data, and their arithmetic."""
 
 from __future__ import annotations
 
-import json
-
+import chess
 import numpy as np
 import pandas as pd
 import pytest
 
-from experiments.ply_gain import bootstrap_mean, parse_budgets, sample_positions, summarise
-from iam.bundled import default_pgn
-from iam.cli import main
+from experiments.guidance_tuning import recommend
+from experiments.heldout import DEVELOPMENT_REMAINDER
+from experiments.ply_gain import _judge, parse_budgets, sample_positions, stockfish_path, summarise, verdict
 from iam.pgn import load_player_games
+from .conftest import run_on
 
 
 @pytest.fixture(scope="module")
-def tiny_pgn(tmp_path_factory):
-    """Botvinnik's first 30 games (24 training, 6 test)."""
-    text = default_pgn().read_text(encoding="utf-8")
-    path = tmp_path_factory.mktemp("pgn") / "botvinnik30.pgn"
-    path.write_text("".join("[Event " + g for g in text.split("[Event ")[1:31]), encoding="utf-8")
-    return path
+def botvinnik60(bundled_head):
+    """Botvinnik's first 60 games (48 training, of them 12 development games; 12 test games)."""
+    return bundled_head(60)
 
 
-def test_ply_gain_runs_end_to_end(tiny_pgn, tmp_path, capsys):
-    argv = ["experiment", "ply-gain", "--pgn", str(tiny_pgn), "--player", "Botvinnik", "--max-positions", "3",
-            "--budgets", "300,900", "--no-reference", "--json", "--quiet", "--out", str(tmp_path)]
-    assert main(argv) == 0
-    payload = json.loads(capsys.readouterr().out)
+def test_ply_gain_runs_end_to_end_and_the_model_steers_the_search(botvinnik60, tmp_path):
+    payload = run_on(
+        botvinnik60, "ply-gain", "--max-positions", "3", "--budgets", "1500,4000", "--no-reference", "--out", str(tmp_path)
+    )
     rows, summary = payload["rows"], payload["summary"]
-    assert len(rows) == 3 * 2 and [s["budget"] for s in summary] == [300, 900]
+    assert len(rows) == 3 * 2 and [s["budget"] for s in summary] == [1500, 4000]
+    assert payload["positions_from"] == "test" and payload["train_games"] == 48
     for row in rows:
         assert {"position", "budget", "plain_depth", "guided_depth", "plain_move", "guided_move"} <= set(row)
         assert row["plain_depth"] >= 1 and row["guided_depth"] >= 1
         assert row["plain_nodes"] <= row["budget"] + 1 and row["guided_nodes"] <= row["budget"] + 1
         assert row["move_changed"] == (row["plain_move"] != row["guided_move"])
-        assert row["predictor_calls"] >= 0 and row["predictor_seconds"] <= row["guided_seconds"]
+        assert row["predictor_seconds"] <= row["guided_seconds"]
+        # a plain search's line depth and horizon are its nominal depth
+        assert row["plain_line_depth"] == row["plain_depth"] == row["plain_horizon_mean"]
+        assert row["guided_horizon_min"] <= row["guided_horizon_mean"] <= row["guided_horizon_max"]
+        assert 1 <= row["guided_line_entered"] <= row["line_plies"] <= 16
+    big = [row for row in rows if row["budget"] == 4000]
+    assert all(row["predictor_calls"] > 0 for row in big)
+    assert any(row["guided_nodes_changed"] > 0 for row in big)  # the model changed some nodes' plans
     for entry in summary:
         lo, hi = entry["ci95"]
         assert lo <= entry["mean_ply_gain_pct"] <= hi
-        assert 0 <= entry["move_changed_pct"] <= 100
+        assert 0 <= entry["move_changed_pct"] <= 100 and entry["positions"] == 3
     assert {p.name for p in tmp_path.iterdir()} == {"rows.csv", "summary.csv", "results.json", "summary.md", "ply_gain.png"}
 
 
-def test_positions_are_the_opponents_turns_of_test_games(tiny_pgn):
-    games, _ = load_player_games([tiny_pgn], player="Botvinnik")
-    test = [g for g in games if g.split == "test"]
-    positions = sample_positions(test, None, seed=0)
-    import chess
+def test_development_positions_never_come_from_test_games(botvinnik60):
+    payload = run_on(botvinnik60, "ply-gain", "--positions", "dev", "--max-positions", "2", "--budgets", "300", "--no-reference")
+    games = {row["game"] for row in payload["rows"]}
+    assert games and all(game % 5 == DEVELOPMENT_REMAINDER for game in games)
+    assert payload["positions_from"] == "dev" and payload["train_games"] == 48 - 12  # fitted without them
 
+
+def test_guidance_tuning_compares_settings_on_development_positions(botvinnik60):
+    payload = run_on(
+        botvinnik60, "guidance-tuning", "--only", "base,no reductions", "--budget", "1500", "--max-positions", "2", "--no-reference"
+    )
+    assert [s["guidance"] for s in payload["summary"]] == ["base", "no reductions"]
+    assert payload["recommended"] in {"base", "no reductions"}
+    assert sum(s["recommended"] for s in payload["summary"]) == 1
+    assert all(row["game"] % 5 == DEVELOPMENT_REMAINDER for row in payload["rows"])
+    assert {s["guidance"]: s["reduction"] for s in payload["settings"]} == {"base": 1, "no reductions": 0}
+
+
+def test_positions_are_the_opponents_turns_with_the_game_continuation(botvinnik60):
+    games, _ = load_player_games([botvinnik60], player="Botvinnik")
+    test = [g for g in games if g.split == "test"]
+    positions = sample_positions(test, None, seed=0, line_plies=4)
+    by_index = {g.index: g for g in test}
     for position in positions[:40]:
         board = chess.Board(position["start"])
         for uci in position["moves"]:
             board.push_uci(uci)
         modelled = chess.WHITE if position["modelled"] == 0 else chess.BLACK
         assert board.turn != modelled
+        game = by_index[position["game"]]
+        assert position["line"] == [m.uci() for m in game.moves[position["ply"] : position["ply"] + 4]]
     assert sample_positions(test, 5, seed=1) == sample_positions(test, 5, seed=1)
     assert len(sample_positions(test, 5, seed=1)) == 5
 
 
+def _rows(**columns) -> pd.DataFrame:
+    base = {
+        "game": [4, 4, 9, 14],
+        "budget": [100] * 4,
+        "plain_depth": [2, 2, 4, 3],
+        "guided_depth": [3, 2, 5, 3],
+        "ply_gain_pct": [50.0, 0.0, 25.0, 0.0],
+        "plain_line_depth": [2.0, 2.0, 4.0, 3.0],
+        "guided_line_depth": [2.0, 3.0, 6.0, 3.0],
+        "line_gain_pct": [0.0, 50.0, 50.0, 0.0],
+        "plain_seconds": [1.0] * 4,
+        "guided_seconds": [2.0] * 4,
+        "predictor_seconds": [0.5] * 4,
+        "move_changed": [True, False, False, False],
+    }
+    base.update(columns)
+    return pd.DataFrame(base)
+
+
 def test_summary_arithmetic():
-    rows = pd.DataFrame(
-        {
-            "budget": [100, 100, 100, 100],
-            "plain_depth": [2, 2, 4, 3],
-            "guided_depth": [3, 2, 5, 3],
-            "ply_gain_pct": [50.0, 0.0, 25.0, 0.0],
-            "plain_seconds": [1.0] * 4,
-            "guided_seconds": [2.0] * 4,
-            "predictor_seconds": [0.5] * 4,
-            "move_changed": [True, False, False, False],
-        }
-    )
-    (entry,) = summarise(rows, seed=0).to_dict(orient="records")
+    (entry,) = summarise(_rows(), seed=0).to_dict(orient="records")
     assert entry["mean_ply_gain_pct"] == pytest.approx(18.75)
     assert entry["median_ply_gain_pct"] == pytest.approx(12.5)
-    assert entry["deeper_pct"] == 50 and entry["shallower_pct"] == 0
+    assert entry["depth_ratio_gain_pct"] == pytest.approx(100 * (13 / 11 - 1))
+    assert entry["mean_line_gain_pct"] == pytest.approx(25.0)
+    assert entry["line_ratio_gain_pct"] == pytest.approx(100 * (14 / 11 - 1))
+    assert entry["deeper_pct"] == 50 and entry["shallower_pct"] == 0 and entry["line_deeper_pct"] == 50
     assert entry["predictor_share_pct"] == pytest.approx(25.0)
-    assert entry["move_changed_pct"] == 25.0
+    assert entry["move_changed_pct"] == 25.0 and entry["games"] == 3 and entry["unfinished"] == 0
+    lo, hi = entry["ci95"]
+    assert lo <= 18.75 <= hi and lo >= 0.0 and hi <= 50.0
 
 
-def test_bootstrap_interval():
-    assert bootstrap_mean(np.full(30, 7.0), seed=0) == (7.0, 7.0)
-    values = np.random.default_rng(5).normal(10, 3, size=400)
-    low, high = bootstrap_mean(values, seed=0)
-    assert low < values.mean() < high and high - low < 1.0
+def test_summary_counts_unfinished_positions_and_leaves_them_out_of_the_gain():
+    rows = _rows(plain_depth=[0, 2, 4, 3], ply_gain_pct=[np.nan, 0.0, 25.0, 0.0])
+    (entry,) = summarise(rows, seed=0).to_dict(orient="records")
+    assert entry["unfinished"] == 1 and entry["positions"] == 4
+    assert entry["mean_ply_gain_pct"] == pytest.approx(25.0 / 3)
+
+
+def test_game_bootstrap_interval_is_degenerate_for_one_game_and_wide_for_differing_games():
+    same = _rows(game=[4, 4, 4, 4])
+    (entry,) = summarise(same, seed=0).to_dict(orient="records")
+    assert entry["ci95"] == [pytest.approx(18.75), pytest.approx(18.75)]  # one game: every resample is the sample
+    spread = _rows(game=[4, 9, 14, 19], ply_gain_pct=[0.0, 0.0, 100.0, 100.0])
+    (entry,) = summarise(spread, seed=0).to_dict(orient="records")
+    assert entry["ci95"][0] < 50.0 < entry["ci95"][1]
+
+
+def test_verdicts_and_recommendation_rule():
+    row = {"move_changed": True, "reference_plain_cp": -30, "reference_guided_cp": 25}
+    assert verdict(row) == "guided"
+    assert verdict({**row, "reference_guided_cp": -25}) == "equal"
+    assert verdict({**row, "reference_guided_cp": -300}) == "plain"
+    assert verdict({**row, "move_changed": False}) == "same move"
+    assert verdict({**row, "reference_guided_cp": None}) is None
+    summary = pd.DataFrame(
+        {"guidance": ["a", "b", "c"], "mean_ply_gain_pct": [10.0, 30.0, 20.0], "reference_mean_cp_difference": [0.0, -50.0, np.nan]}
+    )
+    assert recommend(summary) == "c"  # b gains most but plays worse moves; c changed no judged move
+    assert recommend(summary.drop(columns="reference_mean_cp_difference")) == "b"
+
+
+@pytest.mark.skipif(stockfish_path() is None, reason="Debian's stockfish is not installed")
+def test_the_reference_engine_prefers_the_move_that_keeps_the_queen():
+    board = chess.Board("4k3/8/8/3q4/8/8/3Q4/4K3 w - - 0 1")  # White's queen can take Black's
+    rows = [{"move_changed": True, "plain_move": "d2d1", "guided_move": "d2d5"}]
+    _judge(rows, board, stockfish_path(), depth=8)
+    (row,) = rows
+    assert row["reference_prefers"] == "guided"
+    assert row["reference_guided_cp"] > 500 > row["reference_plain_cp"]
 
 
 @pytest.mark.parametrize(("text", "ok"), [("5000,200", True), ("abc", False), ("5", False), ("", False)])
