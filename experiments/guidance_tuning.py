@@ -37,7 +37,7 @@ NAME = "guidance-tuning"
 HELP = "compare guidance settings of the guided search on development positions (training games only)"
 
 DEFAULT_BUDGET = 20_000
-DEFAULT_POSITIONS = 40
+DEFAULT_POSITIONS = 80
 
 
 def settings() -> dict[str, object]:
@@ -47,12 +47,14 @@ def settings() -> dict[str, object]:
     base = Guidance(extend_at=0.3, extension=1, reduce_below=0.05, reduction=1, confidence=0.5, keep_first=True, min_depth=2)
     return {
         "base": base,
+        "table move reducible": replace(base, reduce_first=True),
         "reduce<0.02": replace(base, reduce_below=0.02),
         "reduce<0.10": replace(base, reduce_below=0.10),
-        "confidence 0.3": replace(base, confidence=0.3),
-        "confidence 0.7": replace(base, confidence=0.7),
         "reduce by 2": replace(base, reduction=2),
         "no reductions": replace(base, reduction=0),
+        "prune<0.02": replace(base, prune_below=0.02),
+        "prune<0.05": replace(base, prune_below=0.05),
+        "confidence 0.3": replace(base, confidence=0.3),
         "extend at 0.2": replace(base, extend_at=0.2),
         "predictions first": replace(base, keep_first=False),
         "model from 3 plies": replace(base, min_depth=3),

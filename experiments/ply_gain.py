@@ -90,8 +90,10 @@ def add_guidance_arguments(parser: argparse.ArgumentParser) -> None:
     guidance.add_argument("--extension", type=int, default=defaults.extension, help="plies added to those moves")
     guidance.add_argument("--reduce-below", type=float, default=defaults.reduce_below, help="belief below which a move is reduced")
     guidance.add_argument("--reduction", type=int, default=defaults.reduction, help="plies taken from those moves")
+    guidance.add_argument("--prune-below", type=float, default=defaults.prune_below, help="belief below which a move is not searched at all")
     guidance.add_argument("--confidence", type=float, default=defaults.confidence, help="reduce only where the predictions hold this much belief")
     guidance.add_argument("--predictions-first", action="store_true", help="put predictions before the table's move too")
+    guidance.add_argument("--reduce-first", action="store_true", help="let the table's move be reduced too")
     guidance.add_argument("--min-depth", type=float, default=defaults.min_depth, help="consult the model only with this many plies left")
 
 
@@ -107,7 +109,9 @@ def guidance_from(args: argparse.Namespace):
             reduce_below=args.reduce_below,
             reduction=args.reduction,
             confidence=args.confidence,
+            prune_below=args.prune_below,
             keep_first=not args.predictions_first,
+            reduce_first=args.reduce_first,
             min_depth=args.min_depth,
         )
     except ValueError as exc:
@@ -523,7 +527,8 @@ def markdown(setup: Setup, summary: pd.DataFrame, guidance) -> str:
         f"model trained on {setup.train_games} games. Guidance: moves believed >= {guidance.extend_at} "
         f"extended by {guidance.extension}, moves believed < {guidance.reduce_below} reduced by "
         f"{guidance.reduction} where the predictions hold >= {guidance.confidence} of the belief; "
-        f"table move kept first (never reduced): {guidance.keep_first}; model consulted with >= "
+        f"table move kept first: {guidance.keep_first}, reducible: {guidance.reduce_first}; "
+        f"moves believed < {guidance.prune_below} pruned; model consulted with >= "
         f"{guidance.min_depth} plies left.",
         "",
         "Depths: nominal (the last completed iteration; plain's line depth is the same), line "

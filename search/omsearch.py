@@ -6,7 +6,9 @@ where the game is likely to go. At the modelled player's nodes this policy
 
 * searches the predicted moves first, most believed first (after the move ordering's
   own first choice, the transposition table's move, when ``keep_first`` is set; that
-  move is then never reduced, as late-move reductions spare the first move);
+  move is then never reduced or pruned, as late-move reductions spare the first move,
+  unless ``reduce_first`` allows it: the nominal depth then rises because the main
+  line itself is searched shallower);
 * extends every move believed at least ``extend_at`` by ``extension`` plies;
 * reduces every move believed less than ``reduce_below`` by ``reduction`` plies, but
   only where the predicted moves together hold at least ``confidence`` of the belief
@@ -74,8 +76,9 @@ class Guidance:
     prune_below: float = 0.0
     """Moves believed less than this are not searched at all (when the model is confident)."""
     keep_first: bool = True
-    """Leave the move ordering's first move (the table's move) in front of the predictions,
-    and never reduce it."""
+    """Leave the move ordering's first move (the table's move) in front of the predictions."""
+    reduce_first: bool = False
+    """Let that first move be reduced like any other (it never is by default)."""
     min_depth: float = 2.0
     """Ask the predictor only at nodes with at least this many plies left to search."""
     cache_size: int = 200_000
@@ -147,7 +150,7 @@ class ModelPolicy:
         plan = []
         for action in order:
             belief = beliefs.get(action, 0.0)
-            if action == kept:
+            if action == kept and not guidance.reduce_first:
                 plan.append((action, max(self._adjustment(belief, confident), 0)))
             elif not (confident and belief < guidance.prune_below):
                 plan.append((action, self._adjustment(belief, confident)))

@@ -186,6 +186,8 @@ def test_the_plan_extends_likely_moves_and_reduces_unlikely_ones_when_confident(
     split = Guidance(extend_at=0.2, reduce_below=0.2, confidence=0.0)  # every move extended or reduced
     both = ModelPolicy(Scripted({"b": 0.25, "c": 0.15}), modelled_player=1, guidance=split)
     assert both.plan(StubCursor(1), actions, ply=1, depth=3) == [("a", 0), ("b", 1), ("c", -1), ("d", -1)]
+    reducible = ModelPolicy(Scripted({"c": 0.6, "b": 0.1}), modelled_player=1, guidance=Guidance(reduce_first=True))
+    assert reducible.plan(StubCursor(1), actions, ply=1, depth=3)[:2] == [("a", -1), ("c", 1)]
     extended_first = ModelPolicy(Scripted({"a": 0.7}), modelled_player=1, guidance=guidance)
     assert extended_first.plan(StubCursor(1), actions, ply=1, depth=3)[0] == ("a", 1)
 
