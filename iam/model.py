@@ -120,6 +120,11 @@ class OpponentModel(BaseEstimator):
         self.belief_ = None
         self.belief_kind_ = self.belief
         self.notes_: list[str] = []
+        if len(table) == 0:
+            self.notes_.append(
+                f"no chunk passed the filters (seen in >= {self.min_games} games, formed by a move in "
+                f">= {self.min_formed_games} games): only the rote memory can predict"
+            )
         self.facts_ = self._facts(table, len(games))
         if self.belief == "learned":
             sample = self._sample(games, moves, occurrences)

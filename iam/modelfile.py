@@ -24,7 +24,7 @@ import pandas as pd
 
 from iam import __version__
 from iam.belief import LearnedBelief, RuleWeights
-from iam.chunk import canonical, decode, from_pattern, to_pattern
+from iam.chunk import BOX, canonical, decode, from_pattern, to_pattern
 from iam.errors import ModelFileError
 from iam.library import ChunkLibrary
 from iam.noise_filter import STAT_COLUMNS
@@ -186,7 +186,7 @@ def _chunk_table(chunks: dict) -> pd.DataFrame:
         columns=list(_CHUNK_COLUMNS[1:]),
         index=pd.Index(np.array(codes, dtype=np.int64), name="code"),
     )
-    pieces = np.count_nonzero(decode(frame.index.to_numpy()).reshape(len(frame), -1), axis=1)
+    pieces = np.count_nonzero(decode(frame.index.to_numpy()).reshape(len(frame), BOX * BOX), axis=1)
     if (frame["size"].to_numpy() != pieces).any():
         raise ValueError("a chunk's size differs from the number of pieces in its pattern")
     if (pieces < 2).any() or (frame["games"] > frame["occurrences"]).any():

@@ -135,3 +135,23 @@ def test_the_console_script_reports_errors_without_a_traceback(tmp_path):
     help_text = subprocess.run([executable, "--help"], capture_output=True, text=True, check=True).stdout
     for command in ("train", "predict", "evaluate", "inspect", "uci", "match", "experiment"):
         assert command in help_text
+
+
+@pytest.mark.parametrize("count", [1, 2, 3])
+def test_train_and_predict_on_one_to_three_games(bundled_head, tmp_path, capsys, count):
+    model = tmp_path / "few.json"
+    code, out, _ = run(capsys, "train", str(bundled_head(count)), "--player", "Botvinnik", "-o", str(model), "--json", "--quiet")
+    assert code == 0
+    summary = json.loads(out)
+    assert summary["games"]["used"] == count
+    assert (summary["chunks"]["stored"] == 0) is (count == 1)
+    code, out, _ = run(capsys, "predict", str(model), "--moves", "d2d4")
+    assert code == 0 and "to move in" in out
+
+
+def test_evaluate_with_a_single_training_game(bundled_head, capsys):
+    code, out, _ = run(capsys, "evaluate", str(bundled_head(10)), "--player", "Botvinnik", "--train-games", "1", "--json", "--quiet")
+    assert code == 0
+    (run_,) = json.loads(out)["runs"]
+    assert run_["train_games"] == 1 and run_["test_positions"] > 0
+    assert run_["coverage"] == 0.0 and run_["top1"] == 0.0  # nothing learned from one game, nothing predicted

@@ -109,3 +109,33 @@ def test_leave_one_game_out_counts_equal_a_library_without_that_game(botvinnik_g
     assert set(codes[kept]) == set(table.index)
     expected = table.loc[codes[kept], list(COUNT_COLUMNS)].to_numpy()
     assert np.array_equal(reduced[kept], expected)
+
+
+@pytest.mark.parametrize("belief", ["rules", "learned"])
+@pytest.mark.parametrize(("count", "stored"), [(1, 0), (2, 7), (3, 15)])
+def test_fitting_on_one_to_three_games(botvinnik_games, belief, count, stored):
+    games = botvinnik_games[:count]
+    model = OpponentModel(belief=belief).fit(games)
+    assert len(model.library_) == stored == model.chunk_counts_["stored"]
+    assert model.n_games_ == count
+    if stored == 0:
+        # No chunk is in two games and no sequence was repeated: the model knows nothing to predict.
+        assert any("no chunk passed the filters" in note for note in model.notes_)
+        assert len(model.rote_) == 0
+        for board in boards_from(games, 1):
+            assert model.predict_proba(board) == {}
+    else:
+        assert not any("no chunk passed" in note for note in model.notes_)
+
+
+def test_an_empty_chunk_library_predicts_from_the_rote_memory_only(botvinnik_games):
+    game = botvinnik_games[0]  # Botvinnik has Black: 1. d4 Nf6
+    assert game.color == chess.BLACK and [m.uci() for m in game.moves[:2]] == ["d2d4", "g8f6"]
+    model = OpponentModel(min_games=1).fit([game])  # formed in >= 2 games is impossible with one game
+    assert len(model.library_) == 0 and len(model.rote_) > 0
+    board = chess.Board()
+    board.push_uci("d2d4")
+    assert model.predict_proba(board) == {chess.Move.from_uci("g8f6"): 1.0}
+    board.push_uci("c7c5")
+    board.push_uci("d4d5")
+    assert model.predict_proba(board) == {}  # off the remembered line, and no chunk

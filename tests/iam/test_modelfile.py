@@ -98,3 +98,16 @@ def test_truncated_corrupt_and_missing_files(small_model, tmp_path):
         OpponentModel.load(tmp_path / "absent.json")
     with pytest.raises(ModelFileError, match="does not exist"):
         small_model.save(tmp_path / "no-such-folder" / "m.json")
+
+
+def test_a_model_with_an_empty_chunk_library_round_trips(botvinnik_games, tmp_path):
+    model = OpponentModel(min_games=1).fit(botvinnik_games[:1])
+    assert len(model.library_) == 0
+    model.save(tmp_path / "empty.json")
+    content = json.loads((tmp_path / "empty.json").read_text())
+    assert content["chunks"]["rows"] == [] and content["rote"]["sequences"]
+    loaded = OpponentModel.load(tmp_path / "empty.json")
+    assert len(loaded.library_) == 0 and loaded.rote_.entries == model.rote_.entries
+    board = chess.Board()
+    board.push_uci("d2d4")
+    assert loaded.predict_proba(board) == model.predict_proba(board) == {chess.Move.from_uci("g8f6"): 1.0}
