@@ -16,7 +16,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description="Learn a player's chunk library, rote memory and belief from their games "
         "and write the model file (JSON; gzip when the name ends in .gz).",
     )
-    parser.add_argument("pgn", nargs="+", metavar="PGN", help="PGN files (plain, .gz, .bz2 or .zst)")
+    parser.add_argument("pgn", nargs="+", metavar="PGN", help="PGN files (plain, .gz, .bz2, .xz or .zst)")
     parser.add_argument("--player", required=True, help="player name as written in the PGN (case-insensitive, whole words)")
     parser.add_argument("--color", choices=("white", "black", "any"), default="any", help="only the player's games with this colour")
     parser.add_argument("--split", choices=("all", "train", "test"), default="all", help="held-out protocol: game i is a test game when i %% 5 == 4")

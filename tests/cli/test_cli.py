@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
+import zstandard
 
 from iam.cli import main
 
@@ -98,12 +99,19 @@ def bad_inputs(tmp_path: Path, small_pgn: Path, model_file: Path) -> list[tuple[
     content = json.loads(gzip.decompress(model_file.read_bytes()))
     content["version"] = 0
     old.write_text(json.dumps(content))
+    garbled_gz = tmp_path / "garbled.pgn.gz"
+    garbled_gz.write_bytes(gzip.compress(small_pgn.read_bytes())[:12] + bytes(range(256)) * 4)
+    cut_zst = tmp_path / "cut.pgn.zst"
+    packed = zstandard.ZstdCompressor().compress(small_pgn.read_bytes())
+    cut_zst.write_bytes(packed[: len(packed) * 7 // 10])
     model = str(model_file)
     return [
         (["train", str(tmp_path / "missing.pgn"), "--player", "x", "-o", str(tmp_path / "o.json")], "not found"),
         (["train", str(empty), "--player", "x", "-o", str(tmp_path / "o.json")], "empty"),
         (["train", str(binary), "--player", "x", "-o", str(tmp_path / "o.json")], "no PGN games"),
         (["train", str(small_pgn), "--player", "Kasparov", "-o", str(tmp_path / "o.json")], "most common names"),
+        (["train", str(garbled_gz), "--player", "x", "-o", str(tmp_path / "o.json")], "cannot read"),
+        (["train", str(cut_zst), "--player", "Botvinnik", "-o", str(tmp_path / "o.json")], "truncated"),
         (["predict", model, "--fen", "not a fen"], "invalid FEN"),
         (["predict", model, "--moves", "e2e5"], "illegal move e2e5"),
         (["predict", model, "--moves", "hello"], "not a move"),
