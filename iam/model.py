@@ -90,7 +90,7 @@ class OpponentModel(BaseEstimator):
     def fit(self, games: Iterable[PlayerGame], y: None = None) -> OpponentModel:
         """Learn the model from the player's games; returns ``self``."""
         games = list(games)
-        self._validate_params()
+        self._check_parameters()
         if not games:
             raise ValueError("cannot fit an opponent model on no games")
         if not all(isinstance(game, PlayerGame) for game in games):
@@ -140,13 +140,23 @@ class OpponentModel(BaseEstimator):
                 self.notes_.append(f"learned belief unavailable ({exc}); using the seed's rules")
         return self
 
-    def _validate_params(self) -> None:
+    def _check_parameters(self) -> None:
+        """ValueError for a parameter of the wrong type or range (not sklearn's ``_validate_params``)."""
         if self.belief not in _BELIEFS:
             raise ValueError(f"belief must be one of {_BELIEFS}, not {self.belief!r}")
         for name in ("min_games", "min_formed_games", "rote_max_ply", "belief_positions"):
             value = getattr(self, name)
-            if not isinstance(value, (int, np.integer)) or value < (0 if name == "min_formed_games" else 1):
-                raise ValueError(f"{name} must be a positive integer, not {value!r}")
+            lowest = 0 if name == "min_formed_games" else 1
+            if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < lowest:
+                kind = "a non-negative" if lowest == 0 else "a positive"
+                raise ValueError(f"{name} must be {kind} integer, not {value!r}")
+        state = self.random_state
+        if state is not None and (isinstance(state, bool) or not isinstance(state, (int, np.integer)) or state < 0):
+            raise ValueError(f"random_state must be a non-negative integer or None, not {state!r}")
+        if self.player is not None and not isinstance(self.player, str):
+            raise ValueError(f"player must be a name or None, not {self.player!r}")
+        if self.rule_weights is not None and not isinstance(self.rule_weights, RuleWeights):
+            raise ValueError(f"rule_weights must be a RuleWeights or None, not {self.rule_weights!r}")
 
     def _facts(self, table, training_games: int) -> ChunkFacts:
         return ChunkFacts.from_table(
@@ -250,6 +260,7 @@ class OpponentModel(BaseEstimator):
         """Write the model as versioned JSON (gzip when the name ends in .gz), atomically."""
         from iam.modelfile import save_model
 
+        check_is_fitted(self, "library_")
         save_model(self, path)
 
     @classmethod

@@ -19,6 +19,7 @@ import zlib
 from pathlib import Path
 from typing import Any
 
+import chess
 import numpy as np
 import pandas as pd
 
@@ -30,11 +31,12 @@ from iam.library import ChunkLibrary
 from iam.noise_filter import STAT_COLUMNS
 from iam.rote import RoteEntry, RoteMemory
 
-__all__ = ["FORMAT", "VERSION", "save_model", "load_model", "model_to_dict", "model_from_dict"]
+__all__ = ["FORMAT", "VERSION", "save_model", "check_writable", "load_model", "model_to_dict", "model_from_dict"]
 
 FORMAT = "iam-opponent-model"
 VERSION = 1
 _CHUNK_COLUMNS = ("pattern", *STAT_COLUMNS, "completed", "opportunities")
+_MAX_COUNT = int(np.iinfo(np.int64).max)
 _PARAMS = ("min_games", "min_formed_games", "rote_max_ply", "belief", "belief_positions", "random_state", "player")
 
 
@@ -85,10 +87,12 @@ def model_from_dict(data: Any, *, source: str = "model"):
         params = {name: data["params"][name] for name in _PARAMS}
         given = data["params"]["rule_weights"]
         model = OpponentModel(**params, rule_weights=None if given is None else RuleWeights.from_dict(given))
-        model._validate_params()
+        model._check_parameters()
         training = data["training"]
         table = _chunk_table(data["chunks"])
-        model.player_ = str(data["player"])
+        if not isinstance(data["player"], str):
+            raise ValueError(f"player must be a name, not {data['player']!r}")
+        model.player_ = data["player"]
         model.n_games_ = _count(training["games"], "training games")
         model.n_positions_ = _count(training["positions"], "training positions")
         model.colors_ = {color: _count(training["colors"][color], color) for color in ("white", "black")}
@@ -105,7 +109,7 @@ def model_from_dict(data: Any, *, source: str = "model"):
             raise ValueError(f"training says belief {training['belief']!r} but the file holds {model.belief_kind_!r}")
     except ModelFileError:
         raise
-    except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError, OverflowError) as exc:
         detail = f"missing field {exc}" if isinstance(exc, KeyError) else str(exc)
         raise ModelFileError(f"{source} is malformed: {detail}") from None
     return model
@@ -117,10 +121,7 @@ def save_model(model, path: str | Path) -> None:
     payload = json.dumps(model_to_dict(model), separators=(",", ":")).encode("utf-8")
     if path.suffix == ".gz":
         payload = gzip.compress(payload, mtime=0)
-    folder = path.parent if str(path.parent) else Path(".")
-    if not folder.is_dir():
-        raise ModelFileError(f"cannot write {path}: folder {folder} does not exist")
-    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
+    handle, temporary = _temporary_file(path)
     try:
         with os.fdopen(handle, "wb") as stream:
             stream.write(payload)
@@ -133,6 +134,28 @@ def save_model(model, path: str | Path) -> None:
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
         raise
+
+
+def check_writable(path: str | Path) -> None:
+    """Raise ModelFileError now if :func:`save_model` could not write ``path`` (before long work)."""
+    handle, temporary = _temporary_file(Path(path))
+    os.close(handle)
+    os.unlink(temporary)
+
+
+def _temporary_file(path: Path) -> tuple[int, str]:
+    """A new temporary file beside ``path`` (ModelFileError if the folder or name cannot take it)."""
+    folder = path.parent
+    try:
+        if not folder.is_dir():
+            problem = "is not a folder" if folder.exists() else "does not exist"
+            raise ModelFileError(f"cannot write {path}: folder {folder} {problem}")
+        if path.is_dir():
+            raise ModelFileError(f"cannot write {path}: it is a folder")
+        path.exists()  # raises for a name the file system cannot hold
+        return tempfile.mkstemp(prefix=f".{path.name[:64]}.", suffix=".tmp", dir=folder)
+    except OSError as exc:
+        raise ModelFileError(f"cannot write {path}: {exc.strerror or exc}") from None
 
 
 def load_model(path: str | Path):
@@ -161,6 +184,8 @@ def load_model(path: str | Path):
 def _count(value: Any, what: str) -> int:
     if not isinstance(value, int) or isinstance(value, bool) or value < 0:
         raise ValueError(f"{what} must be a non-negative integer, not {value!r}")
+    if value > _MAX_COUNT:
+        raise ValueError(f"{what} is too large ({value})")
     return value
 
 
@@ -202,5 +227,10 @@ def _rote(rote: dict) -> RoteMemory:
     for key, counts in sequences.items():
         if not isinstance(key, str) or "|" not in key or not isinstance(counts, dict) or not counts:
             raise ValueError(f"rote entry {key!r} is malformed")
+        for move in [*key.partition("|")[2].split(), *counts]:
+            try:
+                chess.Move.from_uci(move)
+            except ValueError:
+                raise ValueError(f"rote entry {key!r} holds {move!r}, not a move in UCI notation") from None
         entries[key] = RoteEntry(key, {str(move): _count(n, f"rote count {key}") for move, n in counts.items()})
     return RoteMemory(entries, max_ply=_count(rote["max_ply"], "rote max_ply"), min_games=_count(rote["min_games"], "rote min_games"))

@@ -33,9 +33,19 @@ def print_json(payload: Any) -> None:
 
 
 def output_dir(path: str | Path) -> Path:
-    """Create (if needed) and return an output folder."""
+    """Create (if needed) and return an output folder; IAMError if it cannot be one.
+
+    Commands call it before any long work, so a bad ``--out`` fails at once.
+    """
+    from iam.errors import IAMError
+
     folder = Path(path)
-    folder.mkdir(parents=True, exist_ok=True)
+    if folder.exists() and not folder.is_dir():
+        raise IAMError(f"cannot write to {folder}: it is a file, not a folder")
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise IAMError(f"cannot create folder {folder}: {exc.strerror or exc}") from None
     return folder
 
 

@@ -33,14 +33,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     from iam.errors import DataError
     from iam.model import OpponentModel
+    from iam.modelfile import check_writable
 
     if args.max_games is not None and args.max_games < 1:
         raise DataError("--max-games must be at least 1")
     if args.min_games < 1:
         raise DataError("--min-games must be at least 1")
     output = Path(args.output)
-    if not output.parent.is_dir():
-        raise DataError(f"cannot write {output}: folder {output.parent} does not exist")
+    check_writable(output)  # before reading and training, not after
     games, report = read_games(
         args.pgn, player=args.player, color=args.color, split=args.split, max_games=args.max_games, quiet=args.quiet
     )

@@ -105,6 +105,23 @@ def bad_inputs(tmp_path: Path, small_pgn: Path, model_file: Path) -> list[tuple[
     packed = zstandard.ZstdCompressor().compress(small_pgn.read_bytes())
     cut_zst.write_bytes(packed[: len(packed) * 7 // 10])
     model = str(model_file)
+    truncated = tmp_path / "truncated.json"
+    plain = json.dumps(json.loads(gzip.decompress(model_file.read_bytes())))
+    truncated.write_text(plain[: len(plain) // 2])
+    damaged = []
+    for number, damage in enumerate(
+        [
+            lambda d: d["chunks"]["rows"][0].__setitem__(2, 10**30),
+            lambda d: d["rule_weights"].update(large_patterns="0.15"),
+            lambda d: next(iter(d["rote"]["sequences"].values())).update(notamove=2),
+            lambda d: d["belief"]["coef"].__setitem__(0, float("nan")),
+            lambda d: d["params"].update(random_state="zero"),
+        ]
+    ):
+        data = json.loads(gzip.decompress(model_file.read_bytes()))
+        damage(data)
+        damaged.append(tmp_path / f"damaged{number}.json")
+        damaged[-1].write_text(json.dumps(data))
     return [
         (["train", str(tmp_path / "missing.pgn"), "--player", "x", "-o", str(tmp_path / "o.json")], "not found"),
         (["train", str(empty), "--player", "x", "-o", str(tmp_path / "o.json")], "empty"),
@@ -118,6 +135,12 @@ def bad_inputs(tmp_path: Path, small_pgn: Path, model_file: Path) -> list[tuple[
         (["predict", str(corrupt)], "damaged gzip"),
         (["predict", str(old)], "version 0"),
         (["predict", str(tmp_path / "nomodel.json")], "not found"),
+        (["predict", str(truncated)], "not valid JSON"),
+        (["predict", str(damaged[0])], "too large"),
+        (["predict", str(damaged[1])], "rule weight large_patterns must be a number"),
+        (["predict", str(damaged[2])], "'notamove', not a move"),
+        (["inspect", str(damaged[3])], "belief coef must be finite"),
+        (["uci", "--model", str(damaged[4])], "random_state"),
         (["evaluate", str(small_pgn)], "--player is required"),
         (["evaluate", "--train-games", "ten"], "--train-games"),
     ]
@@ -163,3 +186,36 @@ def test_evaluate_with_a_single_training_game(bundled_head, capsys):
     (run_,) = json.loads(out)["runs"]
     assert run_["train_games"] == 1 and run_["test_positions"] > 0
     assert run_["coverage"] == 0.0 and run_["top1"] == 0.0  # nothing learned from one game, nothing predicted
+
+
+def test_bad_output_places_fail_before_any_work(small_pgn, model_file, tmp_path, capsys, monkeypatch):
+    def no_work(*args, **kwargs):
+        raise AssertionError("the command started its work before checking where to write")
+
+    monkeypatch.setattr("iam.cli.evaluate.read_games", no_work)
+    monkeypatch.setattr("iam.cli.train.read_games", no_work)
+    a_file = tmp_path / "a-file"
+    a_file.write_text("keep me")
+    cases = [
+        (["evaluate", "--out", str(a_file)], "it is a file, not a folder"),
+        (["evaluate", "--out", str(a_file / "sub")], "cannot create folder"),
+        (["inspect", str(model_file), "--svg", str(a_file)], "it is a file, not a folder"),
+        (["train", str(small_pgn), "--player", "Botvinnik", "-o", str(tmp_path)], "it is a folder"),
+        (["train", str(small_pgn), "--player", "Botvinnik", "-o", str(tmp_path / ("x" * 300))], "too long"),
+        (["train", str(small_pgn), "--player", "Botvinnik", "-o", str(a_file / "m.json")], "is not a folder"),
+    ]
+    for argv, expected in cases:
+        code, _, err = run(capsys, *argv)
+        assert code == 2, argv
+        assert err.count("\n") == 1 and err.startswith("iam: error: ") and expected in err, (argv, err)
+    assert a_file.read_text() == "keep me" and [p.name for p in tmp_path.iterdir()] == ["a-file"]
+
+
+def test_a_failure_after_training_leaves_nothing_behind(small_pgn, tmp_path, capsys, monkeypatch):
+    def disk_full(*args, **kwargs):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr("os.replace", disk_full)
+    code, _, err = run(capsys, "train", str(small_pgn), "--player", "Botvinnik", "--max-games", "3", "-o", str(tmp_path / "m.json"), "--quiet")
+    assert code == 2 and err == f"iam: error: cannot write {tmp_path / 'm.json'}: No space left on device\n"
+    assert list(tmp_path.iterdir()) == []  # neither the model nor its temporary file

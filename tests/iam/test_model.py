@@ -5,7 +5,7 @@ from __future__ import annotations
 import chess
 import numpy as np
 import pytest
-from sklearn.base import clone
+from sklearn.base import BaseEstimator, clone
 from sklearn.exceptions import NotFittedError
 
 from iam.evaluation import first_training_games
@@ -29,6 +29,12 @@ def test_estimator_conventions():
     assert not any(name.endswith("_") for name in vars(model))  # __init__ stores parameters only
     with pytest.raises(NotFittedError):
         model.predict_proba(chess.Board())
+    with pytest.raises(NotFittedError):
+        model.save("never-written.json")
+    for name, value in [("min_games", True), ("random_state", "0"), ("player", 3), ("rule_weights", {"x": 1})]:
+        with pytest.raises(ValueError, match=name):
+            OpponentModel(**{name: value}).fit([])
+    assert not hasattr(OpponentModel, "_validate_params") or OpponentModel._validate_params is BaseEstimator._validate_params
     with pytest.raises(ValueError, match="belief"):
         OpponentModel(belief="magic").fit([])
     with pytest.raises(ValueError, match="no games"):

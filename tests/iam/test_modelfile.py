@@ -41,6 +41,10 @@ def test_round_trip_gives_identical_predictions(small_model, tmp_path, name):
         assert content["chunks"]["rows"][0][0].count("/") >= 0  # patterns are readable text
 
 
+def first_rote(data) -> dict:
+    return next(iter(data["rote"]["sequences"].values()))
+
+
 def write(path, data) -> None:
     path.write_text(json.dumps(data))
 
@@ -63,6 +67,25 @@ def content(small_model, tmp_path):
         (lambda d: d["belief"].update(coef=[1.0]), "one value per feature"),
         (lambda d: d["params"].update(min_games=0), "min_games"),
         (lambda d: d["rote"]["sequences"].update({"bad": {}}), "rote entry"),
+        (lambda d: d["chunks"]["rows"][0].__setitem__(2, 10**30), "too large"),
+        (lambda d: d["training"].update(games=10**30), "too large"),
+        (lambda d: d["rule_weights"].update(large_patterns="0.15"), "rule weight large_patterns must be a number"),
+        (lambda d: d["rule_weights"].update(major_pieces=float("nan")), "rule weight major_pieces must be finite"),
+        (lambda d: d["rule_weights"].update(eliminate_dissolved=1), "eliminate_dissolved must be true or false"),
+        (lambda d: d["params"].update(rule_weights={"winning_patterns": float("inf")}), "must be finite"),
+        (lambda d: first_rote(d).update(notamove=2), "'notamove', not a move in UCI"),
+        (lambda d: d["rote"]["sequences"].update({"startpos|e2e4 zz": {"e7e5": 2}}), "'zz', not a move in UCI"),
+        (lambda d: d["belief"]["coef"].__setitem__(3, float("nan")), "belief coef must be finite"),
+        (lambda d: d["belief"]["mean"].__setitem__(0, "1"), "belief mean must be a number"),
+        (lambda d: d["belief"].update(intercept=float("nan")), "belief intercept must be finite"),
+        (lambda d: d["belief"].update(intercept="0.5"), "belief intercept must be a number"),
+        (lambda d: d["belief"]["calibration"]["x"].__setitem__(1, float("nan")), "calibration x must be finite"),
+        (lambda d: d["belief"]["calibration"]["y"].__setitem__(0, None), "calibration y must be a number"),
+        (lambda d: d["params"].update(random_state="zero"), "random_state"),
+        (lambda d: d["params"].update(random_state=1.5), "random_state"),
+        (lambda d: d["params"].update(player=7), "player must be a name"),
+        (lambda d: d.update(player=["Botvinnik"]), "player must be a name"),
+        (lambda d: d["params"].update(min_games=True), "min_games"),
     ],
 )
 def test_malformed_content_is_refused_with_a_reason(content, tmp_path, damage, message):
@@ -111,3 +134,28 @@ def test_a_model_with_an_empty_chunk_library_round_trips(botvinnik_games, tmp_pa
     board = chess.Board()
     board.push_uci("d2d4")
     assert loaded.predict_proba(board) == model.predict_proba(board) == {chess.Move.from_uci("g8f6"): 1.0}
+
+
+def test_unwritable_places_are_refused_before_and_while_saving(small_model, tmp_path, monkeypatch):
+    from iam.modelfile import check_writable
+
+    (tmp_path / "a-file").write_text("x")
+    cases = [
+        (tmp_path / "a-file" / "m.json", "folder .* is not a folder"),
+        (tmp_path, "it is a folder"),
+        (tmp_path / ("x" * 300 + ".json"), "too long"),
+    ]
+    for path, message in cases:
+        with pytest.raises(ModelFileError, match=message):
+            check_writable(path)
+        with pytest.raises(ModelFileError, match=message):
+            small_model.save(path)
+    check_writable(tmp_path / ("y" * 250 + ".json"))  # a long name the file system can hold
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a-file"]
+
+    def refuse(*args, **kwargs):
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr("tempfile.mkstemp", refuse)
+    with pytest.raises(ModelFileError, match="cannot write .*Permission denied"):
+        small_model.save(tmp_path / "m.json")
