@@ -21,7 +21,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--color", choices=("white", "black", "any"), default="any", help="only the player's games with this colour")
     parser.add_argument("--split", choices=("all", "train", "test"), default="all", help="held-out protocol: game i is a test game when i %% 5 == 4")
     parser.add_argument("--max-games", type=int, metavar="N", help="use at most the first N games (after the other filters)")
-    parser.add_argument("--min-games", type=int, default=2, metavar="N", help="noise filter: keep chunks seen in at least N games (default 2)")
+    parser.add_argument("--min-games", type=int, default=2, metavar="N", help="noise filter: keep chunks (and remembered move sequences) seen in at least N games (default 2)")
+    parser.add_argument(
+        "--min-formed-games",
+        type=int,
+        default=2,
+        metavar="N",
+        help="a stored chunk proposes moves only if the player formed it by a move in at least N games (default 2; 0 = no such filter)",
+    )
     parser.add_argument("--belief", choices=("learned", "rules"), default="learned", help="learned weights and calibration, or the seed's rules")
     parser.add_argument("--seed", type=int, default=0, help="random seed of the belief's position sample")
     parser.add_argument("-o", "--output", required=True, metavar="MODEL", help="model file to write (.json or .json.gz)")
@@ -39,6 +46,8 @@ def run(args: argparse.Namespace) -> int:
         raise DataError("--max-games must be at least 1")
     if args.min_games < 1:
         raise DataError("--min-games must be at least 1")
+    if args.min_formed_games < 0:
+        raise DataError("--min-formed-games cannot be negative")
     output = Path(args.output)
     check_writable(output)  # before reading and training, not after
     games, report = read_games(
@@ -48,7 +57,9 @@ def run(args: argparse.Namespace) -> int:
         raise DataError(f"none of the player's games can be used ({'; '.join(report.summary_lines()[1:])})")
     if not args.quiet and not args.json:
         print(f"learning from {len(games)} games ...", file=sys.stderr)
-    model = OpponentModel(min_games=args.min_games, belief=args.belief, random_state=args.seed)
+    model = OpponentModel(
+        min_games=args.min_games, min_formed_games=args.min_formed_games, belief=args.belief, random_state=args.seed
+    )
     model.fit(games)
     model.save(output)
     summary = {
