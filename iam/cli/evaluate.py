@@ -18,7 +18,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "coverage, top-1/top-3 accuracy, calibration and the seed's belief-band table.",
     )
     parser.add_argument("pgn", nargs="?", metavar="PGN", help="PGN file (default: the bundled Botvinnik games)")
-    parser.add_argument("--player", help="player name (default with the bundled file: Botvinnik)")
+    parser.add_argument(
+        "--player",
+        help="player name (default: Botvinnik); without PGN, the bundled file of this player if there is one "
+        "(Botvinnik, Capablanca), else Botvinnik's file",
+    )
     parser.add_argument(
         "--train-games", default="12,22,80,all", metavar="LIST", help="training sizes, e.g. 12,22,80,all (default)"
     )

@@ -233,3 +233,23 @@ def test_train_exposes_the_formed_games_filter(small_pgn, tmp_path, capsys):
     assert stored[0] == chunks["after_noise_filter"] > stored[2] > stored[5] > 0
     code, _, err = run(capsys, "train", str(small_pgn), "--player", "Botvinnik", "--min-formed-games", "-1", "-o", str(tmp_path / "x.json"))
     assert code == 2 and "--min-formed-games" in err
+
+
+@pytest.mark.parametrize(
+    ("player", "expected"),
+    [("Capablanca", "Capablanca.pgn"), ("capablanca, jose raul", "Capablanca.pgn"), ("Botvinnik", "Botvinnik.pgn"), ("Tal", "Botvinnik.pgn"), (None, "Botvinnik.pgn")],
+)
+def test_evaluate_without_a_pgn_reads_the_players_bundled_file(capsys, monkeypatch, player, expected):
+    from iam.errors import DataError
+
+    seen = {}
+
+    def record(paths, *, player, **options):
+        seen.update(paths=paths, player=player)
+        raise DataError("stop here")
+
+    monkeypatch.setattr("iam.cli.evaluate.read_games", record)
+    code, _, err = run(capsys, "evaluate", *(["--player", player] if player else []), "--quiet")
+    assert code == 2 and "stop here" in err
+    assert [Path(p).name for p in seen["paths"]] == [expected]
+    assert seen["player"] == (player or "Botvinnik")
