@@ -49,11 +49,13 @@ def position(fen: str | None, moves: list[str]):
 
     from iam.errors import PositionError
 
+    if fen is not None and not fen.strip():
+        raise PositionError("--fen is empty (leave it out for the standard start position)")
     try:
-        board = chess.Board(fen) if fen else chess.Board()
+        board = chess.Board(fen) if fen is not None else chess.Board()
     except ValueError as exc:
         raise PositionError(f"invalid FEN {fen!r}: {exc}") from None
-    if fen and not board.is_valid():
+    if fen is not None and not board.is_valid():
         raise PositionError(f"invalid FEN {fen!r}: the position is not legal ({board.status()!r})")
     for text in moves:
         try:

@@ -130,6 +130,8 @@ def bad_inputs(tmp_path: Path, small_pgn: Path, model_file: Path) -> list[tuple[
         (["train", str(garbled_gz), "--player", "x", "-o", str(tmp_path / "o.json")], "cannot read"),
         (["train", str(cut_zst), "--player", "Botvinnik", "-o", str(tmp_path / "o.json")], "truncated"),
         (["predict", model, "--fen", "not a fen"], "invalid FEN"),
+        (["predict", model, "--fen", ""], "--fen is empty"),
+        (["predict", model, "--fen", "  "], "--fen is empty"),
         (["predict", model, "--moves", "e2e5"], "illegal move e2e5"),
         (["predict", model, "--moves", "hello"], "not a move"),
         (["predict", str(corrupt)], "damaged gzip"),
