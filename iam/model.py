@@ -30,7 +30,7 @@ from iam.library import ChunkLibrary
 from iam.noise_filter import RESULT_CODES, chunk_statistics, move_bin, noise_filter
 from iam.partial import Completions, find_completions
 from iam.pgn import PlayerGame
-from iam.replay import PlayerMoves, positions_before, replay
+from iam.replay import PlayerMoves, player_move_count, replay
 from iam.rote import RoteEntry, RoteMemory
 
 __all__ = ["OpponentModel"]
@@ -95,7 +95,9 @@ class OpponentModel(BaseEstimator):
             raise ValueError("cannot fit an opponent model on no games")
         if not all(isinstance(game, PlayerGame) for game in games):
             raise TypeError("fit expects PlayerGame records (see iam.pgn.load_player_games)")
-        moves = replay(games)
+        # The learned belief's sample is drawn first, so that one replay also keeps its boards.
+        picked = self._pick_sample(player_move_count(games)) if self.belief == "learned" else None
+        moves = replay(games, keep=picked)
         if len(moves) == 0:
             raise ValueError("the games contain no move of the modelled player")
         occurrences = collect(planes_from_bitboards(moves.bitboards), moved_to=moves.moved_to)
@@ -127,7 +129,7 @@ class OpponentModel(BaseEstimator):
             )
         self.facts_ = self._facts(table, len(games))
         if self.belief == "learned":
-            sample = self._sample(games, moves, occurrences)
+            sample = self._sample(games, moves, occurrences, picked)
             record = _CompletionRecord(sample, len(table))
             table = table.assign(completed=record.completed, opportunities=record.opportunities)
             self.library_ = replace(self.library_, table=table)
@@ -166,16 +168,24 @@ class OpponentModel(BaseEstimator):
             min_formed_games=self.min_formed_games,
         )
 
-    def _sample(self, games: list[PlayerGame], moves: PlayerMoves, occurrences: ChunkOccurrences) -> list[_Sampled]:
-        """Run the finder on a random sample of training positions, each without its own game."""
+    def _pick_sample(self, positions: int) -> np.ndarray:
+        """Sorted indices of the training positions the learned belief is fitted on."""
+        if positions == 0:
+            return np.zeros(0, dtype=np.int64)
         rng = np.random.default_rng(self.random_state)
-        picked = np.sort(rng.choice(len(moves), size=min(self.belief_positions, len(moves)), replace=False))
-        wanted: dict[int, set[int]] = {}
-        for game_id, ply in zip(moves.game[picked].tolist(), moves.ply[picked].tolist()):
-            wanted.setdefault(game_id, set()).add(ply)
-        own = _OwnCounts(self.library_, occurrences, moves, games_in=np.array(sorted(wanted)))
+        return np.sort(rng.choice(positions, size=min(self.belief_positions, positions), replace=False))
+
+    def _sample(
+        self, games: list[PlayerGame], moves: PlayerMoves, occurrences: ChunkOccurrences, picked: np.ndarray
+    ) -> list[_Sampled]:
+        """Run the finder on the sampled training positions, each without its own game."""
+        game_ids, plies = moves.game[picked].tolist(), moves.ply[picked].tolist()
+        own = _OwnCounts(self.library_, occurrences, moves, games_in=np.unique(moves.game[picked]))
+        starts = {game_id: games[game_id].board().epd() for game_id in set(game_ids)}
         sample = []
-        for game_id, _, board, move in positions_before(games, wanted):
+        for game_id, ply, board in zip(game_ids, plies, moves.kept_boards, strict=True):
+            move = games[game_id].moves[ply]
+            rote = self.rote_.lookup_moves(starts[game_id], games[game_id].moves[:ply])
             completions = find_completions(self.library_, board)
             own_counts = own.lookup(completions.chunk, game_id)
             _, kept = eligible(completions, self.facts_, own_counts)
@@ -186,7 +196,7 @@ class OpponentModel(BaseEstimator):
                     move=move,
                     move_number=board.fullmove_number,
                     completions=completions,
-                    rote=self.rote_.lookup(board),
+                    rote=rote,
                     own_counts=own_counts,
                     kept=kept,
                     played=played[completions.move] if len(completions) else np.zeros(0, bool),

@@ -12,7 +12,7 @@ sequence is remembered only if it occurred in at least ``min_games`` games.
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 import chess
@@ -93,4 +93,10 @@ class RoteMemory:
         if len(board.move_stack) >= self.max_ply or not self.entries:
             return None
         start = board.root().epd() if board.move_stack else board.epd()
-        return self._by_moves.get(("startpos" if start == _STANDARD_START else start, tuple(board.move_stack)))
+        return self.lookup_moves(start, board.move_stack)
+
+    def lookup_moves(self, start_epd: str, moves: Sequence[chess.Move]) -> RoteEntry | None:
+        """The entry for ``moves`` played from the position ``start_epd``, if remembered."""
+        if len(moves) >= self.max_ply or not self.entries:
+            return None
+        return self._by_moves.get(("startpos" if start_epd == _STANDARD_START else start_epd, tuple(moves)))
