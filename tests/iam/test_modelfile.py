@@ -38,7 +38,12 @@ def test_round_trip_gives_identical_predictions(small_model, tmp_path, name):
     else:
         content = json.loads(path.read_text())
         assert content["format"] == "iam-opponent-model" and content["version"] == VERSION
-        assert content["chunks"]["rows"][0][0].count("/") >= 0  # patterns are readable text
+        # patterns are readable text that parses back to the stored chunk codes
+        from iam.chunk import from_pattern
+
+        patterns = [row[0] for row in content["chunks"]["rows"]]
+        assert all(set(pattern) <= set(".PNBRQKp/") for pattern in patterns)
+        assert [from_pattern(p) for p in patterns] == small_model.library_.table.index.tolist()
 
 
 def first_rote(data) -> dict:
