@@ -186,6 +186,10 @@ class OpponentModel(BaseEstimator):
         for game_id, ply, board in zip(game_ids, plies, moves.kept_boards, strict=True):
             move = games[game_id].moves[ply]
             rote = self.rote_.lookup_moves(starts[game_id], games[game_id].moves[:ply])
+            # The game itself added its move to the entry when the position is within the
+            # memory's first plies (a sequence entry always is; a position entry then is too).
+            own_rote = rote is not None or ply < self.rote_.max_ply
+            rote = rote or self.rote_.lookup_position(board)
             completions = find_completions(self.library_, board)
             own_counts = own.lookup(completions.chunk, game_id)
             _, kept = eligible(completions, self.facts_, own_counts)
@@ -197,6 +201,7 @@ class OpponentModel(BaseEstimator):
                     move_number=board.fullmove_number,
                     completions=completions,
                     rote=rote,
+                    own_rote_move=move.uci() if rote is not None and own_rote else None,
                     own_counts=own_counts,
                     kept=kept,
                     played=played[completions.move] if len(completions) else np.zeros(0, bool),
@@ -217,7 +222,7 @@ class OpponentModel(BaseEstimator):
                 move_number=item.move_number,
                 rule_weights=self.rule_weights_,
                 own_counts=item.own_counts,
-                own_rote_move=item.move.uci() if item.rote is not None else None,
+                own_rote_move=item.own_rote_move,
                 own_completions=record.own(item.completions.chunk, item.game),
             )
             blocks.append(rows.features)
@@ -295,6 +300,8 @@ class _Sampled:
     move_number: int
     completions: Completions
     rote: RoteEntry | None
+    own_rote_move: str | None
+    """The game's own move in ``rote`` (left out of its counts), if the game added it there."""
     own_counts: np.ndarray
     kept: np.ndarray
     """Which proposals a library without this game would make."""

@@ -68,6 +68,7 @@ def model_to_dict(model) -> dict[str, Any]:
             "max_ply": model.rote_.max_ply,
             "min_games": model.rote_.min_games,
             "sequences": {key: entry.counts for key, entry in model.rote_.entries.items()},
+            "positions": {key: entry.counts for key, entry in model.rote_.positions.items()},
         },
         "belief": model.belief_.to_dict() if model.belief_ is not None else None,
     }
@@ -221,16 +222,33 @@ def _chunk_table(chunks: dict) -> pd.DataFrame:
 
 def _rote(rote: dict) -> RoteMemory:
     sequences = rote["sequences"]
-    if not isinstance(sequences, dict):
-        raise ValueError("rote sequences must be an object")
+    positions = rote.get("positions", {})  # absent in files written before the position memory
+    if not isinstance(sequences, dict) or not isinstance(positions, dict):
+        raise ValueError("rote sequences and positions must be objects")
     entries = {}
     for key, counts in sequences.items():
-        if not isinstance(key, str) or "|" not in key or not isinstance(counts, dict) or not counts:
+        if not isinstance(key, str) or "|" not in key:
             raise ValueError(f"rote entry {key!r} is malformed")
-        for move in [*key.partition("|")[2].split(), *counts]:
-            try:
-                chess.Move.from_uci(move)
-            except ValueError:
-                raise ValueError(f"rote entry {key!r} holds {move!r}, not a move in UCI notation") from None
-        entries[key] = RoteEntry(key, {str(move): _count(n, f"rote count {key}") for move, n in counts.items()})
-    return RoteMemory(entries, max_ply=_count(rote["max_ply"], "rote max_ply"), min_games=_count(rote["min_games"], "rote min_games"))
+        entries[key] = _rote_entry(key, counts, key.partition("|")[2].split())
+    by_position = {}
+    for key, counts in positions.items():
+        if not isinstance(key, str) or len(key.split()) != 4:
+            raise ValueError(f"rote position {key!r} is not an EPD (placement, side, castling, en passant)")
+        by_position[key] = _rote_entry(key, counts, [])
+    return RoteMemory(
+        entries,
+        max_ply=_count(rote["max_ply"], "rote max_ply"),
+        min_games=_count(rote["min_games"], "rote min_games"),
+        positions=by_position,
+    )
+
+
+def _rote_entry(key: str, counts: Any, played: list[str]) -> RoteEntry:
+    if not isinstance(counts, dict) or not counts:
+        raise ValueError(f"rote entry {key!r} is malformed")
+    for move in [*played, *counts]:
+        try:
+            chess.Move.from_uci(move)
+        except ValueError:
+            raise ValueError(f"rote entry {key!r} holds {move!r}, not a move in UCI notation") from None
+    return RoteEntry(key, {str(move): _count(n, f"rote count {key}") for move, n in counts.items()})

@@ -7,6 +7,12 @@ after exactly that sequence of moves from exactly that start. When a live game
 follows a remembered sequence, the player's past choices there predict the
 continuation, with belief = how often each move was chosen. Like chunks, a
 sequence is remembered only if it occurred in at least ``min_games`` games.
+
+The same choices are also counted by *position* (the EPD: placement, side to move,
+castling rights, en passant square). When the live game's sequence is not
+remembered, the position is looked up instead: a transposition into a known
+opening position, or a position given without its history (``iam predict --fen``),
+still finds what the player chose there.
 """
 
 from __future__ import annotations
@@ -49,11 +55,13 @@ class RoteEntry:
 
 @dataclass(frozen=True)
 class RoteMemory:
-    """Remembered sequences (key -> entry) and the parameters they were learned with."""
+    """Remembered sequences and positions (key -> entry) and the parameters they were learned with."""
 
     entries: dict[str, RoteEntry] = field(default_factory=dict)
     max_ply: int = 30
     min_games: int = 2
+    positions: dict[str, RoteEntry] = field(default_factory=dict)
+    """Position (EPD) -> the player's choices there, in the first ``max_ply`` plies of the games."""
     _by_moves: dict[tuple[str, tuple[chess.Move, ...]], RoteEntry] = field(
         init=False, repr=False, compare=False, default_factory=dict
     )
@@ -67,36 +75,69 @@ class RoteMemory:
 
     @classmethod
     def learn(cls, games: Iterable[PlayerGame], *, max_ply: int = 30, min_games: int = 2) -> RoteMemory:
-        """Count the player's choices after every sequence of at most ``max_ply`` plies."""
+        """Count the player's choices after every sequence of at most ``max_ply`` plies, and per position."""
         counts: dict[str, Counter[str]] = defaultdict(Counter)
+        by_position: dict[tuple, Counter[str]] = defaultdict(Counter)
+        first_seen: dict[tuple, chess.Board] = {}
         for game in games:
             board = game.board()
-            key, to_move = sequence_key(board.epd(), []), board.turn
+            key = sequence_key(board.epd(), [])
+            chosen: set[tuple[tuple, str]] = set()  # a game counts once per (position, move)
             for ply, move in enumerate(game.moves[:max_ply]):
                 uci = move.uci()
-                if to_move == game.color:
+                if board.turn == game.color:
                     counts[key][uci] += 1
+                    position = _position_key(board)
+                    if (position, uci) not in chosen:
+                        chosen.add((position, uci))
+                        by_position[position][uci] += 1
+                        if position not in first_seen:
+                            first_seen[position] = board.copy(stack=False)
                 key += (" " if ply else "") + uci  # the key of the sequence one move longer
-                to_move = not to_move
+                board.push(move)
         entries = {
             key: RoteEntry(key, dict(counter.most_common()))
             for key, counter in counts.items()
             if sum(counter.values()) >= min_games
         }
-        return cls(entries, max_ply=max_ply, min_games=min_games)
+        positions = {}
+        for position, counter in by_position.items():
+            if sum(counter.values()) >= min_games:
+                epd = first_seen[position].epd()
+                positions[epd] = RoteEntry(epd, dict(counter.most_common()))
+        return cls(entries, max_ply=max_ply, min_games=min_games, positions=positions)
 
     def __len__(self) -> int:
+        """Number of remembered sequences."""
         return len(self.entries)
 
     def lookup(self, board: chess.Board) -> RoteEntry | None:
-        """The entry for the sequence that led to ``board`` (its move stack), if remembered."""
-        if len(board.move_stack) >= self.max_ply or not self.entries:
-            return None
+        """The entry for the sequence that led to ``board`` (its move stack), else for its position."""
         start = board.root().epd() if board.move_stack else board.epd()
-        return self.lookup_moves(start, board.move_stack)
+        return self.lookup_moves(start, board.move_stack) or self.lookup_position(board)
 
     def lookup_moves(self, start_epd: str, moves: Sequence[chess.Move]) -> RoteEntry | None:
         """The entry for ``moves`` played from the position ``start_epd``, if remembered."""
         if len(moves) >= self.max_ply or not self.entries:
             return None
         return self._by_moves.get(("startpos" if start_epd == _STANDARD_START else start_epd, tuple(moves)))
+
+    def lookup_position(self, board: chess.Board) -> RoteEntry | None:
+        """The player's choices in ``board``'s position (however it was reached), if remembered."""
+        return self.positions.get(board.epd()) if self.positions else None
+
+
+def _position_key(board: chess.Board) -> tuple:
+    """A cheap key equal for equal EPDs (placement, side to move, castling rights, legal en passant)."""
+    return (
+        board.pawns,
+        board.knights,
+        board.bishops,
+        board.rooks,
+        board.queens,
+        board.kings,
+        board.occupied_co[chess.WHITE],
+        board.turn,
+        board.clean_castling_rights(),
+        board.ep_square if board.has_legal_en_passant() else None,
+    )

@@ -12,7 +12,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "predict",
         help="predict the modelled player's next move",
         description="Rank the moves of the side to move by the model's belief. The position is "
-        "--fen (default: the standard start) after the optional --moves.",
+        "--fen (default: the standard start) after the optional --moves. The opening memory follows "
+        "the moves from --fen; a position whose sequence it does not know (a transposition, or a "
+        "--fen without --moves) is looked up by the position itself. One rule (a pattern the player "
+        "just dissolved) needs the player's previous move, so give --moves when you have them.",
     )
     parser.add_argument("model", metavar="MODEL", help="model file written by 'iam train'")
     parser.add_argument("--fen", help="starting position (default: the standard start)")

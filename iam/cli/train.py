@@ -70,6 +70,7 @@ def run(args: argparse.Namespace) -> int:
         "colors": model.colors_,
         "chunks": model.chunk_counts_,
         "rote_sequences": len(model.rote_),
+        "rote_positions": len(model.rote_.positions),
         "belief": model.belief_kind_,
         "notes": model.notes_,
     }
@@ -84,7 +85,7 @@ def run(args: argparse.Namespace) -> int:
         f"{counts['after_noise_filter']} after the noise filter (>= {model.min_games} games); "
         f"{counts['stored']} stored (formed by a move in >= {model.min_formed_games} games)"
     )
-    print(f"rote memory: {len(model.rote_)} sequences; belief: {model.belief_kind_}")
+    print(f"rote memory: {len(model.rote_)} sequences, {len(model.rote_.positions)} positions; belief: {model.belief_kind_}")
     for note in model.notes_:
         print(f"note: {note}")
     print(f"model written to {output} ({output.stat().st_size / 1024:.0f} KiB)")

@@ -255,3 +255,19 @@ def test_evaluate_without_a_pgn_reads_the_players_bundled_file(capsys, monkeypat
     assert code == 2 and "stop here" in err
     assert [Path(p).name for p in seen["paths"]] == [expected]
     assert seen["player"] == (player or "Botvinnik")
+
+
+def test_predict_from_a_fen_alone_uses_the_remembered_position(model_file, capsys):
+    from iam.model import OpponentModel
+
+    import chess
+
+    rote = OpponentModel.load(model_file).rote_
+    later = {epd: entry for epd, entry in rote.positions.items() if epd != chess.Board().epd()}
+    epd, entry = max(later.items(), key=lambda item: (item[1].games, item[0]))  # reached after some moves
+    favourite = max(entry.counts, key=entry.counts.get)
+    code, out, _ = run(capsys, "predict", str(model_file), "--fen", epd + " 0 12", "--json")
+    assert code == 0
+    top = json.loads(out)["predictions"][0]
+    rote_sources = [s for s in top["sources"] if s["kind"] == "rote"]
+    assert top["move"] == favourite and rote_sources[0]["games"] == entry.games

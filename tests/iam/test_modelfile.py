@@ -30,6 +30,7 @@ def test_round_trip_gives_identical_predictions(small_model, tmp_path, name):
         assert loaded.predict_proba(board) == small_model.predict_proba(board)
     assert loaded.library_.table.equals(small_model.library_.table)
     assert loaded.rote_.entries == small_model.rote_.entries
+    assert loaded.rote_.positions == small_model.rote_.positions and len(loaded.rote_.positions) > 50
     assert np.array_equal(loaded.belief_.coef, small_model.belief_.coef)
     assert loaded.get_params() == small_model.get_params()
     assert [p.name for p in tmp_path.iterdir()] == [name]  # no temporary file left behind
@@ -91,6 +92,9 @@ def content(small_model, tmp_path):
         (lambda d: d["params"].update(player=7), "player must be a name"),
         (lambda d: d.update(player=["Botvinnik"]), "player must be a name"),
         (lambda d: d["params"].update(min_games=True), "min_games"),
+        (lambda d: d["rote"]["positions"].update({"8/8/8 w": {"e2e4": 2}}), "not an EPD"),
+        (lambda d: next(iter(d["rote"]["positions"].values())).update(zz=2), "'zz', not a move"),
+        (lambda d: d["rote"].update(positions=[]), "must be objects"),
     ],
 )
 def test_malformed_content_is_refused_with_a_reason(content, tmp_path, damage, message):
@@ -164,3 +168,10 @@ def test_unwritable_places_are_refused_before_and_while_saving(small_model, tmp_
     monkeypatch.setattr("tempfile.mkstemp", refuse)
     with pytest.raises(ModelFileError, match="cannot write .*Permission denied"):
         small_model.save(tmp_path / "m.json")
+
+
+def test_a_file_without_the_position_memory_still_loads(content, small_model, tmp_path):
+    del content["rote"]["positions"]  # as written before positions were remembered
+    write(tmp_path / "older.json", content)
+    loaded = OpponentModel.load(tmp_path / "older.json")
+    assert loaded.rote_.positions == {} and loaded.rote_.entries == small_model.rote_.entries
