@@ -81,7 +81,7 @@ class RoteMemory:
         first_seen: dict[tuple, chess.Board] = {}
         for game in games:
             board = game.board()
-            key = sequence_key(board.epd(), [])
+            key = sequence_key(_STANDARD_START if game.start_fen == chess.STARTING_FEN else board.epd(), [])
             chosen: set[tuple[tuple, str]] = set()  # a game counts once per (position, move)
             for ply, move in enumerate(game.moves[:max_ply]):
                 uci = move.uci()
