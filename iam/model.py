@@ -36,6 +36,7 @@ from iam.rote import RoteEntry, RoteMemory
 __all__ = ["OpponentModel"]
 
 _BELIEFS = ("learned", "rules")
+_FIT_STEPS = ("replay", "chunks", "library and rote memory", "belief sample", "belief fit")
 
 
 class OpponentModel(BaseEstimator):
@@ -87,19 +88,27 @@ class OpponentModel(BaseEstimator):
 
     # -- learning ---------------------------------------------------------------
 
-    def fit(self, games: Iterable[PlayerGame], y: None = None) -> OpponentModel:
-        """Learn the model from the player's games; returns ``self``."""
+    def fit(self, games: Iterable[PlayerGame], y: None = None, *, progress=None) -> OpponentModel:
+        """Learn the model from the player's games; returns ``self``.
+
+        ``progress`` optionally wraps an iterable of the fitting steps (a progress
+        bar such as ``tqdm``); fitting advances it once per step.
+        """
         games = list(games)
         self._check_parameters()
         if not games:
             raise ValueError("cannot fit an opponent model on no games")
         if not all(isinstance(game, PlayerGame) for game in games):
             raise TypeError("fit expects PlayerGame records (see iam.pgn.load_player_games)")
+        steps = _FIT_STEPS if self.belief == "learned" else _FIT_STEPS[:3]
+        step = iter(progress(steps) if progress is not None else steps)
+        next(step)  # replaying the games
         # The learned belief's sample is drawn first, so that one replay also keeps its boards.
         picked = self._pick_sample(player_move_count(games)) if self.belief == "learned" else None
         moves = replay(games, keep=picked)
         if len(moves) == 0:
             raise ValueError("the games contain no move of the modelled player")
+        next(step)  # collecting chunks
         occurrences = collect(planes_from_bitboards(moves.bitboards), moved_to=moves.moved_to)
         statistics = chunk_statistics(occurrences, moves.info)
         filtered = noise_filter(statistics, min_games=self.min_games)
@@ -116,6 +125,7 @@ class OpponentModel(BaseEstimator):
             "after_noise_filter": int(len(filtered)),
             "stored": int(len(table)),
         }
+        next(step)  # the library and the rote memory
         self.library_ = ChunkLibrary.from_table(table)
         self.rote_ = RoteMemory.learn(games, max_ply=self.rote_max_ply, min_games=self.min_games)
         self.rule_weights_ = self.rule_weights or RuleWeights()
@@ -129,17 +139,20 @@ class OpponentModel(BaseEstimator):
             )
         self.facts_ = self._facts(table, len(games))
         if self.belief == "learned":
+            next(step)  # the belief's sample of training positions
             sample = self._sample(games, moves, occurrences, picked)
             record = _CompletionRecord(sample, len(table))
             table = table.assign(completed=record.completed, opportunities=record.opportunities)
             self.library_ = replace(self.library_, table=table)
             self.facts_ = self._facts(table, len(games))
+            next(step)  # fitting the belief
             rows, played, position, game = self._training_rows(sample, record)
             try:
                 self.belief_ = learn_belief(rows, played, position, game, random_state=self.random_state)
             except ValueError as exc:
                 self.belief_kind_ = "rules"
                 self.notes_.append(f"learned belief unavailable ({exc}); using the seed's rules")
+        next(step, None)  # lets a progress bar show the last step done
         return self
 
     def _check_parameters(self) -> None:

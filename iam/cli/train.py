@@ -6,7 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from iam.cli._common import add_quiet, print_json, read_games
+from iam.cli._common import add_quiet, print_json, progress, read_games
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -60,7 +60,7 @@ def run(args: argparse.Namespace) -> int:
     model = OpponentModel(
         min_games=args.min_games, min_formed_games=args.min_formed_games, belief=args.belief, random_state=args.seed
     )
-    model.fit(games)
+    model.fit(games, progress=lambda steps: progress(steps, quiet=args.quiet, desc="fitting", unit=" steps"))
     model.save(output)
     summary = {
         "model": str(output),

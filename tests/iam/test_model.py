@@ -145,3 +145,16 @@ def test_an_empty_chunk_library_predicts_from_the_rote_memory_only(botvinnik_gam
     board.push_uci("c7c5")
     board.push_uci("d4d5")
     assert model.predict_proba(board) == {}  # off the remembered line, and no chunk
+
+
+@pytest.mark.parametrize(("belief", "steps"), [("rules", 3), ("learned", 5)])
+def test_fit_advances_a_progress_wrapper_once_per_step(botvinnik_games, belief, steps):
+    seen = []
+
+    def progress(items):
+        for item in items:
+            seen.append(item)
+            yield item
+
+    OpponentModel(belief=belief).fit(botvinnik_games[:3], progress=progress)
+    assert seen == ["replay", "chunks", "library and rote memory", "belief sample", "belief fit"][:steps]
