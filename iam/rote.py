@@ -65,13 +65,17 @@ class RoteMemory:
     _by_moves: dict[tuple[str, tuple[chess.Move, ...]], RoteEntry] = field(
         init=False, repr=False, compare=False, default_factory=dict
     )
+    _occupied: set[int] = field(init=False, repr=False, compare=False, default_factory=set)
 
     def __post_init__(self) -> None:
-        # Lookups by (start, moves) avoid building a text key for every live position.
+        # Lookups by (start, moves) avoid building a text key for every live position,
+        # and the occupied squares of the remembered positions turn most misses away
+        # before an EPD is built.
         for key, entry in self.entries.items():
             start, _, played = key.partition("|")
             moves = tuple(chess.Move.from_uci(uci) for uci in played.split())
             self._by_moves[start, moves] = entry
+        self._occupied.update(chess.BaseBoard(epd.split()[0]).occupied for epd in self.positions)
 
     @classmethod
     def learn(cls, games: Iterable[PlayerGame], *, max_ply: int = 30, min_games: int = 2) -> RoteMemory:
@@ -124,7 +128,7 @@ class RoteMemory:
 
     def lookup_position(self, board: chess.Board) -> RoteEntry | None:
         """The player's choices in ``board``'s position (however it was reached), if remembered."""
-        return self.positions.get(board.epd()) if self.positions else None
+        return self.positions.get(board.epd()) if board.occupied in self._occupied else None
 
 
 def _position_key(board: chess.Board) -> tuple:
