@@ -118,7 +118,7 @@ class RoteMemory:
     def lookup(self, board: chess.Board) -> RoteEntry | None:
         """The entry for the sequence that led to ``board`` (its move stack), else for its position."""
         start = board.root().epd() if board.move_stack else board.epd()
-        return self.lookup_moves(start, board.move_stack) or self.lookup_position(board)
+        return _legal_on(self.lookup_moves(start, board.move_stack) or self.lookup_position(board), board)
 
     def lookup_moves(self, start_epd: str, moves: Sequence[chess.Move]) -> RoteEntry | None:
         """The entry for ``moves`` played from the position ``start_epd``, if remembered."""
@@ -129,6 +129,16 @@ class RoteMemory:
     def lookup_position(self, board: chess.Board) -> RoteEntry | None:
         """The player's choices in ``board``'s position (however it was reached), if remembered."""
         return self.positions.get(board.epd()) if board.occupied in self._occupied else None
+
+
+def _legal_on(entry: RoteEntry | None, board: chess.Board) -> RoteEntry | None:
+    """``entry`` without moves that are illegal on ``board`` (only a tampered model file has them)."""
+    if entry is None:
+        return None
+    legal = {uci: count for uci, count in entry.counts.items() if board.is_legal(chess.Move.from_uci(uci))}
+    if len(legal) == len(entry.counts):
+        return entry
+    return RoteEntry(entry.key, legal) if legal else None
 
 
 def _position_key(board: chess.Board) -> tuple:

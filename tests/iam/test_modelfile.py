@@ -175,3 +175,12 @@ def test_a_file_without_the_position_memory_still_loads(content, small_model, tm
     write(tmp_path / "older.json", content)
     loaded = OpponentModel.load(tmp_path / "older.json")
     assert loaded.rote_.positions == {} and loaded.rote_.entries == small_model.rote_.entries
+
+
+def test_a_remembered_move_that_is_illegal_is_never_predicted(content, tmp_path):
+    # Valid UCI, so the loader cannot tell; the lookup drops it on the board.
+    content["rote"]["sequences"]["startpos|"] = {"e2e5": 5, "d2d4": 1}
+    write(tmp_path / "tampered.json", content)
+    beliefs = OpponentModel.load(tmp_path / "tampered.json").predict_proba(chess.Board())
+    assert chess.Move.from_uci("e2e5") not in beliefs and chess.Move.from_uci("d2d4") in beliefs
+    assert all(move in chess.Board().legal_moves for move in beliefs)
