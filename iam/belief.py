@@ -69,11 +69,37 @@ class RuleWeights:
 
     @classmethod
     def from_dict(cls, data: dict) -> RuleWeights:
-        names = {f.name for f in fields(cls)}
-        unknown = set(data) - names
+        """Weights from :meth:`to_dict`'s shape (ValueError for unknown names, wrong types, NaN)."""
+        if not isinstance(data, dict):
+            raise ValueError("rule weights must be an object")
+        unknown = set(data) - {f.name for f in fields(cls)}
         if unknown:
             raise ValueError(f"unknown rule weights {sorted(unknown)}")
+        for f in fields(cls):
+            if f.name not in data:
+                continue
+            if isinstance(f.default, bool):
+                if not isinstance(data[f.name], bool):
+                    raise ValueError(f"rule weight {f.name} must be true or false, not {data[f.name]!r}")
+            else:
+                finite_number(data[f.name], f"rule weight {f.name}")
         return cls(**data)
+
+
+def finite_number(value, what: str) -> float:
+    """``value`` as a float if it is a finite int or float (not a bool or text); ValueError otherwise."""
+    if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
+        raise ValueError(f"{what} must be a number, not {value!r}")
+    if not np.isfinite(value):
+        raise ValueError(f"{what} must be finite, not {value!r}")
+    return float(value)
+
+
+def _finite_list(values, what: str) -> np.ndarray:
+    """A list of finite numbers as a float64 array (ValueError otherwise)."""
+    if not isinstance(values, list):
+        raise ValueError(f"{what} must be a list of numbers")
+    return np.array([finite_number(value, what) for value in values], dtype=np.float64)
 
 
 def normalise(beliefs: np.ndarray) -> np.ndarray:
@@ -130,21 +156,23 @@ class LearnedBelief:
 
     @classmethod
     def from_dict(cls, data: dict) -> LearnedBelief:
+        """A belief from :meth:`to_dict`'s shape (ValueError for any wrong shape, type or non-finite number)."""
         features = tuple(data["features"])
         if features != FEATURES:
             raise ValueError(f"belief features {list(features)} differ from this toolkit's {list(FEATURES)}")
-        arrays = [np.asarray(data[key], dtype=np.float64) for key in ("mean", "scale", "coef")]
+        arrays = [_finite_list(data[key], f"belief {key}") for key in ("mean", "scale", "coef")]
         if any(array.shape != (len(features),) for array in arrays):
             raise ValueError("belief weights do not have one value per feature")
         if np.any(arrays[1] <= 0):
             raise ValueError("belief scales must be positive")
-        x = np.asarray(data["calibration"]["x"], dtype=np.float64)
-        y = np.asarray(data["calibration"]["y"], dtype=np.float64)
-        if x.shape != y.shape or x.ndim != 1 or len(x) < 2 or np.any(np.diff(x) < 0):
+        intercept = finite_number(data["intercept"], "belief intercept")
+        x = _finite_list(data["calibration"]["x"], "belief calibration x")
+        y = _finite_list(data["calibration"]["y"], "belief calibration y")
+        if x.shape != y.shape or len(x) < 2 or np.any(np.diff(x) < 0):
             raise ValueError("belief calibration must be two equal, increasing lists of at least 2 values")
         if np.any((y < 0) | (y > 1)):
             raise ValueError("belief calibration values must lie in [0, 1]")
-        return cls(features, *arrays, float(data["intercept"]), x, y)
+        return cls(features, *arrays, intercept, x, y)
 
 
 def learn_belief(

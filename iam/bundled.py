@@ -2,8 +2,8 @@
 
 In a source checkout (or an editable install) the files sit in ``datasets/`` at the
 repository root; a wheel carries the same folder as ``iam/bundled_data``. Every file
-is checked against ``MANIFEST.json`` (size and sha256, verified once per process) so
-an experiment never runs silently on damaged data.
+is checked against ``MANIFEST.json`` (size, sha256, and the number of games counted by
+their Event tags) so an experiment never runs silently on damaged data.
 """
 
 from __future__ import annotations
@@ -82,4 +82,7 @@ def _verified(entry: BundledFile) -> Path:
             f"bundled file {path} does not match its manifest "
             f"(expected sha256 {entry.sha256[:12]}..., found {digest[:12]}...)"
         )
+    games = data.count(b"\n[Event ") + data.startswith(b"[Event ")  # one Event tag per game (cheap)
+    if games != entry.games:
+        raise DataError(f"bundled file {path} holds {games} games but its manifest says {entry.games}")
     return path

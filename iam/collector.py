@@ -185,18 +185,28 @@ def _components(planes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     # Each linked cell ORs its square into the group of its root (the smallest
     # cell of its group); groups of two or more pieces are chunk candidates.
     live = np.flatnonzero(pair_links.any(axis=0))
-    window_of, board_of = np.divmod(live, n)
     labels = labels[:, live]
-    square_bits = (np.uint64(1) << window_squares.astype(np.uint64))[window_of].T  # (16, m)
-    groups = np.zeros((BOX * BOX + 1, len(live)), dtype=np.uint64)
-    sizes = np.zeros((BOX * BOX + 1, len(live)), dtype=np.int8)
-    columns = np.arange(len(live))
-    for cell in range(BOX * BOX):
-        root = np.minimum(labels[cell], BOX * BOX)  # no piece -> spare row 16
-        groups[root, columns] |= square_bits[cell]
-        sizes[root, columns] += 1
-    root, column = np.nonzero(sizes[: BOX * BOX] >= 2)
-    return _maximal(board_of[column].astype(np.int64), groups[root, column])
+    # Group of (column, root): the sum of its cells' local bits 1 << cell (a 16-bit
+    # mask, exact in the float weights of bincount) and its number of cells.
+    key = np.arange(len(live)) * (BOX * BOX + 1) + np.minimum(labels, BOX * BOX)  # no piece -> spare root 16
+    local_bits = np.broadcast_to((1 << np.arange(BOX * BOX))[:, None], key.shape)
+    slots = len(live) * (BOX * BOX + 1)
+    sizes = np.bincount(key.ravel(), minlength=slots)
+    masks = np.bincount(key.ravel(), weights=local_bits.ravel(), minlength=slots)
+    slot = np.flatnonzero(sizes >= 2)
+    column, root = np.divmod(slot, BOX * BOX + 1)
+    slot, column = slot[root < BOX * BOX], column[root < BOX * BOX]
+    window_of, board_of = np.divmod(live[column], n)
+    return _maximal(board_of.astype(np.int64), _to_board(masks[slot].astype(np.uint64), window_of))
+
+
+def _to_board(local: np.ndarray, window: np.ndarray) -> np.ndarray:
+    """Board bitboards of 16-bit window masks (bit ``4 * row + col`` of the window)."""
+    corner = np.array([row * 8 + col for row, col in _WINDOWS], dtype=np.uint64)[window]
+    squares = np.zeros(len(local), dtype=np.uint64)
+    for row in range(BOX):
+        squares |= ((local >> np.uint64(BOX * row)) & np.uint64(2**BOX - 1)) << (corner + np.uint64(8 * row))
+    return squares
 
 
 def _propagate(labels: np.ndarray, pair_links: np.ndarray, cell_a: np.ndarray, cell_b: np.ndarray) -> np.ndarray:

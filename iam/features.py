@@ -24,7 +24,7 @@ import numpy as np
 import pandas as pd
 
 from iam.board import QUEEN, ROOK
-from iam.chunk import decode
+from iam.chunk import BOX, decode
 from iam.noise_filter import STAT_COLUMNS, move_bin
 from iam.partial import Completions
 from iam.rote import RoteEntry
@@ -98,7 +98,7 @@ class ChunkFacts:
     def from_table(
         cls, table: pd.DataFrame, *, training_games: int, min_games: int, min_formed_games: int
     ) -> ChunkFacts:
-        cells = decode(table.index.to_numpy(dtype=np.int64)).reshape(len(table), -1)
+        cells = decode(table.index.to_numpy(dtype=np.int64)).reshape(len(table), BOX * BOX)
         completed = table["completed"].to_numpy(np.int64) if "completed" in table else np.zeros(len(table), np.int64)
         opportunities = (
             table["opportunities"].to_numpy(np.int64) if "opportunities" in table else np.zeros(len(table), np.int64)

@@ -30,12 +30,13 @@ from iam.library import ChunkLibrary
 from iam.noise_filter import RESULT_CODES, chunk_statistics, move_bin, noise_filter
 from iam.partial import Completions, find_completions
 from iam.pgn import PlayerGame
-from iam.replay import PlayerMoves, positions_before, replay
+from iam.replay import PlayerMoves, player_move_count, replay
 from iam.rote import RoteEntry, RoteMemory
 
 __all__ = ["OpponentModel"]
 
 _BELIEFS = ("learned", "rules")
+_FIT_STEPS = ("replay", "chunks", "library and rote memory", "belief sample", "belief fit")
 
 
 class OpponentModel(BaseEstimator):
@@ -87,17 +88,27 @@ class OpponentModel(BaseEstimator):
 
     # -- learning ---------------------------------------------------------------
 
-    def fit(self, games: Iterable[PlayerGame], y: None = None) -> OpponentModel:
-        """Learn the model from the player's games; returns ``self``."""
+    def fit(self, games: Iterable[PlayerGame], y: None = None, *, progress=None) -> OpponentModel:
+        """Learn the model from the player's games; returns ``self``.
+
+        ``progress`` optionally wraps an iterable of the fitting steps (a progress
+        bar such as ``tqdm``); fitting advances it once per step.
+        """
         games = list(games)
-        self._validate_params()
+        self._check_parameters()
         if not games:
             raise ValueError("cannot fit an opponent model on no games")
         if not all(isinstance(game, PlayerGame) for game in games):
             raise TypeError("fit expects PlayerGame records (see iam.pgn.load_player_games)")
-        moves = replay(games)
+        steps = _FIT_STEPS if self.belief == "learned" else _FIT_STEPS[:3]
+        step = iter(progress(steps) if progress is not None else steps)
+        next(step)  # replaying the games
+        # The learned belief's sample is drawn first, so that one replay also keeps its boards.
+        picked = self._pick_sample(player_move_count(games)) if self.belief == "learned" else None
+        moves = replay(games, keep=picked)
         if len(moves) == 0:
             raise ValueError("the games contain no move of the modelled player")
+        next(step)  # collecting chunks
         occurrences = collect(planes_from_bitboards(moves.bitboards), moved_to=moves.moved_to)
         statistics = chunk_statistics(occurrences, moves.info)
         filtered = noise_filter(statistics, min_games=self.min_games)
@@ -114,34 +125,53 @@ class OpponentModel(BaseEstimator):
             "after_noise_filter": int(len(filtered)),
             "stored": int(len(table)),
         }
+        next(step)  # the library and the rote memory
         self.library_ = ChunkLibrary.from_table(table)
         self.rote_ = RoteMemory.learn(games, max_ply=self.rote_max_ply, min_games=self.min_games)
         self.rule_weights_ = self.rule_weights or RuleWeights()
         self.belief_ = None
         self.belief_kind_ = self.belief
         self.notes_: list[str] = []
+        if len(table) == 0:
+            self.notes_.append(
+                f"no chunk passed the filters (seen in >= {self.min_games} games, formed by a move in "
+                f">= {self.min_formed_games} games): only the rote memory can predict"
+            )
         self.facts_ = self._facts(table, len(games))
         if self.belief == "learned":
-            sample = self._sample(games, moves, occurrences)
+            next(step)  # the belief's sample of training positions
+            sample = self._sample(games, moves, occurrences, picked)
             record = _CompletionRecord(sample, len(table))
             table = table.assign(completed=record.completed, opportunities=record.opportunities)
             self.library_ = replace(self.library_, table=table)
             self.facts_ = self._facts(table, len(games))
+            next(step)  # fitting the belief
             rows, played, position, game = self._training_rows(sample, record)
             try:
                 self.belief_ = learn_belief(rows, played, position, game, random_state=self.random_state)
             except ValueError as exc:
                 self.belief_kind_ = "rules"
                 self.notes_.append(f"learned belief unavailable ({exc}); using the seed's rules")
+        next(step, None)  # lets a progress bar show the last step done
         return self
 
-    def _validate_params(self) -> None:
+    def _check_parameters(self) -> None:
+        """ValueError for a parameter of the wrong type or range (not sklearn's ``_validate_params``)."""
         if self.belief not in _BELIEFS:
             raise ValueError(f"belief must be one of {_BELIEFS}, not {self.belief!r}")
         for name in ("min_games", "min_formed_games", "rote_max_ply", "belief_positions"):
             value = getattr(self, name)
-            if not isinstance(value, (int, np.integer)) or value < (0 if name == "min_formed_games" else 1):
-                raise ValueError(f"{name} must be a positive integer, not {value!r}")
+            lowest = 0 if name == "min_formed_games" else 1
+            if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < lowest:
+                kind = "a non-negative" if lowest == 0 else "a positive"
+                raise ValueError(f"{name} must be {kind} integer, not {value!r}")
+        state = self.random_state
+        if state is not None and (isinstance(state, bool) or not isinstance(state, (int, np.integer)) or state < 0):
+            raise ValueError(f"random_state must be a non-negative integer or None, not {state!r}")
+        if self.player is not None and not isinstance(self.player, str):
+            raise ValueError(f"player must be a name or None, not {self.player!r}")
+        if self.rule_weights is not None and not isinstance(self.rule_weights, RuleWeights):
+            raise ValueError(f"rule_weights must be a RuleWeights or None, not {self.rule_weights!r}")
 
     def _facts(self, table, training_games: int) -> ChunkFacts:
         return ChunkFacts.from_table(
@@ -151,16 +181,28 @@ class OpponentModel(BaseEstimator):
             min_formed_games=self.min_formed_games,
         )
 
-    def _sample(self, games: list[PlayerGame], moves: PlayerMoves, occurrences: ChunkOccurrences) -> list[_Sampled]:
-        """Run the finder on a random sample of training positions, each without its own game."""
+    def _pick_sample(self, positions: int) -> np.ndarray:
+        """Sorted indices of the training positions the learned belief is fitted on."""
+        if positions == 0:
+            return np.zeros(0, dtype=np.int64)
         rng = np.random.default_rng(self.random_state)
-        picked = np.sort(rng.choice(len(moves), size=min(self.belief_positions, len(moves)), replace=False))
-        wanted: dict[int, set[int]] = {}
-        for game_id, ply in zip(moves.game[picked].tolist(), moves.ply[picked].tolist()):
-            wanted.setdefault(game_id, set()).add(ply)
-        own = _OwnCounts(self.library_, occurrences, moves, games_in=np.array(sorted(wanted)))
+        return np.sort(rng.choice(positions, size=min(self.belief_positions, positions), replace=False))
+
+    def _sample(
+        self, games: list[PlayerGame], moves: PlayerMoves, occurrences: ChunkOccurrences, picked: np.ndarray
+    ) -> list[_Sampled]:
+        """Run the finder on the sampled training positions, each without its own game."""
+        game_ids, plies = moves.game[picked].tolist(), moves.ply[picked].tolist()
+        own = _OwnCounts(self.library_, occurrences, moves, games_in=np.unique(moves.game[picked]))
+        starts = {game_id: games[game_id].board().epd() for game_id in set(game_ids)}
         sample = []
-        for game_id, _, board, move in positions_before(games, wanted):
+        for game_id, ply, board in zip(game_ids, plies, moves.kept_boards, strict=True):
+            move = games[game_id].moves[ply]
+            rote = self.rote_.lookup_moves(starts[game_id], games[game_id].moves[:ply])
+            # The game itself added its move to the entry when the position is within the
+            # memory's first plies (a sequence entry always is; a position entry then is too).
+            own_rote = rote is not None or ply < self.rote_.max_ply
+            rote = rote or self.rote_.lookup_position(board)
             completions = find_completions(self.library_, board)
             own_counts = own.lookup(completions.chunk, game_id)
             _, kept = eligible(completions, self.facts_, own_counts)
@@ -171,7 +213,8 @@ class OpponentModel(BaseEstimator):
                     move=move,
                     move_number=board.fullmove_number,
                     completions=completions,
-                    rote=self.rote_.lookup(board),
+                    rote=rote,
+                    own_rote_move=move.uci() if rote is not None and own_rote else None,
                     own_counts=own_counts,
                     kept=kept,
                     played=played[completions.move] if len(completions) else np.zeros(0, bool),
@@ -192,7 +235,7 @@ class OpponentModel(BaseEstimator):
                 move_number=item.move_number,
                 rule_weights=self.rule_weights_,
                 own_counts=item.own_counts,
-                own_rote_move=item.move.uci() if item.rote is not None else None,
+                own_rote_move=item.own_rote_move,
                 own_completions=record.own(item.completions.chunk, item.game),
             )
             blocks.append(rows.features)
@@ -258,6 +301,7 @@ class OpponentModel(BaseEstimator):
         """Write the model as versioned JSON (gzip when the name ends in .gz), atomically."""
         from iam.modelfile import save_model
 
+        check_is_fitted(self, "library_")
         save_model(self, path)
 
     @classmethod
@@ -282,6 +326,8 @@ class _Sampled:
     move_number: int
     completions: Completions
     rote: RoteEntry | None
+    own_rote_move: str | None
+    """The game's own move in ``rote`` (left out of its counts), if the game added it there."""
     own_counts: np.ndarray
     kept: np.ndarray
     """Which proposals a library without this game would make."""

@@ -19,22 +19,24 @@ import zlib
 from pathlib import Path
 from typing import Any
 
+import chess
 import numpy as np
 import pandas as pd
 
 from iam import __version__
 from iam.belief import LearnedBelief, RuleWeights
-from iam.chunk import canonical, decode, from_pattern, to_pattern
+from iam.chunk import BOX, canonical, decode, from_pattern, to_pattern
 from iam.errors import ModelFileError
 from iam.library import ChunkLibrary
 from iam.noise_filter import STAT_COLUMNS
 from iam.rote import RoteEntry, RoteMemory
 
-__all__ = ["FORMAT", "VERSION", "save_model", "load_model", "model_to_dict", "model_from_dict"]
+__all__ = ["FORMAT", "VERSION", "save_model", "check_writable", "load_model", "model_to_dict", "model_from_dict"]
 
 FORMAT = "iam-opponent-model"
 VERSION = 1
 _CHUNK_COLUMNS = ("pattern", *STAT_COLUMNS, "completed", "opportunities")
+_MAX_COUNT = int(np.iinfo(np.int64).max)
 _PARAMS = ("min_games", "min_formed_games", "rote_max_ply", "belief", "belief_positions", "random_state", "player")
 
 
@@ -66,6 +68,7 @@ def model_to_dict(model) -> dict[str, Any]:
             "max_ply": model.rote_.max_ply,
             "min_games": model.rote_.min_games,
             "sequences": {key: entry.counts for key, entry in model.rote_.entries.items()},
+            "positions": {key: entry.counts for key, entry in model.rote_.positions.items()},
         },
         "belief": model.belief_.to_dict() if model.belief_ is not None else None,
     }
@@ -85,10 +88,12 @@ def model_from_dict(data: Any, *, source: str = "model"):
         params = {name: data["params"][name] for name in _PARAMS}
         given = data["params"]["rule_weights"]
         model = OpponentModel(**params, rule_weights=None if given is None else RuleWeights.from_dict(given))
-        model._validate_params()
+        model._check_parameters()
         training = data["training"]
         table = _chunk_table(data["chunks"])
-        model.player_ = str(data["player"])
+        if not isinstance(data["player"], str):
+            raise ValueError(f"player must be a name, not {data['player']!r}")
+        model.player_ = data["player"]
         model.n_games_ = _count(training["games"], "training games")
         model.n_positions_ = _count(training["positions"], "training positions")
         model.colors_ = {color: _count(training["colors"][color], color) for color in ("white", "black")}
@@ -105,7 +110,7 @@ def model_from_dict(data: Any, *, source: str = "model"):
             raise ValueError(f"training says belief {training['belief']!r} but the file holds {model.belief_kind_!r}")
     except ModelFileError:
         raise
-    except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError, OverflowError) as exc:
         detail = f"missing field {exc}" if isinstance(exc, KeyError) else str(exc)
         raise ModelFileError(f"{source} is malformed: {detail}") from None
     return model
@@ -117,10 +122,7 @@ def save_model(model, path: str | Path) -> None:
     payload = json.dumps(model_to_dict(model), separators=(",", ":")).encode("utf-8")
     if path.suffix == ".gz":
         payload = gzip.compress(payload, mtime=0)
-    folder = path.parent if str(path.parent) else Path(".")
-    if not folder.is_dir():
-        raise ModelFileError(f"cannot write {path}: folder {folder} does not exist")
-    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
+    handle, temporary = _temporary_file(path)
     try:
         with os.fdopen(handle, "wb") as stream:
             stream.write(payload)
@@ -133,6 +135,28 @@ def save_model(model, path: str | Path) -> None:
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
         raise
+
+
+def check_writable(path: str | Path) -> None:
+    """Raise ModelFileError now if :func:`save_model` could not write ``path`` (before long work)."""
+    handle, temporary = _temporary_file(Path(path))
+    os.close(handle)
+    os.unlink(temporary)
+
+
+def _temporary_file(path: Path) -> tuple[int, str]:
+    """A new temporary file beside ``path`` (ModelFileError if the folder or name cannot take it)."""
+    folder = path.parent
+    try:
+        if not folder.is_dir():
+            problem = "is not a folder" if folder.exists() else "does not exist"
+            raise ModelFileError(f"cannot write {path}: folder {folder} {problem}")
+        if path.is_dir():
+            raise ModelFileError(f"cannot write {path}: it is a folder")
+        path.exists()  # raises for a name the file system cannot hold
+        return tempfile.mkstemp(prefix=f".{path.name[:64]}.", suffix=".tmp", dir=folder)
+    except OSError as exc:
+        raise ModelFileError(f"cannot write {path}: {exc.strerror or exc}") from None
 
 
 def load_model(path: str | Path):
@@ -161,6 +185,8 @@ def load_model(path: str | Path):
 def _count(value: Any, what: str) -> int:
     if not isinstance(value, int) or isinstance(value, bool) or value < 0:
         raise ValueError(f"{what} must be a non-negative integer, not {value!r}")
+    if value > _MAX_COUNT:
+        raise ValueError(f"{what} is too large ({value})")
     return value
 
 
@@ -186,7 +212,7 @@ def _chunk_table(chunks: dict) -> pd.DataFrame:
         columns=list(_CHUNK_COLUMNS[1:]),
         index=pd.Index(np.array(codes, dtype=np.int64), name="code"),
     )
-    pieces = np.count_nonzero(decode(frame.index.to_numpy()).reshape(len(frame), -1), axis=1)
+    pieces = np.count_nonzero(decode(frame.index.to_numpy()).reshape(len(frame), BOX * BOX), axis=1)
     if (frame["size"].to_numpy() != pieces).any():
         raise ValueError("a chunk's size differs from the number of pieces in its pattern")
     if (pieces < 2).any() or (frame["games"] > frame["occurrences"]).any():
@@ -196,11 +222,33 @@ def _chunk_table(chunks: dict) -> pd.DataFrame:
 
 def _rote(rote: dict) -> RoteMemory:
     sequences = rote["sequences"]
-    if not isinstance(sequences, dict):
-        raise ValueError("rote sequences must be an object")
+    positions = rote.get("positions", {})  # absent in files written before the position memory
+    if not isinstance(sequences, dict) or not isinstance(positions, dict):
+        raise ValueError("rote sequences and positions must be objects")
     entries = {}
     for key, counts in sequences.items():
-        if not isinstance(key, str) or "|" not in key or not isinstance(counts, dict) or not counts:
+        if not isinstance(key, str) or "|" not in key:
             raise ValueError(f"rote entry {key!r} is malformed")
-        entries[key] = RoteEntry(key, {str(move): _count(n, f"rote count {key}") for move, n in counts.items()})
-    return RoteMemory(entries, max_ply=_count(rote["max_ply"], "rote max_ply"), min_games=_count(rote["min_games"], "rote min_games"))
+        entries[key] = _rote_entry(key, counts, key.partition("|")[2].split())
+    by_position = {}
+    for key, counts in positions.items():
+        if not isinstance(key, str) or len(key.split()) != 4:
+            raise ValueError(f"rote position {key!r} is not an EPD (placement, side, castling, en passant)")
+        by_position[key] = _rote_entry(key, counts, [])
+    return RoteMemory(
+        entries,
+        max_ply=_count(rote["max_ply"], "rote max_ply"),
+        min_games=_count(rote["min_games"], "rote min_games"),
+        positions=by_position,
+    )
+
+
+def _rote_entry(key: str, counts: Any, played: list[str]) -> RoteEntry:
+    if not isinstance(counts, dict) or not counts:
+        raise ValueError(f"rote entry {key!r} is malformed")
+    for move in [*played, *counts]:
+        try:
+            chess.Move.from_uci(move)
+        except ValueError:
+            raise ValueError(f"rote entry {key!r} holds {move!r}, not a move in UCI notation") from None
+    return RoteEntry(key, {str(move): _count(n, f"rote count {key}") for move, n in counts.items()})

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from iam.chunk import decode
+from iam.chunk import BOX, decode
 from iam.collector import ChunkOccurrences
 
 __all__ = ["MOVE_BINS", "STAT_COLUMNS", "PositionInfo", "chunk_statistics", "noise_filter", "move_bin"]
@@ -80,7 +80,7 @@ def chunk_statistics(occurrences: ChunkOccurrences, positions: PositionInfo) -> 
     white = np.asarray(positions.white, dtype=bool)[pair_board]
 
     table = {
-        "size": np.count_nonzero(decode(codes).reshape(n, -1), axis=1),
+        "size": np.count_nonzero(decode(codes).reshape(n, BOX * BOX), axis=1),
         "occurrences": per_chunk(),
         "games": per_chunk(of=pair_chunk),
         "formed": per_chunk(formed.astype(float)),

@@ -4,6 +4,10 @@ Games are read one at a time (constant memory) with a python-chess visitor that
 keeps only the main line and skips a game right after its headers when the player
 is not in it. Broken games are never fatal: python-chess collects their errors,
 the game is skipped, and the reason is counted in the :class:`IngestReport`.
+python-chess silently passes over movetext it cannot tokenise (``2. Qxh9`` ends a
+game early without an error), so the player's games are also checked for such
+leftovers and skipped with a reason. A damaged or truncated compressed file is an
+error (:class:`DataError`), never a silently shorter list of games.
 
 The held-out protocol of the project lives here too: the player's games are
 numbered in file order from 0 (``PlayerGame.index``), and a game is a *test* game
@@ -16,8 +20,9 @@ from __future__ import annotations
 import bz2
 import gzip
 import io
-import logging
+import lzma
 import re
+import zlib
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -49,12 +54,11 @@ TEST_EVERY = 5
 """Game ``i`` of a player is a test game when ``i % TEST_EVERY == TEST_EVERY - 1``."""
 
 _RESULTS = {"1-0": chess.WHITE, "0-1": chess.BLACK}
-_MAGIC = {b"\x1f\x8b": "gzip", b"BZh": "bz2", b"\x28\xb5\x2f\xfd": "zstd"}
+_MAGIC = {b"\x1f\x8b": "gzip", b"BZh": "bz2", b"\x28\xb5\x2f\xfd": "zstd", b"\xfd7zX": "xz"}
 _EXAMPLES_KEPT = 5
-_READ_ERRORS = (OSError, EOFError, UnicodeError, zstandard.ZstdError)
-
-# python-chess logs every parse error it collects; we count and report them ourselves.
-logging.getLogger("chess.pgn").setLevel(logging.CRITICAL)
+_READ_ERRORS = (OSError, EOFError, UnicodeError, zlib.error, lzma.LZMAError, zstandard.ZstdError)
+_TRUNCATED = "compressed file ended before the end-of-stream marker was reached (the file is truncated)"
+_CHUNK_BYTES = 1 << 16
 
 
 def split_of(index: int) -> Literal["train", "test"]:
@@ -159,7 +163,7 @@ def iter_player_games(
     max_games: int | None = None,
     report: IngestReport | None = None,
 ) -> Iterator[PlayerGame]:
-    """Stream the player's games from ``paths`` (plain, .gz, .bz2 or .zst PGN).
+    """Stream the player's games from ``paths`` (plain, .gz, .bz2, .xz or .zst PGN).
 
     Games are numbered across all files in order; ``color`` and ``split`` leave
     games out by request, ``max_games`` stops after that many games were yielded.
@@ -272,6 +276,7 @@ class _MainlineVisitor(chess.pgn.BaseVisitor["_MainlineVisitor"]):
         self.spelling = ""
         self.start_fen = chess.STARTING_FEN
         self.has_content = False
+        self.lines: list[str] = []
 
     def begin_headers(self) -> chess.pgn.Headers:
         return self.headers
@@ -327,21 +332,69 @@ class _MainlineVisitor(chess.pgn.BaseVisitor["_MainlineVisitor"]):
             }.get(kind, "invalid game (e.g. a bad FEN header)")
         if not self.moves:
             return "no moves"
+        leftover = unparsed_movetext(self.lines)
+        if leftover:
+            self.errors.append(ValueError(f"unrecognised movetext {' '.join(leftover[:3])!r}"))
+            return "unrecognised movetext"
         return ""
+
+
+_COMMENT = re.compile(r"\{[^}]*\}?|;[^\n]*|^%[^\n]*", re.MULTILINE)
+_VARIATION = re.compile(r"\([^()]*\)")
+_HARMLESS = re.compile(r"\d+\.*|[+#.!?]+")
+"""Text python-chess's tokeniser skips on purpose: move numbers, check marks, dots."""
+
+
+def unparsed_movetext(lines: Sequence[str]) -> list[str]:
+    """Tokens of a game's text that python-chess's tokeniser passes over without a word.
+
+    ``lines`` are the game's lines as read (headers included). Comments, variations,
+    move numbers and check marks are expected; anything else left after python-chess's
+    own movetext pattern (e.g. ``Qxh9``, ``foo``) means the game was not read as written.
+    """
+    start = 0
+    while start < len(lines) and (not lines[start].strip() or lines[start].lstrip().startswith(("[", "%", ";"))):
+        start += 1
+    text = _COMMENT.sub(" ", "".join(lines[start:]))
+    while (shorter := _VARIATION.sub(" ", text)) != text:
+        text = shorter
+    text = chess.pgn.MOVETEXT_REGEX.sub(" ", text)
+    return [token for token in text.split() if not _HARMLESS.fullmatch(token)]
+
+
+class _LineRecorder:
+    """A text handle for ``chess.pgn.read_game`` that keeps the lines of the game being read."""
+
+    def __init__(self, handle: IO[str]) -> None:
+        self._handle = handle
+        self.lines: list[str] = []
+
+    def readline(self) -> str:
+        line = self._handle.readline()
+        self.lines.append(line)
+        return line
+
+    def take(self) -> list[str]:
+        lines, self.lines = self.lines, []
+        return lines
 
 
 def _read_games(path: Path, player: str, report: IngestReport) -> Iterator[_MainlineVisitor]:
     """Yield one visitor per game in the file; the visitor holds what was read."""
     with _open_text(path) as handle:
+        recorder = _LineRecorder(handle)
         while True:
             visitor = _MainlineVisitor(player, report)
             try:
-                finished = chess.pgn.read_game(handle, Visitor=lambda: visitor) is None
+                finished = chess.pgn.read_game(recorder, Visitor=lambda: visitor) is None
             except _READ_ERRORS as exc:
                 raise DataError(f"cannot read {path}: {exc}") from None
+            lines = recorder.take()
             if finished:
                 return
             if visitor.has_content:
+                if visitor.player_color:
+                    visitor.lines = lines
                 yield visitor
 
 
@@ -362,8 +415,58 @@ def _open_text(path: Path) -> IO[str]:
         binary: IO[bytes] = gzip.open(path, "rb")
     elif kind == "bz2":
         binary = bz2.open(path, "rb")
+    elif kind == "xz":
+        binary = lzma.open(path, "rb")
     elif kind == "zstd":
-        binary = zstandard.ZstdDecompressor().stream_reader(path.open("rb"), closefd=True)
+        binary = io.BufferedReader(_ZstdReader(path.open("rb")), buffer_size=_CHUNK_BYTES)
     else:
         binary = path.open("rb")
     return io.TextIOWrapper(binary, encoding="utf-8-sig", errors="replace", newline=None)
+
+
+class _ZstdReader(io.RawIOBase):
+    """Decompresses every frame of a zstd file; a file that ends inside a frame is an EOFError.
+
+    (zstandard's ``stream_reader`` stops quietly at a cut, and by default after the
+    first frame: both would silently drop games.)
+    """
+
+    def __init__(self, raw: IO[bytes]) -> None:
+        self._raw = raw
+        self._context = zstandard.ZstdDecompressor()
+        self._frame = self._context.decompressobj()
+        self._in_frame = False
+        self._pending = memoryview(b"")
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer) -> int:
+        while not self._pending:
+            data = self._raw.read(_CHUNK_BYTES)
+            if not data:
+                if self._in_frame:
+                    raise EOFError(_TRUNCATED)
+                return 0
+            self._pending = memoryview(self._decompress(data))
+        size = min(len(buffer), len(self._pending))
+        buffer[:size] = self._pending[:size]
+        self._pending = self._pending[size:]
+        return size
+
+    def _decompress(self, data: bytes) -> bytes:
+        out = []
+        while data:
+            out.append(self._frame.decompress(data))
+            self._in_frame = True
+            data = b""
+            if self._frame.eof:  # the frame is complete: any bytes left start the next one
+                data = self._frame.unused_data
+                self._frame = self._context.decompressobj()
+                self._in_frame = False
+        return b"".join(out)
+
+    def close(self) -> None:
+        if not self.closed:
+            self._raw.close()
+        super().close()

@@ -8,17 +8,16 @@ the statistics need (game, colour, move number, result).
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import chess
 import numpy as np
 
-from iam.board import relative_bitboards
 from iam.noise_filter import RESULT_CODES, PositionInfo
 from iam.pgn import PlayerGame
 
-__all__ = ["PlayerMoves", "replay", "positions_before"]
+__all__ = ["PlayerMoves", "replay", "player_move_count"]
 
 
 @dataclass(frozen=True)
@@ -34,15 +33,34 @@ class PlayerMoves:
     ply: np.ndarray
     """Index of the move in its game's move list."""
     info: PositionInfo
+    kept_boards: tuple[chess.Board, ...] = ()
+    """Boards before the moves :func:`replay` was asked to keep, in order (last two moves in their stack)."""
 
     def __len__(self) -> int:
         return len(self.game)
 
 
-def replay(games: Sequence[PlayerGame]) -> PlayerMoves:
-    """Replay ``games`` and record the position after each of the player's moves."""
-    bitboards: list[tuple[int, ...]] = []
-    moved_to: list[int] = []
+def player_move_count(games: Sequence[PlayerGame]) -> int:
+    """How many moves the modelled player makes in ``games`` (= ``len(replay(games))``), without replaying."""
+    total = 0
+    for game in games:
+        first_is_player = (game.start_fen.split()[1] == "w") == (game.color == chess.WHITE)
+        total += (len(game.moves) + first_is_player) // 2
+    return total
+
+
+def replay(games: Sequence[PlayerGame], *, keep: np.ndarray | None = None) -> PlayerMoves:
+    """Replay ``games`` and record the position after each of the player's moves.
+
+    ``keep`` (sorted indices of the player's moves, as in the result) asks for a
+    copy of the live board *before* each of those moves in ``kept_boards``, so that
+    no caller replays the games again. A kept board's move stack holds only the last
+    two moves (what the partial finder looks at; copying whole histories is slow).
+    """
+    wanted = iter(np.asarray(keep if keep is not None else [], dtype=np.int64).tolist())
+    next_kept = next(wanted, -1)
+    kept: list[chess.Board] = []
+    raw: list[tuple[int, ...]] = []
     game_ids: list[int] = []
     plies: list[int] = []
     move_numbers: list[int] = []
@@ -56,12 +74,18 @@ def replay(games: Sequence[PlayerGame]) -> PlayerMoves:
             if board.turn != color:
                 board.push(move)
                 continue
+            if len(game_ids) == next_kept:
+                kept.append(board.copy(stack=2))
+                next_kept = next(wanted, -1)
             before = board.occupied_co[color]
             move_numbers.append(board.fullmove_number)
             board.push(move)
-            arrived = board.occupied_co[color] & ~before
-            moved_to.append(arrived if color == chess.WHITE else chess.flip_vertical(arrived))
-            bitboards.append(relative_bitboards(board, color))
+            raw.append(
+                (
+                    board.pawns, board.knights, board.bishops, board.rooks, board.queens, board.kings,
+                    board.occupied_co[color], board.occupied_co[not color], board.occupied_co[color] & ~before,
+                )
+            )
             game_ids.append(game_id)
             plies.append(ply)
             whites.append(color == chess.WHITE)
@@ -72,31 +96,28 @@ def replay(games: Sequence[PlayerGame]) -> PlayerMoves:
         move_number=np.array(move_numbers, dtype=np.int64),
         result=np.array(results, dtype=np.int8),
     )
+    bitboards, moved_to = _relative(np.array(raw, dtype=np.uint64).reshape(-1, 9), info.white)
     return PlayerMoves(
-        bitboards=np.array(bitboards, dtype=np.uint64).reshape(-1, 12),
-        moved_to=np.array(moved_to, dtype=np.uint64),
+        bitboards=bitboards,
+        moved_to=moved_to,
         game=info.game,
         ply=np.array(plies, dtype=np.int64),
         info=info,
+        kept_boards=tuple(kept),
     )
 
 
-def positions_before(
-    games: Sequence[PlayerGame], wanted: dict[int, set[int]]
-) -> Iterator[tuple[int, int, chess.Board, chess.Move]]:
-    """Yield ``(game index, ply, board, move played)`` for the wanted plies.
+def _relative(raw: np.ndarray, white: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``(N, 12)`` relative bitboards (as :func:`iam.board.relative_bitboards`) and the moved-to bitboards.
 
-    ``wanted`` maps a game's index in ``games`` to the plies wanted from it; the
-    board is the live position before the move, with the game's history in its
-    move stack. It is the same board object advanced in place, so a caller must
-    not keep it past the next iteration.
+    ``raw`` holds per position the six piece-type masks, the player's and the
+    opponent's occupancy and the squares the move filled; Black's ranks are
+    flipped by reversing the bytes of each mask.
     """
-    for game_id in sorted(wanted):
-        plies = wanted[game_id]
-        game = games[game_id]
-        board = game.board()
-        last = max(plies)
-        for ply, move in enumerate(game.moves[: last + 1]):
-            if ply in plies:
-                yield game_id, ply, board, move
-            board.push(move)
+    types, own, opponent = raw[:, :6], raw[:, 6:7], raw[:, 7:8]
+    bitboards = np.concatenate([types & own, types & opponent], axis=1)
+    moved_to = raw[:, 8].copy()
+    black = ~white
+    bitboards[black] = bitboards[black].byteswap()
+    moved_to[black] = moved_to[black].byteswap()
+    return bitboards, moved_to

@@ -73,3 +73,21 @@ def test_the_wheel_carries_the_data_but_no_top_level_datasets_package(tmp_path):
         env={"PYTHONPATH": str(target), "PATH": "/usr/bin:/bin"},
     )
     assert Path(found.stdout.strip()) == target / "iam" / "bundled_data" / "Botvinnik.pgn"
+
+
+def test_a_manifest_with_a_wrong_games_count_is_refused(tmp_path, monkeypatch):
+    copy = tmp_path / "bundled_data"
+    shutil.copytree(bundled.bundled_dir(), copy)
+    content = json.loads((copy / "MANIFEST.json").read_text())
+    content["files"][1]["games"] = 600
+    (copy / "MANIFEST.json").write_text(json.dumps(content))
+    monkeypatch.setattr(bundled, "_PACKAGE_DIR", tmp_path)
+    bundled.manifest.cache_clear()
+    bundled.bundled_pgn.cache_clear()
+    try:
+        assert bundled.default_pgn().name == "Botvinnik.pgn"
+        with pytest.raises(DataError, match="holds 597 games but its manifest says 600"):
+            bundled.bundled_pgn("Capablanca")
+    finally:
+        bundled.manifest.cache_clear()
+        bundled.bundled_pgn.cache_clear()

@@ -33,9 +33,19 @@ def print_json(payload: Any) -> None:
 
 
 def output_dir(path: str | Path) -> Path:
-    """Create (if needed) and return an output folder."""
+    """Create (if needed) and return an output folder; IAMError if it cannot be one.
+
+    Commands call it before any long work, so a bad ``--out`` fails at once.
+    """
+    from iam.errors import IAMError
+
     folder = Path(path)
-    folder.mkdir(parents=True, exist_ok=True)
+    if folder.exists() and not folder.is_dir():
+        raise IAMError(f"cannot write to {folder}: it is a file, not a folder")
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise IAMError(f"cannot create folder {folder}: {exc.strerror or exc}") from None
     return folder
 
 
@@ -63,12 +73,23 @@ def read_games(paths, *, player: str, quiet: bool = False, **options):
 
 
 def bundled_or_given(pgn: str | None, player: str | None) -> tuple[list[str], str]:
-    """The PGN paths and player: the bundled Botvinnik games when no file is given."""
-    from iam.bundled import default_pgn, manifest
+    """The PGN paths and player when a command may fall back on the bundled data.
+
+    Without a PGN file: the bundled file of ``player`` when the manifest has one
+    (``--player Capablanca``), else the default file (Botvinnik's games, in which
+    his opponents can be modelled too).
+    """
+    from iam.bundled import bundled_pgn, default_pgn, manifest
     from iam.errors import DataError
+    from iam.pgn import name_matches
 
     if pgn is None:
-        return [str(default_pgn())], player or manifest()[0].player
+        if not player:
+            return [str(default_pgn())], manifest()[0].player
+        for entry in manifest():
+            if name_matches(player, entry.player) or name_matches(entry.player, player):
+                return [str(bundled_pgn(entry.file))], player
+        return [str(default_pgn())], player
     if not player:
         raise DataError("--player is required with a PGN file (whose games should be modelled?)")
     return [pgn], player

@@ -18,7 +18,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "coverage, top-1/top-3 accuracy, calibration and the seed's belief-band table.",
     )
     parser.add_argument("pgn", nargs="?", metavar="PGN", help="PGN file (default: the bundled Botvinnik games)")
-    parser.add_argument("--player", help="player name (default with the bundled file: Botvinnik)")
+    parser.add_argument(
+        "--player",
+        help="player name (default: Botvinnik); without PGN, the bundled file of this player if there is one "
+        "(Botvinnik, Capablanca), else Botvinnik's file",
+    )
     parser.add_argument(
         "--train-games", default="12,22,80,all", metavar="LIST", help="training sizes, e.g. 12,22,80,all (default)"
     )
@@ -56,6 +60,7 @@ def run(args: argparse.Namespace) -> int:
     if args.jobs < 1:
         raise DataError("--jobs must be at least 1")
     paths, player = bundled_or_given(args.pgn, args.player)
+    folder = output_dir(args.out) if args.out else None
     games, ingest = read_games(paths, player=player, quiet=args.quiet)
     training = sum(game.split == "train" for game in games)
     if training == 0 or not any(game.split == "test" for game in games):
@@ -70,13 +75,15 @@ def run(args: argparse.Namespace) -> int:
         progress=lambda runs: progress(runs, quiet=args.quiet, total=len(sizes), desc="training sizes", unit=" runs"),
     )
     elapsed = time.perf_counter() - started
-    if args.out:
-        folder = output_dir(args.out)
-        report.summary_frame().to_csv(folder / "summary.csv", index=False)
-        report.band_frame().to_csv(folder / "bands.csv", index=False)
-        report.position_frame().to_csv(folder / "positions.csv", index=False)
-        (folder / "evaluation.json").write_text(_json_text(report.to_dict()))
-        (folder / "evaluation.md").write_text(_markdown(report, ingest, elapsed))
+    if folder is not None:
+        try:
+            report.summary_frame().to_csv(folder / "summary.csv", index=False)
+            report.band_frame().to_csv(folder / "bands.csv", index=False)
+            report.position_frame().to_csv(folder / "positions.csv", index=False)
+            (folder / "evaluation.json").write_text(_json_text(report.to_dict()))
+            (folder / "evaluation.md").write_text(_markdown(report, ingest, elapsed))
+        except OSError as exc:
+            raise DataError(f"cannot write to {folder}: {exc.strerror or exc}") from None
     if args.json:
         print_json(report.to_dict())
     else:

@@ -28,6 +28,7 @@ def run(args: argparse.Namespace) -> int:
     if args.top < 1:
         raise DataError("--top must be at least 1")
     model = OpponentModel.load(args.model)
+    folder = output_dir(args.svg) if args.svg else None
     table = model.library_.table.head(args.top)
     chunks = []
     for rank, (code, row) in enumerate(table.iterrows(), 1):
@@ -45,8 +46,11 @@ def run(args: argparse.Namespace) -> int:
                 "diagram": chunk_diagram(chunk),
             }
         )
-        if args.svg:
-            (output_dir(args.svg) / f"chunk-{rank}.svg").write_text(chunk_svg(chunk))
+        if folder is not None:
+            try:
+                (folder / f"chunk-{rank}.svg").write_text(chunk_svg(chunk))
+            except OSError as exc:
+                raise DataError(f"cannot write to {folder}: {exc.strerror or exc}") from None
     summary = {
         "player": model.player_,
         "games": model.n_games_,

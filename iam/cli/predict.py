@@ -12,7 +12,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "predict",
         help="predict the modelled player's next move",
         description="Rank the moves of the side to move by the model's belief. The position is "
-        "--fen (default: the standard start) after the optional --moves.",
+        "--fen (default: the standard start) after the optional --moves. The opening memory follows "
+        "the moves from --fen; a position whose sequence it does not know (a transposition, or a "
+        "--fen without --moves) is looked up by the position itself. One rule (a pattern the player "
+        "just dissolved) needs the player's previous move, so give --moves when you have them.",
     )
     parser.add_argument("model", metavar="MODEL", help="model file written by 'iam train'")
     parser.add_argument("--fen", help="starting position (default: the standard start)")
@@ -49,11 +52,13 @@ def position(fen: str | None, moves: list[str]):
 
     from iam.errors import PositionError
 
+    if fen is not None and not fen.strip():
+        raise PositionError("--fen is empty (leave it out for the standard start position)")
     try:
-        board = chess.Board(fen) if fen else chess.Board()
+        board = chess.Board(fen) if fen is not None else chess.Board()
     except ValueError as exc:
         raise PositionError(f"invalid FEN {fen!r}: {exc}") from None
-    if fen and not board.is_valid():
+    if fen is not None and not board.is_valid():
         raise PositionError(f"invalid FEN {fen!r}: the position is not legal ({board.status()!r})")
     for text in moves:
         try:

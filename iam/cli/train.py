@@ -6,7 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from iam.cli._common import add_quiet, print_json, read_games
+from iam.cli._common import add_quiet, print_json, progress, read_games
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -16,12 +16,19 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description="Learn a player's chunk library, rote memory and belief from their games "
         "and write the model file (JSON; gzip when the name ends in .gz).",
     )
-    parser.add_argument("pgn", nargs="+", metavar="PGN", help="PGN files (plain, .gz, .bz2 or .zst)")
+    parser.add_argument("pgn", nargs="+", metavar="PGN", help="PGN files (plain, .gz, .bz2, .xz or .zst)")
     parser.add_argument("--player", required=True, help="player name as written in the PGN (case-insensitive, whole words)")
     parser.add_argument("--color", choices=("white", "black", "any"), default="any", help="only the player's games with this colour")
     parser.add_argument("--split", choices=("all", "train", "test"), default="all", help="held-out protocol: game i is a test game when i %% 5 == 4")
     parser.add_argument("--max-games", type=int, metavar="N", help="use at most the first N games (after the other filters)")
-    parser.add_argument("--min-games", type=int, default=2, metavar="N", help="noise filter: keep chunks seen in at least N games (default 2)")
+    parser.add_argument("--min-games", type=int, default=2, metavar="N", help="noise filter: keep chunks (and remembered move sequences) seen in at least N games (default 2)")
+    parser.add_argument(
+        "--min-formed-games",
+        type=int,
+        default=2,
+        metavar="N",
+        help="a stored chunk proposes moves only if the player formed it by a move in at least N games (default 2; 0 = no such filter)",
+    )
     parser.add_argument("--belief", choices=("learned", "rules"), default="learned", help="learned weights and calibration, or the seed's rules")
     parser.add_argument("--seed", type=int, default=0, help="random seed of the belief's position sample")
     parser.add_argument("-o", "--output", required=True, metavar="MODEL", help="model file to write (.json or .json.gz)")
@@ -33,14 +40,16 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     from iam.errors import DataError
     from iam.model import OpponentModel
+    from iam.modelfile import check_writable
 
     if args.max_games is not None and args.max_games < 1:
         raise DataError("--max-games must be at least 1")
     if args.min_games < 1:
         raise DataError("--min-games must be at least 1")
+    if args.min_formed_games < 0:
+        raise DataError("--min-formed-games cannot be negative")
     output = Path(args.output)
-    if not output.parent.is_dir():
-        raise DataError(f"cannot write {output}: folder {output.parent} does not exist")
+    check_writable(output)  # before reading and training, not after
     games, report = read_games(
         args.pgn, player=args.player, color=args.color, split=args.split, max_games=args.max_games, quiet=args.quiet
     )
@@ -48,8 +57,10 @@ def run(args: argparse.Namespace) -> int:
         raise DataError(f"none of the player's games can be used ({'; '.join(report.summary_lines()[1:])})")
     if not args.quiet and not args.json:
         print(f"learning from {len(games)} games ...", file=sys.stderr)
-    model = OpponentModel(min_games=args.min_games, belief=args.belief, random_state=args.seed)
-    model.fit(games)
+    model = OpponentModel(
+        min_games=args.min_games, min_formed_games=args.min_formed_games, belief=args.belief, random_state=args.seed
+    )
+    model.fit(games, progress=lambda steps: progress(steps, quiet=args.quiet, desc="fitting", unit=" steps"))
     model.save(output)
     summary = {
         "model": str(output),
@@ -59,6 +70,7 @@ def run(args: argparse.Namespace) -> int:
         "colors": model.colors_,
         "chunks": model.chunk_counts_,
         "rote_sequences": len(model.rote_),
+        "rote_positions": len(model.rote_.positions),
         "belief": model.belief_kind_,
         "notes": model.notes_,
     }
@@ -73,7 +85,7 @@ def run(args: argparse.Namespace) -> int:
         f"{counts['after_noise_filter']} after the noise filter (>= {model.min_games} games); "
         f"{counts['stored']} stored (formed by a move in >= {model.min_formed_games} games)"
     )
-    print(f"rote memory: {len(model.rote_)} sequences; belief: {model.belief_kind_}")
+    print(f"rote memory: {len(model.rote_)} sequences, {len(model.rote_.positions)} positions; belief: {model.belief_kind_}")
     for note in model.notes_:
         print(f"note: {note}")
     print(f"model written to {output} ({output.stat().st_size / 1024:.0f} KiB)")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import chess
 import numpy as np
 import pytest
-from sklearn.base import clone
+from sklearn.base import BaseEstimator, clone
 from sklearn.exceptions import NotFittedError
 
 from iam.evaluation import first_training_games
@@ -29,6 +29,12 @@ def test_estimator_conventions():
     assert not any(name.endswith("_") for name in vars(model))  # __init__ stores parameters only
     with pytest.raises(NotFittedError):
         model.predict_proba(chess.Board())
+    with pytest.raises(NotFittedError):
+        model.save("never-written.json")
+    for name, value in [("min_games", True), ("random_state", "0"), ("player", 3), ("rule_weights", {"x": 1})]:
+        with pytest.raises(ValueError, match=name):
+            OpponentModel(**{name: value}).fit([])
+    assert not hasattr(OpponentModel, "_validate_params") or OpponentModel._validate_params is BaseEstimator._validate_params
     with pytest.raises(ValueError, match="belief"):
         OpponentModel(belief="magic").fit([])
     with pytest.raises(ValueError, match="no games"):
@@ -109,3 +115,46 @@ def test_leave_one_game_out_counts_equal_a_library_without_that_game(botvinnik_g
     assert set(codes[kept]) == set(table.index)
     expected = table.loc[codes[kept], list(COUNT_COLUMNS)].to_numpy()
     assert np.array_equal(reduced[kept], expected)
+
+
+@pytest.mark.parametrize("belief", ["rules", "learned"])
+@pytest.mark.parametrize(("count", "stored"), [(1, 0), (2, 7), (3, 15)])
+def test_fitting_on_one_to_three_games(botvinnik_games, belief, count, stored):
+    games = botvinnik_games[:count]
+    model = OpponentModel(belief=belief).fit(games)
+    assert len(model.library_) == stored == model.chunk_counts_["stored"]
+    assert model.n_games_ == count
+    if stored == 0:
+        # No chunk is in two games and no sequence was repeated: the model knows nothing to predict.
+        assert any("no chunk passed the filters" in note for note in model.notes_)
+        assert len(model.rote_) == 0
+        for board in boards_from(games, 1):
+            assert model.predict_proba(board) == {}
+    else:
+        assert not any("no chunk passed" in note for note in model.notes_)
+
+
+def test_an_empty_chunk_library_predicts_from_the_rote_memory_only(botvinnik_games):
+    game = botvinnik_games[0]  # Botvinnik has Black: 1. d4 Nf6
+    assert game.color == chess.BLACK and [m.uci() for m in game.moves[:2]] == ["d2d4", "g8f6"]
+    model = OpponentModel(min_games=1).fit([game])  # formed in >= 2 games is impossible with one game
+    assert len(model.library_) == 0 and len(model.rote_) > 0
+    board = chess.Board()
+    board.push_uci("d2d4")
+    assert model.predict_proba(board) == {chess.Move.from_uci("g8f6"): 1.0}
+    board.push_uci("c7c5")
+    board.push_uci("d4d5")
+    assert model.predict_proba(board) == {}  # off the remembered line, and no chunk
+
+
+@pytest.mark.parametrize(("belief", "steps"), [("rules", 3), ("learned", 5)])
+def test_fit_advances_a_progress_wrapper_once_per_step(botvinnik_games, belief, steps):
+    seen = []
+
+    def progress(items):
+        for item in items:
+            seen.append(item)
+            yield item
+
+    OpponentModel(belief=belief).fit(botvinnik_games[:3], progress=progress)
+    assert seen == ["replay", "chunks", "library and rote memory", "belief sample", "belief fit"][:steps]

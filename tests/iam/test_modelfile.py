@@ -30,6 +30,7 @@ def test_round_trip_gives_identical_predictions(small_model, tmp_path, name):
         assert loaded.predict_proba(board) == small_model.predict_proba(board)
     assert loaded.library_.table.equals(small_model.library_.table)
     assert loaded.rote_.entries == small_model.rote_.entries
+    assert loaded.rote_.positions == small_model.rote_.positions and len(loaded.rote_.positions) > 50
     assert np.array_equal(loaded.belief_.coef, small_model.belief_.coef)
     assert loaded.get_params() == small_model.get_params()
     assert [p.name for p in tmp_path.iterdir()] == [name]  # no temporary file left behind
@@ -38,7 +39,16 @@ def test_round_trip_gives_identical_predictions(small_model, tmp_path, name):
     else:
         content = json.loads(path.read_text())
         assert content["format"] == "iam-opponent-model" and content["version"] == VERSION
-        assert content["chunks"]["rows"][0][0].count("/") >= 0  # patterns are readable text
+        # patterns are readable text that parses back to the stored chunk codes
+        from iam.chunk import from_pattern
+
+        patterns = [row[0] for row in content["chunks"]["rows"]]
+        assert all(set(pattern) <= set(".PNBRQKp/") for pattern in patterns)
+        assert [from_pattern(p) for p in patterns] == small_model.library_.table.index.tolist()
+
+
+def first_rote(data) -> dict:
+    return next(iter(data["rote"]["sequences"].values()))
 
 
 def write(path, data) -> None:
@@ -63,6 +73,28 @@ def content(small_model, tmp_path):
         (lambda d: d["belief"].update(coef=[1.0]), "one value per feature"),
         (lambda d: d["params"].update(min_games=0), "min_games"),
         (lambda d: d["rote"]["sequences"].update({"bad": {}}), "rote entry"),
+        (lambda d: d["chunks"]["rows"][0].__setitem__(2, 10**30), "too large"),
+        (lambda d: d["training"].update(games=10**30), "too large"),
+        (lambda d: d["rule_weights"].update(large_patterns="0.15"), "rule weight large_patterns must be a number"),
+        (lambda d: d["rule_weights"].update(major_pieces=float("nan")), "rule weight major_pieces must be finite"),
+        (lambda d: d["rule_weights"].update(eliminate_dissolved=1), "eliminate_dissolved must be true or false"),
+        (lambda d: d["params"].update(rule_weights={"winning_patterns": float("inf")}), "must be finite"),
+        (lambda d: first_rote(d).update(notamove=2), "'notamove', not a move in UCI"),
+        (lambda d: d["rote"]["sequences"].update({"startpos|e2e4 zz": {"e7e5": 2}}), "'zz', not a move in UCI"),
+        (lambda d: d["belief"]["coef"].__setitem__(3, float("nan")), "belief coef must be finite"),
+        (lambda d: d["belief"]["mean"].__setitem__(0, "1"), "belief mean must be a number"),
+        (lambda d: d["belief"].update(intercept=float("nan")), "belief intercept must be finite"),
+        (lambda d: d["belief"].update(intercept="0.5"), "belief intercept must be a number"),
+        (lambda d: d["belief"]["calibration"]["x"].__setitem__(1, float("nan")), "calibration x must be finite"),
+        (lambda d: d["belief"]["calibration"]["y"].__setitem__(0, None), "calibration y must be a number"),
+        (lambda d: d["params"].update(random_state="zero"), "random_state"),
+        (lambda d: d["params"].update(random_state=1.5), "random_state"),
+        (lambda d: d["params"].update(player=7), "player must be a name"),
+        (lambda d: d.update(player=["Botvinnik"]), "player must be a name"),
+        (lambda d: d["params"].update(min_games=True), "min_games"),
+        (lambda d: d["rote"]["positions"].update({"8/8/8 w": {"e2e4": 2}}), "not an EPD"),
+        (lambda d: next(iter(d["rote"]["positions"].values())).update(zz=2), "'zz', not a move"),
+        (lambda d: d["rote"].update(positions=[]), "must be objects"),
     ],
 )
 def test_malformed_content_is_refused_with_a_reason(content, tmp_path, damage, message):
@@ -98,3 +130,57 @@ def test_truncated_corrupt_and_missing_files(small_model, tmp_path):
         OpponentModel.load(tmp_path / "absent.json")
     with pytest.raises(ModelFileError, match="does not exist"):
         small_model.save(tmp_path / "no-such-folder" / "m.json")
+
+
+def test_a_model_with_an_empty_chunk_library_round_trips(botvinnik_games, tmp_path):
+    model = OpponentModel(min_games=1).fit(botvinnik_games[:1])
+    assert len(model.library_) == 0
+    model.save(tmp_path / "empty.json")
+    content = json.loads((tmp_path / "empty.json").read_text())
+    assert content["chunks"]["rows"] == [] and content["rote"]["sequences"]
+    loaded = OpponentModel.load(tmp_path / "empty.json")
+    assert len(loaded.library_) == 0 and loaded.rote_.entries == model.rote_.entries
+    board = chess.Board()
+    board.push_uci("d2d4")
+    assert loaded.predict_proba(board) == model.predict_proba(board) == {chess.Move.from_uci("g8f6"): 1.0}
+
+
+def test_unwritable_places_are_refused_before_and_while_saving(small_model, tmp_path, monkeypatch):
+    from iam.modelfile import check_writable
+
+    (tmp_path / "a-file").write_text("x")
+    cases = [
+        (tmp_path / "a-file" / "m.json", "folder .* is not a folder"),
+        (tmp_path, "it is a folder"),
+        (tmp_path / ("x" * 300 + ".json"), "too long"),
+    ]
+    for path, message in cases:
+        with pytest.raises(ModelFileError, match=message):
+            check_writable(path)
+        with pytest.raises(ModelFileError, match=message):
+            small_model.save(path)
+    check_writable(tmp_path / ("y" * 250 + ".json"))  # a long name the file system can hold
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a-file"]
+
+    def refuse(*args, **kwargs):
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr("tempfile.mkstemp", refuse)
+    with pytest.raises(ModelFileError, match="cannot write .*Permission denied"):
+        small_model.save(tmp_path / "m.json")
+
+
+def test_a_file_without_the_position_memory_still_loads(content, small_model, tmp_path):
+    del content["rote"]["positions"]  # as written before positions were remembered
+    write(tmp_path / "older.json", content)
+    loaded = OpponentModel.load(tmp_path / "older.json")
+    assert loaded.rote_.positions == {} and loaded.rote_.entries == small_model.rote_.entries
+
+
+def test_a_remembered_move_that_is_illegal_is_never_predicted(content, tmp_path):
+    # Valid UCI, so the loader cannot tell; the lookup drops it on the board.
+    content["rote"]["sequences"]["startpos|"] = {"e2e5": 5, "d2d4": 1}
+    write(tmp_path / "tampered.json", content)
+    beliefs = OpponentModel.load(tmp_path / "tampered.json").predict_proba(chess.Board())
+    assert chess.Move.from_uci("e2e5") not in beliefs and chess.Move.from_uci("d2d4") in beliefs
+    assert all(move in chess.Board().legal_moves for move in beliefs)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import bz2
 import gzip
+import lzma
 
 import chess
 import pytest
@@ -113,3 +114,95 @@ def test_unknown_player_lists_the_common_names(tiny_pgn):
         load_player_games([tiny_pgn], player="Kasparov")
     message = str(caught.value)
     assert "Kasparov" in message and "'Tester, Tom'" in message and "'Other, Olga'" in message
+
+
+COMPRESS = {
+    "gz": gzip.compress,
+    "bz2": bz2.compress,
+    "xz": lzma.compress,
+    "zst": lambda data: zstandard.ZstdCompressor().compress(data),
+}
+
+
+@pytest.mark.parametrize("kind", sorted(COMPRESS))
+def test_a_damaged_compressed_body_is_a_clear_error(tmp_path, tiny_pgn, kind):
+    packed = COMPRESS[kind](tiny_pgn.read_bytes() * 20)
+    path = tmp_path / f"games.pgn.{kind}"
+    path.write_bytes(packed[:12] + bytes(range(256)) * 4)  # a valid header, then garbage
+    with pytest.raises(DataError, match=f"cannot read {path}"):
+        load_player_games([path], player="Tester")
+
+
+@pytest.mark.parametrize("kind", sorted(COMPRESS))
+def test_a_truncated_compressed_file_is_an_error_not_fewer_games(tmp_path, bundled_head, kind):
+    # Two streams (gzip members, bz2/xz streams, zstd frames), cut inside the second:
+    # the first one's games are read before the cut is found.
+    data = bundled_head(50).read_bytes()
+    middle = data.index(b"[Event", len(data) // 2)
+    first, second = COMPRESS[kind](data[:middle]), COMPRESS[kind](data[middle:])
+    path = tmp_path / f"games.pgn.{kind}"
+    path.write_bytes(first + second[: len(second) // 2])
+    report = IngestReport()
+    with pytest.raises(DataError, match="ended before the end-of-stream marker"):
+        for _ in iter_player_games([path], player="Botvinnik", report=report):
+            pass
+    assert 20 <= report.games_read < 50  # the first stream's games were read, then the cut was found
+
+
+def test_every_frame_of_a_multi_frame_zstd_file_is_read(tmp_path, tiny_pgn):
+    data = tiny_pgn.read_bytes()
+    cut = data.index(b"[Event", len(data) // 2)
+    frames = zstandard.ZstdCompressor().compress(data[:cut]) + zstandard.ZstdCompressor().compress(data[cut:])
+    path = tmp_path / "frames.pgn.zst"
+    path.write_bytes(frames)
+    games, report = load_player_games([path], player="Tester")
+    assert report.games_read == 7 and [g.index for g in games] == [0, 1, 2, 4, 5]
+
+
+def write_pgn(tmp_path, movetexts: list[tuple[dict[str, str], str]]):
+    path = tmp_path / "games.pgn"
+    blocks = []
+    for headers, movetext in movetexts:
+        tags = {"White": "Tester, Tom", "Black": "Other, Olga", "Result": "*", **headers}
+        blocks.append("".join(f'[{key} "{value}"]\n' for key, value in tags.items()) + "\n" + movetext + "\n")
+    path.write_text("\n".join(blocks))
+    return path
+
+
+def test_every_skip_reason_is_counted(tmp_path):
+    path = write_pgn(
+        tmp_path,
+        [
+            ({}, "1. e4 e5 2. Nf3 Nc6 *"),  # fine
+            ({}, "1. e4 e5 2. Qxh9 *"),  # python-chess drops the garbage token silently
+            ({}, "1. e4 e5 2. Nf3 foo Nc6 *"),
+            ({}, "*"),
+            ({"Black": "Tester, Tom"}, "1. d4 d5 *"),
+            ({"Variant": "Atomic"}, "1. e4 e5 *"),
+            ({"SetUp": "1", "FEN": "not a position"}, "1. e4 *"),
+            ({}, "1. e4 e5 2. Ke3 *"),
+            ({}, "1. e4 {a comment; with (parentheses)} e5 (1... c5 2. Nf3) 2. Nf3+ $1 Nc6!? 3. Bb5 1-0"),
+        ],
+    )
+    games, report = load_player_games([path], player="Tester")
+    assert [g.index for g in games] == [0, 8]
+    assert [len(g.moves) for g in games] == [4, 5]
+    assert report.skipped == {
+        "unrecognised movetext": 2,
+        "no moves": 1,
+        "player on both sides": 1,
+        "unsupported variant": 1,
+        "invalid game (e.g. a bad FEN header)": 1,
+        "illegal move": 1,
+    }
+    assert report.used + report.skipped_total == report.player_games == 9
+    assert "'Qxh9'" in report.skipped_examples[0] and "'foo'" in report.skipped_examples[1]
+
+
+def test_reading_leaves_python_chess_logging_alone(tiny_pgn, caplog):
+    import logging
+
+    assert logging.getLogger("chess.pgn").level == logging.NOTSET
+    with caplog.at_level(logging.DEBUG):
+        load_player_games([tiny_pgn], player="Tester")  # holds an illegal move
+    assert not [record for record in caplog.records if record.name.startswith("chess")]
