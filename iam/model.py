@@ -274,15 +274,16 @@ class OpponentModel(BaseEstimator):
     def context_key(self, board: chess.Board) -> tuple:
         """What besides the position :meth:`predict_proba` depends on, as a hashable value.
 
-        The move number (temporal similarity), the player's previous move (the rule that
-        eliminates a just-dissolved pattern) and, while the game is young enough for the
-        rote memory, the moves from the start. Two boards with the same position and the
-        same context key get the same beliefs, so a search may cache them by the pair.
+        The move number (temporal similarity), the last two moves (the rule that
+        eliminates a just-dissolved pattern looks at the board before the player's
+        previous move) and, while the game is young enough for the rote memory, the
+        moves from the start. Two boards with the same position and the same context key
+        get the same beliefs, so a search may cache them by the pair.
         """
         stack = board.move_stack
-        previous = stack[-2] if len(stack) >= 2 else None
+        recent = tuple(stack[-2:])
         opening = tuple(stack) if len(stack) < self.rote_max_ply else None
-        return (board.fullmove_number, previous, opening)
+        return (board.fullmove_number, recent, opening)
 
     def predict(self, board: chess.Board, *, top: int | None = None) -> list[chess.Move]:
         """The candidate moves ranked by belief (at most ``top`` of them)."""

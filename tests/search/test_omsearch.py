@@ -128,7 +128,7 @@ def test_a_model_that_predicts_nothing_changes_nothing():
         common = dict(evaluator=material_pst_evaluator(), limits=limits, quiescence=True)
         plain = search(ChessGame(), board, ordering=HeuristicOrderer(), table=TranspositionTable(), **common)
         guided = guided_search(
-            ChessGame(), board, predictor=NullPredictor(), modelled_player=1,
+            ChessGame(), board, predictor=NullPredictor(), modelled_player=1, guidance=Guidance(min_depth=1),
             ordering=HeuristicOrderer(), table=TranspositionTable(), **common,
         )
         same = ("nodes", "qnodes", "cutoffs", "tt_hits", "depth", "value", "move", "pv")
@@ -262,7 +262,7 @@ def test_guidance_refuses_nonsense(options):
 def test_guided_chess_search_with_an_opponent_model(small_model):
     board = chess.Board("r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP3PPP/R2QK2R w KQ - 0 9")
     guided = guided_search(
-        ChessGame(), board, predictor=small_model, modelled_player=1,
+        ChessGame(), board, predictor=small_model, modelled_player=1, guidance=Guidance(min_depth=2),
         evaluator=material_pst_evaluator(), limits=Limits(nodes=3000),
         ordering=HeuristicOrderer(), table=TranspositionTable(), quiescence=True,
     )

@@ -150,7 +150,7 @@ def test_model_option_errors_are_one_line(tmp_path, capsys):
 def test_guided_engine_announces_itself_and_reports_the_predictor(small_model):
     out = io.StringIO()
     engine = UciEngine(output=out, predictor=small_model, predictor_name="a model of Botvinnik")
-    engine.run(["uci", "position startpos moves e2e4", "go depth 3"])
+    engine.run(["uci", "position startpos moves e2e4", "go depth 4"])
     lines = out.getvalue().splitlines()
     assert "info string guided search with a model of Botvinnik at the opponent's nodes" in lines
     predictor_line = next(line for line in lines if line.startswith("info string predictor"))
