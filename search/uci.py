@@ -248,42 +248,58 @@ class UciEngine:
             self._thread = None
 
     def _think(self, board: chess.Board, limits: Limits, wait_for_stop: bool) -> None:
+        """The search thread: ``info`` per completed depth, then always one ``bestmove``.
+
+        Anything raised inside the search (a predictor breaking its contract, say) is
+        reported as an ``info string`` and the deepest completed iteration's move is
+        played, or a legal fallback move, so a GUI never waits for a ``bestmove`` that
+        does not come.
+        """
         best: SearchResult | None = None
-        policy = None
-        if self.predictor is not None:
-            modelled = self.modelled_color if self.modelled_color is not None else not board.turn
-            player = 0 if modelled == chess.WHITE else 1
-            policy = ModelPolicy(self.predictor, modelled_player=player, guidance=self.guidance)
-        for result in iterate(
-            self.game,
-            board,
-            evaluator=self.evaluator,
-            limits=limits,
-            ordering=self.ordering,
-            table=self.table,
-            quiescence=True,
-            policy=policy,
-            stop=self._stop,
-        ):
-            best = result
-            self.send(self._info(result, board))
-        if policy is not None:
-            stats = policy.stats()
-            self.send(
-                f"info string predictor {stats.calls} positions, {stats.cache_hits} cached, "
-                f"{round(stats.seconds * 1000)} ms"
-            )
+        try:
+            policy = self._policy(board)
+            for result in iterate(
+                self.game,
+                board,
+                evaluator=self.evaluator,
+                limits=limits,
+                ordering=self.ordering,
+                table=self.table,
+                quiescence=True,
+                policy=policy,
+                stop=self._stop,
+            ):
+                best = result
+                self.send(self._info(result, board))
+            if policy is not None:
+                stats = policy.stats()
+                self.send(
+                    f"info string predictor {stats.calls} positions, {stats.cache_hits} cached, "
+                    f"{round(stats.seconds * 1000)} ms"
+                )
+        except Exception as exc:  # the protocol needs a bestmove whatever broke
+            self.send(f"info string search error: {type(exc).__name__}: {exc}")
         if wait_for_stop:
             self._stop.wait()
         self.send(f"bestmove {self._best_move(best, board)}")
 
+    def _policy(self, board: chess.Board) -> ModelPolicy | None:
+        if self.predictor is None:
+            return None
+        modelled = self.modelled_color if self.modelled_color is not None else not board.turn
+        player = 0 if modelled == chess.WHITE else 1
+        return ModelPolicy(self.predictor, modelled_player=player, guidance=self.guidance)
+
     def _best_move(self, best: SearchResult | None, board: chess.Board) -> str:
-        if best is not None and best.move is not None:
+        if best is not None and best.move is not None and best.move in board.legal_moves:
             return best.move.uci()
         moves = list(board.legal_moves)
         if not moves:
             return "0000"  # the game is over: the protocol's null move
-        ordered = self.ordering.order(self.game.cursor(board), moves, ply=0, hint=None)
+        try:
+            ordered = self.ordering.order(self.game.cursor(board), moves, ply=0, hint=None)
+        except Exception:  # a broken orderer must not cost the move
+            ordered = moves
         return ordered[0].uci()
 
     @staticmethod

@@ -1,5 +1,6 @@
 """The UCI engine through python-chess's engine client, and its command handling."""
 
+import asyncio
 import io
 import sys
 import time
@@ -172,3 +173,62 @@ def test_guided_engine_through_the_uci_client(small_model, tmp_path):
         assert result.move in board.legal_moves
         result = client.play(board, chess.engine.Limit(nodes=800))
         assert result.move in board.legal_moves
+
+
+# An engine whose opponent model breaks the predictor contract: it believes in a move
+# that is not legal, so the guided search raises once it first asks (depth 3).
+FAULTY_ENGINE = [
+    sys.executable,
+    "-c",
+    "import sys, chess\n"
+    "from search.uci import UciEngine\n"
+    "class Illegal:\n"
+    "    def predict_proba(self, board):\n"
+    "        return {chess.Move.from_uci('a1a8'): 0.5}\n"
+    "UciEngine(predictor=Illegal()).run(sys.stdin)\n",
+]
+
+
+async def _play_twice(command, board, limits, seconds):
+    """Two ``play`` calls through python-chess, each given ``seconds`` to answer."""
+    _, client = await chess.engine.popen_uci(command)
+    try:
+        results = []
+        for limit in limits:
+            results.append(
+                await asyncio.wait_for(client.play(board, limit, info=chess.engine.INFO_ALL), seconds)
+            )
+        return results
+    finally:
+        await client.quit()
+
+
+def test_search_error_still_ends_with_the_deepest_completed_move():
+    board = chess.Board()
+    board.push_uci("e2e4")
+    first, second = asyncio.run(
+        _play_twice(FAULTY_ENGINE, board, [chess.engine.Limit(depth=4), chess.engine.Limit(depth=1)], 30)
+    )
+    assert first.info["string"].startswith("search error: ValueError")
+    assert first.info["depth"] == 2  # depths 1 and 2 never ask the model
+    assert first.move == first.info["pv"][0]
+    assert second.move in board.legal_moves  # and the engine still answers afterwards
+
+
+def test_search_error_before_any_depth_falls_back_to_a_legal_move():
+    out = io.StringIO()
+    engine = UciEngine(output=out)
+
+    def broken(board):
+        raise ZeroDivisionError("evaluator broke")
+
+    engine.evaluator = broken
+    engine.handle("position startpos moves e2e4")
+    engine.handle("go depth 3")
+    engine._thread.join(timeout=10)
+    lines = out.getvalue().splitlines()
+    assert "info string search error: ZeroDivisionError: evaluator broke" in lines
+    board = chess.Board()
+    board.push_uci("e2e4")
+    assert lines[-1].startswith("bestmove ")
+    assert chess.Move.from_uci(lines[-1].split()[1]) in board.legal_moves
