@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from itertools import repeat
 
 from search.evaluation import Evaluator
-from search.game import Action, Cursor, Game, State, require
+from search.game import Action, Cursor, Game, State, distance_shifted, require
 from search.ordering import MoveOrderer
 from search.policy import SearchPolicy
 from search.result import SearchResult
@@ -117,12 +117,17 @@ class AlphaBetaWorker:
                 if hint is None:
                     hint = entry.action
                 if ply > 0 and entry.depth >= depth:
-                    if entry.lower >= beta or entry.lower == entry.upper:
+                    # Stored relative to the node; distance-scored wins are read back
+                    # from this root (the same key may sit at another ply here).
+                    win_bound = cursor.win_bound
+                    lower = distance_shifted(entry.lower, ply, win_bound)
+                    upper = distance_shifted(entry.upper, ply, win_bound)
+                    if lower >= beta or lower == upper:
                         self.tt_hits += 1
-                        return entry.lower
-                    if entry.upper <= alpha:
+                        return lower
+                    if upper <= alpha:
                         self.tt_hits += 1
-                        return entry.upper
+                        return upper
 
         actions: Sequence[Action] = cursor.actions()
         if self.orderer is not None:
@@ -162,7 +167,8 @@ class AlphaBetaWorker:
                 bound = Bound.UPPER
             else:
                 bound = Bound.EXACT
-            self.table.store(key, depth=depth, value=best, bound=bound, action=best_action)
+            stored = distance_shifted(best, -ply, cursor.win_bound)
+            self.table.store(key, depth=depth, value=stored, bound=bound, action=best_action)
         return best
 
     def quiesce(self, cursor: Cursor, alpha: float, beta: float) -> float:

@@ -6,6 +6,11 @@ move) at a given remaining depth, plus the best action found. A fail-high result
 raises the lower bound, a fail-low result lowers the upper bound, an exact result sets
 both. The bounds never cross: when new information contradicts what is stored (path-
 dependent values such as repetitions can do that) the entry is replaced.
+
+Values are what the search hands in. For a game whose wins are scored by distance
+(``Capabilities.win_bound``, chess mates) the alpha-beta worker stores them relative
+to the node, not to its root, and converts them back when it reads them, so an entry
+stays right when the position comes back at another ply or under another root.
 """
 
 from __future__ import annotations

@@ -305,7 +305,7 @@ class UciEngine:
     @staticmethod
     def _info(result: SearchResult, board: chess.Board) -> str:
         if is_mate_score(result.value):
-            plies = mate_in_plies(result.value, board)
+            plies = mate_in_plies(result.value)
             moves = (plies + 1) // 2 if plies > 0 else -((-plies) // 2)
             score = f"mate {moves}"
         else:

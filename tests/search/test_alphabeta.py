@@ -7,13 +7,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from search import (
+    Capabilities,
     HeuristicOrderer,
     TranspositionTable,
     alphabeta,
     minimax,
     retrograde,
 )
-from search.games import Decision, TicTacToe, TreeGame
+from search.games import Decision, Nim, TicTacToe, TreeGame
 
 
 class CountingTree(TreeGame):
@@ -147,3 +148,32 @@ def test_infinite_value_sentinels_do_not_leak():
     game = TicTacToe()
     result = alphabeta(game, game.initial_state())
     assert math.isfinite(result.value)
+
+
+class DistanceNim(Nim):
+    """Nim with wins worth 100 minus one per ply from the search root (``win_bound``),
+    so quicker wins are worth more."""
+
+    capabilities = Capabilities(players=2, zero_sum=True, chance=False, win_bound=50)
+
+    def utility(self, state, player):
+        return 100.0 * super().utility(state, player)
+
+
+@pytest.mark.parametrize("piles", [(1, 2, 3), (2, 2, 3), (1, 3, 4)])
+def test_distance_scored_wins_through_a_shared_table_equal_minimax(piles):
+    # The same Nim position is reached by paths of different lengths (take 3 at once,
+    # or 1 + 1 + 1 over three plies), and one table serves every root, as between
+    # the moves of a game: the distances must still count from each root.
+    game = DistanceNim(piles)
+    table = TranspositionTable()
+    hits = 0
+    for state in _reachable(game):
+        expected = minimax(game, state).value
+        result = alphabeta(game, state, ordering=HeuristicOrderer(), table=table)
+        assert result.value == expected, state
+        hits += result.tt_hits
+        for _, entry in table:
+            assert entry.lower <= entry.upper
+    assert hits > 0
+    assert minimax(game, game.initial_state()).value not in (-100, 0, 100)  # distances count

@@ -3,6 +3,7 @@
 import random
 
 import chess
+import chess.polyglot
 import pytest
 
 from search import HeuristicOrderer, Limits, LinearEvaluator, TranspositionTable, alphabeta, minimax, search
@@ -90,8 +91,13 @@ def test_checkmate_utility_rewards_quicker_mates():
     board = chess.Board("7k/6Q1/6K1/8/8/8/8/8 b - - 0 1")
     game = ChessGame()
     assert game.is_terminal(board)
-    assert game.utility(board, 0) == MATE - board.ply()
-    assert game.utility(board, 1) == -(MATE - board.ply())
+    assert game.utility(board, 0) == MATE and game.utility(board, 1) == -MATE
+    # Read through a cursor, a mate p plies below its root is worth MATE - p.
+    before = chess.Board("7k/8/6K1/8/8/8/6Q1/8 w - - 0 1")
+    cursor = game.cursor(before)
+    cursor.push(chess.Move.from_uci("g2g7"))
+    assert cursor.is_terminal()
+    assert cursor.utilities() == (MATE - 1, -(MATE - 1))
 
 
 def test_threefold_repetition_ends_the_game_and_twofold_ends_a_search_line():
@@ -138,7 +144,7 @@ def test_mate_in_one():
     board = chess.Board("6k1/5ppp/8/8/8/8/5PPP/4R1K1 w - - 0 1")
     result = alphabeta(ChessGame(), board, depth=1, evaluator=EVAL)
     assert result.move == chess.Move.from_uci("e1e8")
-    assert is_mate_score(result.value) and mate_in_plies(result.value, board) == 1
+    assert is_mate_score(result.value) and mate_in_plies(result.value) == 1
 
 
 @pytest.mark.parametrize(
@@ -156,13 +162,58 @@ def test_mate_in_two(fen):
     assert mating
     result = alphabeta(ChessGame(), board, depth=3, evaluator=EVAL, ordering=HeuristicOrderer())
     assert result.move in mating
-    assert mate_in_plies(result.value, board) == 3
+    assert mate_in_plies(result.value) == 3
     deepened = search(ChessGame(), board, evaluator=EVAL, limits=Limits(depth=4), table=TranspositionTable())
     assert deepened.move in mating
     line = board.copy()
     for move in deepened.pv[:3]:
         line.push(move)
     assert line.is_checkmate()
+
+
+# White mates in two (Qg1-g5 or the like, then mate on the back rank or h-file); the
+# e-pawns reach e4/e5 in one move each or in two, so the same position (the same key)
+# is two plies or four plies away from here.
+MATE_IN_TWO_AFTER_PAWNS = "7k/4p3/6K1/8/8/8/4P3/6Q1 w - - 0 1"
+
+
+def test_mate_distances_survive_transpositions_of_different_length():
+    root = chess.Board(MATE_IN_TWO_AFTER_PAWNS)
+    short, long = root.copy(), root.copy()
+    for uci in "e2e4 e7e5".split():
+        short.push_uci(uci)
+    for uci in "e2e3 e7e6 e3e4 e6e5".split():
+        long.push_uci(uci)
+    assert chess.polyglot.zobrist_hash(short) == chess.polyglot.zobrist_hash(long)
+    assert long.ply() == short.ply() + 2
+    table = TranspositionTable()
+    hits = 0
+    for board in (short, long, short):  # one table throughout, as the UCI engine keeps it
+        result = alphabeta(
+            ChessGame(), board, depth=3, evaluator=EVAL, ordering=HeuristicOrderer(), table=table
+        )
+        assert result.value == MATE - 3 and mate_in_plies(result.value) == 3
+        hits += result.tt_hits
+    assert hits > 0  # the later searches did read the earlier ones' mate scores
+
+
+# White mates in three; two plies later (the table kept, as between UCI moves) the
+# entries stored three plies below the old root sit one ply below the new one.
+MATE_IN_THREE = "7k/8/8/8/5K2/8/8/6Q1 w - - 0 1"
+
+
+def test_mate_distances_count_from_each_root_when_the_table_is_kept():
+    board = chess.Board(MATE_IN_THREE)
+    table = TranspositionTable()
+    first = alphabeta(ChessGame(), board, depth=5, evaluator=EVAL, ordering=HeuristicOrderer(), table=table)
+    assert mate_in_plies(first.value) == 5
+    for move in first.pv[:2]:
+        board.push(move)
+    later = alphabeta(ChessGame(), board, depth=3, evaluator=EVAL, ordering=HeuristicOrderer(), table=table)
+    assert later.tt_hits > 0
+    assert mate_in_plies(later.value) == 3
+    fresh = alphabeta(ChessGame(), board, depth=3, evaluator=EVAL)
+    assert fresh.value == later.value
 
 
 @pytest.mark.parametrize("fen", [MIDDLEGAME, TACTICAL, KIWIPETE])

@@ -7,6 +7,7 @@ import chess
 import pytest
 
 from search import CHANCE
+from search.game import distance_shifted
 from search.chessgame import ChessGame
 from search.endgames import ChessEndgame
 from search.games import Nim, TicTacToe
@@ -29,7 +30,10 @@ def check_playouts(game, *, seed, playouts, max_plies=200):
                 assert cursor.is_terminal()
                 utilities = game.utilities(state)
                 assert len(utilities) == caps.players
-                assert utilities == tuple(cursor.utilities())
+                # A cursor scores distance-scored wins from its root, ``ply`` plies away.
+                seen_from_root = tuple(distance_shifted(u, ply, caps.win_bound) for u in utilities)
+                assert seen_from_root == tuple(cursor.utilities())
+                assert cursor.win_bound == caps.win_bound
                 if caps.zero_sum:
                     assert math.isclose(sum(utilities), 0.0, abs_tol=1e-9)
                 break

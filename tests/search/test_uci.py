@@ -55,6 +55,23 @@ def test_history_reaches_the_engine(engine):
     assert result.move in board.legal_moves
 
 
+def test_mate_scores_stay_right_when_the_table_is_kept_between_moves():
+    out = io.StringIO()
+    engine = UciEngine(output=out)
+    fen = "7k/8/8/8/5K2/8/8/6Q1 w - - 0 1"  # White mates in three
+    engine.handle(f"position fen {fen}")
+    engine.handle("go depth 5")
+    engine._thread.join()
+    first = [line for line in out.getvalue().splitlines() if line.startswith("info depth 5")][-1]
+    assert " score mate 3 " in first
+    pv = first.split(" pv ")[1].split()
+    engine.handle(f"position fen {fen} moves {pv[0]} {pv[1]}")
+    engine.handle("go depth 3")
+    engine._thread.join()
+    second = [line for line in out.getvalue().splitlines() if line.startswith("info depth 3")][-1]
+    assert " score mate 2 " in second
+
+
 def test_infinite_search_stops_on_request(engine):
     board = chess.Board("r1bq1rk1/pp2bppp/2n1pn2/2pp4/3P4/2PBPN2/PP1N1PPP/R1BQ1RK1 w - - 0 8")
     with engine.analysis(board) as analysis:
