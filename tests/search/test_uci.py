@@ -10,7 +10,7 @@ import chess.engine
 import pytest
 
 from iam.cli import main as iam_main
-from search.uci import GoCommand, UciEngine, parse_go, time_budget
+from search.uci import FALLBACK_SECONDS, GoCommand, UciEngine, allotted_time, clock_problem, parse_go, time_budget
 
 COMMAND = [sys.executable, "-m", "iam", "uci"]
 MATE_IN_ONE = "6k1/5ppp/8/8/8/8/5PPP/4R1K1 w - - 0 1"
@@ -97,6 +97,84 @@ def test_movetime_and_clock_give_a_legal_move_in_time(engine):
     assert result.move in board.legal_moves
 
 
+def test_clock_play_uses_a_plausible_share_of_the_clock(engine):
+    board = chess.Board("r1b1k2r/ppppnppp/2n2q2/2b5/3NP3/2P1B3/PP3PPP/RN1QKB1R w KQkq - 0 1")
+    started = time.perf_counter()
+    result = engine.play(board, chess.engine.Limit(white_clock=8.0, black_clock=8.0))
+    elapsed = time.perf_counter() - started
+    assert result.move in board.legal_moves
+    # A fortieth of 8 s is 0.2 s: it thinks most of that, and returns long before 8 s.
+    assert 0.1 < elapsed < 1.5
+
+
+def _wait_for(engine, seconds):
+    engine._thread.join(timeout=seconds)
+    return not engine._thread.is_alive()
+
+
+def test_go_without_the_movers_clock_is_noted_and_still_ends():
+    sessions = []
+    for position, go in (("startpos moves e2e4", "go wtime 1000"), ("startpos", "go movestogo 10")):
+        out = io.StringIO()
+        engine = UciEngine(output=out)
+        engine.handle(f"position {position}")
+        engine.handle(go)
+        sessions.append((engine, out))
+    for engine, out in sessions:
+        assert _wait_for(engine, FALLBACK_SECONDS + 5), "the search waited for a stop"
+        lines = out.getvalue().splitlines()
+        assert any(line.startswith("info string go without") for line in lines)
+        assert lines[-1].startswith("bestmove ")
+
+
+def test_ponder_waits_for_ponderhit_then_keeps_to_the_clock():
+    out = io.StringIO()
+    engine = UciEngine(output=out)
+    engine.handle("position startpos moves e2e4 e7e5")
+    engine.handle("go ponder wtime 8000 btime 8000")
+    time.sleep(0.4)  # longer than the 0.2 s the clock gives: pondering has no limit
+    assert engine._thread.is_alive()
+    assert not any(line.startswith("bestmove") for line in out.getvalue().splitlines())
+    hit = time.perf_counter()
+    engine.handle("ponderhit")
+    assert _wait_for(engine, 5)
+    after_hit = time.perf_counter() - hit
+    lines = out.getvalue().splitlines()
+    assert not any("unknown command" in line or "ignored" in line for line in lines)
+    assert lines[-1].startswith("bestmove ")
+    assert 0.1 < after_hit < 1.5  # the clock's 0.2 s from ponderhit on
+
+
+def test_ponder_ends_on_stop_and_ponderhit_without_ponder_is_noted():
+    lines, _ = _session("ponderhit", "position startpos", "go ponder wtime 8000 btime 8000", "stop")
+    assert lines[0].startswith("info string ignored ponderhit")
+    assert lines[-1].startswith("bestmove ")
+
+
+async def _ponder_through_the_client(board, limit, seconds):
+    _, client = await chess.engine.popen_uci(COMMAND)
+    try:
+        first = await asyncio.wait_for(client.play(board, limit, ponder=True, game="g"), seconds)
+        assert first.ponder is not None  # the engine names the reply it expects
+        board.push(first.move)
+        board.push(first.ponder)
+        started = time.perf_counter()
+        # The client answers the pondered position with ponderhit, not a new go.
+        second = await asyncio.wait_for(client.play(board, limit, ponder=True, game="g"), seconds)
+        return second, time.perf_counter() - started
+    finally:
+        await client.quit()
+
+
+def test_ponderhit_through_the_uci_client():
+    board = chess.Board()
+    board.push_uci("e2e4")
+    limit = chess.engine.Limit(white_clock=4.0, black_clock=4.0)
+    second, elapsed = asyncio.run(_ponder_through_the_client(board, limit, 30))
+    assert second.move in board.legal_moves
+    assert elapsed < 1.5
+
+
 def test_game_over_position_gets_the_null_move(engine):
     board = chess.Board("7k/6Q1/6K1/8/8/8/8/8 b - - 0 1")
     result = engine.play(board, chess.engine.Limit(depth=2))
@@ -144,11 +222,26 @@ def test_session_ends_each_go_with_bestmove():
 def test_go_parsing_and_time_budget():
     go = parse_go("wtime 60000 btime 1000 winc 500 binc 0 movestogo 20".split())
     assert go == GoCommand(wtime=60000, btime=1000, winc=500, movestogo=20)
-    assert time_budget(go, chess.WHITE) == pytest.approx(60 / 20 + 0.4)
-    assert time_budget(go, chess.BLACK) == pytest.approx(1 / 20)
+    assert allotted_time(go, chess.WHITE) == pytest.approx(60 / 20 + 0.4)
+    assert allotted_time(go, chess.BLACK) == pytest.approx(1 / 20)
+    assert time_budget(go, chess.WHITE) == pytest.approx(60 / 20 + 0.4 - 0.030)  # safety margin
     assert time_budget(GoCommand(btime=10), chess.BLACK) == 0.0  # never more than the clock
+    assert allotted_time(parse_go(["movetime", "1000"]), chess.WHITE) == 1.0
     assert time_budget(parse_go(["movetime", "1000"]), chess.WHITE) < 1.0
     assert time_budget(parse_go(["infinite"]), chess.WHITE) is None
+    assert time_budget(parse_go([]), chess.WHITE) is None  # a bare go: until stop
+    # Pondering has no limit until ponderhit; its clocks are kept for then.
+    ponder = parse_go("ponder wtime 8000 btime 8000".split())
+    assert ponder == GoCommand(wtime=8000, btime=8000, ponder=True)
+    assert time_budget(ponder, chess.WHITE) is None
+    # Clock words without the mover's clock: malformed, noted, a fallback that ends.
+    for words, turn in ((["wtime", "1000"], chess.BLACK), (["movestogo", "10"], chess.WHITE),
+                        (["binc", "100"], chess.BLACK)):
+        go = parse_go(words)
+        assert clock_problem(go, turn) is not None
+        assert allotted_time(go, turn) == FALLBACK_SECONDS
+    assert clock_problem(parse_go(["wtime", "1000"]), chess.WHITE) is None
+    assert clock_problem(parse_go(["depth", "3"]), chess.WHITE) is None
     for bad in (["depth"], ["depth", "0"], ["nodes", "-5"], ["searchmoves", "e2e4"]):
         with pytest.raises(ValueError):
             parse_go(bad)
