@@ -46,13 +46,18 @@ def test_depth_and_nodes_limits(engine):
 
 
 def test_history_reaches_the_engine(engine):
-    # After 1.Nf3 Nf6 2.Ng1 Ng8 3.Nf3 Nf6 4.Ng1, Black's ...Ng8 would repeat the start
-    # position a third time; the engine gets the moves, so it knows.
-    board = chess.Board()
-    for uci in ["g1f3", "g8f6", "f3g1", "f6g8", "g1f3", "g8f6", "f3g1"]:
+    # Black, a queen down, has shuffled knights with White: ...Ng8 now repeats the
+    # position a third time, a draw. Only an engine that got the moves, not just the
+    # final position, knows the draw is there and takes it.
+    board = chess.Board("4k1n1/8/8/8/8/8/8/1N1QK3 w - - 0 1")
+    for uci in ["b1c3", "g8f6", "c3b1", "f6g8", "b1c3", "g8f6", "c3b1"]:
         board.push_uci(uci)
-    result = engine.play(board, chess.engine.Limit(depth=2))
-    assert result.move in board.legal_moves
+    result = engine.play(board, chess.engine.Limit(depth=3), info=chess.engine.INFO_SCORE)
+    assert result.move == chess.Move.from_uci("f6g8")
+    assert result.info["score"].relative == chess.engine.Cp(0)
+    # The same position without its history: no draw in sight, the lost queen counts.
+    bare = engine.play(chess.Board(board.fen()), chess.engine.Limit(depth=3), info=chess.engine.INFO_SCORE)
+    assert bare.info["score"].relative.score() < -500
 
 
 def test_mate_scores_stay_right_when_the_table_is_kept_between_moves():
