@@ -16,6 +16,9 @@ Reported, each as the median over the positions:
   clock play (``go wtime/btime/winc/binc``, measured against the share of the clock
   the engine allots itself), median and maximum over several tries, against the
   50 ms target (met / missed).
+- transposition table: the cost of storing a new position into a full table (each
+  store evicts the oldest entry) against storing into a table with room, in
+  nanoseconds per store; a constant-time eviction keeps the ratio near 1.
 """
 
 from __future__ import annotations
@@ -34,7 +37,7 @@ import chess.pgn
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from search import HeuristicOrderer, Limits, TranspositionTable, iterate  # noqa: E402
+from search import Bound, HeuristicOrderer, Limits, TranspositionTable, iterate  # noqa: E402
 from search.chesseval import material_pst_evaluator  # noqa: E402
 from search.chessgame import ChessGame  # noqa: E402
 from search.uci import GoCommand, allotted_time  # noqa: E402
@@ -100,6 +103,26 @@ def search_run(board: chess.Board, depth: int) -> dict:
     }
 
 
+def table_store_cost(capacity: int, stores: int, *, repeats: int = 3) -> dict:
+    """Nanoseconds per store of a new key into a table with room and into a full one.
+
+    Both tables first get ``capacity`` entries; then ``stores`` new keys go in. The
+    table with room grows; the full one evicts on every store. Medians of ``repeats``.
+    """
+    def timed(table_capacity: int) -> float:
+        table = TranspositionTable(capacity=table_capacity)
+        for key in range(capacity):
+            table.store(key, depth=1, value=0, bound=Bound.EXACT, action=None)
+        started = time.perf_counter()
+        for key in range(capacity, capacity + stores):
+            table.store(key, depth=1, value=0, bound=Bound.EXACT, action=None)
+        return (time.perf_counter() - started) / stores * 1e9
+
+    room = statistics.median(timed(capacity + stores) for _ in range(repeats))
+    full = statistics.median(timed(capacity) for _ in range(repeats))
+    return {"capacity": capacity, "stores": stores, "room_ns": room, "full_ns": full, "ratio": full / room}
+
+
 def uci_overruns(boards: list[chess.Board], movetime_ms: int, clock_ms: int, tries: int) -> dict:
     """Milliseconds beyond the allotted time, from sending ``go`` to receiving ``bestmove``.
 
@@ -142,6 +165,8 @@ def main() -> int:
     parser.add_argument("--movetime", type=int, default=200, help="ms for the UCI overrun check")
     parser.add_argument("--clock", type=int, default=8000, help="ms on each clock for the clock-play check")
     parser.add_argument("--tries", type=int, default=2, help="passes over the positions for the UCI checks")
+    parser.add_argument("--table-capacity", type=int, default=300_000,
+                        help="entries in the table of the store-cost check (the UCI default Hash holds 320,000)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
 
@@ -152,6 +177,7 @@ def main() -> int:
         runs.append(search_run(board, args.depth))
         print(f"position {index}/{len(boards)} done", file=sys.stderr)
     overruns = uci_overruns(boards, args.movetime, args.clock, args.tries)
+    store_cost = table_store_cost(args.table_capacity, args.table_capacity // 2)
 
     search_nps = [r["nps"] for r in runs]
     summary = {
@@ -168,6 +194,7 @@ def main() -> int:
         "uci_movetime_ms": args.movetime,
         "uci_clock_ms": args.clock,
         "uci_overrun": overruns,
+        "table_store_ns": store_cost,
         "fens": [b.fen() for b in boards],
     }
     if args.json:
@@ -184,6 +211,8 @@ def main() -> int:
         "movetime": f"go movetime {args.movetime}",
         "clock": f"go wtime/btime {args.clock} winc/binc 100",
     }
+    print(f"table store into a full table of {store_cost['capacity']:,}: {store_cost['full_ns']:,.0f} ns "
+          f"(with room: {store_cost['room_ns']:,.0f} ns; {store_cost['ratio']:.2f} x)")
     for kind, figures in overruns.items():
         verdict = "met" if figures["met"] else "missed"
         print(f"UCI {labels[kind]}: overrun median {figures['median_ms']:.1f} ms, "

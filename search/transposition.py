@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import enum
 import math
+from collections import OrderedDict
 from collections.abc import Hashable
 from dataclasses import dataclass
 
@@ -47,7 +48,9 @@ class TranspositionTable:
     """A bounded key -> :class:`TTEntry` map; the oldest entry goes first when full.
 
     Deeper results are preferred: a shallower store does not overwrite a deeper entry
-    (it may only supply a missing action).
+    (it may only supply a missing action). Every operation takes constant time, also
+    evicting from a full table (an insertion-ordered linked map, not a scan past the
+    holes that deletions leave at the front of a plain dict).
     """
 
     __slots__ = ("capacity", "_entries")
@@ -56,7 +59,7 @@ class TranspositionTable:
         if capacity < 1:
             raise ValueError(f"capacity must be at least 1, got {capacity}")
         self.capacity = capacity
-        self._entries: dict[Hashable, TTEntry] = {}
+        self._entries: OrderedDict[Hashable, TTEntry] = OrderedDict()
 
     def __len__(self) -> int:
         return len(self._entries)
@@ -80,7 +83,7 @@ class TranspositionTable:
         entry = self._entries.get(key)
         if entry is None:
             if len(self._entries) >= self.capacity:
-                del self._entries[next(iter(self._entries))]
+                self._entries.popitem(last=False)
             self._entries[key] = TTEntry(depth, lower, upper, action)
         elif depth > entry.depth:
             entry.depth, entry.lower, entry.upper = depth, lower, upper
