@@ -177,13 +177,22 @@ class AlphaBetaWorker:
         The side to move may decline every capture ("stand pat"), so the static
         evaluation is a lower bound; captures and promotions are searched until the
         position is quiet, which keeps the horizon from cutting an exchange in half.
+        Where the game refuses standing pat (in check) there is no such bound: every
+        action is searched, so a check or fork at the horizon is played out.
         """
         mover = cursor.to_move()
-        best = self.evaluate(cursor)
-        if best >= beta or cursor.ply >= MAX_PLY:
-            return best
-        alpha = max(alpha, best)
-        noisy = sorted(cursor.noisy_actions(), key=cursor.action_priority, reverse=True)
+        if cursor.ply >= MAX_PLY:
+            return self.evaluate(cursor)
+        if cursor.stand_pat_allowed():
+            best = self.evaluate(cursor)
+            if best >= beta:
+                return best
+            alpha = max(alpha, best)
+            candidates = cursor.noisy_actions()
+        else:
+            best = -math.inf
+            candidates = cursor.actions()
+        noisy = sorted(candidates, key=cursor.action_priority, reverse=True)
         for action in noisy:
             cursor.push(action)
             self.qnodes += 1
@@ -204,6 +213,8 @@ class AlphaBetaWorker:
                     if alpha >= beta:
                         self.cutoffs += 1
                         break
+        if best == -math.inf:  # no action to try where standing pat was refused
+            return self.evaluate(cursor)
         return best
 
     def evaluate(self, cursor: Cursor) -> float:

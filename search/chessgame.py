@@ -12,6 +12,8 @@ search prefers it, and every mate score a search returns counts plies from its r
 (:func:`mate_in_plies`). The scale is the evaluation's (centipawns), far above any
 material count.
 
+Quiescence search may not stand pat in check: there every legal move is noisy.
+
 The search walks through :class:`ChessCursor`, which pushes and pops moves on one
 board instead of copying it, keeps polyglot Zobrist keys up to date incrementally and
 scores a position below its root that repeats an earlier one (on the path or in the
@@ -87,6 +89,9 @@ def _priority(board: chess.Board, move: chess.Move) -> int:
 
 
 def _noisy(board: chess.Board) -> list[chess.Move]:
+    """Captures and promotions; in check, every legal move (each evasion matters)."""
+    if board.is_check():
+        return list(board.generate_legal_moves())
     moves = list(board.generate_legal_captures())
     back_rank = chess.BB_RANK_8 if board.turn == chess.WHITE else chess.BB_RANK_1
     pawns = board.pawns & board.occupied_co[board.turn]
@@ -136,6 +141,9 @@ class ChessGame(Game):
 
     def noisy_actions(self, state: chess.Board) -> Sequence[chess.Move]:
         return _noisy(state)
+
+    def stand_pat_allowed(self, state: chess.Board) -> bool:
+        return not state.is_check()
 
     def action_priority(self, state: chess.Board, action: chess.Move) -> int:
         return _priority(state, action)
@@ -215,7 +223,12 @@ class ChessCursor:
         return self._keys[-1]
 
     def noisy_actions(self) -> list[chess.Move]:
+        if self.board.is_check():
+            return self.actions()
         return _noisy(self.board)
+
+    def stand_pat_allowed(self) -> bool:
+        return not self.board.is_check()
 
     def action_priority(self, action: chess.Move) -> int:
         return _priority(self.board, action)

@@ -129,6 +129,16 @@ class Game(ABC):
         """
         return ()
 
+    def stand_pat_allowed(self, state: State) -> bool:
+        """Whether quiescence search may stop at ``state`` on its evaluation.
+
+        Standing pat assumes the player to move could at least keep the evaluation by
+        a quiet move. Where that fails (in chess: the side to move is in check, and
+        may be mated or lose material whatever it does) the game says no, and
+        quiescence searches every action there instead. Default: allowed.
+        """
+        return True
+
     def action_priority(self, state: State, action: Action) -> int:
         """A static ordering hint: higher is tried earlier (MVV-LVA for captures)."""
         return 0
@@ -173,6 +183,8 @@ class Cursor(Protocol):
     def key(self) -> Hashable: ...
 
     def noisy_actions(self) -> Sequence[Action]: ...
+
+    def stand_pat_allowed(self) -> bool: ...
 
     def action_priority(self, action: Action) -> int: ...
 
@@ -227,6 +239,9 @@ class PathCursor:
 
     def noisy_actions(self) -> Sequence[Action]:
         return self._game.noisy_actions(self._states[-1])
+
+    def stand_pat_allowed(self) -> bool:
+        return self._game.stand_pat_allowed(self._states[-1])
 
     def action_priority(self, action: Action) -> int:
         return self._game.action_priority(self._states[-1], action)

@@ -256,6 +256,22 @@ def test_quiescence_sees_the_recapture():
     assert careful.qnodes > 0
 
 
+def test_quiescence_does_not_stand_pat_in_check():
+    # Nc7+ forks king and queen. At depth 1 Black is in check at the horizon: standing
+    # pat there (and then trying only captures) misses that the queen falls after any
+    # king move; searching the evasions finds it.
+    board = chess.Board("q3k3/7p/8/3N4/8/8/7P/6K1 w - - 0 1")
+    game = ChessGame()
+    result = alphabeta(game, board, depth=1, evaluator=EVAL, quiescence=True)
+    assert result.move == chess.Move.from_uci("d5c7")
+    assert result.value > 200  # a knight up, not a queen down
+    after = board.copy()
+    after.push_uci("d5c7")
+    assert not game.stand_pat_allowed(after) and game.stand_pat_allowed(board)
+    cursor = game.cursor(after)
+    assert set(cursor.noisy_actions()) == set(after.legal_moves)  # every evasion is noisy
+
+
 def test_evaluation_is_zero_at_the_start_and_antisymmetric():
     assert EVAL(chess.Board()) == 0
     rng = random.Random(5)

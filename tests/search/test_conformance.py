@@ -38,6 +38,7 @@ def check_playouts(game, *, seed, playouts, max_plies=200):
                     assert math.isclose(sum(utilities), 0.0, abs_tol=1e-9)
                 break
             assert not cursor.is_terminal()
+            assert cursor.stand_pat_allowed() == game.stand_pat_allowed(state)
             actions = list(game.actions(state))
             assert actions, "a non-terminal state must have actions"
             assert list(cursor.actions()) == actions
