@@ -1,4 +1,4 @@
-"""The chess adapter: perft against python-chess, game-over rules, mates, evaluation."""
+"""The chess adapter: perft against the published counts, game-over rules, mates, evaluation."""
 
 import random
 
@@ -29,31 +29,37 @@ def _cursor_perft(cursor, depth):
     return total
 
 
-def _python_chess_perft(board, depth):
+def _game_perft(game, state, depth):
+    """Leaf count through the public protocol: ACTIONS and RESULT, no cursor."""
     if depth == 0:
         return 1
-    total = 0
-    for move in list(board.legal_moves):
-        board.push(move)
-        total += _python_chess_perft(board, depth - 1)
-        board.pop()
-    return total
+    return sum(_game_perft(game, game.result(state, a), depth - 1) for a in game.actions(state))
 
 
-@pytest.mark.parametrize(
-    "fen, depth",
-    [(chess.STARTING_FEN, 3), (POSITION_3, 3), (POSITION_4, 3), (KIWIPETE, 2)],
-    ids=["start", "position3", "position4", "kiwipete"],
-)
-def test_perft_matches_python_chess(fen, depth):
+# Published perft counts (chessprogramming.org "Perft Results"), depths 1, 2, 3.
+PUBLISHED_PERFT = {
+    "start": (chess.STARTING_FEN, (20, 400, 8_902)),
+    "kiwipete": (KIWIPETE, (48, 2_039, 97_862)),
+    "position3": (POSITION_3, (14, 191, 2_812)),
+    "position4": (POSITION_4, (6, 264, 9_467)),
+}
+
+
+@pytest.mark.parametrize("name", list(PUBLISHED_PERFT))
+def test_cursor_perft_matches_the_published_counts(name):
+    fen, counts = PUBLISHED_PERFT[name]
     game = ChessGame(fen)
-    expected = _python_chess_perft(chess.Board(fen), depth)
-    assert _cursor_perft(game.cursor(game.initial_state()), depth) == expected
+    cursor = game.cursor(game.initial_state())
+    assert tuple(_cursor_perft(cursor, depth) for depth in (1, 2, 3)) == counts
+    assert cursor.ply == 0
 
 
-def test_perft_of_the_start_position_is_the_known_count():
-    game = ChessGame()
-    assert _cursor_perft(game.cursor(game.initial_state()), 3) == 8902
+@pytest.mark.parametrize("name", list(PUBLISHED_PERFT))
+def test_game_protocol_perft_matches_the_published_counts(name):
+    fen, counts = PUBLISHED_PERFT[name]
+    game = ChessGame(fen)
+    depth = 2 if name == "kiwipete" else 3  # copying boards: keep the suite fast
+    assert _game_perft(game, game.initial_state(), depth) == counts[depth - 1]
 
 
 def test_public_protocol_moves_are_the_legal_moves():
