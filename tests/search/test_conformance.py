@@ -11,7 +11,13 @@ from search.game import distance_shifted
 from search.chessgame import ChessGame
 from search.endgames import ChessEndgame
 from search.games import Nim, TicTacToe
-from search.games.seeds import coin_flip_game, seed000_game, three_player_game
+from search.games.seeds import (
+    coin_flip_game,
+    seed000_game,
+    seed001_game,
+    seed003_expectimax_game,
+    three_player_game,
+)
 
 
 def check_playouts(game, *, seed, playouts, max_plies=200):
@@ -67,8 +73,11 @@ def check_playouts(game, *, seed, playouts, max_plies=200):
 
 @pytest.mark.parametrize(
     "game",
-    [TicTacToe(), Nim(), Nim((1, 3, 5)), seed000_game(), coin_flip_game(), three_player_game()],
-    ids=["tictactoe", "ii-nim", "nim-135", "seed000", "coin-flip", "three-player"],
+    [
+        TicTacToe(), Nim(), Nim((1, 3, 5)), seed000_game(), seed001_game(),
+        coin_flip_game(), seed003_expectimax_game(), three_player_game(),
+    ],
+    ids=["tictactoe", "ii-nim", "nim-135", "seed000", "seed001", "coin-flip", "seed003", "three-player"],
 )
 def test_small_games_conform(game):
     check_playouts(game, seed=1, playouts=30)
