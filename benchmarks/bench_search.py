@@ -19,6 +19,9 @@ Reported, each as the median over the positions:
 - transposition table: the cost of storing a new position into a full table (each
   store evicts the oldest entry) against storing into a table with room, in
   nanoseconds per store; a constant-time eviction keeps the ratio near 1.
+- node counts (seed 001, "Statistics"): the node-count experiment in a small
+  configuration (depths 1..``--node-depth``, a per-search time cap), printed as its
+  tables; the full run is ``iam experiment node-counts``.
 """
 
 from __future__ import annotations
@@ -158,6 +161,21 @@ def uci_overruns(boards: list[chess.Board], movetime_ms: int, clock_ms: int, tri
     }
 
 
+def node_count_table(max_depth: int, time_cap: float) -> tuple[str, list[dict]]:
+    """The node-count experiment's markdown tables and rows, both positions."""
+    import pandas as pd
+
+    from experiments import node_counts
+
+    rows = [
+        row
+        for position in node_counts.POSITIONS
+        for algorithm in node_counts.ALGORITHMS
+        for row in node_counts.series(algorithm, position, max_depth, time_cap)
+    ]
+    return node_counts.markdown(pd.DataFrame(rows), time_cap), rows
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--positions", type=int, default=10)
@@ -167,6 +185,9 @@ def main() -> int:
     parser.add_argument("--tries", type=int, default=2, help="passes over the positions for the UCI checks")
     parser.add_argument("--table-capacity", type=int, default=300_000,
                         help="entries in the table of the store-cost check (the UCI default Hash holds 320,000)")
+    parser.add_argument("--node-depth", type=int, default=4,
+                        help="deepest depth of the node-count table (0: skip it)")
+    parser.add_argument("--node-cap", type=float, default=20.0, help="seconds per node-count search")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
 
@@ -178,6 +199,7 @@ def main() -> int:
         print(f"position {index}/{len(boards)} done", file=sys.stderr)
     overruns = uci_overruns(boards, args.movetime, args.clock, args.tries)
     store_cost = table_store_cost(args.table_capacity, args.table_capacity // 2)
+    node_markdown, node_rows = node_count_table(args.node_depth, args.node_cap) if args.node_depth else ("", [])
 
     search_nps = [r["nps"] for r in runs]
     summary = {
@@ -195,10 +217,11 @@ def main() -> int:
         "uci_clock_ms": args.clock,
         "uci_overrun": overruns,
         "table_store_ns": store_cost,
+        "node_counts": node_rows,
         "fens": [b.fen() for b in boards],
     }
     if args.json:
-        print(json.dumps(summary, indent=2))
+        print(json.dumps(summary, indent=2, default=str))
         return 0
     print(f"positions: {len(boards)} middlegames (Botvinnik games, ply 30)")
     reference_nps = summary["reference_python_chess_nps_median"]
@@ -218,6 +241,9 @@ def main() -> int:
         print(f"UCI {labels[kind]}: overrun median {figures['median_ms']:.1f} ms, "
               f"max {figures['max_ms']:.1f} ms over {figures['tries']} tries "
               f"(target {OVERRUN_TARGET_MS:.0f} ms: {verdict})")
+    if node_markdown:
+        print()
+        print(node_markdown)
     return 0
 
 
