@@ -128,7 +128,7 @@ def test_table_keeps_the_depth_limited_value_on_nim(piles, depth):
     assert tabled.value == ordered.value == plain.value == solution.outcome[game.initial_state()]
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=40, deadline=None)
 @given(tictactoe_positions(), st.one_of(st.none(), st.integers(1, 5)), st.integers(0, 2**16))
 def test_table_keeps_the_value_on_tictactoe_positions(state, depth, seed):
     # Tic-tac-toe transposes (X a, O b, X c = X c, O b, X a) and every path to a state

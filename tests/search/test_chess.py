@@ -230,8 +230,14 @@ def test_ordering_and_table_change_nodes_not_the_value(fen):
     ordered = alphabeta(game, board, depth=3, evaluator=EVAL, ordering=HeuristicOrderer())
     assert plain.value == ordered.value
     assert ordered.nodes < plain.nodes
+
+
+@pytest.mark.parametrize("fen", [MIDDLEGAME, TACTICAL])
+def test_the_table_saves_nodes_where_chess_transposes(fen):
     # Chess transposes from depth 4 on (W a, B x, W b = W b, B x, W a): the table must
     # then save nodes, with the same value.
+    game = ChessGame(fen)
+    board = game.initial_state()
     ordered = alphabeta(game, board, depth=4, evaluator=EVAL, ordering=HeuristicOrderer())
     tabled = alphabeta(
         game, board, depth=4, evaluator=EVAL, ordering=HeuristicOrderer(), table=TranspositionTable()

@@ -154,14 +154,14 @@ def test_a_failing_engine_loses_one_game_and_is_restarted(mode, tmp_path):
     started = time.perf_counter()
     estimate, records, names = play_match(
         flaky, ours, games=3, limit=chess.engine.Limit(nodes=200),
-        openings=[chess.Board(MATE_IN_ONE)], move_timeout=3.0,
+        openings=[chess.Board(MATE_IN_ONE)], move_timeout=1.5,
     )
     assert time.perf_counter() - started < 60
     # Game 1: A (White) fails and forfeits. Game 2: B mates. Game 3: A, restarted, mates.
     assert [r.result for r in records] == ["0-1", "1-0", "1-0"]
     assert (estimate.wins, estimate.draws, estimate.losses) == (1, 0, 2)
     assert [r.forfeited_by for r in records] == ["A", None, None]
-    reason = "crashed" if mode == "crash" else "did not move within 3 s"
+    reason = "crashed" if mode == "crash" else "did not move within 1.5 s"
     assert reason in records[0].termination
     assert records[0].game.headers["Termination"] == records[0].termination
     assert records[2].game.headers["Termination"] == "checkmate"
