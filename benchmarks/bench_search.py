@@ -11,8 +11,17 @@ Reported, each as the median over the positions:
   than this; the ratio says how much the search adds on top.
 - search: nodes per second of iterative-deepening alpha-beta with move ordering,
   quiescence and a transposition table, and the time to complete depth 4 and depth 5.
-- UCI: how far ``go movetime`` overruns, timed from the ``go`` to the ``bestmove``
-  through python-chess's engine client (the protocol promises at most 50 ms).
+- UCI: how far the engine overruns the time it was given, timed from the ``go`` to
+  the ``bestmove`` through python-chess's engine client, for ``go movetime`` and for
+  clock play (``go wtime/btime/winc/binc``, measured against the share of the clock
+  the engine allots itself), median and maximum over several tries, against the
+  50 ms target (met / missed).
+- transposition table: the cost of storing a new position into a full table (each
+  store evicts the oldest entry) against storing into a table with room, in
+  nanoseconds per store; a constant-time eviction keeps the ratio near 1.
+- node counts (seed 001, "Statistics"): the node-count experiment in a small
+  configuration (depths 1..``--node-depth``, a per-search time cap), printed as its
+  tables; the full run is ``iam experiment node-counts``.
 """
 
 from __future__ import annotations
@@ -31,9 +40,12 @@ import chess.pgn
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from search import HeuristicOrderer, Limits, TranspositionTable, iterate  # noqa: E402
+from search import Bound, HeuristicOrderer, Limits, TranspositionTable, iterate  # noqa: E402
 from search.chesseval import material_pst_evaluator  # noqa: E402
 from search.chessgame import ChessGame  # noqa: E402
+from search.uci import GoCommand, allotted_time  # noqa: E402
+
+OVERRUN_TARGET_MS = 50.0
 
 
 def middlegame_positions(count: int, *, ply: int = 30) -> list[chess.Board]:
@@ -94,16 +106,74 @@ def search_run(board: chess.Board, depth: int) -> dict:
     }
 
 
-def uci_overruns(boards: list[chess.Board], movetime_ms: int) -> list[float]:
-    """Milliseconds beyond ``movetime`` from sending ``go`` to receiving ``bestmove``."""
-    overruns = []
+def table_store_cost(capacity: int, stores: int, *, repeats: int = 3) -> dict:
+    """Nanoseconds per store of a new key into a table with room and into a full one.
+
+    Both tables first get ``capacity`` entries; then ``stores`` new keys go in. The
+    table with room grows; the full one evicts on every store. Medians of ``repeats``.
+    """
+    def timed(table_capacity: int) -> float:
+        table = TranspositionTable(capacity=table_capacity)
+        for key in range(capacity):
+            table.store(key, depth=1, value=0, bound=Bound.EXACT, action=None)
+        started = time.perf_counter()
+        for key in range(capacity, capacity + stores):
+            table.store(key, depth=1, value=0, bound=Bound.EXACT, action=None)
+        return (time.perf_counter() - started) / stores * 1e9
+
+    room = statistics.median(timed(capacity + stores) for _ in range(repeats))
+    full = statistics.median(timed(capacity) for _ in range(repeats))
+    return {"capacity": capacity, "stores": stores, "room_ns": room, "full_ns": full, "ratio": full / room}
+
+
+def uci_overruns(boards: list[chess.Board], movetime_ms: int, clock_ms: int, tries: int) -> dict:
+    """Milliseconds beyond the allotted time, from sending ``go`` to receiving ``bestmove``.
+
+    ``movetime``: beyond ``movetime_ms``. ``clock``: both clocks at ``clock_ms`` with a
+    100 ms increment, beyond the share the engine allots itself
+    (:func:`search.uci.allotted_time` of the same ``go``).
+    """
     command = [sys.executable, "-m", "iam", "uci"]
+    clock = GoCommand(wtime=clock_ms, btime=clock_ms, winc=100, binc=100)
+    runs = {"movetime": [], "clock": []}
     with chess.engine.SimpleEngine.popen_uci(command, cwd=str(ROOT)) as engine:
-        for board in boards:
-            started = time.perf_counter()
-            engine.play(board, chess.engine.Limit(time=movetime_ms / 1000))
-            overruns.append((time.perf_counter() - started) * 1000 - movetime_ms)
-    return overruns
+        for _ in range(tries):
+            for board in boards:
+                started = time.perf_counter()
+                engine.play(board, chess.engine.Limit(time=movetime_ms / 1000))
+                runs["movetime"].append((time.perf_counter() - started) * 1000 - movetime_ms)
+                allotted_ms = allotted_time(clock, board.turn) * 1000
+                limit = chess.engine.Limit(
+                    white_clock=clock_ms / 1000, black_clock=clock_ms / 1000, white_inc=0.1, black_inc=0.1
+                )
+                started = time.perf_counter()
+                engine.play(board, limit)
+                runs["clock"].append((time.perf_counter() - started) * 1000 - allotted_ms)
+    return {
+        kind: {
+            "tries": len(values),
+            "median_ms": statistics.median(values),
+            "max_ms": max(values),
+            "target_ms": OVERRUN_TARGET_MS,
+            "met": max(values) <= OVERRUN_TARGET_MS,
+        }
+        for kind, values in runs.items()
+    }
+
+
+def node_count_table(max_depth: int, time_cap: float) -> tuple[str, list[dict]]:
+    """The node-count experiment's markdown tables and rows, both positions."""
+    import pandas as pd
+
+    from experiments import node_counts
+
+    rows = [
+        row
+        for position in node_counts.POSITIONS
+        for algorithm in node_counts.ALGORITHMS
+        for row in node_counts.series(algorithm, position, max_depth, time_cap)
+    ]
+    return node_counts.markdown(pd.DataFrame(rows), time_cap), rows
 
 
 def main() -> int:
@@ -111,6 +181,13 @@ def main() -> int:
     parser.add_argument("--positions", type=int, default=10)
     parser.add_argument("--depth", type=int, default=5)
     parser.add_argument("--movetime", type=int, default=200, help="ms for the UCI overrun check")
+    parser.add_argument("--clock", type=int, default=8000, help="ms on each clock for the clock-play check")
+    parser.add_argument("--tries", type=int, default=2, help="passes over the positions for the UCI checks")
+    parser.add_argument("--table-capacity", type=int, default=300_000,
+                        help="entries in the table of the store-cost check (the UCI default Hash holds 320,000)")
+    parser.add_argument("--node-depth", type=int, default=4,
+                        help="deepest depth of the node-count table (0: skip it)")
+    parser.add_argument("--node-cap", type=float, default=20.0, help="seconds per node-count search")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
 
@@ -120,7 +197,9 @@ def main() -> int:
     for index, board in enumerate(boards, 1):
         runs.append(search_run(board, args.depth))
         print(f"position {index}/{len(boards)} done", file=sys.stderr)
-    overruns = uci_overruns(boards, args.movetime)
+    overruns = uci_overruns(boards, args.movetime, args.clock, args.tries)
+    store_cost = table_store_cost(args.table_capacity, args.table_capacity // 2)
+    node_markdown, node_rows = node_count_table(args.node_depth, args.node_cap) if args.node_depth else ("", [])
 
     search_nps = [r["nps"] for r in runs]
     summary = {
@@ -135,12 +214,14 @@ def main() -> int:
             for depth in range(1, args.depth + 1)
         },
         "uci_movetime_ms": args.movetime,
-        "uci_overrun_ms_median": statistics.median(overruns),
-        "uci_overrun_ms_max": max(overruns),
+        "uci_clock_ms": args.clock,
+        "uci_overrun": overruns,
+        "table_store_ns": store_cost,
+        "node_counts": node_rows,
         "fens": [b.fen() for b in boards],
     }
     if args.json:
-        print(json.dumps(summary, indent=2))
+        print(json.dumps(summary, indent=2, default=str))
         return 0
     print(f"positions: {len(boards)} middlegames (Botvinnik games, ply 30)")
     reference_nps = summary["reference_python_chess_nps_median"]
@@ -149,8 +230,20 @@ def main() -> int:
           f"({summary['search_to_reference_ratio_median']:.2f} x reference)")
     for depth, seconds in summary["seconds_to_depth_median"].items():
         print(f"  median time to complete depth {depth}: {seconds:.2f} s")
-    print(f"UCI go movetime {args.movetime}: overrun median {summary['uci_overrun_ms_median']:.1f} ms, "
-          f"max {summary['uci_overrun_ms_max']:.1f} ms")
+    labels = {
+        "movetime": f"go movetime {args.movetime}",
+        "clock": f"go wtime/btime {args.clock} winc/binc 100",
+    }
+    print(f"table store into a full table of {store_cost['capacity']:,}: {store_cost['full_ns']:,.0f} ns "
+          f"(with room: {store_cost['room_ns']:,.0f} ns; {store_cost['ratio']:.2f} x)")
+    for kind, figures in overruns.items():
+        verdict = "met" if figures["met"] else "missed"
+        print(f"UCI {labels[kind]}: overrun median {figures['median_ms']:.1f} ms, "
+              f"max {figures['max_ms']:.1f} ms over {figures['tries']} tries "
+              f"(target {OVERRUN_TARGET_MS:.0f} ms: {verdict})")
+    if node_markdown:
+        print()
+        print(node_markdown)
     return 0
 
 

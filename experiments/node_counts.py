@@ -6,13 +6,16 @@ move order); + move ordering (MVV-LVA captures, killers, history); + quiescence
 (captures and promotions past the horizon, counted in the nodes); + transposition
 table (one fixed-depth search with a fresh table); + iterative deepening (depths 1..d
 with one table, nodes of all iterations added up: the table's moves order each next
-iteration). A cell whose search would take longer than the time cap, extrapolated
-from the two depths before it, is not run and is marked in the table.
+iteration). Every search runs under the time cap (the worker's budget); one that
+runs out is stopped and its cell marked capped, as are the deeper cells of its row. A
+cell whose time, extrapolated from the two depths before it, would exceed the cap is
+not started at all (also marked).
 """
 
 from __future__ import annotations
 
 import argparse
+import time
 from dataclasses import dataclass
 
 import chess
@@ -55,7 +58,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--time-cap",
         type=float,
         default=60.0,
-        help="skip a cell whose extrapolated time exceeds this many seconds (default 60)",
+        help="seconds each search may run; a search that runs out is capped (default 60)",
     )
     parser.add_argument(
         "--positions",
@@ -64,66 +67,92 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def measure(algorithm: Algorithm, fen: str, depth: int) -> dict:
-    """Run one search and return its row (nodes include quiescence nodes)."""
-    from search import HeuristicOrderer, Limits, TranspositionTable, alphabeta, minimax, search
+def measure(algorithm: Algorithm, fen: str, depth: int, time_cap: float = 60.0) -> dict:
+    """Run one search under a ``time_cap`` budget and return its row (nodes include
+    quiescence nodes); a search that runs out of time gives a capped row."""
+    from search import HeuristicOrderer, Limits, TranspositionTable, minimax, search
+    from search.alphabeta import AlphaBetaWorker, Budget, SearchAborted
     from search.chesseval import material_pst_evaluator
     from search.chessgame import ChessGame
 
     game, evaluator = ChessGame(fen), material_pst_evaluator()
     board = game.initial_state()
-    options = dict(
-        evaluator=evaluator,
-        ordering=HeuristicOrderer() if algorithm.ordering else None,
-        quiescence=algorithm.quiescence,
-        table=TranspositionTable() if algorithm.table else None,
-    )
-    if not algorithm.pruning:
-        result = minimax(game, board, depth=depth, evaluator=evaluator)
-    elif algorithm.deepening:
-        result = search(game, board, limits=Limits(depth=depth), **options)
+    ordering = HeuristicOrderer() if algorithm.ordering else None
+    table = TranspositionTable() if algorithm.table else None
+    started = time.perf_counter()
+    budget = Budget(deadline=started + time_cap)
+    if algorithm.deepening:
+        result = search(
+            game, board, evaluator=evaluator, limits=Limits(depth=depth, time=time_cap),
+            ordering=ordering, quiescence=algorithm.quiescence, table=table,
+        )
+        if result.depth < depth:
+            return _capped(algorithm, depth, f"ran out of the {time_cap:g} s budget "
+                           f"after {result.total_nodes:,} nodes (depth {result.depth} completed)")
+        nodes, qnodes, value, move = result.total_nodes, result.qnodes, result.value, result.move
+    elif not algorithm.pruning:
+        try:
+            result = minimax(game, board, depth=depth, evaluator=evaluator, budget=budget)
+        except SearchAborted:
+            return _capped(algorithm, depth, f"ran out of the {time_cap:g} s budget")
+        nodes, qnodes, value, move = result.total_nodes, result.qnodes, result.value, result.move
     else:
-        result = alphabeta(game, board, depth=depth, **options)
+        worker = AlphaBetaWorker(
+            evaluator=evaluator, orderer=ordering, table=table,
+            quiescence=algorithm.quiescence, policy=None, budget=budget,
+        )
+        try:
+            value, move, _ = worker.root(game.cursor(board), depth)
+        except SearchAborted:
+            return _capped(algorithm, depth, f"ran out of the {time_cap:g} s budget "
+                           f"after {worker.nodes + worker.qnodes:,} nodes")
+        nodes, qnodes = worker.nodes + worker.qnodes, worker.qnodes
     return {
         "algorithm": algorithm.label,
         "depth": depth,
-        "nodes": result.total_nodes,
-        "qnodes": result.qnodes,
-        "seconds": result.seconds,
-        "value": result.value,
-        "move": result.move.uci() if result.move else None,
+        "nodes": nodes,
+        "qnodes": qnodes,
+        "seconds": time.perf_counter() - started,
+        "value": value,
+        "move": move.uci() if move else None,
         "capped": False,
         "note": "",
     }
 
 
+def _capped(algorithm: Algorithm, depth: int, note: str) -> dict:
+    return {
+        "algorithm": algorithm.label,
+        "depth": depth,
+        "nodes": None,
+        "qnodes": None,
+        "seconds": None,
+        "value": None,
+        "move": None,
+        "capped": True,
+        "note": note,
+    }
+
+
 def series(algorithm: Algorithm, position: str, max_depth: int, time_cap: float) -> list[dict]:
-    """Rows for depths 1..max_depth, stopping where the time cap would be exceeded."""
+    """Rows for depths 1..max_depth; from the first capped depth on, every cell is capped."""
     rows: list[dict] = []
     for depth in range(1, max_depth + 1):
+        if rows and rows[-1]["capped"]:
+            rows.append(_capped(algorithm, depth, f"not run: depth {depth - 1} was capped"))
+            continue
         if len(rows) >= 2:
             last, before = rows[-1], rows[-2]
             growth = last["nodes"] / max(1, before["nodes"])
-            estimate_nodes = last["nodes"] * growth
             estimate_seconds = last["seconds"] * growth
             if estimate_seconds > time_cap:
-                for capped_depth in range(depth, max_depth + 1):
-                    rows.append(
-                        {
-                            "algorithm": algorithm.label,
-                            "depth": capped_depth,
-                            "nodes": None,
-                            "qnodes": None,
-                            "seconds": None,
-                            "value": None,
-                            "move": None,
-                            "capped": True,
-                            "note": f"not run: depth {depth} estimated at {estimate_nodes:,.0f} "
-                            f"nodes, {estimate_seconds:,.0f} s > {time_cap:g} s",
-                        }
-                    )
-                break
-        rows.append(measure(algorithm, POSITIONS[position], depth))
+                rows.append(_capped(
+                    algorithm, depth,
+                    f"not run: estimated at {last['nodes'] * growth:,.0f} nodes, "
+                    f"{estimate_seconds:,.0f} s > {time_cap:g} s",
+                ))
+                continue
+        rows.append(measure(algorithm, POSITIONS[position], depth, time_cap))
     for row in rows:
         row["position"] = position
     return rows

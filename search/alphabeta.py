@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from itertools import repeat
 
 from search.evaluation import Evaluator
-from search.game import Action, Cursor, Game, State, require
+from search.game import Action, Cursor, Game, State, distance_shifted, require
 from search.ordering import MoveOrderer
 from search.policy import SearchPolicy
 from search.probe import DepthProbe
@@ -124,12 +124,17 @@ class AlphaBetaWorker:
                 if hint is None:
                     hint = entry.action
                 if ply > 0 and entry.depth >= depth:
-                    if entry.lower >= beta or entry.lower == entry.upper:
+                    # Stored relative to the node; distance-scored wins are read back
+                    # from this root (the same key may sit at another ply here).
+                    win_bound = cursor.win_bound
+                    lower = distance_shifted(entry.lower, ply, win_bound)
+                    upper = distance_shifted(entry.upper, ply, win_bound)
+                    if lower >= beta or lower == upper:
                         self.tt_hits += 1
-                        return entry.lower
-                    if entry.upper <= alpha:
+                        return lower
+                    if upper <= alpha:
                         self.tt_hits += 1
-                        return entry.upper
+                        return upper
 
         actions: Sequence[Action] = cursor.actions()
         if self.orderer is not None:
@@ -169,7 +174,8 @@ class AlphaBetaWorker:
                 bound = Bound.UPPER
             else:
                 bound = Bound.EXACT
-            self.table.store(key, depth=depth, value=best, bound=bound, action=best_action)
+            stored = distance_shifted(best, -ply, cursor.win_bound)
+            self.table.store(key, depth=depth, value=stored, bound=bound, action=best_action)
         return best
 
     def quiesce(self, cursor: Cursor, alpha: float, beta: float) -> float:
@@ -178,13 +184,22 @@ class AlphaBetaWorker:
         The side to move may decline every capture ("stand pat"), so the static
         evaluation is a lower bound; captures and promotions are searched until the
         position is quiet, which keeps the horizon from cutting an exchange in half.
+        Where the game refuses standing pat (in check) there is no such bound: every
+        action is searched, so a check or fork at the horizon is played out.
         """
         mover = cursor.to_move()
-        best = self.evaluate(cursor)
-        if best >= beta or cursor.ply >= MAX_PLY:
-            return best
-        alpha = max(alpha, best)
-        noisy = sorted(cursor.noisy_actions(), key=cursor.action_priority, reverse=True)
+        if cursor.ply >= MAX_PLY:
+            return self.evaluate(cursor)
+        if cursor.stand_pat_allowed():
+            best = self.evaluate(cursor)
+            if best >= beta:
+                return best
+            alpha = max(alpha, best)
+            candidates = cursor.noisy_actions()
+        else:
+            best = -math.inf
+            candidates = cursor.actions()
+        noisy = sorted(candidates, key=cursor.action_priority, reverse=True)
         for action in noisy:
             cursor.push(action)
             self.qnodes += 1
@@ -205,6 +220,8 @@ class AlphaBetaWorker:
                     if alpha >= beta:
                         self.cutoffs += 1
                         break
+        if best == -math.inf:  # no action to try where standing pat was refused
+            return self.evaluate(cursor)
         return best
 
     def evaluate(self, cursor: Cursor) -> float:

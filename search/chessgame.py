@@ -5,9 +5,14 @@ are ``chess.Move`` objects, always legal. Player 0 is White. The game ends at
 checkmate, stalemate, insufficient material, the fifty-move rule (a draw once the
 halfmove clock reaches 100) or a threefold repetition.
 
-UTILITY: 0 for a draw; for a checkmate ``MATE - board.ply()`` for the winner and its
-negation for the loser, so a quicker mate is worth more and a search prefers it. The
-scale is the evaluation's (centipawns), far above any material count.
+UTILITY: 0 for a draw; for a checkmate ``MATE`` for the winner and ``-MATE`` for the
+loser. Mates are scored by distance (``Capabilities.win_bound``): a cursor reads a
+mate ``p`` plies below its root as ``MATE - p``, so a quicker mate is worth more and a
+search prefers it, and every mate score a search returns counts plies from its root
+(:func:`mate_in_plies`). The scale is the evaluation's (centipawns), far above any
+material count.
+
+Quiescence search may not stand pat in check: there every legal move is noisy.
 
 The search walks through :class:`ChessCursor`, which pushes and pops moves on one
 board instead of copying it, keeps polyglot Zobrist keys up to date incrementally and
@@ -28,7 +33,7 @@ from search.game import Capabilities, Game
 __all__ = ["ChessGame", "ChessCursor", "MATE", "is_mate_score", "mate_in_plies"]
 
 MATE = 100_000
-"""Utility of delivering mate at ply 0; a mate at ply p is worth ``MATE - p``."""
+"""Utility of a checkmate for the winner; a mate p plies below a search root is worth ``MATE - p``."""
 
 _MATE_BOUND = MATE // 2
 _HASHER = chess.polyglot.ZobristHasher(chess.polyglot.POLYGLOT_RANDOM_ARRAY)
@@ -41,12 +46,12 @@ def is_mate_score(value: float) -> bool:
     return abs(value) >= _MATE_BOUND
 
 
-def mate_in_plies(value: float, root: chess.Board) -> int:
-    """Plies to the mate a mate score announces, counted from ``root``; sign: who mates.
+def mate_in_plies(value: float) -> int:
+    """Plies from the search root to the mate a mate score announces; sign: who mates.
 
-    Positive: the side to move at ``root`` mates; negative: it is mated.
+    Positive: the side to move at the root mates; negative: it is mated.
     """
-    plies = MATE - abs(value) - root.ply()
+    plies = round(MATE - abs(value))
     return plies if value > 0 else -plies
 
 
@@ -59,11 +64,12 @@ def _outcome_over(board: chess.Board, has_moves: bool, repeated: bool) -> bool:
     )
 
 
-def _utility(board: chess.Board, has_moves: bool, player: int) -> float:
+def _utility(board: chess.Board, has_moves: bool, player: int, plies: int) -> float:
+    """0, or the mate score ``plies`` plies from where it is read, for ``player``."""
     if has_moves or not board.is_check():
         return 0.0
     loser = 0 if board.turn == chess.WHITE else 1
-    value = MATE - board.ply()
+    value = MATE - plies
     return -value if player == loser else value
 
 
@@ -83,6 +89,9 @@ def _priority(board: chess.Board, move: chess.Move) -> int:
 
 
 def _noisy(board: chess.Board) -> list[chess.Move]:
+    """Captures and promotions; in check, every legal move (each evasion matters)."""
+    if board.is_check():
+        return list(board.generate_legal_moves())
     moves = list(board.generate_legal_captures())
     back_rank = chess.BB_RANK_8 if board.turn == chess.WHITE else chess.BB_RANK_1
     pawns = board.pawns & board.occupied_co[board.turn]
@@ -94,7 +103,7 @@ def _noisy(board: chess.Board) -> list[chess.Move]:
 class ChessGame(Game):
     """Standard chess through python-chess; see the module docstring for the rules used."""
 
-    capabilities = Capabilities(players=2, zero_sum=True, chance=False)
+    capabilities = Capabilities(players=2, zero_sum=True, chance=False, win_bound=_MATE_BOUND)
 
     def __init__(self, fen: str = chess.STARTING_FEN) -> None:
         self.fen = fen
@@ -125,13 +134,16 @@ class ChessGame(Game):
         return _outcome_over(state, has_moves, state.is_repetition(3))
 
     def utility(self, state: chess.Board, player: int) -> float:
-        return _utility(state, any(state.generate_legal_moves()), player)
+        return _utility(state, any(state.generate_legal_moves()), player, 0)
 
     def key(self, state: chess.Board) -> Hashable:
         return chess.polyglot.zobrist_hash(state)
 
     def noisy_actions(self, state: chess.Board) -> Sequence[chess.Move]:
         return _noisy(state)
+
+    def stand_pat_allowed(self, state: chess.Board) -> bool:
+        return not state.is_check()
 
     def action_priority(self, state: chess.Board, action: chess.Move) -> int:
         return _priority(state, action)
@@ -148,6 +160,8 @@ class ChessCursor:
     """
 
     __slots__ = ("board", "_root_len", "_keys", "_pieces", "_moves")
+
+    win_bound = _MATE_BOUND
 
     def __init__(self, board: chess.Board) -> None:
         self.board = board.copy()
@@ -197,7 +211,7 @@ class ChessCursor:
         return _outcome_over(self.board, self._has_moves(), self._repeated())
 
     def utility(self, player: int) -> float:
-        return _utility(self.board, self._has_moves(), player)
+        return _utility(self.board, self._has_moves(), player, self.ply)
 
     def utilities(self) -> tuple[float, ...]:
         return (self.utility(0), self.utility(1))
@@ -209,7 +223,12 @@ class ChessCursor:
         return self._keys[-1]
 
     def noisy_actions(self) -> list[chess.Move]:
+        if self.board.is_check():
+            return self.actions()
         return _noisy(self.board)
+
+    def stand_pat_allowed(self) -> bool:
+        return not self.board.is_check()
 
     def action_priority(self, action: chess.Move) -> int:
         return _priority(self.board, action)

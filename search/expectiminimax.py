@@ -23,6 +23,8 @@ def expectiminimax(
     levels too and scores the horizon with ``evaluator`` (for player 0).
     """
     require(game, "expectiminimax", players=2, zero_sum=True, chance_allowed=True)
+    if depth is not None and depth < 1:
+        raise ValueError(f"depth must be at least 1, got {depth}")
     if depth is not None and evaluator is None:
         raise ValueError("a depth-limited expectiminimax needs an evaluator for the horizon")
     started = time.perf_counter()

@@ -30,6 +30,7 @@ __all__ = [
     "Cursor",
     "PathCursor",
     "require",
+    "distance_shifted",
 ]
 
 State: TypeAlias = Any
@@ -54,11 +55,20 @@ class Capabilities:
     ``zero_sum`` means the utilities of every terminal state add up to zero.
     ``chance`` means some states are chance nodes (``to_move`` returns ``CHANCE``)
     whose outcomes come with probabilities from :meth:`Game.chance_outcomes`.
+
+    ``win_bound``, when set, says that utilities at least this large in magnitude are
+    wins and losses *scored by distance*: :meth:`Game.utility` scores the decided
+    state itself, and a cursor reads it one closer to zero for every ply it pushed
+    since its root (a win two plies away is worth ``W - 2``), so searches prefer
+    quicker wins and longer resistance. Such a value depends on the path length to the
+    state, so a transposition table stores it as a distance from the node where it
+    was found (see :func:`distance_shifted`). ``None``: utilities are plain numbers.
     """
 
     players: int = 2
     zero_sum: bool = True
     chance: bool = False
+    win_bound: float | None = None
 
     def __post_init__(self) -> None:
         if self.players < 1:
@@ -119,6 +129,16 @@ class Game(ABC):
         """
         return ()
 
+    def stand_pat_allowed(self, state: State) -> bool:
+        """Whether quiescence search may stop at ``state`` on its evaluation.
+
+        Standing pat assumes the player to move could at least keep the evaluation by
+        a quiet move. Where that fails (in chess: the side to move is in check, and
+        may be mated or lose material whatever it does) the game says no, and
+        quiescence searches every action there instead. Default: allowed.
+        """
+        return True
+
     def action_priority(self, state: State, action: Action) -> int:
         """A static ordering hint: higher is tried earlier (MVV-LVA for captures)."""
         return 0
@@ -133,7 +153,10 @@ class Cursor(Protocol):
 
     ``state`` is the current state; for games that walk in place (chess) it is a live
     object that changes on the next push or pop, so copy it to keep it. ``ply`` counts
-    the actions pushed since the cursor's root.
+    the actions pushed since the cursor's root. ``win_bound`` is the game's
+    :attr:`Capabilities.win_bound`; ``utility`` and ``utilities`` score a
+    distance-scored win from the cursor's root (``ply`` plies closer to zero than
+    :meth:`Game.utility`).
     """
 
     @property
@@ -141,6 +164,9 @@ class Cursor(Protocol):
 
     @property
     def ply(self) -> int: ...
+
+    @property
+    def win_bound(self) -> float | None: ...
 
     def to_move(self) -> Player: ...
 
@@ -157,6 +183,8 @@ class Cursor(Protocol):
     def key(self) -> Hashable: ...
 
     def noisy_actions(self) -> Sequence[Action]: ...
+
+    def stand_pat_allowed(self) -> bool: ...
 
     def action_priority(self, action: Action) -> int: ...
 
@@ -182,6 +210,10 @@ class PathCursor:
     def ply(self) -> int:
         return len(self._states) - 1
 
+    @property
+    def win_bound(self) -> float | None:
+        return self._game.capabilities.win_bound
+
     def to_move(self) -> Player:
         return self._game.to_move(self._states[-1])
 
@@ -192,10 +224,12 @@ class PathCursor:
         return self._game.is_terminal(self._states[-1])
 
     def utility(self, player: int) -> float:
-        return self._game.utility(self._states[-1], player)
+        value = self._game.utility(self._states[-1], player)
+        return distance_shifted(value, self.ply, self.win_bound)
 
     def utilities(self) -> tuple[float, ...]:
-        return self._game.utilities(self._states[-1])
+        bound, ply = self.win_bound, self.ply
+        return tuple(distance_shifted(u, ply, bound) for u in self._game.utilities(self._states[-1]))
 
     def chance_outcomes(self) -> Sequence[tuple[Action, float]]:
         return self._game.chance_outcomes(self._states[-1])
@@ -205,6 +239,9 @@ class PathCursor:
 
     def noisy_actions(self) -> Sequence[Action]:
         return self._game.noisy_actions(self._states[-1])
+
+    def stand_pat_allowed(self) -> bool:
+        return self._game.stand_pat_allowed(self._states[-1])
 
     def action_priority(self, action: Action) -> int:
         return self._game.action_priority(self._states[-1], action)
@@ -237,3 +274,19 @@ def require(
         raise ValueError(
             f"{algorithm} cannot search chance nodes; {name} has them (use expectiminimax)"
         )
+
+
+def distance_shifted(value: float, plies: float, win_bound: float | None) -> float:
+    """``value`` seen ``plies`` further from where it was decided (negative: nearer).
+
+    A distance-scored win (``value >= win_bound``) loses ``plies`` in magnitude, as
+    does a loss (``value <= -win_bound``); other values, and every value when
+    ``win_bound`` is ``None``, are unchanged. A transposition table stores a value
+    found ``ply`` plies below the root as ``distance_shifted(value, -ply, bound)``
+    (relative to its node) and reads it back with ``distance_shifted(stored, ply,
+    bound)``, so the same position reached by paths of different lengths, or from
+    another root, gets its own correct distance.
+    """
+    if win_bound is None or -win_bound < value < win_bound:
+        return value
+    return value - plies if value > 0 else value + plies

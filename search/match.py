@@ -3,10 +3,16 @@ alternating colours, and the score becomes an Elo difference with a 95% interval
 
 Claims of strength need a match, not an anecdote: a few games say little, and the
 interval says how little.
+
+An engine that crashes, hangs (no move within the move's time plus a timeout, node
+limits included) or sends an illegal move loses that game by forfeit, with the reason
+in the PGN's Termination header and in the record; a crashed or hung engine is started
+afresh for the next game, so one failure costs one game, not the match.
 """
 
 from __future__ import annotations
 
+import asyncio
 import math
 import shlex
 import shutil
@@ -31,6 +37,7 @@ __all__ = [
 ]
 
 _MAX_PLIES = 400  # adjudicated as a draw beyond this
+_START_TIMEOUT = 30.0  # seconds an engine may take to start and answer uci
 
 
 class MatchError(Exception):
@@ -53,11 +60,18 @@ class EloEstimate:
 
 @dataclass(frozen=True)
 class GameRecord:
-    """One finished game: who had White, the result from White's side, the PGN game."""
+    """One finished game: who had White, the result from White's side, the PGN game.
+
+    ``termination`` says how it ended (as in the PGN header); ``forfeited_by`` is
+    ``"A"`` or ``"B"`` when that engine lost by forfeit (crash, timeout, illegal or no
+    move), else ``None``.
+    """
 
     white_is_a: bool
     result: str
     game: chess.pgn.Game
+    termination: str = ""
+    forfeited_by: str | None = None
 
 
 def _elo(score: float) -> float:
@@ -157,21 +171,26 @@ def play_match(
     limit: chess.engine.Limit,
     openings: Sequence[chess.Board] = (),
     on_game: Callable[[GameRecord], None] | None = None,
+    move_timeout: float = 30.0,
 ) -> tuple[EloEstimate, list[GameRecord], tuple[str, str]]:
     """Play ``games`` games, A with White in the even-numbered ones.
 
-    Each opening is played twice, once with each colour. Returns the estimate, the
-    games and the engines' names.
+    Each opening is played twice, once with each colour. An engine gets
+    ``move_timeout`` seconds beyond the limit's time (all of it under a node or depth
+    limit) for each move. Returns the estimate, the games and the engines' names.
     """
     if games < 1:
         raise MatchError("--games must be at least 1")
+    if move_timeout <= 0:
+        raise MatchError("the move timeout must be positive")
     starts = list(openings) or [chess.Board()]
-    engines = []
+    commands = (list(command_a), list(command_b))
+    engines: list[chess.engine.SimpleEngine | None] = []
     try:
-        for command in (command_a, command_b):
+        for command in commands:
             try:
-                engines.append(chess.engine.SimpleEngine.popen_uci(list(command), timeout=30))
-            except (OSError, chess.engine.EngineError, chess.engine.EngineTerminatedError) as exc:
+                engines.append(_start(command))
+            except (OSError, chess.engine.EngineError, chess.engine.EngineTerminatedError, TimeoutError) as exc:
                 raise MatchError(f"engine {' '.join(command)} did not start as UCI: {exc}") from None
         names = [engine.id.get("name", "engine") for engine in engines]
         if names[0] == names[1]:
@@ -180,9 +199,28 @@ def play_match(
         for index in range(games):
             white_is_a = index % 2 == 0
             start = starts[(index // 2) % len(starts)]
-            order = (engines[0], engines[1]) if white_is_a else (engines[1], engines[0])
-            labels = (names[0], names[1]) if white_is_a else (names[1], names[0])
-            record = _play_game(order, labels, start, limit, round_number=index + 1, white_is_a=white_is_a)
+            sides = (0, 1) if white_is_a else (1, 0)  # engine index of White, of Black
+            missing = [i for i in (0, 1) if engines[i] is None]
+            for i in missing:
+                try:
+                    engines[i] = _start(commands[i])
+                except (OSError, chess.engine.EngineError, chess.engine.EngineTerminatedError, TimeoutError):
+                    pass
+            if any(engines[i] is None for i in (0, 1)):
+                loser = next(i for i in (0, 1) if engines[i] is None)
+                record = _forfeit_record(
+                    start, sides, names, loser, f"forfeit: {names[loser]} did not restart",
+                    round_number=index + 1, white_is_a=white_is_a,
+                )
+            else:
+                record, broken = _play_game(
+                    [engines[i] for i in sides], [names[i] for i in sides], start, limit,
+                    round_number=index + 1, white_is_a=white_is_a, move_timeout=move_timeout,
+                )
+                if broken is not None:  # crashed or hung: start it afresh for the next game
+                    engine_index = sides[broken]
+                    _shut_down(engines[engine_index], polite=False)
+                    engines[engine_index] = None
             records.append(record)
             tally[_outcome_for_a(record)] += 1
             if on_game is not None:
@@ -191,7 +229,37 @@ def play_match(
         return estimate, records, (names[0], names[1])
     finally:
         for engine in engines:
+            if engine is not None:
+                _shut_down(engine)
+
+
+def _start(command: list[str]) -> chess.engine.SimpleEngine:
+    return chess.engine.SimpleEngine.popen_uci(command, timeout=_START_TIMEOUT)
+
+
+def _shut_down(engine: chess.engine.SimpleEngine, *, polite: bool = True) -> None:
+    """Send ``quit`` (when ``polite``), then close the process and its event loop; a
+    crashed or hung engine is not asked, it is killed."""
+    if polite:
+        try:
             engine.quit()
+        except Exception:  # dead or deaf after all: closing below kills it
+            pass
+    engine.close()
+
+
+def _play_move(
+    engine: chess.engine.SimpleEngine,
+    board: chess.Board,
+    limit: chess.engine.Limit,
+    *,
+    round_number: int,
+    seconds: float,
+) -> chess.engine.PlayResult:
+    """``engine.play`` with a deadline also under node and depth limits (where
+    python-chess sets none); ``TimeoutError`` when the engine does not answer."""
+    coroutine = asyncio.wait_for(engine.protocol.play(board, limit, game=round_number), seconds)
+    return asyncio.run_coroutine_threadsafe(coroutine, engine.protocol.loop).result()
 
 
 def _outcome_for_a(record: GameRecord) -> str:
@@ -202,10 +270,13 @@ def _outcome_for_a(record: GameRecord) -> str:
 
 
 def _play_game(
-    engines, labels, start: chess.Board, limit, *, round_number: int, white_is_a: bool
-) -> GameRecord:
+    engines, labels, start: chess.Board, limit, *, round_number: int, white_is_a: bool, move_timeout: float
+) -> tuple[GameRecord, int | None]:
+    """Play one game; also returns the side (0 White, 1 Black) whose engine crashed or
+    hung and needs a restart, or ``None``."""
     board = start.copy()
-    result, termination = None, None
+    result, termination, forfeit, broken = None, None, None, None
+    seconds = (limit.time or 0.0) + move_timeout
     while result is None:
         outcome = board.outcome(claim_draw=True)
         if outcome is not None:
@@ -214,18 +285,40 @@ def _play_game(
         if len(board.move_stack) - len(start.move_stack) >= _MAX_PLIES:
             result, termination = "1/2-1/2", "adjudicated: move limit"
             break
-        engine = engines[0] if board.turn == chess.WHITE else engines[1]
+        side = 0 if board.turn == chess.WHITE else 1
+        engine = engines[side]
         try:
-            played = engine.play(board, limit, game=round_number)
+            played = _play_move(engine, board, limit, round_number=round_number, seconds=seconds)
+        except chess.engine.EngineTerminatedError as exc:
+            termination, broken = f"forfeit: {labels[side]} crashed ({exc})", side
+        except TimeoutError:
+            termination, broken = f"forfeit: {labels[side]} did not move within {seconds:g} s", side
         except chess.engine.EngineError as exc:  # an illegal or missing move forfeits
-            result = "0-1" if board.turn == chess.WHITE else "1-0"
             termination = f"forfeit: {exc}"
-            break
-        if played.move is None:
-            result = "0-1" if board.turn == chess.WHITE else "1-0"
+        else:
+            if played.move is not None:
+                board.push(played.move)
+                continue
             termination = "forfeit: no move"
-            break
-        board.push(played.move)
+        result = "0-1" if board.turn == chess.WHITE else "1-0"
+        forfeit = side
+    if forfeit is not None:
+        forfeited_by = "A" if (forfeit == 0) == white_is_a else "B"
+    else:
+        forfeited_by = None
+    return _record(board, labels, result, termination, round_number, white_is_a, forfeited_by), broken
+
+
+def _forfeit_record(start, sides, names, loser, termination, *, round_number, white_is_a) -> GameRecord:
+    """A game lost before it started (an engine that could not be restarted)."""
+    white_lost = sides[0] == loser
+    labels = [names[i] for i in sides]
+    forfeited_by = "A" if loser == 0 else "B"
+    return _record(start.copy(), labels, "0-1" if white_lost else "1-0", termination, round_number,
+                   white_is_a, forfeited_by)
+
+
+def _record(board, labels, result, termination, round_number, white_is_a, forfeited_by) -> GameRecord:
     game = chess.pgn.Game.from_board(board)
     game.headers.update(
         Event="iam match",
@@ -235,4 +328,6 @@ def _play_game(
         Result=result,
         Termination=termination,
     )
-    return GameRecord(white_is_a=white_is_a, result=result, game=game)
+    return GameRecord(
+        white_is_a=white_is_a, result=result, game=game, termination=termination, forfeited_by=forfeited_by
+    )

@@ -25,6 +25,8 @@ def maxn(
     ``evaluator``, which returns a tuple like ``Game.utilities``.
     """
     require(game, "max^n")
+    if depth is not None and depth < 1:
+        raise ValueError(f"depth must be at least 1, got {depth}")
     if depth is not None and evaluator is None:
         raise ValueError("a depth-limited max^n needs a tuple evaluator for the horizon")
     started = time.perf_counter()

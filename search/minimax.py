@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 import time
 
+from search.alphabeta import Budget
 from search.evaluation import Evaluator
 from search.game import Action, Cursor, Game, State, require
 from search.result import SearchResult
@@ -19,13 +20,21 @@ __all__ = ["minimax"]
 
 
 def minimax(
-    game: Game, state: State, *, depth: int | None = None, evaluator: Evaluator | None = None
+    game: Game,
+    state: State,
+    *,
+    depth: int | None = None,
+    evaluator: Evaluator | None = None,
+    budget: Budget | None = None,
 ) -> SearchResult:
     """Minimax value and best action of ``state`` from the point of view of its mover.
 
     ``depth=None`` searches to the end of the game; a finite ``depth`` (H-MINIMAX of
     seed 000) scores the states at the horizon with ``evaluator`` (for player 0).
-    Ties go to the first action in the game's order.
+    Ties go to the first action in the game's order. A ``budget`` (nodes, deadline,
+    stop event; as the alpha-beta worker's) is checked at every node; when it runs
+    out the search raises ``search.alphabeta.SearchAborted`` (a minimax value is not
+    worth anything half done).
     """
     require(game, "minimax", players=2, zero_sum=True)
     if depth is not None and depth < 1:
@@ -33,7 +42,7 @@ def minimax(
     if depth is not None and evaluator is None:
         raise ValueError("a depth-limited minimax needs an evaluator for the horizon")
     started = time.perf_counter()
-    walk = _Minimax(evaluator)
+    walk = _Minimax(evaluator, budget)
     value, pv = walk.value(game.cursor(state), math.inf if depth is None else depth)
     return SearchResult(
         value=value,
@@ -46,12 +55,15 @@ def minimax(
 
 
 class _Minimax:
-    def __init__(self, evaluator: Evaluator | None) -> None:
+    def __init__(self, evaluator: Evaluator | None, budget: Budget | None) -> None:
         self.evaluator = evaluator
+        self.budget = budget
         self.nodes = 0
 
     def value(self, cursor: Cursor, depth: float) -> tuple[float, tuple[Action, ...]]:
         self.nodes += 1
+        if self.budget is not None:
+            self.budget.check(self.nodes)
         mover = cursor.to_move()
         if cursor.is_terminal():
             return cursor.utility(mover), ()

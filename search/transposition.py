@@ -6,12 +6,18 @@ move) at a given remaining depth, plus the best action found. A fail-high result
 raises the lower bound, a fail-low result lowers the upper bound, an exact result sets
 both. The bounds never cross: when new information contradicts what is stored (path-
 dependent values such as repetitions can do that) the entry is replaced.
+
+Values are what the search hands in. For a game whose wins are scored by distance
+(``Capabilities.win_bound``, chess mates) the alpha-beta worker stores them relative
+to the node, not to its root, and converts them back when it reads them, so an entry
+stays right when the position comes back at another ply or under another root.
 """
 
 from __future__ import annotations
 
 import enum
 import math
+from collections import OrderedDict
 from collections.abc import Hashable
 from dataclasses import dataclass
 
@@ -42,7 +48,9 @@ class TranspositionTable:
     """A bounded key -> :class:`TTEntry` map; the oldest entry goes first when full.
 
     Deeper results are preferred: a shallower store does not overwrite a deeper entry
-    (it may only supply a missing action).
+    (it may only supply a missing action). Every operation takes constant time, also
+    evicting from a full table (an insertion-ordered linked map, not a scan past the
+    holes that deletions leave at the front of a plain dict).
     """
 
     __slots__ = ("capacity", "_entries")
@@ -51,7 +59,7 @@ class TranspositionTable:
         if capacity < 1:
             raise ValueError(f"capacity must be at least 1, got {capacity}")
         self.capacity = capacity
-        self._entries: dict[Hashable, TTEntry] = {}
+        self._entries: OrderedDict[Hashable, TTEntry] = OrderedDict()
 
     def __len__(self) -> int:
         return len(self._entries)
@@ -75,7 +83,7 @@ class TranspositionTable:
         entry = self._entries.get(key)
         if entry is None:
             if len(self._entries) >= self.capacity:
-                del self._entries[next(iter(self._entries))]
+                self._entries.popitem(last=False)
             self._entries[key] = TTEntry(depth, lower, upper, action)
         elif depth > entry.depth:
             entry.depth, entry.lower, entry.upper = depth, lower, upper

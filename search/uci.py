@@ -1,12 +1,20 @@
 """A UCI chess engine around the search library (the protocol any chess GUI speaks).
 
 Commands: uci, isready, ucinewgame, setoption, position startpos|fen ... [moves ...],
-go depth|nodes|movetime|wtime|btime|winc|binc|movestogo|infinite, stop, quit. The
-search runs in a thread so ``stop`` and ``isready`` are answered while it thinks; an
-``info`` line follows every completed depth and ``bestmove`` ends every ``go``.
+go depth|nodes|movetime|wtime|btime|winc|binc|movestogo|infinite|ponder, ponderhit,
+stop, quit. The search runs in a thread so ``stop`` and ``isready`` are answered while
+it thinks; an ``info`` line follows every completed depth and ``bestmove`` (with the
+expected reply as ``ponder``) ends every ``go``, also when the search breaks.
 Unknown or malformed commands are ignored with an ``info string`` note, as the
 protocol asks. The game history reaches the search: repetitions count, and a move
 predictor sees every move played.
+
+Time: ``movetime`` is the time from ``go`` to ``bestmove``; with clocks, a share of
+the mover's clock (a fortieth, or the moves to go) plus most of the increment. A
+``go`` with clock words but no clock for the side to move is malformed: it is noted
+and searched for a fixed :data:`FALLBACK_SECONDS`. ``go ponder`` searches without a
+time limit until ``ponderhit`` (from then on the clock budget of that ``go`` applies)
+or ``stop``; a bare ``go`` or ``go infinite`` searches until ``stop``.
 
 Given a move predictor (an opponent model), the engine plays the guided search of
 :mod:`search.omsearch` at the modelled player's nodes: by default the modelled
@@ -15,6 +23,7 @@ player is the engine's opponent, the side not to move when ``go`` arrives.
 
 from __future__ import annotations
 
+import dataclasses
 import sys
 import threading
 from collections.abc import Iterable
@@ -32,9 +41,20 @@ from search.predictor import MovePredictor
 from search.result import Limits, SearchResult
 from search.transposition import TranspositionTable
 
-__all__ = ["UciEngine", "GoCommand", "parse_go", "time_budget", "ENGINE_NAME"]
+__all__ = [
+    "UciEngine",
+    "GoCommand",
+    "parse_go",
+    "allotted_time",
+    "time_budget",
+    "clock_problem",
+    "ENGINE_NAME",
+    "FALLBACK_SECONDS",
+]
 
 ENGINE_NAME = "IAM search 0.1"
+FALLBACK_SECONDS = 1.0
+"""Thinking time for a ``go`` whose clock words leave out the side to move's clock."""
 _SAFETY = 0.030  # seconds kept back for unwinding, printing and pipe latency
 _DEFAULT_HASH_MB = 64
 _ENTRY_BYTES = 200  # rough size of one table entry in CPython
@@ -53,6 +73,18 @@ class GoCommand:
     binc: int = 0
     movestogo: int | None = None
     infinite: bool = False
+    ponder: bool = False
+
+    @property
+    def has_clock(self) -> bool:
+        """Whether any clock word (wtime, btime, winc, binc, movestogo) was sent."""
+        return (
+            self.wtime is not None
+            or self.btime is not None
+            or self.movestogo is not None
+            or self.winc > 0
+            or self.binc > 0
+        )
 
 
 _GO_INTS = {"depth", "nodes", "movetime", "wtime", "btime", "winc", "binc", "movestogo"}
@@ -65,7 +97,7 @@ def parse_go(tokens: list[str]) -> GoCommand:
     while i < len(tokens):
         word = tokens[i]
         if word in ("infinite", "ponder"):
-            fields["infinite"] = True
+            fields[word] = True
             i += 1
         elif word in _GO_INTS:
             if i + 1 >= len(tokens):
@@ -82,24 +114,43 @@ def parse_go(tokens: list[str]) -> GoCommand:
     return GoCommand(**fields)
 
 
-def time_budget(go: GoCommand, turn: chess.Color) -> float | None:
-    """Seconds to think for ``go``: ``None`` for no time limit.
+def clock_problem(go: GoCommand, turn: chess.Color) -> str | None:
+    """Why ``go`` cannot be timed for the side ``turn`` to move, or ``None``."""
+    if go.infinite or go.movetime is not None or not go.has_clock:
+        return None
+    if (go.wtime if turn == chess.WHITE else go.btime) is None:
+        missing = "wtime" if turn == chess.WHITE else "btime"
+        return f"go without {missing} for the side to move; searching {FALLBACK_SECONDS:g} s"
+    return None
 
-    ``movetime`` is used up to a safety margin; with a clock, a share of the remaining
-    time (a fortieth, or the moves to go) plus most of the increment, never more than
-    the clock minus the margin.
+
+def allotted_time(go: GoCommand, turn: chess.Color) -> float | None:
+    """Seconds from ``go`` to ``bestmove`` the engine means to take; ``None``: no limit.
+
+    ``movetime`` as sent; with a clock, a share of the mover's remaining time (a
+    fortieth, or the moves to go) plus most of the increment, never more than the clock
+    minus a safety margin; with clock words but no clock for the mover,
+    :data:`FALLBACK_SECONDS`. Pondering, ``infinite`` and a ``go`` without any time
+    word have no limit.
     """
-    if go.infinite:
+    if go.infinite or go.ponder:
         return None
     if go.movetime is not None:
-        return max(0.0, go.movetime / 1000 - _SAFETY)
+        return go.movetime / 1000
     remaining = go.wtime if turn == chess.WHITE else go.btime
     if remaining is None:
-        return None
+        return FALLBACK_SECONDS if go.has_clock else None
     increment = (go.winc if turn == chess.WHITE else go.binc) / 1000
     clock = remaining / 1000
     share = clock / (go.movestogo or 40) + 0.8 * increment
     return max(0.0, min(share, clock - _SAFETY))
+
+
+def time_budget(go: GoCommand, turn: chess.Color) -> float | None:
+    """Seconds the search itself may run for ``go``: :func:`allotted_time` less a
+    safety margin for unwinding and answering; ``None`` for no time limit."""
+    allotted = allotted_time(go, turn)
+    return None if allotted is None else max(0.0, allotted - _SAFETY)
 
 
 class UciEngine:
@@ -125,9 +176,15 @@ class UciEngine:
         self.hash_mb = _DEFAULT_HASH_MB
         self._new_tables()
         self._lock = threading.Lock()
+        # One search at a time. ``_stop`` ends its iterations; ``_release`` lets it
+        # send ``bestmove`` (set at once, or by stop / ponderhit for infinite and ponder
+        # searches). Both are new for every ``go``, so a late timer cannot touch the next.
         self._stop = threading.Event()
+        self._release = threading.Event()
         self._thread: threading.Thread | None = None
-        self._waits_for_stop = False
+        self._pondering: GoCommand | None = None
+        self._timer: threading.Timer | None = None
+        self.ponder_option = False
 
     def _new_tables(self) -> None:
         self.table = TranspositionTable(capacity=max(1, self.hash_mb * 1_000_000 // _ENTRY_BYTES))
@@ -145,7 +202,7 @@ class UciEngine:
             if not self.handle(line):
                 break
         else:
-            if self._thread is not None and not self._waits_for_stop:
+            if self._thread is not None and self._release.is_set():
                 self._thread.join()
         self._stop_search()
 
@@ -171,6 +228,7 @@ class UciEngine:
         self.send(f"id name {ENGINE_NAME}")
         self.send("id author IAM toolkit")
         self.send(f"option name Hash type spin default {_DEFAULT_HASH_MB} min 1 max 4096")
+        self.send("option name Ponder type check default false")
         self.send("uciok")
         if self.predictor is not None:
             whose = {None: "the opponent's", chess.WHITE: "White's", chess.BLACK: "Black's"}[self.modelled_color]
@@ -190,6 +248,11 @@ class UciEngine:
         words = args[1:]
         name = " ".join(words[: words.index("value")] if "value" in words else words)
         value = " ".join(words[words.index("value") + 1 :]) if "value" in words else ""
+        if name.lower() == "ponder":
+            if value.lower() not in ("true", "false"):
+                raise ValueError(f"Ponder must be true or false, got {value!r}")
+            self.ponder_option = value.lower() == "true"  # the GUI decides when to ponder
+            return
         if name.lower() != "hash":
             raise ValueError(f"unknown option {name!r}")
         megabytes = int(value)
@@ -225,18 +288,37 @@ class UciEngine:
     def _cmd_go(self, args: list[str]) -> None:
         go = parse_go(args)
         self._stop_search()
-        self._stop.clear()
-        seconds = time_budget(go, self.board.turn)
-        wait_for_stop = go.infinite or (
-            seconds is None and go.depth is None and go.nodes is None
-        )
-        self._waits_for_stop = wait_for_stop
+        turn = self.board.turn
+        problem = clock_problem(go, turn)
+        if problem is not None:
+            self.send(f"info string {problem}")
+        seconds = time_budget(go, turn)
+        self._stop, self._release = threading.Event(), threading.Event()
+        if go.ponder and not go.infinite:
+            self._pondering = go
+        elif not _waits_for_stop(go, seconds):
+            self._release.set()
         limits = Limits(depth=go.depth, nodes=go.nodes, time=seconds)
         board = self.board.copy()
         self._thread = threading.Thread(
-            target=self._think, args=(board, limits, wait_for_stop), daemon=True
+            target=self._think, args=(board, limits, self._stop, self._release), daemon=True
         )
         self._thread.start()
+
+    def _cmd_ponderhit(self, args: list[str]) -> None:
+        """The opponent played the move we pondered on: search on under the clock."""
+        go = self._pondering
+        if go is None:
+            raise ValueError("no ponder search is running")
+        self._pondering = None
+        normal = dataclasses.replace(go, ponder=False)
+        seconds = time_budget(normal, self.board.turn)
+        if seconds is not None:
+            self._timer = threading.Timer(seconds, self._stop.set)
+            self._timer.daemon = True
+            self._timer.start()
+        if not _waits_for_stop(normal, seconds):
+            self._release.set()
 
     def _cmd_stop(self, args: list[str]) -> None:
         self._stop_search()
@@ -244,52 +326,80 @@ class UciEngine:
     def _stop_search(self) -> None:
         if self._thread is not None:
             self._stop.set()
+            self._release.set()
             self._thread.join()
             self._thread = None
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        self._pondering = None
 
-    def _think(self, board: chess.Board, limits: Limits, wait_for_stop: bool) -> None:
+    def _think(
+        self, board: chess.Board, limits: Limits, stop: threading.Event, release: threading.Event
+    ) -> None:
+        """The search thread: ``info`` per completed depth, then always one ``bestmove``.
+
+        Anything raised inside the search (a predictor breaking its contract, say) is
+        reported as an ``info string`` and the deepest completed iteration's move is
+        played, or a legal fallback move, so a GUI never waits for a ``bestmove`` that
+        does not come.
+        """
         best: SearchResult | None = None
-        policy = None
-        if self.predictor is not None:
-            modelled = self.modelled_color if self.modelled_color is not None else not board.turn
-            player = 0 if modelled == chess.WHITE else 1
-            policy = ModelPolicy(self.predictor, modelled_player=player, guidance=self.guidance)
-        for result in iterate(
-            self.game,
-            board,
-            evaluator=self.evaluator,
-            limits=limits,
-            ordering=self.ordering,
-            table=self.table,
-            quiescence=True,
-            policy=policy,
-            stop=self._stop,
-        ):
-            best = result
-            self.send(self._info(result, board))
-        if policy is not None:
-            stats = policy.stats()
-            self.send(
-                f"info string predictor {stats.calls} positions, {stats.cache_hits} cached, "
-                f"{round(stats.seconds * 1000)} ms"
-            )
-        if wait_for_stop:
-            self._stop.wait()
+        try:
+            policy = self._policy(board)
+            for result in iterate(
+                self.game,
+                board,
+                evaluator=self.evaluator,
+                limits=limits,
+                ordering=self.ordering,
+                table=self.table,
+                quiescence=True,
+                policy=policy,
+                stop=stop,
+            ):
+                best = result
+                self.send(self._info(result, board))
+            if policy is not None:
+                stats = policy.stats()
+                self.send(
+                    f"info string predictor {stats.calls} positions, {stats.cache_hits} cached, "
+                    f"{round(stats.seconds * 1000)} ms"
+                )
+        except Exception as exc:  # the protocol needs a bestmove whatever broke
+            self.send(f"info string search error: {type(exc).__name__}: {exc}")
+        release.wait()
         self.send(f"bestmove {self._best_move(best, board)}")
 
+    def _policy(self, board: chess.Board) -> ModelPolicy | None:
+        if self.predictor is None:
+            return None
+        modelled = self.modelled_color if self.modelled_color is not None else not board.turn
+        player = 0 if modelled == chess.WHITE else 1
+        return ModelPolicy(self.predictor, modelled_player=player, guidance=self.guidance)
+
     def _best_move(self, best: SearchResult | None, board: chess.Board) -> str:
-        if best is not None and best.move is not None:
+        """The move to send (with the expected reply as ``ponder`` when known)."""
+        if best is not None and best.move is not None and best.move in board.legal_moves:
+            if len(best.pv) >= 2 and best.pv[0] == best.move:
+                after = board.copy(stack=False)
+                after.push(best.move)
+                if best.pv[1] in after.legal_moves:
+                    return f"{best.move.uci()} ponder {best.pv[1].uci()}"
             return best.move.uci()
         moves = list(board.legal_moves)
         if not moves:
             return "0000"  # the game is over: the protocol's null move
-        ordered = self.ordering.order(self.game.cursor(board), moves, ply=0, hint=None)
+        try:
+            ordered = self.ordering.order(self.game.cursor(board), moves, ply=0, hint=None)
+        except Exception:  # a broken orderer must not cost the move
+            ordered = moves
         return ordered[0].uci()
 
     @staticmethod
     def _info(result: SearchResult, board: chess.Board) -> str:
         if is_mate_score(result.value):
-            plies = mate_in_plies(result.value, board)
+            plies = mate_in_plies(result.value)
             moves = (plies + 1) // 2 if plies > 0 else -((-plies) // 2)
             score = f"mate {moves}"
         else:
@@ -301,6 +411,11 @@ class UciEngine:
             f"info depth {result.depth} score {score} nodes {nodes} "
             f"nps {nodes * 1000 // millis} time {millis} pv {pv}"
         )
+
+
+def _waits_for_stop(go: GoCommand, seconds: float | None) -> bool:
+    """Whether a search for ``go`` sends ``bestmove`` only after ``stop``."""
+    return go.infinite or (seconds is None and go.depth is None and go.nodes is None)
 
 
 def main(

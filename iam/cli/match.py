@@ -31,6 +31,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--pgn", metavar="FILE", default="match.pgn", help="where to write the games (default match.pgn)"
     )
+    parser.add_argument(
+        "--timeout",
+        type=float,
+        default=30.0,
+        metavar="SECONDS",
+        help="seconds an engine may take beyond the move time (all of it with --nodes) before "
+        "it forfeits the game and is restarted (default 30)",
+    )
     parser.add_argument("--json", action="store_true", help="print the result as JSON")
     add_quiet(parser)
     parser.set_defaults(run=run)
@@ -48,6 +56,8 @@ def run(args: argparse.Namespace) -> int:
         raise IAMError("--nodes must be at least 1")
     if args.movetime is not None and args.movetime < 1:
         raise IAMError("--movetime must be at least 1")
+    if args.timeout <= 0:
+        raise IAMError("--timeout must be positive")
     limit = (
         chess.engine.Limit(nodes=args.nodes)
         if args.nodes is not None
@@ -59,7 +69,7 @@ def run(args: argparse.Namespace) -> int:
         bar = progress(range(args.games), quiet=args.quiet, desc="games", total=args.games)
         estimate, records, names = play_match(
             command_a, command_b, games=args.games, limit=limit, openings=openings,
-            on_game=lambda record: next(bar, None),
+            on_game=lambda record: next(bar, None), move_timeout=args.timeout,
         )
     except MatchError as exc:
         raise IAMError(str(exc)) from None
@@ -71,6 +81,12 @@ def run(args: argparse.Namespace) -> int:
     except OSError as exc:
         raise IAMError(f"cannot write {pgn_path}: {exc.strerror}") from None
 
+    forfeits = [
+        {"game": number, "engine": names[0] if record.forfeited_by == "A" else names[1],
+         "reason": record.termination}
+        for number, record in enumerate(records, 1)
+        if record.forfeited_by is not None
+    ]
     if args.json:
         print_json(
             {
@@ -83,6 +99,7 @@ def run(args: argparse.Namespace) -> int:
                 "score": estimate.score,
                 "elo": estimate.elo,
                 "elo_ci95": [estimate.low, estimate.high],
+                "forfeits": forfeits,
                 "pgn": str(pgn_path),
             }
         )
@@ -91,6 +108,8 @@ def run(args: argparse.Namespace) -> int:
           f"({estimate.score:.1%} of {estimate.games} games)")
     interval = f"95% interval {_fmt(estimate.low)} to {_fmt(estimate.high)}"
     print(f"Elo difference: {_fmt(estimate.elo)} ({interval})")
+    for forfeit in forfeits:
+        print(f"game {forfeit['game']} lost by {forfeit['engine']}: {forfeit['reason']}")
     print(f"games written to {pgn_path}", file=sys.stderr)
     return 0
 

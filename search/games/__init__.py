@@ -3,6 +3,6 @@ game trees (the seeds' worked examples, chance and multi-player trees)."""
 
 from search.games.nim import Nim
 from search.games.tictactoe import TicTacToe
-from search.games.trees import ChanceNode, Decision, TreeGame, two_ply
+from search.games.trees import ChanceNode, Decision, TreeGame, two_ply, uniform
 
-__all__ = ["TicTacToe", "Nim", "TreeGame", "Decision", "ChanceNode", "two_ply"]
+__all__ = ["TicTacToe", "Nim", "TreeGame", "Decision", "ChanceNode", "two_ply", "uniform"]

@@ -14,7 +14,7 @@ from typing import Union
 
 from search.game import CHANCE, Capabilities, Game, Player
 
-__all__ = ["Decision", "ChanceNode", "TreeGame", "Path", "two_ply"]
+__all__ = ["Decision", "ChanceNode", "TreeGame", "Path", "two_ply", "uniform"]
 
 Path = tuple[str, ...]
 
@@ -123,3 +123,11 @@ def two_ply(values: Sequence[Sequence[float]], labels: str = "A") -> Decision:
             for i, row in enumerate(values)
         },
     )
+
+
+def uniform(children: Mapping[str, Tree]) -> ChanceNode:
+    """A chance node whose outcomes (label -> subtree) are equally likely."""
+    if not children:
+        raise ValueError("a chance node needs at least one outcome")
+    probability = 1.0 / len(children)
+    return ChanceNode({label: (probability, child) for label, child in children.items()})

@@ -1,6 +1,7 @@
 """The node-count experiment end to end, small: depths 1-2, both positions."""
 
 import json
+import time
 
 import chess
 import pytest
@@ -84,8 +85,28 @@ def test_out_folder_has_csv_json_markdown_and_plot(payload):
     assert "| minimax" in summary and "depth 2" in summary
 
 
-def test_series_caps_what_would_take_too_long():
-    rows = node_counts.series(node_counts.ALGORITHMS[0], "start", 4, time_cap=1e-9)
+@pytest.mark.parametrize("algorithm", node_counts.ALGORITHMS, ids=lambda a: a.label)
+def test_a_search_that_runs_out_of_its_budget_is_stopped_and_capped(algorithm):
+    started = time.perf_counter()
+    rows = node_counts.series(algorithm, "tactical", 3, time_cap=1e-9)
+    assert time.perf_counter() - started < 5  # stopped, not run to the end
+    assert [r["capped"] for r in rows] == [True, True, True]
+    assert "ran out" in rows[0]["note"] and rows[0]["nodes"] is None
+    assert "depth 1 was capped" in rows[1]["note"]
+
+
+def test_a_cell_extrapolated_past_the_cap_is_not_started(monkeypatch):
+    calls = []
+
+    def fake_measure(algorithm, fen, depth, time_cap):
+        calls.append(depth)
+        return {"algorithm": algorithm.label, "depth": depth, "nodes": 10**depth,
+                "qnodes": 0, "seconds": 10.0 ** (depth - 1), "value": 0, "move": "e2e4",
+                "capped": False, "note": ""}
+
+    monkeypatch.setattr(node_counts, "measure", fake_measure)
+    rows = node_counts.series(node_counts.ALGORITHMS[0], "start", 4, time_cap=50)
+    assert calls == [1, 2]  # depth 3 would take about 100 s
     assert [r["capped"] for r in rows] == [False, False, True, True]
     assert "estimated" in rows[2]["note"] and rows[2]["nodes"] is None
 

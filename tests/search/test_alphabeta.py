@@ -7,13 +7,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from search import (
+    Capabilities,
     HeuristicOrderer,
     TranspositionTable,
     alphabeta,
     minimax,
     retrograde,
 )
-from search.games import Decision, TicTacToe, TreeGame
+from search.games import Decision, Nim, TicTacToe, TreeGame
 
 
 class CountingTree(TreeGame):
@@ -60,7 +61,9 @@ def test_alphabeta_equals_minimax_and_reads_no_more_leaves(tree):
 
 @settings(max_examples=100, deadline=None)
 @given(game_trees())
-def test_ordering_and_table_never_change_the_value(tree):
+def test_ordering_and_table_never_change_the_value_on_trees(tree):
+    # Explicit trees have no transpositions (a state is its path): this checks that the
+    # table's own moves and stores are harmless; the games below reuse its bounds.
     if not isinstance(tree, Decision):
         tree = Decision(0, {"only": tree})
     game = TreeGame(tree)
@@ -70,6 +73,81 @@ def test_ordering_and_table_never_change_the_value(tree):
     assert improved.value == plain.value
     for _, entry in table:
         assert entry.lower <= entry.upper
+
+
+nim_piles = st.lists(st.integers(0, 4), min_size=1, max_size=3).filter(any)
+
+
+@st.composite
+def tictactoe_positions(draw):
+    """A position reached by a random sequence of legal moves (maybe none)."""
+    game = TicTacToe()
+    state = game.initial_state()
+    for _ in range(draw(st.integers(0, 6))):
+        actions = game.actions(state)
+        if not actions:
+            break
+        state = game.result(state, draw(st.sampled_from(actions)))
+    return state
+
+
+def _noise_evaluator(seed):
+    """A deterministic, arbitrary evaluation: integers in [-9, 9] keyed by the state."""
+    return lambda state: float(hash((seed, state)) % 19 - 9)
+
+
+def _with_and_without_table(game, state, **options):
+    plain = alphabeta(game, state, **options)
+    table = TranspositionTable()
+    tabled = alphabeta(game, state, table=table, **options)
+    ordered = alphabeta(game, state, table=TranspositionTable(), ordering=HeuristicOrderer(), **options)
+    for _, entry in table:
+        assert entry.lower <= entry.upper
+    return plain, tabled, ordered
+
+
+@settings(max_examples=60, deadline=None)
+@given(nim_piles, st.booleans())
+def test_table_keeps_the_value_on_nim_with_transpositions(piles, distance):
+    # Nim positions recur along paths of different lengths (take 2, or 1 and 1 later).
+    game = (DistanceNim if distance else Nim)(piles)
+    plain, tabled, ordered = _with_and_without_table(game, game.initial_state())
+    assert tabled.value == ordered.value == plain.value == minimax(game, game.initial_state()).value
+
+
+@settings(max_examples=40, deadline=None)
+@given(nim_piles, st.integers(1, 4))
+def test_table_keeps_the_depth_limited_value_on_nim(piles, depth):
+    # A table may reuse a deeper result nearer the horizon; with an exact evaluator
+    # (the solved value) every depth has the same value, so only a misread bound can
+    # change it.
+    game = Nim(piles)
+    solution = retrograde(game)
+    exact = lambda state: float(solution.outcome[state] if state[1] == 0 else -solution.outcome[state])  # noqa: E731
+    plain, tabled, ordered = _with_and_without_table(game, game.initial_state(), depth=depth, evaluator=exact)
+    assert tabled.value == ordered.value == plain.value == solution.outcome[game.initial_state()]
+
+
+@settings(max_examples=40, deadline=None)
+@given(tictactoe_positions(), st.one_of(st.none(), st.integers(1, 5)), st.integers(0, 2**16))
+def test_table_keeps_the_value_on_tictactoe_positions(state, depth, seed):
+    # Tic-tac-toe transposes (X a, O b, X c = X c, O b, X a) and every path to a state
+    # has the same length, so even an arbitrary depth-limited evaluation must come out
+    # the same with and without the table.
+    game = TicTacToe()
+    options = {} if depth is None else {"depth": depth, "evaluator": _noise_evaluator(seed)}
+    plain, tabled, ordered = _with_and_without_table(game, state, **options)
+    assert tabled.value == ordered.value == plain.value
+
+
+def test_the_table_is_used_on_games_with_transpositions():
+    nim = Nim((1, 2, 3))
+    _, tabled, ordered = _with_and_without_table(nim, nim.initial_state())
+    assert tabled.tt_hits > 0 and ordered.tt_hits > 0
+    game = TicTacToe()
+    state = game.initial_state()
+    plain, tabled, _ = _with_and_without_table(game, state, depth=4, evaluator=_noise_evaluator(1))
+    assert tabled.tt_hits > 0 and tabled.nodes < plain.nodes
 
 
 def test_best_move_value_matches_root_value():
@@ -147,3 +225,32 @@ def test_infinite_value_sentinels_do_not_leak():
     game = TicTacToe()
     result = alphabeta(game, game.initial_state())
     assert math.isfinite(result.value)
+
+
+class DistanceNim(Nim):
+    """Nim with wins worth 100 minus one per ply from the search root (``win_bound``),
+    so quicker wins are worth more."""
+
+    capabilities = Capabilities(players=2, zero_sum=True, chance=False, win_bound=50)
+
+    def utility(self, state, player):
+        return 100.0 * super().utility(state, player)
+
+
+@pytest.mark.parametrize("piles", [(1, 2, 3), (2, 2, 3), (1, 3, 4)])
+def test_distance_scored_wins_through_a_shared_table_equal_minimax(piles):
+    # The same Nim position is reached by paths of different lengths (take 3 at once,
+    # or 1 + 1 + 1 over three plies), and one table serves every root, as between
+    # the moves of a game: the distances must still count from each root.
+    game = DistanceNim(piles)
+    table = TranspositionTable()
+    hits = 0
+    for state in _reachable(game):
+        expected = minimax(game, state).value
+        result = alphabeta(game, state, ordering=HeuristicOrderer(), table=table)
+        assert result.value == expected, state
+        hits += result.tt_hits
+        for _, entry in table:
+            assert entry.lower <= entry.upper
+    assert hits > 0
+    assert minimax(game, game.initial_state()).value not in (-100, 0, 100)  # distances count

@@ -88,3 +88,20 @@ def test_path_cursor_refuses_to_pop_past_its_root():
     cursor.pop()
     with pytest.raises(IndexError):
         cursor.pop()
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda depth: minimax(seed000_game(), (), depth=depth, evaluator=_zero),
+        lambda depth: alphabeta(seed000_game(), (), depth=depth, evaluator=_zero),
+        lambda depth: expectiminimax(coin_flip_game(), (), depth=depth, evaluator=_zero),
+        lambda depth: maxn(three_player_game(), (), depth=depth, evaluator=lambda s: (0.0, 0.0, 0.0)),
+    ],
+    ids=["minimax", "alphabeta", "expectiminimax", "maxn"],
+)
+def test_every_search_refuses_a_depth_below_one(call):
+    for depth in (0, -1):
+        with pytest.raises(ValueError, match="depth must be at least 1"):
+            call(depth)
+    assert call(1).move is not None

@@ -1,8 +1,9 @@
-"""The chess adapter: perft against python-chess, game-over rules, mates, evaluation."""
+"""The chess adapter: perft against the published counts, game-over rules, mates, evaluation."""
 
 import random
 
 import chess
+import chess.polyglot
 import pytest
 
 from search import HeuristicOrderer, Limits, LinearEvaluator, TranspositionTable, alphabeta, minimax, search
@@ -28,31 +29,37 @@ def _cursor_perft(cursor, depth):
     return total
 
 
-def _python_chess_perft(board, depth):
+def _game_perft(game, state, depth):
+    """Leaf count through the public protocol: ACTIONS and RESULT, no cursor."""
     if depth == 0:
         return 1
-    total = 0
-    for move in list(board.legal_moves):
-        board.push(move)
-        total += _python_chess_perft(board, depth - 1)
-        board.pop()
-    return total
+    return sum(_game_perft(game, game.result(state, a), depth - 1) for a in game.actions(state))
 
 
-@pytest.mark.parametrize(
-    "fen, depth",
-    [(chess.STARTING_FEN, 3), (POSITION_3, 3), (POSITION_4, 3), (KIWIPETE, 2)],
-    ids=["start", "position3", "position4", "kiwipete"],
-)
-def test_perft_matches_python_chess(fen, depth):
+# Published perft counts (chessprogramming.org "Perft Results"), depths 1, 2, 3.
+PUBLISHED_PERFT = {
+    "start": (chess.STARTING_FEN, (20, 400, 8_902)),
+    "kiwipete": (KIWIPETE, (48, 2_039, 97_862)),
+    "position3": (POSITION_3, (14, 191, 2_812)),
+    "position4": (POSITION_4, (6, 264, 9_467)),
+}
+
+
+@pytest.mark.parametrize("name", list(PUBLISHED_PERFT))
+def test_cursor_perft_matches_the_published_counts(name):
+    fen, counts = PUBLISHED_PERFT[name]
     game = ChessGame(fen)
-    expected = _python_chess_perft(chess.Board(fen), depth)
-    assert _cursor_perft(game.cursor(game.initial_state()), depth) == expected
+    cursor = game.cursor(game.initial_state())
+    assert tuple(_cursor_perft(cursor, depth) for depth in (1, 2, 3)) == counts
+    assert cursor.ply == 0
 
 
-def test_perft_of_the_start_position_is_the_known_count():
-    game = ChessGame()
-    assert _cursor_perft(game.cursor(game.initial_state()), 3) == 8902
+@pytest.mark.parametrize("name", list(PUBLISHED_PERFT))
+def test_game_protocol_perft_matches_the_published_counts(name):
+    fen, counts = PUBLISHED_PERFT[name]
+    game = ChessGame(fen)
+    depth = 2 if name == "kiwipete" else 3  # copying boards: keep the suite fast
+    assert _game_perft(game, game.initial_state(), depth) == counts[depth - 1]
 
 
 def test_public_protocol_moves_are_the_legal_moves():
@@ -90,8 +97,13 @@ def test_checkmate_utility_rewards_quicker_mates():
     board = chess.Board("7k/6Q1/6K1/8/8/8/8/8 b - - 0 1")
     game = ChessGame()
     assert game.is_terminal(board)
-    assert game.utility(board, 0) == MATE - board.ply()
-    assert game.utility(board, 1) == -(MATE - board.ply())
+    assert game.utility(board, 0) == MATE and game.utility(board, 1) == -MATE
+    # Read through a cursor, a mate p plies below its root is worth MATE - p.
+    before = chess.Board("7k/8/6K1/8/8/8/6Q1/8 w - - 0 1")
+    cursor = game.cursor(before)
+    cursor.push(chess.Move.from_uci("g2g7"))
+    assert cursor.is_terminal()
+    assert cursor.utilities() == (MATE - 1, -(MATE - 1))
 
 
 def test_threefold_repetition_ends_the_game_and_twofold_ends_a_search_line():
@@ -138,7 +150,7 @@ def test_mate_in_one():
     board = chess.Board("6k1/5ppp/8/8/8/8/5PPP/4R1K1 w - - 0 1")
     result = alphabeta(ChessGame(), board, depth=1, evaluator=EVAL)
     assert result.move == chess.Move.from_uci("e1e8")
-    assert is_mate_score(result.value) and mate_in_plies(result.value, board) == 1
+    assert is_mate_score(result.value) and mate_in_plies(result.value) == 1
 
 
 @pytest.mark.parametrize(
@@ -156,7 +168,7 @@ def test_mate_in_two(fen):
     assert mating
     result = alphabeta(ChessGame(), board, depth=3, evaluator=EVAL, ordering=HeuristicOrderer())
     assert result.move in mating
-    assert mate_in_plies(result.value, board) == 3
+    assert mate_in_plies(result.value) == 3
     deepened = search(ChessGame(), board, evaluator=EVAL, limits=Limits(depth=4), table=TranspositionTable())
     assert deepened.move in mating
     line = board.copy()
@@ -165,17 +177,74 @@ def test_mate_in_two(fen):
     assert line.is_checkmate()
 
 
+# White mates in two (Qg1-g5 or the like, then mate on the back rank or h-file); the
+# e-pawns reach e4/e5 in one move each or in two, so the same position (the same key)
+# is two plies or four plies away from here.
+MATE_IN_TWO_AFTER_PAWNS = "7k/4p3/6K1/8/8/8/4P3/6Q1 w - - 0 1"
+
+
+def test_mate_distances_survive_transpositions_of_different_length():
+    root = chess.Board(MATE_IN_TWO_AFTER_PAWNS)
+    short, long = root.copy(), root.copy()
+    for uci in "e2e4 e7e5".split():
+        short.push_uci(uci)
+    for uci in "e2e3 e7e6 e3e4 e6e5".split():
+        long.push_uci(uci)
+    assert chess.polyglot.zobrist_hash(short) == chess.polyglot.zobrist_hash(long)
+    assert long.ply() == short.ply() + 2
+    table = TranspositionTable()
+    hits = 0
+    for board in (short, long, short):  # one table throughout, as the UCI engine keeps it
+        result = alphabeta(
+            ChessGame(), board, depth=3, evaluator=EVAL, ordering=HeuristicOrderer(), table=table
+        )
+        assert result.value == MATE - 3 and mate_in_plies(result.value) == 3
+        hits += result.tt_hits
+    assert hits > 0  # the later searches did read the earlier ones' mate scores
+
+
+# White mates in three; two plies later (the table kept, as between UCI moves) the
+# entries stored three plies below the old root sit one ply below the new one.
+MATE_IN_THREE = "7k/8/8/8/5K2/8/8/6Q1 w - - 0 1"
+
+
+def test_mate_distances_count_from_each_root_when_the_table_is_kept():
+    board = chess.Board(MATE_IN_THREE)
+    table = TranspositionTable()
+    first = alphabeta(ChessGame(), board, depth=5, evaluator=EVAL, ordering=HeuristicOrderer(), table=table)
+    assert mate_in_plies(first.value) == 5
+    for move in first.pv[:2]:
+        board.push(move)
+    later = alphabeta(ChessGame(), board, depth=3, evaluator=EVAL, ordering=HeuristicOrderer(), table=table)
+    assert later.tt_hits > 0
+    assert mate_in_plies(later.value) == 3
+    fresh = alphabeta(ChessGame(), board, depth=3, evaluator=EVAL)
+    assert fresh.value == later.value
+
+
 @pytest.mark.parametrize("fen", [MIDDLEGAME, TACTICAL, KIWIPETE])
 def test_ordering_and_table_change_nodes_not_the_value(fen):
     game = ChessGame(fen)
     board = game.initial_state()
     plain = alphabeta(game, board, depth=3, evaluator=EVAL)
     ordered = alphabeta(game, board, depth=3, evaluator=EVAL, ordering=HeuristicOrderer())
-    tabled = alphabeta(
-        game, board, depth=3, evaluator=EVAL, ordering=HeuristicOrderer(), table=TranspositionTable()
-    )
-    assert plain.value == ordered.value == tabled.value
+    assert plain.value == ordered.value
     assert ordered.nodes < plain.nodes
+
+
+@pytest.mark.parametrize("fen", [MIDDLEGAME, TACTICAL])
+def test_the_table_saves_nodes_where_chess_transposes(fen):
+    # Chess transposes from depth 4 on (W a, B x, W b = W b, B x, W a): the table must
+    # then save nodes, with the same value.
+    game = ChessGame(fen)
+    board = game.initial_state()
+    ordered = alphabeta(game, board, depth=4, evaluator=EVAL, ordering=HeuristicOrderer())
+    tabled = alphabeta(
+        game, board, depth=4, evaluator=EVAL, ordering=HeuristicOrderer(), table=TranspositionTable()
+    )
+    assert tabled.value == ordered.value
+    assert tabled.tt_hits > 0
+    assert tabled.nodes < ordered.nodes
 
 
 @pytest.mark.parametrize("fen", [MIDDLEGAME, TACTICAL])
@@ -197,6 +266,22 @@ def test_quiescence_sees_the_recapture():
     assert naive.move == chess.Move.from_uci("d2d5")
     assert careful.move != chess.Move.from_uci("d2d5")
     assert careful.qnodes > 0
+
+
+def test_quiescence_does_not_stand_pat_in_check():
+    # Nc7+ forks king and queen. At depth 1 Black is in check at the horizon: standing
+    # pat there (and then trying only captures) misses that the queen falls after any
+    # king move; searching the evasions finds it.
+    board = chess.Board("q3k3/7p/8/3N4/8/8/7P/6K1 w - - 0 1")
+    game = ChessGame()
+    result = alphabeta(game, board, depth=1, evaluator=EVAL, quiescence=True)
+    assert result.move == chess.Move.from_uci("d5c7")
+    assert result.value > 200  # a knight up, not a queen down
+    after = board.copy()
+    after.push_uci("d5c7")
+    assert not game.stand_pat_allowed(after) and game.stand_pat_allowed(board)
+    cursor = game.cursor(after)
+    assert set(cursor.noisy_actions()) == set(after.legal_moves)  # every evasion is noisy
 
 
 def test_evaluation_is_zero_at_the_start_and_antisymmetric():

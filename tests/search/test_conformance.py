@@ -7,10 +7,17 @@ import chess
 import pytest
 
 from search import CHANCE
+from search.game import distance_shifted
 from search.chessgame import ChessGame
 from search.endgames import ChessEndgame
 from search.games import Nim, TicTacToe
-from search.games.seeds import coin_flip_game, seed000_game, three_player_game
+from search.games.seeds import (
+    coin_flip_game,
+    seed000_game,
+    seed001_game,
+    seed003_expectimax_game,
+    three_player_game,
+)
 
 
 def check_playouts(game, *, seed, playouts, max_plies=200):
@@ -29,11 +36,15 @@ def check_playouts(game, *, seed, playouts, max_plies=200):
                 assert cursor.is_terminal()
                 utilities = game.utilities(state)
                 assert len(utilities) == caps.players
-                assert utilities == tuple(cursor.utilities())
+                # A cursor scores distance-scored wins from its root, ``ply`` plies away.
+                seen_from_root = tuple(distance_shifted(u, ply, caps.win_bound) for u in utilities)
+                assert seen_from_root == tuple(cursor.utilities())
+                assert cursor.win_bound == caps.win_bound
                 if caps.zero_sum:
                     assert math.isclose(sum(utilities), 0.0, abs_tol=1e-9)
                 break
             assert not cursor.is_terminal()
+            assert cursor.stand_pat_allowed() == game.stand_pat_allowed(state)
             actions = list(game.actions(state))
             assert actions, "a non-terminal state must have actions"
             assert list(cursor.actions()) == actions
@@ -62,8 +73,11 @@ def check_playouts(game, *, seed, playouts, max_plies=200):
 
 @pytest.mark.parametrize(
     "game",
-    [TicTacToe(), Nim(), Nim((1, 3, 5)), seed000_game(), coin_flip_game(), three_player_game()],
-    ids=["tictactoe", "ii-nim", "nim-135", "seed000", "coin-flip", "three-player"],
+    [
+        TicTacToe(), Nim(), Nim((1, 3, 5)), seed000_game(), seed001_game(),
+        coin_flip_game(), seed003_expectimax_game(), three_player_game(),
+    ],
+    ids=["tictactoe", "ii-nim", "nim-135", "seed000", "seed001", "coin-flip", "seed003", "three-player"],
 )
 def test_small_games_conform(game):
     check_playouts(game, seed=1, playouts=30)

@@ -3,11 +3,15 @@
 import json
 import math
 import shutil
+import sys
+import time
 
+import chess
+import chess.engine
 import pytest
 
 from iam.cli import main as iam_main
-from search.match import MatchError, elo_estimate, engine_command, load_openings
+from search.match import MatchError, elo_estimate, engine_command, load_openings, play_match
 
 MATE_IN_ONE = "6k1/5ppp/8/8/8/8/5PPP/4R1K1 w - - 0 1"
 
@@ -115,3 +119,66 @@ def test_smoke_match_against_stockfish(tmp_path, capsys):
     assert "Stockfish" in payload["engine_b"]
     assert payload["wins"] + payload["draws"] + payload["losses"] == 2
     assert pgn.read_text().count("[Event") == 2
+
+
+# An engine that fails at its first go (crashes, or hangs without answering) and
+# leaves a mark; started again, it finds the mark and is our ordinary engine.
+FLAKY_ENGINE = """
+import os, sys, time
+mark, mode = sys.argv[1], sys.argv[2]
+if os.path.exists(mark):
+    os.execv(sys.executable, [sys.executable, "-m", "iam", "uci"])
+for line in sys.stdin:
+    word = (line.split() or [""])[0]
+    if word == "uci":
+        print("id name Flaky", flush=True)
+        print("uciok", flush=True)
+    elif word == "isready":
+        print("readyok", flush=True)
+    elif word == "go":
+        open(mark, "w").close()
+        if mode == "crash":
+            sys.exit(3)
+        time.sleep(3600)
+    elif word == "quit":
+        break
+"""
+
+
+@pytest.mark.parametrize("mode", ["crash", "hang"])
+def test_a_failing_engine_loses_one_game_and_is_restarted(mode, tmp_path):
+    script = tmp_path / "flaky.py"
+    script.write_text(FLAKY_ENGINE)
+    flaky = [sys.executable, str(script), str(tmp_path / "failed-once"), mode]
+    ours = [sys.executable, "-m", "iam", "uci"]
+    started = time.perf_counter()
+    estimate, records, names = play_match(
+        flaky, ours, games=3, limit=chess.engine.Limit(nodes=200),
+        openings=[chess.Board(MATE_IN_ONE)], move_timeout=1.5,
+    )
+    assert time.perf_counter() - started < 60
+    # Game 1: A (White) fails and forfeits. Game 2: B mates. Game 3: A, restarted, mates.
+    assert [r.result for r in records] == ["0-1", "1-0", "1-0"]
+    assert (estimate.wins, estimate.draws, estimate.losses) == (1, 0, 2)
+    assert [r.forfeited_by for r in records] == ["A", None, None]
+    reason = "crashed" if mode == "crash" else "did not move within 1.5 s"
+    assert reason in records[0].termination
+    assert records[0].game.headers["Termination"] == records[0].termination
+    assert records[2].game.headers["Termination"] == "checkmate"
+
+
+def test_match_cli_reports_forfeits(tmp_path, capsys):
+    script = tmp_path / "flaky.py"
+    script.write_text(FLAKY_ENGINE)
+    openings = tmp_path / "mate.epd"
+    openings.write_text(MATE_IN_ONE + "\n")
+    flaky = f"{sys.executable} {script} {tmp_path / 'failed-once'} crash"
+    code = iam_main(
+        ["match", flaky, "iam uci", "--games", "1", "--nodes", "200", "--openings", str(openings),
+         "--pgn", str(tmp_path / "games.pgn"), "--json", "--quiet"]
+    )
+    assert code == 0
+    payload = json.loads(capsys.readouterr().out)
+    (forfeit,) = payload["forfeits"]
+    assert forfeit["game"] == 1 and forfeit["engine"] == "Flaky" and "crashed" in forfeit["reason"]
+    assert "crashed" in (tmp_path / "games.pgn").read_text()

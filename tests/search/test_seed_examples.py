@@ -3,8 +3,19 @@
 import pytest
 
 from search import alphabeta, expectiminimax, maxn, minimax, retrograde
-from search.games import Nim, TicTacToe, TreeGame, two_ply
-from search.games.seeds import SEED000_TWO_PLY, coin_flip_game, seed000_game, three_player_game
+from search.games import Decision, Nim, TicTacToe, TreeGame, two_ply, uniform
+from search.games.seeds import (
+    SEED000_TWO_PLY,
+    SEED001_MINIMAX,
+    SEED003_SCALE,
+    SEED003_SCALE_SQUARED,
+    SEED003_WORST_CASE,
+    coin_flip_game,
+    seed000_game,
+    seed001_game,
+    seed003_expectimax_game,
+    three_player_game,
+)
 
 
 class RecordingTree(TreeGame):
@@ -44,6 +55,57 @@ def test_seed000_minimax_reads_every_leaf():
     game = RecordingTree(two_ply(SEED000_TWO_PLY))
     minimax(game, ())
     assert len(game.read) == 9
+
+
+def test_seed001_minimax_example():
+    result = minimax(seed001_game(), ())
+    assert result.value == 1  # "Best value for MAX is 1"
+    assert (result.move, result.pv) == ("b", ("b", "d"))
+    assert minimax(seed001_game(), ("b",)).value == -1  # MIN to move at b: 1 for MAX
+    assert minimax(seed001_game(), ("c",)).value == 1  # and -1 for MAX at c
+    assert result.nodes == 7
+
+
+def test_seed001_alphabeta_skips_g():
+    game = RecordingTree(SEED001_MINIMAX)
+    result = alphabeta(game, ())
+    assert (result.value, result.move) == (1, "b")
+    # Once f = -1 is seen, c is worth at most -1 < 1: g cannot matter.
+    assert [path[-1] for path in game.read] == ["d", "e", "f"]
+
+
+def test_seed003_expectimax_example():
+    game = seed003_expectimax_game()
+    result = expectiminimax(game, ())
+    assert result.value == pytest.approx(7.0)  # (10 + 4) / 2 against (5 + 7) / 2 = 6
+    assert result.move == "left"
+    assert expectiminimax(game, ("right",)).value == pytest.approx(6.0)
+
+
+def _as_opponent(tree):
+    """The same tree with every chance node replaced by a MIN node (player 1)."""
+    return Decision(0, {label: Decision(1, {o: leaf for o, (_, leaf) in chance.outcomes.items()})
+                        for label, chance in tree.children.items()})
+
+
+def test_seed003_minimax_is_blind_to_scale_expectimax_is_not():
+    before = expectiminimax(TreeGame(SEED003_SCALE), ())
+    after = expectiminimax(TreeGame(SEED003_SCALE_SQUARED), ())
+    assert (before.value, before.move) == (pytest.approx(25.0), "right")
+    assert (after.value, after.move) == (pytest.approx(800.0), "left")
+    adversarial = [minimax(TreeGame(_as_opponent(t)), ()) for t in (SEED003_SCALE, SEED003_SCALE_SQUARED)]
+    assert [r.move for r in adversarial] == ["right", "right"]  # 0 vs 20, 0 vs 400
+    assert [r.value for r in adversarial] == [20, 400]
+
+
+def test_seed003_minimax_assumes_the_worst():
+    worst = minimax(TreeGame(SEED003_WORST_CASE), ())
+    assert (worst.value, worst.move) == (10, "left")
+    random_opponent = Decision(0, {
+        label: uniform(dict(node.children)) for label, node in SEED003_WORST_CASE.children.items()
+    })
+    result = expectiminimax(TreeGame(random_opponent), ())
+    assert (result.value, result.move) == (pytest.approx(54.5), "right")
 
 
 def test_coin_flip_expectiminimax():

@@ -64,6 +64,14 @@ def test_capacity_evicts_the_oldest_entry():
         table.store(key, depth=1, value=0, bound=Bound.EXACT, action=None)
     assert len(table) == 2
     assert table.probe("a") is None and table.probe("c") is not None
+    # Long after filling up, it still holds exactly the newest entries; updating an
+    # entry does not make it younger.
+    table = TranspositionTable(capacity=10)
+    for key in range(1000):
+        table.store(key, depth=1, value=key, bound=Bound.EXACT, action=None)
+    table.store(990, depth=2, value=-1, bound=Bound.EXACT, action=None)
+    table.store(1000, depth=1, value=0, bound=Bound.EXACT, action=None)
+    assert [key for key, _ in table] == list(range(991, 1001))
     with pytest.raises(ValueError):
         TranspositionTable(capacity=0)
 

@@ -1,5 +1,6 @@
 """The UCI engine through python-chess's engine client, and its command handling."""
 
+import asyncio
 import io
 import sys
 import time
@@ -9,7 +10,7 @@ import chess.engine
 import pytest
 
 from iam.cli import main as iam_main
-from search.uci import GoCommand, UciEngine, parse_go, time_budget
+from search.uci import FALLBACK_SECONDS, GoCommand, UciEngine, allotted_time, clock_problem, parse_go, time_budget
 
 COMMAND = [sys.executable, "-m", "iam", "uci"]
 MATE_IN_ONE = "6k1/5ppp/8/8/8/8/5PPP/4R1K1 w - - 0 1"
@@ -45,13 +46,35 @@ def test_depth_and_nodes_limits(engine):
 
 
 def test_history_reaches_the_engine(engine):
-    # After 1.Nf3 Nf6 2.Ng1 Ng8 3.Nf3 Nf6 4.Ng1, Black's ...Ng8 would repeat the start
-    # position a third time; the engine gets the moves, so it knows.
-    board = chess.Board()
-    for uci in ["g1f3", "g8f6", "f3g1", "f6g8", "g1f3", "g8f6", "f3g1"]:
+    # Black, a queen down, has shuffled knights with White: ...Ng8 now repeats the
+    # position a third time, a draw. Only an engine that got the moves, not just the
+    # final position, knows the draw is there and takes it.
+    board = chess.Board("4k1n1/8/8/8/8/8/8/1N1QK3 w - - 0 1")
+    for uci in ["b1c3", "g8f6", "c3b1", "f6g8", "b1c3", "g8f6", "c3b1"]:
         board.push_uci(uci)
-    result = engine.play(board, chess.engine.Limit(depth=2))
-    assert result.move in board.legal_moves
+    result = engine.play(board, chess.engine.Limit(depth=3), info=chess.engine.INFO_SCORE)
+    assert result.move == chess.Move.from_uci("f6g8")
+    assert result.info["score"].relative == chess.engine.Cp(0)
+    # The same position without its history: no draw in sight, the lost queen counts.
+    bare = engine.play(chess.Board(board.fen()), chess.engine.Limit(depth=3), info=chess.engine.INFO_SCORE)
+    assert bare.info["score"].relative.score() < -500
+
+
+def test_mate_scores_stay_right_when_the_table_is_kept_between_moves():
+    out = io.StringIO()
+    engine = UciEngine(output=out)
+    fen = "7k/8/8/8/5K2/8/8/6Q1 w - - 0 1"  # White mates in three
+    engine.handle(f"position fen {fen}")
+    engine.handle("go depth 5")
+    engine._thread.join()
+    first = [line for line in out.getvalue().splitlines() if line.startswith("info depth 5")][-1]
+    assert " score mate 3 " in first
+    pv = first.split(" pv ")[1].split()
+    engine.handle(f"position fen {fen} moves {pv[0]} {pv[1]}")
+    engine.handle("go depth 3")
+    engine._thread.join()
+    second = [line for line in out.getvalue().splitlines() if line.startswith("info depth 3")][-1]
+    assert " score mate 2 " in second
 
 
 def test_infinite_search_stops_on_request(engine):
@@ -77,6 +100,84 @@ def test_movetime_and_clock_give_a_legal_move_in_time(engine):
     assert elapsed < 0.3 + 0.5  # protocol sanity only; overruns are measured in benchmarks/
     result = engine.play(board, chess.engine.Limit(white_clock=2.0, black_clock=2.0, white_inc=0.1))
     assert result.move in board.legal_moves
+
+
+def test_clock_play_uses_a_plausible_share_of_the_clock(engine):
+    board = chess.Board("r1b1k2r/ppppnppp/2n2q2/2b5/3NP3/2P1B3/PP3PPP/RN1QKB1R w KQkq - 0 1")
+    started = time.perf_counter()
+    result = engine.play(board, chess.engine.Limit(white_clock=8.0, black_clock=8.0))
+    elapsed = time.perf_counter() - started
+    assert result.move in board.legal_moves
+    # A fortieth of 8 s is 0.2 s: it thinks most of that, and returns long before 8 s.
+    assert 0.1 < elapsed < 1.5
+
+
+def _wait_for(engine, seconds):
+    engine._thread.join(timeout=seconds)
+    return not engine._thread.is_alive()
+
+
+def test_go_without_the_movers_clock_is_noted_and_still_ends():
+    sessions = []
+    for position, go in (("startpos moves e2e4", "go wtime 1000"), ("startpos", "go movestogo 10")):
+        out = io.StringIO()
+        engine = UciEngine(output=out)
+        engine.handle(f"position {position}")
+        engine.handle(go)
+        sessions.append((engine, out))
+    for engine, out in sessions:
+        assert _wait_for(engine, FALLBACK_SECONDS + 5), "the search waited for a stop"
+        lines = out.getvalue().splitlines()
+        assert any(line.startswith("info string go without") for line in lines)
+        assert lines[-1].startswith("bestmove ")
+
+
+def test_ponder_waits_for_ponderhit_then_keeps_to_the_clock():
+    out = io.StringIO()
+    engine = UciEngine(output=out)
+    engine.handle("position startpos moves e2e4 e7e5")
+    engine.handle("go ponder wtime 8000 btime 8000")
+    time.sleep(0.4)  # longer than the 0.2 s the clock gives: pondering has no limit
+    assert engine._thread.is_alive()
+    assert not any(line.startswith("bestmove") for line in out.getvalue().splitlines())
+    hit = time.perf_counter()
+    engine.handle("ponderhit")
+    assert _wait_for(engine, 5)
+    after_hit = time.perf_counter() - hit
+    lines = out.getvalue().splitlines()
+    assert not any("unknown command" in line or "ignored" in line for line in lines)
+    assert lines[-1].startswith("bestmove ")
+    assert 0.1 < after_hit < 1.5  # the clock's 0.2 s from ponderhit on
+
+
+def test_ponder_ends_on_stop_and_ponderhit_without_ponder_is_noted():
+    lines, _ = _session("ponderhit", "position startpos", "go ponder wtime 8000 btime 8000", "stop")
+    assert lines[0].startswith("info string ignored ponderhit")
+    assert lines[-1].startswith("bestmove ")
+
+
+async def _ponder_through_the_client(board, limit, seconds):
+    _, client = await chess.engine.popen_uci(COMMAND)
+    try:
+        first = await asyncio.wait_for(client.play(board, limit, ponder=True, game="g"), seconds)
+        assert first.ponder is not None  # the engine names the reply it expects
+        board.push(first.move)
+        board.push(first.ponder)
+        started = time.perf_counter()
+        # The client answers the pondered position with ponderhit, not a new go.
+        second = await asyncio.wait_for(client.play(board, limit, ponder=True, game="g"), seconds)
+        return second, time.perf_counter() - started
+    finally:
+        await client.quit()
+
+
+def test_ponderhit_through_the_uci_client():
+    board = chess.Board()
+    board.push_uci("e2e4")
+    limit = chess.engine.Limit(white_clock=4.0, black_clock=4.0)
+    second, elapsed = asyncio.run(_ponder_through_the_client(board, limit, 30))
+    assert second.move in board.legal_moves
+    assert elapsed < 1.5
 
 
 def test_game_over_position_gets_the_null_move(engine):
@@ -126,11 +227,26 @@ def test_session_ends_each_go_with_bestmove():
 def test_go_parsing_and_time_budget():
     go = parse_go("wtime 60000 btime 1000 winc 500 binc 0 movestogo 20".split())
     assert go == GoCommand(wtime=60000, btime=1000, winc=500, movestogo=20)
-    assert time_budget(go, chess.WHITE) == pytest.approx(60 / 20 + 0.4)
-    assert time_budget(go, chess.BLACK) == pytest.approx(1 / 20)
+    assert allotted_time(go, chess.WHITE) == pytest.approx(60 / 20 + 0.4)
+    assert allotted_time(go, chess.BLACK) == pytest.approx(1 / 20)
+    assert time_budget(go, chess.WHITE) == pytest.approx(60 / 20 + 0.4 - 0.030)  # safety margin
     assert time_budget(GoCommand(btime=10), chess.BLACK) == 0.0  # never more than the clock
+    assert allotted_time(parse_go(["movetime", "1000"]), chess.WHITE) == 1.0
     assert time_budget(parse_go(["movetime", "1000"]), chess.WHITE) < 1.0
     assert time_budget(parse_go(["infinite"]), chess.WHITE) is None
+    assert time_budget(parse_go([]), chess.WHITE) is None  # a bare go: until stop
+    # Pondering has no limit until ponderhit; its clocks are kept for then.
+    ponder = parse_go("ponder wtime 8000 btime 8000".split())
+    assert ponder == GoCommand(wtime=8000, btime=8000, ponder=True)
+    assert time_budget(ponder, chess.WHITE) is None
+    # Clock words without the mover's clock: malformed, noted, a fallback that ends.
+    for words, turn in ((["wtime", "1000"], chess.BLACK), (["movestogo", "10"], chess.WHITE),
+                        (["binc", "100"], chess.BLACK)):
+        go = parse_go(words)
+        assert clock_problem(go, turn) is not None
+        assert allotted_time(go, turn) == FALLBACK_SECONDS
+    assert clock_problem(parse_go(["wtime", "1000"]), chess.WHITE) is None
+    assert clock_problem(parse_go(["depth", "3"]), chess.WHITE) is None
     for bad in (["depth"], ["depth", "0"], ["nodes", "-5"], ["searchmoves", "e2e4"]):
         with pytest.raises(ValueError):
             parse_go(bad)
@@ -172,3 +288,62 @@ def test_guided_engine_through_the_uci_client(small_model, tmp_path):
         assert result.move in board.legal_moves
         result = client.play(board, chess.engine.Limit(nodes=800))
         assert result.move in board.legal_moves
+
+
+# An engine whose opponent model breaks the predictor contract: it believes in a move
+# that is not legal, so the guided search raises once it first asks (depth 3).
+FAULTY_ENGINE = [
+    sys.executable,
+    "-c",
+    "import sys, chess\n"
+    "from search.uci import UciEngine\n"
+    "class Illegal:\n"
+    "    def predict_proba(self, board):\n"
+    "        return {chess.Move.from_uci('a1a8'): 0.5}\n"
+    "UciEngine(predictor=Illegal()).run(sys.stdin)\n",
+]
+
+
+async def _play_twice(command, board, limits, seconds):
+    """Two ``play`` calls through python-chess, each given ``seconds`` to answer."""
+    _, client = await chess.engine.popen_uci(command)
+    try:
+        results = []
+        for limit in limits:
+            results.append(
+                await asyncio.wait_for(client.play(board, limit, info=chess.engine.INFO_ALL), seconds)
+            )
+        return results
+    finally:
+        await client.quit()
+
+
+def test_search_error_still_ends_with_the_deepest_completed_move():
+    board = chess.Board()
+    board.push_uci("e2e4")
+    first, second = asyncio.run(
+        _play_twice(FAULTY_ENGINE, board, [chess.engine.Limit(depth=4), chess.engine.Limit(depth=1)], 30)
+    )
+    assert first.info["string"].startswith("search error: ValueError")
+    assert first.info["depth"] == 2  # depths 1 and 2 never ask the model
+    assert first.move == first.info["pv"][0]
+    assert second.move in board.legal_moves  # and the engine still answers afterwards
+
+
+def test_search_error_before_any_depth_falls_back_to_a_legal_move():
+    out = io.StringIO()
+    engine = UciEngine(output=out)
+
+    def broken(board):
+        raise ZeroDivisionError("evaluator broke")
+
+    engine.evaluator = broken
+    engine.handle("position startpos moves e2e4")
+    engine.handle("go depth 3")
+    engine._thread.join(timeout=10)
+    lines = out.getvalue().splitlines()
+    assert "info string search error: ZeroDivisionError: evaluator broke" in lines
+    board = chess.Board()
+    board.push_uci("e2e4")
+    assert lines[-1].startswith("bestmove ")
+    assert chess.Move.from_uci(lines[-1].split()[1]) in board.legal_moves
