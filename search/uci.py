@@ -372,9 +372,18 @@ class UciEngine:
         self.send(f"bestmove {self._best_move(best, board)}")
 
     def _policy(self, board: chess.Board) -> ModelPolicy | None:
+        """The guided search's policy for a search from ``board``; ``None`` for a plain search.
+
+        The model steers only the modelled player's nodes. When the engine itself is
+        asked to move for the modelled colour (``--player-color`` names the side to
+        move), its own moves are not the model's business: that search is plain.
+        """
         if self.predictor is None:
             return None
         modelled = self.modelled_color if self.modelled_color is not None else not board.turn
+        if modelled == board.turn:
+            self.send("info string the engine moves for the modelled player here: plain search")
+            return None
         player = 0 if modelled == chess.WHITE else 1
         return ModelPolicy(self.predictor, modelled_player=player, guidance=self.guidance)
 

@@ -12,13 +12,16 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description="Speak the UCI protocol on stdin/stdout: alpha-beta with move "
         "ordering, quiescence and a transposition table, material and piece-square "
         "evaluation. With --model, the search is guided by the opponent model at the "
-        "modelled player's nodes (predicted moves first, likely moves deeper).",
+        "modelled player's nodes (likely moves searched early and deeper, moves the model "
+        "rules out shallower; see search.omsearch.Guidance); the engine's own moves are "
+        "always searched plainly.",
     )
     parser.add_argument("--model", metavar="MODEL", help="opponent model file written by 'iam train'")
     parser.add_argument(
         "--player-color",
         choices=("white", "black"),
-        help="the colour of the modelled player (default: the engine's opponent at each move)",
+        help="the colour of the modelled player (default: the engine's opponent at each move; "
+        "when the engine moves for this colour, it searches without the model)",
     )
     parser.set_defaults(run=run)
 

@@ -277,6 +277,18 @@ def test_guided_engine_announces_itself_and_reports_the_predictor(small_model):
     assert lines[-1].startswith("bestmove") and best in board.legal_moves
 
 
+def test_the_engine_searches_its_own_moves_plainly_even_for_the_modelled_colour(small_model):
+    out = io.StringIO()
+    engine = UciEngine(output=out, predictor=small_model, modelled_color=chess.WHITE)
+    engine.run(["uci", "position startpos moves e2e4 e7e5", "go depth 4"])
+    lines = out.getvalue().splitlines()
+    assert "info string the engine moves for the modelled player here: plain search" in lines
+    assert not any(line.startswith("info string predictor") for line in lines)
+    plain = io.StringIO()
+    UciEngine(output=plain).run(["uci", "position startpos moves e2e4 e7e5", "go depth 4"])
+    assert lines[-1] == plain.getvalue().splitlines()[-1]  # the same bestmove as without a model
+
+
 def test_guided_engine_through_the_uci_client(small_model, tmp_path):
     path = tmp_path / "botvinnik.json.gz"
     small_model.save(path)
