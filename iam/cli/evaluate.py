@@ -106,6 +106,7 @@ def _markdown(report, ingest, elapsed: float) -> str:
         f"(games read: {ingest.used}, skipped: {ingest.skipped_total}); {elapsed:.0f} s",
         "",
         summary[["train_games", "coverage", "top1", "top3", "ece", "brier", "log_loss"]]
+        .astype({"train_games": str})
         .to_markdown(index=False, floatfmt=".3f"),
         "",
         "Belief bands: hits/predictions (hit rate) of each test position's top prediction",
