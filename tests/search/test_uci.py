@@ -334,10 +334,10 @@ def test_search_error_still_ends_with_the_deepest_completed_move():
     board = chess.Board()
     board.push_uci("e2e4")
     first, second = asyncio.run(
-        _play_twice(FAULTY_ENGINE, board, [chess.engine.Limit(depth=5), chess.engine.Limit(depth=1)], 30)
+        _play_twice(FAULTY_ENGINE, board, [chess.engine.Limit(depth=4), chess.engine.Limit(depth=1)], 30)
     )
     assert first.info["string"].startswith("search error: ValueError")
-    assert first.info["depth"] == 3  # depths 1 to 3 never ask the model (min_depth 3: only at depth 4's first reply)
+    assert first.info["depth"] == 2  # depths 1 and 2 never ask the model (it is first asked at depth 3)
     assert first.move == first.info["pv"][0]
     assert second.move in board.legal_moves  # and the engine still answers afterwards
 
