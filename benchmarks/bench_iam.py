@@ -190,7 +190,8 @@ def main() -> int:
     print()
     print(pd.Series(figures).to_frame("value").to_markdown(floatfmt=".3f"))
     print()
-    print(summary[["train_games", "test_positions", "coverage", "top1", "top3", "ece", "brier"]].to_markdown(index=False, floatfmt=".3f"))
+    columns = ["train_games", "test_positions", "coverage", "top1", "top3", "ece", "brier"]
+    print(summary[columns].astype({"train_games": str, "test_positions": str}).to_markdown(index=False, floatfmt=".3f"))
     print()
     print(bands.to_markdown(index=False, floatfmt=".3f"))
     return 0

@@ -28,7 +28,7 @@ nothing changes.
 from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -45,7 +45,7 @@ class IterationShape:
 
     depth: int
     """The iteration's nominal depth."""
-    horizon: np.ndarray
+    horizon: np.ndarray = field(repr=False)
     """``horizon[p]``: nodes at ply ``p`` handed to the evaluation or quiescence."""
     line_entered: int
     """Plies of the watched line the iteration entered (0 without a line)."""
