@@ -9,7 +9,7 @@ from iam.pgn import load_player_games
 
 
 @pytest.fixture(scope="module")
-def test_games(botvinnik40):
+def held_out_games(botvinnik40):
     games, _ = load_player_games([botvinnik40], player="Botvinnik", split="test")
     return games
 
@@ -22,18 +22,18 @@ def _positions_to_move(game) -> int:
     return count
 
 
-def test_player_positions_counts_the_moves_of_the_player(test_games):
-    colours = {game.color for game in test_games}
+def test_player_positions_counts_the_moves_of_the_player(held_out_games):
+    colours = {game.color for game in held_out_games}
     assert len(colours) == 2  # both colours are covered
-    for game in test_games:
+    for game in held_out_games:
         assert player_positions(game) == _positions_to_move(game)
 
 
-def test_the_sample_holds_exactly_the_cap_in_whole_games_but_the_last(test_games):
-    total = sum(map(player_positions, test_games))
-    originals = {game.index: game for game in test_games}
+def test_the_sample_holds_exactly_the_cap_in_whole_games_but_the_last(held_out_games):
+    total = sum(map(player_positions, held_out_games))
+    originals = {game.index: game for game in held_out_games}
     for cap in (1, 57, 200, total - 1):
-        sample = sample_test_games(test_games, cap, seed=11)
+        sample = sample_test_games(held_out_games, cap, seed=11)
         assert sum(map(player_positions, sample)) == cap
         assert [game.index for game in sample] == sorted(game.index for game in sample)
         assert all(game.split == "test" for game in sample)
@@ -46,9 +46,9 @@ def test_the_sample_holds_exactly_the_cap_in_whole_games_but_the_last(test_games
             assert (len(game.moves) - 1) % 2 == (0 if game.board().turn == game.color else 1)
 
 
-def test_the_sample_is_seeded_and_the_cap_optional(test_games):
-    first = [game.index for game in sample_test_games(test_games, 150, seed=1)]
-    assert first == [game.index for game in sample_test_games(test_games, 150, seed=1)]
-    assert first != [game.index for game in sample_test_games(test_games, 150, seed=2)]
-    assert sample_test_games(test_games, None, seed=1) == test_games
-    assert sample_test_games(test_games, 10**6, seed=1) == test_games
+def test_the_sample_is_seeded_and_the_cap_optional(held_out_games):
+    first = [game.index for game in sample_test_games(held_out_games, 150, seed=1)]
+    assert first == [game.index for game in sample_test_games(held_out_games, 150, seed=1)]
+    assert first != [game.index for game in sample_test_games(held_out_games, 150, seed=2)]
+    assert sample_test_games(held_out_games, None, seed=1) == held_out_games
+    assert sample_test_games(held_out_games, 10**6, seed=1) == held_out_games
