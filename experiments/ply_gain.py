@@ -51,6 +51,9 @@ BOOTSTRAP_RESAMPLES = 2000
 """Resamples of the games for the intervals."""
 EQUAL_MARGIN_CP = 10
 """Reference scores closer than this (centipawns) count as equally good moves."""
+DECIDED_CP = 1000
+"""Reference scores are clipped to +-this: a mate, or a rook and more ahead, is decided either
+way, and one such score must not swamp a mean over a few dozen moves."""
 
 
 # ----------------------------------------------------------------------------- options
@@ -341,7 +344,7 @@ def _gain(plain: float, guided: float) -> float:
 
 
 def _judge(rows: list[dict], board, reference: str, depth: int) -> None:
-    """Score differing moves with stockfish: centipawns for the side to move after each move."""
+    """Score differing moves with stockfish: centipawns for the mover, clipped to +-DECIDED_CP."""
     import chess
     import chess.engine
 
@@ -354,7 +357,8 @@ def _judge(rows: list[dict], board, reference: str, depth: int) -> None:
                 after = board.copy()
                 after.push_uci(uci)
                 info = engine.analyse(after, chess.engine.Limit(depth=depth))
-                scores[uci] = -info["score"].relative.score(mate_score=100_000)
+                score = -info["score"].relative.score(mate_score=DECIDED_CP)
+                scores[uci] = int(np.clip(score, -DECIDED_CP, DECIDED_CP))
     for row in rows:
         row["reference_plain_cp"], row["reference_guided_cp"] = scores.get(row["plain_move"]), scores.get(row["guided_move"])
         row["reference_prefers"] = verdict(row)
@@ -393,6 +397,8 @@ def summarise(rows: pd.DataFrame, seed: int, *, resamples: int = BOOTSTRAP_RESAM
     summary = []
     for (name, budget), group in rows.groupby(["guidance", "budget"], sort=True):
         group = group.reset_index(drop=True)
+        undefined = group["plain_line_depth"].isna() | group["guided_line_depth"].isna()
+        group.loc[undefined, ["plain_line_depth", "guided_line_depth"]] = np.nan  # compare like with like
         means = resampled_means(group, draws, group[figures].to_numpy(dtype=float))
         resampled = dict(zip(figures, means.T))
         depth_ratio = 100 * (resampled["guided_depth"] / resampled["plain_depth"] - 1)

@@ -117,8 +117,11 @@ class RoteMemory:
 
     def lookup(self, board: chess.Board) -> RoteEntry | None:
         """The entry for the sequence that led to ``board`` (its move stack), else for its position."""
-        start = board.root().epd() if board.move_stack else board.epd()
-        return _legal_on(self.lookup_moves(start, board.move_stack) or self.lookup_position(board), board)
+        by_moves = None
+        if len(board.move_stack) < self.max_ply and self.entries:
+            start = board.root().epd() if board.move_stack else board.epd()
+            by_moves = self.lookup_moves(start, board.move_stack)
+        return _legal_on(by_moves or self.lookup_position(board), board)
 
     def lookup_moves(self, start_epd: str, moves: Sequence[chess.Move]) -> RoteEntry | None:
         """The entry for ``moves`` played from the position ``start_epd``, if remembered."""

@@ -201,6 +201,9 @@ def test_pruning_drops_what_a_confident_model_rules_out_but_keeps_the_table_move
     everything = Guidance(extend_at=0.5, prune_below=0.5, confidence=0.5, keep_first=False)
     spread = ModelPolicy(Scripted({"b": 0.3, "c": 0.3}), modelled_player=1, guidance=everything)
     assert spread.plan(StubCursor(1), ["a", "b", "c"], ply=1, depth=3) == [("b", 0)]  # never an empty plan
+    reducible = Guidance(extend_at=0.5, prune_below=0.5, confidence=0.5, reduce_first=True)
+    table_move_unpredicted = ModelPolicy(Scripted({"b": 0.3, "c": 0.4}), modelled_player=1, guidance=reducible)
+    assert table_move_unpredicted.plan(StubCursor(1), ["a", "b", "c"], ply=1, depth=3) == [("c", 0)]
 
 
 class Remembering(Scripted):
