@@ -23,14 +23,10 @@ from search.game import Action, Cursor, Game, State, distance_shifted, require
 from search.ordering import MoveOrderer
 from search.policy import SearchPolicy
 from search.probe import DepthProbe
-from search.result import SearchResult
+from search.result import MAX_PLY, SearchResult
 from search.transposition import Bound, TranspositionTable
 
 __all__ = ["alphabeta", "MAX_PLY"]
-
-MAX_PLY = 128
-"""Hard limit on the path length (extensions cannot make a search run away)."""
-
 
 class SearchAborted(Exception):
     """Raised inside the worker when a node or time budget or a stop request is hit."""

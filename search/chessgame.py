@@ -223,8 +223,6 @@ class ChessCursor:
         return self._keys[-1]
 
     def noisy_actions(self) -> list[chess.Move]:
-        if self.board.is_check():
-            return self.actions()
         return _noisy(self.board)
 
     def stand_pat_allowed(self) -> bool:

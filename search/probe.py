@@ -33,10 +33,11 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from search.game import Action, Cursor, Game, State
+from search.result import MAX_PLY
 
 __all__ = ["DepthProbe", "IterationShape"]
 
-_PLIES = 129  # MAX_PLY of the alpha-beta worker, plus the root
+_PLIES = MAX_PLY + 1  # every ply a search path can reach, the root included
 
 
 @dataclass(frozen=True)

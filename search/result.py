@@ -8,7 +8,10 @@ from dataclasses import dataclass
 
 from search.game import Action
 
-__all__ = ["Limits", "SearchResult"]
+__all__ = ["MAX_PLY", "Limits", "SearchResult"]
+
+MAX_PLY = 128
+"""Hard limit on a search path's length (extensions cannot make a search run away)."""
 
 
 @dataclass(frozen=True)
