@@ -17,10 +17,13 @@ from iam.errors import DataError
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def test_manifest_lists_both_players_and_verifies():
+def test_manifest_lists_the_six_masters_and_verifies():
     entries = bundled.manifest()
-    assert [e.file for e in entries] == ["Botvinnik.pgn", "Capablanca.pgn"]
-    assert [e.games for e in entries] == [891, 597]
+    assert [e.file for e in entries] == [
+        "Botvinnik.pgn", "Capablanca.pgn", "Alekhine.pgn", "Lasker.pgn", "Smyslov.pgn", "Spassky.pgn"
+    ]
+    assert [e.games for e in entries] == [891, 597, 1661, 900, 2627, 2231]
+    assert bundled.bundled_pgn("smyslov").name == "Smyslov.pgn"
     assert bundled.default_pgn().name == "Botvinnik.pgn"
     assert bundled.bundled_pgn("capablanca").name == "Capablanca.pgn"
     with pytest.raises(DataError, match="no bundled"):
