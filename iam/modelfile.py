@@ -31,7 +31,17 @@ from iam.library import ChunkLibrary
 from iam.noise_filter import STAT_COLUMNS
 from iam.rote import RoteEntry, RoteMemory
 
-__all__ = ["FORMAT", "VERSION", "save_model", "check_writable", "load_model", "model_to_dict", "model_from_dict"]
+__all__ = [
+    "FORMAT",
+    "VERSION",
+    "save_model",
+    "check_writable",
+    "load_model",
+    "model_to_dict",
+    "model_from_dict",
+    "read_document",
+    "write_document",
+]
 
 FORMAT = "iam-opponent-model"
 VERSION = 1
@@ -118,8 +128,13 @@ def model_from_dict(data: Any, *, source: str = "model"):
 
 def save_model(model, path: str | Path) -> None:
     """Write a fitted model to ``path`` atomically (gzip when it ends in .gz)."""
+    write_document(model_to_dict(model), path)
+
+
+def write_document(document: dict[str, Any], path: str | Path) -> None:
+    """Write a JSON document to ``path`` atomically (gzip when it ends in .gz); ModelFileError if it cannot."""
     path = Path(path)
-    payload = json.dumps(model_to_dict(model), separators=(",", ":")).encode("utf-8")
+    payload = json.dumps(document, separators=(",", ":")).encode("utf-8")
     if path.suffix == ".gz":
         payload = gzip.compress(payload, mtime=0)
     handle, temporary = _temporary_file(path)
@@ -160,7 +175,12 @@ def _temporary_file(path: Path) -> tuple[int, str]:
 
 
 def load_model(path: str | Path):
-    """Read a model file (plain or gzip JSON); ModelFileError on any problem."""
+    """Read an IAM model file (plain or gzip JSON); ModelFileError on any problem."""
+    return model_from_dict(read_document(path), source=f"model file {path}")
+
+
+def read_document(path: str | Path) -> Any:
+    """The JSON content of a model file (plain or gzip); ModelFileError if it cannot be read."""
     path = Path(path)
     try:
         raw = path.read_bytes()
@@ -176,10 +196,9 @@ def load_model(path: str | Path):
         except (OSError, EOFError, zlib.error) as exc:
             raise ModelFileError(f"model file {path} is a damaged gzip file ({exc})") from None
     try:
-        data = json.loads(raw.decode("utf-8"))
+        return json.loads(raw.decode("utf-8"))
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise ModelFileError(f"model file {path} is not valid JSON (truncated or corrupt?): {exc}") from None
-    return model_from_dict(data, source=f"model file {path}")
 
 
 def _count(value: Any, what: str) -> int:

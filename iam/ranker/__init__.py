@@ -1,0 +1,13 @@
+"""The move ranker: the best predictor of one player we can build on a laptop.
+
+A conditional logit over every legal move (:mod:`iam.ranker.logit`) weighs
+evidence from several sources (:mod:`iam.ranker.evidence`): the move itself, a
+shallow search, optionally a UCI engine, the player's habits from his IAM model,
+and other masters' openings; a player's weights are pulled towards a population
+prior (:mod:`iam.ranker.population`). :class:`MoveRanker` is the estimator.
+"""
+
+from iam.ranker.estimator import FeatureContribution, MoveRanker
+from iam.ranker.evidence import DEFAULT_FAMILIES, FAMILIES, family_columns
+
+__all__ = ["MoveRanker", "FeatureContribution", "FAMILIES", "DEFAULT_FAMILIES", "family_columns"]

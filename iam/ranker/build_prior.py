@@ -1,0 +1,142 @@
+"""Fitting the population prior from several masters' training games.
+
+For every master, a seeded sample of positions from his *training* games (the
+held-out protocol's test games never enter) is described by every family of
+evidence, his habits out-of-fold as in :mod:`iam.ranker.training`, and the
+population book without him. Then one ranker is fitted on all masters together,
+and one per master without him (whose book columns also leave him out), for each
+combination of families, so that an ablation finds a prior that matches it. The
+result is a :class:`~iam.ranker.population.PopulationPrior` and a table of the fits.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from itertools import combinations
+
+import numpy as np
+import pandas as pd
+
+from iam.pgn import PlayerGame
+from iam.ranker.evidence import FAMILIES, EngineSettings, Evidence, family_columns
+from iam.ranker.logit import MoveTable, fit_conditional_logit, position_log_likelihood
+from iam.ranker.population import PopulationBook, PopulationPrior, PriorWeights, book_counts, book_features
+from iam.ranker.positions import Position
+from iam.ranker.training import move_table
+
+__all__ = ["PriorSettings", "build_population_prior"]
+
+
+@dataclass(frozen=True)
+class PriorSettings:
+    """How the population prior is built."""
+
+    families: tuple[str, ...] = ("move", "search", "habits", "population")
+    positions_per_master: int = 1500
+    search_depth: int = 1
+    engine: EngineSettings | None = None
+    prior_strength: float = 1.0
+    """A light pull towards zero: the population has thousands of positions."""
+    min_games: int = 2
+    random_state: int = 0
+    jobs: int = 1
+
+
+@dataclass
+class _MasterRows:
+    positions: list[Position]
+    table: MoveTable
+    columns: tuple[str, ...]
+
+
+def build_population_prior(
+    masters: Mapping[str, Sequence[PlayerGame]], settings: PriorSettings, *, progress: Callable | None = None
+) -> tuple[PopulationPrior, pd.DataFrame]:
+    """The prior of ``masters`` (name -> his games, all splits) and one row per fitted ranker."""
+    training = {name: [game for game in games if game.split == "train"] for name, games in masters.items()}
+    book = PopulationBook({name: book_counts(games, min_games=settings.min_games) for name, games in training.items()})
+    static = tuple(family for family in settings.families if family != "population")
+    rows = {}
+    for name, games in (progress(training.items()) if progress else training.items()):
+        evidence = Evidence(families=static, search_depth=settings.search_depth, engine=settings.engine)
+        table, positions = move_table(
+            games,
+            evidence,
+            max_positions=settings.positions_per_master,
+            iam_params={"min_games": settings.min_games, "random_state": settings.random_state, "player": name},
+            random_state=settings.random_state,
+            jobs=settings.jobs,
+        )
+        rows[name] = _MasterRows(positions, table, evidence.columns)
+    fitted, report = [], []
+    for without in (None, *masters):
+        included = [name for name in masters if name != without]
+        pooled = {name: _with_book(rows[name], book.without(name).without(without), settings.families) for name in included}
+        for families in _family_sets(settings.families):
+            columns = tuple(column for family in FAMILIES if family in families for column in family_columns(family))
+            table = _stack([_select(pooled[name], columns) for name in included])
+            spread = table.features.std(axis=0)
+            scale = np.where(spread > 1e-9, spread, 1.0)
+            weights = fit_conditional_logit(table, penalty=settings.prior_strength, scale=scale)
+            fitted.append(
+                PriorWeights(
+                    families=families,
+                    without=without,
+                    weights=dict(zip(columns, weights.tolist())),
+                    positions=table.positions,
+                )
+            )
+            report.append(
+                {
+                    "without": without or "",
+                    "families": "+".join(families),
+                    "positions": table.positions,
+                    "log_loss": float(-position_log_likelihood(table, weights).mean()),
+                    "top1": _top1(table, weights),
+                }
+            )
+    info = {
+        "masters": {name: len(games) for name, games in training.items()},
+        "positions_per_master": settings.positions_per_master,
+        "search_depth": settings.search_depth,
+        "engine": None if settings.engine is None else {"path": settings.engine.path, "depth": settings.engine.depth},
+        "random_state": settings.random_state,
+    }
+    return PopulationPrior(book=book, rankers=tuple(fitted), settings=info), pd.DataFrame(report)
+
+
+def _family_sets(families: Sequence[str]) -> list[tuple[str, ...]]:
+    """Every non-empty combination of ``families``, in canonical order."""
+    ordered = [family for family in FAMILIES if family in families]
+    return [combo for size in range(1, len(ordered) + 1) for combo in combinations(ordered, size)]
+
+
+def _with_book(rows: _MasterRows, book: PopulationBook, families: Sequence[str]) -> tuple[np.ndarray, tuple[str, ...], MoveTable]:
+    """The master's rows with the population book's columns (from ``book``) appended."""
+    if "population" not in families:
+        return rows.table.features, rows.columns, rows.table
+    extra = np.concatenate(
+        [np.column_stack(list(book_features(book, position).values())) for position in rows.positions if position.moves]
+    )
+    columns = rows.columns + family_columns("population")
+    return np.hstack([rows.table.features, extra]), columns, rows.table
+
+
+def _select(pooled: tuple[np.ndarray, tuple[str, ...], MoveTable], columns: tuple[str, ...]) -> MoveTable:
+    features, names, table = pooled
+    index = [names.index(column) for column in columns]
+    return replace(table, features=features[:, index])
+
+
+def _stack(tables: list[MoveTable]) -> MoveTable:
+    offsets = np.cumsum([0] + [len(t.features) for t in tables])
+    starts = np.concatenate([t.starts[:-1] + offset for t, offset in zip(tables, offsets)] + [[offsets[-1]]])
+    played = np.concatenate([t.played + offset for t, offset in zip(tables, offsets)])
+    return MoveTable(np.concatenate([t.features for t in tables]), starts.astype(np.int64), played.astype(np.int64))
+
+
+def _top1(table: MoveTable, weights: np.ndarray) -> float:
+    scores = table.features @ weights
+    best = np.maximum.reduceat(scores, table.starts[:-1])
+    return float(np.mean(scores[table.played] >= best))

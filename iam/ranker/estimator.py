@@ -1,0 +1,378 @@
+"""The move ranker: a model of one player that scores every legal move.
+
+``MoveRanker().fit(games)`` learns, from the player's games, how he weighs the
+evidence about a move (the move itself, a shallow search, optionally a UCI engine,
+his own chunks and openings, and other masters' openings), as a conditional logit
+over the legal moves pulled towards a population prior. ``predict_proba(board)``
+gives a belief for every legal move (they sum to one); ``explain`` says which
+features carried a move. It is a scikit-learn style estimator like
+:class:`~iam.model.OpponentModel` and predicts wherever that one does.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import chess
+import numpy as np
+from sklearn.base import BaseEstimator
+from sklearn.utils.validation import check_is_fitted
+
+from iam.errors import ModelFileError
+from iam.model import OpponentModel
+from iam.modelfile import model_from_dict, model_to_dict, read_document, write_document
+from iam.pgn import PlayerGame
+from iam.ranker.evidence import DEFAULT_FAMILIES, FAMILIES, EngineSettings, Evidence, family_columns
+from iam.ranker.logit import fit_conditional_logit, position_log_likelihood, softmax_by_position
+from iam.ranker.population import PopulationBook, PopulationPrior, bundled_prior
+from iam.ranker.positions import position_of
+from iam.ranker.training import move_table
+
+__all__ = ["MoveRanker", "FeatureContribution", "RANKER_FORMAT", "RANKER_VERSION"]
+
+_PRIORS = ("population", "none")
+RANKER_FORMAT = "iam-move-ranker"
+RANKER_VERSION = 1
+_SAVED_PARAMS = (
+    "families",
+    "search_depth",
+    "engine",
+    "engine_depth",
+    "max_positions",
+    "folds",
+    "prior",
+    "prior_strength",
+    "min_games",
+    "random_state",
+    "player",
+)
+_MAX_WEIGHT = 1e6
+
+
+@dataclass(frozen=True)
+class FeatureContribution:
+    """How much one feature raised (or lowered) a move's score against the position's average move."""
+
+    feature: str
+    family: str
+    value: float
+    contribution: float
+
+
+class MoveRanker(BaseEstimator):
+    """A conditional-logit model of one player's move choices over all legal moves.
+
+    Parameters
+    ----------
+    families:
+        Feature families used (see :mod:`iam.ranker.evidence`); ``"engine"`` needs ``engine``.
+    search_depth:
+        Depth (plies before quiescence) at which this project's search scores every move.
+    engine, engine_depth, engine_cache:
+        Path of a UCI engine for the ``engine`` family, its fixed depth, and an SQLite
+        cache of its analyses (reused across runs and processes).
+    max_positions:
+        Training positions used (a seeded sample of the player's positions).
+    folds:
+        Folds of the out-of-fold habit features.
+    prior:
+        ``"population"`` (the bundled population prior and book, without the player
+        himself) or ``"none"`` (weights pulled towards zero, no book).
+    prior_strength:
+        L2 penalty pulling the weights towards the prior (in units of each feature's spread).
+    prior_data:
+        A :class:`~iam.ranker.population.PopulationPrior` to use instead of the bundled one.
+    min_games:
+        The IAM model's noise filter (a chunk or opening sequence seen in this many games).
+    random_state:
+        Seed of the position sample and of the IAM models.
+    player:
+        Name of the modelled player (inferred from the games if None).
+    jobs:
+        Processes computing training features.
+    """
+
+    def __init__(
+        self,
+        *,
+        families: Sequence[str] = DEFAULT_FAMILIES,
+        search_depth: int = 1,
+        engine: str | None = None,
+        engine_depth: int = 8,
+        engine_cache: str | None = None,
+        max_positions: int | None = 4000,
+        folds: int = 5,
+        prior: str = "population",
+        prior_strength: float = 30.0,
+        prior_data: PopulationPrior | None = None,
+        min_games: int = 2,
+        random_state: int = 0,
+        player: str | None = None,
+        jobs: int = 1,
+    ) -> None:
+        self.families = families
+        self.search_depth = search_depth
+        self.engine = engine
+        self.engine_depth = engine_depth
+        self.engine_cache = engine_cache
+        self.max_positions = max_positions
+        self.folds = folds
+        self.prior = prior
+        self.prior_strength = prior_strength
+        self.prior_data = prior_data
+        self.min_games = min_games
+        self.random_state = random_state
+        self.player = player
+        self.jobs = jobs
+
+    # -- learning ---------------------------------------------------------------
+
+    def fit(self, games: Iterable[PlayerGame], y: None = None, *, progress: Callable | None = None) -> MoveRanker:
+        """Learn the player's weights from his games; returns ``self``."""
+        games = list(games)
+        families = self._check_parameters()
+        if not games:
+            raise ValueError("cannot fit a move ranker on no games")
+        if not all(isinstance(game, PlayerGame) for game in games):
+            raise TypeError("fit expects PlayerGame records (see iam.pgn.load_player_games)")
+        self.player_ = self.player or _most_common_name(games)
+        prior = self._population() if self.prior == "population" else None
+        self.book_ = prior.book.without(self.player_) if prior is not None else PopulationBook()
+        iam_params = {"min_games": self.min_games, "random_state": self.random_state, "player": self.player_}
+        evidence = Evidence(
+            families=families, book=self.book_, search_depth=self.search_depth, engine=self._engine_settings()
+        )
+        table, positions = move_table(
+            games,
+            evidence,
+            max_positions=self.max_positions,
+            folds=self.folds,
+            iam_params=iam_params,
+            random_state=self.random_state,
+            jobs=self.jobs,
+            progress=progress,
+        )
+        self.feature_names_ = evidence.columns
+        self.families_ = families
+        prior_weights = prior.weights_for(families, self.player_) if prior is not None else {}
+        self.prior_weights_ = np.array([prior_weights.get(name, 0.0) for name in self.feature_names_])
+        spread = table.features.std(axis=0) if table.positions else np.ones(len(self.feature_names_))
+        self.scale_ = np.where(spread > 1e-9, spread, 1.0)
+        self.coef_ = fit_conditional_logit(table, prior=self.prior_weights_, penalty=self.prior_strength, scale=self.scale_)
+        self.n_games_ = len(games)
+        self.n_positions_ = table.positions
+        self.training_log_loss_ = float(-position_log_likelihood(table, self.coef_).mean()) if table.positions else float("nan")
+        self.iam_ = OpponentModel(**iam_params).fit(games) if "habits" in families else None
+        self._evidence = None
+        return self
+
+    def _check_parameters(self) -> tuple[str, ...]:
+        """The families as a tuple in canonical order; ValueError for a bad parameter."""
+        if isinstance(self.families, str):
+            raise ValueError("families must be a list of family names, not one string")
+        unknown = [family for family in self.families if family not in FAMILIES]
+        if unknown or not self.families:
+            raise ValueError(f"families must be some of {', '.join(FAMILIES)}, not {list(self.families)!r}")
+        if "engine" in self.families and not self.engine:
+            raise ValueError("the engine family needs an engine path (engine=...)")
+        if self.prior not in _PRIORS:
+            raise ValueError(f"prior must be one of {_PRIORS}, not {self.prior!r}")
+        for name, lowest in (("search_depth", 0), ("engine_depth", 1), ("folds", 2), ("min_games", 1), ("jobs", 1)):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < lowest:
+                raise ValueError(f"{name} must be an integer >= {lowest}, not {value!r}")
+        if self.max_positions is not None and (not isinstance(self.max_positions, (int, np.integer)) or self.max_positions < 1):
+            raise ValueError(f"max_positions must be a positive integer or None, not {self.max_positions!r}")
+        strength = self.prior_strength
+        if isinstance(strength, bool) or not isinstance(strength, (int, float)) or not 0 <= strength < float("inf"):
+            raise ValueError(f"prior_strength must be a finite non-negative number, not {strength!r}")
+        return tuple(family for family in FAMILIES if family in self.families)
+
+    def _population(self) -> PopulationPrior:
+        if self.prior_data is not None:
+            return self.prior_data
+        return bundled_prior()
+
+    def _engine_settings(self) -> EngineSettings | None:
+        if not self.engine:
+            return None
+        return EngineSettings(path=self.engine, depth=self.engine_depth, cache=self.engine_cache)
+
+    # -- predicting ------------------------------------------------------------
+
+    @property
+    def evidence(self) -> Evidence:
+        """The fitted model's feature sources (opens the engine on first use)."""
+        check_is_fitted(self, "coef_")
+        if getattr(self, "_evidence", None) is None:
+            self._evidence = Evidence(
+                families=self.families_,
+                iam=self.iam_,
+                book=self.book_,
+                search_depth=self.search_depth,
+                engine=self._engine_settings(),
+            )
+        return self._evidence
+
+    def beliefs(self, board: chess.Board) -> tuple[tuple[chess.Move, ...], np.ndarray, np.ndarray]:
+        """Legal moves of ``board`` (sorted by UCI), their beliefs and their feature rows."""
+        position = position_of(board)
+        rows = self.evidence.matrix(position)
+        if not position.moves:
+            return position.moves, np.zeros(0), rows
+        probs = softmax_by_position(rows @ self.coef_, np.array([0, len(rows)]))
+        return position.moves, probs, rows
+
+    def predict_proba(self, board: chess.Board) -> dict[chess.Move, float]:
+        """Belief per legal move of the side to move, highest first; they sum to 1."""
+        moves, probs, _ = self.beliefs(board)
+        order = np.argsort(-probs, kind="stable")
+        return {moves[i]: float(probs[i]) for i in order.tolist()}
+
+    def predict(self, board: chess.Board, *, top: int | None = None) -> list[chess.Move]:
+        """The legal moves ranked by belief (at most ``top`` of them)."""
+        ranked = list(self.predict_proba(board))
+        return ranked if top is None else ranked[:top]
+
+    def explain(self, board: chess.Board, *, top: int | None = 3, features: int = 4) -> list[dict]:
+        """The ``top`` moves with their belief and the ``features`` that carried each most.
+
+        A feature's contribution is its weight times how far the move's value lies
+        from the average over the position's legal moves: what it added to this
+        move's score compared with a typical move here.
+        """
+        moves, probs, rows = self.beliefs(board)
+        if not moves:
+            return []
+        centred = (rows - rows.mean(axis=0)) * self.coef_
+        family_of = {name: family for family in self.families_ for name in family_columns(family)}
+        order = np.argsort(-probs, kind="stable")[: top if top is not None else len(moves)]
+        explained = []
+        for i in order.tolist():
+            strongest = np.argsort(-np.abs(centred[i]), kind="stable")[:features]
+            contributions = [
+                FeatureContribution(
+                    feature=self.feature_names_[j],
+                    family=family_of[self.feature_names_[j]],
+                    value=float(rows[i, j]),
+                    contribution=float(centred[i, j]),
+                )
+                for j in strongest.tolist()
+                if centred[i, j] != 0.0
+            ]
+            explained.append(
+                {"move": moves[i], "san": board.san(moves[i]), "belief": float(probs[i]), "features": contributions}
+            )
+        return explained
+
+    def context_key(self, board: chess.Board) -> tuple:
+        """What besides the position the beliefs depend on: the IAM model's context and the last two moves."""
+        stack = board.move_stack
+        iam_key = self.iam_.context_key(board) if getattr(self, "iam_", None) is not None else ()
+        return (tuple(stack[-2:]), iam_key)
+
+    def weights(self) -> dict[str, float]:
+        """Fitted weight per feature name."""
+        check_is_fitted(self, "coef_")
+        return dict(zip(self.feature_names_, self.coef_.tolist()))
+
+    def close(self) -> None:
+        """Stop an engine the model started (safe to call any time)."""
+        if getattr(self, "_evidence", None) is not None:
+            self._evidence.close()
+
+    # -- files ------------------------------------------------------------------
+
+    def to_dict(self) -> dict:
+        """The JSON-ready content of the fitted model (its IAM model included)."""
+        check_is_fitted(self, "coef_")
+        return {
+            "format": RANKER_FORMAT,
+            "version": RANKER_VERSION,
+            "params": {name: getattr(self, name) for name in _SAVED_PARAMS},
+            "player": self.player_,
+            "training": {
+                "games": self.n_games_,
+                "positions": self.n_positions_,
+                "log_loss": self.training_log_loss_,
+            },
+            "families": list(self.families_),
+            "weights": self.weights(),
+            "prior_weights": dict(zip(self.feature_names_, self.prior_weights_.tolist())),
+            "scale": dict(zip(self.feature_names_, self.scale_.tolist())),
+            "book": self.book_.masters,
+            "iam": model_to_dict(self.iam_) if self.iam_ is not None else None,
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict, *, source: str = "model") -> MoveRanker:
+        """A fitted ranker from :meth:`to_dict`'s content; ModelFileError if it is not one."""
+        try:
+            if not isinstance(data, dict) or data.get("format") != RANKER_FORMAT:
+                raise ModelFileError(f"{source} is not a move ranker model")
+            if data.get("version") != RANKER_VERSION:
+                raise ModelFileError(f"{source} has version {data.get('version')!r}; this program reads version {RANKER_VERSION}")
+            params = {name: data["params"][name] for name in _SAVED_PARAMS}
+            params["families"] = tuple(params["families"])
+            model = cls(**params)
+            families = model._check_parameters()
+            if list(families) != list(data["families"]):
+                raise ValueError("its families do not match its parameters")
+            model.families_ = families
+            model.feature_names_ = tuple(name for family in families for name in family_columns(family))
+            model.coef_ = _vector(data["weights"], model.feature_names_, "weights")
+            model.prior_weights_ = _vector(data["prior_weights"], model.feature_names_, "prior weights")
+            model.scale_ = _vector(data["scale"], model.feature_names_, "scale")
+            model.player_ = str(data["player"])
+            model.n_games_ = int(data["training"]["games"])
+            model.n_positions_ = int(data["training"]["positions"])
+            model.training_log_loss_ = float(data["training"]["log_loss"] if data["training"]["log_loss"] is not None else "nan")
+            model.book_ = PopulationBook(_book(data["book"]))
+            model.iam_ = None if data["iam"] is None else model_from_dict(data["iam"], source=f"{source} (its IAM model)")
+            if "habits" in families and model.iam_ is None:
+                raise ValueError("the habits family needs the IAM model, which is missing")
+            model._evidence = None
+        except ModelFileError:
+            raise
+        except (KeyError, TypeError, ValueError, AttributeError, OverflowError) as exc:
+            detail = f"missing field {exc}" if isinstance(exc, KeyError) else str(exc)
+            raise ModelFileError(f"{source} is malformed: {detail}") from None
+        return model
+
+    def save(self, path: str | Path) -> None:
+        """Write the model as versioned JSON (gzip when the name ends in .gz), atomically."""
+        write_document(self.to_dict(), path)
+
+    @classmethod
+    def load(cls, path: str | Path) -> MoveRanker:
+        """Read a file written by :meth:`save` (ModelFileError if it is not one)."""
+        return cls.from_dict(read_document(path), source=f"model file {path}")
+
+
+def _vector(values: dict, names: Sequence[str], what: str) -> np.ndarray:
+    """A finite weight vector in ``names``' order from a name -> number mapping."""
+    if not isinstance(values, dict) or set(values) != set(names):
+        raise ValueError(f"its {what} do not name exactly the features of its families")
+    vector = np.array([values[name] for name in names], dtype=np.float64)
+    if not np.all(np.isfinite(vector)) or np.any(np.abs(vector) > _MAX_WEIGHT):
+        raise ValueError(f"its {what} must be finite numbers of at most {_MAX_WEIGHT:g} in size")
+    return vector
+
+
+def _book(masters: dict) -> dict[str, dict[str, dict[str, int]]]:
+    """A population book's tables with every key and count checked (moves must be UCI text)."""
+    checked = {}
+    for name, table in masters.items():
+        entries = {}
+        for epd, moves in table.items():
+            entries[str(epd)] = {chess.Move.from_uci(str(move)).uci(): int(count) for move, count in moves.items()}
+        checked[str(name)] = entries
+    return checked
+
+
+def _most_common_name(games: list[PlayerGame]) -> str:
+    names = Counter(game.white if game.color == chess.WHITE else game.black for game in games)
+    return names.most_common(1)[0][0] if names else ""

@@ -1,0 +1,103 @@
+"""The conditional logit: a softmax over each position's legal moves.
+
+A move's score is ``x @ w``; its belief is the softmax of the scores over the legal
+moves of its position, so the beliefs of a position sum to one and every legal
+move gets one (coverage 100%). The weights maximise the likelihood of the moves
+played, with an L2 penalty pulling them towards prior weights (the population's):
+with few games of a player his model stays near the population, with many it
+follows him. The fit is one smooth convex problem, solved with scipy's L-BFGS.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from scipy.optimize import minimize
+
+__all__ = ["MoveTable", "fit_conditional_logit", "softmax_by_position", "position_log_likelihood"]
+
+
+@dataclass(frozen=True)
+class MoveTable:
+    """Feature rows of many positions' legal moves, grouped by position.
+
+    ``features[starts[i]:starts[i + 1]]`` are the moves of position ``i``;
+    ``played[i]`` is the row (within the whole table) of the move played there.
+    """
+
+    features: np.ndarray
+    starts: np.ndarray
+    played: np.ndarray
+
+    def __post_init__(self) -> None:
+        if self.features.ndim != 2 or len(self.starts) != len(self.played) + 1:
+            raise ValueError("a move table needs a 2-D feature matrix and one start per position plus the end")
+
+    @property
+    def positions(self) -> int:
+        return len(self.played)
+
+    @property
+    def group(self) -> np.ndarray:
+        """Position number of every row."""
+        return np.repeat(np.arange(self.positions), np.diff(self.starts))
+
+
+def softmax_by_position(scores: np.ndarray, starts: np.ndarray) -> np.ndarray:
+    """Softmax of ``scores`` within each position's rows (``starts`` as in :class:`MoveTable`)."""
+    if len(scores) == 0:
+        return scores.astype(np.float64)
+    heads = starts[:-1]
+    sizes = np.diff(starts)
+    peak = np.repeat(np.maximum.reduceat(scores, heads), sizes)
+    exp = np.exp(scores - peak)
+    return exp / np.repeat(np.add.reduceat(exp, heads), sizes)
+
+
+def position_log_likelihood(table: MoveTable, weights: np.ndarray) -> np.ndarray:
+    """Log-probability of the move played in each position."""
+    scores = table.features @ weights
+    heads = table.starts[:-1]
+    sizes = np.diff(table.starts)
+    peak = np.maximum.reduceat(scores, heads)
+    log_norm = peak + np.log(np.add.reduceat(np.exp(scores - np.repeat(peak, sizes)), heads))
+    return scores[table.played] - log_norm
+
+
+def fit_conditional_logit(
+    table: MoveTable,
+    *,
+    prior: np.ndarray | None = None,
+    penalty: float = 1.0,
+    scale: np.ndarray | None = None,
+    max_iter: int = 500,
+) -> np.ndarray:
+    """Weights maximising the likelihood of the played moves, L2-penalised towards ``prior``.
+
+    The objective is ``-sum(log p(played)) + penalty / 2 * |(w - prior) * scale|^2``:
+    ``scale`` (a typical size of each feature, default 1) makes the penalty fair to
+    features measured in different units. ``prior`` defaults to zero weights.
+    """
+    k = table.features.shape[1]
+    prior = np.zeros(k) if prior is None else np.asarray(prior, dtype=np.float64)
+    scale = np.ones(k) if scale is None else np.asarray(scale, dtype=np.float64)
+    if table.positions == 0:
+        return prior.copy()
+    weight_of_penalty = penalty * scale**2
+    onehot = np.zeros(len(table.features))
+    onehot[table.played] = 1.0
+    observed = table.features.T @ onehot
+
+    def objective(w: np.ndarray) -> tuple[float, np.ndarray]:
+        scores = table.features @ w
+        probs = softmax_by_position(scores, table.starts)
+        loglik = position_log_likelihood(table, w).sum()
+        expected = table.features.T @ probs
+        gap = w - prior
+        value = -loglik + 0.5 * float(np.sum(weight_of_penalty * gap**2))
+        gradient = -(observed - expected) + weight_of_penalty * gap
+        return value, gradient
+
+    result = minimize(objective, prior.copy(), jac=True, method="L-BFGS-B", options={"maxiter": max_iter})
+    return result.x

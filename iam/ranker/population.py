@@ -1,0 +1,201 @@
+"""The population: what other masters chose, as an opening book and as prior weights.
+
+A :class:`PopulationBook` counts, per position of the first plies (EPD), the moves
+several masters chose there in their own games (each master's moves only, from
+his training games). Its features say how often the population chose a move
+here. The prior weights of the ranker are a ranker fitted on those masters'
+positions; a player's ranker is pulled towards them (:mod:`iam.ranker.logit`).
+
+The prior file (``iam/ranker/population_prior.json.gz``, rebuilt by
+``benchmarks/build_population_prior.py``) keeps each master's book and several
+weight vectors: one fitted on all masters, and one per master fitted without him,
+so that the model of a bundled master never learns from his own games through the
+population.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+
+from pathlib import Path
+
+import chess
+import numpy as np
+
+from iam.errors import ModelFileError
+from iam.modelfile import read_document, write_document
+from iam.pgn import PlayerGame, name_matches
+from iam.ranker.positions import Position
+
+__all__ = [
+    "BOOK_FEATURES",
+    "PopulationBook",
+    "PopulationPrior",
+    "PriorWeights",
+    "book_features",
+    "book_counts",
+    "bundled_prior",
+    "load_prior",
+    "save_prior",
+    "PRIOR_FILE",
+]
+
+BOOK_FEATURES: tuple[str, ...] = ("book_share", "book_log_games", "book_top")
+"""Columns of :func:`book_features`."""
+
+BOOK_MAX_PLY = 30
+"""The book counts positions of the first this many plies."""
+
+
+def book_counts(games: Iterable[PlayerGame], *, max_ply: int = BOOK_MAX_PLY, min_games: int = 2) -> dict[str, dict[str, int]]:
+    """EPD -> {UCI move: games} of one master's own moves in the first ``max_ply`` plies.
+
+    A position enters only when the master reached it in at least ``min_games`` games.
+    """
+    counts: dict[str, Counter] = {}
+    for game in games:
+        board = game.board()
+        for move in game.moves[:max_ply]:
+            if board.turn == game.color:
+                counts.setdefault(board.epd(), Counter())[move.uci()] += 1
+            board.push(move)
+    return {epd: dict(counter) for epd, counter in counts.items() if sum(counter.values()) >= min_games}
+
+
+@dataclass(frozen=True)
+class PopulationBook:
+    """Per master, per position, the moves he chose (see :func:`book_counts`)."""
+
+    masters: dict[str, dict[str, dict[str, int]]] = field(default_factory=dict)
+
+    def without(self, player: str | None) -> PopulationBook:
+        """The book without any master whose name matches ``player`` (either way round)."""
+        if not player:
+            return self
+        kept = {name: table for name, table in self.masters.items() if not _same_player(player, name)}
+        return PopulationBook(kept)
+
+    def lookup(self, board: chess.Board) -> Mapping[str, int]:
+        """UCI move -> games, summed over the masters, for ``board``'s position."""
+        if not self.masters:
+            return {}
+        epd = board.epd()
+        total: Counter = Counter()
+        for table in self.masters.values():
+            found = table.get(epd)
+            if found:
+                total.update(found)
+        return total
+
+
+def book_features(book: PopulationBook, position: Position) -> dict[str, np.ndarray]:
+    """Column name -> value per legal move of ``position``."""
+    counts = book.lookup(position.board)
+    games = np.array([counts.get(move.uci(), 0) for move in position.moves], dtype=np.float64)
+    total = games.sum()
+    share = games / total if total else games
+    return {
+        "book_share": share,
+        "book_log_games": np.log1p(games),
+        "book_top": (games == games.max()) * (total > 0) * 1.0 if len(games) else games,
+    }
+
+
+PRIOR_FORMAT = "iam-population-prior"
+PRIOR_VERSION = 1
+
+
+@dataclass(frozen=True)
+class PriorWeights:
+    """One fitted population ranker: its families, whom it left out, and its weights by column."""
+
+    families: tuple[str, ...]
+    without: str | None
+    weights: dict[str, float]
+    positions: int
+
+
+@dataclass(frozen=True)
+class PopulationPrior:
+    """The bundled population: each master's book and the population rankers' weights."""
+
+    book: PopulationBook
+    rankers: tuple[PriorWeights, ...] = ()
+    settings: dict = field(default_factory=dict)
+
+    def weights_for(self, families: Sequence[str], player: str | None) -> dict[str, float]:
+        """The weights of the population ranker for ``families`` that never saw ``player``.
+
+        The ranker left out the master ``player`` names when there is one, else the one
+        fitted on all masters; among those, the one whose families match best (columns
+        it lacks get weight 0).
+        """
+        left_out = [r for r in self.rankers if r.without and player and _same_player(player, r.without)]
+        pool = left_out or [r for r in self.rankers if r.without is None]
+        if not pool:
+            return {}
+        wanted = set(families)
+        best = max(pool, key=lambda r: (len(wanted & set(r.families)), -len(set(r.families) - wanted)))
+        return dict(best.weights)
+
+    def to_dict(self) -> dict:
+        return {
+            "format": PRIOR_FORMAT,
+            "version": PRIOR_VERSION,
+            "settings": self.settings,
+            "books": self.book.masters,
+            "rankers": [
+                {"families": list(r.families), "without": r.without, "positions": r.positions, "weights": r.weights}
+                for r in self.rankers
+            ],
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict) -> PopulationPrior:
+        if data.get("format") != PRIOR_FORMAT or data.get("version") != PRIOR_VERSION:
+            raise ValueError(f"not a population prior of version {PRIOR_VERSION}")
+        rankers = tuple(
+            PriorWeights(
+                families=tuple(r["families"]),
+                without=r["without"],
+                weights={str(k): float(v) for k, v in r["weights"].items()},
+                positions=int(r["positions"]),
+            )
+            for r in data["rankers"]
+        )
+        books = {
+            str(name): {str(epd): {str(m): int(c) for m, c in moves.items()} for epd, moves in table.items()}
+            for name, table in data["books"].items()
+        }
+        return cls(book=PopulationBook(books), rankers=rankers, settings=dict(data.get("settings", {})))
+
+
+def _same_player(a: str, b: str) -> bool:
+    return name_matches(a, b) or name_matches(b, a)
+
+
+PRIOR_FILE = Path(__file__).resolve().parent / "population_prior.json.gz"
+"""The bundled population prior (rebuilt by ``benchmarks/build_population_prior.py``)."""
+
+
+def bundled_prior() -> PopulationPrior:
+    """The bundled population prior; an empty one (no book, no weights) if none is installed."""
+    if not PRIOR_FILE.is_file():
+        return PopulationPrior(book=PopulationBook())
+    return load_prior(PRIOR_FILE)
+
+
+def load_prior(path: str | Path) -> PopulationPrior:
+    """Read a population prior file; ModelFileError if it is not one."""
+    data = read_document(path)
+    try:
+        return PopulationPrior.from_dict(data)
+    except (KeyError, TypeError, ValueError, AttributeError) as exc:
+        raise ModelFileError(f"population prior {path} is malformed: {exc}") from None
+
+
+def save_prior(prior: PopulationPrior, path: str | Path) -> None:
+    """Write a population prior file (gzip JSON when the name ends in .gz)."""
+    write_document(prior.to_dict(), path)

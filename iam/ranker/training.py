@@ -1,0 +1,95 @@
+"""From a player's games to the ranker's training table, with out-of-fold habits.
+
+The habit features of a training position must come from an IAM model that never
+saw that position's game: the training games are dealt into folds (game ``i`` of
+the list into fold ``i % folds``) and each fold's positions are described by an IAM
+model fitted on the other folds. The other families do not depend on the player's
+games (the population book holds other masters only) and are computed directly.
+Feature rows are computed in ``jobs`` processes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+
+import numpy as np
+from joblib import Parallel, delayed
+
+from iam.model import OpponentModel
+from iam.pgn import PlayerGame
+from iam.ranker.evidence import Evidence
+from iam.ranker.logit import MoveTable
+from iam.ranker.positions import Position, player_positions
+
+__all__ = ["move_table", "out_of_fold_evidence", "stack_table"]
+
+
+def out_of_fold_evidence(
+    games: Sequence[PlayerGame], positions: Sequence[Position], evidence: Evidence, *, folds: int, iam_params: dict
+) -> list[tuple[Evidence, list[Position]]]:
+    """Pairs (evidence, its positions): each fold's positions with an IAM model fitted without that fold."""
+    if "habits" not in evidence.families or len(games) < 2:
+        return [(replace(evidence, iam=None), list(positions))]
+    folds = min(folds, len(games))
+    fold_of = {game.index: number % folds for number, game in enumerate(games)}
+    pairs = []
+    for fold in range(folds):
+        mine = [position for position in positions if fold_of[position.game] == fold]
+        if not mine:
+            continue
+        others = [game for game in games if fold_of[game.index] != fold]
+        try:
+            model = OpponentModel(**iam_params).fit(others)
+        except ValueError:
+            model = None
+        pairs.append((replace(evidence, iam=model), mine))
+    return pairs
+
+
+def _rows(evidence: Evidence, positions: list[Position]) -> list[np.ndarray]:
+    try:
+        return evidence.matrices(positions)
+    finally:
+        evidence.close()
+
+
+def stack_table(matrices: Sequence[np.ndarray], positions: Sequence[Position]) -> MoveTable:
+    """A :class:`MoveTable` from per-position matrices (positions without legal moves dropped)."""
+    keep = [i for i, matrix in enumerate(matrices) if len(matrix) and positions[i].played >= 0]
+    sizes = np.array([len(matrices[i]) for i in keep], dtype=np.int64)
+    starts = np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64)
+    played = starts[:-1] + np.array([positions[i].played for i in keep], dtype=np.int64)
+    width = matrices[0].shape[1] if len(matrices) else 0
+    features = np.concatenate([matrices[i] for i in keep]) if keep else np.zeros((0, width))
+    return MoveTable(features=features, starts=starts, played=played)
+
+
+def move_table(
+    games: Sequence[PlayerGame],
+    evidence: Evidence,
+    *,
+    max_positions: int | None,
+    folds: int = 5,
+    iam_params: dict | None = None,
+    random_state: int = 0,
+    jobs: int = 1,
+    progress: Callable | None = None,
+) -> tuple[MoveTable, list[Position]]:
+    """The training table of ``games`` (a seeded sample of ``max_positions`` positions) and its positions."""
+    positions = player_positions(games, sample=max_positions, random_state=random_state)
+    pairs = out_of_fold_evidence(games, positions, evidence, folds=folds, iam_params=iam_params or {})
+    tasks = []
+    pieces = max(1, jobs) * 4
+    for fold_evidence, mine in pairs:
+        size = max(1, -(-len(mine) // pieces))
+        tasks.extend((fold_evidence, mine[start : start + size]) for start in range(0, len(mine), size))
+    if jobs == 1:
+        finished = (_rows(*task) for task in tasks)
+    else:
+        finished = Parallel(n_jobs=jobs, return_as="generator")(delayed(_rows)(*task) for task in tasks)
+    if progress is not None:
+        finished = progress(finished, total=len(tasks))
+    matrices = [matrix for chunk in finished for matrix in chunk]
+    ordered = [position for _, chunk in tasks for position in chunk]
+    return stack_table(matrices, ordered), ordered

@@ -1,0 +1,66 @@
+"""Rebuild the bundled population prior (iam/ranker/population_prior.json.gz).
+
+    python scripts/build_population_prior.py [--positions 1500] [--jobs 2] [--engine /usr/games/stockfish]
+
+Reads the six bundled masters' training games (never their test games), fits the
+population rankers (all masters, and each master left out) and writes the prior
+with a CSV of the fits next to it. Deterministic for fixed arguments.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+from tqdm import tqdm
+
+from iam.bundled import bundled_pgn, manifest
+from iam.pgn import load_player_games
+from iam.ranker.build_prior import PriorSettings, build_population_prior
+from iam.ranker.evidence import EngineSettings
+from iam.ranker.population import PRIOR_FILE, save_prior
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--positions", type=int, default=1500, help="sampled training positions per master")
+    parser.add_argument("--families", default="move,search,habits,population", help="families to compute")
+    parser.add_argument("--search-depth", type=int, default=1)
+    parser.add_argument("--engine", help="UCI engine for the engine family (adds it to --families)")
+    parser.add_argument("--engine-depth", type=int, default=8)
+    parser.add_argument("--engine-cache", default="engine-cache.sqlite")
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--out", default=str(PRIOR_FILE), help="prior file to write")
+    args = parser.parse_args()
+    families = tuple(args.families.split(","))
+    engine = None
+    if args.engine:
+        engine = EngineSettings(args.engine, depth=args.engine_depth, cache=args.engine_cache)
+        families = (*families, "engine") if "engine" not in families else families
+    masters = {}
+    for entry in manifest():
+        games, _ = load_player_games([bundled_pgn(entry.file)], player=entry.player)
+        masters[entry.player] = games
+    settings = PriorSettings(
+        families=families,
+        positions_per_master=args.positions,
+        search_depth=args.search_depth,
+        engine=engine,
+        random_state=args.seed,
+        jobs=args.jobs,
+    )
+    started = time.perf_counter()
+    prior, fits = build_population_prior(masters, settings, progress=lambda items: tqdm(items, desc="masters", file=sys.stderr))
+    out = Path(args.out)
+    save_prior(prior, out)
+    fits.to_csv(out.with_name("population_prior_fits.csv"), index=False)
+    print(f"wrote {out} ({out.stat().st_size / 1024:.0f} KiB) in {time.perf_counter() - started:.0f} s")
+    print(fits[fits["families"] == "+".join(f for f in ("move", "search", "engine", "habits", "population") if f in families)].to_string(index=False))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

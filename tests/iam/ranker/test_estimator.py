@@ -1,0 +1,144 @@
+"""The move ranker as an estimator: fit, beliefs over every legal move, files, the prior, out-of-fold habits."""
+
+from __future__ import annotations
+
+import chess
+import numpy as np
+import pytest
+
+from iam.errors import ModelFileError
+from iam.evaluation import first_training_games
+from iam.ranker import MoveRanker
+from iam.ranker.evidence import Evidence
+from iam.ranker.population import PopulationBook, PopulationPrior, PriorWeights
+from iam.ranker.positions import player_positions
+from iam.ranker.training import out_of_fold_evidence
+
+FAST = ("move", "habits", "population")
+
+
+@pytest.fixture(scope="module")
+def training(botvinnik_games):
+    return first_training_games(botvinnik_games, 30)
+
+
+@pytest.fixture(scope="module")
+def ranker(training):
+    return MoveRanker(families=FAST, max_positions=250, prior="none").fit(training)
+
+
+def _board(moves: str) -> chess.Board:
+    board = chess.Board()
+    for san in moves.split():
+        board.push_san(san)
+    return board
+
+
+def test_beliefs_cover_every_legal_move_and_sum_to_one(ranker):
+    board = _board("d4 Nf6 c4 e6 Nc3")
+    beliefs = ranker.predict_proba(board)
+    assert set(beliefs) == set(board.legal_moves)
+    assert sum(beliefs.values()) == pytest.approx(1.0)
+    assert list(beliefs.values()) == sorted(beliefs.values(), reverse=True)
+    assert ranker.predict(board, top=3) == list(beliefs)[:3]
+    assert ranker.predict_proba(chess.Board("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1")) == {}  # stalemate
+
+
+def test_fitted_attributes_and_learned_signs(ranker, training):
+    assert ranker.n_games_ == 30 and ranker.n_positions_ == 250
+    weights = ranker.weights()
+    assert set(weights) == set(ranker.feature_names_)
+    # Masters recapture and do not leave pieces en prise: the data must say so.
+    assert weights["recapture"] > 0 and weights["left_en_prise"] < 0
+
+
+def test_save_and_load_give_the_same_beliefs(ranker, tmp_path):
+    path = tmp_path / "ranker.json.gz"
+    ranker.save(path)
+    loaded = MoveRanker.load(path)
+    board = _board("e4 e5 Nf3 Nc6 Bb5 a6")
+    assert loaded.predict_proba(board) == pytest.approx(ranker.predict_proba(board))
+    assert loaded.player_ == ranker.player_ and loaded.families_ == ranker.families_
+
+
+def test_a_damaged_ranker_file_is_refused(ranker, tmp_path):
+    document = ranker.to_dict()
+    document["weights"]["castle"] = float("inf")
+    with pytest.raises(ModelFileError, match="finite"):
+        MoveRanker.from_dict(document)
+    document = ranker.to_dict()
+    del document["weights"]["castle"]
+    with pytest.raises(ModelFileError, match="exactly the features"):
+        MoveRanker.from_dict(document)
+    with pytest.raises(ModelFileError, match="version"):
+        MoveRanker.from_dict({**ranker.to_dict(), "version": 99})
+
+
+def test_explain_names_the_features_that_carried_a_move(ranker):
+    board = _board("e4 d5 exd5")
+    explained = ranker.explain(board, top=2)
+    assert explained[0]["move"] == ranker.predict(board)[0]
+    first = explained[0]["features"]
+    assert first and all(abs(a.contribution) >= abs(b.contribution) for a, b in zip(first, first[1:]))
+    names = {c.feature for c in first}
+    assert names <= set(ranker.feature_names_)
+
+
+def test_the_prior_holds_the_weights_when_it_is_strong(training):
+    names = ("castle", "recapture", "check")
+    prior = PopulationPrior(
+        book=PopulationBook(),
+        rankers=(PriorWeights(families=("move",), without=None, weights={"castle": 3.0, "check": -2.0}, positions=1),),
+    )
+    held = MoveRanker(families=("move",), max_positions=60, prior_data=prior, prior_strength=1e7).fit(training)
+    weights = held.weights()
+    assert [round(weights[name], 3) for name in names] == [3.0, 0.0, -2.0]
+    free = MoveRanker(families=("move",), max_positions=60, prior_data=prior, prior_strength=0.0).fit(training)
+    assert free.weights()["castle"] != pytest.approx(3.0, abs=0.05)
+
+
+def test_a_master_is_never_his_own_prior():
+    prior = PopulationPrior(
+        book=PopulationBook({"Botvinnik, Mikhail": {"x": {"e2e4": 3}}, "Smyslov, Vassily": {"x": {"d2d4": 2}}}),
+        rankers=(
+            PriorWeights(("move",), None, {"castle": 1.0}, 10),
+            PriorWeights(("move",), "Botvinnik, Mikhail", {"castle": 2.0}, 8),
+        ),
+    )
+    assert prior.weights_for(("move",), "Botvinnik") == {"castle": 2.0}
+    assert prior.weights_for(("move",), "Tal") == {"castle": 1.0}
+    assert list(prior.book.without("Botvinnik").masters) == ["Smyslov, Vassily"]
+
+
+def test_habits_of_a_training_position_come_from_a_model_without_its_game(training):
+    positions = player_positions(training, sample=60, random_state=0)
+    pairs = out_of_fold_evidence(training, positions, Evidence(families=FAST), folds=5, iam_params={})
+    assert sum(len(mine) for _, mine in pairs) == 60
+    fold_of = {game.index: number % 5 for number, game in enumerate(training)}
+    for evidence, mine in pairs:
+        assert evidence.iam.n_games_ == 24  # 30 games, 5 folds: each model sees the other 24
+        assert len({fold_of[p.game] for p in mine}) == 1  # one fold's positions, one model
+
+
+def test_search_features_come_from_scoring_every_move(training):
+    ranker = MoveRanker(families=("move", "search"), max_positions=15, prior="none").fit(training)
+    assert "search_loss" in ranker.feature_names_
+    board = chess.Board("4k3/8/8/3q4/8/8/8/3RK3 w - - 0 1")  # the rook wins the queen
+    assert ranker.predict(board)[0] == chess.Move.from_uci("d1d5")
+
+
+@pytest.mark.parametrize(
+    ("params", "message"),
+    [
+        ({"families": ("move", "psychic")}, "families"),
+        ({"families": "move"}, "one string"),
+        ({"families": ("engine",)}, "engine path"),
+        ({"prior": "magic"}, "prior"),
+        ({"search_depth": -1}, "search_depth"),
+        ({"prior_strength": float("nan")}, "prior_strength"),
+        ({"max_positions": 0}, "max_positions"),
+    ],
+)
+def test_bad_parameters_are_refused(training, params, message):
+    with pytest.raises(ValueError, match=message):
+        MoveRanker(**params).fit(training)
