@@ -1,0 +1,467 @@
+"""Engine evidence: every legal move of a position scored by a UCI engine, cached on disk.
+
+A move ranker needs a score for *every* legal move, not just the engine's best one, and
+the same positions come back in training, evaluation and experiments. So one analysis
+asks the engine for as many principal variations as there are legal moves (MultiPV), at
+a fixed depth, and keeps the result in a SQLite file that several processes may share.
+
+Scores are centipawns from the side to move's point of view; a mate in ``n`` (moves) for
+the mover is ``MATE_SCORE - n``, being mated in ``n`` is ``-(MATE_SCORE - n)``, and
+centipawn scores are clipped to ``+-MAX_CENTIPAWNS``, so ``abs(score) > MAX_CENTIPAWNS``
+means a forced mate and nothing else.
+
+Results are reproducible: the depth is fixed, the engine runs one thread by default, it
+sees the position without the game's history, and its hash table and history are
+cleared (``ucinewgame``) before every position, so a position's scores do not depend on
+the game it came from or on what was analysed before it.
+
+    >>> import chess
+    >>> with EngineAnalyser("/usr/games/stockfish", depth=4) as analyser:  # doctest: +SKIP
+    ...     scores = analyser.analyse(chess.Board()).scores
+    >>> len(scores)  # doctest: +SKIP
+    20
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+import json
+import os
+import shutil
+import sqlite3
+from collections import Counter
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import chess
+import chess.engine
+
+from iam.errors import IAMError
+
+__all__ = ["EngineAnalyser", "EngineError", "MoveScores", "MATE_SCORE", "MAX_CENTIPAWNS", "SCHEMA_VERSION"]
+
+MATE_SCORE = 100_000
+"""A mate in n moves for the side to move scores ``MATE_SCORE - n``."""
+
+MAX_CENTIPAWNS = 20_000
+"""Centipawn scores are clipped to +-this, far below any mate score."""
+
+SCHEMA_VERSION = 1
+"""Version of the cache file's tables, stored as SQLite's ``user_version``."""
+
+_APPLICATION_ID = 0x49414D45  # "IAME": marks a SQLite file as this module's cache
+_BUSY_TIMEOUT_S = 60.0  # how long a writer waits for another process's transaction
+_SCHEMA = (
+    """CREATE TABLE IF NOT EXISTS analyses (
+    epd TEXT NOT NULL,
+    engine TEXT NOT NULL,
+    depth INTEGER NOT NULL,
+    scores TEXT NOT NULL,
+    PRIMARY KEY (epd, engine, depth)
+) WITHOUT ROWID""",
+    """CREATE TABLE IF NOT EXISTS engines (
+    path TEXT PRIMARY KEY,
+    size INTEGER NOT NULL,
+    mtime_ns INTEGER NOT NULL,
+    engine TEXT NOT NULL
+) WITHOUT ROWID""",
+)
+
+
+class EngineError(IAMError):
+    """The engine is missing, not a UCI engine or died, or the cache file is unusable.
+
+    The message is one line for a person (the CLI prints it and exits with status 2).
+    """
+
+
+@dataclass(frozen=True)
+class MoveScores:
+    """One analysed position: a score for every legal move, and the search depth.
+
+    ``scores`` maps each legal move to centipawns from the side to move's point of view
+    (see the module docstring for mates and clipping), best first (ties in the engine's
+    order), fresh or from the cache alike; it is empty for a position without legal
+    moves (checkmate, stalemate).
+    """
+
+    scores: dict[chess.Move, int]
+    depth: int
+
+
+class EngineAnalyser:
+    """Scores every legal move with a UCI engine at a fixed depth, with an on-disk cache.
+
+    The cache (a SQLite file, created when missing) is keyed by the position's EPD
+    (pieces, side to move, castling rights, en passant square), the engine's UCI name
+    and the depth, and the engine is shown exactly that: the position alone, without the
+    game's move history and with the half-move clock at 0. So repetitions are ignored (a
+    move that would repeat the position for the third time is scored as if it did not),
+    and so is the fifty-move rule (Stockfish would otherwise damp its scores as the clock
+    grows): a position scores the same whichever game, and whichever move of it, it
+    came from.
+    Threads and hash size are not part of the key: with ``threads=1`` (the default) the
+    scores are exactly reproducible, with more threads they are not.
+
+    Each finished position is committed at once, so an engine that dies mid-run loses
+    nothing already computed, and two processes may write to the same file (WAL mode, a
+    busy timeout, one short transaction per position). Without ``cache`` the results
+    live in memory for as long as the analyser is open.
+
+    The engine is started on first need and stopped by ``close`` (or leaving the
+    ``with`` block). The cache remembers which engine name a path reported (with the
+    executable's size and modification time), so positions already in the cache are
+    served without starting the engine at all, even when the executable is gone.
+    ``timeout`` bounds how long the engine may take to answer the UCI handshake; the
+    analysis itself has no time limit (the depth bounds it).
+    """
+
+    def __init__(
+        self,
+        path: str | os.PathLike = "stockfish",
+        *,
+        depth: int = 8,
+        cache: str | os.PathLike | None = None,
+        threads: int = 1,
+        hash_mb: int = 16,
+        timeout: float = 10.0,
+    ) -> None:
+        for name, value in (("depth", depth), ("threads", threads), ("hash_mb", hash_mb)):
+            if not isinstance(value, int) or value < 1:
+                raise ValueError(f"{name} must be a positive integer, not {value!r}")
+        self.path = os.fspath(path)
+        self.depth = depth
+        self.threads = threads
+        self.hash_mb = hash_mb
+        self.timeout = timeout
+        self._cache = _Cache(cache)
+        self._engine: chess.engine.SimpleEngine | None = None
+        self._engine_id: str | None = None
+
+    def __enter__(self) -> EngineAnalyser:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Stop the engine (if it was started) and close the cache file; safe to repeat."""
+        self._stop_engine()
+        self._cache.close()
+
+    @property
+    def engine_id(self) -> str:
+        """The engine's name as it reports it (UCI ``id name``), e.g. ``"Stockfish 15.1"``.
+
+        Taken from the cache when this path was seen before and the executable is
+        unchanged (or gone); otherwise the engine is started to ask it.
+        """
+        if self._engine_id is None:
+            self._engine_id = self._cache.engine_for(self.path, _fingerprint(self.path))
+        if self._engine_id is None:
+            self._start_engine()
+        assert self._engine_id is not None
+        return self._engine_id
+
+    def analyse(self, board: chess.Board) -> MoveScores:
+        """Scores of every legal move of ``board`` (from the cache when it is there)."""
+        return self.analyse_many([board])[0]
+
+    def analyse_many(
+        self, boards: Iterable[chess.Board], *, progress: Callable[[int], None] | None = None
+    ) -> list[MoveScores]:
+        """Scores for each board, in order; cache hits first, then the engine, one position at a time.
+
+        ``progress(n)`` is told that ``n`` more boards are done (all cache hits at once,
+        then each analysed position), so ``tqdm.update`` fits. If the engine dies, the
+        positions finished so far are in the cache and ``EngineError`` says how many.
+        """
+        boards = list(boards)
+        for board in boards:
+            _check_board(board)
+        keys = [board.epd() if any(board.generate_legal_moves()) else None for board in boards]
+        copies = Counter(keys)
+        found = self._cached({key for key in copies if key is not None})
+        missing = {key: board for key, board in zip(keys, boards) if key is not None and key not in found}
+        done = len(boards) - sum(copies[key] for key in missing)
+        _report(progress, done)
+        for key, board in missing.items():
+            found[key] = self._analyse_fresh(board, done=done, total=len(boards))
+            done += copies[key]
+            _report(progress, copies[key])
+        empty = MoveScores(scores={}, depth=self.depth)
+        return [empty if key is None else found[key] for key in keys]
+
+    def _cached(self, keys: set[str]) -> dict[str, MoveScores]:
+        """The cached analyses among ``keys`` (asks for the engine's name only when there are keys)."""
+        if not keys:
+            return {}
+        engine_id = self.engine_id
+        found = {}
+        for key in keys:
+            scores = self._cache.get(key, engine_id, self.depth)
+            if scores is not None:
+                found[key] = MoveScores(scores=scores, depth=self.depth)
+        return found
+
+    def _analyse_fresh(self, board: chess.Board, *, done: int, total: int) -> MoveScores:
+        """Run the engine on one position and commit the result; EngineError if it dies."""
+        try:
+            scores = self._score_all_moves(board)
+        except (chess.engine.EngineError, ConnectionError, concurrent.futures.CancelledError) as exc:
+            self._stop_engine()
+            kept = "kept in the cache" if self._cache.on_disk else "kept"
+            reason = str(exc) or "its connection was closed"
+            raise EngineError(
+                f"engine {self.path} failed during analysis ({reason}): {done} of {total} positions "
+                f"finished and {kept}, {total - done} not analysed"
+            ) from exc
+        self._cache.put(board.epd(), self.engine_id, self.depth, scores)
+        return MoveScores(scores=scores, depth=self.depth)
+
+    def _score_all_moves(self, board: chess.Board) -> dict[chess.Move, int]:
+        """One MultiPV search over all legal moves, then restricted searches for any it left out."""
+        engine = self._running_engine()
+        board = _position_alone(board)
+        legal = list(board.legal_moves)
+        widest = _multipv_limit(engine, len(legal))
+        game = object()  # a new game token makes python-chess send ucinewgame: hash cleared
+        limit = chess.engine.Limit(depth=self.depth)
+        infos = engine.analyse(board, limit, multipv=widest, game=game)
+        scores = _scores_from_lines(board, infos, set(legal))
+        while len(scores) < len(legal):
+            batch = [move for move in legal if move not in scores][:widest]
+            infos = engine.analyse(board, limit, multipv=len(batch), game=game, root_moves=batch)
+            new = _scores_from_lines(board, infos, set(batch))
+            if not new:
+                raise chess.engine.EngineError(f"no scored line for {len(legal) - len(scores)} moves of {board.epd()}")
+            scores.update(new)
+        return dict(sorted(scores.items(), key=lambda item: -item[1]))  # stable: ties keep the engine's order
+
+    def _running_engine(self) -> chess.engine.SimpleEngine:
+        if self._engine is None:
+            self._start_engine()
+        assert self._engine is not None
+        return self._engine
+
+    def _start_engine(self) -> None:
+        """Start and configure the engine, learn its name and remember it in the cache."""
+        command = _locate(self.path)
+        self._engine = _open_engine(self.path, command, self.timeout)
+        try:
+            options = self._engine.options
+            settings = {"Threads": self.threads, "Hash": self.hash_mb}
+            self._engine.configure({name: value for name, value in settings.items() if name in options})
+        except (chess.engine.EngineError, TimeoutError) as exc:
+            self._stop_engine()
+            raise EngineError(f"engine {self.path} refused its settings: {exc}") from exc
+        name = self._engine.id.get("name", "").strip() or f"unnamed engine {Path(command).name}"
+        self._engine_id = name
+        fingerprint = _fingerprint(self.path)
+        if fingerprint is not None:
+            self._cache.remember_engine(self.path, fingerprint, name)
+
+    def _stop_engine(self) -> None:
+        engine, self._engine = self._engine, None
+        if engine is None:
+            return
+        try:
+            engine.quit()
+        except (chess.engine.EngineError, TimeoutError, ConnectionError, concurrent.futures.CancelledError):
+            pass  # already dead: closing the transport below is all that is left
+        finally:
+            engine.close()
+
+
+class _Cache:
+    """The SQLite store of analyses and of the names engines reported, one short transaction each."""
+
+    def __init__(self, path: str | os.PathLike | None) -> None:
+        self.path = None if path is None else Path(path)
+        self.on_disk = path is not None
+        self._connection: sqlite3.Connection | None = None
+        self._database()  # a damaged file is reported now, not after hours of analysis
+
+    def close(self) -> None:
+        if self.on_disk and self._connection is not None:
+            self._connection.close()
+            self._connection = None
+
+    def get(self, epd: str, engine: str, depth: int) -> dict[chess.Move, int] | None:
+        row = self._run("SELECT scores FROM analyses WHERE epd = ? AND engine = ? AND depth = ?", (epd, engine, depth))
+        return None if row is None else self._decode(epd, row[0])
+
+    def put(self, epd: str, engine: str, depth: int, scores: dict[chess.Move, int]) -> None:
+        text = json.dumps({move.uci(): score for move, score in scores.items()}, separators=(",", ":"))
+        self._run("INSERT OR IGNORE INTO analyses VALUES (?, ?, ?, ?)", (epd, engine, depth, text))
+
+    def engine_for(self, path: str, fingerprint: tuple[int, int] | None) -> str | None:
+        """The name this path reported last, if the executable is unchanged or gone."""
+        row = self._run("SELECT size, mtime_ns, engine FROM engines WHERE path = ?", (path,))
+        if row is None or (fingerprint is not None and fingerprint != (row[0], row[1])):
+            return None
+        return row[2]
+
+    def remember_engine(self, path: str, fingerprint: tuple[int, int], engine: str) -> None:
+        self._run("INSERT OR REPLACE INTO engines VALUES (?, ?, ?, ?)", (path, *fingerprint, engine))
+
+    def _decode(self, epd: str, text: str) -> dict[chess.Move, int]:
+        """Stored scores back as moves, checked against the position's legal moves."""
+        try:
+            scores = {chess.Move.from_uci(uci): int(score) for uci, score in json.loads(text).items()}
+            legal = set(chess.Board(epd + " 0 1").legal_moves)
+        except (ValueError, AttributeError, TypeError) as exc:
+            raise EngineError(f"engine cache {self.path} is damaged: unreadable entry for {epd} ({exc})") from exc
+        if set(scores) != legal:
+            raise EngineError(
+                f"engine cache {self.path} is damaged: the entry for {epd} does not match its legal moves"
+            )
+        return scores
+
+    def _run(self, sql: str, parameters: Sequence[object]) -> tuple | None:
+        """One statement in its own transaction (autocommit): the first row, if any."""
+        try:
+            return self._database().execute(sql, parameters).fetchone()
+        except sqlite3.DatabaseError as exc:
+            raise EngineError(f"engine cache {self.path} is unusable: {exc}") from exc
+
+    def _database(self) -> sqlite3.Connection:
+        if self._connection is None:
+            try:
+                self._connection = self._open()
+            except sqlite3.DatabaseError as exc:
+                raise EngineError(f"engine cache {self.path} is unusable: {exc}") from exc
+        return self._connection
+
+    def _open(self) -> sqlite3.Connection:
+        """Connect, create the tables in a fresh file, refuse a foreign or newer one."""
+        if self.path is None:
+            connection = sqlite3.connect(":memory:", isolation_level=None)
+        else:
+            if self.path.is_dir():
+                raise EngineError(f"engine cache {self.path} is a folder, not a file")
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            connection = sqlite3.connect(self.path, timeout=_BUSY_TIMEOUT_S, isolation_level=None)
+        try:
+            self._prepare(connection)
+        except BaseException:
+            connection.close()
+            raise
+        return connection
+
+    def _prepare(self, connection: sqlite3.Connection) -> None:
+        if self._is_fresh(connection):
+            if self.on_disk:
+                connection.execute("PRAGMA journal_mode = WAL")  # persistent: readers never block the writer
+            connection.execute("BEGIN IMMEDIATE")  # one creator at a time; the others wait, then see the tables
+            try:
+                if self._is_fresh(connection):
+                    for statement in _SCHEMA:
+                        connection.execute(statement)
+                    connection.execute(f"PRAGMA application_id = {_APPLICATION_ID}")
+                    connection.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+                connection.execute("COMMIT")
+            except BaseException:
+                connection.execute("ROLLBACK")
+                raise
+        application = connection.execute("PRAGMA application_id").fetchone()[0]
+        version = connection.execute("PRAGMA user_version").fetchone()[0]
+        if application != _APPLICATION_ID:
+            raise EngineError(f"engine cache {self.path} is a SQLite database of another kind, not an engine cache")
+        if version != SCHEMA_VERSION:
+            raise EngineError(
+                f"engine cache {self.path} has schema version {version}, this version reads {SCHEMA_VERSION}: "
+                "use another file or delete it"
+            )
+        connection.execute("PRAGMA synchronous = NORMAL")  # WAL + NORMAL: a committed position survives a crash
+
+    @staticmethod
+    def _is_fresh(connection: sqlite3.Connection) -> bool:
+        """True for an empty database (new file, or a zero-byte one)."""
+        return connection.execute("SELECT count(*) FROM sqlite_master").fetchone()[0] == 0 and (
+            connection.execute("PRAGMA application_id").fetchone()[0] == 0
+        )
+
+
+def _check_board(board: chess.Board) -> None:
+    """Refuse boards an engine would misread or crash on: variants, Chess960, invalid positions."""
+    if board.uci_variant != "chess" or board.chess960:
+        raise ValueError("engine analysis takes standard chess boards only, not Chess960 or variants")
+    if not board.is_valid():
+        raise ValueError(f"invalid position for an engine ({board.status()!r}): {board.fen()}")
+
+
+def _position_alone(board: chess.Board) -> chess.Board:
+    """The board without its move history and with fresh counters: exactly what the cache key says.
+
+    Stockfish damps its evaluation as the half-move clock grows and sees repetitions in
+    the history, so both are reset: a position scores the same whichever game it came from.
+    """
+    alone = board.copy(stack=False)
+    alone.halfmove_clock, alone.fullmove_number = 0, 1
+    return alone
+
+
+def _report(progress: Callable[[int], None] | None, count: int) -> None:
+    if progress is not None and count:
+        progress(count)
+
+
+def _locate(path: str) -> str:
+    """The executable a path or command name stands for; EngineError when there is none."""
+    found = shutil.which(path)
+    if found is not None:
+        return found
+    if os.path.isdir(path):
+        raise EngineError(f"engine {path} is a folder, not an executable")
+    if os.path.exists(path):
+        raise EngineError(f"engine {path} is not executable")
+    raise EngineError(f"engine {path} not found (no such file, nor a command on PATH)")
+
+
+def _fingerprint(path: str) -> tuple[int, int] | None:
+    """Size and modification time of the executable, or None when there is none."""
+    found = shutil.which(path)
+    if found is None:
+        return None
+    status = os.stat(found)
+    return status.st_size, status.st_mtime_ns
+
+
+def _open_engine(path: str, command: str, timeout: float) -> chess.engine.SimpleEngine:
+    """Start a UCI engine, turning each way it can fail into one EngineError line."""
+    try:
+        return chess.engine.SimpleEngine.popen_uci(command, timeout=timeout)
+    except TimeoutError as exc:
+        raise EngineError(
+            f"engine {path} did not answer the UCI handshake within {timeout:g} s: not a UCI engine?"
+        ) from exc
+    except chess.engine.EngineTerminatedError as exc:
+        raise EngineError(f"engine {path} exited during the UCI handshake: not a UCI engine? ({exc})") from exc
+    except chess.engine.EngineError as exc:
+        raise EngineError(f"engine {path} broke the UCI protocol: {exc}") from exc
+    except OSError as exc:
+        raise EngineError(f"engine {path} could not be started: {exc.strerror or exc}") from exc
+
+
+def _multipv_limit(engine: chess.engine.SimpleEngine, wanted: int) -> int:
+    """How many lines one search may ask for: all moves, unless the engine caps MultiPV lower."""
+    option = engine.options.get("MultiPV")
+    return wanted if option is None or option.max is None else max(1, min(wanted, int(option.max)))
+
+
+def _scores_from_lines(
+    board: chess.Board, infos: list[chess.engine.InfoDict], asked: set[chess.Move]
+) -> dict[chess.Move, int]:
+    """Each line's first move and its score from the side to move's view, mate-coded and clipped."""
+    scores = {}
+    for info in infos:
+        pv, score = info.get("pv"), info.get("score")
+        if not pv or score is None or pv[0] not in asked:
+            continue
+        relative = score.pov(board.turn)
+        value = relative.score(mate_score=MATE_SCORE)
+        assert value is not None
+        scores[pv[0]] = value if relative.is_mate() else max(-MAX_CENTIPAWNS, min(MAX_CENTIPAWNS, value))
+    return scores

@@ -1,0 +1,296 @@
+"""Engine evidence: complete, correctly signed, reproducible scores; a cache that survives
+concurrent writers and a dying engine; one-line errors for every bad input.
+
+Tests that need an engine use the real stockfish (Debian's package installs it as
+/usr/games/stockfish) and skip without it; the refusals run everywhere.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import sqlite3
+import stat
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import chess
+import pytest
+
+from iam.engine_analysis import MATE_SCORE, MAX_CENTIPAWNS, SCHEMA_VERSION, EngineAnalyser, EngineError, MoveScores
+from iam.errors import IAMError
+
+STOCKFISH = shutil.which("stockfish") or shutil.which("/usr/games/stockfish")
+HANGING_QUEEN = "rnb1kbnr/pppp1ppp/8/4p3/4P2q/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3"  # Nxh4 wins the queen
+BACK_RANK = "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1"  # Ra8#
+MIDDLEGAMES = [  # ply 30 of the first four long games of the bundled Botvinnik file
+    "r1b1r1k1/p2nBppp/1p2p3/3p4/q2P4/1NnBP3/P1Q2PPP/R3K2R w KQ - 2 16",
+    "r1b2r2/pp1nqpbk/3p2pp/2pPp2n/2P1P3/P1N1BNPP/1P3P2/2RQRBK1 w - - 3 16",
+    "r4rk1/p1qn1ppp/1ppbp3/6B1/2PP4/5NP1/PP2QP1P/3R1RK1 w - - 0 16",
+    "r3kb1r/1q3pp1/p3p3/1ppPn1Bp/6n1/2N2N2/PP3PPP/R2Q1RK1 w kq - 0 16",
+]
+
+
+@pytest.fixture()
+def stockfish() -> str:
+    if STOCKFISH is None:
+        pytest.skip("no stockfish installed (Debian: apt-get install stockfish)")
+    return STOCKFISH
+
+
+@pytest.fixture()
+def engine_link(stockfish, tmp_path) -> Path:
+    """A path to stockfish that a test can delete, to show the cache works without an engine."""
+    link = tmp_path / "bin" / "stockfish"
+    link.parent.mkdir()
+    link.symlink_to(stockfish)
+    return link
+
+
+def boards(fens: list[str]) -> list[chess.Board]:
+    return [chess.Board(fen) for fen in fens]
+
+
+def test_every_legal_move_is_scored_and_the_hanging_queen_is_taken(stockfish):
+    board = chess.Board(HANGING_QUEEN)
+    with EngineAnalyser(stockfish, depth=4) as analyser:
+        result = analyser.analyse(board)
+        assert analyser.engine_id.startswith("Stockfish")
+    assert isinstance(result, MoveScores) and result.depth == 4
+    assert set(result.scores) == set(board.legal_moves)
+    assert all(isinstance(score, int) for score in result.scores.values())
+    best = max(result.scores, key=result.scores.get)
+    assert board.san(best) == "Nxh4" and next(iter(result.scores)) == best  # best first
+    assert result.scores[best] > 500 and sorted(result.scores.values())[-2] < result.scores[best] - 500
+
+
+def test_mate_scores_are_signed_from_the_side_to_move(stockfish):
+    board = chess.Board(BACK_RANK)
+    defender = chess.Board(BACK_RANK.replace(" w ", " b "))
+    rook_ending = chess.Board("k7/8/1K6/8/8/8/8/7R w - - 0 1")
+    with EngineAnalyser(stockfish, depth=5) as analyser:
+        attack, defence, ending = analyser.analyse_many([board, defender, rook_ending])
+    assert attack.scores[board.parse_san("Ra8#")] == MATE_SCORE - 1
+    assert defence.scores[defender.parse_san("Kh8")] == -(MATE_SCORE - 1)  # walks into Ra8#
+    assert abs(defence.scores[defender.parse_san("h6")]) <= MAX_CENTIPAWNS  # luft: no mate
+    assert ending.scores[rook_ending.parse_san("Rh8#")] == MATE_SCORE - 1
+    assert ending.scores[rook_ending.parse_san("Rd1")] == MATE_SCORE - 2  # ...Kb8 Rd8#
+
+
+def test_positions_without_moves_need_no_engine(tmp_path):
+    mated = chess.Board("R5k1/5ppp/8/8/8/8/5PPP/6K1 b - - 1 1")
+    stalemated = chess.Board("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1")
+    with EngineAnalyser(tmp_path / "no-engine", depth=3) as analyser:
+        assert analyser.analyse_many([mated, stalemated]) == [MoveScores({}, 3), MoveScores({}, 3)]
+
+
+def test_scores_do_not_depend_on_what_was_analysed_before(stockfish):
+    positions = boards(MIDDLEGAMES[:3])
+    with EngineAnalyser(stockfish, depth=3) as first:
+        forward = first.analyse_many(positions)
+    with EngineAnalyser(stockfish, depth=3) as second:
+        backward = second.analyse_many(positions[::-1])[::-1]
+    assert forward == backward  # the first analysed fresh equals the last after two others
+
+
+def test_scores_do_not_depend_on_the_game_the_position_came_from(stockfish):
+    played = chess.Board()
+    for san in ["Nf3", "Nf6", "Ng1", "Ng8", "Nf3", "Nf6", "Ng1", "Ng8"]:  # the start position, twice repeated
+        played.push_san(san)
+    late = chess.Board(MIDDLEGAMES[0].replace(" 2 16", " 90 70"))  # fifty-move clock near its end
+    with EngineAnalyser(stockfish, depth=4) as analyser:
+        from_games = analyser.analyse_many([played, late])
+    with EngineAnalyser(stockfish, depth=4) as analyser:
+        alone = analyser.analyse_many(boards([chess.STARTING_FEN, MIDDLEGAMES[0]]))
+    assert from_games == alone
+
+
+def test_moves_left_out_by_the_engine_are_scored_by_a_restricted_search(stockfish, tmp_path):
+    capped = _proxy_capping_multipv(stockfish, tmp_path, cap=5)
+    board = chess.Board(MIDDLEGAMES[0])
+    with EngineAnalyser(capped, depth=3) as analyser:
+        result = analyser.analyse(board)
+    with EngineAnalyser(capped, depth=3) as analyser:
+        again = analyser.analyse_many([chess.Board(MIDDLEGAMES[1]), board])[1]
+    assert set(result.scores) == set(board.legal_moves) and board.legal_moves.count() > 3 * 5
+    assert again == result
+
+
+def test_cache_hits_need_no_engine(engine_link, tmp_path):
+    cache = tmp_path / "cache.sqlite"
+    positions = boards(MIDDLEGAMES[:2])
+    ticks = []
+    with EngineAnalyser(engine_link, depth=2, cache=cache) as analyser:
+        warm = analyser.analyse_many(positions, progress=ticks.append)
+    assert ticks == [1, 1]
+    engine_link.unlink()
+    with EngineAnalyser(engine_link, depth=2, cache=cache) as offline:
+        assert offline.engine_id.startswith("Stockfish")
+        again = offline.analyse_many(positions + positions[:1], progress=ticks.append)
+        assert again == warm + warm[:1]
+        assert [list(result.scores) for result in again[:2]] == [list(result.scores) for result in warm]  # best first
+        assert ticks[-1] == 3  # all cache hits reported at once
+        with pytest.raises(EngineError, match="not found"):
+            offline.analyse(chess.Board(MIDDLEGAMES[2]))
+        with pytest.raises(EngineError, match="not found"):
+            EngineAnalyser(engine_link, depth=3, cache=cache).analyse(positions[0])  # other depth, other key
+
+
+def test_two_processes_write_one_cache(engine_link, tmp_path):
+    cache = tmp_path / "shared.sqlite"
+    all_positions = [chess.Board()]
+    for san in ["e4", "e5", "Nf3", "Nc6", "Bb5", "a6", "Ba4", "Nf6", "O-O", "Be7", "Re1", "b5"]:
+        board = all_positions[-1].copy()
+        board.push_san(san)
+        all_positions.append(board)
+    fens = [board.fen() for board in all_positions]
+    halves = [fens[:9], fens[4:]]  # five positions in common, four of each alone
+    script = textwrap.dedent(
+        """
+        import sys, chess
+        from iam.engine_analysis import EngineAnalyser
+        with EngineAnalyser(sys.argv[1], depth=2, cache=sys.argv[2]) as analyser:
+            analyser.analyse_many(chess.Board(fen) for fen in sys.argv[3:])
+        """
+    )
+    workers = [
+        subprocess.Popen([sys.executable, "-c", script, str(engine_link), str(cache), *half], stderr=subprocess.PIPE)
+        for half in halves
+    ]
+    for worker in workers:
+        assert worker.wait(timeout=60) == 0, worker.stderr.read().decode()
+    with sqlite3.connect(cache) as connection:
+        assert connection.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+        assert connection.execute("SELECT count(*) FROM analyses").fetchone()[0] == len(fens)
+    engine_link.unlink()
+    with EngineAnalyser(engine_link, depth=2, cache=cache) as offline:
+        results = offline.analyse_many(all_positions)
+    assert all(set(result.scores) == set(board.legal_moves) for result, board in zip(results, all_positions))
+
+
+def test_an_engine_killed_mid_run_keeps_what_was_finished(stockfish, tmp_path):
+    pid_file = tmp_path / "engine.pid"
+    wrapper = _executable(tmp_path / "engine.sh", f'#!/bin/sh\necho $$ > "{pid_file}"\nexec "{stockfish}"\n')
+    cache = tmp_path / "cache.sqlite"
+    positions = boards(MIDDLEGAMES)
+
+    def kill_engine(count: int) -> None:
+        os.kill(int(pid_file.read_text()), signal.SIGKILL)
+
+    with EngineAnalyser(wrapper, depth=2, cache=cache) as analyser:
+        expected = "failed during analysis .*: 1 of 4 positions finished and kept in the cache, 3 not analysed"
+        with pytest.raises(EngineError, match=expected) as error:
+            analyser.analyse_many(positions, progress=kill_engine)
+    assert "\n" not in str(error.value)
+    wrapper.unlink()
+    with EngineAnalyser(wrapper, depth=2, cache=cache) as offline:
+        assert set(offline.analyse(positions[0]).scores) == set(positions[0].legal_moves)
+        with pytest.raises(EngineError, match="not found"):
+            offline.analyse(positions[1])
+
+
+@pytest.mark.parametrize(
+    "content, message",
+    [
+        (b"", None),  # an empty file becomes a new cache
+        (os.urandom(4096), "is unusable: file is not a database"),
+        ("foreign", "a SQLite database of another kind"),
+        ("newer", f"has schema version {SCHEMA_VERSION + 1}, this version reads {SCHEMA_VERSION}"),
+    ],
+)
+def test_cache_files_that_are_not_ours_are_refused_in_one_line(tmp_path, content, message):
+    cache = tmp_path / "cache.sqlite"
+    if content == "foreign":
+        with sqlite3.connect(cache) as connection:
+            connection.execute("CREATE TABLE games (white TEXT, black TEXT)")
+    elif content == "newer":
+        EngineAnalyser(tmp_path / "no-engine", cache=cache).close()
+        with sqlite3.connect(cache) as connection:
+            connection.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
+    else:
+        cache.write_bytes(content)
+    if message is None:
+        EngineAnalyser(tmp_path / "no-engine", cache=cache).close()
+        return
+    with pytest.raises(EngineError, match=message) as error:
+        EngineAnalyser(tmp_path / "no-engine", cache=cache)
+    assert isinstance(error.value, IAMError) and "\n" not in str(error.value) and str(cache) in str(error.value)
+
+
+def test_a_damaged_entry_is_refused_and_a_sound_one_served_without_engine(tmp_path):
+    cache, engine = tmp_path / "cache.sqlite", str(tmp_path / "gone")
+    board = chess.Board()
+    EngineAnalyser(engine, cache=cache).close()
+    stored = {move.uci(): index for index, move in enumerate(board.legal_moves)}
+    sound = json.dumps(stored)
+    with sqlite3.connect(cache) as connection:
+        connection.execute("INSERT INTO engines VALUES (?, 1, 1, 'Some Engine 1.0')", (engine,))
+        connection.execute("INSERT INTO analyses VALUES (?, 'Some Engine 1.0', 8, ?)", (board.epd(), sound))
+        connection.execute("INSERT INTO analyses VALUES (?, 'Some Engine 1.0', 9, '{\"e2e4\": 1}')", (board.epd(),))
+    with EngineAnalyser(engine, depth=8, cache=cache) as analyser:
+        assert analyser.analyse(board).scores[chess.Move.from_uci("h2h4")] == stored["h2h4"]
+    with pytest.raises(EngineError, match="damaged: the entry for .* does not match its legal moves"):
+        EngineAnalyser(engine, depth=9, cache=cache).analyse(board)
+
+
+def test_bad_engine_paths_fail_fast_in_one_line(tmp_path):
+    plain_file = tmp_path / "notes.txt"
+    plain_file.write_text("not an engine")
+    cases = [
+        (tmp_path / "missing", "not found"),
+        (plain_file, "is not executable"),
+        (tmp_path, "is a folder"),
+        ("/bin/true", "exited during the UCI handshake"),
+        ("/bin/cat", "did not answer the UCI handshake within 1 s"),  # echoes, never says uciok
+    ]
+    for path, message in cases:
+        started = time.monotonic()
+        with EngineAnalyser(path, depth=1, timeout=1.0) as analyser:
+            with pytest.raises(EngineError, match=message) as error:
+                analyser.analyse(chess.Board())
+        assert time.monotonic() - started < 5.0
+        assert "\n" not in str(error.value) and str(path) in str(error.value)
+
+
+def test_invalid_arguments_are_refused():
+    with pytest.raises(ValueError, match="depth"):
+        EngineAnalyser("stockfish", depth=0)
+    with EngineAnalyser("/nonexistent/engine") as analyser:
+        with pytest.raises(ValueError, match="invalid position"):
+            analyser.analyse(chess.Board("8/8/8/8/8/8/8/8 w - - 0 1"))
+        with pytest.raises(ValueError, match="standard chess"):
+            analyser.analyse(chess.Board(chess960=True))
+
+
+def _executable(path: Path, text: str) -> Path:
+    path.write_text(text)
+    path.chmod(path.stat().st_mode | stat.S_IXUSR)
+    return path
+
+
+def _proxy_capping_multipv(stockfish: str, folder: Path, *, cap: int) -> Path:
+    """A UCI engine that is stockfish, except that it declares MultiPV at most ``cap``."""
+    script = textwrap.dedent(
+        f"""\
+        #!{sys.executable}
+        import os, re, subprocess, sys, threading
+        engine = subprocess.Popen([{stockfish!r}], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
+        def forward():
+            for line in engine.stdout:
+                line = re.sub(r"(option name MultiPV .* max )\\d+", r"\\g<1>{cap}", line)
+                sys.stdout.write(line)
+                sys.stdout.flush()
+            os._exit(0)  # the engine quit: so does its proxy
+        threading.Thread(target=forward, daemon=True).start()
+        for line in sys.stdin:
+            engine.stdin.write(line)
+            engine.stdin.flush()
+        engine.wait()
+        """
+    )
+    return _executable(folder / "capped-engine", script)
