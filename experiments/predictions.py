@@ -26,12 +26,11 @@ import pandas as pd
 
 from experiments.bootstrap import CONFIDENCE, RESAMPLES, SUMMARY_FIGURES, GameResamples, interval, resample_games, summary_figures
 from experiments.heldout import HeldOut, add_heldout_arguments, load_heldout
-from iam.evaluation import EvaluationReport, EvaluationRun
+from iam.evaluation import EvaluationReport, EvaluationRun, sample_test_games
 from iam.pgn import PlayerGame
 
 __all__ = [
     "add_prediction_arguments",
-    "player_positions",
     "sample_test_games",
     "PredictionRuns",
     "run_predictions",
@@ -62,38 +61,6 @@ def add_prediction_arguments(parser: argparse.ArgumentParser, *, train_games: st
         metavar="B",
         help=f"bootstrap resamples of the test games (default {RESAMPLES})",
     )
-
-
-def player_positions(game: PlayerGame) -> int:
-    """How many positions of ``game`` have the modelled player to move."""
-    moves = len(game.moves)
-    return (moves + 1) // 2 if game.board().turn == game.color else moves // 2
-
-
-def _first_positions(game: PlayerGame, count: int) -> PlayerGame:
-    """``game`` cut right after the player's ``count``-th move."""
-    offset = 0 if game.board().turn == game.color else 1
-    return replace(game, moves=game.moves[: offset + 2 * count - 1])
-
-
-def sample_test_games(test: Sequence[PlayerGame], max_positions: int | None, *, seed) -> list[PlayerGame]:
-    """At most ``max_positions`` test positions: shuffled whole test games, the last one cut.
-
-    Returns the games taken in protocol order; all of ``test`` when the cap is
-    ``None`` or not reached. ``seed`` is anything ``numpy.random.default_rng`` takes.
-    """
-    if max_positions is None:
-        return list(test)
-    order = np.random.default_rng(seed).permutation(len(test))
-    taken, remaining = [], max_positions
-    for position in order:
-        if remaining == 0:
-            break
-        game = test[position]
-        count = player_positions(game)
-        taken.append(game if count <= remaining else _first_positions(game, remaining))
-        remaining -= min(count, remaining)
-    return sorted(taken, key=lambda game: game.index)
 
 
 @dataclass(frozen=True)
@@ -144,7 +111,7 @@ def run_predictions(args: argparse.Namespace) -> PredictionRuns:
     heldout = load_heldout(args)
     sample_seed, bootstrap_seed = np.random.SeedSequence(args.seed).spawn(2)
     test = sample_test_games(heldout.test, args.max_positions, seed=sample_seed)
-    if not any(player_positions(game) for game in test):
+    if not any(game.player_moves for game in test):
         raise DataError(f"{heldout.player} has no moves in the test games")
     started = time.perf_counter()
     sizes = _training_sizes(requested, len(heldout.training))

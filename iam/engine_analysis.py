@@ -29,6 +29,8 @@ import json
 import os
 import shutil
 import sqlite3
+import threading
+import weakref
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
@@ -256,6 +258,7 @@ class EngineAnalyser:
         except (chess.engine.EngineError, TimeoutError) as exc:
             self._stop_engine()
             raise EngineError(f"engine {self.path} refused its settings: {exc}") from exc
+        _close_before_exit(self)
         name = self._engine.id.get("name", "").strip() or f"unnamed engine {Path(command).name}"
         self._engine_id = name
         fingerprint = _fingerprint(self.path)
@@ -272,6 +275,30 @@ class EngineAnalyser:
             pass  # already dead: closing the transport below is all that is left
         finally:
             engine.close()
+
+
+def _close_before_exit(analyser: EngineAnalyser) -> None:
+    """Stop ``analyser``'s engine when the interpreter exits, if its owner forgot to.
+
+    python-chess talks to the engine from a non-daemon thread, and the interpreter
+    waits for such threads *before* ordinary exit handlers run: an analyser left open
+    would keep a finished program alive forever. The threading module's own
+    pre-join hook (the one thread pools use) runs first, so the engine is stopped there.
+    """
+    register = getattr(threading, "_register_atexit", None)
+    if register is None:
+        return
+    reference = weakref.ref(analyser)
+
+    def stop() -> None:
+        alive = reference()
+        if alive is not None:
+            alive.close()
+
+    try:
+        register(stop)
+    except RuntimeError:  # the interpreter is already shutting down
+        pass
 
 
 class _Cache:

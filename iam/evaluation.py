@@ -16,12 +16,14 @@ counts once.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 import pandas as pd
+from joblib import Parallel, delayed
 
 from iam.pgn import PlayerGame
+from iam.predictors import TRAINED, PredictorSettings, build_predictor
 
 __all__ = [
     "BANDS",
@@ -34,6 +36,7 @@ __all__ = [
     "TRAIN_SIZES",
     "evaluate",
     "first_training_games",
+    "sample_test_games",
 ]
 
 BANDS: tuple[tuple[str, float, float], ...] = (
@@ -67,6 +70,35 @@ def first_training_games(games: Sequence[PlayerGame], count: int | None) -> list
     """The first ``count`` training games (all of them when ``count`` is None)."""
     training = [game for game in games if game.split == "train"]
     return training if count is None else training[:count]
+
+
+def _first_positions(game: PlayerGame, count: int) -> PlayerGame:
+    """``game`` cut right after the player's ``count``-th move."""
+    offset = 0 if game.board().turn == game.color else 1
+    return replace(game, moves=game.moves[: offset + 2 * count - 1])
+
+
+def sample_test_games(test: Sequence[PlayerGame], max_positions: int | None, *, seed) -> list[PlayerGame]:
+    """At most ``max_positions`` test positions: shuffled whole test games, the last one cut.
+
+    The protocol stays intact (only fewer test positions are scored): the test games
+    are shuffled with ``seed`` and taken whole until they hold ``max_positions``
+    positions of the player; the last one taken is cut after its last such position
+    needed. Returns the games in protocol order; all of ``test`` when the cap is
+    ``None`` or not reached. ``seed`` is anything ``numpy.random.default_rng`` takes.
+    """
+    if max_positions is None:
+        return list(test)
+    order = np.random.default_rng(seed).permutation(len(test))
+    taken, remaining = [], max_positions
+    for position in order:
+        if remaining == 0:
+            break
+        game = test[position]
+        count = game.player_moves
+        taken.append(game if count <= remaining else _first_positions(game, remaining))
+        remaining -= min(count, remaining)
+    return sorted(taken, key=lambda game: game.index)
 
 
 def score_positions(model, games: Sequence[PlayerGame], *, progress=None) -> pd.DataFrame:
@@ -163,10 +195,11 @@ def _expected_calibration_error(confidence: np.ndarray, correct: np.ndarray) -> 
 
 @dataclass(frozen=True)
 class EvaluationRun:
-    """One training size: its records, band table and summary figures."""
+    """One predictor at one training size: its records, band table and summary figures."""
 
     train_games: int
     records: pd.DataFrame
+    predictor: str = "iam"
 
     @property
     def bands(self) -> pd.DataFrame:
@@ -180,6 +213,7 @@ class EvaluationRun:
         """The JSON shape of ``iam evaluate``'s runs."""
         summary = self.summary
         return {
+            "predictor": self.predictor,
             "train_games": self.train_games,
             **{key: summary[key] for key in summary},
             "bands": [
@@ -210,18 +244,21 @@ class EvaluationReport:
         return {"player": self.player, "test_games": self.test_games, "runs": [run.to_dict() for run in self.runs]}
 
     def summary_frame(self) -> pd.DataFrame:
-        """One row per training size: coverage, accuracies and calibration."""
-        return pd.DataFrame([{"train_games": run.train_games, **run.summary} for run in self.runs])
+        """One row per run (predictor, training size): coverage, accuracies and calibration."""
+        return pd.DataFrame([{"predictor": run.predictor, "train_games": run.train_games, **run.summary} for run in self.runs])
 
     def band_frame(self) -> pd.DataFrame:
-        """The belief-band table in long form: one row per (training size, band)."""
-        frames = [run.bands.assign(train_games=run.train_games) for run in self.runs]
-        columns = ["train_games", "band", "predictions", "hits", "rate", "mean_belief"]
+        """The belief-band table in long form: one row per (predictor, training size, band)."""
+        frames = [run.bands.assign(predictor=run.predictor, train_games=run.train_games) for run in self.runs]
+        columns = ["predictor", "train_games", "band", "predictions", "hits", "rate", "mean_belief"]
         return pd.concat(frames, ignore_index=True)[columns] if frames else pd.DataFrame(columns=columns)
 
     def position_frame(self) -> pd.DataFrame:
         """Every scored test position of every run."""
-        return pd.concat([run.records.assign(train_games=run.train_games) for run in self.runs], ignore_index=True)
+        return pd.concat(
+            [run.records.assign(predictor=run.predictor, train_games=run.train_games) for run in self.runs],
+            ignore_index=True,
+        )
 
 
 def evaluate(
@@ -230,22 +267,28 @@ def evaluate(
     player: str,
     train_sizes: Sequence[int | None] = TRAIN_SIZES,
     model_params: dict | None = None,
+    predictors: Sequence[str] = ("iam",),
+    settings: PredictorSettings | None = None,
     jobs: int = 1,
     progress=None,
 ) -> EvaluationReport:
-    """Fit a model on the first N training games for each N and score all test games.
+    """Fit each predictor on the first N training games for each N and score all test games.
 
     ``games`` are the player's games with their protocol numbers (all splits);
-    ``None`` in ``train_sizes`` means all training games. Runs are independent
-    and may go to ``jobs`` worker processes; ``progress`` optionally wraps the
-    runs as they finish, in order (a progress bar).
+    ``None`` in ``train_sizes`` means all training games. A predictor that does not
+    learn (a search's or engine's best move, random) runs once, labelled with the
+    largest size. ``model_params`` are the IAM model's parameters (shorthand for
+    ``settings.iam``). Runs are independent and may go to ``jobs`` worker processes;
+    ``progress`` optionally wraps the runs as they finish, in order (a progress bar).
     """
-    from joblib import Parallel, delayed
-
+    settings = settings or PredictorSettings(iam=dict(model_params or {}))
     test = [game for game in games if game.split == "test"]
     training_count = sum(game.split == "train" for game in games)
     sizes = [training_count if size is None else min(size, training_count) for size in train_sizes]
-    work = [(first_training_games(games, size), test, model_params or {}) for size in sizes]
+    work = []
+    for predictor in predictors:
+        for size in sizes if predictor in TRAINED else [max(sizes)]:
+            work.append((predictor, first_training_games(games, size), test, settings))
     if jobs == 1:
         finished = (_run(*arguments) for arguments in work)
     else:
@@ -254,10 +297,13 @@ def evaluate(
     return EvaluationReport(player=player, test_games=len(test), runs=runs)
 
 
-def _run(training: list[PlayerGame], test: list[PlayerGame], params: dict) -> EvaluationRun:
-    from iam.model import OpponentModel
-
+def _run(predictor: str, training: list[PlayerGame], test: list[PlayerGame], settings: PredictorSettings) -> EvaluationRun:
     if not training:
         raise ValueError("no training games")
-    model = OpponentModel(**params).fit(training)
-    return EvaluationRun(train_games=len(training), records=score_positions(model, test))
+    model = build_predictor(predictor, training, settings)
+    try:
+        records = score_positions(model, test)
+    finally:
+        if hasattr(model, "close"):
+            model.close()
+    return EvaluationRun(train_games=len(training), records=records, predictor=predictor)

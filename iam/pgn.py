@@ -87,6 +87,12 @@ class PlayerGame:
     def split(self) -> Literal["train", "test"]:
         return split_of(self.index)
 
+    @property
+    def player_moves(self) -> int:
+        """How many moves the modelled player makes in this game (positions where he is to move)."""
+        first_is_player = (self.start_fen.split()[1] == "w") == (self.color == chess.WHITE)
+        return (len(self.moves) + first_is_player) // 2
+
     def board(self) -> chess.Board:
         """The starting position (a fresh board; the caller may push moves)."""
         return chess.Board(self.start_fen)

@@ -42,11 +42,7 @@ class PlayerMoves:
 
 def player_move_count(games: Sequence[PlayerGame]) -> int:
     """How many moves the modelled player makes in ``games`` (= ``len(replay(games))``), without replaying."""
-    total = 0
-    for game in games:
-        first_is_player = (game.start_fen.split()[1] == "w") == (game.color == chess.WHITE)
-        total += (len(game.moves) + first_is_player) // 2
-    return total
+    return sum(game.player_moves for game in games)
 
 
 def replay(games: Sequence[PlayerGame], *, keep: np.ndarray | None = None) -> PlayerMoves:

@@ -11,7 +11,18 @@ from typing import Any, TypeVar
 
 from tqdm import tqdm
 
-__all__ = ["add_quiet", "progress", "print_json", "output_dir", "finite", "read_games", "bundled_or_given"]
+__all__ = [
+    "add_quiet",
+    "progress",
+    "print_json",
+    "output_dir",
+    "finite",
+    "read_games",
+    "bundled_or_given",
+    "add_ranker_arguments",
+    "ranker_params",
+    "add_engine_arguments",
+]
 
 T = TypeVar("T")
 
@@ -93,3 +104,64 @@ def bundled_or_given(pgn: str | None, player: str | None) -> tuple[list[str], st
     if not player:
         raise DataError("--player is required with a PGN file (whose games should be modelled?)")
     return [pgn], player
+
+
+def add_engine_arguments(parser: Any) -> None:
+    """``--engine --engine-depth --engine-cache``: a UCI engine's evidence, cached on disk."""
+    parser.add_argument("--engine", metavar="PATH", help="UCI engine (e.g. /usr/games/stockfish) whose scores of every move become evidence")
+    parser.add_argument("--engine-depth", type=int, default=8, metavar="D", help="fixed depth of the engine's analyses (default 8)")
+    parser.add_argument(
+        "--engine-cache",
+        default="iam-engine-cache.sqlite",
+        metavar="FILE",
+        help="SQLite file keeping the engine's analyses for reuse (default iam-engine-cache.sqlite)",
+    )
+
+
+def add_ranker_arguments(parser: Any) -> None:
+    """The move ranker's options (``--families``, ``--search-depth``, the engine, the prior ...)."""
+    parser.add_argument(
+        "--families",
+        metavar="LIST",
+        help="ranker: evidence families, some of move,search,habits,population (default: the ranker's default; "
+        "--engine adds engine)",
+    )
+    parser.add_argument("--search-depth", type=int, default=1, metavar="D", help="ranker: depth of the search scoring every move (default 1)")
+    parser.add_argument("--train-positions", dest="ranker_positions", type=int, default=4000, metavar="N", help="ranker: training positions sampled (default 4000)")
+    parser.add_argument("--prior", choices=("population", "none"), default="population", help="ranker: pull towards the bundled population (default) or not")
+    parser.add_argument("--prior-strength", type=float, default=None, metavar="L", help="ranker: strength of that pull (default: the ranker's)")
+    parser.add_argument("--jobs", type=int, default=1, metavar="N", help="worker processes (default 1)")
+    add_engine_arguments(parser)
+
+
+def ranker_params(args: Any) -> dict[str, Any]:
+    """``MoveRanker`` parameters from the options of :func:`add_ranker_arguments` (DataError when wrong)."""
+    from iam.errors import DataError
+    from iam.ranker import DEFAULT_FAMILIES, FAMILIES
+
+    families = tuple(DEFAULT_FAMILIES) if not args.families else tuple(f.strip() for f in args.families.split(",") if f.strip())
+    unknown = [family for family in families if family not in FAMILIES]
+    if unknown or not families:
+        raise DataError(f"--families takes some of {','.join(FAMILIES)}, not {args.families!r}")
+    if args.engine and "engine" not in families:
+        families = (*families, "engine")
+    if "engine" in families and not args.engine:
+        raise DataError("the engine family needs --engine PATH")
+    checks = {"--search-depth": (args.search_depth, 0), "--train-positions": (args.ranker_positions, 1), "--jobs": (args.jobs, 1), "--engine-depth": (args.engine_depth, 1)}
+    for option, (value, lowest) in checks.items():
+        if value < lowest:
+            raise DataError(f"{option} must be at least {lowest}")
+    if args.prior_strength is not None and not (0 <= args.prior_strength < float("inf")):
+        raise DataError("--prior-strength must be a finite number >= 0")
+    params: dict[str, Any] = {
+        "families": families,
+        "search_depth": args.search_depth,
+        "max_positions": args.ranker_positions,
+        "prior": args.prior,
+        "jobs": args.jobs,
+    }
+    if args.prior_strength is not None:
+        params["prior_strength"] = args.prior_strength
+    if args.engine:
+        params.update(engine=args.engine, engine_depth=args.engine_depth, engine_cache=args.engine_cache)
+    return params

@@ -6,7 +6,7 @@ import argparse
 import sys
 import time
 
-from iam.cli._common import add_quiet, bundled_or_given, output_dir, print_json, progress, read_games
+from iam.cli._common import add_quiet, add_ranker_arguments, bundled_or_given, output_dir, print_json, progress, ranker_params, read_games
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -26,9 +26,18 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--train-games", default="12,22,80,all", metavar="LIST", help="training sizes, e.g. 12,22,80,all (default)"
     )
-    parser.add_argument("--belief", choices=("learned", "rules"), default="learned", help="belief to evaluate")
-    parser.add_argument("--seed", type=int, default=0, help="random seed of the belief's position sample")
-    parser.add_argument("--jobs", type=int, default=1, metavar="N", help="training sizes evaluated in parallel (processes)")
+    parser.add_argument(
+        "--predictor",
+        default="all",
+        metavar="LIST",
+        help="predictors compared, some of iam,ranker,ranker+engine,search-best,engine-best,opening-memory,random "
+        "(default all: those needing an engine only with --engine)",
+    )
+    parser.add_argument("--belief", choices=("learned", "rules"), default="learned", help="iam: the belief to evaluate")
+    parser.add_argument("--max-positions", type=int, metavar="N", help="score at most N test positions: whole test games sampled with --seed")
+    parser.add_argument("--seed", type=int, default=0, help="random seed of the models' position samples and of --max-positions")
+    add_ranker_arguments(parser)
+    parser.set_defaults(jobs=1)
     parser.add_argument("--json", action="store_true", help="print the results as JSON")
     parser.add_argument("--out", metavar="DIR", help="also write CSV and JSON files to this folder")
     add_quiet(parser)
@@ -52,27 +61,63 @@ def parse_sizes(text: str) -> list[int | None]:
     return sizes
 
 
+def parse_predictors(text: str, settings) -> list[str]:
+    """``"iam,ranker"`` or ``"all"`` -> predictor names (DataError on an unknown one or a missing engine)."""
+    from iam.errors import DataError
+    from iam.predictors import PREDICTORS, available_predictors
+
+    if text.strip() == "all":
+        return available_predictors(settings)
+    names = [part.strip() for part in text.split(",") if part.strip()]
+    unknown = [name for name in names if name not in PREDICTORS]
+    if unknown or not names:
+        raise DataError(f"--predictor takes 'all' or some of {','.join(PREDICTORS)}, not {text!r}")
+    missing = [name for name in names if name not in available_predictors(settings)]
+    if missing:
+        raise DataError(f"{', '.join(missing)} needs --engine PATH")
+    return list(dict.fromkeys(names))
+
+
 def run(args: argparse.Namespace) -> int:
     from iam.errors import DataError
-    from iam.evaluation import evaluate
+    from iam.evaluation import evaluate, sample_test_games
+    from iam.predictors import TRAINED, PredictorSettings
 
     sizes = parse_sizes(args.train_games)
     if args.jobs < 1:
         raise DataError("--jobs must be at least 1")
+    if args.max_positions is not None and args.max_positions < 1:
+        raise DataError("--max-positions must be at least 1")
+    ranker = ranker_params(args)
+    ranker.update(jobs=1, families=tuple(family for family in ranker["families"] if family != "engine"))
+    ranker.pop("engine", None)
+    settings = PredictorSettings(
+        iam={"belief": args.belief, "random_state": args.seed},
+        ranker={**{k: v for k, v in ranker.items() if not k.startswith("engine")}, "random_state": args.seed},
+        engine=args.engine,
+        engine_depth=args.engine_depth,
+        engine_cache=args.engine_cache if args.engine else None,
+        search_depth=args.search_depth or 1,
+    )
+    predictors = parse_predictors(args.predictor, settings)
     paths, player = bundled_or_given(args.pgn, args.player)
     folder = output_dir(args.out) if args.out else None
     games, ingest = read_games(paths, player=player, quiet=args.quiet)
-    training = sum(game.split == "train" for game in games)
-    if training == 0 or not any(game.split == "test" for game in games):
+    training = [game for game in games if game.split == "train"]
+    test = [game for game in games if game.split == "test"]
+    if not training or not test:
         raise DataError(f"{player} needs at least one training and one test game (found {len(games)} games)")
+    test = sample_test_games(test, args.max_positions, seed=args.seed)
     started = time.perf_counter()
+    runs = sum(len(sizes) if name in TRAINED else 1 for name in predictors)
     report = evaluate(
-        games,
+        training + test,
         player=player,
         train_sizes=sizes,
-        model_params={"belief": args.belief, "random_state": args.seed},
+        predictors=predictors,
+        settings=settings,
         jobs=args.jobs,
-        progress=lambda runs: progress(runs, quiet=args.quiet, total=len(sizes), desc="training sizes", unit=" runs"),
+        progress=lambda finished: progress(finished, quiet=args.quiet, total=runs, desc="runs", unit=" runs"),
     )
     elapsed = time.perf_counter() - started
     if folder is not None:
@@ -105,7 +150,7 @@ def _markdown(report, ingest, elapsed: float) -> str:
         f"{report.test_games} test games, {int(summary['test_positions'].iloc[0])} test positions "
         f"(games read: {ingest.used}, skipped: {ingest.skipped_total}); {elapsed:.0f} s",
         "",
-        summary[["train_games", "coverage", "top1", "top3", "ece", "brier", "log_loss"]]
+        summary[["predictor", "train_games", "coverage", "top1", "top3", "ece", "brier", "log_loss"]]
         .astype({"train_games": str})
         .to_markdown(index=False, floatfmt=".3f"),
         "",
@@ -118,7 +163,8 @@ def _markdown(report, ingest, elapsed: float) -> str:
             for h, p, r in zip(bands["hits"], bands["predictions"], bands["rate"].fillna(0))
         ]
     )
-    table = cells.pivot(index="train_games", columns="band", values="cell")
+    table = cells.pivot(index=["predictor", "train_games"], columns="band", values="cell")
+    table = table.reindex(list(dict.fromkeys(zip(bands["predictor"], bands["train_games"]))))
     order = [band for band in ("<25%", "25-30%", "30-40%", "40-50%", ">50%") if band in table.columns]
     lines.append(table[order].reset_index().to_markdown(index=False))
     return "\n".join(lines) + "\n"

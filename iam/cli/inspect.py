@@ -23,11 +23,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     from iam.chunk import Chunk
     from iam.errors import DataError
-    from iam.model import OpponentModel
+    from iam.predictors import load_predictor
 
     if args.top < 1:
         raise DataError("--top must be at least 1")
-    model = OpponentModel.load(args.model)
+    model = load_predictor(args.model)
+    if getattr(model, "iam_", False) is None:
+        raise DataError(f"{args.model} is a move ranker without habit features: it holds no chunks to inspect")
+    model = getattr(model, "iam_", model)  # a ranker's chunks are those of its IAM model
     folder = output_dir(args.svg) if args.svg else None
     table = model.library_.table.head(args.top)
     chunks = []

@@ -27,12 +27,18 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from iam.errors import PositionError
-    from iam.model import OpponentModel
+    from iam.predictors import load_predictor
+    from iam.ranker import MoveRanker
 
     if args.top < 1:
         raise PositionError("--top must be at least 1")
     board = position(args.fen, args.moves)
-    model = OpponentModel.load(args.model)
+    model = load_predictor(args.model)
+    if isinstance(model, MoveRanker):
+        try:
+            return _ranker(model, board, args)
+        finally:
+            model.close()
     predictions = model.explain(board, top=args.top)
     if args.json:
         print_json({"fen": board.fen(), "predictions": [p.to_dict() for p in predictions]})
@@ -86,3 +92,28 @@ def _evidence(prediction) -> str:
             f"{' '.join(best['squares'])} (seen in {best['games']} games)"
         )
     return "; ".join(parts)
+
+
+def _ranker(model, board, args: argparse.Namespace) -> int:
+    """A move ranker's beliefs, each move with the features that carried it."""
+    explained = model.explain(board, top=args.top)
+    if args.json:
+        payload = [
+            {
+                "move": item["move"].uci(),
+                "san": item["san"],
+                "belief": item["belief"],
+                "features": [
+                    {"feature": c.feature, "family": c.family, "value": c.value, "contribution": c.contribution}
+                    for c in item["features"]
+                ],
+            }
+            for item in explained
+        ]
+        print_json({"fen": board.fen(), "predictor": "ranker", "predictions": payload})
+        return 0
+    print(f"{model.player_} to move in {board.fen()}")
+    for rank, item in enumerate(explained, 1):
+        reasons = ", ".join(f"{c.feature} {c.contribution:+.2f}" for c in item["features"][:3])
+        print(f"{rank:>2}. {item['san']:<8} {item['belief']:6.1%}  {reasons}")
+    return 0

@@ -6,7 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from iam.cli._common import add_quiet, print_json, progress, read_games
+from iam.cli._common import add_quiet, add_ranker_arguments, print_json, progress, ranker_params, read_games
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -29,7 +29,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         metavar="N",
         help="a stored chunk proposes moves only if the player formed it by a move in at least N games (default 2; 0 = no such filter)",
     )
-    parser.add_argument("--belief", choices=("learned", "rules"), default="learned", help="learned weights and calibration, or the seed's rules")
+    parser.add_argument(
+        "--predictor",
+        choices=("ranker", "iam"),
+        default="ranker",
+        help="ranker: every legal move scored from all the evidence (default); iam: the seed's chunks and opening memory alone",
+    )
+    parser.add_argument("--belief", choices=("learned", "rules"), default="learned", help="iam: learned weights and calibration, or the seed's rules")
+    add_ranker_arguments(parser)
     parser.add_argument("--seed", type=int, default=0, help="random seed of the belief's position sample")
     parser.add_argument("-o", "--output", required=True, metavar="MODEL", help="model file to write (.json or .json.gz)")
     parser.add_argument("--json", action="store_true", help="print the summary as JSON")
@@ -57,6 +64,8 @@ def run(args: argparse.Namespace) -> int:
         raise DataError(f"none of the player's games can be used ({'; '.join(report.summary_lines()[1:])})")
     if not args.quiet and not args.json:
         print(f"learning from {len(games)} games ...", file=sys.stderr)
+    if args.predictor == "ranker":
+        return _train_ranker(args, games, report, output)
     model = OpponentModel(
         min_games=args.min_games, min_formed_games=args.min_formed_games, belief=args.belief, random_state=args.seed
     )
@@ -88,5 +97,36 @@ def run(args: argparse.Namespace) -> int:
     print(f"rote memory: {len(model.rote_)} sequences, {len(model.rote_.positions)} positions; belief: {model.belief_kind_}")
     for note in model.notes_:
         print(f"note: {note}")
+    print(f"model written to {output} ({output.stat().st_size / 1024:.0f} KiB)")
+    return 0
+
+
+def _train_ranker(args: argparse.Namespace, games, report, output: Path) -> int:
+    """Fit and write a move ranker; print what it learned."""
+    from iam.ranker import MoveRanker
+
+    model = MoveRanker(**ranker_params(args), min_games=args.min_games, random_state=args.seed)
+    try:
+        model.fit(games, progress=lambda tasks, total: progress(tasks, quiet=args.quiet, total=total, desc="features", unit=" parts"))
+    finally:
+        model.close()
+    model.save(output)
+    weights = sorted(model.weights().items(), key=lambda item: -abs(item[1]))
+    summary = {
+        "model": str(output),
+        "predictor": "ranker",
+        "player": model.player_,
+        "games": report.to_dict(),
+        "positions": model.n_positions_,
+        "families": list(model.families_),
+        "training_log_loss": model.training_log_loss_,
+        "weights": dict(weights),
+    }
+    if args.json:
+        print_json(summary)
+        return 0
+    print("\n".join(report.summary_lines()))
+    print(f"move ranker of {model.player_}: {model.n_positions_} training positions, families {', '.join(model.families_)}")
+    print("strongest weights: " + ", ".join(f"{name} {value:+.2f}" for name, value in weights[:8]))
     print(f"model written to {output} ({output.stat().st_size / 1024:.0f} KiB)")
     return 0

@@ -36,8 +36,8 @@ def run(args: argparse.Namespace) -> int:
         raise IAMError("--player-color needs --model")
     if args.model is None:
         return main()
-    from iam.model import OpponentModel
+    from iam.predictors import load_predictor
 
-    model = OpponentModel.load(args.model)
+    model = load_predictor(args.model)
     color = None if args.player_color is None else (args.player_color == "white")
     return main(model, predictor_name=f"a model of {model.player_}", modelled_color=color)

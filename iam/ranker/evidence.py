@@ -21,12 +21,14 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from iam.engine_analysis import EngineAnalyser
 from iam.model import OpponentModel
 from iam.ranker.habits import HABIT_FEATURES, habit_features
 from iam.ranker.movefeatures import MOVE_FEATURES, move_features
 from iam.ranker.population import BOOK_FEATURES, PopulationBook, book_features
 from iam.ranker.positions import Position
 from iam.ranker.scorefeatures import SCORE_FEATURES, score_features
+from search.chess.scoring import score_root_moves
 
 __all__ = ["FAMILIES", "DEFAULT_FAMILIES", "family_columns", "Evidence", "EngineSettings"]
 
@@ -71,9 +73,7 @@ class Evidence:
     book: PopulationBook | None = None
     search_depth: int = 1
     engine: EngineSettings | None = None
-    scorer: Callable | None = None
-    """Scores every legal move (board, depth) -> {move: cp}; default: this project's search."""
-    engine_analyser: object | None = None
+    engine_analyser: EngineAnalyser | None = None
 
     @property
     def columns(self) -> tuple[str, ...]:
@@ -113,17 +113,11 @@ class Evidence:
         raise ValueError(f"unknown feature family {family!r}")
 
     def _search_scores(self, position: Position) -> dict:
-        if self.scorer is None:
-            from search.chess.scoring import score_root_moves
-
-            self.scorer = score_root_moves
-        return self.scorer(position.board, self.search_depth)
+        return score_root_moves(position.board, self.search_depth)
 
     def _engine_scores(self, position: Position) -> dict:
         if self.engine is None:
             raise ValueError("the engine family needs an engine (EngineSettings)")
         if self.engine_analyser is None:
-            from iam.engine_analysis import EngineAnalyser
-
             self.engine_analyser = EngineAnalyser(self.engine.path, depth=self.engine.depth, cache=self.engine.cache)
         return self.engine_analyser.analyse(position.board).scores

@@ -48,11 +48,7 @@ def position_of(board: chess.Board, played: chess.Move | None = None, *, game: i
 
 def count_player_moves(games: Sequence[PlayerGame]) -> np.ndarray:
     """How many moves the player made in each game (positions he was to move in)."""
-    counts = []
-    for game in games:
-        first = 0 if chess.Board(game.start_fen).turn == game.color else 1
-        counts.append(len(range(first, len(game.moves), 2)))
-    return np.array(counts, dtype=np.int64)
+    return np.array([game.player_moves for game in games], dtype=np.int64)
 
 
 def player_positions(

@@ -26,7 +26,7 @@ def small_pgn(bundled_head) -> Path:
 @pytest.fixture(scope="module")
 def model_file(small_pgn, tmp_path_factory) -> Path:
     path = tmp_path_factory.mktemp("model") / "botvinnik.json.gz"
-    assert main(["train", str(small_pgn), "--player", "botvinnik", "-o", str(path), "--quiet"]) == 0
+    assert main(["train", "--predictor", "iam", str(small_pgn), "--player", "botvinnik", "-o", str(path), "--quiet"]) == 0
     return path
 
 
@@ -37,12 +37,12 @@ def run(capsys, *argv: str) -> tuple[int, str, str]:
 
 
 def test_train_prints_the_summary(small_pgn, tmp_path, capsys):
-    code, out, _ = run(capsys, "train", str(small_pgn), "--player", "Botvinnik", "--split", "train", "-o", str(tmp_path / "m.json"), "--quiet")
+    code, out, _ = run(capsys, "train", "--predictor", "iam", str(small_pgn), "--player", "Botvinnik", "--split", "train", "-o", str(tmp_path / "m.json"), "--quiet")
     assert code == 0
     assert "player's games: 50; used: 40" in out
     assert "left out by request: 0 by colour, 10 by split" in out
     assert "after the noise filter" in out and "'Botvinnik, Mikhail' (50)" in out
-    code, out, _ = run(capsys, "train", str(small_pgn), "--player", "Botvinnik", "--json", "-o", str(tmp_path / "m2.json"), "--quiet")
+    code, out, _ = run(capsys, "train", "--predictor", "iam", str(small_pgn), "--player", "Botvinnik", "--json", "-o", str(tmp_path / "m2.json"), "--quiet")
     summary = json.loads(out)
     assert summary["games"]["used"] == 50 and summary["chunks"]["stored"] > 0 and summary["positions"] > 1000
 
@@ -64,7 +64,7 @@ def test_predict_json_contract(model_file, capsys):
 
 def test_evaluate_json_contract(small_pgn, tmp_path, capsys):
     out_dir = tmp_path / "results"
-    code, out, _ = run(capsys, "evaluate", str(small_pgn), "--player", "Botvinnik", "--train-games", "12,all", "--json", "--out", str(out_dir), "--quiet")
+    code, out, _ = run(capsys, "evaluate", "--predictor", "iam", str(small_pgn), "--player", "Botvinnik", "--train-games", "12,all", "--json", "--out", str(out_dir), "--quiet")
     assert code == 0
     payload = json.loads(out)
     assert payload["player"] == "Botvinnik"
@@ -173,7 +173,7 @@ def test_the_console_script_reports_errors_without_a_traceback(tmp_path):
 @pytest.mark.parametrize("count", [1, 2, 3])
 def test_train_and_predict_on_one_to_three_games(bundled_head, tmp_path, capsys, count):
     model = tmp_path / "few.json"
-    code, out, _ = run(capsys, "train", str(bundled_head(count)), "--player", "Botvinnik", "-o", str(model), "--json", "--quiet")
+    code, out, _ = run(capsys, "train", "--predictor", "iam", str(bundled_head(count)), "--player", "Botvinnik", "-o", str(model), "--json", "--quiet")
     assert code == 0
     summary = json.loads(out)
     assert summary["games"]["used"] == count
@@ -183,7 +183,7 @@ def test_train_and_predict_on_one_to_three_games(bundled_head, tmp_path, capsys,
 
 
 def test_evaluate_with_a_single_training_game(bundled_head, capsys):
-    code, out, _ = run(capsys, "evaluate", str(bundled_head(10)), "--player", "Botvinnik", "--train-games", "1", "--json", "--quiet")
+    code, out, _ = run(capsys, "evaluate", "--predictor", "iam", str(bundled_head(10)), "--player", "Botvinnik", "--train-games", "1", "--json", "--quiet")
     assert code == 0
     (run_,) = json.loads(out)["runs"]
     assert run_["train_games"] == 1 and run_["test_positions"] > 0
@@ -218,7 +218,7 @@ def test_a_failure_after_training_leaves_nothing_behind(small_pgn, tmp_path, cap
         raise OSError(28, "No space left on device")
 
     monkeypatch.setattr("os.replace", disk_full)
-    code, _, err = run(capsys, "train", str(small_pgn), "--player", "Botvinnik", "--max-games", "3", "-o", str(tmp_path / "m.json"), "--quiet")
+    code, _, err = run(capsys, "train", "--predictor", "iam", str(small_pgn), "--player", "Botvinnik", "--max-games", "3", "-o", str(tmp_path / "m.json"), "--quiet")
     assert code == 2 and err == f"iam: error: cannot write {tmp_path / 'm.json'}: No space left on device\n"
     assert list(tmp_path.iterdir()) == []  # neither the model nor its temporary file
 
@@ -227,7 +227,7 @@ def test_train_exposes_the_formed_games_filter(small_pgn, tmp_path, capsys):
     stored = {}
     for n in (0, 2):
         path = tmp_path / f"m{n}.json"
-        code, out, _ = run(capsys, "train", str(small_pgn), "--player", "Botvinnik", "--min-formed-games", str(n), "--belief", "rules", "-o", str(path), "--json", "--quiet")
+        code, out, _ = run(capsys, "train", "--predictor", "iam", str(small_pgn), "--player", "Botvinnik", "--min-formed-games", str(n), "--belief", "rules", "-o", str(path), "--json", "--quiet")
         assert code == 0
         chunks = json.loads(out)["chunks"]
         stored[n] = chunks["stored"]

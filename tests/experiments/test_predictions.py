@@ -4,7 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from experiments.predictions import player_positions, sample_test_games
+from iam.evaluation import sample_test_games
+
+
+def player_positions(game):
+    return game.player_moves
 from iam.pgn import load_player_games
 
 

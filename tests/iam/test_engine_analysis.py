@@ -294,3 +294,14 @@ def _proxy_capping_multipv(stockfish: str, folder: Path, *, cap: int) -> Path:
         """
     )
     return _executable(folder / "capped-engine", script)
+
+
+def test_a_program_that_forgets_to_close_its_analyser_still_exits(stockfish):
+    script = (
+        "import chess\n"
+        "from iam.engine_analysis import EngineAnalyser\n"
+        f"analyser = EngineAnalyser({stockfish!r}, depth=1)\n"
+        "print(len(analyser.analyse(chess.Board()).scores))\n"
+    )
+    finished = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
+    assert finished.returncode == 0 and finished.stdout.strip() == "20"

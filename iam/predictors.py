@@ -1,0 +1,101 @@
+"""Every predictor by name, and model files of either kind.
+
+``iam evaluate`` compares predictors in one table; each is built here from its
+name and the training games: ``iam`` (the seed's chunks, :class:`~iam.model.OpponentModel`),
+``ranker`` (the pure-Python :class:`~iam.ranker.MoveRanker`), ``ranker+engine``
+(the ranker with a UCI engine's evidence), and the baselines of :mod:`iam.baselines`.
+:func:`load_predictor` reads a model file of either model kind.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from iam.baselines import EngineBest, OpeningMemory, SearchBest, UniformRandom
+from iam.errors import ModelFileError
+from iam.model import OpponentModel
+from iam.modelfile import FORMAT, model_from_dict, read_document
+from iam.pgn import PlayerGame
+from iam.ranker import DEFAULT_FAMILIES, MoveRanker
+from iam.ranker.estimator import RANKER_FORMAT
+
+__all__ = ["PREDICTORS", "TRAINED", "PredictorSettings", "build_predictor", "load_predictor", "available_predictors"]
+
+PREDICTORS: tuple[str, ...] = (
+    "iam",
+    "ranker",
+    "ranker+engine",
+    "search-best",
+    "engine-best",
+    "opening-memory",
+    "random",
+)
+"""Every predictor name, in the order of the comparison table."""
+
+TRAINED: frozenset[str] = frozenset({"iam", "ranker", "ranker+engine", "opening-memory"})
+"""Predictors that learn from the training games (the others are the same for every training size)."""
+
+_NEEDS_ENGINE = frozenset({"ranker+engine", "engine-best"})
+
+
+@dataclass(frozen=True)
+class PredictorSettings:
+    """What the predictors are built with."""
+
+    iam: dict = field(default_factory=dict)
+    """Parameters of :class:`~iam.model.OpponentModel`."""
+    ranker: dict = field(default_factory=dict)
+    """Parameters of :class:`~iam.ranker.MoveRanker` (its families without the engine)."""
+    engine: str | None = None
+    engine_depth: int = 8
+    engine_cache: str | None = None
+    search_depth: int = 1
+    """Depth of the ``search-best`` baseline (the ranker's own search depth is in ``ranker``)."""
+
+
+def available_predictors(settings: PredictorSettings) -> list[str]:
+    """The predictors that can run with these settings (those needing an engine only with one)."""
+    return [name for name in PREDICTORS if name not in _NEEDS_ENGINE or settings.engine]
+
+
+def build_predictor(name: str, training: Sequence[PlayerGame], settings: PredictorSettings):
+    """The predictor ``name``, fitted on ``training`` when it learns (ValueError for an unknown name)."""
+    if name not in PREDICTORS:
+        raise ValueError(f"unknown predictor {name!r} (known: {', '.join(PREDICTORS)})")
+    if name in _NEEDS_ENGINE and not settings.engine:
+        raise ValueError(f"the {name} predictor needs an engine")
+    if name == "iam":
+        return OpponentModel(**settings.iam).fit(training)
+    if name in ("ranker", "ranker+engine"):
+        params = dict(settings.ranker)
+        if name == "ranker+engine":
+            families = tuple(params.get("families", DEFAULT_FAMILIES))
+            params.update(
+                families=(*families, "engine"),
+                engine=settings.engine,
+                engine_depth=settings.engine_depth,
+                engine_cache=settings.engine_cache,
+            )
+        return MoveRanker(**params).fit(training)
+    if name == "search-best":
+        return SearchBest(settings.search_depth)
+    if name == "engine-best":
+        return EngineBest(settings.engine, depth=settings.engine_depth, cache=settings.engine_cache)
+    if name == "opening-memory":
+        return OpeningMemory(min_games=settings.iam.get("min_games", 2)).fit(training)
+    return UniformRandom()
+
+
+def load_predictor(path: str | Path) -> OpponentModel | MoveRanker:
+    """A model file of either kind (IAM model or move ranker); ModelFileError if it is neither."""
+    data = read_document(path)
+    kind = data.get("format") if isinstance(data, dict) else None
+    if kind == RANKER_FORMAT:
+        return MoveRanker.from_dict(data, source=f"model file {path}")
+    if kind == FORMAT:
+        return model_from_dict(data, source=f"model file {path}")
+    raise ModelFileError(
+        f"model file {path} is not an IAM model file (format {FORMAT!r} or {RANKER_FORMAT!r} expected, found {kind!r})"
+    )

@@ -1,0 +1,81 @@
+"""The move ranker through the command line: train, predict, evaluate with comparison rows."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from iam.cli import main
+
+FAST = ["--families", "move,habits", "--train-positions", "300"]
+
+
+@pytest.fixture(scope="module")
+def small_pgn(bundled_head) -> Path:
+    return bundled_head(50)
+
+
+@pytest.fixture(scope="module")
+def ranker_file(small_pgn, tmp_path_factory) -> Path:
+    path = tmp_path_factory.mktemp("ranker") / "botvinnik.json.gz"
+    assert main(["train", str(small_pgn), "--player", "Botvinnik", *FAST, "-o", str(path), "--quiet"]) == 0
+    return path
+
+
+def run(capsys, *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+def test_the_ranker_is_the_default_and_predict_explains_it(ranker_file, capsys):
+    code, out, _ = run(capsys, "predict", str(ranker_file), "--moves", "d2d4", "g8f6", "c2c4", "--top", "3", "--json")
+    assert code == 0
+    payload = json.loads(out)
+    assert payload["predictor"] == "ranker" and len(payload["predictions"]) == 3
+    beliefs = [p["belief"] for p in payload["predictions"]]
+    assert beliefs == sorted(beliefs, reverse=True) and sum(beliefs) <= 1.0
+    assert all(f["family"] in ("move", "habits") for p in payload["predictions"] for f in p["features"])
+    code, out, _ = run(capsys, "predict", str(ranker_file), "--moves", "e2e4")
+    assert code == 0 and " 1. " in out and "%" in out
+
+
+def test_inspect_shows_the_chunks_of_the_rankers_iam_model(ranker_file, capsys):
+    code, out, _ = run(capsys, "inspect", str(ranker_file), "--top", "2", "--json")
+    assert code == 0 and json.loads(out)["player"]
+
+
+def test_evaluate_compares_predictors_in_one_table(small_pgn, capsys):
+    code, out, _ = run(
+        capsys, "evaluate", str(small_pgn), "--player", "Botvinnik", "--train-games", "12,all", "--predictor",
+        "ranker,opening-memory,random", "--max-positions", "60", *FAST, "--json", "--quiet",
+    )
+    assert code == 0
+    runs = json.loads(out)["runs"]
+    assert [(r["predictor"], r["train_games"]) for r in runs] == [
+        ("ranker", 12), ("ranker", 40), ("opening-memory", 12), ("opening-memory", 40), ("random", 40)
+    ]
+    assert {r["test_positions"] for r in runs} == {60}
+    ranker, random = runs[1], runs[-1]
+    assert ranker["coverage"] == 1.0 and random["coverage"] == 1.0
+    assert ranker["top1"] > random["top1"] + 0.1  # far above chance, even from 40 games
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["evaluate", "--predictor", "psychic"], "--predictor takes"),
+        (["evaluate", "--predictor", "engine-best"], "needs --engine"),
+        (["evaluate", "--families", "move,telepathy"], "--families takes"),
+        (["evaluate", "--families", "engine"], "needs --engine"),
+        (["evaluate", "--max-positions", "0"], "--max-positions"),
+        (["train", "x.pgn", "--player", "x", "--train-positions", "0", "-o", "m.json"], "--train-positions"),
+    ],
+)
+def test_bad_ranker_options_are_one_line_errors(argv, message, capsys, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "x.pgn").write_text('[White "x"]\n[Black "y"]\n[Result "1-0"]\n\n1. e4 e5 1-0\n')
+    code, _, err = run(capsys, *argv, "--quiet")
+    assert code == 2 and message in err and "Traceback" not in err
