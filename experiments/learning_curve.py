@@ -41,7 +41,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace):
     from experiments.runner import ExperimentResult
 
-    runs = run_predictions(args)
+    runs = run_predictions(args, controls=("ranker-no-prior",))
     rows = run_rows(runs)
     data = {**runs.header(NAME), "runs": rows}
     curve = interval_columns(rows)
@@ -77,11 +77,15 @@ def figure(curve: pd.DataFrame):
 
     fig, axes = plt.subplots(1, 3, figsize=(14, 4.2))
     panels = (("coverage", "top1", "top3"), ("log_loss",), ("ece",))
-    sizes = curve["train_games"].to_numpy(dtype=np.float64)
+    groups = list(curve.groupby("predictor", sort=False)) if "predictor" in curve else [("", curve)]
     for ax, keys in zip(axes, panels):
-        for key in keys:
-            ax.plot(sizes, curve[key], marker="o", label=FIGURES[key])
-            ax.fill_between(sizes, curve[f"{key}_lo"], curve[f"{key}_hi"], alpha=0.25)
+        for (predictor, rows), style in zip(groups, ("-", "--", ":", "-.")):
+            sizes = rows["train_games"].to_numpy(dtype=np.float64)
+            for key in keys:
+                label = f"{predictor}: {FIGURES[key]}" if len(groups) > 1 else FIGURES[key]
+                ax.plot(sizes, rows[key], marker="o", linestyle=style, label=label)
+                ax.fill_between(sizes, rows[f"{key}_lo"], rows[f"{key}_hi"], alpha=0.2)
+        sizes = np.unique(curve["train_games"].to_numpy(dtype=np.float64))
         ax.set_xscale("log")
         ax.set_xticks(sizes, [str(int(size)) for size in sizes])
         ax.minorticks_off()

@@ -28,6 +28,7 @@ from experiments.bootstrap import CONFIDENCE, RESAMPLES, SUMMARY_FIGURES, GameRe
 from experiments.heldout import HeldOut, add_heldout_arguments, load_heldout
 from iam.evaluation import EvaluationReport, EvaluationRun, sample_test_games
 from iam.pgn import PlayerGame
+from iam.predictors import PredictorSettings
 
 __all__ = [
     "add_prediction_arguments",
@@ -53,7 +54,14 @@ def add_prediction_arguments(parser: argparse.ArgumentParser, *, train_games: st
         help=f"training sizes, e.g. 12,80,all (default {train_games}); sizes above the "
         "number of training games become all of them",
     )
-    parser.add_argument("--belief", choices=("learned", "rules"), default="learned", help="belief to evaluate")
+    parser.add_argument("--belief", choices=("learned", "rules"), default="learned", help="iam: the belief to evaluate")
+    parser.add_argument(
+        "--predictor",
+        choices=("iam", "ranker"),
+        default="iam",
+        help="iam: the seed's chunks (default); ranker: the move ranker (pure Python; the learning curve adds it "
+        "without its population prior, as a control)",
+    )
     parser.add_argument(
         "--resamples",
         type=int,
@@ -98,7 +106,7 @@ def _training_sizes(requested: Sequence[int | None], available: int) -> list[int
     return sorted({available if size is None else min(size, available) for size in requested})
 
 
-def run_predictions(args: argparse.Namespace) -> PredictionRuns:
+def run_predictions(args: argparse.Namespace, *, controls: Sequence[str] = ()) -> PredictionRuns:
     """Load the games, sample the test positions, fit and score every training size, resample."""
     from iam.cli._common import progress
     from iam.cli.evaluate import parse_sizes
@@ -115,13 +123,18 @@ def run_predictions(args: argparse.Namespace) -> PredictionRuns:
         raise DataError(f"{heldout.player} has no moves in the test games")
     started = time.perf_counter()
     sizes = _training_sizes(requested, len(heldout.training))
+    predictors = [args.predictor, *(controls if args.predictor == "ranker" else ())]
+    settings = PredictorSettings(
+        iam={"belief": args.belief, "random_state": args.seed}, ranker={"random_state": args.seed}
+    )
     report = evaluate(
         heldout.training + test,
         player=heldout.player,
         train_sizes=sizes,
-        model_params={"belief": args.belief, "random_state": args.seed},
+        predictors=predictors,
+        settings=settings,
         jobs=args.jobs,
-        progress=lambda runs: progress(runs, quiet=args.quiet, total=len(sizes), desc="training sizes", unit=" runs"),
+        progress=lambda runs: progress(runs, quiet=args.quiet, total=len(sizes) * len(predictors), desc="runs", unit=" runs"),
     )
     draws = resample_games([game.index for game in test], resamples=args.resamples, seed=bootstrap_seed)
     return PredictionRuns(heldout, report, draws, args.max_positions, args.seed, time.perf_counter() - started)
@@ -137,9 +150,10 @@ def summary_with_intervals(run: EvaluationRun, draws: GameResamples) -> dict:
 
 
 def run_rows(runs: PredictionRuns) -> list[dict]:
-    """One JSON row per training size: ``train_games``, the summary figures and their ``_ci``."""
+    """One JSON row per run: ``predictor``, ``train_games``, the summary figures and their ``_ci``."""
     return [
-        {"train_games": run.train_games, **summary_with_intervals(run, runs.resamples)} for run in runs.report.runs
+        {"predictor": run.predictor, "train_games": run.train_games, **summary_with_intervals(run, runs.resamples)}
+        for run in runs.report.runs
     ]
 
 
@@ -171,7 +185,11 @@ def interval_table(rows: list[dict], figures: dict[str, str]) -> pd.DataFrame:
     """For markdown: ``train games`` and each of ``figures`` (key -> column label) with its interval."""
     return pd.DataFrame(
         [
-            {"train games": row["train_games"], **{label: with_interval(row[key], row[f"{key}_ci"]) for key, label in figures.items()}}
+            {
+                "predictor": row["predictor"],
+                "train games": row["train_games"],
+                **{label: with_interval(row[key], row[f"{key}_ci"]) for key, label in figures.items()},
+            }
             for row in rows
         ]
     )

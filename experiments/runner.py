@@ -27,6 +27,7 @@ MODULES = (
     "experiments.learning_curve",
     "experiments.ply_gain",
     "experiments.guidance_tuning",
+    "experiments.ablation",
 )
 
 

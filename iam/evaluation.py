@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
+import chess
 import numpy as np
 import pandas as pd
 from joblib import Parallel, delayed
@@ -29,6 +30,7 @@ __all__ = [
     "BANDS",
     "ECE_BINS",
     "score_positions",
+    "position_record",
     "band_table",
     "summarise",
     "EvaluationRun",
@@ -113,27 +115,29 @@ def score_positions(model, games: Sequence[PlayerGame], *, progress=None) -> pd.
         board = game.board()
         for ply, move in enumerate(game.moves):
             if board.turn == game.color:
-                beliefs = model.predict_proba(board)
-                ranked = list(beliefs)
-                values = np.fromiter(beliefs.values(), dtype=np.float64, count=len(beliefs))
-                top = ranked[0] if ranked else None
-                records.append(
-                    (
-                        game.index,
-                        ply,
-                        move.uci(),
-                        len(ranked),
-                        top.uci() if top else "",
-                        float(values[0]) if len(values) else np.nan,
-                        bool(top == move),
-                        move in ranked[:3],
-                        float(beliefs.get(move, 0.0)),
-                        float(values.sum()),
-                        float(np.square(values).sum()),
-                    )
-                )
+                records.append(position_record(game.index, ply, move, model.predict_proba(board)))
             board.push(move)
     return pd.DataFrame.from_records(records, columns=RECORD_COLUMNS)
+
+
+def position_record(game: int, ply: int, move: chess.Move, beliefs: dict[chess.Move, float]) -> tuple:
+    """One row of RECORD_COLUMNS: a position's ranked beliefs (highest first) against the move played."""
+    ranked = list(beliefs)
+    values = np.fromiter(beliefs.values(), dtype=np.float64, count=len(beliefs))
+    top = ranked[0] if ranked else None
+    return (
+        game,
+        ply,
+        move.uci(),
+        len(ranked),
+        top.uci() if top else "",
+        float(values[0]) if len(values) else np.nan,
+        bool(top == move),
+        move in ranked[:3],
+        float(beliefs.get(move, 0.0)),
+        float(values.sum()),
+        float(np.square(values).sum()),
+    )
 
 
 def band_table(records: pd.DataFrame) -> pd.DataFrame:

@@ -2,7 +2,8 @@
 
 ``iam evaluate`` compares predictors in one table; each is built here from its
 name and the training games: ``iam`` (the seed's chunks, :class:`~iam.model.OpponentModel`),
-``ranker`` (the pure-Python :class:`~iam.ranker.MoveRanker`), ``ranker+engine``
+``ranker`` (the pure-Python :class:`~iam.ranker.MoveRanker`; ``ranker-no-prior`` the same
+without its population prior, a control), ``ranker+engine``
 (the ranker with a UCI engine's evidence), and the baselines of :mod:`iam.baselines`.
 :func:`load_predictor` reads a model file of either model kind.
 """
@@ -26,6 +27,7 @@ __all__ = ["PREDICTORS", "TRAINED", "PredictorSettings", "build_predictor", "loa
 PREDICTORS: tuple[str, ...] = (
     "iam",
     "ranker",
+    "ranker-no-prior",
     "ranker+engine",
     "search-best",
     "engine-best",
@@ -34,10 +36,12 @@ PREDICTORS: tuple[str, ...] = (
 )
 """Every predictor name, in the order of the comparison table."""
 
-TRAINED: frozenset[str] = frozenset({"iam", "ranker", "ranker+engine", "opening-memory"})
+TRAINED: frozenset[str] = frozenset({"iam", "ranker", "ranker-no-prior", "ranker+engine", "opening-memory"})
 """Predictors that learn from the training games (the others are the same for every training size)."""
 
 _NEEDS_ENGINE = frozenset({"ranker+engine", "engine-best"})
+_CONTROLS = frozenset({"ranker-no-prior"})
+"""Predictors only asked for by name (``all`` leaves them out): the ranker without its population prior."""
 
 
 @dataclass(frozen=True)
@@ -57,7 +61,7 @@ class PredictorSettings:
 
 def available_predictors(settings: PredictorSettings) -> list[str]:
     """The predictors that can run with these settings (those needing an engine only with one)."""
-    return [name for name in PREDICTORS if name not in _NEEDS_ENGINE or settings.engine]
+    return [name for name in PREDICTORS if name not in _CONTROLS and (name not in _NEEDS_ENGINE or settings.engine)]
 
 
 def build_predictor(name: str, training: Sequence[PlayerGame], settings: PredictorSettings):
@@ -68,8 +72,10 @@ def build_predictor(name: str, training: Sequence[PlayerGame], settings: Predict
         raise ValueError(f"the {name} predictor needs an engine")
     if name == "iam":
         return OpponentModel(**settings.iam).fit(training)
-    if name in ("ranker", "ranker+engine"):
+    if name in ("ranker", "ranker-no-prior", "ranker+engine"):
         params = dict(settings.ranker)
+        if name == "ranker-no-prior":
+            params["prior"] = "none"
         if name == "ranker+engine":
             families = tuple(params.get("families", DEFAULT_FAMILIES))
             params.update(
