@@ -14,6 +14,7 @@ from __future__ import annotations
 import gzip
 import json
 import os
+import re
 import tempfile
 import zlib
 from pathlib import Path
@@ -31,10 +32,31 @@ from iam.library import ChunkLibrary
 from iam.noise_filter import STAT_COLUMNS
 from iam.rote import RoteEntry, RoteMemory
 
-__all__ = ["FORMAT", "VERSION", "save_model", "check_writable", "load_model", "model_to_dict", "model_from_dict"]
+__all__ = [
+    "FORMAT",
+    "VERSION",
+    "MAX_MODEL_BYTES",
+    "MAX_NESTING",
+    "MAX_NUMBER_CHARS",
+    "save_model",
+    "check_writable",
+    "load_model",
+    "model_to_dict",
+    "model_from_dict",
+]
 
 FORMAT = "iam-opponent-model"
 VERSION = 1
+MAX_MODEL_BYTES = 64 * 1024 * 1024
+"""Largest model file read, after decompression (a model of 713 games takes 0.5 MB)."""
+MAX_NESTING = 16
+"""Deepest nesting of JSON objects and lists accepted (a model file needs 4)."""
+MAX_NUMBER_CHARS = 40
+"""Longest number accepted, in characters (a count needs at most 19, a float 24)."""
+_READ_PIECE = 1 << 20
+_STRING = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"')
+_LONG_NUMBER = re.compile(rb"[-+0-9.eE]{%d,}" % (MAX_NUMBER_CHARS + 1))
+_NOT_BRACKETS = bytes(range(256)).translate(None, b"[]{}")
 _CHUNK_COLUMNS = ("pattern", *STAT_COLUMNS, "completed", "opportunities")
 _MAX_COUNT = int(np.iinfo(np.int64).max)
 _PARAMS = ("min_games", "min_formed_games", "rote_max_ply", "belief", "belief_positions", "random_state", "player")
@@ -160,26 +182,85 @@ def _temporary_file(path: Path) -> tuple[int, str]:
 
 
 def load_model(path: str | Path):
-    """Read a model file (plain or gzip JSON); ModelFileError on any problem."""
+    """Read a model file (plain or gzip JSON); ModelFileError on any problem.
+
+    At most :data:`MAX_MODEL_BYTES` are read, after decompression (a small file that
+    inflates to gigabytes is refused with bounded memory); nesting deeper than
+    :data:`MAX_NESTING` and numbers longer than :data:`MAX_NUMBER_CHARS` characters
+    are refused before the JSON is parsed.
+    """
     path = Path(path)
+    raw = _read_bounded(path)
+    if not raw:
+        raise ModelFileError(f"model file {path} is empty")
+    if raw[:2] == b"\x1f\x8b":
+        raw = _gunzip_bounded(raw, path)
+    _check_shape_of_text(raw, path)
     try:
-        raw = path.read_bytes()
+        data = json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError, RecursionError) as exc:
+        raise ModelFileError(f"model file {path} is not valid JSON (truncated or corrupt?): {exc}") from None
+    return model_from_dict(data, source=f"model file {path}")
+
+
+def _read_bounded(path: Path) -> bytes:
+    """The file's bytes, at most :data:`MAX_MODEL_BYTES` (ModelFileError beyond, or for a non-file)."""
+    try:
+        if path.exists() and not path.is_file():
+            kind = "a folder" if path.is_dir() else "not a regular file (a device, pipe or socket)"
+            raise ModelFileError(f"cannot read model file {path}: it is {kind}")
+        with path.open("rb") as stream:
+            raw = stream.read(MAX_MODEL_BYTES + 1)
     except FileNotFoundError:
         raise ModelFileError(f"model file not found: {path}") from None
     except OSError as exc:
         raise ModelFileError(f"cannot read model file {path}: {exc.strerror or exc}") from None
-    if not raw:
-        raise ModelFileError(f"model file {path} is empty")
-    if raw[:2] == b"\x1f\x8b":
-        try:
-            raw = gzip.decompress(raw)
-        except (OSError, EOFError, zlib.error) as exc:
-            raise ModelFileError(f"model file {path} is a damaged gzip file ({exc})") from None
+    if len(raw) > MAX_MODEL_BYTES:
+        raise ModelFileError(f"model file {path} is larger than {MAX_MODEL_BYTES // 2**20} MiB")
+    return raw
+
+
+def _gunzip_bounded(raw: bytes, path: Path) -> bytes:
+    """Decompress every gzip member of ``raw``, refusing more than :data:`MAX_MODEL_BYTES` of output."""
+    pieces: list[bytes] = []
+    size = 0
+    data = raw
     try:
-        data = json.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise ModelFileError(f"model file {path} is not valid JSON (truncated or corrupt?): {exc}") from None
-    return model_from_dict(data, source=f"model file {path}")
+        while data:
+            member = zlib.decompressobj(wbits=31)
+            while data and not member.eof:
+                piece = member.decompress(data, _READ_PIECE)
+                size += len(piece)
+                if size > MAX_MODEL_BYTES:
+                    raise ModelFileError(
+                        f"model file {path} inflates to more than {MAX_MODEL_BYTES // 2**20} MiB; refused"
+                    )
+                pieces.append(piece)
+                data = member.unconsumed_tail
+            if not member.eof:
+                raise EOFError("the compressed data ends before its end marker (truncated)")
+            data = member.unused_data
+            if not data.strip(b"\0"):  # zero padding after the last member, as gzip allows
+                data = b""
+    except (zlib.error, EOFError) as exc:
+        raise ModelFileError(f"model file {path} is a damaged gzip file ({exc})") from None
+    return b"".join(pieces)
+
+
+def _check_shape_of_text(raw: bytes, path: Path) -> None:
+    """Refuse deep nesting and huge numbers before the JSON parser sees them (linear time)."""
+    text = _STRING.sub(b'""', raw)
+    long_number = _LONG_NUMBER.search(text)
+    if long_number:
+        raise ModelFileError(
+            f"model file {path} holds a number of {len(long_number.group())} characters "
+            f"(at most {MAX_NUMBER_CHARS} accepted)"
+        )
+    brackets = np.frombuffer(text.translate(None, _NOT_BRACKETS), dtype=np.uint8)
+    if len(brackets):
+        steps = np.where((brackets == ord("[")) | (brackets == ord("{")), 1, -1)
+        if int(np.cumsum(steps).max()) > MAX_NESTING:
+            raise ModelFileError(f"model file {path} is nested deeper than {MAX_NESTING} levels")
 
 
 def _count(value: Any, what: str) -> int:
