@@ -34,6 +34,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``iam`` console script; returns the process exit code."""
+    for stream in (sys.stdout, sys.stderr):  # a file name that is not UTF-8 must not break a message
+        if hasattr(stream, "reconfigure"):
+            stream.reconfigure(errors="backslashreplace")
     parser = build_parser()
     args = parser.parse_args(argv)
     try:

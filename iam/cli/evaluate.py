@@ -6,7 +6,16 @@ import argparse
 import sys
 import time
 
-from iam.cli._common import add_quiet, bundled_or_given, output_dir, print_json, progress, read_games
+from iam.cli._common import (
+    add_quiet,
+    bundled_or_given,
+    check_seed,
+    output_dir,
+    print_json,
+    progress,
+    read_games,
+    usable_jobs,
+)
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -28,7 +37,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument("--belief", choices=("learned", "rules"), default="learned", help="belief to evaluate")
     parser.add_argument("--seed", type=int, default=0, help="random seed of the belief's position sample")
-    parser.add_argument("--jobs", type=int, default=1, metavar="N", help="training sizes evaluated in parallel (processes)")
+    parser.add_argument("--jobs", type=int, default=1, metavar="N", help="training sizes evaluated in parallel (processes; at most the number of CPUs)")
     parser.add_argument("--json", action="store_true", help="print the results as JSON")
     parser.add_argument("--out", metavar="DIR", help="also write CSV and JSON files to this folder")
     add_quiet(parser)
@@ -57,8 +66,8 @@ def run(args: argparse.Namespace) -> int:
     from iam.evaluation import evaluate
 
     sizes = parse_sizes(args.train_games)
-    if args.jobs < 1:
-        raise DataError("--jobs must be at least 1")
+    jobs = usable_jobs(args.jobs)
+    check_seed(args.seed)
     paths, player = bundled_or_given(args.pgn, args.player)
     folder = output_dir(args.out) if args.out else None
     games, ingest = read_games(paths, player=player, quiet=args.quiet)
@@ -71,7 +80,7 @@ def run(args: argparse.Namespace) -> int:
         player=player,
         train_sizes=sizes,
         model_params={"belief": args.belief, "random_state": args.seed},
-        jobs=args.jobs,
+        jobs=jobs,
         progress=lambda runs: progress(runs, quiet=args.quiet, total=len(sizes), desc="training sizes", unit=" runs"),
     )
     elapsed = time.perf_counter() - started

@@ -6,7 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from iam.cli._common import add_quiet, print_json, progress, read_games
+from iam.cli._common import add_quiet, check_not_input, check_seed, print_json, progress, read_games
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -48,7 +48,9 @@ def run(args: argparse.Namespace) -> int:
         raise DataError("--min-games must be at least 1")
     if args.min_formed_games < 0:
         raise DataError("--min-formed-games cannot be negative")
+    check_seed(args.seed)
     output = Path(args.output)
+    check_not_input(output, args.pgn, "-o")
     check_writable(output)  # before reading and training, not after
     games, report = read_games(
         args.pgn, player=args.player, color=args.color, split=args.split, max_games=args.max_games, quiet=args.quiet
