@@ -90,14 +90,19 @@ class GameText:
     has_movetext: bool = False
     names: set[str] = field(default_factory=set)
 
-    def add(self, line: str, *, tag: bool) -> None:
-        self.chars += len(line)
-        self.has_movetext = self.has_movetext or not tag
+    def add(self, piece: str, *, tag: bool, continued: bool = False) -> None:
+        """Add a line, or a further piece of the line added last (``continued``)."""
+        self.chars += len(piece)
+        self.has_movetext = self.has_movetext or (not tag and bool(piece.strip()))
         if self.chars > MAX_GAME_CHARS:
             self.oversize = True
             self.movetext.clear()
             return
-        (self.tags if tag else self.movetext).append(line)
+        lines = self.tags if tag else self.movetext
+        if continued and lines:
+            lines[-1] += piece
+        else:
+            lines.append(piece)
 
 
 def split_games(handle: IO[str]) -> Iterator[GameText]:
@@ -108,35 +113,29 @@ def split_games(handle: IO[str]) -> Iterator[GameText]:
     """
     game: GameText | None = None
     at_line_start = True
+    kind = "text"
     while True:
         piece = handle.readline(_LINE_PIECE)
         if not piece:
             break
         starts_line, at_line_start = at_line_start, piece.endswith("\n")
-        if starts_line and piece.startswith("%"):  # an escaped line: ignored by PGN readers
-            at_line_start = _skip_rest_of_line(handle, piece)
-            continue
-        match = _TAG_START.match(piece) if starts_line else None
-        if match:
-            name = match.group(1)
-            if game is None or game.has_movetext or name in game.names:
-                if game is not None:
-                    yield game
-                game = GameText()
-            if not game.oversize:
-                game.names.add(name)
-        if game is not None and (match or piece.strip()):
-            game.add(piece, tag=match is not None)
+        if starts_line:
+            match = _TAG_START.match(piece)
+            kind = "escape" if piece.startswith("%") else "tag" if match else "text"
+            if match:
+                name = match.group(1)
+                if game is None or game.has_movetext or name in game.names:
+                    if game is not None:
+                        yield game
+                    game = GameText()
+                if not game.oversize:
+                    game.names.add(name)
+            elif kind == "text" and not piece.strip():
+                continue  # a blank line: a separator at most, never the end of a game
+        if game is not None and kind != "escape":
+            game.add(piece, tag=kind == "tag", continued=not starts_line)
     if game is not None:
         yield game
-
-
-def _skip_rest_of_line(handle: IO[str], piece: str) -> bool:
-    while not piece.endswith("\n"):
-        piece = handle.readline(_LINE_PIECE)
-        if not piece:
-            return True
-    return True
 
 
 @dataclass

@@ -159,3 +159,15 @@ def test_the_split_cuts_at_tag_pairs_only():
     assert [len(game.tags) for game in games] == [2, 1, 1]
     assert chess.Board().fen() == pgntext.parse_game(games[0]).start_fen
     assert pgntext.parse_game(games[2]).moves == [chess.Move.from_uci("d2d4")]
+
+
+def test_a_tag_line_longer_than_a_read_piece_stays_one_tag(tmp_path):
+    long_tag = '[Annotator "' + "x" * 200_000 + '"]\n'
+    text = GAME.format(n=0) + long_tag + "\n" + MOVES + "\n" + GAME.format(n=1) + "\n" + MOVES
+    games, report = _read(tmp_path, text)
+    assert report.games_read == 2 and report.used == 2 and not report.skipped
+
+
+def test_a_run_of_spaces_longer_than_a_read_piece_still_separates_moves(tmp_path):
+    games, report = _read(tmp_path, GAME.format(n=0) + "\n1. e4" + " " * 200_000 + "e5 2. Nf3 1-0\n")
+    assert report.used == 1 and len(games[0].moves) == 3
