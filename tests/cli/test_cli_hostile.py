@@ -32,6 +32,8 @@ def _run(capsys, *argv: str) -> tuple[int, str]:
         (("train", "{pgn}", "--player", "Tester", "-o", "{pgn}"), "is an input file"),
         (("train", "/dev/zero", "--player", "Tester", "-o", "{dir}/m.json"), "not a regular file"),
         (("predict", "/dev/zero"), "not a regular file"),
+        (("experiment", "learning-curve", "--pgn", "{pgn}", "--player", "Tester", "--resamples", "9" * 25),
+         "--resamples must be between 1 and"),
     ],
 )
 def test_abusive_arguments_are_one_line_errors(tmp_path, tiny_pgn, capsys, argv, message):
@@ -57,3 +59,11 @@ def test_a_file_name_that_is_not_utf8_under_a_strict_locale(tmp_path, tiny_pgn, 
     strict.flush()
     assert b"model-\\udcff.json" in strict.buffer.getvalue()
     assert os.path.exists(tmp_path / name)
+
+
+def test_belief_bands_on_games_too_few_for_any_prediction(tmp_path, tiny_pgn, capsys):
+    """No top prediction in any band: the reliability plot has nothing for its log scale."""
+    code, err = _run(capsys, "experiment", "belief-bands", "--pgn", str(tiny_pgn), "--player", "Tester",
+                     "--train-games", "2", "--quiet", "--out", str(tmp_path / "out"))
+    assert code == 0, err
+    assert (tmp_path / "out" / "reliability.png").exists() or any((tmp_path / "out").glob("*.png"))
