@@ -38,6 +38,8 @@ __all__ = [
     "MAX_MODEL_BYTES",
     "MAX_NESTING",
     "MAX_NUMBER_CHARS",
+    "MAX_CHUNKS",
+    "MAX_ROTE_ENTRIES",
     "save_model",
     "check_writable",
     "load_model",
@@ -53,6 +55,10 @@ MAX_NESTING = 16
 """Deepest nesting of JSON objects and lists accepted (a model file needs 4)."""
 MAX_NUMBER_CHARS = 40
 """Longest number accepted, in characters (a count needs at most 19, a float 24)."""
+MAX_CHUNKS = 100_000
+"""Most chunks a model file may hold (713 games give 6,568; each costs about 4 KB in memory)."""
+MAX_ROTE_ENTRIES = 100_000
+"""Most remembered sequences, and most remembered positions (713 games give 769 and 994)."""
 _READ_PIECE = 1 << 20
 _STRING = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"')
 _LONG_NUMBER = re.compile(rb"[-+0-9.eE]{%d,}" % (MAX_NUMBER_CHARS + 1))
@@ -277,6 +283,8 @@ def _chunk_table(chunks: dict) -> pd.DataFrame:
     rows = chunks["rows"]
     if not isinstance(rows, list):
         raise ValueError("chunk rows must be a list")
+    if len(rows) > MAX_CHUNKS:
+        raise ValueError(f"the chunk table holds {len(rows):,} chunks, more than the {MAX_CHUNKS:,} accepted")
     codes, values = [], []
     for number, row in enumerate(rows):
         if not isinstance(row, list) or len(row) != len(_CHUNK_COLUMNS):
@@ -306,6 +314,8 @@ def _rote(rote: dict) -> RoteMemory:
     positions = rote.get("positions", {})  # absent in files written before the position memory
     if not isinstance(sequences, dict) or not isinstance(positions, dict):
         raise ValueError("rote sequences and positions must be objects")
+    if max(len(sequences), len(positions)) > MAX_ROTE_ENTRIES:
+        raise ValueError(f"the rote memory holds more than {MAX_ROTE_ENTRIES:,} sequences or positions")
     entries = {}
     for key, counts in sequences.items():
         if not isinstance(key, str) or "|" not in key:

@@ -201,7 +201,9 @@ def _start_board(game: ParsedGame) -> chess.Board | None:
     except ValueError as exc:
         _fail(game, "bad FEN header", f"{fen!r}: {exc}")
         return None
-    board.chess960 = board.has_chess960_castling_rights()
+    if board.has_chess960_castling_rights():
+        _fail(game, "unsupported variant", f"{fen!r}: Chess960 castling rights")
+        return None
     status = board.status()
     if status != chess.STATUS_VALID:
         flags = [flag.name.lower().replace("_", " ") for flag in chess.Status if flag and flag in status]

@@ -122,3 +122,12 @@ def test_beliefs_stay_probabilities_whatever_the_weights(small_model, value):
     model.belief_kind_ = "rules"
     beliefs = np.array(list(model.predict_proba(_board()).values()))
     assert np.all((beliefs >= 0) & (beliefs <= 1)) and beliefs.sum() <= 1 + 1e-9
+
+
+def test_too_many_chunks_or_remembered_positions_are_refused(content, tmp_path, monkeypatch):
+    monkeypatch.setattr(modelfile, "MAX_CHUNKS", 3)
+    (tmp_path / "chunks.json").write_text(json.dumps(content))
+    _refused(tmp_path / "chunks.json", "more than the 3 accepted")
+    monkeypatch.setattr(modelfile, "MAX_CHUNKS", 10**6)
+    monkeypatch.setattr(modelfile, "MAX_ROTE_ENTRIES", 3)
+    _refused(tmp_path / "chunks.json", "more than 3 sequences or positions")

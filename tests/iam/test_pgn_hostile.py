@@ -171,3 +171,9 @@ def test_a_tag_line_longer_than_a_read_piece_stays_one_tag(tmp_path):
 def test_a_run_of_spaces_longer_than_a_read_piece_still_separates_moves(tmp_path):
     games, report = _read(tmp_path, GAME.format(n=0) + "\n1. e4" + " " * 200_000 + "e5 2. Nf3 1-0\n")
     assert report.used == 1 and len(games[0].moves) == 3
+
+
+def test_a_chess960_start_is_an_unsupported_variant(tmp_path):
+    fen = "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9"
+    games, report = _read(tmp_path, GAME.format(n=0) + f'[SetUp "1"]\n[FEN "{fen}"]\n\n9. g3 1-0\n')
+    assert report.skipped == {"unsupported variant": 1} and "Chess960" in report.skipped_examples[0]
