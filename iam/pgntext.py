@@ -193,7 +193,7 @@ def _start_board(game: ParsedGame) -> chess.Board | None:
         return chess.Board()
     fields = fen.split()
     counters = fields[4:6]
-    if any(part.isdigit() and (len(part) > 6 or int(part) > MAX_MOVE_NUMBER) for part in counters):
+    if any(part.isascii() and part.isdigit() and (len(part) > 6 or int(part) > MAX_MOVE_NUMBER) for part in counters):
         _fail(game, "bad FEN header", f"move counters {' '.join(counters)!r} out of range (at most {MAX_MOVE_NUMBER:,})")
         return None
     try:

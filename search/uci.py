@@ -10,8 +10,8 @@ note, as the protocol asks; a ``go`` always searches, its unknown or malformed w
 noted and left out, its numbers capped at :data:`MAX_GO_NUMBER`. An invalid
 ``position`` is noted and leaves the engine on the valid part of it (the start
 position if the set-up itself is invalid, the moves up to the first illegal one),
-never on the previous position. The game history reaches the search: repetitions count, and a move
-predictor sees every move played.
+never on the previous position. The game history reaches the search: repetitions
+count, and a move predictor sees every move played.
 
 Time: ``movetime`` is the time from ``go`` to ``bestmove``; with clocks, a share of
 the mover's clock (a fortieth, or the moves to go) plus most of the increment. A
@@ -99,8 +99,6 @@ class GoCommand:
 
 
 _GO_INTS = {"depth", "nodes", "movetime", "wtime", "btime", "winc", "binc", "movestogo"}
-
-
 _GO_WORDS = _GO_INTS | {"infinite", "ponder", "searchmoves"}
 
 
@@ -139,7 +137,7 @@ def parse_go(tokens: list[str]) -> GoCommand:
 
 def _go_number(word: str, text: str | None, problems: list[str]) -> int | None:
     """The number after a ``go`` word, capped; ``None`` (with a problem noted) if unusable."""
-    if text is None or not text.lstrip("+-").isdigit():
+    if text is None or not (text.lstrip("+-").isascii() and text.lstrip("+-").isdigit()):
         problems.append(f"go {word} needs a number" + (f", not {text[:20]!r}" if text else ""))
         return None
     digits = text.lstrip("+-").lstrip("0") or "0"

@@ -283,6 +283,7 @@ _ODD_FENS = (
     "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1",
     "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3",
     "K7/8/8/8/8/8/8/7k b - - 0 1",
+    "4k3/8/8/8/8/8/4P3/4K3 w - - \u00b2 \u0663",
 )
 
 
@@ -639,7 +640,8 @@ def _go_words(rng: random.Random, board: chess.Board) -> list[str]:
         elif roll < 0.88:
             words += [rng.choice(["movetime", "wtime", "btime", "depth", "nodes"]), "9" * rng.choice([20, 400, 5000])]
         else:
-            words += [rng.choice(["wibble", "mate", "-1", "depth", "nodes x", "movestogo 0", "searchmoves zz", "\ufffd"])]
+            words += [rng.choice(["wibble", "mate", "-1", "depth", "nodes x", "movestogo 0", "searchmoves zz", "\ufffd",
+                                  "depth \u00b2", "movetime \u0663"])]
     if rng.random() < 0.7 and not any(word in ("depth", "nodes", "movetime") for word in words):
         words += ["depth", str(rng.randint(1, 2))]  # most searches end on their own
     return words

@@ -90,6 +90,9 @@ def test_a_huge_move_number_in_the_fen_header_is_a_reason_not_a_crash(tmp_path):
     games, report = _read(tmp_path, GAME.format(n=0) + f'[SetUp "1"]\n[FEN "{fen}"]\n\n1. e4 Kd7 1-0\n')
     assert games == [] and report.skipped == {"bad FEN header": 1}
     assert "out of range" in report.skipped_examples[0]
+    fen = "4k3/8/8/8/8/8/4P3/4K3 w - - \u00b2 1"  # a digit to str.isdigit, not to int
+    games, report = _read(tmp_path, GAME.format(n=0) + f'[SetUp "1"]\n[FEN "{fen}"]\n\n1. e4 Kd7 1-0\n')
+    assert report.skipped == {"bad FEN header": 1}
 
 
 def test_deeply_nested_variations_are_read_in_linear_time(tmp_path):

@@ -46,6 +46,8 @@ def test_unknown_go_words_still_get_a_bestmove():
     assert len(notes) == 1 and "wibble" in notes[0]
     lines, _ = _session("position startpos", "go depth x movetime 50")
     assert len(_bestmoves(lines)) == 1
+    lines, _ = _session("position startpos", "go depth \u00b2 movetime 50")  # a digit to isdigit, not to int
+    assert len(_bestmoves(lines)) == 1 and any("needs a number" in line for line in lines)
 
 
 def test_searchmoves_restricts_the_root():
