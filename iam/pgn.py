@@ -313,11 +313,15 @@ def _read_games(path: Path, player: str, report: IngestReport) -> Iterator[_Seen
 
 
 def _open_text(path: Path) -> IO[str]:
-    if not path.exists():
+    try:
+        exists, folder, regular = path.exists(), path.is_dir(), path.is_file()
+    except OSError as exc:
+        raise DataError(f"cannot open {str(path)[:200]}: {exc.strerror or exc}") from None
+    if not exists:
         raise DataError(f"PGN file not found: {path}")
-    if path.is_dir():
+    if folder:
         raise DataError(f"{path} is a folder, not a PGN file")
-    if not path.is_file():
+    if not regular:
         raise DataError(f"{path} is not a regular file (a device, pipe or socket cannot be read as games)")
     try:
         with path.open("rb") as raw:

@@ -32,6 +32,8 @@ def _run(capsys, *argv: str) -> tuple[int, str]:
         (("train", "{pgn}", "--player", "Tester", "-o", "{pgn}"), "is an input file"),
         (("train", "/dev/zero", "--player", "Tester", "-o", "{dir}/m.json"), "not a regular file"),
         (("predict", "/dev/zero"), "not a regular file"),
+        (("train", "{dir}/" + "a" * 5000, "--player", "Tester", "-o", "{dir}/m.json"), "cannot open"),
+        (("evaluate", "{pgn}", "--player", "Tester", "--out", "{dir}/" + "a" * 5000), "File name too long"),
         (("experiment", "learning-curve", "--pgn", "{pgn}", "--player", "Tester", "--resamples", "9" * 25),
          "--resamples must be between 1 and"),
     ],
