@@ -36,8 +36,8 @@ __all__ = [
     "GameText",
     "ParsedGame",
     "split_games",
+    "read_headers",
     "parse_game",
-    "is_tag_start",
 ]
 
 MAX_GAME_CHARS = 4_000_000
@@ -72,11 +72,6 @@ _MOVE_ERRORS = {
     chess.AmbiguousMoveError: "ambiguous move",
     chess.InvalidMoveError: "unparsable move",
 }
-
-
-def is_tag_start(line: str) -> bool:
-    """Whether a line opens a tag pair (``[Name "``), the mark of a game's headers."""
-    return _TAG_START.match(line) is not None
 
 
 @dataclass
