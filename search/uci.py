@@ -55,6 +55,7 @@ __all__ = [
     "ENGINE_NAME",
     "FALLBACK_SECONDS",
     "MAX_GO_NUMBER",
+    "END_OF_INPUT_WAIT",
 ]
 
 ENGINE_NAME = "IAM search 0.1"
@@ -62,6 +63,8 @@ FALLBACK_SECONDS = 1.0
 """Thinking time for a ``go`` whose clock words leave out the side to move's clock."""
 MAX_GO_NUMBER = 10**9
 """Larger numbers in ``go`` (milliseconds, nodes, depth) are read as this (11.6 days)."""
+END_OF_INPUT_WAIT = 10.0
+"""Seconds a search that ends on its own may still run once the input has ended."""
 _SAFETY = 0.030  # seconds kept back for unwinding, printing and pipe latency
 _DEFAULT_HASH_MB = 64
 _ENTRY_BYTES = 200  # rough size of one table entry in CPython
@@ -200,8 +203,10 @@ class UciEngine:
         predictor_name: str = "opponent model",
         modelled_color: chess.Color | None = None,
         guidance: Guidance = Guidance(),
+        end_of_input_wait: float = END_OF_INPUT_WAIT,
     ) -> None:
         self.output = output
+        self.end_of_input_wait = end_of_input_wait
         self.predictor = predictor
         self.predictor_name = predictor_name
         self.modelled_color = modelled_color
@@ -233,13 +238,14 @@ class UciEngine:
 
     def run(self, lines: Iterable[str]) -> None:
         """Handle commands until ``quit`` (which stops a search at once) or the end of
-        input (which lets a search with a depth, node or time limit finish first)."""
+        input (which lets a search with a depth, node or time limit finish first, for at
+        most ``end_of_input_wait`` seconds: nobody is left to send ``stop``)."""
         for line in lines:
             if not self.handle(line):
                 break
         else:
             if self._thread is not None and self._release.is_set():
-                self._thread.join()
+                self._thread.join(self.end_of_input_wait)
         self._stop_search()
 
     def handle(self, line: str) -> bool:

@@ -7,6 +7,7 @@ import os
 import subprocess
 import sys
 import threading
+import time
 
 import chess
 
@@ -83,3 +84,12 @@ def test_a_byte_that_is_not_utf8_on_stdin_under_a_strict_locale():
     out = done.stdout.decode()
     assert done.returncode == 0 and "readyok" in out and "bestmove" in out, done.stderr.decode()[-500:]
     assert "Traceback" not in done.stderr.decode()
+
+
+def test_the_end_of_input_does_not_wait_days_for_a_huge_movetime():
+    out = io.StringIO()
+    engine = UciEngine(output=out, end_of_input_wait=0.3)
+    started = time.perf_counter()
+    engine.run(["position startpos", "go movetime " + "9" * 400])
+    assert time.perf_counter() - started < 5.0
+    assert len(_bestmoves(out.getvalue().splitlines())) == 1
