@@ -123,7 +123,7 @@ def small_model_json(corpus: Corpus, games: int = 40) -> str:
 _TAG_LINE = re.compile(r"\[([A-Za-z0-9][A-Za-z0-9_+#=:-]*)\s+\"")
 _FULL_TAG = re.compile(r"\[([A-Za-z0-9][A-Za-z0-9_+#=:-]*)\s+\"(.*)\"\]\s*$")
 _NUMBER_PREFIX = re.compile(r"^\d+\.+")
-_SKIPPED_WORDS = re.compile(r"^(?:\d+\.*|\$\d+|[!?+#.]+|1-0|0-1|1/2-1/2|\*)$")
+_SKIPPED_WORDS = re.compile(r"^(?:\d+\.*|\$\d+|[!?+#.]+|(?:1-0|0-1|1/2-1/2|\*)+)$")
 
 
 @dataclass

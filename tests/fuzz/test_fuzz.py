@@ -141,4 +141,5 @@ def test_the_reference_reading_itself():
     assert len(games) == 2 and games[0].tags == {"Event": "a", "White": "x"}
     assert hostile.mainline_tokens("".join(games[0].movetext)) == 4
     assert hostile.mainline_tokens("1. e4 { open") is None and hostile.mainline_tokens("1. e4 ( e5") is None
+    assert hostile.mainline_tokens("1. e4 e5 1/2-1/2*") == 2  # two results glued together are no move
     assert dataclasses.is_dataclass(hostile.Outcome)
