@@ -93,3 +93,19 @@ def test_the_end_of_input_does_not_wait_days_for_a_huge_movetime():
     engine.run(["position startpos", "go movetime " + "9" * 400])
     assert time.perf_counter() - started < 5.0
     assert len(_bestmoves(out.getvalue().splitlines())) == 1
+
+
+class _Uniform:
+    """A move predictor that believes every legal move alike (the guided search's hook is used)."""
+
+    def predict_proba(self, board: chess.Board) -> dict[chess.Move, float]:
+        moves = list(board.legal_moves)
+        return {move: 0.9 / len(moves) for move in moves}
+
+
+def test_searchmoves_restricts_the_root_of_the_guided_search_too():
+    out = io.StringIO()
+    engine = UciEngine(output=out, predictor=_Uniform(), modelled_color=chess.BLACK)
+    engine.run([f"position fen {MATE_IN_ONE}", "go depth 3 searchmoves h2h4"])
+    assert _bestmoves(out.getvalue().splitlines()) == ["h2h4"]
+    assert "search error" not in out.getvalue()
