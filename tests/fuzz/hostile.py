@@ -10,7 +10,8 @@ failure is reproduced by its seed alone. The invariants:
   without a word). A damaged compressed file may instead be a clear error.
 * Model files: loading either refuses the file with a clear error or gives a model
   whose beliefs are in [0, 1] and sum to at most 1, over legal moves only.
-* UCI: every ``go`` is answered by one ``bestmove``, legal in the engine's position;
+* UCI: every ``go`` is answered by one ``bestmove``, legal in the engine's position and
+  one of the ``searchmoves`` when it names legal ones;
   a ``position`` command the rules reject is reported with ``info string``, a valid
   one sets exactly the position it names.
 
@@ -688,16 +689,19 @@ def _expected_board(line: str) -> chess.Board | None:
 
 def check_uci_session(lines: list[str], outcome: Outcome) -> None:
     """Feed a session to an in-process engine and check every go and position invariant."""
-    from search.uci import UciEngine
+    from search.uci import UciEngine, parse_go
 
     out = io.StringIO()
     engine = UciEngine(output=out)
     go_boards: list[chess.Board] = []
+    restrictions: list[set[str]] = []
     try:
         for line in lines:
             seen = len(out.getvalue())
             if line.split()[:1] == ["go"]:
                 go_boards.append(engine.board.copy())
+                named = parse_go(line.split()[1:]).searchmoves
+                restrictions.append({move.uci() for move in named if move in engine.board.legal_moves})
             engine.handle(line)
             if line.split()[:1] == ["position"]:
                 _check_position(line, engine, out.getvalue()[seen:], outcome)
@@ -712,10 +716,10 @@ def check_uci_session(lines: list[str], outcome: Outcome) -> None:
     if len(answers) != len(go_boards):
         outcome.fail("violation", f"{len(go_boards)} go commands, {len(answers)} bestmove answers")
         return
-    for board, answer in zip(go_boards, answers):
-        legal = {move.uci() for move in board.legal_moves}
+    for board, answer, allowed in zip(go_boards, answers, restrictions):
+        legal = allowed or {move.uci() for move in board.legal_moves}
         if (answer[1] not in legal) if legal else answer[1] != "0000":
-            outcome.fail("violation", f"bestmove {answer[1]} is not legal in {board.fen()}")
+            outcome.fail("violation", f"bestmove {answer[1]} is not legal (or not in searchmoves) in {board.fen()}")
 
 
 def _check_position(line: str, engine, printed: str, outcome: Outcome) -> None:
