@@ -222,7 +222,8 @@ def reliability_figure(reliability: pd.DataFrame):
     top.set_title(f"Reliability ({ECE_BINS} equal-width bins, {CONFIDENCE:.0%} bootstrap intervals)")
     top.grid(True, alpha=0.3)
     top.legend(fontsize=8)
-    bottom.set_yscale("log")
+    if (reliability["predictions"] > 0).any():  # a log scale needs something to show
+        bottom.set_yscale("log")
     bottom.set_xlabel("belief of the top prediction (mean per bin above)")
     bottom.set_ylabel("predictions")
     bottom.grid(True, axis="y", alpha=0.3)

@@ -43,6 +43,9 @@ __all__ = [
     "describe",
 ]
 
+MAX_RESAMPLES = 20_000
+"""Most bootstrap resamples accepted (the draw matrix is resamples x test games)."""
+
 
 def add_prediction_arguments(parser: argparse.ArgumentParser, *, train_games: str) -> None:
     """``--pgn --player --max-positions --train-games --belief --resamples``."""
@@ -67,7 +70,7 @@ def add_prediction_arguments(parser: argparse.ArgumentParser, *, train_games: st
         type=int,
         default=RESAMPLES,
         metavar="B",
-        help=f"bootstrap resamples of the test games (default {RESAMPLES})",
+        help=f"bootstrap resamples of the test games (default {RESAMPLES}, at most {MAX_RESAMPLES:,})",
     )
 
 
@@ -114,8 +117,8 @@ def run_predictions(args: argparse.Namespace, *, controls: Sequence[str] = ()) -
     from iam.evaluation import evaluate
 
     requested = parse_sizes(args.train_games)
-    if args.resamples < 1:
-        raise DataError("--resamples must be at least 1")
+    if not 1 <= args.resamples <= MAX_RESAMPLES:
+        raise DataError(f"--resamples must be between 1 and {MAX_RESAMPLES:,}")
     heldout = load_heldout(args)
     sample_seed, bootstrap_seed = np.random.SeedSequence(args.seed).spawn(2)
     test = sample_test_games(heldout.test, args.max_positions, seed=sample_seed)

@@ -29,6 +29,8 @@ from iam.features import FEATURES, RULE_FEATURES
 __all__ = ["RuleWeights", "LearnedBelief", "rule_beliefs", "normalise", "learn_belief"]
 
 _SIZE_SPAN = 6.0  # a chunk has 2..8 pieces in practice: size bonus is (size - 2) / 6
+MAX_WEIGHT = 1e6
+"""Largest magnitude of a weight, mean or scale read from a model file (fitted ones are below 10)."""
 
 
 @dataclass(frozen=True)
@@ -59,7 +61,7 @@ class RuleWeights:
 
     def chunk_belief(self, quantities: np.ndarray) -> np.ndarray:
         """The belief of each proposing chunk, in [0, 1]."""
-        belief = np.clip(sum(self.contributions(quantities).values()), 0.0, 1.0)
+        belief = _unit(sum(self.contributions(quantities).values()))
         if self.eliminate_dissolved:
             belief = np.where(quantities[:, RULE_FEATURES.index("dissolved")] > 0, 0.0, belief)
         return belief
@@ -82,7 +84,7 @@ class RuleWeights:
                 if not isinstance(data[f.name], bool):
                     raise ValueError(f"rule weight {f.name} must be true or false, not {data[f.name]!r}")
             else:
-                finite_number(data[f.name], f"rule weight {f.name}")
+                bounded_number(data[f.name], f"rule weight {f.name}")
         return cls(**data)
 
 
@@ -95,15 +97,29 @@ def finite_number(value, what: str) -> float:
     return float(value)
 
 
+def bounded_number(value, what: str) -> float:
+    """:func:`finite_number` within +-:data:`MAX_WEIGHT` (ValueError otherwise)."""
+    number = finite_number(value, what)
+    if abs(number) > MAX_WEIGHT:
+        raise ValueError(f"{what} is {value!r}, beyond the accepted +-{MAX_WEIGHT:g}")
+    return number
+
+
 def _finite_list(values, what: str) -> np.ndarray:
-    """A list of finite numbers as a float64 array (ValueError otherwise)."""
+    """A list of numbers within +-:data:`MAX_WEIGHT` as a float64 array (ValueError otherwise)."""
     if not isinstance(values, list):
         raise ValueError(f"{what} must be a list of numbers")
-    return np.array([finite_number(value, what) for value in values], dtype=np.float64)
+    return np.array([bounded_number(value, what) for value in values], dtype=np.float64)
+
+
+def _unit(values: np.ndarray) -> np.ndarray:
+    """``values`` clipped to [0, 1], NaN as 0 (whatever the weights, a belief stays a probability)."""
+    return np.clip(np.nan_to_num(np.asarray(values, dtype=np.float64), nan=0.0), 0.0, 1.0)
 
 
 def normalise(beliefs: np.ndarray) -> np.ndarray:
-    """Scale one position's beliefs down so that they sum to at most 1."""
+    """One position's beliefs in [0, 1], scaled down so that they sum to at most 1."""
+    beliefs = _unit(beliefs)
     total = float(beliefs.sum())
     return beliefs / total if total > 1.0 else beliefs
 
@@ -129,8 +145,9 @@ class LearnedBelief:
 
     def raw(self, rows: np.ndarray) -> np.ndarray:
         """Uncalibrated probability that each candidate is the move played."""
-        z = (rows - self.mean) / self.scale @ self.coef + self.intercept
-        return 1.0 / (1.0 + np.exp(-z))
+        with np.errstate(all="ignore"):  # extreme (but finite) weights: NaN and inf are clipped later
+            z = (rows - self.mean) / self.scale @ self.coef + self.intercept
+            return 1.0 / (1.0 + np.exp(-z))
 
     def beliefs(self, rows: np.ndarray) -> np.ndarray:
         """Calibrated beliefs of one position's candidates (sum at most 1)."""
@@ -165,7 +182,7 @@ class LearnedBelief:
             raise ValueError("belief weights do not have one value per feature")
         if np.any(arrays[1] <= 0):
             raise ValueError("belief scales must be positive")
-        intercept = finite_number(data["intercept"], "belief intercept")
+        intercept = bounded_number(data["intercept"], "belief intercept")
         x = _finite_list(data["calibration"]["x"], "belief calibration x")
         y = _finite_list(data["calibration"]["y"], "belief calibration y")
         if x.shape != y.shape or len(x) < 2 or np.any(np.diff(x) < 0):

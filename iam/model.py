@@ -166,8 +166,10 @@ class OpponentModel(BaseEstimator):
                 kind = "a non-negative" if lowest == 0 else "a positive"
                 raise ValueError(f"{name} must be {kind} integer, not {value!r}")
         state = self.random_state
-        if state is not None and (isinstance(state, bool) or not isinstance(state, (int, np.integer)) or state < 0):
-            raise ValueError(f"random_state must be a non-negative integer or None, not {state!r}")
+        if state is not None and (
+            isinstance(state, bool) or not isinstance(state, (int, np.integer)) or not 0 <= state < 2**32
+        ):
+            raise ValueError(f"random_state must be an integer from 0 to 2**32 - 1 or None, not {state!r}")
         if self.player is not None and not isinstance(self.player, str):
             raise ValueError(f"player must be a name or None, not {self.player!r}")
         if self.rule_weights is not None and not isinstance(self.rule_weights, RuleWeights):

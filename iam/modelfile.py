@@ -14,6 +14,7 @@ from __future__ import annotations
 import gzip
 import json
 import os
+import re
 import tempfile
 import zlib
 from pathlib import Path
@@ -34,6 +35,11 @@ from iam.rote import RoteEntry, RoteMemory
 __all__ = [
     "FORMAT",
     "VERSION",
+    "MAX_MODEL_BYTES",
+    "MAX_NESTING",
+    "MAX_NUMBER_CHARS",
+    "MAX_CHUNKS",
+    "MAX_ROTE_ENTRIES",
     "save_model",
     "check_writable",
     "load_model",
@@ -45,6 +51,20 @@ __all__ = [
 
 FORMAT = "iam-opponent-model"
 VERSION = 1
+MAX_MODEL_BYTES = 64 * 1024 * 1024
+"""Largest model file read, after decompression (a model of 713 games takes 0.5 MB)."""
+MAX_NESTING = 16
+"""Deepest nesting of JSON objects and lists accepted (a model file needs 4)."""
+MAX_NUMBER_CHARS = 40
+"""Longest number accepted, in characters (a count needs at most 19, a float 24)."""
+MAX_CHUNKS = 100_000
+"""Most chunks a model file may hold (713 games give 6,568; each costs about 4 KB in memory)."""
+MAX_ROTE_ENTRIES = 100_000
+"""Most remembered sequences, and most remembered positions (713 games give 769 and 994)."""
+_READ_PIECE = 1 << 20
+_STRING = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"')
+_LONG_NUMBER = re.compile(rb"[-+0-9.eE]{%d,}" % (MAX_NUMBER_CHARS + 1))
+_NOT_BRACKETS = bytes(range(256)).translate(None, b"[]{}")
 _CHUNK_COLUMNS = ("pattern", *STAT_COLUMNS, "completed", "opportunities")
 _MAX_COUNT = int(np.iinfo(np.int64).max)
 _PARAMS = ("min_games", "min_formed_games", "rote_max_ply", "belief", "belief_positions", "random_state", "player")
@@ -175,30 +195,90 @@ def _temporary_file(path: Path) -> tuple[int, str]:
 
 
 def load_model(path: str | Path):
-    """Read an IAM model file (plain or gzip JSON); ModelFileError on any problem."""
+    """Read an IAM model file (plain or gzip JSON); ModelFileError on any problem (see :func:`read_document`)."""
     return model_from_dict(read_document(path), source=f"model file {path}")
 
 
 def read_document(path: str | Path) -> Any:
-    """The JSON content of a model file (plain or gzip); ModelFileError if it cannot be read."""
+    """The JSON content of a model file (plain or gzip); ModelFileError if it cannot be read.
+
+    At most :data:`MAX_MODEL_BYTES` are read, after decompression (a small file that
+    inflates to gigabytes is refused with bounded memory); nesting deeper than
+    :data:`MAX_NESTING` and numbers longer than :data:`MAX_NUMBER_CHARS` characters
+    are refused before the JSON is parsed.
+    """
     path = Path(path)
+    raw = _read_bounded(path)
+    if not raw:
+        raise ModelFileError(f"model file {path} is empty")
+    if raw[:2] == b"\x1f\x8b":
+        raw = _gunzip_bounded(raw, path)
+    _check_shape_of_text(raw, path)
     try:
-        raw = path.read_bytes()
+        data = json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError, RecursionError) as exc:
+        raise ModelFileError(f"model file {path} is not valid JSON (truncated or corrupt?): {exc}") from None
+    return data
+
+
+def _read_bounded(path: Path) -> bytes:
+    """The file's bytes, at most :data:`MAX_MODEL_BYTES` (ModelFileError beyond, or for a non-file)."""
+    try:
+        if path.exists() and not path.is_file():
+            kind = "a folder" if path.is_dir() else "not a regular file (a device, pipe or socket)"
+            raise ModelFileError(f"cannot read model file {path}: it is {kind}")
+        with path.open("rb") as stream:
+            raw = stream.read(MAX_MODEL_BYTES + 1)
     except FileNotFoundError:
         raise ModelFileError(f"model file not found: {path}") from None
     except OSError as exc:
         raise ModelFileError(f"cannot read model file {path}: {exc.strerror or exc}") from None
-    if not raw:
-        raise ModelFileError(f"model file {path} is empty")
-    if raw[:2] == b"\x1f\x8b":
-        try:
-            raw = gzip.decompress(raw)
-        except (OSError, EOFError, zlib.error) as exc:
-            raise ModelFileError(f"model file {path} is a damaged gzip file ({exc})") from None
+    if len(raw) > MAX_MODEL_BYTES:
+        raise ModelFileError(f"model file {path} is larger than {MAX_MODEL_BYTES // 2**20} MiB")
+    return raw
+
+
+def _gunzip_bounded(raw: bytes, path: Path) -> bytes:
+    """Decompress every gzip member of ``raw``, refusing more than :data:`MAX_MODEL_BYTES` of output."""
+    pieces: list[bytes] = []
+    size = 0
+    data = raw
     try:
-        return json.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise ModelFileError(f"model file {path} is not valid JSON (truncated or corrupt?): {exc}") from None
+        while data:
+            member = zlib.decompressobj(wbits=31)
+            while data and not member.eof:
+                piece = member.decompress(data, _READ_PIECE)
+                size += len(piece)
+                if size > MAX_MODEL_BYTES:
+                    raise ModelFileError(
+                        f"model file {path} inflates to more than {MAX_MODEL_BYTES // 2**20} MiB; refused"
+                    )
+                pieces.append(piece)
+                data = member.unconsumed_tail
+            if not member.eof:
+                raise EOFError("the compressed data ends before its end marker (truncated)")
+            data = member.unused_data
+            if not data.strip(b"\0"):  # zero padding after the last member, as gzip allows
+                data = b""
+    except (zlib.error, EOFError) as exc:
+        raise ModelFileError(f"model file {path} is a damaged gzip file ({exc})") from None
+    return b"".join(pieces)
+
+
+def _check_shape_of_text(raw: bytes, path: Path) -> None:
+    """Refuse deep nesting and huge numbers before the JSON parser sees them (linear time)."""
+    text = _STRING.sub(b'""', raw)
+    long_number = _LONG_NUMBER.search(text)
+    if long_number:
+        raise ModelFileError(
+            f"model file {path} holds a number of {len(long_number.group())} characters "
+            f"(at most {MAX_NUMBER_CHARS} accepted)"
+        )
+    brackets = np.frombuffer(text.translate(None, _NOT_BRACKETS), dtype=np.uint8)
+    if len(brackets):
+        steps = np.where((brackets == ord("[")) | (brackets == ord("{")), 1, -1)
+        if int(np.cumsum(steps).max()) > MAX_NESTING:
+            raise ModelFileError(f"model file {path} is nested deeper than {MAX_NESTING} levels")
 
 
 def _count(value: Any, what: str) -> int:
@@ -215,6 +295,8 @@ def _chunk_table(chunks: dict) -> pd.DataFrame:
     rows = chunks["rows"]
     if not isinstance(rows, list):
         raise ValueError("chunk rows must be a list")
+    if len(rows) > MAX_CHUNKS:
+        raise ValueError(f"the chunk table holds {len(rows):,} chunks, more than the {MAX_CHUNKS:,} accepted")
     codes, values = [], []
     for number, row in enumerate(rows):
         if not isinstance(row, list) or len(row) != len(_CHUNK_COLUMNS):
@@ -244,6 +326,8 @@ def _rote(rote: dict) -> RoteMemory:
     positions = rote.get("positions", {})  # absent in files written before the position memory
     if not isinstance(sequences, dict) or not isinstance(positions, dict):
         raise ValueError("rote sequences and positions must be objects")
+    if max(len(sequences), len(positions)) > MAX_ROTE_ENTRIES:
+        raise ValueError(f"the rote memory holds more than {MAX_ROTE_ENTRIES:,} sequences or positions")
     entries = {}
     for key, counts in sequences.items():
         if not isinstance(key, str) or "|" not in key:

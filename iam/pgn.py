@@ -1,13 +1,15 @@
 """PGN ingestion: one player's games, streamed from plain or compressed files.
 
-Games are read one at a time (constant memory) with a python-chess visitor that
-keeps only the main line and skips a game right after its headers when the player
-is not in it. Broken games are never fatal: python-chess collects their errors,
-the game is skipped, and the reason is counted in the :class:`IngestReport`.
-python-chess silently passes over movetext it cannot tokenise (``2. Qxh9`` ends a
-game early without an error), so the player's games are also checked for such
-leftovers and skipped with a reason. A damaged or truncated compressed file is an
-error (:class:`DataError`), never a silently shorter list of games.
+Games are read one at a time (constant memory): :mod:`iam.pgntext` cuts the text
+into games at their tag pairs and parses the player's games only (others are
+skipped after their headers). Every game in a file is accounted for: a game of the
+player is either used or skipped with its reason, counted in the
+:class:`IngestReport` (illegal, ambiguous or unparsable move, unclosed comment or
+variation, text that is not movetext, no moves, player on both sides, unsupported
+variant, bad FEN header or illegal set-up position, a game longer than the limits).
+A damaged or truncated compressed file is an error (:class:`DataError`), never a
+silently shorter list of games; so is a path that is not a regular file (a device
+or a pipe could be endless or block forever).
 
 The held-out protocol of the project lives here too: the player's games are
 numbered in file order from 0 (``PlayerGame.index``), and a game is a *test* game
@@ -24,16 +26,16 @@ import lzma
 import re
 import zlib
 from collections import Counter
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Literal
 
 import chess
-import chess.pgn
 import zstandard
 
 from iam.errors import DataError, PlayerNotFoundError
+from iam.pgntext import GameText, ParsedGame, parse_game, read_headers, split_games
 
 __all__ = [
     "ColorFilter",
@@ -198,7 +200,7 @@ def iter_player_games(
             report.player_games += 1
             report.spellings[visitor.spelling] += 1
             if len(visitor.player_color) == 2:
-                _skip(report, "player on both sides", game_index, visitor)
+                _skip(report, "player on both sides", game_index, visitor.game)
                 continue
             (player_color,) = visitor.player_color
             if color != "any" and player_color != (color == "white"):
@@ -211,22 +213,22 @@ def iter_player_games(
                 return
             reason = visitor.problem()
             if reason:
-                _skip(report, reason, game_index, visitor)
+                _skip(report, reason, game_index, visitor.game)
                 continue
             report.used += 1
             yield PlayerGame(
                 index=game_index,
                 color=player_color,
-                start_fen=visitor.start_fen,
-                moves=tuple(visitor.moves),
-                result=_result_for(visitor.headers.get("Result", "*"), player_color),
-                white=visitor.headers.get("White", ""),
-                black=visitor.headers.get("Black", ""),
-                event=visitor.headers.get("Event", ""),
-                date=visitor.headers.get("Date", ""),
+                start_fen=visitor.game.start_fen,
+                moves=tuple(visitor.game.moves),
+                result=_result_for(visitor.game.headers.get("Result", "*"), player_color),
+                white=visitor.game.headers.get("White", ""),
+                black=visitor.game.headers.get("Black", ""),
+                event=visitor.game.headers.get("Event", ""),
+                date=visitor.game.headers.get("Date", ""),
             )
         if games_in_file == 0:
-            raise DataError(f"no PGN games found in {path}")
+            raise DataError(f"no PGN games found in {path} (no tag pairs such as [White \"...\"])")
     if report.player_games == 0:
         common = ", ".join(f"{name!r}" for name, _ in report.names.most_common(8))
         raise PlayerNotFoundError(
@@ -259,156 +261,74 @@ def _result_for(result: str, color: chess.Color) -> Literal["win", "draw", "loss
     return "unknown"
 
 
-def _skip(report: IngestReport, reason: str, index: int, visitor: _MainlineVisitor) -> None:
+def _skip(report: IngestReport, reason: str, index: int, game: ParsedGame) -> None:
     report.skipped[reason] += 1
     if len(report.skipped_examples) < _EXAMPLES_KEPT:
-        white, black = visitor.headers.get("White", "?"), visitor.headers.get("Black", "?")
-        detail = f": {visitor.first_error}" if visitor.first_error else ""
+        white, black = game.headers.get("White", "?"), game.headers.get("Black", "?")
+        detail = f": {game.detail}" if game.detail else ""
         report.skipped_examples.append(f"game {index} ({white} - {black}): {reason}{detail}")
 
 
-class _MainlineVisitor(chess.pgn.BaseVisitor["_MainlineVisitor"]):
-    """Collects headers and main-line moves; skips games without the player."""
+@dataclass
+class _Seen:
+    """One game as the reader saw it: headers, the player's colours, and (for his games) the parse."""
 
-    def __init__(self, player: str, report: IngestReport) -> None:
-        self._player = player
-        self._report = report
-
-    def begin_game(self) -> None:
-        self.headers = chess.pgn.Headers()
-        self.moves: list[chess.Move] = []
-        self.errors: list[Exception] = []
-        self.player_color: set[chess.Color] = set()
-        self.spelling = ""
-        self.start_fen = chess.STARTING_FEN
-        self.has_content = False
-        self.lines: list[str] = []
-
-    def begin_headers(self) -> chess.pgn.Headers:
-        return self.headers
-
-    def visit_header(self, tagname: str, tagvalue: str) -> None:
-        self.headers[tagname] = tagvalue
-        self.has_content = True
-
-    def end_headers(self) -> chess.pgn.SkipType | None:
-        for color, tag in ((chess.WHITE, "White"), (chess.BLACK, "Black")):
-            name = self.headers.get(tag, "")
-            if name and name != "?":
-                self._report.names[name] += 1
-            if name_matches(self._player, name):
-                self.player_color.add(color)
-                self.spelling = name
-        return None if self.player_color else chess.pgn.SKIP
-
-    def visit_board(self, board: chess.Board) -> None:
-        if not self.moves and not self.has_content:
-            return
-        self.has_content = True
-
-    def begin_variation(self) -> chess.pgn.SkipType:
-        return chess.pgn.SKIP
-
-    def visit_move(self, board: chess.Board, move: chess.Move) -> None:
-        if not self.moves:
-            self.start_fen = board.fen()
-        self.moves.append(move)
-        self.has_content = True
-
-    def handle_error(self, error: Exception) -> None:
-        self.errors.append(error)
-
-    def result(self) -> _MainlineVisitor:
-        return self
-
-    @property
-    def first_error(self) -> str:
-        return str(self.errors[0])[:120] if self.errors else ""
+    game: ParsedGame
+    text: GameText
+    player_color: set[chess.Color]
+    spelling: str
 
     def problem(self) -> str:
-        """Why the game cannot be used, or '' if it can."""
-        if self.headers.get("Variant", "Standard").lower() not in ("standard", "chess", "normal", ""):
-            return "unsupported variant"
-        if self.errors:
-            kind = type(self.errors[0]).__name__
-            return {
-                "IllegalMoveError": "illegal move",
-                "AmbiguousMoveError": "ambiguous move",
-                "InvalidMoveError": "unparsable move",
-            }.get(kind, "invalid game (e.g. a bad FEN header)")
-        if not self.moves:
-            return "no moves"
-        leftover = unparsed_movetext(self.lines)
-        if leftover:
-            self.errors.append(ValueError(f"unrecognised movetext {' '.join(leftover[:3])!r}"))
-            return "unrecognised movetext"
-        return ""
+        """Why the player's game cannot be used, or '' if it can (parses the movetext once)."""
+        parse_game(self.text, self.game)
+        if not self.game.problem and not _player_moves(self.game, next(iter(self.player_color))):
+            self.game.problem = "the player makes no move"
+        return self.game.problem
 
 
-_COMMENT = re.compile(r"\{[^}]*\}?|;[^\n]*|^%[^\n]*", re.MULTILINE)
-_VARIATION = re.compile(r"\([^()]*\)")
-_HARMLESS = re.compile(r"\d+\.*|[+#.!?]+")
-"""Text python-chess's tokeniser skips on purpose: move numbers, check marks, dots."""
+def _player_moves(game: ParsedGame, color: chess.Color) -> int:
+    first_is_player = (game.start_fen.split()[1] == "w") == (color == chess.WHITE)
+    return (len(game.moves) + first_is_player) // 2
 
 
-def unparsed_movetext(lines: Sequence[str]) -> list[str]:
-    """Tokens of a game's text that python-chess's tokeniser passes over without a word.
-
-    ``lines`` are the game's lines as read (headers included). Comments, variations,
-    move numbers and check marks are expected; anything else left after python-chess's
-    own movetext pattern (e.g. ``Qxh9``, ``foo``) means the game was not read as written.
-    """
-    start = 0
-    while start < len(lines) and (not lines[start].strip() or lines[start].lstrip().startswith(("[", "%", ";"))):
-        start += 1
-    text = _COMMENT.sub(" ", "".join(lines[start:]))
-    while (shorter := _VARIATION.sub(" ", text)) != text:
-        text = shorter
-    text = chess.pgn.MOVETEXT_REGEX.sub(" ", text)
-    return [token for token in text.split() if not _HARMLESS.fullmatch(token)]
-
-
-class _LineRecorder:
-    """A text handle for ``chess.pgn.read_game`` that keeps the lines of the game being read."""
-
-    def __init__(self, handle: IO[str]) -> None:
-        self._handle = handle
-        self.lines: list[str] = []
-
-    def readline(self) -> str:
-        line = self._handle.readline()
-        self.lines.append(line)
-        return line
-
-    def take(self) -> list[str]:
-        lines, self.lines = self.lines, []
-        return lines
-
-
-def _read_games(path: Path, player: str, report: IngestReport) -> Iterator[_MainlineVisitor]:
-    """Yield one visitor per game in the file; the visitor holds what was read."""
+def _read_games(path: Path, player: str, report: IngestReport) -> Iterator[_Seen]:
+    """Yield every game of the file (each block of tag pairs is one game)."""
     with _open_text(path) as handle:
-        recorder = _LineRecorder(handle)
+        texts = split_games(handle)
         while True:
-            visitor = _MainlineVisitor(player, report)
             try:
-                finished = chess.pgn.read_game(recorder, Visitor=lambda: visitor) is None
+                text = next(texts, None)
             except _READ_ERRORS as exc:
                 raise DataError(f"cannot read {path}: {exc}") from None
-            lines = recorder.take()
-            if finished:
+            if text is None:
                 return
-            if visitor.has_content:
-                if visitor.player_color:
-                    visitor.lines = lines
-                yield visitor
+            game = read_headers(text)
+            colors: set[chess.Color] = set()
+            spelling = ""
+            for color, tag in ((chess.WHITE, "White"), (chess.BLACK, "Black")):
+                name = game.headers.get(tag, "")
+                if name and name != "?":
+                    report.names[name] += 1
+                if name_matches(player, name):
+                    colors.add(color)
+                    spelling = name
+            if not colors and any(name_matches(player, line) for line in game.malformed_tags):
+                colors.add(chess.WHITE)  # his game by the look of it, and unreadable: counted, then skipped
+                spelling = player
+            yield _Seen(game, text, colors, spelling)
 
 
 def _open_text(path: Path) -> IO[str]:
-    if not path.exists():
+    try:
+        exists, folder, regular = path.exists(), path.is_dir(), path.is_file()
+    except OSError as exc:
+        raise DataError(f"cannot open {str(path)[:200]}: {exc.strerror or exc}") from None
+    if not exists:
         raise DataError(f"PGN file not found: {path}")
-    if path.is_dir():
+    if folder:
         raise DataError(f"{path} is a folder, not a PGN file")
+    if not regular:
+        raise DataError(f"{path} is not a regular file (a device, pipe or socket cannot be read as games)")
     try:
         with path.open("rb") as raw:
             head = raw.read(4)

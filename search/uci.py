@@ -1,13 +1,17 @@
 """A UCI chess engine around the search library (the protocol any chess GUI speaks).
 
 Commands: uci, isready, ucinewgame, setoption, position startpos|fen ... [moves ...],
-go depth|nodes|movetime|wtime|btime|winc|binc|movestogo|infinite|ponder, ponderhit,
-stop, quit. The search runs in a thread so ``stop`` and ``isready`` are answered while
-it thinks; an ``info`` line follows every completed depth and ``bestmove`` (with the
-expected reply as ``ponder``) ends every ``go``, also when the search breaks.
-Unknown or malformed commands are ignored with an ``info string`` note, as the
-protocol asks. The game history reaches the search: repetitions count, and a move
-predictor sees every move played.
+go depth|nodes|movetime|wtime|btime|winc|binc|movestogo|infinite|ponder|searchmoves,
+ponderhit, stop, quit. The search runs in a thread so ``stop`` and ``isready`` are
+answered while it thinks; an ``info`` line follows every completed depth and
+``bestmove`` (with the expected reply as ``ponder``) ends every ``go``, also when the
+search breaks. Unknown or malformed commands are ignored with an ``info string``
+note, as the protocol asks; a ``go`` always searches, its unknown or malformed words
+noted and left out, its numbers capped at :data:`MAX_GO_NUMBER`. An invalid
+``position`` is noted and leaves the engine on the valid part of it (the start
+position if the set-up itself is invalid, the moves up to the first illegal one),
+never on the previous position. The game history reaches the search: repetitions
+count, and a move predictor sees every move played.
 
 Time: ``movetime`` is the time from ``go`` to ``bestmove``; with clocks, a share of
 the mover's clock (a fortieth, or the moves to go) plus most of the increment. A
@@ -50,11 +54,17 @@ __all__ = [
     "clock_problem",
     "ENGINE_NAME",
     "FALLBACK_SECONDS",
+    "MAX_GO_NUMBER",
+    "END_OF_INPUT_WAIT",
 ]
 
 ENGINE_NAME = "IAM search 0.1"
 FALLBACK_SECONDS = 1.0
 """Thinking time for a ``go`` whose clock words leave out the side to move's clock."""
+MAX_GO_NUMBER = 10**9
+"""Larger numbers in ``go`` (milliseconds, nodes, depth) are read as this (11.6 days)."""
+END_OF_INPUT_WAIT = 10.0
+"""Seconds a search that ends on its own may still run once the input has ended."""
 _SAFETY = 0.030  # seconds kept back for unwinding, printing and pipe latency
 _DEFAULT_HASH_MB = 64
 _ENTRY_BYTES = 200  # rough size of one table entry in CPython
@@ -74,6 +84,10 @@ class GoCommand:
     movestogo: int | None = None
     infinite: bool = False
     ponder: bool = False
+    searchmoves: tuple[chess.Move, ...] = ()
+    """Root moves to search (``go searchmoves``); empty: all legal moves."""
+    problems: tuple[str, ...] = ()
+    """What was malformed and left out of the command, for an ``info string`` note."""
 
     @property
     def has_clock(self) -> bool:
@@ -88,30 +102,55 @@ class GoCommand:
 
 
 _GO_INTS = {"depth", "nodes", "movetime", "wtime", "btime", "winc", "binc", "movestogo"}
+_GO_WORDS = _GO_INTS | {"infinite", "ponder", "searchmoves"}
 
 
 def parse_go(tokens: list[str]) -> GoCommand:
-    """Parse the words after ``go``; ``ValueError`` on a malformed command."""
+    """Parse the words after ``go``, leniently: a ``go`` must always be answered.
+
+    Unknown words, missing or malformed numbers and out-of-range values are left
+    out and listed in ``problems``; numbers above :data:`MAX_GO_NUMBER` are capped.
+    """
     fields: dict = {}
+    problems: list[str] = []
+    moves: list[chess.Move] = []
     i = 0
     while i < len(tokens):
         word = tokens[i]
+        i += 1
         if word in ("infinite", "ponder"):
             fields[word] = True
-            i += 1
-        elif word in _GO_INTS:
-            if i + 1 >= len(tokens):
-                raise ValueError(f"go {word} needs a number")
-            value = int(tokens[i + 1])
-            if value < 0 or (word in ("depth", "nodes", "movestogo") and value == 0):
-                raise ValueError(f"go {word} {value} is out of range")
-            fields[word] = value
-            i += 2
         elif word == "searchmoves":
-            raise ValueError("go searchmoves is not supported")
+            while i < len(tokens) and tokens[i] not in _GO_WORDS:
+                try:
+                    moves.append(chess.Move.from_uci(tokens[i]))
+                except ValueError:
+                    problems.append(f"searchmoves {tokens[i][:20]!r} is not a move")
+                i += 1
+        elif word in _GO_INTS:
+            text = tokens[i] if i < len(tokens) and tokens[i] not in _GO_WORDS else None
+            i += text is not None
+            value = _go_number(word, text, problems)
+            if value is not None:
+                fields[word] = value
         else:
-            raise ValueError(f"unknown go parameter {word!r}")
-    return GoCommand(**fields)
+            problems.append(f"unknown go parameter {word[:20]!r}")
+    return GoCommand(**fields, searchmoves=tuple(moves), problems=tuple(problems))
+
+
+def _go_number(word: str, text: str | None, problems: list[str]) -> int | None:
+    """The number after a ``go`` word, capped; ``None`` (with a problem noted) if unusable."""
+    if text is None or not (text.lstrip("+-").isascii() and text.lstrip("+-").isdigit()):
+        problems.append(f"go {word} needs a number" + (f", not {text[:20]!r}" if text else ""))
+        return None
+    digits = text.lstrip("+-").lstrip("0") or "0"
+    value = MAX_GO_NUMBER if len(digits) > 10 else min(int(digits), MAX_GO_NUMBER)
+    if text.startswith("-") and value:
+        value = -value
+    if value < 0 or (word in ("depth", "nodes", "movestogo") and value == 0):
+        problems.append(f"go {word} {text[:20]} is out of range")
+        return None
+    return value
 
 
 def clock_problem(go: GoCommand, turn: chess.Color) -> str | None:
@@ -164,8 +203,10 @@ class UciEngine:
         predictor_name: str = "opponent model",
         modelled_color: chess.Color | None = None,
         guidance: Guidance = Guidance(),
+        end_of_input_wait: float = END_OF_INPUT_WAIT,
     ) -> None:
         self.output = output
+        self.end_of_input_wait = end_of_input_wait
         self.predictor = predictor
         self.predictor_name = predictor_name
         self.modelled_color = modelled_color
@@ -197,13 +238,14 @@ class UciEngine:
 
     def run(self, lines: Iterable[str]) -> None:
         """Handle commands until ``quit`` (which stops a search at once) or the end of
-        input (which lets a search with a depth, node or time limit finish first)."""
+        input (which lets a search with a depth, node or time limit finish first, for at
+        most ``end_of_input_wait`` seconds: nobody is left to send ``stop``)."""
         for line in lines:
             if not self.handle(line):
                 break
         else:
             if self._thread is not None and self._release.is_set():
-                self._thread.join()
+                self._thread.join(self.end_of_input_wait)
         self._stop_search()
 
     def handle(self, line: str) -> bool:
@@ -262,33 +304,21 @@ class UciEngine:
         self._new_tables()
 
     def _cmd_position(self, args: list[str]) -> None:
-        if not args:
-            raise ValueError("expected: position startpos|fen <fen> [moves ...]")
-        if "moves" in args:
-            split = args.index("moves")
-            setup, moves = args[:split], args[split + 1 :]
-        else:
-            setup, moves = args, []
-        if setup == ["startpos"]:
-            board = chess.Board()
-        elif setup and setup[0] == "fen" and len(setup) > 1:
-            board = chess.Board(" ".join(setup[1:]))
-            if not board.is_valid():
-                raise ValueError(f"invalid position {board.fen()}")
-        else:
-            raise ValueError("expected startpos or fen <fen>")
-        for uci in moves:
-            move = chess.Move.from_uci(uci)
-            if not board.is_legal(move):
-                raise ValueError(f"illegal move {uci} in {board.fen()}")
-            board.push(move)
         self._stop_search()
-        self.board = board
+        self.board, problem = _position(args)
+        if problem is not None:
+            self.send(f"info string invalid position ({problem}); the position is now {self.board.fen()}")
 
     def _cmd_go(self, args: list[str]) -> None:
         go = parse_go(args)
         self._stop_search()
-        turn = self.board.turn
+        for problem in go.problems:
+            self.send(f"info string ignored in go: {problem}")
+        board = self.board.copy()
+        allowed = [move for move in go.searchmoves if move in board.legal_moves]
+        if go.searchmoves and not allowed:
+            self.send("info string go searchmoves names no legal move; searching all moves")
+        turn = board.turn
         problem = clock_problem(go, turn)
         if problem is not None:
             self.send(f"info string {problem}")
@@ -299,9 +329,8 @@ class UciEngine:
         elif not _waits_for_stop(go, seconds):
             self._release.set()
         limits = Limits(depth=go.depth, nodes=go.nodes, time=seconds)
-        board = self.board.copy()
         self._thread = threading.Thread(
-            target=self._think, args=(board, limits, self._stop, self._release), daemon=True
+            target=self._think, args=(board, limits, self._stop, self._release, tuple(allowed)), daemon=True
         )
         self._thread.start()
 
@@ -335,7 +364,12 @@ class UciEngine:
         self._pondering = None
 
     def _think(
-        self, board: chess.Board, limits: Limits, stop: threading.Event, release: threading.Event
+        self,
+        board: chess.Board,
+        limits: Limits,
+        stop: threading.Event,
+        release: threading.Event,
+        allowed: tuple[chess.Move, ...] = (),
     ) -> None:
         """The search thread: ``info`` per completed depth, then always one ``bestmove``.
 
@@ -346,22 +380,25 @@ class UciEngine:
         """
         best: SearchResult | None = None
         try:
-            policy = self._policy(board)
+            model_policy = policy = self._policy(board)
+            table = self.table
+            if allowed:  # a restricted root must not leave its values in the shared table
+                policy, table = _RootMoves(allowed, model_policy), TranspositionTable(capacity=table.capacity)
             for result in iterate(
                 self.game,
                 board,
                 evaluator=self.evaluator,
                 limits=limits,
                 ordering=self.ordering,
-                table=self.table,
+                table=table,
                 quiescence=True,
                 policy=policy,
                 stop=stop,
             ):
                 best = result
                 self.send(self._info(result, board))
-            if policy is not None:
-                stats = policy.stats()
+            if model_policy is not None:
+                stats = model_policy.stats()
                 self.send(
                     f"info string predictor {stats.calls} positions, {stats.cache_hits} cached, "
                     f"{round(stats.seconds * 1000)} ms"
@@ -369,7 +406,7 @@ class UciEngine:
         except Exception as exc:  # the protocol needs a bestmove whatever broke
             self.send(f"info string search error: {type(exc).__name__}: {exc}")
         release.wait()
-        self.send(f"bestmove {self._best_move(best, board)}")
+        self.send(f"bestmove {self._best_move(best, board, allowed)}")
 
     def _policy(self, board: chess.Board) -> ModelPolicy | None:
         """The guided search's policy for a search from ``board``; ``None`` for a plain search.
@@ -387,16 +424,16 @@ class UciEngine:
         player = 0 if modelled == chess.WHITE else 1
         return ModelPolicy(self.predictor, modelled_player=player, guidance=self.guidance)
 
-    def _best_move(self, best: SearchResult | None, board: chess.Board) -> str:
-        """The move to send (with the expected reply as ``ponder`` when known)."""
-        if best is not None and best.move is not None and best.move in board.legal_moves:
+    def _best_move(self, best: SearchResult | None, board: chess.Board, allowed: tuple[chess.Move, ...] = ()) -> str:
+        """The move to send (with the expected reply as ``ponder`` when known), one of ``allowed`` if given."""
+        if best is not None and best.move is not None and best.move in (allowed or board.legal_moves):
             if len(best.pv) >= 2 and best.pv[0] == best.move:
                 after = board.copy(stack=False)
                 after.push(best.move)
                 if best.pv[1] in after.legal_moves:
                     return f"{best.move.uci()} ponder {best.pv[1].uci()}"
             return best.move.uci()
-        moves = list(board.legal_moves)
+        moves = list(allowed or board.legal_moves)
         if not moves:
             return "0000"  # the game is over: the protocol's null move
         try:
@@ -422,6 +459,55 @@ class UciEngine:
         )
 
 
+class _RootMoves:
+    """A search policy that keeps only ``allowed`` at the root (``go searchmoves``), then defers to ``inner``."""
+
+    def __init__(self, allowed: tuple[chess.Move, ...], inner: ModelPolicy | None) -> None:
+        self.allowed = set(allowed)
+        self.inner = inner
+
+    def plan(self, cursor, actions, *, ply: int, depth: float):
+        plan = self.inner.plan(cursor, actions, ply=ply, depth=depth) if self.inner is not None else None
+        if ply > 0:
+            return plan
+        pairs = plan if plan is not None else [(action, 0) for action in actions]
+        kept = [(action, adjustment) for action, adjustment in pairs if action in self.allowed]
+        return kept or [(action, 0) for action in actions if action in self.allowed]
+
+
+def _position(args: list[str]) -> tuple[chess.Board, str | None]:
+    """The board a ``position`` command sets, and what was wrong with it (``None``: nothing).
+
+    An invalid set-up gives the start position; an illegal or malformed move ends the
+    move list there (the moves before it are played).
+    """
+    if "moves" in args:
+        split = args.index("moves")
+        setup, moves = args[:split], args[split + 1 :]
+    else:
+        setup, moves = args, []
+    if setup == ["startpos"]:
+        board = chess.Board()
+    elif setup and setup[0] == "fen" and len(setup) > 1:
+        try:
+            board = chess.Board(" ".join(setup[1:]))
+        except ValueError as exc:
+            return chess.Board(), f"bad FEN: {exc}"
+        if not board.is_valid():
+            return chess.Board(), f"illegal position {board.fen()}"
+    else:
+        return chess.Board(), "expected: position startpos|fen <fen> [moves ...]"
+    for uci in moves:
+        try:
+            move = chess.Move.from_uci(uci)
+        except ValueError:
+            return board, f"malformed move {uci[:20]!r}"
+        if not board.is_legal(move):
+            return board, f"illegal move {uci} in {board.fen()}"
+        board.push(move)
+    return board, None
+
+
 def _waits_for_stop(go: GoCommand, seconds: float | None) -> bool:
     """Whether a search for ``go`` sends ``bestmove`` only after ``stop``."""
     return go.infinite or (seconds is None and go.depth is None and go.nodes is None)
@@ -433,6 +519,8 @@ def main(
     predictor_name: str = "opponent model",
     modelled_color: chess.Color | None = None,
 ) -> int:
-    """Run the engine on standard input and output."""
+    """Run the engine on standard input and output (bytes that are not UTF-8 read as U+FFFD)."""
+    if hasattr(sys.stdin, "reconfigure"):
+        sys.stdin.reconfigure(errors="replace")
     UciEngine(predictor=predictor, predictor_name=predictor_name, modelled_color=modelled_color).run(sys.stdin)
     return 0

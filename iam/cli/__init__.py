@@ -34,6 +34,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``iam`` console script; returns the process exit code."""
+    for stream in (sys.stdout, sys.stderr):  # a file name that is not UTF-8 must not break a message
+        if hasattr(stream, "reconfigure"):
+            stream.reconfigure(errors="backslashreplace")
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
@@ -46,6 +49,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return 0
+    except OSError as exc:  # a path the user gave that the system refuses (name too long, permissions, ...)
+        name = f" ({_short(exc.filename)})" if exc.filename is not None else ""
+        print(f"iam: error: {exc.strerror or exc}{name}", file=sys.stderr)
+        return 2
+
+
+def _short(name: object, limit: int = 200) -> str:
+    """A file name for a message, its middle left out when it is very long."""
+    text = str(name)
+    return text if len(text) <= limit else f"{text[: limit // 2]}...{text[-limit // 2 :]}"
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -22,7 +22,14 @@ __all__ = [
     "add_ranker_arguments",
     "ranker_params",
     "add_engine_arguments",
+    "check_seed",
+    "usable_jobs",
+    "check_not_input",
+    "MAX_SEED",
 ]
+
+MAX_SEED = 2**32 - 1
+"""Largest ``--seed`` (numpy's and scikit-learn's seeds are 32-bit)."""
 
 T = TypeVar("T")
 
@@ -71,6 +78,43 @@ def finite(value: Any) -> Any:
     if isinstance(value, (list, tuple)):
         return [finite(item) for item in value]
     return value
+
+
+def check_seed(seed: int) -> int:
+    """``seed`` if it is a valid ``--seed`` (0 to :data:`MAX_SEED`); IAMError otherwise."""
+    from iam.errors import IAMError
+
+    if not 0 <= seed <= MAX_SEED:
+        raise IAMError(f"--seed must be between 0 and {MAX_SEED}, not {seed}")
+    return seed
+
+
+def usable_jobs(jobs: int) -> int:
+    """``--jobs`` capped at the number of CPUs (more processes only contend); IAMError below 1."""
+    import os
+
+    from iam.errors import IAMError
+
+    if jobs < 1:
+        raise IAMError("--jobs must be at least 1")
+    return min(jobs, os.cpu_count() or 1)
+
+
+def check_not_input(output: str | Path, inputs: Iterable[str | Path], option: str) -> None:
+    """IAMError if the file ``output`` would be written over one of ``inputs``."""
+    import os
+
+    from iam.errors import IAMError
+
+    target = Path(output)
+    for given in inputs:
+        source = Path(given)
+        try:
+            same = os.path.samefile(target, source) if target.exists() and source.exists() else False
+        except OSError:
+            same = False
+        if same or target.resolve() == source.resolve():
+            raise IAMError(f"{option} {target} is an input file; it would be overwritten")
 
 
 def read_games(paths, *, player: str, quiet: bool = False, **options):
@@ -158,7 +202,7 @@ def ranker_params(args: Any) -> dict[str, Any]:
         "search_depth": args.search_depth,
         "max_positions": args.ranker_positions,
         "prior": args.prior,
-        "jobs": args.jobs,
+        "jobs": usable_jobs(args.jobs),
     }
     if args.prior_strength is not None:
         params["prior_strength"] = args.prior_strength

@@ -6,7 +6,18 @@ import argparse
 import sys
 import time
 
-from iam.cli._common import add_quiet, add_ranker_arguments, bundled_or_given, output_dir, print_json, progress, ranker_params, read_games
+from iam.cli._common import (
+    add_quiet,
+    add_ranker_arguments,
+    bundled_or_given,
+    check_seed,
+    output_dir,
+    print_json,
+    progress,
+    ranker_params,
+    read_games,
+    usable_jobs,
+)
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -84,8 +95,8 @@ def run(args: argparse.Namespace) -> int:
     from iam.predictors import TRAINED, PredictorSettings
 
     sizes = parse_sizes(args.train_games)
-    if args.jobs < 1:
-        raise DataError("--jobs must be at least 1")
+    jobs = usable_jobs(args.jobs)
+    check_seed(args.seed)
     if args.max_positions is not None and args.max_positions < 1:
         raise DataError("--max-positions must be at least 1")
     ranker = ranker_params(args)
@@ -116,7 +127,7 @@ def run(args: argparse.Namespace) -> int:
         train_sizes=sizes,
         predictors=predictors,
         settings=settings,
-        jobs=args.jobs,
+        jobs=jobs,
         progress=lambda finished: progress(finished, quiet=args.quiet, total=runs, desc="runs", unit=" runs"),
     )
     elapsed = time.perf_counter() - started

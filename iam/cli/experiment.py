@@ -30,10 +30,10 @@ def run(args: argparse.Namespace) -> int:
 
     matplotlib.use("Agg")
     from experiments.runner import write_result
-    from iam.cli._common import finite, output_dir, print_json
+    from iam.cli._common import check_seed, finite, output_dir, print_json, usable_jobs
 
-    if args.jobs < 1:
-        raise IAMError("--jobs must be at least 1")
+    args.jobs = usable_jobs(args.jobs)
+    check_seed(args.seed)
     if args.out:
         output_dir(args.out)  # a bad --out fails before the work, not after it
     result = args.experiment_module.run(args)

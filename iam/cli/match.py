@@ -10,6 +10,8 @@ from pathlib import Path
 from iam.cli._common import add_quiet, print_json
 from iam.errors import IAMError
 
+_MAX_MOVETIME_MS = 86_400_000
+
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
@@ -56,8 +58,14 @@ def run(args: argparse.Namespace) -> int:
         raise IAMError("--nodes must be at least 1")
     if args.movetime is not None and args.movetime < 1:
         raise IAMError("--movetime must be at least 1")
-    if args.timeout <= 0:
-        raise IAMError("--timeout must be positive")
+    if not math.isfinite(args.timeout) or args.timeout <= 0:
+        raise IAMError(f"--timeout must be a positive number of seconds, not {args.timeout}")
+    if args.movetime is not None and args.movetime > _MAX_MOVETIME_MS:
+        raise IAMError(f"--movetime must be at most {_MAX_MOVETIME_MS} ms (one day)")
+    if args.openings:
+        from iam.cli._common import check_not_input
+
+        check_not_input(args.pgn, [args.openings], "--pgn")
     limit = (
         chess.engine.Limit(nodes=args.nodes)
         if args.nodes is not None

@@ -6,7 +6,16 @@ import argparse
 import sys
 from pathlib import Path
 
-from iam.cli._common import add_quiet, add_ranker_arguments, print_json, progress, ranker_params, read_games
+from iam.cli._common import (
+    add_quiet,
+    add_ranker_arguments,
+    check_not_input,
+    check_seed,
+    print_json,
+    progress,
+    ranker_params,
+    read_games,
+)
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -55,7 +64,9 @@ def run(args: argparse.Namespace) -> int:
         raise DataError("--min-games must be at least 1")
     if args.min_formed_games < 0:
         raise DataError("--min-formed-games cannot be negative")
+    check_seed(args.seed)
     output = Path(args.output)
+    check_not_input(output, args.pgn, "-o")
     check_writable(output)  # before reading and training, not after
     games, report = read_games(
         args.pgn, player=args.player, color=args.color, split=args.split, max_games=args.max_games, quiet=args.quiet

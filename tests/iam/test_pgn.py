@@ -174,7 +174,7 @@ def test_every_skip_reason_is_counted(tmp_path):
         tmp_path,
         [
             ({}, "1. e4 e5 2. Nf3 Nc6 *"),  # fine
-            ({}, "1. e4 e5 2. Qxh9 *"),  # python-chess drops the garbage token silently
+            ({}, "1. e4 e5 2. Qxh9 *"),  # python-chess's own reader drops this token silently
             ({}, "1. e4 e5 2. Nf3 foo Nc6 *"),
             ({}, "*"),
             ({"Black": "Tester, Tom"}, "1. d4 d5 *"),
@@ -188,11 +188,11 @@ def test_every_skip_reason_is_counted(tmp_path):
     assert [g.index for g in games] == [0, 8]
     assert [len(g.moves) for g in games] == [4, 5]
     assert report.skipped == {
-        "unrecognised movetext": 2,
+        "unparsable move": 2,
         "no moves": 1,
         "player on both sides": 1,
         "unsupported variant": 1,
-        "invalid game (e.g. a bad FEN header)": 1,
+        "bad FEN header": 1,
         "illegal move": 1,
     }
     assert report.used + report.skipped_total == report.player_games == 9

@@ -1,0 +1,71 @@
+"""Abusive command lines: one line ``iam: error: ...``, exit code 2, never a traceback."""
+
+from __future__ import annotations
+
+import io
+import os
+import shutil
+import sys
+
+import pytest
+
+from iam.cli import main
+from iam.cli._common import usable_jobs
+from iam.errors import IAMError
+
+
+def _run(capsys, *argv: str) -> tuple[int, str]:
+    code = main(list(argv))
+    return code, capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (("train", "{pgn}", "--player", "Tester", "--seed", "-1", "-o", "{dir}/m.json"), "--seed must be between 0"),
+        (("train", "{pgn}", "--player", "Tester", "--seed", str(2**40), "-o", "{dir}/m.json"), "--seed must be"),
+        (("evaluate", "{pgn}", "--player", "Tester", "--seed", "-2"), "--seed must be"),
+        (("evaluate", "{pgn}", "--player", "Tester", "--jobs", "0"), "--jobs must be at least 1"),
+        (("match", "a", "b", "--timeout", "nan"), "--timeout must be a positive number"),
+        (("match", "a", "b", "--timeout", "inf"), "--timeout must be a positive number"),
+        (("match", "a", "b", "--movetime", "9" * 30), "--movetime must be at most"),
+        (("train", "{pgn}", "--player", "Tester", "-o", "{pgn}"), "is an input file"),
+        (("train", "/dev/zero", "--player", "Tester", "-o", "{dir}/m.json"), "not a regular file"),
+        (("predict", "/dev/zero"), "not a regular file"),
+        (("train", "{dir}/" + "a" * 5000, "--player", "Tester", "-o", "{dir}/m.json"), "cannot open"),
+        (("evaluate", "{pgn}", "--player", "Tester", "--out", "{dir}/" + "a" * 5000), "File name too long"),
+        (("experiment", "learning-curve", "--pgn", "{pgn}", "--player", "Tester", "--resamples", "9" * 25),
+         "--resamples must be between 1 and"),
+    ],
+)
+def test_abusive_arguments_are_one_line_errors(tmp_path, tiny_pgn, capsys, argv, message):
+    pgn = tmp_path / "games.pgn"
+    shutil.copy(tiny_pgn, pgn)
+    before = pgn.read_bytes()
+    code, err = _run(capsys, *(arg.format(pgn=pgn, dir=tmp_path) for arg in argv))
+    assert code == 2 and err.startswith("iam: error: ") and message in err and err.count("\n") == 1
+    assert pgn.read_bytes() == before
+
+
+def test_jobs_are_capped_at_the_cpus():
+    assert usable_jobs(1_000_000_000) == (os.cpu_count() or 1)
+    with pytest.raises(IAMError):
+        usable_jobs(0)
+
+
+def test_a_file_name_that_is_not_utf8_under_a_strict_locale(tmp_path, tiny_pgn, monkeypatch):
+    strict = io.TextIOWrapper(io.BytesIO(), encoding="utf-8", errors="strict")
+    monkeypatch.setattr(sys, "stdout", strict)
+    name = os.fsdecode(b"model-\xff.json")
+    assert main(["train", str(tiny_pgn), "--player", "Tester", "-o", str(tmp_path / name), "--quiet"]) == 0
+    strict.flush()
+    assert b"model-\\udcff.json" in strict.buffer.getvalue()
+    assert os.path.exists(tmp_path / name)
+
+
+def test_belief_bands_on_games_too_few_for_any_prediction(tmp_path, tiny_pgn, capsys):
+    """No top prediction in any band: the reliability plot has nothing for its log scale."""
+    code, err = _run(capsys, "experiment", "belief-bands", "--pgn", str(tiny_pgn), "--player", "Tester",
+                     "--train-games", "2", "--quiet", "--out", str(tmp_path / "out"))
+    assert code == 0, err
+    assert (tmp_path / "out" / "reliability.png").exists() or any((tmp_path / "out").glob("*.png"))

@@ -1,0 +1,748 @@
+"""Hostile-input fuzzing: seeded mutations of the bundled games, of model files and of UCI
+sessions, each checked against invariants, not only for crashes.
+
+One case is a function of its kind and seed (``pgn_case(corpus, seed)``, ...), so any
+failure is reproduced by its seed alone. The invariants:
+
+* PGN: every game a plain reading of the tag pairs finds is read (``games_read``), the
+  player's games add up (used + skipped with a reason + left out by request), and a
+  used game has as many moves as its main line has move tokens (it was not cut short
+  without a word). A damaged compressed file may instead be a clear error.
+* Model files: loading either refuses the file with a clear error or gives a model
+  whose beliefs are in [0, 1] and sum to at most 1, over legal moves only.
+* UCI: every ``go`` is answered by one ``bestmove``, legal in the engine's position and
+  one of the ``searchmoves`` when it names legal ones;
+  a ``position`` command the rules reject is reported with ``info string``, a valid
+  one sets exactly the position it names.
+
+Anything else raised is a traceback. The quick sample runs in ``test_fuzz.py``; the
+large run is ``run.py`` in this folder.
+"""
+
+from __future__ import annotations
+
+import bz2
+import copy
+import gzip
+import io
+import json
+import lzma
+import random
+import re
+import tempfile
+import time
+import traceback
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import MappingProxyType
+
+import chess
+import numpy as np
+import zstandard
+
+from iam.bundled import default_pgn
+from iam.errors import IAMError, ModelFileError
+from iam.pgn import IngestReport, iter_player_games, name_matches
+
+__all__ = [
+    "Outcome",
+    "Corpus",
+    "pgn_case",
+    "model_case",
+    "uci_case",
+    "mutate_pgn",
+    "mutate_model",
+    "uci_session",
+    "reference_games",
+    "mainline_tokens",
+    "check_pgn_bytes",
+    "check_model_bytes",
+    "check_uci_session",
+    "PGN_MUTATIONS",
+    "CASES",
+    "small_model_json",
+]
+
+BELIEF_TOLERANCE = 1e-9
+
+
+@dataclass
+class Outcome:
+    """What one case did: ``ok``, ``refused`` (a clear error), ``traceback`` or ``violation``."""
+
+    kind: str
+    seed: int
+    status: str = "ok"
+    detail: str = ""
+    games: int = 0
+    unaccounted: int = 0
+    cut_short: int = 0
+    beliefs_checked: int = 0
+    beliefs_out_of_range: int = 0
+    gos: int = 0
+    bestmoves_missing: int = 0
+    seconds: float = 0.0
+    mutations: list[str] = field(default_factory=list)
+
+    def fail(self, status: str, detail: str) -> None:
+        if self.status in ("ok", "refused"):
+            self.status, self.detail = status, detail[:2000]
+
+
+@dataclass(frozen=True)
+class Corpus:
+    """The raw material: the bundled games one text each, and a small model file's JSON."""
+
+    games: tuple[str, ...]
+    model_json: str = ""
+
+    @classmethod
+    def load(cls, *, model_json: str = "") -> Corpus:
+        games: list[str] = []
+        for path in sorted(default_pgn().parent.glob("*.pgn")):
+            text = path.read_text(encoding="utf-8")
+            games.extend("[Event " + block for block in text.split("[Event ")[1:])
+        return cls(tuple(games), model_json)
+
+
+def small_model_json(corpus: Corpus, games: int = 40) -> str:
+    """The JSON of a model fitted on the first ``games`` of Botvinnik's bundled games."""
+    from iam.model import OpponentModel
+    from iam.modelfile import model_to_dict
+
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "head.pgn"
+        path.write_text("".join(corpus.games[:games]), encoding="utf-8")
+        played = list(iter_player_games([path], player="Botvinnik"))
+    model = OpponentModel(belief_positions=300).fit(played)
+    return json.dumps(model_to_dict(model))
+
+
+# -- the plain reading: an independent account of what a file holds ---------------
+
+_TAG_LINE = re.compile(r"\[([A-Za-z0-9][A-Za-z0-9_+#=:-]*)\s+\"")
+_FULL_TAG = re.compile(r"\[([A-Za-z0-9][A-Za-z0-9_+#=:-]*)\s+\"(.*)\"\]\s*$")
+_NUMBER_PREFIX = re.compile(r"^\d+\.+")
+_SKIPPED_WORDS = re.compile(r"^(?:\d+\.*|\$\d+|[!?+#.]+|(?:1-0|0-1|1/2-1/2|\*)+)$")
+
+
+@dataclass
+class ReferenceGame:
+    """One game as a plain reading sees it: its tags and its movetext."""
+
+    tags: dict[str, str] = field(default_factory=dict)
+    malformed: list[str] = field(default_factory=list)
+    names: set[str] = field(default_factory=set)
+    movetext: list[str] = field(default_factory=list)
+
+
+def reference_games(data: bytes) -> list[ReferenceGame]:
+    """Games by a plain reading of the tag pairs (the definition the reader must meet).
+
+    A game starts at a tag line that follows movetext or repeats a tag of the game;
+    lines starting with ``%`` are escapes; text before the first tag line is no game.
+    """
+    text = data.decode("utf-8-sig", errors="replace")
+    games: list[ReferenceGame] = []
+    current: ReferenceGame | None = None
+    for line in io.StringIO(text, newline=None):
+        if line.startswith("%"):
+            continue
+        match = _TAG_LINE.match(line)
+        if match:
+            if current is None or current.movetext or match.group(1) in current.names:
+                current = ReferenceGame()
+                games.append(current)
+            current.names.add(match.group(1))
+            full = _FULL_TAG.match(line)
+            if full:
+                current.tags[full.group(1)] = full.group(2)
+            else:
+                current.malformed.append(line)
+        elif current is not None and line.strip():
+            current.movetext.append(line)
+    return games
+
+
+def is_players(game: ReferenceGame, player: str) -> bool:
+    """Whether the reader must count the game as the player's."""
+    if any(name_matches(player, game.tags.get(tag, "")) for tag in ("White", "Black")):
+        return True
+    return any(name_matches(player, line) for line in game.malformed)
+
+
+def mainline_tokens(movetext: str) -> int | None:
+    """Move tokens of the main line, by a character scan (``None``: unclosed comment or variation)."""
+    count, depth, i, n = 0, 0, 0, len(movetext)
+    while i < n:
+        char = movetext[i]
+        if char == "{":
+            end = movetext.find("}", i)
+            if end < 0:
+                return None
+            i = end + 1
+        elif char == ";":
+            end = movetext.find("\n", i)
+            i = n if end < 0 else end + 1
+        elif char in "()":
+            depth += 1 if char == "(" else -1
+            if depth < 0:
+                return None
+            i += 1
+        elif char.isspace():
+            i += 1
+        elif char == "$" and movetext[i + 1 : i + 2].isdigit():  # a NAG
+            i += 1
+            while i < n and movetext[i].isdigit():
+                i += 1
+        else:
+            end = i
+            while end < n and not movetext[end].isspace() and movetext[end] not in "{};()!?$":
+                end += 1
+            word = _NUMBER_PREFIX.sub("", movetext[i : max(end, i + 1)])
+            i = max(end, i + 1)
+            if depth == 0 and word and not _SKIPPED_WORDS.match(word):
+                count += 1
+    return None if depth else count
+
+
+# -- PGN mutations -------------------------------------------------------------------
+
+
+def _flip_bytes(rng: random.Random, data: bytes) -> bytes:
+    out = bytearray(data)
+    for _ in range(rng.randint(1, 8)):
+        if out:
+            out[rng.randrange(len(out))] ^= 1 << rng.randrange(8)
+    return bytes(out)
+
+
+def _truncate(rng: random.Random, data: bytes) -> bytes:
+    return data[: rng.randrange(len(data) + 1)]
+
+
+def _lines_op(op: str) -> Callable[[random.Random, bytes], bytes]:
+    def apply(rng: random.Random, data: bytes) -> bytes:
+        lines = data.split(b"\n")
+        for _ in range(rng.randint(1, 4)):
+            k = rng.randrange(len(lines))
+            if op == "delete" and len(lines) > 1:
+                del lines[k]
+            elif op == "duplicate":
+                lines.insert(k, lines[k])
+        return b"\n".join(lines)
+
+    apply.__name__ = f"{op}_lines"
+    return apply
+
+
+def _no_blank_lines(rng: random.Random, data: bytes) -> bytes:
+    if rng.random() < 0.5:
+        return re.sub(rb"\n\s*\n", b"\n", data)
+    return data.replace(b"\n\n[", b"\n[")
+
+
+def _insert(rng: random.Random, data: bytes, piece: bytes) -> bytes:
+    k = rng.randrange(len(data) + 1)
+    return data[:k] + piece + data[k:]
+
+
+def _unclosed_comment(rng: random.Random, data: bytes) -> bytes:
+    return _insert(rng, data, rng.choice([b"{", b" { unclosed", b"{[%clk 0:01:00]", b"}"]))
+
+
+def _unclosed_variation(rng: random.Random, data: bytes) -> bytes:
+    return _insert(rng, data, rng.choice([b"(", b" ( 1. e4", b")", b" (( ", b"))"]))
+
+
+def _deep_variations(rng: random.Random, data: bytes) -> bytes:
+    depth = rng.choice([10, 1000, 40_000])
+    return _insert(rng, data, b" " + b"( e4 " * depth + b")" * (depth - rng.randint(0, 1)) + b" ")
+
+
+def _many_comments(rng: random.Random, data: bytes) -> bytes:
+    return _insert(rng, data, b" " + b"{c} " * rng.choice([10, 10_000, 100_000]))
+
+
+def _nul_and_non_utf8(rng: random.Random, data: bytes) -> bytes:
+    return _insert(rng, data, rng.choice([b"\x00", b"\xff", b"\xfe\xff", b"\xc3", b"\x80\x80", b"\xef\xbb\xbf"]))
+
+
+def _crlf(rng: random.Random, data: bytes) -> bytes:
+    return data.replace(b"\n", rng.choice([b"\r\n", b"\r", b"\n\r"]))
+
+
+_ODD_FENS = (
+    "8/8/8/8/8/8/8/k7 w - - 0 1",
+    "4k3/8/8/8/8/8/8/P3K3 w - - 0 1",
+    f"4k3/8/8/8/8/8/4P3/4K3 w - - 0 {2**63 - 1}",
+    "4k3/8/8/8/8/8/4P3/4K3 w - - " + "9" * 500 + " 1",
+    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w HAha - 0 1",
+    "not a fen",
+    "",
+    "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1",
+    "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3",
+    "K7/8/8/8/8/8/8/7k b - - 0 1",
+    "4k3/8/8/8/8/8/4P3/4K3 w - - \u00b2 \u0663",
+)
+
+
+def _odd_fen_header(rng: random.Random, data: bytes) -> bytes:
+    fen = rng.choice(_ODD_FENS)
+    tags = f'[SetUp "1"]\n[FEN "{fen}"]\n'
+    if rng.random() < 0.3:
+        tags += f'[Variant "{rng.choice(["From Position", "Chess960", "Standard", "atomic"])}"]\n'
+    at = [m.start() for m in re.finditer(rb"\[Result ", data)]
+    if not at:
+        return _insert(rng, data, tags.encode())
+    k = rng.choice(at)
+    return data[:k] + tags.encode() + data[k:]
+
+
+def _odd_tags(rng: random.Random, data: bytes) -> bytes:
+    piece = rng.choice(
+        [b'[White "Botvinnik', b'[Black "Botvinnik, M."]\n', b"[\n", b'[Event "x"]', b'[Variant "From Position"]\n',
+         b'[White "Capablanca, Jose"]\n', b"%escape\n", b";comment\n", b"1-0\n", b"*"]
+    )
+    return _insert(rng, data, piece)
+
+
+def _garbage_tokens(rng: random.Random, data: bytes) -> bytes:
+    return _insert(rng, data, rng.choice([b" Qxh9 ", b" foo ", b" -- ", b" 99. ", b" $ ", b" e9 ", b" O-O-O-O ", b" 1-0 e4 "]))
+
+
+PGN_MUTATIONS: tuple[Callable[[random.Random, bytes], bytes], ...] = (
+    _flip_bytes,
+    _truncate,
+    _lines_op("delete"),
+    _lines_op("duplicate"),
+    _no_blank_lines,
+    _unclosed_comment,
+    _unclosed_variation,
+    _deep_variations,
+    _many_comments,
+    _nul_and_non_utf8,
+    _crlf,
+    _odd_fen_header,
+    _odd_tags,
+    _garbage_tokens,
+)
+_RARE = {"_deep_variations", "_many_comments"}
+_COMPRESSORS = {
+    "gz": lambda data: gzip.compress(data, mtime=0),
+    "bz2": bz2.compress,
+    "xz": lzma.compress,
+    "zst": lambda data: zstandard.ZstdCompressor(write_checksum=True).compress(data),
+}
+
+
+@dataclass(frozen=True)
+class MutatedPgn:
+    """A mutated file: its bytes on disk, the text it holds, and how it was made."""
+
+    data: bytes
+    text: bytes
+    player: str
+    suffix: str
+    damaged_container: bool
+    mutations: tuple[str, ...]
+
+
+def mutate_pgn(corpus: Corpus, seed: int) -> MutatedPgn:
+    """A slice of the bundled games with 1-4 seeded mutations, sometimes compressed (and cut)."""
+    rng = random.Random(seed)
+    start = rng.randrange(len(corpus.games))
+    data = "".join(corpus.games[start : start + rng.randint(1, 8)]).encode("utf-8")
+    names: list[str] = []
+    for _ in range(rng.randint(1, 4)):
+        operation = rng.choice(PGN_MUTATIONS)
+        if operation.__name__ in _RARE and rng.random() < 0.8:
+            operation = _flip_bytes
+        data = operation(rng, data)
+        names.append(operation.__name__.lstrip("_"))
+    names_in_slice = re.findall(r'\[(?:White|Black) "([^"]*)"\]', data.decode("utf-8", errors="replace"))
+    player = rng.choice(names_in_slice + ["Botvinnik", "Capablanca"] if names_in_slice else ["Botvinnik", "Euwe, Max"])
+    suffix, stored, damaged = "pgn", data, False
+    if rng.random() < 0.25:
+        suffix = rng.choice(list(_COMPRESSORS))
+        stored = _COMPRESSORS[suffix](data)
+        if rng.random() < 0.5:
+            damaged = True
+            stored = _truncate(rng, stored) if rng.random() < 0.5 else _flip_bytes(rng, stored)
+            names.append(f"{suffix} cut or flipped")
+        else:
+            names.append(suffix)
+        suffix = f"pgn.{suffix}"
+    return MutatedPgn(stored, data, player, suffix, damaged, tuple(names))
+
+
+def check_pgn_bytes(mutated: MutatedPgn, folder: Path, outcome: Outcome) -> None:
+    """Read a mutated file and check every invariant of the PGN reader (see module docstring)."""
+    path = folder / f"games.{mutated.suffix}"
+    path.write_bytes(mutated.data)
+    report = IngestReport()
+    try:
+        games = list(iter_player_games([path], player=mutated.player, report=report))
+    except IAMError as exc:
+        outcome.status, outcome.detail = "refused", str(exc)[:300]
+        games = None
+    except Exception:  # the harness's business is exactly this
+        outcome.fail("traceback", traceback.format_exc())
+        return
+    if mutated.damaged_container:
+        return  # a damaged container: an error or whatever survived intact, never a traceback
+    reference = reference_games(mutated.text)
+    players = [game for game in reference if is_players(game, mutated.player)]
+    outcome.games = len(reference)
+    if games is None:
+        message = outcome.detail
+        if not reference and "no PGN games" in message or not players and "no game with player" in message:
+            return
+        if not mutated.text.strip() and "empty" in message:
+            return
+        outcome.fail("violation", f"refused a readable file: {message}")
+        return
+    accounted = report.used + report.skipped_total + report.filtered_color + report.filtered_split
+    outcome.unaccounted = abs(len(reference) - report.games_read) + abs(report.player_games - accounted)
+    if report.games_read != len(reference) or report.player_games != len(players):
+        outcome.fail("violation", f"games read {report.games_read} (plain reading {len(reference)}), "
+                     f"player's {report.player_games} (plain reading {len(players)})")
+    if report.player_games != accounted:
+        outcome.fail("violation", f"player's games {report.player_games} != used + skipped {accounted}")
+    for game in games:
+        expected = mainline_tokens("".join(players[game.index].movetext)) if game.index < len(players) else None
+        if expected != len(game.moves):
+            outcome.cut_short += 1
+            outcome.fail("violation", f"game {game.index} used with {len(game.moves)} moves, main line has {expected}")
+
+
+def pgn_case(corpus: Corpus, seed: int) -> Outcome:
+    """One mutated PGN file, read and checked."""
+    outcome = Outcome("pgn", seed)
+    started = time.perf_counter()
+    mutated = mutate_pgn(corpus, seed)
+    outcome.mutations = list(mutated.mutations)
+    with tempfile.TemporaryDirectory() as folder:
+        check_pgn_bytes(mutated, Path(folder), outcome)
+    outcome.seconds = time.perf_counter() - started
+    return outcome
+
+
+# -- model files -------------------------------------------------------------------
+
+_EXTREMES: tuple = (
+    1e308, -1e308, 1e-308, 10**30, -(10**18), 2**63, float("nan"), float("inf"), 0, -1, 0.5, True, None,
+    "text", "", [], {}, [1, 2, 3], {"a": 1}, "e2e4", "x" * 10_000,
+)
+
+
+def _paths(value, prefix=()) -> list[tuple]:
+    found = [prefix]
+    if isinstance(value, dict):
+        for key, item in value.items():
+            found.extend(_paths(item, (*prefix, key)))
+    elif isinstance(value, list):
+        for index in sorted({0, len(value) // 2, len(value) - 1}) if value else []:
+            found.extend(_paths(value[index], (*prefix, index)))
+    return found
+
+
+def _set(data, path: tuple, value) -> None:
+    target = data
+    for key in path[:-1]:
+        target = target[key]
+    if value is _DELETE and isinstance(target, dict):
+        del target[path[-1]]
+    elif value is not _DELETE:
+        target[path[-1]] = value
+
+
+_DELETE = object()
+
+
+def mutate_model(corpus: Corpus, seed: int) -> tuple[bytes, tuple[str, ...]]:
+    """A model file with seeded damage: to its structure, its bytes or its compression."""
+    rng = random.Random(seed)
+    data = json.loads(corpus.model_json)
+    names: list[str] = []
+    numeric_only = rng.random() < 0.4  # damage that keeps the file well-formed: numbers within the limits
+    for _ in range(rng.randint(1, 3)):
+        paths = _paths(data)[1:]
+        if numeric_only:
+            paths = [p for p in paths if type(_get(data, p)) in (int, float)] or paths
+        path = rng.choice(paths)
+        choice = rng.random()
+        if numeric_only:
+            value = rng.choice([999_999.0, -999_999.0, 1e-300, 0.0, 1e5, -1e5, 3.0, rng.uniform(-50, 50)])
+            if type(_get(data, path)) is int:
+                value = rng.choice([0, 1, 2, 10**6, 2**62])
+        elif choice < 0.15:
+            value = _DELETE
+        elif choice < 0.3 and isinstance(_get(data, path), list):
+            value = [rng.choice(_EXTREMES) for _ in _get(data, path)]
+        else:
+            value = rng.choice(_EXTREMES)
+        _set(data, path, value if value is _DELETE else copy.deepcopy(value))
+        names.append(f"{'/'.join(map(str, path))} = {str(value)[:20] if value is not _DELETE else 'deleted'}")
+    text = json.dumps(data).encode()
+    form = rng.random() if not numeric_only else 1.0
+    if form < 0.1:
+        text = b"[" * 1000 + b"]" * 1000
+        names = ["nested 1000 deep"]
+    elif form < 0.18:
+        text = text.replace(b'"games":', b'"games":' + b"9" * 5000 + b",\"x\":", 1)
+        names.append("5000-digit number")
+    elif form < 0.35:
+        text = _flip_bytes(rng, text) if rng.random() < 0.5 else _truncate(rng, text)
+        names.append("bytes flipped or cut")
+    elif form < 0.42:
+        text = _nul_and_non_utf8(rng, text)
+        names.append("NUL or non-UTF-8")
+    if rng.random() < 0.3:
+        text = gzip.compress(text, mtime=0)
+        if rng.random() < 0.5:
+            text = _truncate(rng, text) if rng.random() < 0.5 else _flip_bytes(rng, text)
+            names.append("gzip cut or flipped")
+        else:
+            names.append("gzip")
+    return text, tuple(names)
+
+
+def _get(data, path: tuple):
+    for key in path:
+        data = data[key]
+    return data
+
+
+def _probe_boards(corpus: Corpus) -> list[chess.Board]:
+    boards = [chess.Board()]
+    board = chess.Board()
+    for uci in ("d2d4", "g8f6", "c2c4", "e7e6", "b1c3", "f8b4"):
+        board.push_uci(uci)
+        boards.append(board.copy())
+    boards.append(chess.Board("r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP3PPP/R2QKB1R w KQ - 0 9"))
+    boards.append(chess.Board("4k3/8/8/8/8/8/4P3/4K3 w - - 0 9999"))
+    return boards
+
+
+def check_model_bytes(data: bytes, folder: Path, outcome: Outcome, boards: list[chess.Board]) -> None:
+    """Load a model file: a clear refusal, or beliefs that are probabilities over legal moves."""
+    from iam.model import OpponentModel
+
+    path = folder / "model.json.gz"
+    path.write_bytes(data)
+    try:
+        model = OpponentModel.load(path)
+    except ModelFileError as exc:
+        outcome.status, outcome.detail = "refused", str(exc)[:300]
+        return
+    except Exception:
+        outcome.fail("traceback", traceback.format_exc())
+        return
+    for board in boards:
+        try:
+            beliefs = model.predict_proba(board)
+            model.predict(board, top=3)
+        except Exception:
+            outcome.fail("traceback", traceback.format_exc())
+            return
+        values = np.array(list(beliefs.values()), dtype=np.float64)
+        outcome.beliefs_checked += len(values)
+        bad = int(np.count_nonzero(~((values >= 0) & (values <= 1))))
+        if values.sum() > 1 + BELIEF_TOLERANCE:
+            bad += 1
+        if any(move not in board.legal_moves for move in beliefs):
+            bad += 1
+        if bad:
+            outcome.beliefs_out_of_range += bad
+            outcome.fail("violation", f"beliefs {values.tolist()[:8]} (sum {values.sum()}) in {board.fen()}")
+
+
+def model_case(corpus: Corpus, seed: int) -> Outcome:
+    """One mutated model file, loaded and (if accepted) asked for beliefs."""
+    outcome = Outcome("model", seed)
+    started = time.perf_counter()
+    data, names = mutate_model(corpus, seed)
+    outcome.mutations = list(names)
+    with tempfile.TemporaryDirectory() as folder:
+        check_model_bytes(data, Path(folder), outcome, _probe_boards(corpus))
+    outcome.seconds = time.perf_counter() - started
+    return outcome
+
+
+# -- UCI sessions -----------------------------------------------------------------------
+
+_FENS = (
+    chess.STARTING_FEN,
+    "6k1/5ppp/8/8/8/8/5PPP/4R1K1 w - - 0 1",
+    "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP3PPP/R2QKB1R w KQ - 0 9",
+    "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1",  # stalemate
+    "k7/8/1K6/8/8/8/8/1Q6 w - - 0 1",
+    f"4k3/8/8/8/8/8/4P3/4K3 w - - 0 {2**63 - 1}",
+    "8/8/8/8/8/8/8/8 w - - 0 1",
+    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0",
+    "not/a/fen w",
+)
+
+
+def _random_line(rng: random.Random, board: chess.Board) -> str:
+    roll = rng.random()
+    if roll < 0.3:
+        return _position_line(rng)
+    if roll < 0.6:
+        return "go " + " ".join(_go_words(rng, board))
+    return rng.choice([
+        "uci", "isready", "ucinewgame", "stop", "ponderhit", "setoption name Hash value 1",
+        "setoption name Hash value " + "9" * 50, "setoption name Ponder value true", "setoption", "debug on",
+        "", "   ", "\ufffd\ufffd", "go\tdepth\t1", "position", "position startpos moves", "quitx", "register later",
+    ])
+
+
+def _position_line(rng: random.Random) -> str:
+    setup = "startpos" if rng.random() < 0.5 else "fen " + rng.choice(_FENS)
+    board = chess.Board() if setup == "startpos" else None
+    if board is None:
+        try:
+            board = chess.Board(setup[4:])
+        except ValueError:
+            board = chess.Board()
+    moves = []
+    for _ in range(rng.randint(0, 12)):
+        legal = list(board.legal_moves)
+        if not legal:
+            break
+        move = rng.choice(legal)
+        moves.append(move.uci())
+        board.push(move)
+    if moves and rng.random() < 0.2:
+        moves.insert(rng.randrange(len(moves)), rng.choice(["e2e5", "zzzz", "a7a8q", "0000", "e1g1", "\ufffd"]))
+    return f"position {setup}" + (" moves " + " ".join(moves) if moves or rng.random() < 0.1 else "")
+
+
+def _go_words(rng: random.Random, board: chess.Board) -> list[str]:
+    words: list[str] = []
+    for _ in range(rng.randint(0, 4)):
+        roll = rng.random()
+        if roll < 0.25:
+            words += ["depth", str(rng.randint(1, 3))]
+        elif roll < 0.4:
+            words += ["nodes", str(rng.randint(1, 3000))]
+        elif roll < 0.55:
+            words += ["movetime", str(rng.randint(0, 40))]
+        elif roll < 0.65:
+            words += ["wtime", str(rng.randint(0, 3000)), "btime", str(rng.randint(0, 3000)),
+                      "winc", str(rng.randint(0, 50))]
+        elif roll < 0.72:
+            words += [rng.choice(["ponder", "infinite"])]
+        elif roll < 0.8:
+            legal = [move.uci() for move in board.legal_moves]
+            words += ["searchmoves", *rng.sample(legal, min(len(legal), rng.randint(1, 3)))] if legal else ["searchmoves"]
+        elif roll < 0.88:
+            words += [rng.choice(["movetime", "wtime", "btime", "depth", "nodes"]), "9" * rng.choice([20, 400, 5000])]
+        else:
+            words += [rng.choice(["wibble", "mate", "-1", "depth", "nodes x", "movestogo 0", "searchmoves zz", "\ufffd",
+                                  "depth \u00b2", "movetime \u0663"])]
+    if rng.random() < 0.7 and not any(word in ("depth", "nodes", "movetime") for word in words):
+        words += ["depth", str(rng.randint(1, 2))]  # most searches end on their own
+    return words
+
+
+def uci_session(seed: int) -> list[str]:
+    """A seeded random command sequence (positions, go's of every kind, stops, garbage)."""
+    rng = random.Random(seed)
+    board = chess.Board()
+    lines = ["uci"] if rng.random() < 0.7 else []
+    for _ in range(rng.randint(1, 12)):
+        line = _random_line(rng, board)
+        lines.append(line)
+        if line.startswith("go") and rng.random() < 0.5:
+            lines.append("stop")
+    return lines
+
+
+def _expected_board(line: str) -> chess.Board | None:
+    """The board a ``position`` command names, by python-chess's rules; ``None`` if invalid."""
+    words = line.split()[1:]
+    moves: list[str] = []
+    if "moves" in words:
+        moves = words[words.index("moves") + 1 :]
+        words = words[: words.index("moves")]
+    try:
+        if words == ["startpos"]:
+            board = chess.Board()
+        elif len(words) > 1 and words[0] == "fen":
+            board = chess.Board(" ".join(words[1:]))
+            if not board.is_valid():
+                return None
+        else:
+            return None
+        for uci in moves:
+            move = chess.Move.from_uci(uci)
+            if not board.is_legal(move):
+                return None
+            board.push(move)
+    except ValueError:
+        return None
+    return board
+
+
+def check_uci_session(lines: list[str], outcome: Outcome) -> None:
+    """Feed a session to an in-process engine and check every go and position invariant."""
+    from search.uci import UciEngine, parse_go
+
+    out = io.StringIO()
+    engine = UciEngine(output=out)
+    go_boards: list[chess.Board] = []
+    restrictions: list[set[str]] = []
+    try:
+        for line in lines:
+            seen = len(out.getvalue())
+            if line.split()[:1] == ["go"]:
+                go_boards.append(engine.board.copy())
+                named = parse_go(line.split()[1:]).searchmoves
+                restrictions.append({move.uci() for move in named if move in engine.board.legal_moves})
+            engine.handle(line)
+            if line.split()[:1] == ["position"]:
+                _check_position(line, engine, out.getvalue()[seen:], outcome)
+        engine.handle("stop")
+        engine.run([])
+    except Exception:
+        outcome.fail("traceback", traceback.format_exc())
+        return
+    answers = [line.split() for line in out.getvalue().splitlines() if line.startswith("bestmove")]
+    outcome.gos = len(go_boards)
+    outcome.bestmoves_missing = max(0, len(go_boards) - len(answers))
+    if len(answers) != len(go_boards):
+        outcome.fail("violation", f"{len(go_boards)} go commands, {len(answers)} bestmove answers")
+        return
+    for board, answer, allowed in zip(go_boards, answers, restrictions):
+        legal = allowed or {move.uci() for move in board.legal_moves}
+        if (answer[1] not in legal) if legal else answer[1] != "0000":
+            outcome.fail("violation", f"bestmove {answer[1]} is not legal (or not in searchmoves) in {board.fen()}")
+
+
+def _check_position(line: str, engine, printed: str, outcome: Outcome) -> None:
+    expected = _expected_board(line)
+    noted = "info string invalid position" in printed
+    if expected is None and not noted:
+        outcome.fail("violation", f"invalid {line[:200]!r} not reported")
+    elif expected is not None and (noted or engine.board.fen() != expected.fen()):
+        outcome.fail("violation", f"{line[:200]!r} set {engine.board.fen()}, expected {expected.fen()}")
+
+
+def uci_case(corpus: Corpus, seed: int) -> Outcome:
+    """One random UCI session, played and checked."""
+    outcome = Outcome("uci", seed)
+    started = time.perf_counter()
+    lines = uci_session(seed)
+    outcome.mutations = [line[:60] for line in lines]
+    check_uci_session(lines, outcome)
+    outcome.seconds = time.perf_counter() - started
+    return outcome
+
+
+CASES: Mapping[str, Callable[[Corpus, int], Outcome]] = MappingProxyType(
+    {"pgn": pgn_case, "model": model_case, "uci": uci_case}
+)
+"""The case kinds by name (read-only)."""
