@@ -41,9 +41,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from search import Bound, HeuristicOrderer, Limits, TranspositionTable, iterate  # noqa: E402
-from search.chesseval import material_pst_evaluator  # noqa: E402
-from search.chessgame import ChessGame  # noqa: E402
-from search.uci import GoCommand, allotted_time  # noqa: E402
+from search.chess.evaluation import material_pst_evaluator  # noqa: E402
+from search.chess.game import ChessGame  # noqa: E402
+from search.chess.uci import GoCommand, allotted_time  # noqa: E402
 
 OVERRUN_TARGET_MS = 50.0
 
@@ -131,7 +131,7 @@ def uci_overruns(boards: list[chess.Board], movetime_ms: int, clock_ms: int, tri
 
     ``movetime``: beyond ``movetime_ms``. ``clock``: both clocks at ``clock_ms`` with a
     100 ms increment, beyond the share the engine allots itself
-    (:func:`search.uci.allotted_time` of the same ``go``).
+    (:func:`search.chess.uci.allotted_time` of the same ``go``).
     """
     command = [sys.executable, "-m", "iam", "uci"]
     clock = GoCommand(wtime=clock_ms, btime=clock_ms, winc=100, binc=100)

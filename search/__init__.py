@@ -4,10 +4,10 @@ Games implement :class:`Game` (S0, PLAYER, ACTIONS, RESULT, TERMINAL-TEST, UTILI
 the algorithms below see nothing else. Chess is one adapter among small games:
 
 - :mod:`search.games`: tic-tac-toe, Nim, explicit trees (the seeds' worked examples);
-- :mod:`search.chessgame` and :mod:`search.chesseval`: chess through python-chess,
-  material and piece-square evaluation; :mod:`search.endgames`: pawnless endgames
-  for the retrograde solver;
-- :mod:`search.uci` and :mod:`search.match`: the UCI engine and engine matches.
+- :mod:`search.chess`: everything that knows python-chess (no other module here
+  imports it): the chess adapter and its evaluations, the fast chess core and
+  :func:`~search.chess.scoring.score_root_moves`, pawnless endgames for the
+  retrograde solver, the UCI engine and engine matches.
 
 A guided search plugs in through :class:`SearchPolicy` (depth adjustments per
 action) and :class:`MovePredictor` (beliefs over the legal moves);

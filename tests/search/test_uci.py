@@ -10,7 +10,7 @@ import chess.engine
 import pytest
 
 from iam.cli import main as iam_main
-from search.uci import FALLBACK_SECONDS, GoCommand, UciEngine, allotted_time, clock_problem, parse_go, time_budget
+from search.chess.uci import FALLBACK_SECONDS, GoCommand, UciEngine, allotted_time, clock_problem, parse_go, time_budget
 
 COMMAND = [sys.executable, "-m", "iam", "uci"]
 MATE_IN_ONE = "6k1/5ppp/8/8/8/8/5PPP/4R1K1 w - - 0 1"
@@ -308,7 +308,7 @@ FAULTY_ENGINE = [
     sys.executable,
     "-c",
     "import sys, chess\n"
-    "from search.uci import UciEngine\n"
+    "from search.chess.uci import UciEngine\n"
     "class Illegal:\n"
     "    def predict_proba(self, board):\n"
     "        return {chess.Move.from_uci('a1a8'): 0.5}\n"
@@ -346,15 +346,15 @@ def test_search_error_before_any_depth_falls_back_to_a_legal_move():
     out = io.StringIO()
     engine = UciEngine(output=out)
 
-    def broken(board):
-        raise ZeroDivisionError("evaluator broke")
+    def broken(*args, **kwargs):
+        raise ZeroDivisionError("search broke")
 
-    engine.evaluator = broken
+    engine.fast.iterate = broken  # the plain search's core
     engine.handle("position startpos moves e2e4")
     engine.handle("go depth 3")
     engine._thread.join(timeout=10)
     lines = out.getvalue().splitlines()
-    assert "info string search error: ZeroDivisionError: evaluator broke" in lines
+    assert "info string search error: ZeroDivisionError: search broke" in lines
     board = chess.Board()
     board.push_uci("e2e4")
     assert lines[-1].startswith("bestmove ")

@@ -16,8 +16,10 @@ and searched for a fixed :data:`FALLBACK_SECONDS`. ``go ponder`` searches withou
 time limit until ``ponderhit`` (from then on the clock budget of that ``go`` applies)
 or ``stop``; a bare ``go`` or ``go infinite`` searches until ``stop``.
 
-Given a move predictor (an opponent model), the engine plays the guided search of
-:mod:`search.omsearch` at the modelled player's nodes: by default the modelled
+Without a move predictor the engine searches with the fast chess core
+(:mod:`search.chess.engine`). Given a move predictor (an opponent model), it plays the
+guided search of :mod:`search.omsearch` (the generic search with its material and
+piece-square evaluation) at the modelled player's nodes: by default the modelled
 player is the engine's opponent, the side not to move when ``go`` arrives.
 """
 
@@ -32,8 +34,9 @@ from typing import TextIO
 
 import chess
 
-from search.chesseval import material_pst_evaluator
-from search.chessgame import ChessGame, is_mate_score, mate_in_plies
+from search.chess.engine import ChessSearch
+from search.chess.evaluation import material_pst_evaluator
+from search.chess.game import ChessGame, is_mate_score, mate_in_plies
 from search.iterative import iterate
 from search.omsearch import Guidance, ModelPolicy
 from search.ordering import HeuristicOrderer
@@ -187,8 +190,10 @@ class UciEngine:
         self.ponder_option = False
 
     def _new_tables(self) -> None:
-        self.table = TranspositionTable(capacity=max(1, self.hash_mb * 1_000_000 // _ENTRY_BYTES))
+        entries = max(1, self.hash_mb * 1_000_000 // _ENTRY_BYTES)
+        self.table = TranspositionTable(capacity=entries)
         self.ordering = HeuristicOrderer()
+        self.fast = ChessSearch(table_size=entries)
 
     def send(self, line: str) -> None:
         with self._lock:
@@ -347,17 +352,21 @@ class UciEngine:
         best: SearchResult | None = None
         try:
             policy = self._policy(board)
-            for result in iterate(
-                self.game,
-                board,
-                evaluator=self.evaluator,
-                limits=limits,
-                ordering=self.ordering,
-                table=self.table,
-                quiescence=True,
-                policy=policy,
-                stop=stop,
-            ):
+            if policy is None:  # the plain search runs on the fast chess core
+                iterations = self.fast.iterate(board, limits, stop=stop)
+            else:
+                iterations = iterate(
+                    self.game,
+                    board,
+                    evaluator=self.evaluator,
+                    limits=limits,
+                    ordering=self.ordering,
+                    table=self.table,
+                    quiescence=True,
+                    policy=policy,
+                    stop=stop,
+                )
+            for result in iterations:
                 best = result
                 self.send(self._info(result, board))
             if policy is not None:
