@@ -75,6 +75,7 @@ class ChessSearch:
         self.quiescence = quiescence
         self.use_table = use_table
         self.table: dict[int, tuple[int, int, int, int]] = {}
+        self.qtable: dict[int, tuple[int, int]] = {}
         self.killers: list[list[int]] = [[0, 0] for _ in range(MAX_PLY + 2)]
         self.history: dict[int, int] = {}
         self.nodes = self.qnodes = self.cutoffs = self.tt_hits = 0
@@ -85,8 +86,9 @@ class ChessSearch:
         self._root_only: int | None = None
 
     def clear(self) -> None:
-        """Forget the table, killers and history (a new game)."""
+        """Forget the tables, killers and history (a new game)."""
         self.table.clear()
+        self.qtable.clear()
         self.history.clear()
         self.killers = [[0, 0] for _ in range(MAX_PLY + 2)]
 
@@ -388,6 +390,17 @@ class ChessSearch:
             if not position.has_legal_move():
                 return -(MATE - ply) if position.in_check() else 0
             return position.evaluate()
+        key = position.key
+        if self.use_table:
+            bounds = self.qtable.get(key)
+            if bounds is not None:
+                lower = _from_table(bounds[0], ply)
+                if lower >= beta or bounds[0] == bounds[1]:
+                    return lower
+                upper = _from_table(bounds[1], ply)
+                if upper <= alpha:
+                    return upper
+        original_alpha = alpha
         in_check = position.in_check()
         if in_check:
             best = -INFINITE
@@ -420,4 +433,22 @@ class ChessSearch:
                 return -(MATE - ply)
             if not position.has_legal_move(False):
                 return 0
+        if self.use_table and (legal or best > original_alpha):
+            self._store_quiet(key, best, original_alpha, beta, ply)
         return best
+
+    def _store_quiet(self, key: int, value: int, alpha: int, beta: int, ply: int) -> None:
+        """Record a quiescence result as bounds (its own table: depth 0, no move)."""
+        stored = _to_table(value, ply)
+        lower = stored if value > alpha else -INFINITE
+        upper = stored if value < beta else INFINITE
+        table = self.qtable
+        old = table.get(key)
+        if old is not None:
+            lower, upper = max(lower, old[0]), min(upper, old[1])
+            if lower > upper:  # contradiction (path-dependent draws): trust the newest
+                lower = stored if value > alpha else -INFINITE
+                upper = stored if value < beta else INFINITE
+        elif len(table) >= self.table_size:
+            table.clear()
+        table[key] = (lower, upper)
