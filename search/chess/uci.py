@@ -37,11 +37,11 @@ import chess
 from search.chess.engine import ChessSearch
 from search.chess.evaluation import material_pst_evaluator
 from search.chess.game import ChessGame, is_mate_score, mate_in_plies
-from search.iterative import iterate
-from search.omsearch import Guidance, ModelPolicy
+from search.omsearch import Guidance, guided_searcher
 from search.ordering import HeuristicOrderer
 from search.predictor import MovePredictor
 from search.result import Limits, SearchResult
+from search.searcher import Searcher
 from search.transposition import TranspositionTable
 
 __all__ = [
@@ -351,26 +351,16 @@ class UciEngine:
         """
         best: SearchResult | None = None
         try:
-            policy = self._policy(board)
-            if policy is None:  # the plain search runs on the fast chess core
+            guided = self._guided(board)
+            if guided is None:  # the plain search runs on the fast chess core
                 iterations = self.fast.iterate(board, limits, stop=stop)
             else:
-                iterations = iterate(
-                    self.game,
-                    board,
-                    evaluator=self.evaluator,
-                    limits=limits,
-                    ordering=self.ordering,
-                    table=self.table,
-                    quiescence=True,
-                    policy=policy,
-                    stop=stop,
-                )
+                iterations = guided.iterate(board, limits, stop=stop)
             for result in iterations:
                 best = result
                 self.send(self._info(result, board))
-            if policy is not None:
-                stats = policy.stats()
+            if guided is not None:
+                stats = guided.policy.stats()
                 self.send(
                     f"info string predictor {stats.calls} positions, {stats.cache_hits} cached, "
                     f"{round(stats.seconds * 1000)} ms"
@@ -380,8 +370,8 @@ class UciEngine:
         release.wait()
         self.send(f"bestmove {self._best_move(best, board)}")
 
-    def _policy(self, board: chess.Board) -> ModelPolicy | None:
-        """The guided search's policy for a search from ``board``; ``None`` for a plain search.
+    def _guided(self, board: chess.Board) -> Searcher | None:
+        """The guided search for a search from ``board``; ``None`` for a plain search.
 
         The model steers only the modelled player's nodes. When the engine itself is
         asked to move for the modelled colour (``--player-color`` names the side to
@@ -394,7 +384,10 @@ class UciEngine:
             self.send("info string the engine moves for the modelled player here: plain search")
             return None
         player = 0 if modelled == chess.WHITE else 1
-        return ModelPolicy(self.predictor, modelled_player=player, guidance=self.guidance)
+        return guided_searcher(
+            self.game, predictor=self.predictor, modelled_player=player, evaluator=self.evaluator,
+            guidance=self.guidance, ordering=self.ordering, table=self.table, quiescence=True,
+        )
 
     def _best_move(self, best: SearchResult | None, board: chess.Board) -> str:
         """The move to send (with the expected reply as ``ponder`` when known)."""
