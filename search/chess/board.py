@@ -142,7 +142,21 @@ def _aligned() -> tuple[frozenset[int], ...]:
     return tuple(lines)
 
 
+def _ray_steps() -> tuple[int, ...]:
+    """``steps[a * 120 + b]``: the step from ``a`` towards ``b`` on a common line, else 0."""
+    steps = [0] * (120 * 120)
+    for origin in SQUARES:
+        for step in ROOK_RAYS + BISHOP_RAYS:
+            square = origin + step
+            while square in SQUARES:
+                steps[origin * 120 + square] = step
+                square += step
+    return tuple(steps)
+
+
 _ALIGNED = _aligned()
+_RAY_STEP = _ray_steps()
+_SQUARES_FROM_H8 = SQUARES[::-1]
 
 
 def _zobrist() -> tuple[tuple[tuple[int, ...], ...], int, tuple[int, ...], tuple[int, ...]]:
@@ -517,7 +531,7 @@ class Position:
         sign = 1 if white else -1
         aligned = _ALIGNED[self.kings[self.side]]
         forward = 10 * sign
-        for frm in SQUARES:
+        for frm in SQUARES if white else _SQUARES_FROM_H8:
             piece = board[frm] * sign
             if piece <= 0 or piece == KING or frm in aligned:
                 continue
@@ -566,7 +580,8 @@ class Position:
         placed = piece
         halfmove = self.halfmove + 1
         kind = piece if piece > 0 else -piece
-        check_needed = in_check or kind == KING or frm in _ALIGNED[self.kings[side]]
+        check_needed = in_check or kind == KING
+        pin_step = 0 if check_needed else _RAY_STEP[self.kings[side] * 120 + frm]
         new_ep = 0
         if victim:
             key ^= _Z_PIECE[victim][to]
@@ -630,6 +645,18 @@ class Position:
             self.keys = [key]
         if check_needed:
             return not self.attacked(self.kings[side], 1 - side)
+        if pin_step:  # was the piece pinned? the first piece on the king's line through ``frm``
+            target = self.kings[side] + pin_step
+            piece = board[target]
+            while not piece:
+                target += pin_step
+                piece = board[target]
+            sign = 1 if side else -1  # the enemy's sign
+            if piece == 5 * sign:
+                return False
+            if pin_step in (10, -10, 1, -1):
+                return piece != 4 * sign
+            return piece != 3 * sign
         return True
 
     def _ep_capturable(self, target: int, pawn_square: int) -> bool:

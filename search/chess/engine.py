@@ -337,17 +337,19 @@ class ChessSearch:
         best, best_move = -INFINITE, 0
         legal = 0
         child = depth - 1
+        # a horizon child goes straight to quiescence, which applies the draw rules itself
+        search = self._horizon if child <= 0 and self.quiescence else self._negamax
         for move in moves:
             if not position.make(move, in_check):
                 position.unmake()
                 continue
             legal += 1
             if legal == 1:
-                value = -self._negamax(position, child, -beta, -alpha, ply + 1)
+                value = -search(position, child, -beta, -alpha, ply + 1)
             else:
-                value = -self._negamax(position, child, -alpha - 1, -alpha, ply + 1)
+                value = -search(position, child, -alpha - 1, -alpha, ply + 1)
                 if alpha < value < beta:
-                    value = -self._negamax(position, child, -beta, -alpha, ply + 1)
+                    value = -search(position, child, -beta, -alpha, ply + 1)
             position.unmake()
             if value > best:
                 best, best_move = value, move
@@ -363,6 +365,12 @@ class ChessSearch:
         if self.use_table:
             self._store(key, depth, best, original_alpha, beta, best_move, ply)
         return best
+
+    def _horizon(self, position: Position, depth: int, alpha: int, beta: int, ply: int) -> int:
+        """A node at the horizon: counted as a main-search node, valued by quiescence."""
+        self.nodes += 1
+        self._pv[ply] = []
+        return self._quiesce(position, alpha, beta, ply, False)
 
     def _record_cutoff(self, position: Position, move: int, ply: int, depth: int) -> None:
         if position.board[move >> 7 & 127] or move >> 14:
