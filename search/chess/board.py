@@ -156,6 +156,8 @@ def _ray_steps() -> tuple[int, ...]:
 
 _ALIGNED = _aligned()
 _RAY_STEP = _ray_steps()
+_KNIGHT_OFFSETS = frozenset(KNIGHT_STEPS)
+_ROOK_STEPS = frozenset(ROOK_RAYS)
 _SQUARES_FROM_H8 = SQUARES[::-1]
 
 
@@ -340,9 +342,50 @@ class Position:
         return False
 
     def in_check(self) -> bool:
-        """Whether the side to move is in check."""
+        """Whether the side to move is in check.
+
+        After an ordinary move only two things can check: the moved piece itself, or a
+        slider behind the square it left; both are a lookup and at most two short walks.
+        At the root, after a null move, and after king moves (castling too), promotions
+        and en-passant captures the full attack test decides.
+        """
         side = self.side
-        return self.attacked(self.kings[side], 1 - side)
+        king = self.kings[side]
+        undo = self._undo
+        if not undo or len(undo[-1]) < 11:
+            return self.attacked(king, 1 - side)
+        last = undo[-1]
+        move, piece = last[0], last[1]
+        to = move >> 7 & 127
+        kind = piece if piece > 0 else -piece
+        if kind == KING or move >> 14 or (kind == PAWN and to == last[4]):
+            return self.attacked(king, 1 - side)
+        board = self.board
+        if kind == PAWN:
+            if (king - to == 9 or king - to == 11) if side else (to - king == 9 or to - king == 11):
+                return True
+        elif kind == KNIGHT:
+            if king - to in _KNIGHT_OFFSETS:
+                return True
+        else:
+            step = _RAY_STEP[to * 120 + king]
+            if step and (kind == QUEEN or (kind == ROOK) == (step in _ROOK_STEPS)):
+                square = to + step
+                while not board[square]:
+                    square += step
+                if square == king:
+                    return True
+        step = _RAY_STEP[king * 120 + (move & 127)]
+        if step:  # a discovered check through the square the piece left
+            square = king + step
+            found = board[square]
+            while not found:
+                square += step
+                found = board[square]
+            sign = 1 if side else -1  # the side that just moved
+            if found == 5 * sign or found == (4 * sign if step in _ROOK_STEPS else 3 * sign):
+                return True
+        return False
 
     # ---- move generation -----------------------------------------------------------------
 

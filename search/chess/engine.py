@@ -39,6 +39,7 @@ _EXACT, _LOWER, _UPPER = 0, 1, 2
 _CHECK_EVERY = 1023  # nodes between looks at the clock and the stop flag
 _HINT, _CAPTURE, _KILLER = 1 << 40, 1 << 30, 1 << 29
 _VICTIM = (0, 1, 3, 3, 5, 9, 0)
+_MOVE_BITS = (1 << 17) - 1
 
 
 class _Aborted(Exception):
@@ -242,31 +243,35 @@ class ChessSearch:
         return entry[3] if entry else 0
 
     def _order(self, position: Position, moves: list[int], hint: int, ply: int) -> list[int]:
-        """Table move, captures by MVV-LVA (promotions too), killers, then history."""
+        """Table move, captures by MVV-LVA (promotions too), killers, then history.
+
+        Each move is sorted as one integer, its score above its 17 move bits.
+        """
         board = position.board
-        killers = self.killers[ply]
+        killer, second = self.killers[ply]
         history = self.history
         side = position.side
-        scored = []
+        keyed = []
+        add = keyed.append
         for move in moves:
             if move == hint:
-                score = _HINT
+                add(_HINT << 17 | move)
+                continue
+            victim = board[move >> 7 & 127]
+            promotion = move >> 14
+            if victim or promotion:
+                attacker = board[move & 127]
+                score = (_CAPTURE + 100 * _VICTIM[victim if victim > 0 else -victim]
+                         - _VICTIM[attacker if attacker > 0 else -attacker] + 100 * _VICTIM[promotion])
+            elif move == killer:
+                score = _KILLER + 1
+            elif move == second:
+                score = _KILLER
             else:
-                victim = board[move >> 7 & 127]
-                promotion = move >> 14
-                if victim or promotion:
-                    attacker = board[move & 127]
-                    score = (_CAPTURE + 100 * _VICTIM[victim if victim > 0 else -victim]
-                             - _VICTIM[attacker if attacker > 0 else -attacker] + 100 * _VICTIM[promotion])
-                elif move == killers[0]:
-                    score = _KILLER + 1
-                elif move == killers[1]:
-                    score = _KILLER
-                else:
-                    score = history.get(move << 1 | side, 0)
-            scored.append((score, move))
-        scored.sort(reverse=True)
-        return [move for _, move in scored]
+                score = history.get(move << 1 | side, 0)
+            add(score << 17 | move)
+        keyed.sort(reverse=True)
+        return [key & _MOVE_BITS for key in keyed]
 
     def _store(self, key: int, depth: int, value: int, alpha: int, beta: int, move: int, ply: int) -> None:
         """Record a fail-soft result as bounds, merged with an entry of the same depth."""
@@ -380,7 +385,7 @@ class ChessSearch:
             killers[1] = killers[0]
             killers[0] = move
         key = move << 1 | position.side
-        self.history[key] = self.history.get(key, 0) + depth * depth
+        self.history[key] = min(self.history.get(key, 0) + depth * depth, _KILLER - 1)
 
     def _quiesce(self, position: Position, alpha: int, beta: int, ply: int, checked: bool) -> int:
         """Stand pat or search the captures and promotions; in check, every move.
