@@ -26,7 +26,7 @@ from collections.abc import Iterator
 
 import chess
 
-from search.chess.board import KING, Position, from_move, to_move
+from search.chess.board import Position, from_move, to_move
 from search.result import MAX_PLY, Limits, SearchResult
 
 __all__ = ["ChessSearch", "MATE", "INFINITE"]
@@ -102,8 +102,10 @@ class ChessSearch:
         """Yield one result per completed depth (counters cumulative), as :func:`search.iterate`.
 
         ``only`` restricts the root to that one legal move (a reference search of one
-        move's value). A finished game yields nothing.
+        move's value; ``ValueError`` if it is not legal). A finished game yields nothing.
         """
+        if only is not None and only not in board.legal_moves:
+            raise ValueError(f"{only} is not legal in {board.fen()}")
         started = time.perf_counter()
         position = Position.from_board(board)
         self._begin(limits, stop, started)

@@ -87,3 +87,8 @@ def test_the_table_carries_over_and_changes_no_value():
     first = searcher.search(board, Limits(depth=3))
     again = searcher.search(board, Limits(depth=3))
     assert again.value == first.value and again.total_nodes < first.total_nodes
+
+
+def test_a_root_restriction_must_be_a_legal_move():
+    with pytest.raises(ValueError, match="not legal"):
+        ChessSearch().search(chess.Board(), Limits(depth=1), only=chess.Move.from_uci("e2e5"))
