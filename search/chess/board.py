@@ -31,8 +31,6 @@ en-passant square is part of the key only when an en-passant capture is legal.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
-
 import chess
 
 from search.chess.pst import EG_TABLE, MG_TABLE, PHASE, PHASE_TOTAL
@@ -224,6 +222,15 @@ class Position:
         """The position of ``board``, with the repetition history its move stack holds.
 
         Only standard chess; the board must have one king per side.
+
+        >>> position = Position.from_board(chess.Board())
+        >>> len(position.legal_moves()), position.in_check(), position.evaluate()
+        (20, False, 0)
+        >>> move = from_move(chess.Move.from_uci("e2e4"))
+        >>> position.make(move), to_move(move), position.side
+        (True, Move.from_uci('e2e4'), 1)
+        >>> position.unmake(); position.to_board().fen() == chess.STARTING_FEN
+        True
         """
         if board.chess960 or type(board) is not chess.Board:
             raise ValueError("only standard chess is supported")
@@ -346,13 +353,13 @@ class Position:
 
         After an ordinary move only two things can check: the moved piece itself, or a
         slider behind the square it left; both are a lookup and at most two short walks.
-        At the root, after a null move, and after king moves (castling too), promotions
-        and en-passant captures the full attack test decides.
+        At the root, and after king moves (castling too), promotions and en-passant
+        captures, the full attack test decides.
         """
         side = self.side
         king = self.kings[side]
         undo = self._undo
-        if not undo or len(undo[-1]) < 11:
+        if not undo:
             return self.attacked(king, 1 - side)
         last = undo[-1]
         move, piece = last[0], last[1]
@@ -452,17 +459,11 @@ class Position:
 
     def pseudo_moves(self) -> list[int]:
         """Every pseudo-legal move: captures and promotions first, then quiet moves."""
-        return self._generate(False)
-
-    def quiet_moves(self) -> list[int]:
-        """Pseudo-legal moves that neither capture nor promote (castling included)."""
-        return self._generate(False, quiet_only=True)
-
-    def _generate(self, captures_only: bool, quiet_only: bool = False) -> list[int]:
         board = self.board
         white = self.side == 0
         enemy = _ENEMY[self.side]
         sign = 1 if white else -1
+        ep = self.ep
         noisy: list[int] = []
         quiet: list[int] = []
         add_noisy, add_quiet = noisy.append, quiet.append
@@ -481,13 +482,13 @@ class Position:
                                 add_noisy(frm | target << 7 | promotion << 14)
                         else:
                             add_noisy(frm | target << 7)
-                    elif target == self.ep and target:
+                    elif target == ep:
                         add_noisy(frm | target << 7)
                 if not board[to]:
                     if last_rank:
                         for promotion in (QUEEN, KNIGHT, ROOK, BISHOP):
                             add_noisy(frm | to << 7 | promotion << 14)
-                    elif not captures_only:
+                    else:
                         add_quiet(frm | to << 7)
                         if (31 <= frm <= 38 if white else 81 <= frm <= 88) and not board[to + forward]:
                             add_quiet(frm | (to + forward) << 7)
@@ -496,8 +497,7 @@ class Position:
                     target = frm + step
                     victim = board[target]
                     if not victim:
-                        if not captures_only:
-                            add_quiet(frm | target << 7)
+                        add_quiet(frm | target << 7)
                     elif enemy[victim]:
                         add_noisy(frm | target << 7)
             else:
@@ -506,18 +506,13 @@ class Position:
                     target = frm + step
                     victim = board[target]
                     while not victim:
-                        if not captures_only:
-                            add_quiet(frm | target << 7)
+                        add_quiet(frm | target << 7)
                         target += step
                         victim = board[target]
                     if enemy[victim]:
                         add_noisy(frm | target << 7)
-        if not captures_only and self.castling:
+        if self.castling:
             self._castles(add_quiet)
-        if quiet_only:
-            return quiet
-        if captures_only:
-            return noisy
         noisy.extend(quiet)
         return noisy
 
@@ -753,22 +748,6 @@ class Position:
                 board[rook_from] = board[rook_to]
                 board[rook_to] = 0
 
-    def make_null(self) -> None:
-        """Pass the move (for null-move searches); undo with :meth:`unmake_null`."""
-        self._undo.append((self.ep, self.key, self.keys))
-        key = self.key ^ _Z_SIDE
-        if self.ep:
-            key ^= _Z_EP[self.ep % 10]
-        self.ep = 0
-        self.side = 1 - self.side
-        self.key = key
-        self.keys = [key]
-
-    def unmake_null(self) -> None:
-        """Take back :meth:`make_null`."""
-        self.ep, self.key, self.keys = self._undo.pop()
-        self.side = 1 - self.side
-
     # ---- game state ----------------------------------------------------------------------
 
     def evaluate(self) -> int:
@@ -805,9 +784,3 @@ class Position:
             return False
         colours = {(square % 10 + square // 10) % 2 for square, _ in minors}
         return len(colours) == 1
-
-    def __iter__(self) -> Iterator[tuple[int, int]]:
-        """``(square, piece)`` of every occupied square (mailbox squares)."""
-        for square in SQUARES:
-            if self.board[square]:
-                yield square, self.board[square]

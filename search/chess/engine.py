@@ -69,6 +69,12 @@ class ChessSearch:
     Keep one per game (the table carries over from move to move); ``table_size`` bounds
     the table (it is emptied when full). ``quiescence=False`` evaluates the horizon
     statically. ``use_table=False`` searches without a table (for reference searches).
+
+    >>> import chess
+    >>> from search import Limits
+    >>> result = ChessSearch().search(chess.Board("6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1"), Limits(depth=3))
+    >>> result.move, result.value == MATE - 1, result.depth
+    (Move.from_uci('a1a8'), True, 3)
     """
 
     def __init__(self, *, table_size: int = 1_000_000, quiescence: bool = True, use_table: bool = True) -> None:
