@@ -21,8 +21,9 @@ Reported, each as the median over the positions:
 - UCI: how far the engine overruns the time it was given, timed from the ``go`` to
   the ``bestmove`` through python-chess's engine client, for ``go movetime`` and for
   clock play (``go wtime/btime/winc/binc``, measured against the share of the clock
-  the engine allots itself), median and maximum over several tries, against the
-  50 ms target (met / missed).
+  the engine allots itself), and how long a ``stop`` during ``go infinite`` takes to
+  bring the ``bestmove``, median and maximum over several tries, against the 50 ms
+  target (met / missed).
 - transposition table: the cost of storing a new position into a full table (each
   store evicts the oldest entry) against storing into a table with room, in
   nanoseconds per store; a constant-time eviction keeps the ratio near 1.
@@ -211,6 +212,28 @@ def uci_overruns(boards: list[chess.Board], movetime_ms: int, clock_ms: int, tri
     }
 
 
+def uci_stop_latency(boards: list[chess.Board], think_seconds: float, tries: int) -> dict:
+    """Milliseconds from ``stop`` to ``bestmove`` during ``go infinite``, median and maximum."""
+    command = [sys.executable, "-m", "iam", "uci"]
+    latencies = []
+    with chess.engine.SimpleEngine.popen_uci(command, cwd=str(ROOT)) as engine:
+        for _ in range(tries):
+            for board in boards:
+                with engine.analysis(board) as analysis:
+                    time.sleep(think_seconds)
+                    started = time.perf_counter()
+                    analysis.stop()
+                    analysis.wait()
+                    latencies.append((time.perf_counter() - started) * 1000)
+    return {
+        "tries": len(latencies),
+        "median_ms": statistics.median(latencies),
+        "max_ms": max(latencies),
+        "target_ms": OVERRUN_TARGET_MS,
+        "met": max(latencies) <= OVERRUN_TARGET_MS,
+    }
+
+
 def node_count_table(max_depth: int, time_cap: float) -> tuple[str, list[dict]]:
     """The node-count experiment's markdown tables and rows, both positions."""
     import pandas as pd
@@ -257,9 +280,10 @@ def main() -> int:
     sunfish = sunfish_command()
     sunfish_uci = uci_rates(boards, sunfish, args.uci_seconds) if sunfish else []
     if args.skip_extras:
-        overruns, store_cost, node_markdown, node_rows = {}, None, "", []
+        overruns, stop_latency, store_cost, node_markdown, node_rows = {}, None, None, "", []
     else:
         overruns = uci_overruns(boards, args.movetime, args.clock, args.tries)
+        stop_latency = uci_stop_latency(boards, args.movetime / 1000, args.tries)
         store_cost = table_store_cost(args.table_capacity, args.table_capacity // 2)
         node_markdown, node_rows = node_count_table(args.node_depth, args.node_cap) if args.node_depth else ("", [])
 
@@ -296,6 +320,7 @@ def main() -> int:
         "uci_movetime_ms": args.movetime,
         "uci_clock_ms": args.clock,
         "uci_overrun": overruns,
+        "uci_stop_latency": stop_latency,
         "table_store_ns": store_cost,
         "node_counts": node_rows,
         "fens": [b.fen() for b in boards],
@@ -339,6 +364,10 @@ def main() -> int:
         print(f"UCI {labels[kind]}: overrun median {figures['median_ms']:.1f} ms, "
               f"max {figures['max_ms']:.1f} ms over {figures['tries']} tries "
               f"(target {OVERRUN_TARGET_MS:.0f} ms: {verdict})")
+    verdict = "met" if stop_latency["met"] else "missed"
+    print(f"UCI stop during go infinite: bestmove after median {stop_latency['median_ms']:.1f} ms, "
+          f"max {stop_latency['max_ms']:.1f} ms over {stop_latency['tries']} tries "
+          f"(target {OVERRUN_TARGET_MS:.0f} ms: {verdict})")
     if node_markdown:
         print()
         print(node_markdown)
