@@ -72,8 +72,8 @@ def measure(algorithm: Algorithm, fen: str, depth: int, time_cap: float = 60.0) 
     quiescence nodes); a search that runs out of time gives a capped row."""
     from search import HeuristicOrderer, Limits, TranspositionTable, minimax, search
     from search.alphabeta import AlphaBetaWorker, Budget, SearchAborted
-    from search.chesseval import material_pst_evaluator
-    from search.chessgame import ChessGame
+    from search.chess.evaluation import material_pst_evaluator
+    from search.chess.game import ChessGame
 
     game, evaluator = ChessGame(fen), material_pst_evaluator()
     board = game.initial_state()

@@ -220,7 +220,7 @@ def sample_positions(games, limit: int | None, seed: int, *, line_plies: int = L
 
 def stockfish_path() -> str | None:
     """Debian's stockfish, if installed."""
-    from search.match import MatchError, engine_command
+    from search.chess.match import MatchError, engine_command
 
     try:
         return engine_command("stockfish")[0]
@@ -251,8 +251,8 @@ def measure(model, position: dict, budgets: Sequence[int], guidances: Mapping[st
     import chess
 
     from search import HeuristicOrderer, Limits, TranspositionTable, search
-    from search.chesseval import material_pst_evaluator
-    from search.chessgame import ChessGame
+    from search.chess.evaluation import material_pst_evaluator
+    from search.chess.game import ChessGame
     from search.omsearch import guided_search
     from search.probe import DepthProbe
 

@@ -4,14 +4,17 @@ Games implement :class:`Game` (S0, PLAYER, ACTIONS, RESULT, TERMINAL-TEST, UTILI
 the algorithms below see nothing else. Chess is one adapter among small games:
 
 - :mod:`search.games`: tic-tac-toe, Nim, explicit trees (the seeds' worked examples);
-- :mod:`search.chessgame` and :mod:`search.chesseval`: chess through python-chess,
-  material and piece-square evaluation; :mod:`search.endgames`: pawnless endgames
-  for the retrograde solver;
-- :mod:`search.uci` and :mod:`search.match`: the UCI engine and engine matches.
+- :mod:`search.chess`: everything that knows python-chess (no other module here
+  imports it): the chess adapter and its evaluations, the fast chess core and
+  :func:`~search.chess.scoring.score_root_moves`, pawnless endgames for the
+  retrograde solver, the UCI engine and engine matches.
 
-A guided search plugs in through :class:`SearchPolicy` (depth adjustments per
-action) and :class:`MovePredictor` (beliefs over the legal moves);
-:mod:`search.omsearch` is the opponent-model-guided search built on them.
+A :class:`Searcher` owns one search's parts (evaluator, ordering, table, quiescence,
+policy, probe) and answers ``search(state, limits)``; :func:`search`, :func:`iterate`
+and :func:`alphabeta` are one-call shorthands. A guided search plugs in through
+:class:`SearchPolicy` (depth adjustments per action) and :class:`MovePredictor`
+(beliefs over the legal moves): :func:`guided_searcher` is a Searcher with the model
+policy of :mod:`search.omsearch`.
 """
 
 from search.alphabeta import alphabeta
@@ -21,12 +24,13 @@ from search.game import CHANCE, Capabilities, Cursor, Game, PathCursor, require
 from search.iterative import iterate, search
 from search.maxn import maxn
 from search.minimax import minimax
-from search.omsearch import GuidedResult, Guidance, ModelPolicy, PredictionStats, guided_search
+from search.omsearch import GuidedResult, Guidance, ModelPolicy, PredictionStats, guided_search, guided_searcher
 from search.ordering import HeuristicOrderer, MoveOrderer
 from search.policy import PlainPolicy, SearchPolicy
 from search.predictor import MovePredictor, NullPredictor, checked_beliefs
 from search.result import Limits, SearchResult
 from search.retrograde import Solution, best_action, retrograde
+from search.searcher import Searcher
 from search.transposition import Bound, TranspositionTable
 from search.zobrist import ZobristKeys
 
@@ -41,6 +45,7 @@ __all__ = [
     "LinearEvaluator",
     "Limits",
     "SearchResult",
+    "Searcher",
     "minimax",
     "alphabeta",
     "iterate",
@@ -62,6 +67,7 @@ __all__ = [
     "PredictionStats",
     "GuidedResult",
     "guided_search",
+    "guided_searcher",
     "MovePredictor",
     "NullPredictor",
     "checked_beliefs",

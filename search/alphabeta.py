@@ -26,7 +26,7 @@ from search.probe import DepthProbe
 from search.result import MAX_PLY, SearchResult
 from search.transposition import Bound, TranspositionTable
 
-__all__ = ["alphabeta", "MAX_PLY"]
+__all__ = ["alphabeta", "MAX_PLY", "result_of"]
 
 class SearchAborted(Exception):
     """Raised inside the worker when a node or time budget or a stop request is hit."""
@@ -230,6 +230,23 @@ class AlphaBetaWorker:
         return value if cursor.to_move() == 0 else -value
 
 
+def result_of(
+    worker: AlphaBetaWorker, value: float, move: Action | None, pv: Sequence[Action], depth: int, started: float
+) -> SearchResult:
+    """The :class:`SearchResult` of an alpha-beta search: its answer and the worker's counters."""
+    return SearchResult(
+        value=value,
+        move=move,
+        pv=tuple(pv),
+        nodes=worker.nodes,
+        qnodes=worker.qnodes,
+        cutoffs=worker.cutoffs,
+        tt_hits=worker.tt_hits,
+        depth=depth,
+        seconds=time.perf_counter() - started,
+    )
+
+
 def check_two_player(game: Game, algorithm: str) -> None:
     """The entry check shared by alpha-beta and iterative deepening."""
     require(game, algorithm, players=2, zero_sum=True)
@@ -273,14 +290,4 @@ def alphabeta(
     )
     limit = math.inf if depth is None else depth
     value, move, pv = worker.root(game.cursor(state), limit)
-    return SearchResult(
-        value=value,
-        move=move,
-        pv=pv,
-        nodes=worker.nodes,
-        qnodes=worker.qnodes,
-        cutoffs=worker.cutoffs,
-        tt_hits=worker.tt_hits,
-        depth=depth if depth is not None else len(pv),
-        seconds=time.perf_counter() - started,
-    )
+    return result_of(worker, value, move, pv, depth if depth is not None else len(pv), started)

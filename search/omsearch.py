@@ -41,14 +41,14 @@ from dataclasses import dataclass
 
 from search.evaluation import Evaluator
 from search.game import Action, Cursor, Game, State
-from search.iterative import search
 from search.ordering import MoveOrderer
 from search.predictor import MovePredictor, checked_beliefs
 from search.probe import DepthProbe
 from search.result import Limits, SearchResult
+from search.searcher import Searcher
 from search.transposition import TranspositionTable
 
-__all__ = ["Guidance", "PredictionStats", "ModelPolicy", "GuidedResult", "guided_search"]
+__all__ = ["Guidance", "PredictionStats", "ModelPolicy", "GuidedResult", "guided_searcher", "guided_search"]
 
 
 @dataclass(frozen=True)
@@ -203,6 +203,32 @@ class GuidedResult:
     predictions: PredictionStats
 
 
+def guided_searcher(
+    game: Game,
+    *,
+    predictor: MovePredictor,
+    modelled_player: int,
+    evaluator: Evaluator,
+    guidance: Guidance = Guidance(),
+    ordering: MoveOrderer | None = None,
+    table: TranspositionTable | None = None,
+    quiescence: bool = False,
+    probe: DepthProbe | None = None,
+) -> Searcher:
+    """The guided search: a :class:`Searcher` whose policy is a :class:`ModelPolicy`.
+
+    The policy (``searcher.policy``) keeps its prediction cache and counts across the
+    searches of this Searcher; ``searcher.policy.stats()`` reports them.
+    """
+    if modelled_player not in range(game.capabilities.players):
+        raise ValueError(f"modelled_player must be a player of the game, got {modelled_player}")
+    policy = ModelPolicy(predictor, modelled_player=modelled_player, guidance=guidance)
+    return Searcher(
+        game, evaluator=evaluator, ordering=ordering, table=table, quiescence=quiescence,
+        policy=policy, probe=probe,
+    )
+
+
 def guided_search(
     game: Game,
     state: State,
@@ -219,20 +245,12 @@ def guided_search(
 ) -> GuidedResult:
     """Iterative-deepening alpha-beta under ``limits``, guided at ``modelled_player``'s nodes.
 
-    Every option but the predictor means what it means in :func:`search.iterative.search`.
+    One search of a fresh :func:`guided_searcher`; every option but the predictor
+    means what it means in :class:`~search.searcher.Searcher`.
     """
-    if modelled_player not in range(game.capabilities.players):
-        raise ValueError(f"modelled_player must be a player of the game, got {modelled_player}")
-    policy = ModelPolicy(predictor, modelled_player=modelled_player, guidance=guidance)
-    result = search(
-        game,
-        state,
-        evaluator=evaluator,
-        limits=limits,
-        ordering=ordering,
-        table=table,
-        quiescence=quiescence,
-        policy=policy,
-        probe=probe,
+    searcher = guided_searcher(
+        game, predictor=predictor, modelled_player=modelled_player, evaluator=evaluator,
+        guidance=guidance, ordering=ordering, table=table, quiescence=quiescence, probe=probe,
     )
-    return GuidedResult(result, policy.stats())
+    result = searcher.search(state, limits)
+    return GuidedResult(result, searcher.policy.stats())

@@ -50,7 +50,7 @@ def run(args: argparse.Namespace) -> int:
     import chess.engine
 
     from iam.cli._common import progress
-    from search.match import MatchError, engine_command, load_openings, play_match
+    from search.chess.match import MatchError, engine_command, load_openings, play_match
 
     if args.games < 1:
         raise IAMError("--games must be at least 1")

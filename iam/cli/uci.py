@@ -30,7 +30,7 @@ def run(args: argparse.Namespace) -> int:
     import chess
 
     from iam.errors import IAMError
-    from search.uci import main
+    from search.chess.uci import main
 
     if args.player_color and not args.model:
         raise IAMError("--player-color needs --model")

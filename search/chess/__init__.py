@@ -1,9 +1,18 @@
-"""Chess for the search library: everything in :mod:`search` that knows python-chess.
+"""Chess for the search library: every module of :mod:`search` that knows python-chess.
 
+- :mod:`search.chess.board`, :mod:`search.chess.pst`, :mod:`search.chess.engine`: the
+  fast chess core (own board, tapered piece-square evaluation, a search loop written
+  for it); python-chess only at its boundary and as the oracle of its tests;
 - :mod:`search.chess.scoring`: :func:`score_root_moves`, a value for every legal move
-  of a position at a given depth, at about the cost of one search.
+  of a position at a given depth, at about the cost of one search;
+- :mod:`search.chess.game` and :mod:`search.chess.evaluation`: chess as one game of
+  the generic protocol (through python-chess) and its evaluations;
+  :mod:`search.chess.endgames`: pawnless endgames for the retrograde solver;
+- :mod:`search.chess.uci` and :mod:`search.chess.match`: the UCI engine and engine matches.
 """
 
+from search.chess.board import Position
+from search.chess.engine import ChessSearch
 from search.chess.scoring import score_root_moves
 
-__all__ = ["score_root_moves"]
+__all__ = ["Position", "ChessSearch", "score_root_moves"]

@@ -4,28 +4,23 @@ A move ranker needs more than the best move: it needs each move's loss against t
 best, so every move of the position must get an *exact* value, not a bound. A plain
 alpha-beta search proves most moves worse with a narrow window and never learns by how
 much; :func:`score_root_moves` instead searches every root move with a full window,
-one after the other, sharing one transposition table and one move orderer, after an
+one after the other, sharing one transposition table and one move order, after an
 iterative-deepening pass to ``depth - 1`` that fills both. Inside each child the
 search is ordinary alpha-beta, so the cost is close to one search of that depth.
 
-Values are centipawns from the point of view of the side to move on the board given
-(the mover). A forced mate is scored by distance as in :mod:`search.chessgame`:
-``MATE - p`` when the mover mates ``p`` plies from the position (so a mate in one
-move is ``MATE - 1``), ``-(MATE - p)`` when the mover is mated ``p`` plies from it,
-with ``MATE = 100_000``.
+It runs on the fast chess search (:mod:`search.chess.engine`) with its tapered
+piece-square evaluation (:mod:`search.chess.pst`). Values are centipawns from the point
+of view of the side to move on the board given (the mover). A forced mate is scored by
+distance: ``MATE - p`` when the mover mates ``p`` plies from the position (a mate in one
+move is ``MATE - 1``), ``-(MATE - p)`` when the mover is mated ``p`` plies from it, with
+``MATE = 100_000``; any value beyond ``+-50_000`` is a mate.
 """
 
 from __future__ import annotations
 
-import math
-
 import chess
 
-from search.alphabeta import AlphaBetaWorker
-from search.chesseval import material_pst_evaluator
-from search.chessgame import ChessGame
-from search.ordering import HeuristicOrderer
-from search.transposition import TranspositionTable
+from search.chess.engine import ChessSearch
 
 __all__ = ["score_root_moves"]
 
@@ -50,23 +45,4 @@ def score_root_moves(
     """
     if depth < 1:
         raise ValueError(f"depth must be at least 1, got {depth}")
-    game = ChessGame()
-    cursor = game.cursor(board)
-    if cursor.is_terminal():
-        return {}
-    worker = AlphaBetaWorker(
-        evaluator=material_pst_evaluator(),
-        orderer=HeuristicOrderer(),
-        table=TranspositionTable(),
-        quiescence=quiescence,
-        policy=None,
-    )
-    for shallower in range(1, depth):  # fills table and orderer; its values are not used
-        worker.root(cursor, shallower)
-    scores: dict[chess.Move, int] = {}
-    for move in cursor.actions():
-        cursor.push(move)
-        value = -worker.negamax(cursor, depth - 1, -math.inf, math.inf)
-        cursor.pop()
-        scores[move] = int(round(value))
-    return scores
+    return ChessSearch(quiescence=quiescence).score_moves(board, depth)

@@ -689,7 +689,7 @@ def _expected_board(line: str) -> chess.Board | None:
 
 def check_uci_session(lines: list[str], outcome: Outcome) -> None:
     """Feed a session to an in-process engine and check every go and position invariant."""
-    from search.uci import UciEngine, parse_go
+    from search.chess.uci import UciEngine, parse_go
 
     out = io.StringIO()
     engine = UciEngine(output=out)

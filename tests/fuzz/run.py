@@ -39,7 +39,7 @@ _SUMMED = ("games", "unaccounted", "cut_short", "beliefs_checked", "beliefs_out_
 def _corpus(model_path: str) -> hostile.Corpus:
     """The corpus of this worker process (read once: it is the same for every case)."""
     import iam.model  # noqa: F401  (imported here, so that no case's time includes it)
-    import search.uci  # noqa: F401
+    import search.chess.uci  # noqa: F401
 
     return hostile.Corpus.load(model_json=Path(model_path).read_text())
 

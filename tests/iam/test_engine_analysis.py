@@ -154,7 +154,7 @@ def test_two_processes_write_one_cache(engine_link, tmp_path):
         """
         import sys, chess
         from iam.engine_analysis import EngineAnalyser
-        with EngineAnalyser(sys.argv[1], depth=2, cache=sys.argv[2]) as analyser:
+        with EngineAnalyser(sys.argv[1], depth=2, cache=sys.argv[2], timeout=60) as analyser:
             analyser.analyse_many(chess.Board(fen) for fen in sys.argv[3:])
         """
     )

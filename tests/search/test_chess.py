@@ -7,8 +7,8 @@ import chess.polyglot
 import pytest
 
 from search import HeuristicOrderer, Limits, LinearEvaluator, TranspositionTable, alphabeta, minimax, search
-from search.chesseval import DEFAULT_WEIGHTS, chess_features, material_pst_evaluator
-from search.chessgame import MATE, ChessGame, is_mate_score, mate_in_plies
+from search.chess.evaluation import DEFAULT_WEIGHTS, chess_features, material_pst_evaluator
+from search.chess.game import MATE, ChessGame, is_mate_score, mate_in_plies
 
 EVAL = material_pst_evaluator()
 KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"

@@ -8,8 +8,8 @@ import pytest
 
 from search import CHANCE
 from search.game import distance_shifted
-from search.chessgame import ChessGame
-from search.endgames import ChessEndgame
+from search.chess.game import ChessGame
+from search.chess.endgames import ChessEndgame
 from search.games import Nim, TicTacToe
 from search.games.seeds import (
     coin_flip_game,

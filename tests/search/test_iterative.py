@@ -16,8 +16,8 @@ from search import (
     iterate,
     search,
 )
-from search.chesseval import material_pst_evaluator
-from search.chessgame import ChessGame
+from search.chess.evaluation import material_pst_evaluator
+from search.chess.game import ChessGame
 from search.games import TicTacToe
 
 EVAL = material_pst_evaluator()

@@ -11,7 +11,7 @@ import chess.engine
 import pytest
 
 from iam.cli import main as iam_main
-from search.match import MatchError, elo_estimate, engine_command, load_openings, play_match
+from search.chess.match import MatchError, elo_estimate, engine_command, load_openings, play_match
 
 MATE_IN_ONE = "6k1/5ppp/8/8/8/8/5PPP/4R1K1 w - - 0 1"
 

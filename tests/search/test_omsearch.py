@@ -9,8 +9,8 @@ import chess
 import pytest
 
 from search import HeuristicOrderer, Limits, NullPredictor, TranspositionTable, alphabeta, search
-from search.chesseval import material_pst_evaluator
-from search.chessgame import ChessGame
+from search.chess.evaluation import material_pst_evaluator
+from search.chess.game import ChessGame
 from search.game import Capabilities, Game
 from search.omsearch import Guidance, ModelPolicy, guided_search
 from search.probe import DepthProbe

@@ -11,7 +11,7 @@ import chess.engine
 import pytest
 
 from iam.cli import main as iam_main
-from search.uci import (
+from search.chess.uci import (
     FALLBACK_SECONDS,
     MAX_GO_NUMBER,
     GoCommand,
@@ -321,7 +321,7 @@ FAULTY_ENGINE = [
     sys.executable,
     "-c",
     "import sys, chess\n"
-    "from search.uci import UciEngine\n"
+    "from search.chess.uci import UciEngine\n"
     "class Illegal:\n"
     "    def predict_proba(self, board):\n"
     "        return {chess.Move.from_uci('a1a8'): 0.5}\n"
@@ -359,15 +359,15 @@ def test_search_error_before_any_depth_falls_back_to_a_legal_move():
     out = io.StringIO()
     engine = UciEngine(output=out)
 
-    def broken(board):
-        raise ZeroDivisionError("evaluator broke")
+    def broken(*args, **kwargs):
+        raise ZeroDivisionError("search broke")
 
-    engine.evaluator = broken
+    engine.fast.iterate = broken  # the plain search's core
     engine.handle("position startpos moves e2e4")
     engine.handle("go depth 3")
     engine._thread.join(timeout=10)
     lines = out.getvalue().splitlines()
-    assert "info string search error: ZeroDivisionError: evaluator broke" in lines
+    assert "info string search error: ZeroDivisionError: search broke" in lines
     board = chess.Board()
     board.push_uci("e2e4")
     assert lines[-1].startswith("bestmove ")

@@ -11,7 +11,7 @@ import time
 
 import chess
 
-from search.uci import UciEngine
+from search.chess.uci import UciEngine
 
 MATE_IN_ONE = "6k1/5ppp/8/8/8/8/5PPP/4R1K1 w - - 0 1"
 

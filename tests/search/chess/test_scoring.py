@@ -1,12 +1,18 @@
-"""score_root_moves: every legal move's exact value, equal to one separate search per move."""
+"""score_root_moves: every legal move's exact value, equal to one separate search per move.
+
+Two references: the generic search on the python-chess adapter with the same tapered
+evaluation (an independent implementation of board, rules and search), and the fast
+chess search itself run once per root move with a fresh table.
+"""
 
 import chess
 import pytest
 
 from search import HeuristicOrderer, Limits, search
+from search.chess.engine import ChessSearch
+from search.chess.evaluation import tapered_evaluator
+from search.chess.game import MATE, ChessGame
 from search.chess.scoring import score_root_moves
-from search.chesseval import material_pst_evaluator
-from search.chessgame import MATE, ChessGame
 
 MIDDLEGAME = "r1bq1rk1/pp2bppp/2n1pn2/2pp4/3P4/2PBPN2/PP1N1PPP/R1BQ1RK1 w - - 0 8"
 TACTICAL = "r1b1k2r/ppppnppp/2n2q2/2b5/3NP3/2P1B3/PP3PPP/RN1QKB1R w KQkq - 0 1"
@@ -26,15 +32,25 @@ class _OnlyMove:
 
 
 def _reference(board: chess.Board, depth: int, quiescence: bool) -> dict[chess.Move, int]:
-    """One independent full search per root move, with the plain iterative search."""
+    """One independent full search per root move, with the generic iterative search."""
     values = {}
     for move in board.legal_moves:
         result = search(
-            ChessGame(), board, evaluator=material_pst_evaluator(), limits=Limits(depth=depth),
+            ChessGame(), board, evaluator=tapered_evaluator(), limits=Limits(depth=depth),
             ordering=HeuristicOrderer(), quiescence=quiescence, policy=_OnlyMove(move),
         )
         assert result.move == move and result.depth == depth
         values[move] = int(round(result.value))
+    return values
+
+
+def _fast_reference(board: chess.Board, depth: int) -> dict[chess.Move, int]:
+    """The fast search once per root move (restricted to it), each with a fresh table."""
+    values = {}
+    for move in board.legal_moves:
+        result = ChessSearch().search(board, Limits(depth=depth), only=move)
+        assert result.move == move and result.depth == depth
+        values[move] = result.value
     return values
 
 
@@ -57,6 +73,12 @@ def test_scores_equal_one_search_per_move(fen, depth):
     scores = score_root_moves(board, depth)
     assert set(scores) == set(board.legal_moves)
     assert scores == _reference(board, depth, quiescence=True)
+
+
+@pytest.mark.parametrize("fen", [MIDDLEGAME, TACTICAL, ENDGAME])
+def test_scores_equal_the_fast_search_per_move_at_depth_3(fen):
+    board = chess.Board(fen)
+    assert score_root_moves(board, 3) == _fast_reference(board, 3)
 
 
 def test_without_quiescence_equals_the_reference_too():

@@ -20,8 +20,10 @@ and searched for a fixed :data:`FALLBACK_SECONDS`. ``go ponder`` searches withou
 time limit until ``ponderhit`` (from then on the clock budget of that ``go`` applies)
 or ``stop``; a bare ``go`` or ``go infinite`` searches until ``stop``.
 
-Given a move predictor (an opponent model), the engine plays the guided search of
-:mod:`search.omsearch` at the modelled player's nodes: by default the modelled
+Without a move predictor the engine searches with the fast chess core
+(:mod:`search.chess.engine`). Given a move predictor (an opponent model), it plays the
+guided search of :mod:`search.omsearch` (the generic search with its material and
+piece-square evaluation) at the modelled player's nodes: by default the modelled
 player is the engine's opponent, the side not to move when ``go`` arrives.
 """
 
@@ -36,13 +38,14 @@ from typing import TextIO
 
 import chess
 
-from search.chesseval import material_pst_evaluator
-from search.chessgame import ChessGame, is_mate_score, mate_in_plies
-from search.iterative import iterate
-from search.omsearch import Guidance, ModelPolicy
+from search.chess.engine import ChessSearch
+from search.chess.evaluation import material_pst_evaluator
+from search.chess.game import ChessGame, is_mate_score, mate_in_plies
+from search.omsearch import Guidance, ModelPolicy, guided_searcher
 from search.ordering import HeuristicOrderer
 from search.predictor import MovePredictor
 from search.result import Limits, SearchResult
+from search.searcher import Searcher
 from search.transposition import TranspositionTable
 
 __all__ = [
@@ -228,8 +231,10 @@ class UciEngine:
         self.ponder_option = False
 
     def _new_tables(self) -> None:
-        self.table = TranspositionTable(capacity=max(1, self.hash_mb * 1_000_000 // _ENTRY_BYTES))
+        entries = max(1, self.hash_mb * 1_000_000 // _ENTRY_BYTES)
+        self.table = TranspositionTable(capacity=entries)
         self.ordering = HeuristicOrderer()
+        self.fast = ChessSearch(table_size=entries)
 
     def send(self, line: str) -> None:
         with self._lock:
@@ -380,25 +385,23 @@ class UciEngine:
         """
         best: SearchResult | None = None
         try:
-            model_policy = policy = self._policy(board)
-            table = self.table
-            if allowed:  # a restricted root must not leave its values in the shared table
-                policy, table = _RootMoves(allowed, model_policy), TranspositionTable(capacity=table.capacity)
-            for result in iterate(
-                self.game,
-                board,
-                evaluator=self.evaluator,
-                limits=limits,
-                ordering=self.ordering,
-                table=table,
-                quiescence=True,
-                policy=policy,
-                stop=stop,
-            ):
+            guided = self._guided(board)
+            if allowed:  # go searchmoves: the generic search with a root filter and a table of its own
+                policy = _RootMoves(allowed, guided.policy if guided is not None else None)
+                restricted = Searcher(
+                    self.game, evaluator=self.evaluator, ordering=self.ordering, quiescence=True, policy=policy,
+                    table=TranspositionTable(capacity=self.table.capacity),
+                )
+                iterations = restricted.iterate(board, limits, stop=stop)
+            elif guided is None:  # the plain search runs on the fast chess core
+                iterations = self.fast.iterate(board, limits, stop=stop)
+            else:
+                iterations = guided.iterate(board, limits, stop=stop)
+            for result in iterations:
                 best = result
                 self.send(self._info(result, board))
-            if model_policy is not None:
-                stats = model_policy.stats()
+            if guided is not None:
+                stats = guided.policy.stats()
                 self.send(
                     f"info string predictor {stats.calls} positions, {stats.cache_hits} cached, "
                     f"{round(stats.seconds * 1000)} ms"
@@ -408,8 +411,8 @@ class UciEngine:
         release.wait()
         self.send(f"bestmove {self._best_move(best, board, allowed)}")
 
-    def _policy(self, board: chess.Board) -> ModelPolicy | None:
-        """The guided search's policy for a search from ``board``; ``None`` for a plain search.
+    def _guided(self, board: chess.Board) -> Searcher | None:
+        """The guided search for a search from ``board``; ``None`` for a plain search.
 
         The model steers only the modelled player's nodes. When the engine itself is
         asked to move for the modelled colour (``--player-color`` names the side to
@@ -422,7 +425,10 @@ class UciEngine:
             self.send("info string the engine moves for the modelled player here: plain search")
             return None
         player = 0 if modelled == chess.WHITE else 1
-        return ModelPolicy(self.predictor, modelled_player=player, guidance=self.guidance)
+        return guided_searcher(
+            self.game, predictor=self.predictor, modelled_player=player, evaluator=self.evaluator,
+            guidance=self.guidance, ordering=self.ordering, table=self.table, quiescence=True,
+        )
 
     def _best_move(self, best: SearchResult | None, board: chess.Board, allowed: tuple[chess.Move, ...] = ()) -> str:
         """The move to send (with the expected reply as ``ponder`` when known), one of ``allowed`` if given."""

@@ -1,4 +1,5 @@
-"""Chess evaluation: material and piece-square features in the seeds' linear form.
+"""Chess evaluation for the generic search: material and piece-square features in the
+seeds' linear form, and the fast board's tapered evaluation computed on a ``chess.Board``.
 
 Six features, each White minus Black: the counts of pawns, knights, bishops, rooks and
 queens, and the sum of piece-square bonuses (centralised knights, advanced pawns, a
@@ -10,9 +11,18 @@ from __future__ import annotations
 
 import chess
 
+from search.chess.board import to_mailbox
+from search.chess.pst import EG_TABLE, MG_TABLE, PHASE, PHASE_TOTAL
 from search.evaluation import LinearEvaluator
 
-__all__ = ["FEATURE_NAMES", "DEFAULT_WEIGHTS", "chess_features", "material_pst_evaluator"]
+__all__ = [
+    "FEATURE_NAMES",
+    "DEFAULT_WEIGHTS",
+    "chess_features",
+    "material_pst_evaluator",
+    "tapered_value",
+    "tapered_evaluator",
+]
 
 FEATURE_NAMES = ("pawns", "knights", "bishops", "rooks", "queens", "piece_squares")
 DEFAULT_WEIGHTS = (100, 320, 330, 500, 900, 1)
@@ -69,3 +79,26 @@ def chess_features(board: chess.Board) -> tuple[int, ...]:
 def material_pst_evaluator(weights=DEFAULT_WEIGHTS) -> LinearEvaluator:
     """The standard chess evaluator: :func:`chess_features` with ``weights`` (centipawns)."""
     return LinearEvaluator(chess_features, weights)
+
+
+def tapered_value(board: chess.Board) -> int:
+    """The fast board's tapered piece-square value of ``board``, for White (centipawns).
+
+    The same number :meth:`search.chess.board.Position.evaluate` keeps incrementally
+    (seen from White), computed from scratch on a ``chess.Board``: the generic search
+    with this evaluator and the fast chess search must agree on every value.
+    """
+    mg = eg = phase = 0
+    for square, piece in board.piece_map().items():
+        code = piece.piece_type if piece.color == chess.WHITE else -piece.piece_type
+        index = to_mailbox(square)
+        mg += MG_TABLE[code][index]
+        eg += EG_TABLE[code][index]
+        phase += PHASE[code]
+    phase = min(phase, PHASE_TOTAL)
+    return (mg * phase + eg * (PHASE_TOTAL - phase)) // PHASE_TOTAL
+
+
+def tapered_evaluator():
+    """:func:`tapered_value` as an evaluator for the generic search (White's view)."""
+    return tapered_value

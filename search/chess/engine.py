@@ -1,0 +1,475 @@
+"""The chess search loop on the fast board: alpha-beta specialised to :class:`Position`.
+
+The generic worker of :mod:`search.alphabeta` reaches a chess position through the
+game protocol (a cursor, an orderer, a table object, an evaluator), and those calls
+are most of its cost. This loop is the same search written for one game: negamax
+alpha-beta with a principal-variation (zero-window) scheme, a transposition table in
+a plain dict, the table's move, MVV-LVA captures, two killers per ply and a history
+score for move order, and quiescence search. It prunes nothing unsoundly, so its
+values are those of plain alpha-beta to the same depth: the game rules, the
+quiescence rules and the draw rules are the generic chess adapter's
+(:mod:`search.chess.game`), and the tests hold the two to the same values.
+
+Rules, as in the adapter: values are centipawns from the side to move; a mate ``p``
+plies below the root is worth ``MATE - p`` (negated for the mated side); below the
+root a position that occurred before (on the path or in the game since the last
+capture or pawn move) is a draw, at the root only a threefold repetition; fifty moves
+(halfmove clock 100) and insufficient material are draws; in check quiescence
+searches every move, elsewhere it may stand pat on the evaluation.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Iterator
+
+import chess
+
+from search.chess.board import Position, from_move, to_move
+from search.result import MAX_PLY, Limits, SearchResult
+
+__all__ = ["ChessSearch", "MATE", "INFINITE"]
+
+MATE = 100_000
+"""A checkmate's value for the winner; a mate ``p`` plies below the root is ``MATE - p``."""
+INFINITE = 1_000_000
+_MATE_BOUND = MATE // 2
+_EXACT, _LOWER, _UPPER = 0, 1, 2
+_CHECK_EVERY = 1023  # nodes between looks at the clock and the stop flag
+_HINT, _CAPTURE, _KILLER = 1 << 40, 1 << 30, 1 << 29
+_VICTIM = (0, 1, 3, 3, 5, 9, 0)
+_MOVE_BITS = (1 << 17) - 1
+
+
+class _Aborted(Exception):
+    """A node or time budget ran out, or a stop was requested."""
+
+
+def _to_table(value: int, ply: int) -> int:
+    """A value found ``ply`` plies below the root, as stored (mates relative to the node)."""
+    if value >= _MATE_BOUND:
+        return value + ply
+    if value <= -_MATE_BOUND:
+        return value - ply
+    return value
+
+
+def _from_table(value: int, ply: int) -> int:
+    if value >= _MATE_BOUND:
+        return value - ply
+    if value <= -_MATE_BOUND:
+        return value + ply
+    return value
+
+
+class ChessSearch:
+    """One engine's search state: transposition table, killers, history, counters.
+
+    Keep one per game (the table carries over from move to move); ``table_size`` bounds
+    the table (it is emptied when full). ``quiescence=False`` evaluates the horizon
+    statically. ``use_table=False`` searches without a table (for reference searches).
+
+    >>> import chess
+    >>> from search import Limits
+    >>> result = ChessSearch().search(chess.Board("6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1"), Limits(depth=3))
+    >>> result.move, result.value == MATE - 1, result.depth
+    (Move.from_uci('a1a8'), True, 3)
+    """
+
+    def __init__(self, *, table_size: int = 1_000_000, quiescence: bool = True, use_table: bool = True) -> None:
+        self.table_size = table_size
+        self.quiescence = quiescence
+        self.use_table = use_table
+        self.table: dict[int, tuple[int, int, int, int]] = {}
+        self.qtable: dict[int, tuple[int, int]] = {}
+        self.killers: list[list[int]] = [[0, 0] for _ in range(MAX_PLY + 2)]
+        self.history: dict[int, int] = {}
+        self.nodes = self.qnodes = self.cutoffs = self.tt_hits = 0
+        self._deadline: float | None = None
+        self._max_nodes: int | None = None
+        self._stop: threading.Event | None = None
+        self._pv: list[list[int]] = [[] for _ in range(MAX_PLY + 2)]
+        self._root_only: int | None = None
+
+    def clear(self) -> None:
+        """Forget the tables, killers and history (a new game)."""
+        self.table.clear()
+        self.qtable.clear()
+        self.history.clear()
+        self.killers = [[0, 0] for _ in range(MAX_PLY + 2)]
+
+    # ---- entry points --------------------------------------------------------------------
+
+    def iterate(
+        self, board: chess.Board, limits: Limits = Limits(), *, stop: threading.Event | None = None,
+        only: chess.Move | None = None,
+    ) -> Iterator[SearchResult]:
+        """Yield one result per completed depth (counters cumulative), as :func:`search.iterate`.
+
+        ``only`` restricts the root to that one legal move (a reference search of one
+        move's value; ``ValueError`` if it is not legal). A finished game yields nothing.
+        """
+        if only is not None and only not in board.legal_moves:
+            raise ValueError(f"{only} is not legal in {board.fen()}")
+        started = time.perf_counter()
+        position = Position.from_board(board)
+        self._begin(limits, stop, started)
+        self._root_only = None if only is None else from_move(only)
+        if self._root_terminal(position):
+            return
+        previous = 0
+        for depth in range(1, (limits.depth or 64) + 1):
+            try:
+                value = self._root(position, depth, previous)
+            except _Aborted:
+                return
+            pv = self._pv[0]
+            previous = pv[0] if pv else 0
+            yield self._result(value, pv, depth, started)
+
+    def search(
+        self, board: chess.Board, limits: Limits, *, stop: threading.Event | None = None,
+        only: chess.Move | None = None,
+    ) -> SearchResult:
+        """The deepest completed iteration's answer within ``limits`` (as :func:`search.search`).
+
+        Counters and seconds include the interrupted iteration. A finished game gives
+        no move and its value; if not even depth 1 completes, the first legal move
+        with the static evaluation and ``depth=0``.
+        """
+        started = time.perf_counter()
+        last = None
+        for last in self.iterate(board, limits, stop=stop, only=only):
+            pass
+        seconds = time.perf_counter() - started
+        counts = dict(nodes=self.nodes, qnodes=self.qnodes, cutoffs=self.cutoffs, tt_hits=self.tt_hits)
+        if last is not None:
+            return SearchResult(value=last.value, move=last.move, pv=last.pv, depth=last.depth,
+                                seconds=seconds, **counts)
+        position = Position.from_board(board)
+        if self._root_terminal(position):
+            value = -(MATE) if position.in_check() and not position.has_legal_move() else 0
+            return SearchResult(value=value, move=None, seconds=seconds, **counts)
+        move = to_move(position.legal_moves()[0])
+        return SearchResult(value=position.evaluate(), move=move, pv=(move,), depth=0, seconds=seconds, **counts)
+
+    def score_moves(self, board: chess.Board, depth: int) -> dict[chess.Move, int]:
+        """Every legal move's exact value: each child searched ``depth - 1`` plies, full window.
+
+        Iterative deepening to ``depth - 1`` first fills the table and the move order;
+        then every root move gets a full-window search, so each value is exact.
+        """
+        position = Position.from_board(board)
+        self._begin(Limits(), None, time.perf_counter())
+        self._root_only = None
+        if self._root_terminal(position):
+            return {}
+        previous = 0
+        for shallower in range(1, depth):
+            self._root(position, shallower, previous)
+            previous = self._pv[0][0] if self._pv[0] else 0
+        scores = {}
+        for move in position.legal_moves():
+            position.make(move)
+            value = -self._negamax(position, depth - 1, -INFINITE, INFINITE, 1)
+            position.unmake()
+            scores[to_move(move)] = value
+        return scores
+
+    # ---- internals -----------------------------------------------------------------------
+
+    def _begin(self, limits: Limits, stop: threading.Event | None, started: float) -> None:
+        self.nodes = self.qnodes = self.cutoffs = self.tt_hits = 0
+        self._deadline = None if limits.time is None else started + limits.time
+        self._max_nodes = limits.nodes
+        self._stop = stop
+
+    def _result(self, value: int, pv: list[int], depth: int, started: float) -> SearchResult:
+        moves = tuple(to_move(m) for m in pv)
+        return SearchResult(
+            value=value, move=moves[0] if moves else None, pv=moves, nodes=self.nodes,
+            qnodes=self.qnodes, cutoffs=self.cutoffs, tt_hits=self.tt_hits, depth=depth,
+            seconds=time.perf_counter() - started,
+        )
+
+    @staticmethod
+    def _root_terminal(position: Position) -> bool:
+        """The game's own end: no legal move, fifty moves, threefold, dead material."""
+        return (
+            not position.has_legal_move()
+            or position.halfmove >= 100
+            or position.repetitions() >= 2
+            or position.insufficient_material()
+        )
+
+    def _check_budget(self) -> None:
+        total = self.nodes + self.qnodes
+        if self._max_nodes is not None and total > self._max_nodes:
+            raise _Aborted
+        if self._deadline is not None and time.perf_counter() >= self._deadline:
+            raise _Aborted
+        if self._stop is not None and self._stop.is_set():
+            raise _Aborted
+
+    def _root(self, position: Position, depth: int, first: int) -> int:
+        """Search the root to ``depth`` with a full window; the line is in ``self._pv[0]``."""
+        self._check_budget()  # also between root moves: a stop is seen at once at shallow depths
+        self.nodes += 1
+        in_check = position.in_check()
+        moves = position.pseudo_moves()
+        if self._root_only is not None:
+            moves = [m for m in moves if m == self._root_only]
+        moves = self._order(position, moves, first or self._table_move(position), 0)
+        alpha, best = -INFINITE, -INFINITE
+        pv = self._pv
+        pv[0] = []
+        for move in moves:
+            if not position.make(move, in_check):
+                position.unmake()
+                continue
+            if best > -INFINITE:
+                self._check_budget()
+            if best == -INFINITE:
+                value = -self._negamax(position, depth - 1, -INFINITE, -alpha, 1)
+            else:
+                value = -self._negamax(position, depth - 1, -alpha - 1, -alpha, 1)
+                if value > alpha:
+                    value = -self._negamax(position, depth - 1, -INFINITE, -alpha, 1)
+            position.unmake()
+            if value > best:
+                best = value
+                pv[0] = [move, *pv[1]]
+                if value > alpha:
+                    alpha = value
+        if self.use_table:
+            self._store(position.key, depth, best, -INFINITE, INFINITE, pv[0][0] if pv[0] else 0, 0)
+        return best
+
+    def _table_move(self, position: Position) -> int:
+        entry = self.table.get(position.key) if self.use_table else None
+        return entry[3] if entry else 0
+
+    def _order(self, position: Position, moves: list[int], hint: int, ply: int) -> list[int]:
+        """Table move, captures by MVV-LVA (promotions too), killers, then history.
+
+        Each move is sorted as one integer, its score above its 17 move bits.
+        """
+        board = position.board
+        killer, second = self.killers[ply]
+        history = self.history
+        side = position.side
+        keyed = []
+        add = keyed.append
+        for move in moves:
+            if move == hint:
+                add(_HINT << 17 | move)
+                continue
+            victim = board[move >> 7 & 127]
+            promotion = move >> 14
+            if victim or promotion:
+                attacker = board[move & 127]
+                score = (_CAPTURE + 100 * _VICTIM[victim if victim > 0 else -victim]
+                         - _VICTIM[attacker if attacker > 0 else -attacker] + 100 * _VICTIM[promotion])
+            elif move == killer:
+                score = _KILLER + 1
+            elif move == second:
+                score = _KILLER
+            else:
+                score = history.get(move << 1 | side, 0)
+            add(score << 17 | move)
+        keyed.sort(reverse=True)
+        return [key & _MOVE_BITS for key in keyed]
+
+    def _store(self, key: int, depth: int, value: int, alpha: int, beta: int, move: int, ply: int) -> None:
+        """Record a fail-soft result as bounds, merged with an entry of the same depth."""
+        table = self.table
+        stored = _to_table(value, ply)
+        lower = stored if value > alpha else -INFINITE
+        upper = stored if value < beta else INFINITE
+        entry = table.get(key)
+        if entry is not None:
+            old_depth, old_lower, old_upper, old_move = entry
+            if depth < old_depth:
+                return
+            if depth == old_depth:
+                if old_lower > lower:
+                    lower = old_lower
+                if old_upper < upper:
+                    upper = old_upper
+                if lower > upper:  # contradiction (path-dependent draws): trust the newest
+                    lower = stored if value > alpha else -INFINITE
+                    upper = stored if value < beta else INFINITE
+            if value <= alpha and old_move:
+                move = old_move  # a fail-low has no best move worth keeping
+        elif len(table) >= self.table_size:
+            table.clear()
+        table[key] = (depth, lower, upper, move)
+
+    def _draw_or_mated(self, position: Position, ply: int) -> int:
+        """The value of a position the draw rules end: 0, unless the mover is checkmated."""
+        if position.in_check() and not position.has_legal_move():
+            return -(MATE - ply)
+        return 0
+
+    def _negamax(self, position: Position, depth: int, alpha: int, beta: int, ply: int) -> int:
+        self.nodes += 1
+        if not (self.nodes + self.qnodes) & _CHECK_EVERY:
+            self._check_budget()
+        pv = self._pv
+        pv[ply] = []
+        if position.halfmove >= 100 or position.repeated() or (not position.heavy and position.insufficient_material()):
+            return self._draw_or_mated(position, ply)
+        if depth <= 0 or ply >= MAX_PLY:
+            if self.quiescence:
+                return self._quiesce(position, alpha, beta, ply, True)
+            in_check = position.in_check()
+            if not position.has_legal_move():
+                return -(MATE - ply) if in_check else 0
+            return position.evaluate()
+
+        key = position.key
+        hint = 0
+        if self.use_table:
+            entry = self.table.get(key)
+            if entry is not None:
+                hint = entry[3]
+                if entry[0] >= depth:
+                    lower = _from_table(entry[1], ply)
+                    if lower >= beta or entry[1] == entry[2]:
+                        self.tt_hits += 1
+                        return lower
+                    upper = _from_table(entry[2], ply)
+                    if upper <= alpha:
+                        self.tt_hits += 1
+                        return upper
+
+        in_check = position.in_check()
+        moves = self._order(position, position.pseudo_moves(), hint, ply)
+        original_alpha = alpha
+        best, best_move = -INFINITE, 0
+        legal = 0
+        child = depth - 1
+        # a horizon child goes straight to quiescence, which applies the draw rules itself
+        search = self._horizon if child <= 0 and self.quiescence else self._negamax
+        for move in moves:
+            if not position.make(move, in_check):
+                position.unmake()
+                continue
+            legal += 1
+            if legal == 1:
+                value = -search(position, child, -beta, -alpha, ply + 1)
+            else:
+                value = -search(position, child, -alpha - 1, -alpha, ply + 1)
+                if alpha < value < beta:
+                    value = -search(position, child, -beta, -alpha, ply + 1)
+            position.unmake()
+            if value > best:
+                best, best_move = value, move
+                if value > alpha:
+                    pv[ply] = [move, *pv[ply + 1]]
+                    alpha = value
+                    if alpha >= beta:
+                        self.cutoffs += 1
+                        self._record_cutoff(position, move, ply, depth)
+                        break
+        if not legal:
+            return -(MATE - ply) if in_check else 0
+        if self.use_table:
+            self._store(key, depth, best, original_alpha, beta, best_move, ply)
+        return best
+
+    def _horizon(self, position: Position, depth: int, alpha: int, beta: int, ply: int) -> int:
+        """A node at the horizon: counted as a main-search node, valued by quiescence."""
+        self.nodes += 1
+        self._pv[ply] = []
+        return self._quiesce(position, alpha, beta, ply, False)
+
+    def _record_cutoff(self, position: Position, move: int, ply: int, depth: int) -> None:
+        if position.board[move >> 7 & 127] or move >> 14:
+            return  # captures and promotions are ordered by MVV-LVA already
+        killers = self.killers[ply]
+        if killers[0] != move:
+            killers[1] = killers[0]
+            killers[0] = move
+        key = move << 1 | position.side
+        self.history[key] = min(self.history.get(key, 0) + depth * depth, _KILLER - 1)
+
+    def _quiesce(self, position: Position, alpha: int, beta: int, ply: int, checked: bool) -> int:
+        """Stand pat or search the captures and promotions; in check, every move.
+
+        The caller has applied the draw rules to this position when ``checked``.
+        """
+        if not checked:
+            if not (self.nodes + self.qnodes) & _CHECK_EVERY:
+                self._check_budget()
+            if position.halfmove >= 100 or position.repeated() or (
+                not position.heavy and position.insufficient_material()
+            ):
+                return self._draw_or_mated(position, ply)
+        if ply >= MAX_PLY:
+            if not position.has_legal_move():
+                return -(MATE - ply) if position.in_check() else 0
+            return position.evaluate()
+        key = position.key
+        if self.use_table:
+            bounds = self.qtable.get(key)
+            if bounds is not None:
+                lower = _from_table(bounds[0], ply)
+                if lower >= beta or bounds[0] == bounds[1]:
+                    return lower
+                upper = _from_table(bounds[1], ply)
+                if upper <= alpha:
+                    return upper
+        original_alpha = alpha
+        in_check = position.in_check()
+        if in_check:
+            best = -INFINITE
+            moves = self._order(position, position.pseudo_moves(), 0, ply)
+        else:
+            best = position.evaluate()
+            if best >= beta:
+                return best if position.has_legal_move(False) else 0
+            if best > alpha:
+                alpha = best
+            moves = position.captures()
+        legal = 0
+        for move in moves:
+            if not position.make(move, in_check):
+                position.unmake()
+                continue
+            legal += 1
+            self.qnodes += 1
+            value = -self._quiesce(position, -beta, -alpha, ply + 1, False)
+            position.unmake()
+            if value > best:
+                best = value
+                if value > alpha:
+                    alpha = value
+                    if alpha >= beta:
+                        self.cutoffs += 1
+                        break
+        if not legal:
+            if in_check:
+                return -(MATE - ply)
+            if not position.has_legal_move(False):
+                return 0
+        if self.use_table and (legal or best > original_alpha):
+            self._store_quiet(key, best, original_alpha, beta, ply)
+        return best
+
+    def _store_quiet(self, key: int, value: int, alpha: int, beta: int, ply: int) -> None:
+        """Record a quiescence result as bounds (its own table: depth 0, no move)."""
+        stored = _to_table(value, ply)
+        lower = stored if value > alpha else -INFINITE
+        upper = stored if value < beta else INFINITE
+        table = self.qtable
+        old = table.get(key)
+        if old is not None:
+            lower, upper = max(lower, old[0]), min(upper, old[1])
+            if lower > upper:  # contradiction (path-dependent draws): trust the newest
+                lower = stored if value > alpha else -INFINITE
+                upper = stored if value < beta else INFINITE
+        elif len(table) >= self.table_size:
+            table.clear()
+        table[key] = (lower, upper)

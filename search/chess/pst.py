@@ -1,0 +1,85 @@
+"""Tapered piece-square evaluation for the fast board: material plus square bonuses,
+one table for the middlegame and one for the endgame, blended by the game phase.
+
+A piece's worth depends on the stage of the game: a king hides in the middlegame and
+walks to the centre in the endgame, a passed pawn grows with every rank as the board
+empties. Each piece on a square contributes a middlegame and an endgame value;
+the position's value is ``(mg * phase + eg * (24 - phase)) / 24``, where the phase
+counts the pieces left (knight and bishop 1, rook 2, queen 4; 24 at the start).
+Both sums change by a table lookup per moved piece, so :class:`~search.chess.board.Position`
+keeps them up to date at every move instead of recounting the board.
+
+The middlegame square bonuses are those of :mod:`search.chess.evaluation` (simple
+formulas, not tuned); the endgame ones follow the usual principles (a central king,
+advanced pawns worth more). Tables are indexed ``TABLE[piece][mailbox square]`` with
+White pieces positive and Black pieces negative (a negative index reads the end of
+the 16-long tuple); a Black piece's entry is the mirrored White value, negated, so
+the sums are always from White's point of view.
+"""
+
+from __future__ import annotations
+
+__all__ = ["MG_TABLE", "EG_TABLE", "PHASE", "PHASE_TOTAL", "MG_VALUES", "EG_VALUES"]
+
+PHASE_TOTAL = 24
+MG_VALUES = (0, 100, 320, 330, 500, 900, 0)
+"""Middlegame material by piece type (index 1 pawn ... 6 king)."""
+EG_VALUES = (0, 120, 290, 320, 530, 950, 0)
+"""Endgame material: pawns and rooks gain as the board empties, knights lose."""
+_PHASE_WEIGHTS = (0, 0, 1, 1, 2, 4, 0)
+
+
+def _centre_distance(file: int, rank: int) -> float:
+    return max(abs(file - 3.5), abs(rank - 3.5)) - 0.5  # 0 in the centre, 3 on the rim
+
+
+def _middlegame_bonus(kind: int, file: int, rank: int) -> float:
+    centre = _centre_distance(file, rank)
+    if kind == 1:
+        return (0, 0, 2, 6, 14, 26, 45, 0)[rank] + (12 if file in (3, 4) and rank in (3, 4) else 0)
+    if kind == 2:
+        return 12 - 12 * centre
+    if kind == 3:
+        return 6 - 5 * centre
+    if kind == 4:
+        return (15 if rank == 6 else 0) + (4 if file in (3, 4) else 0)
+    if kind == 5:
+        return 4 - 3 * centre
+    shelter = (10, 20, 12, 0, 0, 4, 22, 10)[file] if rank == 0 else 0
+    return shelter - 12 * rank
+
+
+def _endgame_bonus(kind: int, file: int, rank: int) -> float:
+    centre = _centre_distance(file, rank)
+    if kind == 1:
+        return (0, 0, 4, 12, 26, 48, 80, 0)[rank]
+    if kind == 2:
+        return 8 - 10 * centre
+    if kind == 3:
+        return 6 - 6 * centre
+    if kind == 4:
+        return 10 if rank == 6 else 0
+    if kind == 5:
+        return 6 - 6 * centre
+    return 24 - 12 * centre
+
+
+def _tables(values: tuple[int, ...], bonus) -> tuple[tuple[int, ...], ...]:
+    tables: list[tuple[int, ...]] = [(0,) * 120] * 16
+    for kind in range(1, 7):
+        white, black = [0] * 120, [0] * 120
+        for rank in range(8):
+            for file in range(8):
+                square = 21 + file + 10 * rank
+                mirrored = 21 + file + 10 * (7 - rank)
+                value = values[kind] + int(round(bonus(kind, file, rank)))
+                white[square] = value
+                black[mirrored] = -value
+        tables[kind], tables[-kind] = tuple(white), tuple(black)
+    return tuple(tables)
+
+
+MG_TABLE = _tables(MG_VALUES, _middlegame_bonus)
+EG_TABLE = _tables(EG_VALUES, _endgame_bonus)
+PHASE = tuple(_PHASE_WEIGHTS[abs(p)] if -6 <= p <= 6 else 0 for p in (*range(0, 8), *range(-8, 0)))
+"""Phase weight by piece (indexed like the tables)."""

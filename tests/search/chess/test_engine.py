@@ -1,0 +1,94 @@
+"""The fast chess search against the generic search on the python-chess adapter.
+
+Both search the same tree with the same evaluation (the tapered piece-square value) and
+the same rules, so at a fixed depth they must return the same value and move.
+"""
+
+import threading
+
+import chess
+import pytest
+
+from search import HeuristicOrderer, Limits, TranspositionTable, search
+from search.chess.engine import MATE, ChessSearch
+from search.chess.evaluation import tapered_evaluator
+
+MIDDLEGAME = "r1bq1rk1/pp2bppp/2n1pn2/2pp4/3P4/2PBPN2/PP1N1PPP/R1BQ1RK1 w - - 0 8"
+TACTICAL = "r1b1k2r/ppppnppp/2n2q2/2b5/3NP3/2P1B3/PP3PPP/RN1QKB1R w KQkq - 0 1"
+KIWIPETE = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
+ENDGAME = "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1"
+SHARP = "r5rk/5p1p/5R2/4B3/8/8/7P/7K w - - 0 1"  # checks, mating threats, hanging pieces
+
+
+def _generic(fen: str, depth: int, table: bool):
+    return search(
+        chess_game(), chess.Board(fen), evaluator=tapered_evaluator(), limits=Limits(depth=depth),
+        ordering=HeuristicOrderer(), table=TranspositionTable() if table else None, quiescence=True,
+    )
+
+
+def chess_game():
+    from search.chess.game import ChessGame
+
+    return ChessGame()
+
+
+@pytest.mark.parametrize(
+    ("fen", "depth"),
+    [(MIDDLEGAME, 3), (TACTICAL, 3), (ENDGAME, 4), (chess.STARTING_FEN, 3), (SHARP, 4)],
+)
+@pytest.mark.parametrize("table", [False, True])
+def test_same_value_and_move_as_the_generic_search(fen, depth, table):
+    generic = _generic(fen, depth, table)
+    fast = ChessSearch(use_table=table).search(chess.Board(fen), Limits(depth=depth))
+    assert (fast.value, fast.move, fast.depth) == (generic.value, generic.move, generic.depth)
+
+
+def test_finds_the_mate_and_reports_its_distance():
+    board = chess.Board("6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1")
+    result = ChessSearch().search(board, Limits(depth=3))
+    assert result.move == chess.Move.from_uci("a1a8") and result.value == MATE - 1
+
+
+def test_iterations_stop_at_a_node_budget_with_a_legal_move():
+    board = chess.Board(KIWIPETE)
+    result = ChessSearch().search(board, Limits(nodes=30_000))
+    assert result.move in board.legal_moves
+    assert result.total_nodes <= 30_000 + 1_024 + 1  # checked every 1024 nodes
+    assert 1 <= result.depth < 6
+
+
+def test_a_stop_request_before_depth_one_still_gives_a_move():
+    stop = threading.Event()
+    stop.set()
+    board = chess.Board(MIDDLEGAME)
+    result = ChessSearch().search(board, Limits(nodes=10), stop=stop)
+    assert result.depth == 0 and result.move in board.legal_moves
+
+
+def test_a_finished_game_yields_no_iteration():
+    board = chess.Board("7k/5KQ1/8/8/8/8/8/8 b - - 0 1")
+    assert list(ChessSearch().iterate(board, Limits(depth=3))) == []
+    result = ChessSearch().search(board, Limits(depth=3))
+    assert result.move is None and result.value == -MATE
+
+
+def test_a_repetition_below_the_root_is_a_draw():
+    # White is a rook down; Qh6-g6 checks forever: the search sees the perpetual as 0.
+    board = chess.Board("5r1k/6pp/7Q/8/8/8/5PPP/r5K1 w - - 0 1")
+    generic = _generic(board.fen(), 5, True)
+    fast = ChessSearch().search(board, Limits(depth=5))
+    assert fast.value == generic.value
+
+
+def test_the_table_carries_over_and_changes_no_value():
+    searcher = ChessSearch()
+    board = chess.Board(TACTICAL)
+    first = searcher.search(board, Limits(depth=3))
+    again = searcher.search(board, Limits(depth=3))
+    assert again.value == first.value and again.total_nodes < first.total_nodes
+
+
+def test_a_root_restriction_must_be_a_legal_move():
+    with pytest.raises(ValueError, match="not legal"):
+        ChessSearch().search(chess.Board(), Limits(depth=1), only=chess.Move.from_uci("e2e5"))
