@@ -174,7 +174,7 @@ def _zobrist() -> tuple[tuple[tuple[int, ...], ...], int, tuple[int, ...], tuple
     return tuple(pieces), side, castling, files
 
 
-def _xor_all(values) -> int:
+def _xor_all(values: Iterable[int]) -> int:
     result = 0
     for value in values:
         result ^= value
@@ -516,7 +516,8 @@ class Position:
         noisy.extend(quiet)
         return noisy
 
-    def _castles(self, add) -> None:
+    def _castles(self, add: Callable[[int], None]) -> None:
+        """Castling moves (rights, empty squares, no square the king crosses attacked)."""
         board, rights = self.board, self.castling
         if self.side == 0:
             if rights & WK and not board[26] and not board[27] and not self._any_attacked((25, 26, 27), 1):
