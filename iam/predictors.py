@@ -94,12 +94,15 @@ def build_predictor(name: str, training: Sequence[PlayerGame], settings: Predict
     return UniformRandom()
 
 
-def load_predictor(path: str | Path) -> OpponentModel | MoveRanker:
-    """A model file of either kind (IAM model or move ranker); ModelFileError if it is neither."""
+def load_predictor(path: str | Path, *, engine: str | None = None) -> OpponentModel | MoveRanker:
+    """A model file of either kind (IAM model or move ranker); ModelFileError if it is neither.
+
+    ``engine`` is the UCI engine a ranker with engine evidence runs (files never name one).
+    """
     data = read_document(path)
     kind = data.get("format") if isinstance(data, dict) else None
     if kind == RANKER_FORMAT:
-        return MoveRanker.from_dict(data, source=f"model file {path}")
+        return MoveRanker.from_dict(data, source=f"model file {path}", engine=engine)
     if kind == FORMAT:
         return model_from_dict(data, source=f"model file {path}")
     raise ModelFileError(

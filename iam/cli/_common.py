@@ -171,7 +171,7 @@ def add_ranker_arguments(parser: Any) -> None:
         "--engine adds engine)",
     )
     parser.add_argument("--search-depth", type=int, default=1, metavar="D", help="ranker: depth of the search scoring every move (default 1)")
-    parser.add_argument("--train-positions", dest="ranker_positions", type=int, default=4000, metavar="N", help="ranker: training positions sampled (default 4000)")
+    parser.add_argument("--train-positions", dest="ranker_positions", type=int, default=2000, metavar="N", help="ranker: training positions sampled (default 2000)")
     parser.add_argument("--prior", choices=("population", "none"), default="population", help="ranker: pull towards the bundled population (default) or not")
     parser.add_argument("--prior-strength", type=float, default=None, metavar="L", help="ranker: strength of that pull (default: the ranker's)")
     parser.add_argument("--jobs", type=int, default=1, metavar="N", help="worker processes (default 1)")
@@ -183,7 +183,7 @@ def ranker_params(args: Any) -> dict[str, Any]:
     from iam.errors import DataError
     from iam.ranker import DEFAULT_FAMILIES, FAMILIES
 
-    families = tuple(DEFAULT_FAMILIES) if not args.families else tuple(f.strip() for f in args.families.split(",") if f.strip())
+    families = tuple(DEFAULT_FAMILIES) if args.families is None else tuple(f.strip() for f in args.families.split(",") if f.strip())
     unknown = [family for family in families if family not in FAMILIES]
     if unknown or not families:
         raise DataError(f"--families takes some of {','.join(FAMILIES)}, not {args.families!r}")
@@ -191,7 +191,9 @@ def ranker_params(args: Any) -> dict[str, Any]:
         families = (*families, "engine")
     if "engine" in families and not args.engine:
         raise DataError("the engine family needs --engine PATH")
-    checks = {"--search-depth": (args.search_depth, 0), "--train-positions": (args.ranker_positions, 1), "--jobs": (args.jobs, 1), "--engine-depth": (args.engine_depth, 1)}
+    if not 1 <= args.search_depth <= 6:
+        raise DataError("--search-depth must be from 1 to 6")
+    checks = {"--search-depth": (args.search_depth, 1), "--train-positions": (args.ranker_positions, 1), "--jobs": (args.jobs, 1), "--engine-depth": (args.engine_depth, 1)}
     for option, (value, lowest) in checks.items():
         if value < lowest:
             raise DataError(f"{option} must be at least {lowest}")

@@ -101,6 +101,8 @@ def run(args: argparse.Namespace) -> int:
         raise DataError("--max-positions must be at least 1")
     ranker = ranker_params(args)
     ranker.update(jobs=1, families=tuple(family for family in ranker["families"] if family != "engine"))
+    if not ranker["families"]:
+        raise DataError("--families needs a family besides engine (the ranker+engine row adds the engine to them)")
     ranker.pop("engine", None)
     settings = PredictorSettings(
         iam={"belief": args.belief, "random_state": args.seed},
@@ -108,7 +110,7 @@ def run(args: argparse.Namespace) -> int:
         engine=args.engine,
         engine_depth=args.engine_depth,
         engine_cache=args.engine_cache if args.engine else None,
-        search_depth=args.search_depth or 1,
+        search_depth=args.search_depth,
     )
     predictors = parse_predictors(args.predictor, settings)
     paths, player = bundled_or_given(args.pgn, args.player)

@@ -22,6 +22,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--moves", nargs="*", default=[], metavar="UCI", help="moves played from --fen, in UCI (e2e4 ...)")
     parser.add_argument("--top", type=int, default=5, metavar="K", help="show the K most believed moves (default 5)")
     parser.add_argument("--json", action="store_true", help="print JSON: fen and predictions with sources")
+    parser.add_argument(
+        "--engine", metavar="PATH", help="the UCI engine a move ranker with engine evidence runs (a model file never names one)"
+    )
     parser.set_defaults(run=run)
 
 
@@ -33,7 +36,7 @@ def run(args: argparse.Namespace) -> int:
     if args.top < 1:
         raise PositionError("--top must be at least 1")
     board = position(args.fen, args.moves)
-    model = load_predictor(args.model)
+    model = load_predictor(args.model, engine=args.engine)
     if isinstance(model, MoveRanker):
         try:
             return _ranker(model, board, args)

@@ -18,6 +18,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument("--model", metavar="MODEL", help="opponent model file written by 'iam train'")
     parser.add_argument(
+        "--engine", metavar="PATH", help="the UCI engine a move ranker with engine evidence runs (a model file never names one)"
+    )
+    parser.add_argument(
         "--player-color",
         choices=("white", "black"),
         help="the colour of the modelled player (default: the engine's opponent at each move; "
@@ -38,6 +41,6 @@ def run(args: argparse.Namespace) -> int:
         return main()
     from iam.predictors import load_predictor
 
-    model = load_predictor(args.model)
+    model = load_predictor(args.model, engine=args.engine)
     color = None if args.player_color is None else (args.player_color == "white")
     return main(model, predictor_name=f"a model of {model.player_}", modelled_color=color)

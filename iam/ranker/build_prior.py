@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from itertools import combinations
 
 import numpy as np
 import pandas as pd
@@ -107,9 +106,19 @@ def build_population_prior(
 
 
 def _family_sets(families: Sequence[str]) -> list[tuple[str, ...]]:
-    """Every non-empty combination of ``families``, in canonical order."""
-    ordered = [family for family in FAMILIES if family in families]
-    return [combo for size in range(1, len(ordered) + 1) for combo in combinations(ordered, size)]
+    """The combinations a ranker or an ablation asks for, in canonical order.
+
+    For the given families and for them without the engine (the pure-Python ranker):
+    all of them, each one left out, and each one alone.
+    """
+    ordered = tuple(family for family in FAMILIES if family in families)
+    bases = [ordered] + ([tuple(f for f in ordered if f != "engine")] if "engine" in ordered and len(ordered) > 1 else [])
+    wanted: list[tuple[str, ...]] = []
+    for base in bases:
+        wanted.append(base)
+        wanted += [tuple(f for f in base if f != left_out) for left_out in base if len(base) > 1]
+        wanted += [(family,) for family in base]
+    return list(dict.fromkeys(wanted))
 
 
 def _with_book(rows: _MasterRows, book: PopulationBook, families: Sequence[str]) -> tuple[np.ndarray, tuple[str, ...], MoveTable]:
@@ -137,6 +146,9 @@ def _stack(tables: list[MoveTable]) -> MoveTable:
 
 
 def _top1(table: MoveTable, weights: np.ndarray) -> float:
+    """Share of positions whose played move scores highest (a tie of n moves counts 1/n)."""
     scores = table.features @ weights
-    best = np.maximum.reduceat(scores, table.starts[:-1])
-    return float(np.mean(scores[table.played] >= best))
+    heads, sizes = table.starts[:-1], np.diff(table.starts)
+    best = np.maximum.reduceat(scores, heads)
+    ties = np.add.reduceat((scores == np.repeat(best, sizes)).astype(np.float64), heads)
+    return float(np.mean((scores[table.played] >= best) / ties))

@@ -26,7 +26,13 @@ from iam.model import OpponentModel
 from iam.modelfile import model_from_dict, model_to_dict, read_document, write_document
 from iam.pgn import PlayerGame
 from iam.ranker.evidence import DEFAULT_FAMILIES, FAMILIES, EngineSettings, Evidence, family_columns
-from iam.ranker.logit import fit_conditional_logit, position_log_likelihood, softmax_by_position
+from iam.ranker.logit import (
+    fit_conditional_logit,
+    fit_temperature,
+    position_log_likelihood,
+    softmax_by_position,
+    take_positions,
+)
 from iam.ranker.population import PopulationBook, PopulationPrior, bundled_prior
 from iam.ranker.positions import position_of
 from iam.ranker.training import move_table
@@ -50,6 +56,7 @@ _SAVED_PARAMS = (
     "player",
 )
 _MAX_WEIGHT = 1e6
+_MAX_BOOK_COUNT = 10**7
 
 
 @dataclass(frozen=True)
@@ -103,7 +110,7 @@ class MoveRanker(BaseEstimator):
         engine: str | None = None,
         engine_depth: int = 8,
         engine_cache: str | None = None,
-        max_positions: int | None = 4000,
+        max_positions: int | None = 2000,
         folds: int = 5,
         prior: str = "population",
         prior_strength: float = 30.0,
@@ -161,13 +168,38 @@ class MoveRanker(BaseEstimator):
         self.prior_weights_ = np.array([prior_weights.get(name, 0.0) for name in self.feature_names_])
         spread = table.features.std(axis=0) if table.positions else np.ones(len(self.feature_names_))
         self.scale_ = np.where(spread > 1e-9, spread, 1.0)
-        self.coef_ = fit_conditional_logit(table, prior=self.prior_weights_, penalty=self.prior_strength, scale=self.scale_)
+        raw = fit_conditional_logit(table, prior=self.prior_weights_, penalty=self.prior_strength, scale=self.scale_)
+        self.temperature_ = self._temperature(table, positions)
+        self.coef_ = raw / self.temperature_
         self.n_games_ = len(games)
         self.n_positions_ = table.positions
         self.training_log_loss_ = float(-position_log_likelihood(table, self.coef_).mean()) if table.positions else float("nan")
         self.iam_ = OpponentModel(**iam_params).fit(games) if "habits" in families else None
         self._evidence = None
         return self
+
+    def _temperature(self, table, positions) -> float:
+        """The softmax temperature that calibrates the beliefs, from out-of-fold scores.
+
+        The training games are dealt into folds as for the habit features; each fold's
+        positions are scored by weights fitted on the other folds, and one temperature
+        is fitted to those scores (1 when there are too few games to hold any out).
+        """
+        games = sorted({position.game for position in positions})
+        folds = min(self.folds, len(games))
+        if folds < 2:
+            return 1.0
+        fold_of = {game: number % folds for number, game in enumerate(games)}
+        fold = np.array([fold_of[position.game] for position in positions])
+        scores = np.zeros(len(table.features))
+        for held in range(folds):
+            inside, outside = np.flatnonzero(fold != held), np.flatnonzero(fold == held)
+            weights = fit_conditional_logit(
+                take_positions(table, inside), prior=self.prior_weights_, penalty=self.prior_strength, scale=self.scale_
+            )
+            rows = np.concatenate([np.arange(table.starts[i], table.starts[i + 1]) for i in outside])
+            scores[rows] = table.features[rows] @ weights
+        return fit_temperature(table, scores)
 
     def _check_parameters(self) -> tuple[str, ...]:
         """The families as a tuple in canonical order; ValueError for a bad parameter."""
@@ -180,11 +212,16 @@ class MoveRanker(BaseEstimator):
             raise ValueError("the engine family needs an engine path (engine=...)")
         if self.prior not in _PRIORS:
             raise ValueError(f"prior must be one of {_PRIORS}, not {self.prior!r}")
-        for name, lowest in (("search_depth", 0), ("engine_depth", 1), ("folds", 2), ("min_games", 1), ("jobs", 1)):
+        limits = {"search_depth": (1, 6), "engine_depth": (1, 40), "folds": (2, 100), "min_games": (1, 10**6), "jobs": (1, 1024)}
+        for name, (lowest, highest) in limits.items():
             value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < lowest:
-                raise ValueError(f"{name} must be an integer >= {lowest}, not {value!r}")
-        if self.max_positions is not None and (not isinstance(self.max_positions, (int, np.integer)) or self.max_positions < 1):
+            if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not lowest <= value <= highest:
+                raise ValueError(f"{name} must be an integer from {lowest} to {highest}, not {value!r}")
+        if self.random_state is not None and (isinstance(self.random_state, bool) or not isinstance(self.random_state, (int, np.integer)) or self.random_state < 0):
+            raise ValueError(f"random_state must be a non-negative integer, not {self.random_state!r}")
+        if self.player is not None and not isinstance(self.player, str):
+            raise ValueError(f"player must be a name or None, not {self.player!r}")
+        if self.max_positions is not None and (isinstance(self.max_positions, bool) or not isinstance(self.max_positions, (int, np.integer)) or self.max_positions < 1):
             raise ValueError(f"max_positions must be a positive integer or None, not {self.max_positions!r}")
         strength = self.prior_strength
         if isinstance(strength, bool) or not isinstance(strength, (int, float)) or not 0 <= strength < float("inf"):
@@ -292,12 +329,13 @@ class MoveRanker(BaseEstimator):
         return {
             "format": RANKER_FORMAT,
             "version": RANKER_VERSION,
-            "params": {name: getattr(self, name) for name in _SAVED_PARAMS},
+            "params": {name: getattr(self, name) for name in _SAVED_PARAMS if name != "engine"},
             "player": self.player_,
             "training": {
                 "games": self.n_games_,
                 "positions": self.n_positions_,
                 "log_loss": self.training_log_loss_,
+                "temperature": self.temperature_,
             },
             "families": list(self.families_),
             "weights": self.weights(),
@@ -308,15 +346,23 @@ class MoveRanker(BaseEstimator):
         }
 
     @classmethod
-    def from_dict(cls, data: dict, *, source: str = "model") -> MoveRanker:
-        """A fitted ranker from :meth:`to_dict`'s content; ModelFileError if it is not one."""
+    def from_dict(cls, data: dict, *, source: str = "model", engine: str | None = None) -> MoveRanker:
+        """A fitted ranker from :meth:`to_dict`'s content; ModelFileError if it is not one.
+
+        A file never names a program to run: a ranker with engine evidence needs the
+        engine's path from the caller (``engine``), and is refused without it.
+        """
         try:
             if not isinstance(data, dict) or data.get("format") != RANKER_FORMAT:
                 raise ModelFileError(f"{source} is not a move ranker model")
             if data.get("version") != RANKER_VERSION:
                 raise ModelFileError(f"{source} has version {data.get('version')!r}; this program reads version {RANKER_VERSION}")
-            params = {name: data["params"][name] for name in _SAVED_PARAMS}
+            params = {name: data["params"][name] for name in _SAVED_PARAMS if name != "engine"}
             params["families"] = tuple(params["families"])
+            if "engine" in params["families"]:
+                if not engine:
+                    raise ModelFileError(f"{source} uses engine evidence: name the engine to run (--engine PATH)")
+                params["engine"] = engine
             model = cls(**params)
             families = model._check_parameters()
             if list(families) != list(data["families"]):
@@ -330,6 +376,9 @@ class MoveRanker(BaseEstimator):
             model.n_games_ = int(data["training"]["games"])
             model.n_positions_ = int(data["training"]["positions"])
             model.training_log_loss_ = float(data["training"]["log_loss"] if data["training"]["log_loss"] is not None else "nan")
+            model.temperature_ = float(data["training"]["temperature"])
+            if not 0 < model.temperature_ < float("inf"):
+                raise ValueError("its temperature must be a positive number")
             model.book_ = PopulationBook(_book(data["book"]))
             model.iam_ = None if data["iam"] is None else model_from_dict(data["iam"], source=f"{source} (its IAM model)")
             if "habits" in families and model.iam_ is None:
@@ -347,9 +396,9 @@ class MoveRanker(BaseEstimator):
         write_document(self.to_dict(), path)
 
     @classmethod
-    def load(cls, path: str | Path) -> MoveRanker:
-        """Read a file written by :meth:`save` (ModelFileError if it is not one)."""
-        return cls.from_dict(read_document(path), source=f"model file {path}")
+    def load(cls, path: str | Path, *, engine: str | None = None) -> MoveRanker:
+        """Read a file written by :meth:`save` (ModelFileError if it is not one); ``engine`` as in :meth:`from_dict`."""
+        return cls.from_dict(read_document(path), source=f"model file {path}", engine=engine)
 
 
 def _vector(values: dict, names: Sequence[str], what: str) -> np.ndarray:
@@ -368,7 +417,10 @@ def _book(masters: dict) -> dict[str, dict[str, dict[str, int]]]:
     for name, table in masters.items():
         entries = {}
         for epd, moves in table.items():
-            entries[str(epd)] = {chess.Move.from_uci(str(move)).uci(): int(count) for move, count in moves.items()}
+            counts = {chess.Move.from_uci(str(move)).uci(): int(count) for move, count in moves.items()}
+            if any(not 0 <= count <= _MAX_BOOK_COUNT for count in counts.values()):
+                raise ValueError(f"its book counts must be whole numbers from 0 to {_MAX_BOOK_COUNT}")
+            entries[str(epd)] = counts
         checked[str(name)] = entries
     return checked
 

@@ -13,9 +13,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from scipy.optimize import minimize
+from scipy.optimize import minimize, minimize_scalar
 
-__all__ = ["MoveTable", "fit_conditional_logit", "softmax_by_position", "position_log_likelihood"]
+__all__ = [
+    "MoveTable",
+    "fit_conditional_logit",
+    "softmax_by_position",
+    "position_log_likelihood",
+    "take_positions",
+    "fit_temperature",
+]
 
 
 @dataclass(frozen=True)
@@ -101,3 +108,32 @@ def fit_conditional_logit(
 
     result = minimize(objective, prior.copy(), jac=True, method="L-BFGS-B", options={"maxiter": max_iter})
     return result.x
+
+
+def take_positions(table: MoveTable, chosen: np.ndarray) -> MoveTable:
+    """The sub-table of the positions whose numbers are ``chosen`` (sorted), rows renumbered."""
+    sizes = np.diff(table.starts)[chosen]
+    rows = np.concatenate([np.arange(table.starts[i], table.starts[i + 1]) for i in chosen]) if len(chosen) else np.zeros(0, np.int64)
+    starts = np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64)
+    played = starts[:-1] + (table.played[chosen] - table.starts[chosen])
+    return MoveTable(table.features[rows], starts, played)
+
+
+def fit_temperature(table: MoveTable, scores: np.ndarray) -> float:
+    """The temperature T minimising the log loss of ``softmax(scores / T)`` per position.
+
+    Fitted on scores a model gave to positions it was not fitted on, it corrects the
+    model's over- (T > 1) or under-confidence (T < 1) without changing any ranking.
+    """
+    if table.positions == 0:
+        return 1.0
+    heads, sizes = table.starts[:-1], np.diff(table.starts)
+
+    def loss(log_t: float) -> float:
+        scaled = scores / np.exp(log_t)
+        peak = np.maximum.reduceat(scaled, heads)
+        norm = peak + np.log(np.add.reduceat(np.exp(scaled - np.repeat(peak, sizes)), heads))
+        return float(-(scaled[table.played] - norm).mean())
+
+    found = minimize_scalar(loss, bounds=(-2.0, 2.0), method="bounded")
+    return float(np.exp(found.x))

@@ -137,7 +137,7 @@ def static_exchange(board: chess.Board, move: chess.Move) -> float:
     on_square = _SEE_KING if mover == chess.KING else PIECE_VALUES[mover]
     side = not board.turn
     while True:
-        attackers = board.attackers_mask(side, to, occupied) & occupied
+        attackers = board.attackers_mask(side, to, occupied) & occupied & ~_pinned(board, side)
         if not attackers:
             break
         for piece_type in chess.PIECE_TYPES:
@@ -153,6 +153,18 @@ def static_exchange(board: chess.Board, move: chess.Move) -> float:
     return min(gains[0], 9.0)
 
 
+def _pinned(board: chess.Board, color: chess.Color) -> chess.Bitboard:
+    """``color``'s pieces pinned to their king (they cannot capture off the pin line; counted as absent)."""
+    king = board.king(color)
+    if king is None:
+        return 0
+    mask = 0
+    for square in chess.scan_forward(board.occupied_co[color] & ~board.kings):
+        if board.is_pinned(color, square):
+            mask |= chess.BB_SQUARES[square]
+    return mask
+
+
 def _en_prise(board: chess.Board, color: chess.Color) -> float:
     """Value (pawns) of ``color``'s most valuable piece the opponent wins by taking it.
 
@@ -162,8 +174,9 @@ def _en_prise(board: chess.Board, color: chess.Color) -> float:
     worst = 0.0
     own = board.occupied_co[color] & ~board.kings
     enemy = not color
+    pinned = _pinned(board, enemy)
     for square in chess.scan_reversed(own):
-        attackers = board.attackers_mask(enemy, square)
+        attackers = board.attackers_mask(enemy, square) & ~pinned
         if not attackers:
             continue
         value = PIECE_VALUES[board.piece_type_at(square)]

@@ -71,6 +71,9 @@ def test_evaluate_compares_predictors_in_one_table(small_pgn, capsys):
         (["evaluate", "--families", "move,telepathy"], "--families takes"),
         (["evaluate", "--families", "engine"], "needs --engine"),
         (["evaluate", "--max-positions", "0"], "--max-positions"),
+        (["evaluate", "--families", ""], "--families takes"),
+        (["evaluate", "--families", "engine", "--engine", "/bin/true"], "besides engine"),
+        (["evaluate", "--search-depth", "0"], "--search-depth"),
         (["train", "x.pgn", "--player", "x", "--train-positions", "0", "-o", "m.json"], "--train-positions"),
     ],
 )

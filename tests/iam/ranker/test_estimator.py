@@ -91,7 +91,7 @@ def test_the_prior_holds_the_weights_when_it_is_strong(training):
         rankers=(PriorWeights(families=("move",), without=None, weights={"castle": 3.0, "check": -2.0}, positions=1),),
     )
     held = MoveRanker(families=("move",), max_positions=60, prior_data=prior, prior_strength=1e7).fit(training)
-    weights = held.weights()
+    weights = {name: value * held.temperature_ for name, value in held.weights().items()}  # before calibration
     assert [round(weights[name], 3) for name in names] == [3.0, 0.0, -2.0]
     free = MoveRanker(families=("move",), max_positions=60, prior_data=prior, prior_strength=0.0).fit(training)
     assert free.weights()["castle"] != pytest.approx(3.0, abs=0.05)
@@ -134,7 +134,7 @@ def test_search_features_come_from_scoring_every_move(training):
         ({"families": "move"}, "one string"),
         ({"families": ("engine",)}, "engine path"),
         ({"prior": "magic"}, "prior"),
-        ({"search_depth": -1}, "search_depth"),
+        ({"search_depth": 0}, "search_depth"),
         ({"prior_strength": float("nan")}, "prior_strength"),
         ({"max_positions": 0}, "max_positions"),
     ],
@@ -142,3 +142,27 @@ def test_search_features_come_from_scoring_every_move(training):
 def test_bad_parameters_are_refused(training, params, message):
     with pytest.raises(ValueError, match=message):
         MoveRanker(**params).fit(training)
+
+
+def test_a_file_never_names_the_engine_to_run(ranker):
+    document = ranker.to_dict()
+    assert "engine" not in document["params"]
+    document["params"]["families"] = ["move", "engine", "habits"]
+    document["families"] = ["move", "engine", "habits"]
+    with pytest.raises(ModelFileError, match="--engine PATH"):
+        MoveRanker.from_dict(document)
+
+
+def test_hostile_numbers_in_a_ranker_file_are_refused(ranker):
+    deep = ranker.to_dict()
+    deep["params"]["search_depth"] = 10**6
+    with pytest.raises(ModelFileError, match="search_depth"):
+        MoveRanker.from_dict(deep)
+    negative = ranker.to_dict()
+    negative["book"] = {"Someone": {chess.Board().epd(): {"e2e4": -3}}}
+    with pytest.raises(ModelFileError, match="book counts"):
+        MoveRanker.from_dict(negative)
+
+
+def test_the_temperature_is_fitted_out_of_fold(ranker):
+    assert 0.3 < ranker.temperature_ < 3.0

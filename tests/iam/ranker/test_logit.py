@@ -5,7 +5,14 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from iam.ranker.logit import MoveTable, fit_conditional_logit, position_log_likelihood, softmax_by_position
+from iam.ranker.logit import (
+    MoveTable,
+    fit_conditional_logit,
+    fit_temperature,
+    position_log_likelihood,
+    softmax_by_position,
+    take_positions,
+)
 
 
 def _simulated(weights: np.ndarray, positions: int, seed: int) -> MoveTable:
@@ -62,3 +69,21 @@ def test_no_positions_gives_the_prior_and_a_bad_table_is_refused():
     np.testing.assert_array_equal(fit_conditional_logit(empty, prior=np.array([1.0, 2.0])), [1.0, 2.0])
     with pytest.raises(ValueError, match="one start per position"):
         MoveTable(np.zeros((3, 2)), np.array([0, 3]), np.array([0, 1]))
+
+
+def test_the_temperature_undoes_overconfident_scores():
+    truth = np.array([1.0, -0.5])
+    table = _simulated(truth, 3000, seed=7)
+    scores = table.features @ (truth * 2.5)  # the same ranking, two and a half times too sure
+    assert fit_temperature(table, scores) == pytest.approx(2.5, rel=0.1)
+    assert fit_temperature(table, table.features @ truth) == pytest.approx(1.0, abs=0.1)
+
+
+def test_take_positions_keeps_each_positions_rows_and_label():
+    table = _simulated(np.array([0.3, 0.1]), 10, seed=8)
+    part = take_positions(table, np.array([2, 5]))
+    for mine, theirs in zip(range(2), (2, 5)):
+        np.testing.assert_array_equal(
+            part.features[part.starts[mine] : part.starts[mine + 1]], table.features[table.starts[theirs] : table.starts[theirs + 1]]
+        )
+        assert part.played[mine] - part.starts[mine] == table.played[theirs] - table.starts[theirs]

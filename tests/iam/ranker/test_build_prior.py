@@ -1,0 +1,44 @@
+"""Building the population prior: training games only, every master left out once, files that round-trip."""
+
+from __future__ import annotations
+
+import pytest
+
+from iam.bundled import bundled_pgn
+from iam.pgn import load_player_games
+from iam.ranker.build_prior import PriorSettings, build_population_prior
+from iam.ranker.population import load_prior, save_prior
+
+
+@pytest.fixture(scope="module")
+def two_masters(botvinnik_games):
+    capablanca, _ = load_player_games([bundled_pgn("Capablanca")], player="Capablanca")
+    return {"Botvinnik": botvinnik_games[:40], "Capablanca": capablanca[:40]}
+
+
+def test_the_prior_leaves_each_master_out_and_never_reads_test_games(two_masters, tmp_path):
+    settings = PriorSettings(families=("move", "population"), positions_per_master=120)
+    prior, fits = build_population_prior(two_masters, settings)
+    assert set(fits["without"]) == {"", "Botvinnik", "Capablanca"}
+    assert set(fits["families"]) == {"move+population", "move", "population"}
+    full = fits[(fits["without"] == "") & (fits["families"] == "move+population")].iloc[0]
+    alone = fits[(fits["without"] == "Botvinnik") & (fits["families"] == "move+population")].iloc[0]
+    assert full["positions"] == 240 and alone["positions"] == 120
+    # The book counts training games only: every (position, move) it holds was played in one.
+    booked = {(epd, move) for epd, moves in prior.book.masters["Botvinnik"].items() for move in moves}
+    training_pairs = set()
+    for game in two_masters["Botvinnik"]:
+        if game.split == "train":
+            board = game.board()
+            for move in game.moves[:30]:
+                if board.turn == game.color:
+                    training_pairs.add((board.epd(), move.uci()))
+                board.push(move)
+    assert booked <= training_pairs
+    # A model of Botvinnik is pulled towards the ranker that never saw him.
+    without = next(r for r in prior.rankers if r.without == "Botvinnik" and r.families == ("move", "population"))
+    assert prior.weights_for(("move", "population"), "Botvinnik, Mikhail") == without.weights
+    path = tmp_path / "prior.json.gz"
+    save_prior(prior, path)
+    loaded = load_prior(path)
+    assert loaded.book.masters == prior.book.masters and loaded.rankers == prior.rankers
