@@ -32,7 +32,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--player",
         help="player name (default: Botvinnik); without PGN, the bundled file of this player if there is one "
-        "(Botvinnik, Capablanca), else Botvinnik's file",
+        "(Botvinnik, Capablanca, Alekhine, Lasker, Smyslov, Spassky), else Botvinnik's file",
     )
     parser.add_argument(
         "--train-games", default="12,22,80,all", metavar="LIST", help="training sizes, e.g. 12,22,80,all (default)"
