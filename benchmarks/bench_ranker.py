@@ -19,7 +19,6 @@ import sys
 import time
 from pathlib import Path
 
-import chess
 
 from iam.bundled import bundled_pgn
 from iam.evaluation import evaluate, first_training_games, sample_test_games

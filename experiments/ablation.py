@@ -25,7 +25,7 @@ from iam.evaluation import RECORD_COLUMNS, first_training_games, position_record
 from iam.model import OpponentModel
 from iam.pgn import PlayerGame
 from iam.ranker.evidence import DEFAULT_FAMILIES, FAMILIES, EngineSettings, Evidence, family_columns
-from iam.ranker.logit import MoveTable, fit_conditional_logit, softmax_by_position
+from iam.ranker.logit import MoveTable, feature_scale, fit_conditional_logit, softmax_by_position
 from iam.ranker.population import PopulationPrior, bundled_prior
 from iam.ranker.positions import player_positions
 from iam.ranker.training import move_table, stack_table
@@ -113,8 +113,7 @@ def _select(table: MoveTable, columns: list[int]) -> MoveTable:
 
 
 def _fit(table: MoveTable, prior: np.ndarray, strength: float) -> np.ndarray:
-    spread = table.features.std(axis=0)
-    return fit_conditional_logit(table, prior=prior, penalty=strength, scale=np.where(spread > 1e-9, spread, 1.0))
+    return fit_conditional_logit(table, prior=prior, penalty=strength, scale=feature_scale(table))
 
 
 def _records(table: MoveTable, weights: np.ndarray, positions) -> pd.DataFrame:

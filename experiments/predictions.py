@@ -19,7 +19,7 @@ from __future__ import annotations
 import argparse
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
@@ -27,7 +27,6 @@ import pandas as pd
 from experiments.bootstrap import CONFIDENCE, RESAMPLES, SUMMARY_FIGURES, GameResamples, interval, resample_games, summary_figures
 from experiments.heldout import HeldOut, add_heldout_arguments, load_heldout
 from iam.evaluation import EvaluationReport, EvaluationRun, sample_test_games
-from iam.pgn import PlayerGame
 from iam.predictors import PredictorSettings
 
 __all__ = [

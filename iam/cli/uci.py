@@ -30,8 +30,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    import chess
-
     from iam.errors import IAMError
     from search.chess.uci import main
 

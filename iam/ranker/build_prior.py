@@ -19,7 +19,7 @@ import pandas as pd
 
 from iam.pgn import PlayerGame
 from iam.ranker.evidence import FAMILIES, EngineSettings, Evidence, family_columns
-from iam.ranker.logit import MoveTable, fit_conditional_logit, position_log_likelihood
+from iam.ranker.logit import MoveTable, feature_scale, fit_conditional_logit, position_log_likelihood
 from iam.ranker.population import PopulationBook, PopulationPrior, PriorWeights, book_counts, book_features
 from iam.ranker.positions import Position
 from iam.ranker.training import move_table
@@ -75,9 +75,7 @@ def build_population_prior(
         for families in _family_sets(settings.families):
             columns = tuple(column for family in FAMILIES if family in families for column in family_columns(family))
             table = _stack([_select(pooled[name], columns) for name in included])
-            spread = table.features.std(axis=0)
-            scale = np.where(spread > 1e-9, spread, 1.0)
-            weights = fit_conditional_logit(table, penalty=settings.prior_strength, scale=scale)
+            weights = fit_conditional_logit(table, penalty=settings.prior_strength, scale=feature_scale(table))
             fitted.append(
                 PriorWeights(
                     families=families,

@@ -27,6 +27,7 @@ from iam.modelfile import model_from_dict, model_to_dict, read_document, write_d
 from iam.pgn import PlayerGame
 from iam.ranker.evidence import DEFAULT_FAMILIES, FAMILIES, EngineSettings, Evidence, family_columns
 from iam.ranker.logit import (
+    feature_scale,
     fit_conditional_logit,
     fit_temperature,
     position_log_likelihood,
@@ -166,8 +167,7 @@ class MoveRanker(BaseEstimator):
         self.families_ = families
         prior_weights = prior.weights_for(families, self.player_) if prior is not None else {}
         self.prior_weights_ = np.array([prior_weights.get(name, 0.0) for name in self.feature_names_])
-        spread = table.features.std(axis=0) if table.positions else np.ones(len(self.feature_names_))
-        self.scale_ = np.where(spread > 1e-9, spread, 1.0)
+        self.scale_ = feature_scale(table)
         raw = fit_conditional_logit(table, prior=self.prior_weights_, penalty=self.prior_strength, scale=self.scale_)
         self.temperature_ = self._temperature(table, positions)
         self.coef_ = raw / self.temperature_

@@ -18,6 +18,7 @@ from scipy.optimize import minimize, minimize_scalar
 __all__ = [
     "MoveTable",
     "fit_conditional_logit",
+    "feature_scale",
     "softmax_by_position",
     "position_log_likelihood",
     "take_positions",
@@ -70,6 +71,14 @@ def position_log_likelihood(table: MoveTable, weights: np.ndarray) -> np.ndarray
     peak = np.maximum.reduceat(scores, heads)
     log_norm = peak + np.log(np.add.reduceat(np.exp(scores - np.repeat(peak, sizes)), heads))
     return scores[table.played] - log_norm
+
+
+def feature_scale(table: MoveTable) -> np.ndarray:
+    """Each feature's spread over the table's rows (1 where it does not vary): the penalty's units."""
+    if len(table.features) == 0:
+        return np.ones(table.features.shape[1])
+    spread = table.features.std(axis=0)
+    return np.where(spread > 1e-9, spread, 1.0)
 
 
 def fit_conditional_logit(
