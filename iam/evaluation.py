@@ -279,7 +279,8 @@ def evaluate(
     """Fit each predictor on the first N training games for each N and score all test games.
 
     ``games`` are the player's games with their protocol numbers (all splits);
-    ``None`` in ``train_sizes`` means all training games. A predictor that does not
+    ``None`` in ``train_sizes`` means all training games; sizes beyond the training
+    games become all of them, once. A predictor that does not
     learn (a search's or engine's best move, random) runs once, labelled with the
     largest size. ``model_params`` are the IAM model's parameters (shorthand for
     ``settings.iam``). Runs are independent and may go to ``jobs`` worker processes;
@@ -288,7 +289,7 @@ def evaluate(
     settings = settings or PredictorSettings(iam=dict(model_params or {}))
     test = [game for game in games if game.split == "test"]
     training_count = sum(game.split == "train" for game in games)
-    sizes = [training_count if size is None else min(size, training_count) for size in train_sizes]
+    sizes = list(dict.fromkeys(training_count if size is None else min(size, training_count) for size in train_sizes))
     work = []
     for predictor in predictors:
         for size in sizes if predictor in TRAINED else [max(sizes)]:

@@ -133,19 +133,23 @@ def run(args: argparse.Namespace) -> int:
         progress=lambda finished: progress(finished, quiet=args.quiet, total=runs, desc="runs", unit=" runs"),
     )
     elapsed = time.perf_counter() - started
+    intervals = _intervals(report, seed=args.seed)
+    payload = report.to_dict()
+    for run_, cis in zip(payload["runs"], intervals):
+        run_.update(cis)
     if folder is not None:
         try:
             report.summary_frame().to_csv(folder / "summary.csv", index=False)
             report.band_frame().to_csv(folder / "bands.csv", index=False)
             report.position_frame().to_csv(folder / "positions.csv", index=False)
-            (folder / "evaluation.json").write_text(_json_text(report.to_dict()))
-            (folder / "evaluation.md").write_text(_markdown(report, ingest, elapsed))
+            (folder / "evaluation.json").write_text(_json_text(payload))
+            (folder / "evaluation.md").write_text(_markdown(report, ingest, elapsed, intervals))
         except OSError as exc:
             raise DataError(f"cannot write to {folder}: {exc.strerror or exc}") from None
     if args.json:
-        print_json(report.to_dict())
+        print_json(payload)
     else:
-        print(_markdown(report, ingest, elapsed))
+        print(_markdown(report, ingest, elapsed, intervals))
         if args.out:
             print(f"written: {args.out}/summary.csv, bands.csv, positions.csv, evaluation.json, evaluation.md")
     if ingest.skipped_total and not args.quiet:
@@ -153,9 +157,29 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _markdown(report, ingest, elapsed: float) -> str:
+def _intervals(report, *, seed: int) -> list[dict[str, list[float]]]:
+    """Per run, 95% bootstrap intervals over test games of top-1, top-3, log loss and ECE (``<figure>_ci``)."""
+    from experiments.bootstrap import interval, resample_games, summary_figures
+
+    games = sorted({int(game) for run in report.runs for game in run.records["game"]})
+    if not games:
+        return [{} for _ in report.runs]
+    draws = resample_games(games, seed=seed)
+    found = []
+    for run in report.runs:
+        figures = summary_figures(run.records, draws)
+        found.append({f"{name}_ci": list(interval(figures[name])) for name in ("top1", "top3", "log_loss", "ece")})
+    return found
+
+
+def _markdown(report, ingest, elapsed: float, intervals: list[dict] | None = None) -> str:
     """The readable report: summary figures and the belief-band table (hits/predictions and rate)."""
     summary = report.summary_frame()
+    if intervals:
+        summary = summary.assign(
+            top1_95=[_span(cis.get("top1_ci")) for cis in intervals],
+            log_loss_95=[_span(cis.get("log_loss_ci")) for cis in intervals],
+        )
     bands = report.band_frame()
     lines = [
         f"# {report.player}: held-out evaluation",
@@ -163,9 +187,11 @@ def _markdown(report, ingest, elapsed: float) -> str:
         f"{report.test_games} test games, {int(summary['test_positions'].iloc[0])} test positions "
         f"(games read: {ingest.used}, skipped: {ingest.skipped_total}); {elapsed:.0f} s",
         "",
-        summary[["predictor", "train_games", "coverage", "top1", "top3", "ece", "brier", "log_loss"]]
+        summary[[c for c in ("predictor", "train_games", "coverage", "top1", "top1_95", "top3", "ece", "brier", "log_loss", "log_loss_95") if c in summary]]
         .astype({"train_games": str})
         .to_markdown(index=False, floatfmt=".3f"),
+        "",
+        "95%: percentile bootstrap intervals over test games (1,000 resamples).",
         "",
         "Belief bands: hits/predictions (hit rate) of each test position's top prediction",
         "",
@@ -181,6 +207,13 @@ def _markdown(report, ingest, elapsed: float) -> str:
     order = [band for band in ("<25%", "25-30%", "30-40%", "40-50%", ">50%") if band in table.columns]
     lines.append(table[order].reset_index().to_markdown(index=False))
     return "\n".join(lines) + "\n"
+
+
+def _span(ci) -> str:
+    """``0.344-0.393`` for an interval (``-`` when there is none)."""
+    if not ci or ci[0] != ci[0]:
+        return "-"
+    return f"{ci[0]:.3f}-{ci[1]:.3f}"
 
 
 def _json_text(payload) -> str:

@@ -82,3 +82,13 @@ def test_bad_ranker_options_are_one_line_errors(argv, message, capsys, tmp_path,
     (tmp_path / "x.pgn").write_text('[White "x"]\n[Black "y"]\n[Result "1-0"]\n\n1. e4 e5 1-0\n')
     code, _, err = run(capsys, *argv, "--quiet")
     assert code == 2 and message in err and "Traceback" not in err
+
+
+def test_evaluate_gives_intervals_and_runs_each_training_size_once(tiny_pgn, capsys):
+    # The player has four training games here: 12, 22, 80 and all are the same four, one run.
+    code, out, _ = run(capsys, "evaluate", str(tiny_pgn), "--player", "Tester", "--predictor", "iam", "--json", "--quiet")
+    assert code == 0
+    runs = json.loads(out)["runs"]
+    assert [(r["predictor"], r["train_games"]) for r in runs] == [("iam", 4)]
+    low, high = runs[0]["top1_ci"]
+    assert low <= runs[0]["top1"] <= high
