@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import time
 
 import chess
 import pytest
@@ -95,20 +94,17 @@ def test_a_huge_move_number_in_the_fen_header_is_a_reason_not_a_crash(tmp_path):
     assert report.skipped == {"bad FEN header": 1}
 
 
-def test_deeply_nested_variations_are_read_in_linear_time(tmp_path):
+def test_deeply_nested_variations_are_read_past(tmp_path):
+    # How the time grows with the depth is measured in benchmarks/bench_pgn_nesting.py.
     depth = 40_000
     movetext = "1. e4 e5 2. Nf3 " + "( 2. Nc3 " * depth + ")" * depth + " Nc6 1-0\n"
-    started = time.perf_counter()
     games, report = _read(tmp_path, GAME.format(n=0) + "\n" + movetext)
-    assert time.perf_counter() - started < 2.0
     assert report.used == 1 and len(games[0].moves) == 4
 
 
 def test_a_hundred_thousand_comments_on_one_line(tmp_path):
     movetext = "1. e4 " + "{c} " * 100_000 + "e5 2. Nf3 1-0\n"
-    started = time.perf_counter()
     games, report = _read(tmp_path, GAME.format(n=0) + "\n" + movetext)
-    assert time.perf_counter() - started < 2.0
     assert report.used == 1 and len(games[0].moves) == 3
 
 
