@@ -33,22 +33,9 @@ import chess.pgn
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from positions import middlegame_positions  # noqa: E402  (benchmarks/positions.py)
+
 from iam.engine_analysis import EngineAnalyser  # noqa: E402
-
-
-def middlegame_positions(count: int, *, ply: int = 30) -> list[chess.Board]:
-    """Boards at ``ply`` from the first ``count`` long games of the bundled Botvinnik file."""
-    boards = []
-    with open(ROOT / "datasets" / "Botvinnik.pgn", encoding="utf-8", errors="replace") as handle:
-        while len(boards) < count and (game := chess.pgn.read_game(handle)) is not None:
-            moves = list(game.mainline_moves())
-            if len(moves) < 2 * ply:
-                continue
-            board = game.board()
-            for move in moves[:ply]:
-                board.push(move)
-            boards.append(board)
-    return boards
 
 
 def median_ms(seconds: list[float]) -> float:

@@ -48,6 +48,8 @@ import chess.pgn
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from positions import middlegame_positions  # noqa: E402  (benchmarks/positions.py)
+
 from search import Bound, HeuristicOrderer, Limits, TranspositionTable, iterate  # noqa: E402
 from search.chess.engine import ChessSearch  # noqa: E402
 from search.chess.evaluation import material_pst_evaluator  # noqa: E402
@@ -56,22 +58,6 @@ from search.chess.game import ChessGame  # noqa: E402
 from search.chess.uci import GoCommand, allotted_time  # noqa: E402
 
 OVERRUN_TARGET_MS = 50.0
-
-
-def middlegame_positions(count: int, *, ply: int = 30) -> list[chess.Board]:
-    """Boards at ``ply`` from the first ``count`` long games of the bundled Botvinnik file."""
-    boards = []
-    with open(ROOT / "datasets" / "Botvinnik.pgn", encoding="utf-8", errors="replace") as handle:
-        while len(boards) < count and (game := chess.pgn.read_game(handle)) is not None:
-            moves = list(game.mainline_moves())
-            if len(moves) < 2 * ply:
-                continue
-            board = game.board()
-            for move in moves[:ply]:
-                board.push(move)
-            if not board.is_game_over():
-                boards.append(board)
-    return boards
 
 
 def reference_rate(board: chess.Board, depth: int = 3) -> float:

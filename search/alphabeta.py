@@ -247,9 +247,11 @@ def result_of(
     )
 
 
-def check_two_player(game: Game, algorithm: str) -> None:
-    """The entry check shared by alpha-beta and iterative deepening."""
-    require(game, algorithm, players=2, zero_sum=True)
+def check_search_parts(game: Game, *, quiescence: bool, evaluator: Evaluator | None) -> None:
+    """The checks every alpha-beta search makes of its game and parts (ValueError if wrong)."""
+    require(game, "alpha-beta", players=2, zero_sum=True)
+    if quiescence and evaluator is None:
+        raise ValueError("quiescence search needs an evaluator")
 
 
 def alphabeta(
@@ -274,11 +276,9 @@ def alphabeta(
     value; ``policy`` may reorder actions and extend or reduce their depth; ``probe``
     records how deep the tree reached (:mod:`search.probe`) and changes nothing.
     """
-    check_two_player(game, "alpha-beta")
+    check_search_parts(game, quiescence=quiescence, evaluator=evaluator)
     if depth is not None and depth < 1:
         raise ValueError(f"depth must be at least 1, got {depth}")
-    if quiescence and evaluator is None:
-        raise ValueError("quiescence search needs an evaluator")
     started = time.perf_counter()
     worker = AlphaBetaWorker(
         evaluator=evaluator,

@@ -18,7 +18,7 @@ import threading
 import time
 from collections.abc import Iterator
 
-from search.alphabeta import AlphaBetaWorker, Budget, SearchAborted, alphabeta, check_two_player, result_of
+from search.alphabeta import AlphaBetaWorker, Budget, SearchAborted, alphabeta, check_search_parts, result_of
 from search.evaluation import Evaluator
 from search.game import Game, State
 from search.ordering import MoveOrderer
@@ -53,9 +53,7 @@ class Searcher:
         policy: SearchPolicy | None = None,
         probe: DepthProbe | None = None,
     ) -> None:
-        check_two_player(game, "alpha-beta")
-        if quiescence and evaluator is None:
-            raise ValueError("quiescence search needs an evaluator")
+        check_search_parts(game, quiescence=quiescence, evaluator=evaluator)
         self.game = game
         self.evaluator = evaluator
         self.ordering = ordering
