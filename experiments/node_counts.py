@@ -163,7 +163,7 @@ def run(args: argparse.Namespace):
     from joblib import Parallel, delayed
 
     from experiments.runner import ExperimentResult
-    from iam.cli._common import progress
+    from iam.progress import progress
     from iam.errors import IAMError
 
     positions = [p.strip() for p in args.positions.split(",") if p.strip()]

@@ -162,7 +162,7 @@ class Setup:
 
 def prepare(args: argparse.Namespace, *, split: str | None = None) -> Setup:
     """Read the games, fit the model and sample the positions the options ask for."""
-    from iam.cli.evaluate import parse_sizes
+    from iam.heldout import parse_sizes
     from iam.errors import DataError
     from iam.model import OpponentModel
 
@@ -235,7 +235,7 @@ def measure_all(setup: Setup, budgets: Sequence[int], guidances: Mapping[str, ob
     """Every position at every budget, plain and under each named guidance: one row each."""
     from joblib import Parallel, delayed
 
-    from iam.cli._common import progress
+    from iam.progress import progress
 
     tasks = [(setup.model, position, budgets, guidances, setup.reference, setup.reference_depth) for position in setup.positions]
     if jobs == 1:

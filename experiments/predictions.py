@@ -110,8 +110,8 @@ def _training_sizes(requested: Sequence[int | None], available: int) -> list[int
 
 def run_predictions(args: argparse.Namespace, *, controls: Sequence[str] = ()) -> PredictionRuns:
     """Load the games, sample the test positions, fit and score every training size, resample."""
-    from iam.cli._common import progress
-    from iam.cli.evaluate import parse_sizes
+    from iam.heldout import parse_sizes
+    from iam.progress import progress
     from iam.errors import DataError
     from iam.evaluation import evaluate
 

@@ -17,7 +17,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from iam.cli._common import finite
+from iam.jsonsafe import finite
 
 __all__ = ["MODULES", "ExperimentResult", "experiments", "add_common_arguments", "write_result"]
 

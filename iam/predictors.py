@@ -17,7 +17,7 @@ from pathlib import Path
 from iam.baselines import EngineBest, OpeningMemory, SearchBest, UniformRandom
 from iam.errors import ModelFileError
 from iam.model import OpponentModel
-from iam.modelfile import FORMAT, model_from_dict, read_document
+from iam.modelfile import FORMAT, from_document, read_document
 from iam.pgn import PlayerGame
 from iam.ranker import DEFAULT_FAMILIES, MoveRanker
 from iam.ranker.estimator import RANKER_FORMAT
@@ -104,7 +104,7 @@ def load_predictor(path: str | Path, *, engine: str | None = None) -> OpponentMo
     if kind == RANKER_FORMAT:
         return MoveRanker.from_dict(data, source=f"model file {path}", engine=engine)
     if kind == FORMAT:
-        return model_from_dict(data, source=f"model file {path}")
+        return OpponentModel.from_state(from_document(data, source=f"model file {path}"))
     raise ModelFileError(
         f"model file {path} is not an IAM model file (format {FORMAT!r} or {RANKER_FORMAT!r} expected, found {kind!r})"
     )

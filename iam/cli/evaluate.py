@@ -18,6 +18,7 @@ from iam.cli._common import (
     read_games,
     usable_jobs,
 )
+from iam.heldout import parse_sizes, test_games, training_games
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -53,23 +54,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--out", metavar="DIR", help="also write CSV and JSON files to this folder")
     add_quiet(parser)
     parser.set_defaults(run=run)
-
-
-def parse_sizes(text: str) -> list[int | None]:
-    """``"12,22,all"`` -> ``[12, 22, None]`` (DataError on anything else)."""
-    from iam.errors import DataError
-
-    sizes: list[int | None] = []
-    for part in filter(None, (piece.strip() for piece in text.split(","))):
-        if part == "all":
-            sizes.append(None)
-        elif part.isdigit() and int(part) > 0:
-            sizes.append(int(part))
-        else:
-            raise DataError(f"--train-games takes positive numbers or 'all', not {part!r}")
-    if not sizes:
-        raise DataError("--train-games is empty")
-    return sizes
 
 
 def parse_predictors(text: str, settings) -> list[str]:
@@ -116,8 +100,8 @@ def run(args: argparse.Namespace) -> int:
     paths, player = bundled_or_given(args.pgn, args.player)
     folder = output_dir(args.out) if args.out else None
     games, ingest = read_games(paths, player=player, quiet=args.quiet)
-    training = [game for game in games if game.split == "train"]
-    test = [game for game in games if game.split == "test"]
+    training = training_games(games)
+    test = test_games(games)
     if not training or not test:
         raise DataError(f"{player} needs at least one training and one test game (found {len(games)} games)")
     test = sample_test_games(test, args.max_positions, seed=args.seed)

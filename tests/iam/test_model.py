@@ -9,7 +9,8 @@ from sklearn.base import BaseEstimator, clone
 from sklearn.exceptions import NotFittedError
 
 from iam.evaluation import first_training_games
-from iam.model import OpponentModel, _OwnCounts
+from iam.leave_one_out import OwnCounts
+from iam.model import OpponentModel
 
 QGD = "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP3PPP/R2QKB1R w KQ - 0 9"
 
@@ -105,7 +106,7 @@ def test_leave_one_game_out_counts_equal_a_library_without_that_game(botvinnik_g
     full = OpponentModel(belief="rules", min_games=1, min_formed_games=0).fit(games)
     moves = replay(games)
     occurrences = collect(planes_from_bitboards(moves.bitboards), moved_to=moves.moved_to)
-    own = _OwnCounts(full.library_, occurrences, moves, games_in=np.array([3]))
+    own = OwnCounts(full.library_, occurrences, moves, games_in=np.array([3]))
     without = OpponentModel(belief="rules", min_games=1, min_formed_games=0).fit(games[:3] + games[4:])
     rows = np.arange(len(full.library_))
     reduced = full.facts_.counts - own.lookup(rows, 3)
