@@ -5,7 +5,7 @@ The ranker is fitted with every family, then refitted with each family removed
 features are computed once, and each variant selects its columns and is pulled
 towards the population prior fitted for exactly its families. Reported per variant:
 top-1, top-3, log loss and ECE on the test positions, with 95% bootstrap intervals
-over test games. In particular it says what the seed's chunks (the ``habits``
+over test games. In particular it says what the source notes' chunks (the ``habits``
 family) add on top of everything else.
 """
 

@@ -1,8 +1,8 @@
 """Belief bands (seed 001, "Results"): how often a top prediction of a given belief is right.
 
-For each training size (the seed's 12, 22 and 80 games, and all training games) the
+For each training size (the source notes' 12, 22 and 80 games, and all training games) the
 model predicts every held-out move of the player; each test position's top prediction
-falls in one of the seed's bands (<25%, 25-30%, 30-40%, 40-50%, >50%), and the table
+falls in one of the source notes' bands (<25%, 25-30%, 30-40%, 40-50%, >50%), and the table
 counts predictions and hits per band, with coverage, top-1, top-3, ECE and Brier as in
 ``iam evaluate`` (the same JSON), plus 95% bootstrap intervals over test games
 (:mod:`experiments.bootstrap`). A reliability diagram shows mean belief against hit
@@ -31,7 +31,7 @@ from experiments.predictions import (
 from iam.evaluation import BANDS, ECE_BINS
 
 NAME = "belief-bands"
-HELP = "the seed's belief-band table with bootstrap intervals, and a reliability diagram"
+HELP = "the source notes' belief-band table with bootstrap intervals, and a reliability diagram"
 
 __all__ = ["NAME", "HELP", "BeliefBandsConfig", "run", "band_frame", "reliability_frame"]
 
@@ -41,7 +41,7 @@ FIGURES = {"coverage": "coverage", "top1": "top-1", "top3": "top-3", "ece": "ECE
 
 @dataclass(frozen=True)
 class BeliefBandsConfig(PredictionConfig):
-    """The belief-band experiment: the seed's training sizes (12, 22, 80 games) and all."""
+    """The belief-band experiment: the source notes' training sizes (12, 22, 80 games) and all."""
 
     train_games: tuple[int | None, ...] = (12, 22, 80, None)
 
@@ -144,7 +144,7 @@ def run(config: BeliefBandsConfig) -> ExperimentResult:
 
 
 def markdown(runs: PredictionRuns, data: dict, bands: pd.DataFrame) -> str:
-    """Summary figures and the seed's band table, each with its interval."""
+    """Summary figures and the source notes' band table, each with its interval."""
     summary = interval_table(data["runs"], FIGURES)
     cells = bands.assign(
         cell=[

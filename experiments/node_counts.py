@@ -216,7 +216,7 @@ def _markdown_table(pivot) -> str:
 
 
 def markdown(table, time_cap: float) -> str:
-    """The seed's layout: algorithms down, depths across; nodes, then seconds."""
+    """The source notes' layout: algorithms down, depths across; nodes, then seconds."""
     parts = ["# Node counts (seed 001, \"Statistics\")", ""]
     for position, frame in table.groupby("position", sort=False):
         parts += [f"## {position}: `{POSITIONS[position]}`", "", "Nodes searched:", ""]

@@ -1,5 +1,5 @@
 """Ply gain (seed 001, "Results - Min-Max"): how much deeper a search sees when it knows
-its opponent. The seed reports an average ply increase of 12.5%.
+its opponent. The source notes reports an average ply increase of 12.5%.
 
 Positions come from the held-out games where the modelled player's *opponent* is to
 move, so the predicted replies sit one ply down. For every node budget the plain
@@ -9,7 +9,7 @@ the same budget and fresh tables, and a :class:`search.probe.DepthProbe` watches
 both. Three depths are recorded, because a guided search's tree is not uniform:
 
 * the *nominal* depth, the last iteration completed (what engines print, and the
-  figure the seed's "ply increase" compares);
+  figure the source notes' "ply increase" compares);
 * the *line depth* along the game's actual continuation (the next ``line_plies``
   moves played): how far that search would follow the line the players chose before
   handing it to the evaluation. Plain search: its nominal depth; guided: plus the

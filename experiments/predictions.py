@@ -58,7 +58,7 @@ class PredictionConfig(HeldOutConfig):
     belief: str = "learned"
     """IAM's belief: ``learned`` or ``rules``."""
     predictor: str = "iam"
-    """``iam`` (the seed's chunks) or ``ranker`` (the move ranker)."""
+    """``iam`` (the source notes' chunks) or ``ranker`` (the move ranker)."""
     resamples: int = RESAMPLES
     """Bootstrap resamples of the test games (at most :data:`MAX_RESAMPLES`)."""
 

@@ -1,4 +1,4 @@
-"""Measuring a model on held-out games: the seed's belief-band table and calibration.
+"""Measuring a model on held-out games: the source notes' belief-band table and calibration.
 
 The held-out protocol (:mod:`iam.heldout`, used everywhere so that figures compare):
 the player's games in file order, game ``i`` is a test game when ``i % 5 == 4``;
@@ -8,7 +8,7 @@ player is to move, the label is the move played.
 For each test position the model's ranked beliefs are recorded
 (:func:`score_positions`); :func:`summarise` turns those records into coverage,
 top-1 and top-3 accuracy, expected calibration error and Brier score, and
-:func:`band_table` into the seed's table: per belief band, how many top
+:func:`band_table` into the source notes' table: per belief band, how many top
 predictions fell in it and how many were right. Each position's top prediction
 counts once.
 """
@@ -49,7 +49,7 @@ BANDS: tuple[tuple[str, float, float], ...] = (
     ("40-50%", 0.40, 0.50),
     (">50%", 0.50, np.inf),
 )
-"""The seed's belief bands: (label, lower bound inclusive, upper bound exclusive)."""
+"""The source notes' belief bands: (label, lower bound inclusive, upper bound exclusive)."""
 
 ECE_BINS = 10
 """Equal-width bins of the expected calibration error."""
@@ -107,7 +107,7 @@ def position_record(game: int, ply: int, move: chess.Move, beliefs: dict[chess.M
 
 
 def band_table(records: pd.DataFrame) -> pd.DataFrame:
-    """The seed's table: per belief band, top predictions, hits and hit rate."""
+    """The source notes' table: per belief band, top predictions, hits and hit rate."""
     predicted = records[records["candidates"] > 0]
     rows = []
     for label, low, high in BANDS:
@@ -198,7 +198,7 @@ def _float(value: float) -> float | None:
 
 
 TRAIN_SIZES = (12, 22, 80, None)
-"""The seed's training sizes (12, 22, 80 games) and all training games (None)."""
+"""The source notes' training sizes (12, 22, 80 games) and all training games (None)."""
 
 
 @dataclass(frozen=True)

@@ -49,7 +49,7 @@ COMPLETION_SMOOTHING = 5.0
 """Pseudo-opportunities at the overall completion rate added to every chunk's own record."""
 
 RULE_FEATURES = ("frequency", "size", "major", "temporal", "winning", "dissolved")
-"""Per-chunk quantities the seed's heuristics use, in this order."""
+"""Per-chunk quantities the source notes' heuristics use, in this order."""
 
 FEATURES = (
     "iam_score",
@@ -133,7 +133,7 @@ class CandidateRows:
     proposal_quantities: np.ndarray
     """``(len(completions), len(RULE_FEATURES))`` heuristic inputs per proposal (0 where filtered out)."""
     proposal_beliefs: np.ndarray
-    """The seed's rule belief of every proposal (0 where filtered out)."""
+    """The source notes' rule belief of every proposal (0 where filtered out)."""
     proposal_completion: np.ndarray
     """Smoothed completion rate of every proposal's chunk (0 where filtered out)."""
 
@@ -253,7 +253,7 @@ def _chunk_quantities(
     games_total: int,
     move_number: int,
 ) -> np.ndarray:
-    """``(len(proposal), len(RULE_FEATURES))``: the seed's per-chunk heuristic inputs."""
+    """``(len(proposal), len(RULE_FEATURES))``: the source notes' per-chunk heuristic inputs."""
     chunk = completions.chunk[proposal]
     c = counts[proposal]
     games = np.maximum(c[:, _COLUMN["games"]], 1)

@@ -33,7 +33,7 @@ __all__ = ["PARAMS", "BELIEFS", "FittedState", "check_params"]
 PARAMS = ("min_games", "min_formed_games", "rote_max_ply", "belief", "belief_positions", "random_state", "player")
 """The estimator's parameters a fitted state keeps (besides ``rule_weights``)."""
 BELIEFS = ("learned", "rules")
-"""The kinds of belief: learned from the training games, or the seed's rules."""
+"""The kinds of belief: learned from the training games, or the source notes' rules."""
 CHUNK_COLUMNS = ("pattern", *STAT_COLUMNS, "completed", "opportunities")
 """Columns of the chunk table in a model file (the pattern, then its counts)."""
 _MAX_COUNT = int(np.iinfo(np.int64).max)

@@ -76,7 +76,7 @@ class OpponentModel(BaseEstimator):
         ``"learned"`` (weights and calibration learned from the training games)
         or ``"rules"`` (seed 001's heuristics with ``rule_weights``).
     rule_weights:
-        Weights of the seed's heuristics (:class:`~iam.belief.RuleWeights`).
+        Weights of the source notes' heuristics (:class:`~iam.belief.RuleWeights`).
     belief_positions:
         How many training positions (sampled) the learned belief is fitted on.
     random_state:
@@ -146,13 +146,16 @@ class OpponentModel(BaseEstimator):
         statistics = chunk_statistics(occurrences, moves.info)
         filtered = noise_filter(statistics, min_games=self.min_games)
         table = filtered[filtered["formed_games"] >= self.min_formed_games]
+        next(step)  # the library and the rote memory
+        rote = RoteMemory.learn(games, max_ply=self.rote_max_ply, min_games=self.min_games)
         notes: list[str] = []
         if len(table) == 0:
+            remembers = len(rote) > 0 or len(rote.positions) > 0
+            left = "only the rote memory can predict" if remembers else "nothing can be predicted (the rote memory is empty too)"
             notes.append(
                 f"no chunk passed the filters (seen in >= {self.min_games} games, formed by a move in "
-                f">= {self.min_formed_games} games): only the rote memory can predict"
+                f">= {self.min_formed_games} games): {left}"
             )
-        next(step)  # the library and the rote memory
         white = sum(game.color == chess.WHITE for game in games)
         self.state_ = FittedState(
             params=self.get_params(),
@@ -168,7 +171,7 @@ class OpponentModel(BaseEstimator):
             },
             rule_weights=self.rule_weights or RuleWeights(),
             library=ChunkLibrary.from_table(table),
-            rote=RoteMemory.learn(games, max_ply=self.rote_max_ply, min_games=self.min_games),
+            rote=rote,
             belief_kind=self.belief,
             notes=notes,
         )
@@ -184,7 +187,7 @@ class OpponentModel(BaseEstimator):
                 belief = learn_belief(rows, played, position, game, random_state=self.random_state)
                 self.state_ = replace(self.state_, belief=belief)
             except ValueError as exc:
-                notes.append(f"learned belief unavailable ({exc}); using the seed's rules")
+                notes.append(f"learned belief unavailable ({exc}); using the source notes' rules")
                 self.state_ = replace(self.state_, belief_kind="rules", notes=notes)
         next(step, None)  # lets a progress bar show the last step done
         return self

@@ -97,6 +97,7 @@ def write_document(document: dict[str, Any], path: str | Path) -> None:
         payload = gzip.compress(payload, mtime=0)
     handle, temporary = _temporary_file(path)
     try:
+        os.fchmod(handle, 0o666 & ~_umask())  # the usual permissions, not the temporary file's owner-only ones
         with os.fdopen(handle, "wb") as stream:
             stream.write(payload)
             stream.flush()
@@ -108,6 +109,13 @@ def write_document(document: dict[str, Any], path: str | Path) -> None:
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
         raise
+
+
+def _umask() -> int:
+    """The process's file-creation mask (reading it means setting it, so it is set back at once)."""
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
 
 
 def check_writable(path: str | Path) -> None:

@@ -2,7 +2,7 @@
 
 Every prediction can say which chunks proposed it (their patterns, where on the
 board they would be completed, their statistics, their completion rate and how
-much each of the seed's rules added to their belief), whether the rote memory
+much each of the source notes' rules added to their belief), whether the rote memory
 remembers the move, and, for a learned belief, how much each feature moved the
 move's log-odds.
 """

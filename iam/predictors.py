@@ -1,7 +1,7 @@
 """Every predictor by name, and model files of either kind.
 
 ``iam evaluate`` compares predictors in one table; each is built here from its
-name and the training games: ``iam`` (the seed's chunks, :class:`~iam.model.OpponentModel`),
+name and the training games: ``iam`` (the source notes' chunks, :class:`~iam.model.OpponentModel`),
 ``ranker`` (the pure-Python :class:`~iam.ranker.MoveRanker`; ``ranker-no-prior`` the same
 without its population prior, a control), ``ranker+engine``
 (the ranker with a UCI engine's evidence), and the baselines of :mod:`iam.baselines`.

@@ -27,7 +27,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="measure predictions on held-out games (belief-band table)",
         description="Train on the first N training games of a player (game i is a test game "
         "when i % 5 == 4), predict every move of the player in the test games, and report "
-        "coverage, top-1/top-3 accuracy, calibration and the seed's belief-band table.",
+        "coverage, top-1/top-3 accuracy, calibration and the source notes' belief-band table.",
     )
     parser.add_argument("pgn", nargs="?", metavar="PGN", help="PGN file (default: the bundled Botvinnik games)")
     parser.add_argument(

@@ -28,7 +28,7 @@ def add_prediction_arguments(parser: argparse.ArgumentParser, *, train_games: st
         "--predictor",
         choices=("iam", "ranker"),
         default="iam",
-        help="iam: the seed's chunks (default); ranker: the move ranker (pure Python; the learning curve adds it "
+        help="iam: the source notes' chunks (default); ranker: the move ranker (pure Python; the learning curve adds it "
         "without its population prior, as a control)",
     )
     parser.add_argument(
