@@ -30,7 +30,7 @@ from iam.fitted import FittedState, check_params
 from iam.leave_one_out import CompletionRecord, OwnCounts, SampledPosition
 from iam.library import ChunkLibrary
 from iam.modelfile import load_state, save_state
-from iam.noise_filter import chunk_statistics, noise_filter
+from iam.noise_filter import chunk_statistics, noise_filter, passes_filters
 from iam.partial import find_completions
 from iam.pgn import PlayerGame
 from iam.prediction import Prediction, explain
@@ -145,7 +145,10 @@ class OpponentModel(BaseEstimator):
         occurrences = collect(planes_from_bitboards(moves.bitboards), moved_to=moves.moved_to)
         statistics = chunk_statistics(occurrences, moves.info)
         filtered = noise_filter(statistics, min_games=self.min_games)
-        table = filtered[filtered["formed_games"] >= self.min_formed_games]
+        stored = passes_filters(
+            filtered["games"], filtered["formed_games"], min_games=self.min_games, min_formed_games=self.min_formed_games
+        )
+        table = filtered[stored]
         next(step)  # the library and the rote memory
         rote = RoteMemory.learn(games, max_ply=self.rote_max_ply, min_games=self.min_games)
         notes: list[str] = []
