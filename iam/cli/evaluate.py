@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 import time
 
+from experiments.bootstrap import interval, resample_games, summary_figures
 from iam.cli._common import (
     add_quiet,
     add_ranker_arguments,
     bundled_or_given,
     check_seed,
+    finite,
     output_dir,
     print_json,
     progress,
@@ -18,7 +21,10 @@ from iam.cli._common import (
     read_games,
     usable_jobs,
 )
-from iam.heldout import parse_sizes, test_games, training_games
+from iam.errors import DataError
+from iam.evaluation import evaluate
+from iam.heldout import parse_sizes, sample_test_games, test_games, training_games
+from iam.predictors import PREDICTORS, TRAINED, PredictorSettings, available_predictors
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -58,9 +64,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def parse_predictors(text: str, settings) -> list[str]:
     """``"iam,ranker"`` or ``"all"`` -> predictor names (DataError on an unknown one or a missing engine)."""
-    from iam.errors import DataError
-    from iam.predictors import PREDICTORS, available_predictors
-
     if text.strip() == "all":
         return available_predictors(settings)
     names = [part.strip() for part in text.split(",") if part.strip()]
@@ -74,10 +77,6 @@ def parse_predictors(text: str, settings) -> list[str]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from iam.errors import DataError
-    from iam.evaluation import evaluate, sample_test_games
-    from iam.predictors import TRAINED, PredictorSettings
-
     sizes = parse_sizes(args.train_games)
     jobs = usable_jobs(args.jobs)
     check_seed(args.seed)
@@ -143,8 +142,6 @@ def run(args: argparse.Namespace) -> int:
 
 def _intervals(report, *, seed: int) -> list[dict[str, list[float]]]:
     """Per run, 95% bootstrap intervals over test games of top-1, top-3, log loss and ECE (``<figure>_ci``)."""
-    from experiments.bootstrap import interval, resample_games, summary_figures
-
     games = sorted({int(game) for run in report.runs for game in run.records["game"]})
     if not games:
         return [{} for _ in report.runs]
@@ -201,8 +198,5 @@ def _span(ci) -> str:
 
 
 def _json_text(payload) -> str:
-    import json
-
-    from iam.cli._common import finite
 
     return json.dumps(finite(payload), indent=2) + "\n"

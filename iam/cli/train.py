@@ -16,6 +16,10 @@ from iam.cli._common import (
     ranker_params,
     read_games,
 )
+from iam.errors import DataError
+from iam.model import OpponentModel
+from iam.modelfile import check_writable
+from iam.ranker import MoveRanker
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -55,10 +59,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from iam.errors import DataError
-    from iam.model import OpponentModel
-    from iam.modelfile import check_writable
-
     if args.max_games is not None and args.max_games < 1:
         raise DataError("--max-games must be at least 1")
     if args.min_games < 1:
@@ -115,8 +115,6 @@ def run(args: argparse.Namespace) -> int:
 
 def _train_ranker(args: argparse.Namespace, games, report, output: Path) -> int:
     """Fit and write a move ranker; print what it learned."""
-    from iam.ranker import MoveRanker
-
     model = MoveRanker(**ranker_params(args), min_games=args.min_games, random_state=args.seed)
     try:
         model.fit(games, progress=lambda tasks, total: progress(tasks, quiet=args.quiet, total=total, desc="features", unit=" parts"))
