@@ -1,5 +1,5 @@
 """Ply gain (seed 001, "Results - Min-Max"): how much deeper a search sees when it knows
-its opponent. The source notes reports an average ply increase of 12.5%.
+its opponent. The source notes report an average ply increase of 12.5%.
 
 Positions come from the held-out games where the modelled player's *opponent* is to
 move, so the predicted replies sit one ply down. For every node budget the plain

@@ -83,6 +83,19 @@ class OpponentModel(BaseEstimator):
         Seed of the position sample.
     player:
         Name of the modelled player (a label; inferred from the games if None).
+
+    >>> from iam.bundled import default_pgn
+    >>> from iam.pgn import load_player_games
+    >>> games, _ = load_player_games([default_pgn()], player="Botvinnik", split="train", max_games=30)
+    >>> model = OpponentModel(belief="rules").fit(games)
+    >>> model.n_games_, model.player_
+    (30, 'Botvinnik, Mikhail')
+    >>> board = chess.Board()
+    >>> board.push_san("d4")
+    Move.from_uci('d2d4')
+    >>> beliefs = model.predict_proba(board)  # {Move: belief}, highest first
+    >>> all(0 <= belief <= 1 for belief in beliefs.values()) and sum(beliefs.values()) <= 1
+    True
     """
 
     player_ = _Fitted()

@@ -47,15 +47,15 @@ __all__ = [
 FORMAT = "iam-opponent-model"
 VERSION = 1
 MAX_MODEL_BYTES = 64 * 1024 * 1024
-"""Largest model file read, after decompression (a model of 713 games takes 0.5 MB)."""
+"""Largest model file read, after decompression (far above a real model: README, Model files)."""
 MAX_NESTING = 16
 """Deepest nesting of JSON objects and lists accepted (a model file needs 4)."""
 MAX_NUMBER_CHARS = 40
 """Longest number accepted, in characters (a count needs at most 19, a float 24)."""
 MAX_CHUNKS = 100_000
-"""Most chunks a model file may hold (713 games give 6,568; each costs about 4 KB in memory)."""
+"""Most chunks a model file may hold (each costs about 4 KB in memory)."""
 MAX_ROTE_ENTRIES = 100_000
-"""Most remembered sequences, and most remembered positions (713 games give 769 and 994)."""
+"""Most remembered sequences, and most remembered positions."""
 _READ_PIECE = 1 << 20
 _STRING = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"')
 _LONG_NUMBER = re.compile(rb"[-+0-9.eE]{%d,}" % (MAX_NUMBER_CHARS + 1))
