@@ -23,7 +23,7 @@ import numpy as np
 import pandas as pd
 from joblib import Parallel, delayed
 
-from iam.heldout import first_training_games, sample_test_games, test_games, training_games
+from iam.heldout import first_training_games, sample_test_games, test_games, training_games  # the first two re-exported
 from iam.pgn import PlayerGame
 from iam.predictors import TRAINED, PredictorSettings, build_predictor
 
