@@ -6,7 +6,7 @@ parallel with ``jobs``), then resamples the test games for bootstrap intervals
 (:mod:`experiments.bootstrap`), one set of resamples shared by all training sizes.
 
 A cap on the test positions (``max_positions``) keeps the protocol intact and only scores fewer test
-positions: the test games are shuffled with ``--seed`` and taken whole, in that
+positions: the test games are shuffled with ``seed`` and taken whole, in that
 order, until they hold N positions where the player is to move; the last one taken
 is cut after its N-th such position. Training is untouched.
 

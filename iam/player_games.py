@@ -36,7 +36,7 @@ def bundled_or_given(pgn: str | Path | None, player: str | None) -> tuple[list[s
     """The PGN paths and player when a command may fall back on the bundled data.
 
     Without a PGN file: the bundled file of ``player`` when the manifest has one
-    (``--player Capablanca``), else the default file (Botvinnik's games, in which
+    (``player="Capablanca"``), else the default file (Botvinnik's games, in which
     his opponents can be modelled too).
     """
     if pgn is None:

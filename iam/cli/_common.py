@@ -1,4 +1,4 @@
-"""Small pieces every subcommand shares: progress bars, JSON output, output folders."""
+"""Small pieces every subcommand shares: options, checks of their values, JSON output, output folders."""
 
 from __future__ import annotations
 
@@ -33,6 +33,7 @@ __all__ = [
 
 MAX_SEED = 2**32 - 1
 """Largest ``--seed`` (numpy's and scikit-learn's seeds are 32-bit)."""
+
 
 def add_quiet(parser: Any) -> None:
     """Add ``--quiet`` (no progress bars, no summary chatter on stderr)."""
