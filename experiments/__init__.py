@@ -1,7 +1,8 @@
-"""Experiments: one module per experiment, run by ``iam experiment NAME``.
+"""Experiments: one module per experiment, each a function of a frozen config.
 
-Each module declares ``NAME`` and ``HELP``, adds its own options in
-``add_arguments(parser)`` and returns an :class:`~experiments.runner.ExperimentResult`
-(named pandas DataFrames, a JSON payload, a markdown summary, optional figures) from
-``run(args)``. :mod:`experiments.runner` lists the modules and writes the results.
+``run(config) -> ExperimentResult`` (:mod:`experiments.common`): named pandas
+DataFrames, a JSON payload, a markdown summary and figures, written by
+:func:`experiments.common.write_result`. The command line (``iam experiment NAME``,
+:mod:`iam.cli.experiment`) turns options into configs; a notebook builds them
+directly, e.g. ``belief_bands.run(BeliefBandsConfig(train_games=(12, None)))``.
 """

@@ -5,13 +5,12 @@ The ranker is fitted with every family, then refitted with each family removed
 features are computed once, and each variant selects its columns and is pulled
 towards the population prior fitted for exactly its families. Reported per variant:
 top-1, top-3, log loss and ECE on the test positions, with 95% bootstrap intervals
-over test games. In particular it says what the seed's chunks (the ``habits``
+over test games. In particular it says what the source notes' chunks (the ``habits``
 family) add on top of everything else.
 """
 
 from __future__ import annotations
 
-import argparse
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -20,8 +19,9 @@ import numpy as np
 import pandas as pd
 
 from experiments.bootstrap import CONFIDENCE, RESAMPLES, interval, resample_games, summary_figures
-from experiments.heldout import add_heldout_arguments, load_heldout
-from iam.evaluation import RECORD_COLUMNS, first_training_games, position_record, sample_test_games
+from experiments.common import ExperimentResult, HeldOutConfig, load_games
+from iam.evaluation import RECORD_COLUMNS, position_record
+from iam.heldout import first_training_games, sample_test_games, test_games
 from iam.model import OpponentModel
 from iam.pgn import PlayerGame
 from iam.ranker.evidence import DEFAULT_FAMILIES, FAMILIES, EngineSettings, Evidence, family_columns
@@ -33,7 +33,7 @@ from iam.ranker.training import move_table, stack_table
 NAME = "ablation"
 HELP = "top-1 and log loss of the move ranker with each family of evidence removed (and alone)"
 
-__all__ = ["AblationConfig", "ablation", "NAME", "HELP", "add_arguments", "run"]
+__all__ = ["AblationConfig", "ablation", "NAME", "HELP", "run", "variants"]
 
 
 @dataclass(frozen=True)
@@ -54,6 +54,12 @@ class AblationConfig:
     resamples: int = RESAMPLES
     seed: int = 0
     jobs: int = 1
+    pgn: str | None = None
+    """PGN file for :func:`run` (None: the bundled games)."""
+    player: str | None = None
+    """Player to model in :func:`run` (None with the bundled games: Botvinnik)."""
+    quiet: bool = False
+    """No progress bars on stderr."""
 
 
 def variants(families: Sequence[str]) -> list[tuple[str, tuple[str, ...]]]:
@@ -74,7 +80,7 @@ def ablation(games: Sequence[PlayerGame], player: str, config: AblationConfig, *
     """
     families = tuple(family for family in FAMILIES if family in config.families)
     training = first_training_games(games, config.train_games)
-    test = sample_test_games([g for g in games if g.split == "test"], config.test_positions, seed=config.seed)
+    test = sample_test_games(test_games(games), config.test_positions, seed=config.seed)
     population = (prior or bundled_prior()) if config.prior == "population" else None
     book = population.book.without(player) if population is not None else None
     iam_params = {"min_games": config.min_games, "random_state": config.seed, "player": player}
@@ -127,56 +133,16 @@ def _records(table: MoveTable, weights: np.ndarray, positions) -> pd.DataFrame:
     return pd.DataFrame.from_records(rows, columns=RECORD_COLUMNS)
 
 
-# -- command line -------------------------------------------------------------------
+def run(config: AblationConfig) -> ExperimentResult:
+    """Table ``ablation`` (one row per variant, :func:`ablation`), a payload and a summary, on the config's games.
 
-
-def add_arguments(parser: argparse.ArgumentParser) -> None:
-    add_heldout_arguments(parser, max_positions=2000)
-    parser.add_argument("--families", default=",".join(DEFAULT_FAMILIES), metavar="LIST", help="families of the full ranker")
-    parser.add_argument("--search-depth", type=int, default=1, metavar="D", help="depth of the search family (default 1)")
-    parser.add_argument("--engine", metavar="PATH", help="a UCI engine: adds the engine family")
-    parser.add_argument("--engine-depth", type=int, default=8, metavar="D")
-    parser.add_argument("--engine-cache", default="iam-engine-cache.sqlite", metavar="FILE")
-    parser.add_argument("--train-games", type=int, metavar="N", help="the first N training games (default all)")
-    parser.add_argument("--train-positions", type=int, default=4000, metavar="N", help="training positions sampled (default 4000)")
-    parser.add_argument("--prior", choices=("population", "none"), default="population")
-    parser.add_argument("--resamples", type=int, default=RESAMPLES, metavar="B", help=f"bootstrap resamples (default {RESAMPLES})")
-
-
-def config_from(args: argparse.Namespace) -> AblationConfig:
-    """The CLI's options as a config (IAMError on a bad value)."""
-    from iam.errors import IAMError
-
-    families = tuple(f.strip() for f in args.families.split(",") if f.strip())
-    if args.engine and "engine" not in families:
-        families = (*families, "engine")
-    if not families or any(f not in FAMILIES for f in families):
-        raise IAMError(f"--families takes some of {','.join(FAMILIES)}, not {args.families!r}")
-    if "engine" in families and not args.engine:
-        raise IAMError("the engine family needs --engine PATH")
-    for option, value in (("--train-positions", args.train_positions), ("--resamples", args.resamples)):
-        if value < 1:
-            raise IAMError(f"{option} must be at least 1")
-    engine = EngineSettings(args.engine, depth=args.engine_depth, cache=args.engine_cache) if args.engine else None
-    return AblationConfig(
-        families=families,
-        search_depth=args.search_depth,
-        engine=engine,
-        train_games=args.train_games,
-        train_positions=args.train_positions,
-        test_positions=args.max_positions,
-        prior=args.prior,
-        resamples=args.resamples,
-        seed=args.seed,
-        jobs=args.jobs,
-    )
-
-
-def run(args: argparse.Namespace):
-    from experiments.runner import ExperimentResult
-
-    config = config_from(args)
-    heldout = load_heldout(args)
+    >>> from iam.bundled import bundled_pgn
+    >>> config = AblationConfig(pgn=str(bundled_pgn("botvinnik.pgn")), player="Botvinnik", families=("move",),
+    ...                         train_games=5, train_positions=60, test_positions=30, resamples=20, prior="none")
+    >>> run(config).tables["ablation"][["variant", "test_positions"]].values.tolist()
+    [['all families', 30]]
+    """
+    heldout = load_games(HeldOutConfig(pgn=config.pgn, player=config.player, max_positions=config.test_positions, quiet=config.quiet))
     started = time.perf_counter()
     table = ablation(heldout.games, heldout.player, config)
     seconds = time.perf_counter() - started

@@ -1,8 +1,8 @@
 """Belief bands (seed 001, "Results"): how often a top prediction of a given belief is right.
 
-For each training size (the seed's 12, 22 and 80 games, and all training games) the
+For each training size (the source notes' 12, 22 and 80 games, and all training games) the
 model predicts every held-out move of the player; each test position's top prediction
-falls in one of the seed's bands (<25%, 25-30%, 30-40%, 40-50%, >50%), and the table
+falls in one of the source notes' bands (<25%, 25-30%, 30-40%, 40-50%, >50%), and the table
 counts predictions and hits per band, with coverage, top-1, top-3, ECE and Brier as in
 ``iam evaluate`` (the same JSON), plus 95% bootstrap intervals over test games
 (:mod:`experiments.bootstrap`). A reliability diagram shows mean belief against hit
@@ -11,34 +11,39 @@ rate in ten equal-width belief bins: a calibrated model lies on the diagonal.
 
 from __future__ import annotations
 
-import argparse
+from dataclasses import dataclass
 
+from matplotlib.figure import Figure
 import numpy as np
 import pandas as pd
 
 from experiments.bootstrap import CONFIDENCE, band_rates, interval, reliability_bins
+from experiments.common import ExperimentResult
 from experiments.predictions import (
+    PredictionConfig,
     PredictionRuns,
-    add_prediction_arguments,
     describe,
     interval_columns,
     interval_table,
     run_predictions,
     run_rows,
 )
-from iam.evaluation import ECE_BINS
+from iam.evaluation import BANDS, ECE_BINS
 
 NAME = "belief-bands"
-HELP = "the seed's belief-band table with bootstrap intervals, and a reliability diagram"
+HELP = "the source notes' belief-band table with bootstrap intervals, and a reliability diagram"
 
-TRAIN_GAMES = "12,22,80,all"
+__all__ = ["NAME", "HELP", "BeliefBandsConfig", "run", "band_frame", "reliability_frame"]
 
 FIGURES = {"coverage": "coverage", "top1": "top-1", "top3": "top-3", "ece": "ECE", "brier": "Brier", "log_loss": "log loss"}
 """The summary figures and their labels."""
 
 
-def add_arguments(parser: argparse.ArgumentParser) -> None:
-    add_prediction_arguments(parser, train_games=TRAIN_GAMES)
+@dataclass(frozen=True)
+class BeliefBandsConfig(PredictionConfig):
+    """The belief-band experiment: the source notes' training sizes (12, 22, 80 games) and all."""
+
+    train_games: tuple[int | None, ...] = (12, 22, 80, None)
 
 
 def band_frame(runs: PredictionRuns) -> pd.DataFrame:
@@ -109,10 +114,17 @@ def payload(runs: PredictionRuns, bands: pd.DataFrame, reliability: pd.DataFrame
     return {**runs.header(NAME), "runs": rows}
 
 
-def run(args: argparse.Namespace):
-    from experiments.runner import ExperimentResult
+def run(config: BeliefBandsConfig) -> ExperimentResult:
+    """Tables ``summary``, ``bands``, ``reliability`` and ``positions``, a payload, a summary and two plots.
 
-    runs = run_predictions(args)
+    >>> from iam.bundled import bundled_pgn
+    >>> config = BeliefBandsConfig(pgn=str(bundled_pgn("botvinnik.pgn")), player="Botvinnik",
+    ...                            train_games=(12,), max_positions=40, belief="rules", resamples=50)
+    >>> result = run(config)
+    >>> result.tables["bands"][["band", "predictions"]].shape
+    (5, 2)
+    """
+    runs = run_predictions(config)
     bands = band_frame(runs)
     reliability = reliability_frame(runs)
     data = payload(runs, bands, reliability)
@@ -132,7 +144,7 @@ def run(args: argparse.Namespace):
 
 
 def markdown(runs: PredictionRuns, data: dict, bands: pd.DataFrame) -> str:
-    """Summary figures and the seed's band table, each with its interval."""
+    """Summary figures and the source notes' band table, each with its interval."""
     summary = interval_table(data["runs"], FIGURES)
     cells = bands.assign(
         cell=[
@@ -166,11 +178,10 @@ def markdown(runs: PredictionRuns, data: dict, bands: pd.DataFrame) -> str:
 
 def band_figure(bands: pd.DataFrame):
     """Hit rate per band, one series per training size, with intervals; shaded: the band's beliefs."""
-    import matplotlib.pyplot as plt
-
     labels = list(dict.fromkeys(bands["band"]))
     sizes = list(dict.fromkeys(bands["train_games"]))
-    fig, ax = plt.subplots(figsize=(8, 4.5))
+    fig = Figure(figsize=(8, 4.5))
+    ax = fig.subplots()
     positions = np.arange(len(labels))
     for x, (low, high) in zip(positions, _band_limits(labels)):
         ax.fill_between([x - 0.4, x + 0.4], low, high, color="0.9", zorder=0)
@@ -193,8 +204,6 @@ def band_figure(bands: pd.DataFrame):
 
 
 def _band_limits(labels: list[str]) -> list[tuple[float, float]]:
-    from iam.evaluation import BANDS
-
     limits = {label: (low, min(high, 1.0)) for label, low, high in BANDS}
     return [limits[label] for label in labels]
 
@@ -202,11 +211,8 @@ def _band_limits(labels: list[str]) -> list[tuple[float, float]]:
 def reliability_figure(reliability: pd.DataFrame):
     """Mean belief against hit rate per equal-width bin and training size, the diagonal drawn;
     below, how many top predictions each bin holds."""
-    import matplotlib.pyplot as plt
-
-    fig, (top, bottom) = plt.subplots(
-        2, 1, figsize=(6, 7), sharex=True, gridspec_kw={"height_ratios": [3, 1]}
-    )
+    fig = Figure(figsize=(6, 7))
+    top, bottom = fig.subplots(2, 1, sharex=True, gridspec_kw={"height_ratios": [3, 1]})
     top.plot([0, 1], [0, 1], color="0.5", linestyle="--", label="calibrated")
     sizes = list(dict.fromkeys(reliability["train_games"]))
     width = 1.0 / ECE_BINS / max(1, len(sizes))

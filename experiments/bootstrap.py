@@ -153,7 +153,7 @@ def summary_figures(records: pd.DataFrame, draws: GameResamples) -> pd.DataFrame
 
 
 def band_rates(records: pd.DataFrame, draws: GameResamples) -> pd.DataFrame:
-    """The hit rate of each of the seed's belief bands in every resample (one column per band)."""
+    """The hit rate of each of the source notes' belief bands in every resample (one column per band)."""
     predicted, confidence, hit = _columns(records)
     inside = np.column_stack(
         [(predicted > 0) & (confidence >= low) & (confidence < high) for _, low, high in BANDS]

@@ -18,20 +18,23 @@ gain outright (and the table says that no move quality was checked).
 
 from __future__ import annotations
 
-import argparse
-from dataclasses import asdict, replace
+from dataclasses import asdict, dataclass, replace
 
 import numpy as np
 import pandas as pd
+from matplotlib.figure import Figure
 
+from experiments.common import ExperimentResult
 from experiments.ply_gain import (
     EQUAL_MARGIN_CP,
-    add_setup_arguments,
+    SetupConfig,
     measure_all,
     prepare,
     summarise,
     summary_table,
 )
+from iam.errors import DataError
+from search.omsearch import Guidance
 
 NAME = "guidance-tuning"
 HELP = "compare guidance settings of the guided search on development positions (training games only)"
@@ -40,10 +43,19 @@ DEFAULT_BUDGET = 20_000
 DEFAULT_POSITIONS = 80
 
 
-def settings() -> dict[str, object]:
-    """The grid: named variations of the guidance, one knob at a time, around a base."""
-    from search.omsearch import Guidance
+@dataclass(frozen=True)
+class GuidanceTuningConfig(SetupConfig):
+    """Guidance tuning: a node budget and which settings of the grid (:func:`settings`) to compare."""
 
+    max_positions: int | None = DEFAULT_POSITIONS
+    budget: int = DEFAULT_BUDGET
+    """Node budget of every search (at least 10)."""
+    only: tuple[str, ...] | None = None
+    """A subset of the grid's setting names (None: all)."""
+
+
+def settings() -> dict[str, Guidance]:
+    """The grid: named variations of the guidance, one knob at a time, around a base."""
     base = Guidance(extend_at=0.3, extension=1, reduce_below=0.05, reduction=1, confidence=0.5, keep_first=True, min_depth=2)
     return {
         "base": base,
@@ -61,12 +73,6 @@ def settings() -> dict[str, object]:
     }
 
 
-def add_arguments(parser: argparse.ArgumentParser) -> None:
-    add_setup_arguments(parser, positions=False, max_positions=DEFAULT_POSITIONS)
-    parser.add_argument("--budget", type=int, default=DEFAULT_BUDGET, help=f"node budget (default {DEFAULT_BUDGET})")
-    parser.add_argument("--only", metavar="NAMES", help="comma-separated subset of the settings (default: all)")
-
-
 def recommend(summary: pd.DataFrame) -> str:
     """The setting the rule in the module docstring picks."""
     candidates = summary
@@ -78,22 +84,27 @@ def recommend(summary: pd.DataFrame) -> str:
     return str(candidates.sort_values("mean_ply_gain_pct", ascending=False, kind="stable")["guidance"].iloc[0])
 
 
-def run(args: argparse.Namespace):
-    from experiments.runner import ExperimentResult
-    from iam.errors import DataError
+def run(config: GuidanceTuningConfig) -> ExperimentResult:
+    """Tables ``summary`` (one row per setting, the recommended one marked), ``settings`` and ``rows``.
 
+    >>> from iam.bundled import bundled_pgn
+    >>> config = GuidanceTuningConfig(pgn=str(bundled_pgn("botvinnik.pgn")), player="Botvinnik", train_games=20,
+    ...                               max_positions=2, budget=200, only=("base", "no reductions"), reference=False)
+    >>> run(config).tables["summary"]["guidance"].tolist()
+    ['base', 'no reductions']
+    """
     grid = settings()
-    if args.only:
-        names = [name.strip() for name in args.only.split(",") if name.strip()]
+    if config.only is not None:
+        names = [name.strip() for name in config.only if name.strip()]
         unknown = [name for name in names if name not in grid]
         if unknown or not names:
             raise DataError(f"unknown setting(s) {unknown}; choose from: {', '.join(grid)}")
         grid = {name: grid[name] for name in names}
-    if args.budget < 10:
+    if config.budget < 10:
         raise DataError("--budget must be at least 10 nodes")
-    setup = prepare(args, split="dev")
-    rows = measure_all(setup, [args.budget], grid, jobs=args.jobs, quiet=args.quiet)
-    summary = summarise(rows, args.seed)
+    setup = prepare(config, split="dev")
+    rows = measure_all(setup, [config.budget], grid, jobs=config.jobs, quiet=config.quiet)
+    summary = summarise(rows, config.seed)
     order = {name: i for i, name in enumerate(grid)}
     summary = summary.sort_values("guidance", key=lambda names: names.map(order), kind="stable").reset_index(drop=True)
     chosen = recommend(summary)
@@ -101,7 +112,7 @@ def run(args: argparse.Namespace):
     settings_frame = pd.DataFrame([{"guidance": name, **asdict(g)} for name, g in grid.items()])
     payload = {
         **setup.describe(),
-        "budget": args.budget,
+        "budget": config.budget,
         "settings": settings_frame.to_dict(orient="records"),
         "recommended": chosen,
         "summary": summary.to_dict(orient="records"),
@@ -111,7 +122,7 @@ def run(args: argparse.Namespace):
         f"# Guidance tuning: {setup.player}",
         "",
         f"{len(setup.positions)} positions of development games (training games with index % 5 == 3), "
-        f"model fitted on the other {setup.train_games} training games; node budget {args.budget:,}. "
+        f"model fitted on the other {setup.train_games} training games; node budget {config.budget:,}. "
         "Test games are not read.",
         "",
         summary_table(summary, referenced=setup.reference is not None, with_guidance=True),
@@ -134,9 +145,8 @@ def run(args: argparse.Namespace):
 
 
 def figure(summary: pd.DataFrame):
-    import matplotlib.pyplot as plt
-
-    fig, ax = plt.subplots(figsize=(9, 4))
+    fig = Figure(figsize=(9, 4))
+    ax = fig.subplots()
     y = np.arange(len(summary))
     ax.barh(y + 0.2, summary["mean_ply_gain_pct"], height=0.4, label="nominal depth")
     ax.barh(y - 0.2, summary["mean_line_gain_pct"], height=0.4, label="along the game's line")

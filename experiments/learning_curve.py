@@ -9,15 +9,17 @@ sizes, :mod:`experiments.bootstrap`).
 
 from __future__ import annotations
 
-import argparse
+from dataclasses import dataclass
 
+from matplotlib.figure import Figure
 import numpy as np
 import pandas as pd
 
 from experiments.bootstrap import CONFIDENCE
+from experiments.common import ExperimentResult
 from experiments.predictions import (
+    PredictionConfig,
     PredictionRuns,
-    add_prediction_arguments,
     describe,
     interval_columns,
     interval_table,
@@ -28,20 +30,31 @@ from experiments.predictions import (
 NAME = "learning-curve"
 HELP = "top-1, top-3, coverage, log loss and ECE against the number of training games"
 
-TRAIN_GAMES = "5,12,22,40,80,160,320,all"
+__all__ = ["NAME", "HELP", "LearningCurveConfig", "run"]
 
 FIGURES = {"coverage": "coverage", "top1": "top-1", "top3": "top-3", "log_loss": "log loss", "ece": "ECE"}
 """The curve's figures and their labels."""
 
 
-def add_arguments(parser: argparse.ArgumentParser) -> None:
-    add_prediction_arguments(parser, train_games=TRAIN_GAMES)
+@dataclass(frozen=True)
+class LearningCurveConfig(PredictionConfig):
+    """The learning curve: training sizes from 5 games to all of them."""
+
+    train_games: tuple[int | None, ...] = (5, 12, 22, 40, 80, 160, 320, None)
 
 
-def run(args: argparse.Namespace):
-    from experiments.runner import ExperimentResult
+def run(config: LearningCurveConfig) -> ExperimentResult:
+    """Table ``learning_curve`` (one row per predictor and size, figures with intervals), a payload, a summary, a plot.
 
-    runs = run_predictions(args, controls=("ranker-no-prior",))
+    The move ranker is shown with its control, the ranker without its population prior.
+
+    >>> from iam.bundled import bundled_pgn
+    >>> config = LearningCurveConfig(pgn=str(bundled_pgn("botvinnik.pgn")), player="Botvinnik",
+    ...                              train_games=(5, 12), max_positions=40, belief="rules", resamples=50)
+    >>> run(config).tables["learning_curve"]["train_games"].tolist()
+    [5, 12]
+    """
+    runs = run_predictions(config, controls=("ranker-no-prior",))
     rows = run_rows(runs)
     data = {**runs.header(NAME), "runs": rows}
     curve = interval_columns(rows)
@@ -73,9 +86,8 @@ def markdown(runs: PredictionRuns, rows: list[dict]) -> str:
 
 def figure(curve: pd.DataFrame):
     """Coverage and accuracies (left), log loss (middle) and ECE (right) against training games, log x."""
-    import matplotlib.pyplot as plt
-
-    fig, axes = plt.subplots(1, 3, figsize=(14, 4.2))
+    fig = Figure(figsize=(14, 4.2))
+    axes = fig.subplots(1, 3)
     panels = (("coverage", "top1", "top3"), ("log_loss",), ("ece",))
     groups = list(curve.groupby("predictor", sort=False)) if "predictor" in curve else [("", curve)]
     for ax, keys in zip(axes, panels):

@@ -14,11 +14,21 @@ not started at all (also marked).
 
 from __future__ import annotations
 
-import argparse
 import time
 from dataclasses import dataclass
 
 import chess
+import pandas as pd
+from joblib import Parallel, delayed
+from matplotlib.figure import Figure
+
+from experiments.common import ExperimentConfig, ExperimentResult
+from iam.errors import IAMError
+from iam.progress import progress
+from search import HeuristicOrderer, Limits, TranspositionTable, minimax, search
+from search.alphabeta import AlphaBetaWorker, Budget, SearchAborted
+from search.chess.evaluation import material_pst_evaluator
+from search.chess.game import ChessGame
 
 NAME = "node-counts"
 HELP = "nodes searched by minimax, alpha-beta and each improvement, depths 1-5"
@@ -52,29 +62,21 @@ ALGORITHMS = (
 )
 
 
-def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--max-depth", type=int, default=5, help="deepest search (default 5)")
-    parser.add_argument(
-        "--time-cap",
-        type=float,
-        default=60.0,
-        help="seconds each search may run; a search that runs out is capped (default 60)",
-    )
-    parser.add_argument(
-        "--positions",
-        default=",".join(POSITIONS),
-        help=f"comma-separated subset of: {', '.join(POSITIONS)}",
-    )
+@dataclass(frozen=True)
+class NodeCountsConfig(ExperimentConfig):
+    """Which positions, how deep, and how long each search may run."""
+
+    max_depth: int = 5
+    """Deepest search (1 to 8)."""
+    time_cap: float = 60.0
+    """Seconds each search may run; a search that runs out is capped."""
+    positions: tuple[str, ...] = tuple(POSITIONS)
+    """Some of :data:`POSITIONS`."""
 
 
 def measure(algorithm: Algorithm, fen: str, depth: int, time_cap: float = 60.0) -> dict:
     """Run one search under a ``time_cap`` budget and return its row (nodes include
     quiescence nodes); a search that runs out of time gives a capped row."""
-    from search import HeuristicOrderer, Limits, TranspositionTable, minimax, search
-    from search.alphabeta import AlphaBetaWorker, Budget, SearchAborted
-    from search.chess.evaluation import material_pst_evaluator
-    from search.chess.game import ChessGame
-
     game, evaluator = ChessGame(fen), material_pst_evaluator()
     board = game.initial_state()
     ordering = HeuristicOrderer() if algorithm.ordering else None
@@ -158,36 +160,35 @@ def series(algorithm: Algorithm, position: str, max_depth: int, time_cap: float)
     return rows
 
 
-def run(args: argparse.Namespace):
-    import pandas as pd
-    from joblib import Parallel, delayed
+def run(config: NodeCountsConfig) -> ExperimentResult:
+    """Table ``node_counts`` (one row per algorithm, position and depth), a payload, a summary, a plot.
 
-    from experiments.runner import ExperimentResult
-    from iam.cli._common import progress
-    from iam.errors import IAMError
-
-    positions = [p.strip() for p in args.positions.split(",") if p.strip()]
+    >>> result = run(NodeCountsConfig(max_depth=2, positions=("start",)))
+    >>> table = result.tables["node_counts"]
+    >>> table.loc[table["algorithm"] == "minimax", "nodes"].tolist()
+    [21, 421]
+    """
+    positions = [p.strip() for p in config.positions if p.strip()]
     unknown = [p for p in positions if p not in POSITIONS]
     if unknown or not positions:
         raise IAMError(f"unknown position(s) {unknown}; choose from {', '.join(POSITIONS)}")
-    if not 1 <= args.max_depth <= 8:
+    if not 1 <= config.max_depth <= 8:
         raise IAMError("--max-depth must be between 1 and 8")
-    if args.time_cap <= 0:
+    if config.time_cap <= 0:
         raise IAMError("--time-cap must be positive")
-
     tasks = [(a, p) for p in positions for a in ALGORITHMS]
-    jobs = Parallel(n_jobs=args.jobs, return_as="generator")(
-        delayed(series)(a, p, args.max_depth, args.time_cap) for a, p in tasks
+    jobs = Parallel(n_jobs=config.jobs, return_as="generator")(
+        delayed(series)(a, p, config.max_depth, config.time_cap) for a, p in tasks
     )
-    chunks = progress(jobs, quiet=args.quiet, total=len(tasks), desc="series")
+    chunks = progress(jobs, quiet=config.quiet, total=len(tasks), desc="series")
     rows = [row for chunk in chunks for row in chunk]
     table = pd.DataFrame(rows)[
         ["algorithm", "position", "depth", "nodes", "qnodes", "seconds", "value", "move", "capped", "note"]
     ]
     payload = {
         "experiment": NAME,
-        "max_depth": args.max_depth,
-        "time_cap_seconds": args.time_cap,
+        "max_depth": config.max_depth,
+        "time_cap_seconds": config.time_cap,
         "positions": {p: POSITIONS[p] for p in positions},
         "rows": table.astype(object).where(table.notna(), None).to_dict(orient="records"),
     }
@@ -195,14 +196,12 @@ def run(args: argparse.Namespace):
         name=NAME,
         tables={"node_counts": table},
         payload=payload,
-        markdown=markdown(table, args.time_cap),
+        markdown=markdown(table, config.time_cap),
         figures={"node_counts": figure(table)},
     )
 
 
 def _pivot(frame, column: str, fmt):
-    import pandas as pd
-
     labels = [a.label for a in ALGORITHMS]
     cells = {}
     for _, row in frame.iterrows():
@@ -217,7 +216,7 @@ def _markdown_table(pivot) -> str:
 
 
 def markdown(table, time_cap: float) -> str:
-    """The seed's layout: algorithms down, depths across; nodes, then seconds."""
+    """The source notes' layout: algorithms down, depths across; nodes, then seconds."""
     parts = ["# Node counts (seed 001, \"Statistics\")", ""]
     for position, frame in table.groupby("position", sort=False):
         parts += [f"## {position}: `{POSITIONS[position]}`", "", "Nodes searched:", ""]
@@ -248,10 +247,9 @@ def markdown(table, time_cap: float) -> str:
 
 def figure(table):
     """Nodes against depth on a log scale, one panel per position."""
-    import matplotlib.pyplot as plt
-
     positions = list(table["position"].unique())
-    fig, axes = plt.subplots(1, len(positions), figsize=(6 * len(positions), 4), squeeze=False)
+    fig = Figure(figsize=(6 * len(positions), 4))
+    axes = fig.subplots(1, len(positions), squeeze=False)
     for ax, position in zip(axes[0], positions):
         frame = table[(table["position"] == position) & ~table["capped"].astype(bool)]
         for label in frame["algorithm"].unique():

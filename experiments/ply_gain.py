@@ -1,5 +1,5 @@
 """Ply gain (seed 001, "Results - Min-Max"): how much deeper a search sees when it knows
-its opponent. The seed reports an average ply increase of 12.5%.
+its opponent. The source notes report an average ply increase of 12.5%.
 
 Positions come from the held-out games where the modelled player's *opponent* is to
 move, so the predicted replies sit one ply down. For every node budget the plain
@@ -9,8 +9,8 @@ the same budget and fresh tables, and a :class:`search.probe.DepthProbe` watches
 both. Three depths are recorded, because a guided search's tree is not uniform:
 
 * the *nominal* depth, the last iteration completed (what engines print, and the
-  figure the seed's "ply increase" compares);
-* the *line depth* along the game's actual continuation (the next ``--line-plies``
+  figure the source notes' "ply increase" compares);
+* the *line depth* along the game's actual continuation (the next ``line_plies``
   moves played): how far that search would follow the line the players chose before
   handing it to the evaluation. Plain search: its nominal depth; guided: plus the
   extensions and minus the reductions that line received;
@@ -23,7 +23,7 @@ stockfish is installed, a deeper reference search scores both, so that a gain in
 depth is not bought with worse moves.
 
 Intervals are percentile bootstrap intervals over games (positions of one game are
-resampled together). ``--positions dev`` measures development positions (training
+resampled together). ``positions="dev"`` measures development positions (training
 games set aside, with a model fitted on the other training games) for choosing the
 guidance; the defaults of :class:`search.omsearch.Guidance` were chosen that way
 (:mod:`experiments.guidance_tuning`), never on test games.
@@ -31,19 +31,32 @@ guidance; the defaults of :class:`search.omsearch.Guidance` were chosen that way
 
 from __future__ import annotations
 
-import argparse
 from collections.abc import Mapping, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 
+import chess
+import chess.engine
 import numpy as np
 import pandas as pd
+from joblib import Parallel, delayed
+from matplotlib.figure import Figure
 
-from experiments.heldout import add_heldout_arguments, load_heldout
+from experiments.bootstrap import interval, resample_games, resampled_means
+from experiments.common import ExperimentResult, HeldOutConfig, load_games
+from iam.errors import DataError
+from iam.model import OpponentModel
+from iam.progress import progress
+from search import HeuristicOrderer, Limits, TranspositionTable, search
+from search.chess.evaluation import material_pst_evaluator
+from search.chess.game import ChessGame
+from search.chess.match import MatchError, engine_command
+from search.omsearch import Guidance, guided_search
+from search.probe import DepthProbe
 
 NAME = "ply-gain"
 HELP = "plies completed by plain and opponent-model-guided search at equal node budgets"
 
-DEFAULT_BUDGETS = "5000,20000,50000"
+DEFAULT_BUDGETS = (5000, 20000, 50000)
 DEFAULT_POSITIONS = 50
 LINE_PLIES = 16
 """Plies of the game's actual continuation watched by default."""
@@ -56,81 +69,34 @@ DECIDED_CP = 1000
 way, and one such score must not swamp a mean over a few dozen moves."""
 
 
-# ----------------------------------------------------------------------------- options
+# ----------------------------------------------------------------------------- configs
 
 
-def add_arguments(parser: argparse.ArgumentParser) -> None:
-    add_setup_arguments(parser)
-    parser.add_argument("--budgets", default=DEFAULT_BUDGETS, help=f"node budgets (default {DEFAULT_BUDGETS})")
-    add_guidance_arguments(parser)
+@dataclass(frozen=True)
+class SetupConfig(HeldOutConfig):
+    """Data, model, watched line and reference engine: the settings shared with guidance tuning."""
+
+    max_positions: int | None = DEFAULT_POSITIONS
+    train_games: int | None = None
+    """Train the model on the first N training games (None: all)."""
+    line_plies: int = LINE_PLIES
+    """Plies of the game's actual continuation watched."""
+    reference_depth: int = 12
+    """Stockfish's depth for judging differing moves."""
+    reference: bool = True
+    """Judge differing moves with Debian's stockfish when it is installed."""
 
 
-def add_setup_arguments(
-    parser: argparse.ArgumentParser, *, positions: bool = True, max_positions: int = DEFAULT_POSITIONS
-) -> None:
-    """Data, model, watched line and reference engine: the options shared with guidance tuning."""
-    add_heldout_arguments(parser, max_positions=max_positions)
-    parser.add_argument("--train-games", default="all", help="train the model on the first N training games (default all)")
-    if positions:
-        parser.add_argument(
-            "--positions",
-            choices=("test", "dev"),
-            default="test",
-            help="test: positions of the test games, model fitted on training games (default); "
-            "dev: positions of development games, model fitted on the other training games",
-        )
-    parser.add_argument("--line-plies", type=int, default=LINE_PLIES, help=f"plies of the actual continuation watched (default {LINE_PLIES})")
-    parser.add_argument("--reference-depth", type=int, default=12, help="stockfish depth for judging differing moves (default 12)")
-    parser.add_argument("--no-reference", action="store_true", help="do not use stockfish even if it is installed")
+@dataclass(frozen=True)
+class PlyGainConfig(SetupConfig):
+    """The ply-gain experiment: where the positions come from, the budgets, the guidance."""
 
-
-def add_guidance_arguments(parser: argparse.ArgumentParser) -> None:
-    from search.omsearch import Guidance
-
-    defaults = Guidance()
-    guidance = parser.add_argument_group("guidance (search.omsearch.Guidance)")
-    guidance.add_argument("--extend-at", type=float, default=defaults.extend_at, help="belief at which a move is extended")
-    guidance.add_argument("--extension", type=int, default=defaults.extension, help="plies added to those moves")
-    guidance.add_argument("--reduce-below", type=float, default=defaults.reduce_below, help="belief below which a move is reduced")
-    guidance.add_argument("--reduction", type=int, default=defaults.reduction, help="plies taken from those moves")
-    guidance.add_argument("--prune-below", type=float, default=defaults.prune_below, help="belief below which a move is not searched at all")
-    guidance.add_argument("--confidence", type=float, default=defaults.confidence, help="reduce only where the predictions hold this much belief")
-    guidance.add_argument("--predictions-first", action="store_true", help="put predictions before the table's move too")
-    guidance.add_argument("--reduce-first", action="store_true", help="let the table's move be reduced too")
-    guidance.add_argument("--min-depth", type=float, default=defaults.min_depth, help="consult the model only with this many plies left")
-
-
-def guidance_from(args: argparse.Namespace):
-    """The :class:`~search.omsearch.Guidance` the options describe (DataError if invalid)."""
-    from iam.errors import DataError
-    from search.omsearch import Guidance
-
-    try:
-        return Guidance(
-            extend_at=args.extend_at,
-            extension=args.extension,
-            reduce_below=args.reduce_below,
-            reduction=args.reduction,
-            confidence=args.confidence,
-            prune_below=args.prune_below,
-            keep_first=not args.predictions_first,
-            reduce_first=args.reduce_first,
-            min_depth=args.min_depth,
-        )
-    except ValueError as exc:
-        raise DataError(str(exc)) from None
-
-
-def parse_budgets(text: str) -> list[int]:
-    from iam.errors import DataError
-
-    try:
-        budgets = [int(part) for part in text.split(",") if part.strip()]
-    except ValueError:
-        raise DataError(f"--budgets takes node counts like 5000,20000, not {text!r}") from None
-    if not budgets or any(b < 10 for b in budgets):
-        raise DataError("--budgets needs node counts of at least 10")
-    return sorted(set(budgets))
+    positions: str = "test"
+    """``test``: positions of the test games, model fitted on training games; ``dev``: positions
+    of development games, model fitted on the other training games."""
+    budgets: tuple[int, ...] = DEFAULT_BUDGETS
+    """Node budgets (each at least 10)."""
+    guidance: Guidance = field(default_factory=Guidance)
 
 
 # ----------------------------------------------------------------------------- setup
@@ -160,31 +126,25 @@ class Setup:
         }
 
 
-def prepare(args: argparse.Namespace, *, split: str | None = None) -> Setup:
-    """Read the games, fit the model and sample the positions the options ask for."""
-    from iam.cli.evaluate import parse_sizes
-    from iam.errors import DataError
-    from iam.model import OpponentModel
-
-    split = split or args.positions
-    sizes = parse_sizes(args.train_games)
-    if len(sizes) != 1:
+def prepare(config: SetupConfig, *, split: str) -> Setup:
+    """Read the games, fit the model and sample the positions the config asks for."""
+    if config.train_games is not None and config.train_games < 1:
         raise DataError("--train-games takes one size here (a number or 'all')")
-    if args.reference_depth < 1:
+    if config.reference_depth < 1:
         raise DataError("--reference-depth must be at least 1")
-    if args.line_plies < 1:
+    if config.line_plies < 1:
         raise DataError("--line-plies must be at least 1")
-    held = load_heldout(args)
+    held = load_games(config)
     fitting, games = (held.training, held.test) if split == "test" else (held.fitting, held.development)
     if not fitting or not games:
         raise DataError(f"{held.player} has no {'development' if split == 'dev' else 'test'} games to measure on")
-    training = fitting if sizes[0] is None else fitting[: sizes[0]]
-    model = OpponentModel(random_state=args.seed).fit(training)
-    positions = sample_positions(games, args.max_positions, args.seed, line_plies=args.line_plies)
+    training = fitting if config.train_games is None else fitting[: config.train_games]
+    model = OpponentModel(random_state=config.seed).fit(training)
+    positions = sample_positions(games, config.max_positions, config.seed, line_plies=config.line_plies)
     if not positions:
         raise DataError("the games hold no position where the modelled player's opponent is to move")
-    reference = None if args.no_reference else stockfish_path()
-    return Setup(held.player, split, model, len(training), positions, args.line_plies, reference, args.reference_depth)
+    reference = stockfish_path() if config.reference else None
+    return Setup(held.player, split, model, len(training), positions, config.line_plies, reference, config.reference_depth)
 
 
 def sample_positions(games, limit: int | None, seed: int, *, line_plies: int = LINE_PLIES) -> list[dict]:
@@ -193,8 +153,6 @@ def sample_positions(games, limit: int | None, seed: int, *, line_plies: int = L
     Each carries the game's actual continuation from there (``line``, at most
     ``line_plies`` moves) for the line depth.
     """
-    import chess
-
     found = []
     for game in games:
         board = game.board()
@@ -220,8 +178,6 @@ def sample_positions(games, limit: int | None, seed: int, *, line_plies: int = L
 
 def stockfish_path() -> str | None:
     """Debian's stockfish, if installed."""
-    from search.chess.match import MatchError, engine_command
-
     try:
         return engine_command("stockfish")[0]
     except MatchError:
@@ -233,10 +189,6 @@ def stockfish_path() -> str | None:
 
 def measure_all(setup: Setup, budgets: Sequence[int], guidances: Mapping[str, object], *, jobs: int, quiet: bool) -> pd.DataFrame:
     """Every position at every budget, plain and under each named guidance: one row each."""
-    from joblib import Parallel, delayed
-
-    from iam.cli._common import progress
-
     tasks = [(setup.model, position, budgets, guidances, setup.reference, setup.reference_depth) for position in setup.positions]
     if jobs == 1:
         finished = (measure(*task) for task in tasks)
@@ -248,14 +200,6 @@ def measure_all(setup: Setup, budgets: Sequence[int], guidances: Mapping[str, ob
 
 def measure(model, position: dict, budgets: Sequence[int], guidances: Mapping[str, object], reference: str | None, reference_depth: int) -> list[dict]:
     """Plain and guided search of one position at every budget (a row per budget and guidance)."""
-    import chess
-
-    from search import HeuristicOrderer, Limits, TranspositionTable, search
-    from search.chess.evaluation import material_pst_evaluator
-    from search.chess.game import ChessGame
-    from search.omsearch import guided_search
-    from search.probe import DepthProbe
-
     board = chess.Board(position["start"])
     for uci in position["moves"]:
         board.push_uci(uci)
@@ -345,9 +289,6 @@ def _gain(plain: float, guided: float) -> float:
 
 def _judge(rows: list[dict], board, reference: str, depth: int) -> None:
     """Score differing moves with stockfish: centipawns for the mover, clipped to +-DECIDED_CP."""
-    import chess
-    import chess.engine
-
     wanted = {move for row in rows if row["move_changed"] for move in (row["plain_move"], row["guided_move"]) if move}
     scores: dict[str, int] = {}
     if wanted:
@@ -388,8 +329,6 @@ def summarise(rows: pd.DataFrame, seed: int, *, resamples: int = BOOTSTRAP_RESAM
     cannot dominate. Positions where the plain search completed no iteration have no
     gain and are counted in ``unfinished``.
     """
-    from experiments.bootstrap import interval, resample_games, resampled_means
-
     if "guidance" not in rows:
         rows = rows.assign(guidance="guided")
     draws = resample_games(rows["game"].unique(), resamples=resamples, seed=seed)
@@ -470,14 +409,24 @@ def _ratio_gain(guided: pd.Series, plain: pd.Series) -> float:
 # ----------------------------------------------------------------------------- the experiment
 
 
-def run(args: argparse.Namespace):
-    from experiments.runner import ExperimentResult
+def run(config: PlyGainConfig) -> ExperimentResult:
+    """Tables ``rows`` (one per position, budget and search) and ``summary`` (per budget), a payload, a plot.
 
-    budgets = parse_budgets(args.budgets)
-    guidance = guidance_from(args)
-    setup = prepare(args)
-    rows = measure_all(setup, budgets, {"guided": guidance}, jobs=args.jobs, quiet=args.quiet)
-    summary = summarise(rows, args.seed)
+    >>> from iam.bundled import bundled_pgn
+    >>> config = PlyGainConfig(pgn=str(bundled_pgn("botvinnik.pgn")), player="Botvinnik", train_games=20,
+    ...                        max_positions=2, budgets=(200,), reference=False)
+    >>> run(config).tables["summary"][["budget", "positions"]].values.tolist()
+    [[200, 2]]
+    """
+    if config.positions not in ("test", "dev"):
+        raise DataError(f"positions must be 'test' or 'dev', not {config.positions!r}")
+    if not config.budgets or any(b < 10 for b in config.budgets):
+        raise DataError("--budgets needs node counts of at least 10")
+    budgets = sorted(set(config.budgets))
+    guidance = config.guidance
+    setup = prepare(config, split=config.positions)
+    rows = measure_all(setup, budgets, {"guided": guidance}, jobs=config.jobs, quiet=config.quiet)
+    summary = summarise(rows, config.seed)
     payload = {
         **setup.describe(),
         "guidance": asdict(guidance),
@@ -553,9 +502,8 @@ def markdown(setup: Setup, summary: pd.DataFrame, guidance) -> str:
 
 
 def figure(summary: pd.DataFrame):
-    import matplotlib.pyplot as plt
-
-    fig, (left, right) = plt.subplots(1, 2, figsize=(11, 4))
+    fig = Figure(figsize=(11, 4))
+    left, right = fig.subplots(1, 2)
     budgets = summary["budget"].to_numpy()
     labels = [f"{b:,}" for b in budgets]
     x = np.arange(len(budgets))

@@ -2,21 +2,20 @@
 
 Each experiment fits one model per training size on the first N training games and
 scores the player's moves in the test games (:func:`iam.evaluation.evaluate`, runs in
-parallel with ``--jobs``), then resamples the test games for bootstrap intervals
+parallel with ``jobs``), then resamples the test games for bootstrap intervals
 (:mod:`experiments.bootstrap`), one set of resamples shared by all training sizes.
 
-``--max-positions N`` keeps the protocol intact and only scores fewer test
-positions: the test games are shuffled with ``--seed`` and taken whole, in that
+A cap on the test positions (``max_positions``) keeps the protocol intact and only scores fewer test
+positions: the test games are shuffled with ``seed`` and taken whole, in that
 order, until they hold N positions where the player is to move; the last one taken
 is cut after its N-th such position. Training is untouched.
 
-Seeds: ``--seed`` is the model's ``random_state`` (as in ``iam evaluate``) and the
+Seeds: ``seed`` is the model's ``random_state`` (as in ``iam evaluate``) and the
 root of two independent streams, one for the test-game sample, one for the bootstrap.
 """
 
 from __future__ import annotations
 
-import argparse
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -25,13 +24,17 @@ import numpy as np
 import pandas as pd
 
 from experiments.bootstrap import CONFIDENCE, RESAMPLES, SUMMARY_FIGURES, GameResamples, interval, resample_games, summary_figures
-from experiments.heldout import HeldOut, add_heldout_arguments, load_heldout
-from iam.evaluation import EvaluationReport, EvaluationRun, sample_test_games
+from experiments.common import HeldOutConfig, load_games
+from iam.errors import DataError
+from iam.evaluation import EvaluationReport, EvaluationRun, evaluate
+from iam.heldout import sample_test_games, training_sizes
+from iam.player_games import HeldOut
 from iam.predictors import PredictorSettings
+from iam.progress import progress
 
 __all__ = [
-    "add_prediction_arguments",
-    "sample_test_games",
+    "MAX_RESAMPLES",
+    "PredictionConfig",
     "PredictionRuns",
     "run_predictions",
     "summary_with_intervals",
@@ -46,31 +49,18 @@ MAX_RESAMPLES = 20_000
 """Most bootstrap resamples accepted (the draw matrix is resamples x test games)."""
 
 
-def add_prediction_arguments(parser: argparse.ArgumentParser, *, train_games: str) -> None:
-    """``--pgn --player --max-positions --train-games --belief --resamples``."""
-    add_heldout_arguments(parser)
-    parser.add_argument(
-        "--train-games",
-        default=train_games,
-        metavar="LIST",
-        help=f"training sizes, e.g. 12,80,all (default {train_games}); sizes above the "
-        "number of training games become all of them",
-    )
-    parser.add_argument("--belief", choices=("learned", "rules"), default="learned", help="iam: the belief to evaluate")
-    parser.add_argument(
-        "--predictor",
-        choices=("iam", "ranker"),
-        default="iam",
-        help="iam: the seed's chunks (default); ranker: the move ranker (pure Python; the learning curve adds it "
-        "without its population prior, as a control)",
-    )
-    parser.add_argument(
-        "--resamples",
-        type=int,
-        default=RESAMPLES,
-        metavar="B",
-        help=f"bootstrap resamples of the test games (default {RESAMPLES}, at most {MAX_RESAMPLES:,})",
-    )
+@dataclass(frozen=True)
+class PredictionConfig(HeldOutConfig):
+    """Held-out prediction runs: one model per training size, scored on the same test positions."""
+
+    train_games: tuple[int | None, ...] = (12, 22, 80, None)
+    """Training sizes, the first N training games (None: all); sizes above the games become all."""
+    belief: str = "learned"
+    """IAM's belief: ``learned`` or ``rules``."""
+    predictor: str = "iam"
+    """``iam`` (the source notes' chunks) or ``ranker`` (the move ranker)."""
+    resamples: int = RESAMPLES
+    """Bootstrap resamples of the test games (at most :data:`MAX_RESAMPLES`)."""
 
 
 @dataclass(frozen=True)
@@ -103,31 +93,22 @@ class PredictionRuns:
         }
 
 
-def _training_sizes(requested: Sequence[int | None], available: int) -> list[int]:
-    """Requested sizes as game counts (``None``: all) capped at ``available``, ascending, without repeats."""
-    return sorted({available if size is None else min(size, available) for size in requested})
-
-
-def run_predictions(args: argparse.Namespace, *, controls: Sequence[str] = ()) -> PredictionRuns:
+def run_predictions(config: PredictionConfig, *, controls: Sequence[str] = ()) -> PredictionRuns:
     """Load the games, sample the test positions, fit and score every training size, resample."""
-    from iam.cli._common import progress
-    from iam.cli.evaluate import parse_sizes
-    from iam.errors import DataError
-    from iam.evaluation import evaluate
-
-    requested = parse_sizes(args.train_games)
-    if not 1 <= args.resamples <= MAX_RESAMPLES:
+    if not config.train_games or any(size is not None and size < 1 for size in config.train_games):
+        raise DataError("--train-games takes positive numbers or 'all'")
+    if not 1 <= config.resamples <= MAX_RESAMPLES:
         raise DataError(f"--resamples must be between 1 and {MAX_RESAMPLES:,}")
-    heldout = load_heldout(args)
-    sample_seed, bootstrap_seed = np.random.SeedSequence(args.seed).spawn(2)
-    test = sample_test_games(heldout.test, args.max_positions, seed=sample_seed)
+    heldout = load_games(config)
+    sample_seed, bootstrap_seed = np.random.SeedSequence(config.seed).spawn(2)
+    test = sample_test_games(heldout.test, config.max_positions, seed=sample_seed)
     if not any(game.player_moves for game in test):
         raise DataError(f"{heldout.player} has no moves in the test games")
     started = time.perf_counter()
-    sizes = _training_sizes(requested, len(heldout.training))
-    predictors = [args.predictor, *(controls if args.predictor == "ranker" else ())]
+    sizes = training_sizes(config.train_games, len(heldout.training))
+    predictors = [config.predictor, *(controls if config.predictor == "ranker" else ())]
     settings = PredictorSettings(
-        iam={"belief": args.belief, "random_state": args.seed}, ranker={"random_state": args.seed}
+        iam={"belief": config.belief, "random_state": config.seed}, ranker={"random_state": config.seed}
     )
     report = evaluate(
         heldout.training + test,
@@ -135,11 +116,11 @@ def run_predictions(args: argparse.Namespace, *, controls: Sequence[str] = ()) -
         train_sizes=sizes,
         predictors=predictors,
         settings=settings,
-        jobs=args.jobs,
-        progress=lambda runs: progress(runs, quiet=args.quiet, total=len(sizes) * len(predictors), desc="runs", unit=" runs"),
+        jobs=config.jobs,
+        progress=lambda runs: progress(runs, quiet=config.quiet, total=len(sizes) * len(predictors), desc="runs", unit=" runs"),
     )
-    draws = resample_games([game.index for game in test], resamples=args.resamples, seed=bootstrap_seed)
-    return PredictionRuns(heldout, report, draws, args.max_positions, args.seed, time.perf_counter() - started)
+    draws = resample_games([game.index for game in test], resamples=config.resamples, seed=bootstrap_seed)
+    return PredictionRuns(heldout, report, draws, config.max_positions, config.seed, time.perf_counter() - started)
 
 
 def summary_with_intervals(run: EvaluationRun, draws: GameResamples) -> dict:

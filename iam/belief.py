@@ -23,6 +23,11 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass, fields
 
 import numpy as np
+from sklearn.isotonic import IsotonicRegression
+from sklearn.linear_model import LogisticRegression
+from sklearn.model_selection import GroupKFold
+from sklearn.preprocessing import StandardScaler
+from threadpoolctl import threadpool_limits
 
 from iam.features import FEATURES, RULE_FEATURES
 
@@ -208,8 +213,6 @@ def learn_belief(
     (folds by game), the final weights on all rows. Raises ValueError when the
     rows cannot support a fit (no or only played candidates).
     """
-    from threadpoolctl import threadpool_limits
-
     # Small problems: threaded BLAS only adds contention (10x slower on a busy 2-core machine).
     with threadpool_limits(limits=1):
         return _learn_belief(rows, played, position, game, random_state=random_state, folds=folds)
@@ -218,11 +221,6 @@ def learn_belief(
 def _learn_belief(
     rows: np.ndarray, played: np.ndarray, position: np.ndarray, game: np.ndarray, *, random_state: int, folds: int
 ) -> LearnedBelief:
-    from sklearn.isotonic import IsotonicRegression
-    from sklearn.linear_model import LogisticRegression
-    from sklearn.model_selection import GroupKFold
-    from sklearn.preprocessing import StandardScaler
-
     played = np.asarray(played, dtype=bool)
     if played.all() or not played.any():
         raise ValueError("the training positions give no contrast between played and other moves")

@@ -1,14 +1,14 @@
-"""Measuring a model on held-out games: the seed's belief-band table and calibration.
+"""Measuring a model on held-out games: the source notes' belief-band table and calibration.
 
-Protocol (SPEC.md, used everywhere so that figures compare): the player's games in
-file order, game ``i`` is a test game when ``i % 5 == 4``; training on N games
-means the first N training games. Positions are those where the player is to
-move, the label is the move played.
+The held-out protocol (:mod:`iam.heldout`, used everywhere so that figures compare):
+the player's games in file order, game ``i`` is a test game when ``i % 5 == 4``;
+training on N games means the first N training games. Positions are those where the
+player is to move, the label is the move played.
 
 For each test position the model's ranked beliefs are recorded
 (:func:`score_positions`); :func:`summarise` turns those records into coverage,
 top-1 and top-3 accuracy, expected calibration error and Brier score, and
-:func:`band_table` into the seed's table: per belief band, how many top
+:func:`band_table` into the source notes' table: per belief band, how many top
 predictions fell in it and how many were right. Each position's top prediction
 counts once.
 """
@@ -16,13 +16,14 @@ counts once.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 import chess
 import numpy as np
 import pandas as pd
 from joblib import Parallel, delayed
 
+from iam.heldout import first_training_games, sample_test_games, test_games, training_games  # the first two re-exported
 from iam.pgn import PlayerGame
 from iam.predictors import TRAINED, PredictorSettings, build_predictor
 
@@ -48,7 +49,7 @@ BANDS: tuple[tuple[str, float, float], ...] = (
     ("40-50%", 0.40, 0.50),
     (">50%", 0.50, np.inf),
 )
-"""The seed's belief bands: (label, lower bound inclusive, upper bound exclusive)."""
+"""The source notes' belief bands: (label, lower bound inclusive, upper bound exclusive)."""
 
 ECE_BINS = 10
 """Equal-width bins of the expected calibration error."""
@@ -66,41 +67,6 @@ RECORD_COLUMNS = (
     "belief_mass",
     "sum_squared_beliefs",
 )
-
-
-def first_training_games(games: Sequence[PlayerGame], count: int | None) -> list[PlayerGame]:
-    """The first ``count`` training games (all of them when ``count`` is None)."""
-    training = [game for game in games if game.split == "train"]
-    return training if count is None else training[:count]
-
-
-def _first_positions(game: PlayerGame, count: int) -> PlayerGame:
-    """``game`` cut right after the player's ``count``-th move."""
-    offset = 0 if game.board().turn == game.color else 1
-    return replace(game, moves=game.moves[: offset + 2 * count - 1])
-
-
-def sample_test_games(test: Sequence[PlayerGame], max_positions: int | None, *, seed) -> list[PlayerGame]:
-    """At most ``max_positions`` test positions: shuffled whole test games, the last one cut.
-
-    The protocol stays intact (only fewer test positions are scored): the test games
-    are shuffled with ``seed`` and taken whole until they hold ``max_positions``
-    positions of the player; the last one taken is cut after its last such position
-    needed. Returns the games in protocol order; all of ``test`` when the cap is
-    ``None`` or not reached. ``seed`` is anything ``numpy.random.default_rng`` takes.
-    """
-    if max_positions is None:
-        return list(test)
-    order = np.random.default_rng(seed).permutation(len(test))
-    taken, remaining = [], max_positions
-    for position in order:
-        if remaining == 0:
-            break
-        game = test[position]
-        count = game.player_moves
-        taken.append(game if count <= remaining else _first_positions(game, remaining))
-        remaining -= min(count, remaining)
-    return sorted(taken, key=lambda game: game.index)
 
 
 def score_positions(model, games: Sequence[PlayerGame], *, progress=None) -> pd.DataFrame:
@@ -141,7 +107,7 @@ def position_record(game: int, ply: int, move: chess.Move, beliefs: dict[chess.M
 
 
 def band_table(records: pd.DataFrame) -> pd.DataFrame:
-    """The seed's table: per belief band, top predictions, hits and hit rate."""
+    """The source notes' table: per belief band, top predictions, hits and hit rate."""
     predicted = records[records["candidates"] > 0]
     rows = []
     for label, low, high in BANDS:
@@ -232,7 +198,7 @@ def _float(value: float) -> float | None:
 
 
 TRAIN_SIZES = (12, 22, 80, None)
-"""The seed's training sizes (12, 22, 80 games) and all training games (None)."""
+"""The source notes' training sizes (12, 22, 80 games) and all training games (None)."""
 
 
 @dataclass(frozen=True)
@@ -287,8 +253,8 @@ def evaluate(
     ``progress`` optionally wraps the runs as they finish, in order (a progress bar).
     """
     settings = settings or PredictorSettings(iam=dict(model_params or {}))
-    test = [game for game in games if game.split == "test"]
-    training_count = sum(game.split == "train" for game in games)
+    test = test_games(games)
+    training_count = len(training_games(games))
     sizes = list(dict.fromkeys(training_count if size is None else min(size, training_count) for size in train_sizes))
     work = []
     for predictor in predictors:

@@ -25,7 +25,7 @@ import pandas as pd
 
 from iam.board import QUEEN, ROOK
 from iam.chunk import BOX, decode
-from iam.noise_filter import STAT_COLUMNS, move_bin
+from iam.noise_filter import STAT_COLUMNS, move_bin, passes_filters
 from iam.partial import Completions
 from iam.rote import RoteEntry
 
@@ -49,7 +49,7 @@ COMPLETION_SMOOTHING = 5.0
 """Pseudo-opportunities at the overall completion rate added to every chunk's own record."""
 
 RULE_FEATURES = ("frequency", "size", "major", "temporal", "winning", "dissolved")
-"""Per-chunk quantities the seed's heuristics use, in this order."""
+"""Per-chunk quantities the source notes' heuristics use, in this order."""
 
 FEATURES = (
     "iam_score",
@@ -73,8 +73,7 @@ FEATURES = (
 )
 """Columns of a candidate row, in order."""
 _F = {name: i for i, name in enumerate(FEATURES)}
-_MAX_COLUMNS = [_F[name] for name in (*RULE_FEATURES[:-1], "formed_rate", "formed_log", "completion")]
-"""Features that take the strongest proposing chunk's value, in the order they are stacked."""
+_DISSOLVED = RULE_FEATURES.index("dissolved")
 
 
 @dataclass(frozen=True)
@@ -133,7 +132,7 @@ class CandidateRows:
     proposal_quantities: np.ndarray
     """``(len(completions), len(RULE_FEATURES))`` heuristic inputs per proposal (0 where filtered out)."""
     proposal_beliefs: np.ndarray
-    """The seed's rule belief of every proposal (0 where filtered out)."""
+    """The source notes' rule belief of every proposal (0 where filtered out)."""
     proposal_completion: np.ndarray
     """Smoothed completion rate of every proposal's chunk (0 where filtered out)."""
 
@@ -156,8 +155,11 @@ def eligible(
     counts = facts.counts[completions.chunk]
     if own_counts is not None:
         counts = counts - own_counts
-    kept = (counts[:, _COLUMN["games"]] >= facts.min_games) & (
-        counts[:, _COLUMN["formed_games"]] >= facts.min_formed_games
+    kept = passes_filters(
+        counts[:, _COLUMN["games"]],
+        counts[:, _COLUMN["formed_games"]],
+        min_games=facts.min_games,
+        min_formed_games=facts.min_formed_games,
     )
     return counts, kept
 
@@ -214,16 +216,15 @@ def candidate_rows(
     if len(proposal):
         g = len(starts)
         c = counts[proposal]
-        strongest = np.column_stack(
-            [
-                quantities[:, :-1],
-                c[:, _COLUMN["formed_games"]] / np.maximum(c[:, _COLUMN["games"]], 1),
-                np.log1p(np.maximum(c[:, _COLUMN["formed"]], 0)),
-                rate,
-            ]
-        )
-        rows[:g, _MAX_COLUMNS] = np.maximum.reduceat(strongest, starts, axis=0)
-        rows[:g, _F["dissolved"]] = np.minimum.reduceat(quantities[:, -1], starts)
+        strongest = {  # features that take the strongest proposing chunk's value, by name
+            **{name: quantities[:, i] for i, name in enumerate(RULE_FEATURES) if i != _DISSOLVED},
+            "formed_rate": c[:, _COLUMN["formed_games"]] / np.maximum(c[:, _COLUMN["games"]], 1),
+            "formed_log": np.log1p(np.maximum(c[:, _COLUMN["formed"]], 0)),
+            "completion": rate,
+        }
+        columns = [_F[name] for name in strongest]
+        rows[:g, columns] = np.maximum.reduceat(np.column_stack(list(strongest.values())), starts, axis=0)
+        rows[:g, _F["dissolved"]] = np.minimum.reduceat(quantities[:, _DISSOLVED], starts)
         rows[:g, _F["chunks"]] = np.log1p(np.diff(np.r_[starts, len(proposal)]))
         failing = np.log(np.clip(1.0 - np.column_stack([beliefs, rate]), 1e-12, 1.0))
         rows[:g, [_F["iam_score"], _F["completion_any"]]] = 1.0 - np.exp(np.add.reduceat(failing, starts, axis=0))
@@ -253,19 +254,18 @@ def _chunk_quantities(
     games_total: int,
     move_number: int,
 ) -> np.ndarray:
-    """``(len(proposal), len(RULE_FEATURES))``: the seed's per-chunk heuristic inputs."""
+    """``(len(proposal), len(RULE_FEATURES))``: the source notes' per-chunk heuristic inputs."""
     chunk = completions.chunk[proposal]
     c = counts[proposal]
     games = np.maximum(c[:, _COLUMN["games"]], 1)
     occurrences = np.maximum(c[:, _COLUMN["occurrences"]], 1)
     stage = _BIN_COLUMNS[int(move_bin(move_number))]
-    return np.column_stack(
-        [
-            c[:, _COLUMN["games"]] / games_total,
-            facts.size[chunk],
-            facts.major[chunk],
-            c[:, stage] / occurrences,
-            (c[:, _COLUMN["won_games"]] - c[:, _COLUMN["lost_games"]]) / games,
-            completions.dissolved[proposal].astype(np.float64),
-        ]
-    )
+    quantity = {
+        "frequency": c[:, _COLUMN["games"]] / games_total,
+        "size": facts.size[chunk],
+        "major": facts.major[chunk],
+        "temporal": c[:, stage] / occurrences,
+        "winning": (c[:, _COLUMN["won_games"]] - c[:, _COLUMN["lost_games"]]) / games,
+        "dissolved": completions.dissolved[proposal].astype(np.float64),
+    }
+    return np.column_stack([quantity[name] for name in RULE_FEATURES])

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
 
 import chess
@@ -22,21 +22,41 @@ import numpy as np
 from sklearn.base import BaseEstimator
 from sklearn.utils.validation import check_is_fitted
 
-from iam.belief import LearnedBelief, RuleWeights, learn_belief, rule_beliefs
+from iam.belief import RuleWeights, learn_belief, rule_beliefs
 from iam.board import planes_from_bitboards
 from iam.collector import ChunkOccurrences, collect
-from iam.features import COUNT_COLUMNS, FEATURES, CandidateRows, ChunkFacts, candidate_rows, eligible
+from iam.features import FEATURES, CandidateRows, candidate_rows, eligible
+from iam.fitted import FittedState, check_params
+from iam.leave_one_out import CompletionRecord, OwnCounts, SampledPosition
 from iam.library import ChunkLibrary
-from iam.noise_filter import RESULT_CODES, chunk_statistics, move_bin, noise_filter
-from iam.partial import Completions, find_completions
+from iam.modelfile import load_state, save_state
+from iam.noise_filter import chunk_statistics, noise_filter, passes_filters
+from iam.partial import find_completions
 from iam.pgn import PlayerGame
+from iam.prediction import Prediction, explain
 from iam.replay import PlayerMoves, player_move_count, replay
-from iam.rote import RoteEntry, RoteMemory
+from iam.rote import RoteMemory
 
 __all__ = ["OpponentModel"]
 
-_BELIEFS = ("learned", "rules")
 _FIT_STEPS = ("replay", "chunks", "library and rote memory", "belief sample", "belief fit")
+
+
+class _Fitted:
+    """A fitted attribute (``library_`` ...): the field of the model's ``state_`` of the same name.
+
+    Reading it before ``fit`` raises AttributeError, so ``check_is_fitted`` sees an
+    unfitted model; it cannot be set (the state is one value: replace ``state_``).
+    """
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.field = name.removesuffix("_")
+
+    def __get__(self, model: OpponentModel | None, owner: type | None = None):
+        return self if model is None else getattr(model.state_, self.field)
+
+    def __set__(self, model: OpponentModel, value: object) -> None:
+        raise AttributeError(f"{self.field}_ is part of the fitted state; replace state_ instead")
 
 
 class OpponentModel(BaseEstimator):
@@ -56,14 +76,40 @@ class OpponentModel(BaseEstimator):
         ``"learned"`` (weights and calibration learned from the training games)
         or ``"rules"`` (seed 001's heuristics with ``rule_weights``).
     rule_weights:
-        Weights of the seed's heuristics (:class:`~iam.belief.RuleWeights`).
+        Weights of the source notes' heuristics (:class:`~iam.belief.RuleWeights`).
     belief_positions:
         How many training positions (sampled) the learned belief is fitted on.
     random_state:
         Seed of the position sample.
     player:
         Name of the modelled player (a label; inferred from the games if None).
+
+    >>> from iam.bundled import default_pgn
+    >>> from iam.pgn import load_player_games
+    >>> games, _ = load_player_games([default_pgn()], player="Botvinnik", split="train", max_games=30)
+    >>> model = OpponentModel(belief="rules").fit(games)
+    >>> model.n_games_, model.player_
+    (30, 'Botvinnik, Mikhail')
+    >>> board = chess.Board()
+    >>> board.push_san("d4")
+    Move.from_uci('d2d4')
+    >>> beliefs = model.predict_proba(board)  # {Move: belief}, highest first
+    >>> all(0 <= belief <= 1 for belief in beliefs.values()) and sum(beliefs.values()) <= 1
+    True
     """
+
+    player_ = _Fitted()
+    n_games_ = _Fitted()
+    n_positions_ = _Fitted()
+    colors_ = _Fitted()
+    chunk_counts_ = _Fitted()
+    notes_ = _Fitted()
+    rule_weights_ = _Fitted()
+    library_ = _Fitted()
+    rote_ = _Fitted()
+    belief_ = _Fitted()
+    belief_kind_ = _Fitted()
+    facts_ = _Fitted()
 
     def __init__(
         self,
@@ -112,76 +158,59 @@ class OpponentModel(BaseEstimator):
         occurrences = collect(planes_from_bitboards(moves.bitboards), moved_to=moves.moved_to)
         statistics = chunk_statistics(occurrences, moves.info)
         filtered = noise_filter(statistics, min_games=self.min_games)
-        table = filtered[filtered["formed_games"] >= self.min_formed_games]
-
-        self.player_ = self.player or _most_common_name(games)
-        self.n_games_ = len(games)
-        self.n_positions_ = len(moves)
-        white = sum(game.color == chess.WHITE for game in games)
-        self.colors_ = {"white": int(white), "black": len(games) - int(white)}
-        self.chunk_counts_ = {
-            "occurrences": int(len(occurrences)),
-            "distinct": int(len(statistics)),
-            "after_noise_filter": int(len(filtered)),
-            "stored": int(len(table)),
-        }
+        stored = passes_filters(
+            filtered["games"], filtered["formed_games"], min_games=self.min_games, min_formed_games=self.min_formed_games
+        )
+        table = filtered[stored]
         next(step)  # the library and the rote memory
-        self.library_ = ChunkLibrary.from_table(table)
-        self.rote_ = RoteMemory.learn(games, max_ply=self.rote_max_ply, min_games=self.min_games)
-        self.rule_weights_ = self.rule_weights or RuleWeights()
-        self.belief_ = None
-        self.belief_kind_ = self.belief
-        self.notes_: list[str] = []
+        rote = RoteMemory.learn(games, max_ply=self.rote_max_ply, min_games=self.min_games)
+        notes: list[str] = []
         if len(table) == 0:
-            self.notes_.append(
+            remembers = len(rote) > 0 or len(rote.positions) > 0
+            left = "only the rote memory can predict" if remembers else "nothing can be predicted (the rote memory is empty too)"
+            notes.append(
                 f"no chunk passed the filters (seen in >= {self.min_games} games, formed by a move in "
-                f">= {self.min_formed_games} games): only the rote memory can predict"
+                f">= {self.min_formed_games} games): {left}"
             )
-        self.facts_ = self._facts(table, len(games))
+        white = sum(game.color == chess.WHITE for game in games)
+        self.state_ = FittedState(
+            params=self.get_params(),
+            player=self.player or _most_common_name(games),
+            n_games=len(games),
+            n_positions=len(moves),
+            colors={"white": int(white), "black": len(games) - int(white)},
+            chunk_counts={
+                "occurrences": int(len(occurrences)),
+                "distinct": int(len(statistics)),
+                "after_noise_filter": int(len(filtered)),
+                "stored": int(len(table)),
+            },
+            rule_weights=self.rule_weights or RuleWeights(),
+            library=ChunkLibrary.from_table(table),
+            rote=rote,
+            belief_kind=self.belief,
+            notes=notes,
+        )
         if self.belief == "learned":
             next(step)  # the belief's sample of training positions
             sample = self._sample(games, moves, occurrences, picked)
-            record = _CompletionRecord(sample, len(table))
+            record = CompletionRecord(sample, len(table))
             table = table.assign(completed=record.completed, opportunities=record.opportunities)
-            self.library_ = replace(self.library_, table=table)
-            self.facts_ = self._facts(table, len(games))
+            self.state_ = replace(self.state_, library=replace(self.library_, table=table))
             next(step)  # fitting the belief
             rows, played, position, game = self._training_rows(sample, record)
             try:
-                self.belief_ = learn_belief(rows, played, position, game, random_state=self.random_state)
+                belief = learn_belief(rows, played, position, game, random_state=self.random_state)
+                self.state_ = replace(self.state_, belief=belief)
             except ValueError as exc:
-                self.belief_kind_ = "rules"
-                self.notes_.append(f"learned belief unavailable ({exc}); using the seed's rules")
+                notes.append(f"learned belief unavailable ({exc}); using the source notes' rules")
+                self.state_ = replace(self.state_, belief_kind="rules", notes=notes)
         next(step, None)  # lets a progress bar show the last step done
         return self
 
     def _check_parameters(self) -> None:
         """ValueError for a parameter of the wrong type or range (not sklearn's ``_validate_params``)."""
-        if self.belief not in _BELIEFS:
-            raise ValueError(f"belief must be one of {_BELIEFS}, not {self.belief!r}")
-        for name in ("min_games", "min_formed_games", "rote_max_ply", "belief_positions"):
-            value = getattr(self, name)
-            lowest = 0 if name == "min_formed_games" else 1
-            if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < lowest:
-                kind = "a non-negative" if lowest == 0 else "a positive"
-                raise ValueError(f"{name} must be {kind} integer, not {value!r}")
-        state = self.random_state
-        if state is not None and (
-            isinstance(state, bool) or not isinstance(state, (int, np.integer)) or not 0 <= state < 2**32
-        ):
-            raise ValueError(f"random_state must be an integer from 0 to 2**32 - 1 or None, not {state!r}")
-        if self.player is not None and not isinstance(self.player, str):
-            raise ValueError(f"player must be a name or None, not {self.player!r}")
-        if self.rule_weights is not None and not isinstance(self.rule_weights, RuleWeights):
-            raise ValueError(f"rule_weights must be a RuleWeights or None, not {self.rule_weights!r}")
-
-    def _facts(self, table, training_games: int) -> ChunkFacts:
-        return ChunkFacts.from_table(
-            table,
-            training_games=training_games,
-            min_games=self.min_games,
-            min_formed_games=self.min_formed_games,
-        )
+        check_params(self.get_params())
 
     def _pick_sample(self, positions: int) -> np.ndarray:
         """Sorted indices of the training positions the learned belief is fitted on."""
@@ -192,10 +221,10 @@ class OpponentModel(BaseEstimator):
 
     def _sample(
         self, games: list[PlayerGame], moves: PlayerMoves, occurrences: ChunkOccurrences, picked: np.ndarray
-    ) -> list[_Sampled]:
+    ) -> list[SampledPosition]:
         """Run the finder on the sampled training positions, each without its own game."""
         game_ids, plies = moves.game[picked].tolist(), moves.ply[picked].tolist()
-        own = _OwnCounts(self.library_, occurrences, moves, games_in=np.unique(moves.game[picked]))
+        own = OwnCounts(self.library_, occurrences, moves, games_in=np.unique(moves.game[picked]))
         starts = {game_id: games[game_id].board().epd() for game_id in set(game_ids)}
         sample = []
         for game_id, ply, board in zip(game_ids, plies, moves.kept_boards, strict=True):
@@ -210,7 +239,7 @@ class OpponentModel(BaseEstimator):
             _, kept = eligible(completions, self.facts_, own_counts)
             played = np.array([candidate == move for candidate in completions.moves], dtype=bool)
             sample.append(
-                _Sampled(
+                SampledPosition(
                     game=game_id,
                     move=move,
                     move_number=board.fullmove_number,
@@ -225,7 +254,7 @@ class OpponentModel(BaseEstimator):
         return sample
 
     def _training_rows(
-        self, sample: list[_Sampled], record: _CompletionRecord
+        self, sample: list[SampledPosition], record: CompletionRecord
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """Candidate rows of the sampled positions, labels, and position and game ids."""
         blocks, labels, positions, game_ids = [], [], [], []
@@ -292,117 +321,30 @@ class OpponentModel(BaseEstimator):
         ranked = list(self.predict_proba(board))
         return ranked if top is None else ranked[:top]
 
-    def explain(self, board: chess.Board, *, top: int | None = None):
+    def explain(self, board: chess.Board, *, top: int | None = None) -> list[Prediction]:
         """Ranked :class:`~iam.prediction.Prediction` objects saying why each move is believed."""
-        from iam.prediction import explain
-
         return explain(self, board, top=top)
 
     # -- files ------------------------------------------------------------------
 
     def save(self, path: str | Path) -> None:
         """Write the model as versioned JSON (gzip when the name ends in .gz), atomically."""
-        from iam.modelfile import save_model
-
-        check_is_fitted(self, "library_")
-        save_model(self, path)
+        check_is_fitted(self, "state_")
+        save_state(self.state_, path)
 
     @classmethod
     def load(cls, path: str | Path) -> OpponentModel:
         """Read a model file written by :meth:`save` (raises ModelFileError if it is not one)."""
-        from iam.modelfile import load_model
+        return cls.from_state(load_state(path))
 
-        return load_model(path)
+    @classmethod
+    def from_state(cls, state: FittedState) -> OpponentModel:
+        """The fitted model holding ``state`` (its parameters are the state's)."""
+        model = cls(**state.params)
+        model.state_ = state
+        return model
 
 
 def _most_common_name(games: list[PlayerGame]) -> str:
     names = Counter(game.white if game.color == chess.WHITE else game.black for game in games)
     return names.most_common(1)[0][0] if names else ""
-
-
-@dataclass(frozen=True)
-class _Sampled:
-    """A sampled training position: the finder's output, seen without its own game."""
-
-    game: int
-    move: chess.Move
-    move_number: int
-    completions: Completions
-    rote: RoteEntry | None
-    own_rote_move: str | None
-    """The game's own move in ``rote`` (left out of its counts), if the game added it there."""
-    own_counts: np.ndarray
-    kept: np.ndarray
-    """Which proposals a library without this game would make."""
-    played: np.ndarray
-    """Per proposal, whether its move was the move played."""
-
-
-class _CompletionRecord:
-    """How often each chunk was completed when a move could complete it (sampled positions)."""
-
-    def __init__(self, sample: list[_Sampled], chunks: int) -> None:
-        chunk = np.concatenate([s.completions.chunk[s.kept] for s in sample] or [np.zeros(0, np.int64)])
-        played = np.concatenate([s.played[s.kept] for s in sample] or [np.zeros(0, bool)])
-        game = np.concatenate([np.full(int(s.kept.sum()), s.game) for s in sample] or [np.zeros(0, np.int64)])
-        self.completed = np.bincount(chunk, weights=played, minlength=chunks).astype(np.int64)
-        self.opportunities = np.bincount(chunk, minlength=chunks).astype(np.int64)
-        self._stride = int(game.max(initial=0)) + 1
-        self._keys, pair = np.unique(chunk * self._stride + game, return_inverse=True)
-        self._completed = np.bincount(pair, weights=played, minlength=len(self._keys))
-        self._opportunities = np.bincount(pair, minlength=len(self._keys)).astype(np.float64)
-
-    def own(self, chunk_rows: np.ndarray, game: int) -> tuple[np.ndarray, np.ndarray]:
-        """One game's own (completed, opportunities) for each proposal's chunk."""
-        wanted = chunk_rows.astype(np.int64) * self._stride + game
-        if len(self._keys) == 0:
-            return np.zeros(len(wanted)), np.zeros(len(wanted))
-        spot = np.minimum(np.searchsorted(self._keys, wanted), len(self._keys) - 1)
-        found = self._keys[spot] == wanted
-        return np.where(found, self._completed[spot], 0.0), np.where(found, self._opportunities[spot], 0.0)
-
-
-class _OwnCounts:
-    """Each sampled game's own contribution to each stored chunk's counts.
-
-    Subtracting it from the library's counts gives the counts a library built
-    without that game would hold (leave-one-game-out training rows).
-    """
-
-    def __init__(
-        self, library: ChunkLibrary, occurrences: ChunkOccurrences, moves: PlayerMoves, *, games_in: np.ndarray
-    ) -> None:
-        row = library.rows_of(occurrences.code)
-        game = moves.game[occurrences.position]
-        chosen = (row >= 0) & np.isin(game, games_in)
-        row, game = row[chosen], game[chosen]
-        formed, position = occurrences.formed[chosen], occurrences.position[chosen]
-        self._stride = int(moves.game.max(initial=0)) + 1
-        self._keys, pair = np.unique(row * self._stride + game, return_inverse=True)
-
-        n = len(self._keys)
-        column = {name: i for i, name in enumerate(COUNT_COLUMNS)}
-        counts = np.zeros((n, len(COUNT_COLUMNS)), dtype=np.int64)
-        counts[:, column["occurrences"]] = np.bincount(pair, minlength=n)
-        counts[:, column["games"]] = 1
-        counts[:, column["formed"]] = np.bincount(pair, weights=formed, minlength=n)
-        counts[:, column["formed_games"]] = counts[:, column["formed"]] > 0
-        a_position = np.zeros(n, dtype=np.int64)
-        a_position[pair] = position  # any board of the game: colour and result are per game
-        white, result = moves.info.white[a_position], moves.info.result[a_position]
-        counts[:, column["white_games"]] = white
-        counts[:, column["black_games"]] = ~white
-        for name, code in (("won_games", "win"), ("drawn_games", "draw"), ("lost_games", "loss")):
-            counts[:, column[name]] = result == RESULT_CODES[code]
-        stage = move_bin(moves.info.move_number[position])
-        for b, name in enumerate(name for name in COUNT_COLUMNS if name.startswith("moves_")):
-            counts[:, column[name]] = np.bincount(pair, weights=stage == b, minlength=n)
-        self._counts = counts
-
-    def lookup(self, chunk_rows: np.ndarray, game: int) -> np.ndarray:
-        """Count rows for proposals in ``game`` (zeros where the game does not hold the chunk)."""
-        wanted = chunk_rows.astype(np.int64) * self._stride + game
-        if len(self._keys) == 0:
-            return np.zeros((len(wanted), len(COUNT_COLUMNS)), dtype=np.int64)
-        spot = np.minimum(np.searchsorted(self._keys, wanted), len(self._keys) - 1)
-        return np.where((self._keys[spot] == wanted)[:, None], self._counts[spot], 0)

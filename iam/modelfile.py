@@ -1,8 +1,9 @@
 """Model files: versioned, human-readable JSON (gzip when the name ends in .gz), never pickle.
 
-A model file holds everything a fitted :class:`~iam.model.OpponentModel` needs
-to predict: its parameters, the chunk library as a table (each chunk written as a
-readable pattern such as ``".P/P."``), the rote memory and the belief weights. It
+A model file holds a fitted :class:`~iam.fitted.FittedState`, everything an
+opponent model needs to predict: its parameters, the chunk library as a table (each
+chunk written as a readable pattern such as ``".P/P."``), the rote memory and the
+belief weights, behind a format name and a version. It
 is written atomically (a temporary file renamed into place), so a crash never
 leaves half a model behind. Loading checks the format name, the version and the
 shape of every part, and reports the first problem as a :class:`ModelFileError`:
@@ -20,17 +21,11 @@ import zlib
 from pathlib import Path
 from typing import Any
 
-import chess
 import numpy as np
-import pandas as pd
 
 from iam import __version__
-from iam.belief import LearnedBelief, RuleWeights
-from iam.chunk import BOX, canonical, decode, from_pattern, to_pattern
 from iam.errors import ModelFileError
-from iam.library import ChunkLibrary
-from iam.noise_filter import STAT_COLUMNS
-from iam.rote import RoteEntry, RoteMemory
+from iam.fitted import FittedState
 
 __all__ = [
     "FORMAT",
@@ -40,11 +35,11 @@ __all__ = [
     "MAX_NUMBER_CHARS",
     "MAX_CHUNKS",
     "MAX_ROTE_ENTRIES",
-    "save_model",
+    "save_state",
     "check_writable",
-    "load_model",
-    "model_to_dict",
-    "model_from_dict",
+    "load_state",
+    "to_document",
+    "from_document",
     "read_document",
     "write_document",
 ]
@@ -52,62 +47,28 @@ __all__ = [
 FORMAT = "iam-opponent-model"
 VERSION = 1
 MAX_MODEL_BYTES = 64 * 1024 * 1024
-"""Largest model file read, after decompression (a model of 713 games takes 0.5 MB)."""
+"""Largest model file read, after decompression (far above a real model: README, Model files)."""
 MAX_NESTING = 16
 """Deepest nesting of JSON objects and lists accepted (a model file needs 4)."""
 MAX_NUMBER_CHARS = 40
 """Longest number accepted, in characters (a count needs at most 19, a float 24)."""
 MAX_CHUNKS = 100_000
-"""Most chunks a model file may hold (713 games give 6,568; each costs about 4 KB in memory)."""
+"""Most chunks a model file may hold (each costs about 4 KB in memory)."""
 MAX_ROTE_ENTRIES = 100_000
-"""Most remembered sequences, and most remembered positions (713 games give 769 and 994)."""
+"""Most remembered sequences, and most remembered positions."""
 _READ_PIECE = 1 << 20
 _STRING = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"')
 _LONG_NUMBER = re.compile(rb"[-+0-9.eE]{%d,}" % (MAX_NUMBER_CHARS + 1))
 _NOT_BRACKETS = bytes(range(256)).translate(None, b"[]{}")
-_CHUNK_COLUMNS = ("pattern", *STAT_COLUMNS, "completed", "opportunities")
-_MAX_COUNT = int(np.iinfo(np.int64).max)
-_PARAMS = ("min_games", "min_formed_games", "rote_max_ply", "belief", "belief_positions", "random_state", "player")
 
 
-def model_to_dict(model) -> dict[str, Any]:
-    """The JSON-ready content of a fitted model."""
-    table = model.library_.table
-    values = table.reindex(columns=list(_CHUNK_COLUMNS[1:]), fill_value=0).to_numpy(dtype=np.int64)
-    rows = [[to_pattern(int(code)), *map(int, row)] for code, row in zip(table.index.tolist(), values)]
-    return {
-        "format": FORMAT,
-        "version": VERSION,
-        "toolkit": __version__,
-        "player": model.player_,
-        "params": {
-            **{name: getattr(model, name) for name in _PARAMS},
-            "rule_weights": None if model.rule_weights is None else model.rule_weights.to_dict(),
-        },
-        "rule_weights": model.rule_weights_.to_dict(),
-        "training": {
-            "games": model.n_games_,
-            "positions": model.n_positions_,
-            "colors": model.colors_,
-            "chunk_counts": model.chunk_counts_,
-            "belief": model.belief_kind_,
-            "notes": list(model.notes_),
-        },
-        "chunks": {"columns": list(_CHUNK_COLUMNS), "rows": rows},
-        "rote": {
-            "max_ply": model.rote_.max_ply,
-            "min_games": model.rote_.min_games,
-            "sequences": {key: entry.counts for key, entry in model.rote_.entries.items()},
-            "positions": {key: entry.counts for key, entry in model.rote_.positions.items()},
-        },
-        "belief": model.belief_.to_dict() if model.belief_ is not None else None,
-    }
+def to_document(state: FittedState) -> dict[str, Any]:
+    """The file's content for a fitted state: format, version, toolkit, then the state."""
+    return {"format": FORMAT, "version": VERSION, "toolkit": __version__, **state.to_dict()}
 
 
-def model_from_dict(data: Any, *, source: str = "model"):
-    """Rebuild a fitted model from :func:`model_to_dict`'s content (ModelFileError if malformed)."""
-    from iam.model import OpponentModel
-
+def from_document(data: Any, *, source: str = "model") -> FittedState:
+    """The fitted state in :func:`to_document`'s content (ModelFileError if malformed)."""
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise ModelFileError(f"{source} is not an IAM model file (format {FORMAT!r} expected)")
     if data.get("version") != VERSION:
@@ -115,40 +76,17 @@ def model_from_dict(data: Any, *, source: str = "model"):
             f"{source} has model file version {data.get('version')!r}; this toolkit reads version {VERSION}"
         )
     try:
-        params = {name: data["params"][name] for name in _PARAMS}
-        given = data["params"]["rule_weights"]
-        model = OpponentModel(**params, rule_weights=None if given is None else RuleWeights.from_dict(given))
-        model._check_parameters()
-        training = data["training"]
-        table = _chunk_table(data["chunks"])
-        if not isinstance(data["player"], str):
-            raise ValueError(f"player must be a name, not {data['player']!r}")
-        model.player_ = data["player"]
-        model.n_games_ = _count(training["games"], "training games")
-        model.n_positions_ = _count(training["positions"], "training positions")
-        model.colors_ = {color: _count(training["colors"][color], color) for color in ("white", "black")}
-        model.chunk_counts_ = {str(k): _count(v, k) for k, v in training["chunk_counts"].items()}
-        model.notes_ = [str(note) for note in training["notes"]]
-        model.rule_weights_ = RuleWeights.from_dict(data["rule_weights"])
-        model.library_ = ChunkLibrary.from_table(table)
-        model.facts_ = model._facts(table, model.n_games_)
-        model.rote_ = _rote(data["rote"])
-        belief = data["belief"]
-        model.belief_ = None if belief is None else LearnedBelief.from_dict(belief)
-        model.belief_kind_ = "rules" if belief is None else "learned"
-        if training["belief"] != model.belief_kind_:
-            raise ValueError(f"training says belief {training['belief']!r} but the file holds {model.belief_kind_!r}")
+        return FittedState.from_dict(data, max_chunks=MAX_CHUNKS, max_rote_entries=MAX_ROTE_ENTRIES)
     except ModelFileError:
         raise
     except (KeyError, TypeError, ValueError, AttributeError, IndexError, OverflowError) as exc:
         detail = f"missing field {exc}" if isinstance(exc, KeyError) else str(exc)
         raise ModelFileError(f"{source} is malformed: {detail}") from None
-    return model
 
 
-def save_model(model, path: str | Path) -> None:
-    """Write a fitted model to ``path`` atomically (gzip when it ends in .gz)."""
-    write_document(model_to_dict(model), path)
+def save_state(state: FittedState, path: str | Path) -> None:
+    """Write a fitted state to ``path`` atomically (gzip when it ends in .gz)."""
+    write_document(to_document(state), path)
 
 
 def write_document(document: dict[str, Any], path: str | Path) -> None:
@@ -159,6 +97,7 @@ def write_document(document: dict[str, Any], path: str | Path) -> None:
         payload = gzip.compress(payload, mtime=0)
     handle, temporary = _temporary_file(path)
     try:
+        os.fchmod(handle, 0o666 & ~_umask())  # the usual permissions, not the temporary file's owner-only ones
         with os.fdopen(handle, "wb") as stream:
             stream.write(payload)
             stream.flush()
@@ -172,8 +111,15 @@ def write_document(document: dict[str, Any], path: str | Path) -> None:
         raise
 
 
+def _umask() -> int:
+    """The process's file-creation mask (reading it means setting it, so it is set back at once)."""
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
 def check_writable(path: str | Path) -> None:
-    """Raise ModelFileError now if :func:`save_model` could not write ``path`` (before long work)."""
+    """Raise ModelFileError now if :func:`save_state` could not write ``path`` (before long work)."""
     handle, temporary = _temporary_file(Path(path))
     os.close(handle)
     os.unlink(temporary)
@@ -194,9 +140,9 @@ def _temporary_file(path: Path) -> tuple[int, str]:
         raise ModelFileError(f"cannot write {path}: {exc.strerror or exc}") from None
 
 
-def load_model(path: str | Path):
+def load_state(path: str | Path) -> FittedState:
     """Read an IAM model file (plain or gzip JSON); ModelFileError on any problem (see :func:`read_document`)."""
-    return model_from_dict(read_document(path), source=f"model file {path}")
+    return from_document(read_document(path), source=f"model file {path}")
 
 
 def read_document(path: str | Path) -> Any:
@@ -279,79 +225,3 @@ def _check_shape_of_text(raw: bytes, path: Path) -> None:
         steps = np.where((brackets == ord("[")) | (brackets == ord("{")), 1, -1)
         if int(np.cumsum(steps).max()) > MAX_NESTING:
             raise ModelFileError(f"model file {path} is nested deeper than {MAX_NESTING} levels")
-
-
-def _count(value: Any, what: str) -> int:
-    if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-        raise ValueError(f"{what} must be a non-negative integer, not {value!r}")
-    if value > _MAX_COUNT:
-        raise ValueError(f"{what} is too large ({value})")
-    return value
-
-
-def _chunk_table(chunks: dict) -> pd.DataFrame:
-    if list(chunks["columns"]) != list(_CHUNK_COLUMNS):
-        raise ValueError(f"chunk columns must be {list(_CHUNK_COLUMNS)}")
-    rows = chunks["rows"]
-    if not isinstance(rows, list):
-        raise ValueError("chunk rows must be a list")
-    if len(rows) > MAX_CHUNKS:
-        raise ValueError(f"the chunk table holds {len(rows):,} chunks, more than the {MAX_CHUNKS:,} accepted")
-    codes, values = [], []
-    for number, row in enumerate(rows):
-        if not isinstance(row, list) or len(row) != len(_CHUNK_COLUMNS):
-            raise ValueError(f"chunk row {number} must have {len(_CHUNK_COLUMNS)} values")
-        code = from_pattern(row[0])
-        if int(canonical(code)[0]) != code:
-            raise ValueError(f"chunk row {number}: pattern {row[0]!r} is not in canonical (mirror) form")
-        values.append([_count(value, f"chunk row {number} {name}") for name, value in zip(_CHUNK_COLUMNS[1:], row[1:])])
-        codes.append(code)
-    if len(set(codes)) != len(codes):
-        raise ValueError("the chunk table lists a pattern twice")
-    frame = pd.DataFrame(
-        np.array(values, dtype=np.int64).reshape(len(values), len(_CHUNK_COLUMNS) - 1),
-        columns=list(_CHUNK_COLUMNS[1:]),
-        index=pd.Index(np.array(codes, dtype=np.int64), name="code"),
-    )
-    pieces = np.count_nonzero(decode(frame.index.to_numpy()).reshape(len(frame), BOX * BOX), axis=1)
-    if (frame["size"].to_numpy() != pieces).any():
-        raise ValueError("a chunk's size differs from the number of pieces in its pattern")
-    if (pieces < 2).any() or (frame["games"] > frame["occurrences"]).any():
-        raise ValueError("the chunk table holds impossible counts (fewer than 2 pieces, or more games than occurrences)")
-    return frame
-
-
-def _rote(rote: dict) -> RoteMemory:
-    sequences = rote["sequences"]
-    positions = rote.get("positions", {})  # absent in files written before the position memory
-    if not isinstance(sequences, dict) or not isinstance(positions, dict):
-        raise ValueError("rote sequences and positions must be objects")
-    if max(len(sequences), len(positions)) > MAX_ROTE_ENTRIES:
-        raise ValueError(f"the rote memory holds more than {MAX_ROTE_ENTRIES:,} sequences or positions")
-    entries = {}
-    for key, counts in sequences.items():
-        if not isinstance(key, str) or "|" not in key:
-            raise ValueError(f"rote entry {key!r} is malformed")
-        entries[key] = _rote_entry(key, counts, key.partition("|")[2].split())
-    by_position = {}
-    for key, counts in positions.items():
-        if not isinstance(key, str) or len(key.split()) != 4:
-            raise ValueError(f"rote position {key!r} is not an EPD (placement, side, castling, en passant)")
-        by_position[key] = _rote_entry(key, counts, [])
-    return RoteMemory(
-        entries,
-        max_ply=_count(rote["max_ply"], "rote max_ply"),
-        min_games=_count(rote["min_games"], "rote min_games"),
-        positions=by_position,
-    )
-
-
-def _rote_entry(key: str, counts: Any, played: list[str]) -> RoteEntry:
-    if not isinstance(counts, dict) or not counts:
-        raise ValueError(f"rote entry {key!r} is malformed")
-    for move in [*played, *counts]:
-        try:
-            chess.Move.from_uci(move)
-        except ValueError:
-            raise ValueError(f"rote entry {key!r} holds {move!r}, not a move in UCI notation") from None
-    return RoteEntry(key, {str(move): _count(n, f"rote count {key}") for move, n in counts.items()})

@@ -18,7 +18,7 @@ import pandas as pd
 from iam.chunk import BOX, decode
 from iam.collector import ChunkOccurrences
 
-__all__ = ["MOVE_BINS", "STAT_COLUMNS", "PositionInfo", "chunk_statistics", "noise_filter", "move_bin"]
+__all__ = ["MOVE_BINS", "STAT_COLUMNS", "PositionInfo", "chunk_statistics", "noise_filter", "passes_filters", "move_bin"]
 
 MOVE_BINS = (1, 11, 21, 31, 41, 61)
 """Lower edges of the move-number bins: moves 1-10, 11-20, 21-30, 31-40, 41-60, 61+."""
@@ -97,9 +97,23 @@ def chunk_statistics(occurrences: ChunkOccurrences, positions: PositionInfo) -> 
     return pd.DataFrame(table, index=pd.Index(codes, name="code"))
 
 
+def passes_filters(games, formed_games, *, min_games: int, min_formed_games: int) -> np.ndarray:
+    """The chunk filter rule, for arrays of counts: seen in at least ``min_games`` different
+    games, and formed by one of the player's moves in at least ``min_formed_games`` games.
+
+    The noise filter is the first half (``min_formed_games=0``); a stored chunk proposes
+    moves when it passes both, with the library's counts or with those of a library
+    built without one game (leave-one-game-out).
+
+    >>> passes_filters(np.array([1, 2, 3]), np.array([1, 0, 2]), min_games=2, min_formed_games=1).tolist()
+    [False, False, True]
+    """
+    return (np.asarray(games) >= min_games) & (np.asarray(formed_games) >= min_formed_games)
+
+
 def noise_filter(statistics: pd.DataFrame, *, min_games: int = 2) -> pd.DataFrame:
     """The chunks seen in at least ``min_games`` different games, most frequent first."""
     if min_games < 1:
         raise ValueError("min_games must be at least 1")
-    kept = statistics[statistics["games"] >= min_games]
+    kept = statistics[passes_filters(statistics["games"], statistics["formed_games"], min_games=min_games, min_formed_games=0)]
     return kept.sort_values(["occurrences", "games"], ascending=False, kind="stable")

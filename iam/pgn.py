@@ -11,10 +11,9 @@ A damaged or truncated compressed file is an error (:class:`DataError`), never a
 silently shorter list of games; so is a path that is not a regular file (a device
 or a pipe could be endless or block forever).
 
-The held-out protocol of the project lives here too: the player's games are
-numbered in file order from 0 (``PlayerGame.index``), and a game is a *test* game
-when ``index % 5 == 4``. Skipped games keep their number, so the split of the
-other games never depends on which games happen to be readable.
+The games are numbered in file order from 0 (``PlayerGame.index``) and split by
+the held-out protocol (:mod:`iam.heldout`). Skipped games keep their number, so
+the split of the other games never depends on which games happen to be readable.
 """
 
 from __future__ import annotations
@@ -35,6 +34,7 @@ import chess
 import zstandard
 
 from iam.errors import DataError, PlayerNotFoundError
+from iam.heldout import TEST_EVERY, split_of
 from iam.pgntext import GameText, ParsedGame, parse_game, read_headers, split_games
 
 __all__ = [
@@ -52,20 +52,12 @@ __all__ = [
 ColorFilter = Literal["white", "black", "any"]
 Split = Literal["all", "train", "test"]
 
-TEST_EVERY = 5
-"""Game ``i`` of a player is a test game when ``i % TEST_EVERY == TEST_EVERY - 1``."""
-
 _RESULTS = {"1-0": chess.WHITE, "0-1": chess.BLACK}
 _MAGIC = {b"\x1f\x8b": "gzip", b"BZh": "bz2", b"\x28\xb5\x2f\xfd": "zstd", b"\xfd7zX": "xz"}
 _EXAMPLES_KEPT = 5
 _READ_ERRORS = (OSError, EOFError, UnicodeError, zlib.error, lzma.LZMAError, zstandard.ZstdError)
 _TRUNCATED = "compressed file ended before the end-of-stream marker was reached (the file is truncated)"
 _CHUNK_BYTES = 1 << 16
-
-
-def split_of(index: int) -> Literal["train", "test"]:
-    """The held-out protocol: which side of the split the player's game ``index`` is on."""
-    return "test" if index % TEST_EVERY == TEST_EVERY - 1 else "train"
 
 
 @dataclass(frozen=True)

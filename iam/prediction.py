@@ -2,7 +2,7 @@
 
 Every prediction can say which chunks proposed it (their patterns, where on the
 board they would be completed, their statistics, their completion rate and how
-much each of the seed's rules added to their belief), whether the rote memory
+much each of the source notes' rules added to their belief), whether the rote memory
 remembers the move, and, for a learned belief, how much each feature moved the
 move's log-odds.
 """
@@ -15,7 +15,7 @@ import chess
 import numpy as np
 
 from iam.board import relative_square
-from iam.chunk import to_pattern
+from iam.chunk import BOX, encode, to_pattern
 from iam.features import CandidateRows
 
 __all__ = ["Prediction", "explain", "MAX_CHUNK_SOURCES"]
@@ -73,12 +73,12 @@ def explain(model, board: chess.Board, *, top: int | None = None) -> list[Predic
 def _chunk_source(model, rows: CandidateRows, proposal: int, color: chess.Color) -> dict:
     completions = rows.completions
     chunk = int(completions.chunk[proposal])
-    squares, _ = model.library_.cells(completions.placement[proposal : proposal + 1])
+    squares, values = model.library_.cells(completions.placement[proposal : proposal + 1])
     stats = model.library_.table.iloc[chunk]
     rules = model.rule_weights_.contributions(rows.proposal_quantities[proposal : proposal + 1])
     return {
         "kind": "chunk",
-        "pattern": to_pattern(int(model.library_.table.index[chunk])),
+        "pattern": to_pattern(int(encode(values[0].reshape(BOX, BOX)))),  # as placed: the stored chunk or its mirror
         "squares": [chess.square_name(relative_square(int(s), color)) for s in squares[0] if s >= 0],
         "occurrences": int(stats["occurrences"]),
         "games": int(stats["games"]),

@@ -1,7 +1,7 @@
 """Every predictor by name, and model files of either kind.
 
 ``iam evaluate`` compares predictors in one table; each is built here from its
-name and the training games: ``iam`` (the seed's chunks, :class:`~iam.model.OpponentModel`),
+name and the training games: ``iam`` (the source notes' chunks, :class:`~iam.model.OpponentModel`),
 ``ranker`` (the pure-Python :class:`~iam.ranker.MoveRanker`; ``ranker-no-prior`` the same
 without its population prior, a control), ``ranker+engine``
 (the ranker with a UCI engine's evidence), and the baselines of :mod:`iam.baselines`.
@@ -17,7 +17,7 @@ from pathlib import Path
 from iam.baselines import EngineBest, OpeningMemory, SearchBest, UniformRandom
 from iam.errors import ModelFileError
 from iam.model import OpponentModel
-from iam.modelfile import FORMAT, model_from_dict, read_document
+from iam.modelfile import FORMAT, from_document, read_document
 from iam.pgn import PlayerGame
 from iam.ranker import DEFAULT_FAMILIES, MoveRanker
 from iam.ranker.estimator import RANKER_FORMAT
@@ -104,7 +104,7 @@ def load_predictor(path: str | Path, *, engine: str | None = None) -> OpponentMo
     if kind == RANKER_FORMAT:
         return MoveRanker.from_dict(data, source=f"model file {path}", engine=engine)
     if kind == FORMAT:
-        return model_from_dict(data, source=f"model file {path}")
+        return OpponentModel.from_state(from_document(data, source=f"model file {path}"))
     raise ModelFileError(
         f"model file {path} is not an IAM model file (format {FORMAT!r} or {RANKER_FORMAT!r} expected, found {kind!r})"
     )

@@ -3,7 +3,7 @@
 A template is a 3x3 grid centred on a piece. Its neighbour weights are distinct
 powers of two, so convolving the occupancy of the player's pieces with a template
 gives, at each piece, a number that says exactly which template neighbours are
-occupied. The seed draws three templates, with the piece's forward direction at
+occupied. The source notes draw three templates, with the piece's forward direction at
 the top (the same orientation as :data:`GENERAL` below)::
 
     General          Pawn             Rook, Knight

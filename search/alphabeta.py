@@ -275,6 +275,11 @@ def alphabeta(
     horizon); ``quiescence`` searches captures past the horizon and so refines the
     value; ``policy`` may reorder actions and extend or reduce their depth; ``probe``
     records how deep the tree reached (:mod:`search.probe`) and changes nothing.
+
+    >>> from search.games.nim import Nim
+    >>> game = Nim()  # II-Nim: two piles of two; who takes the last match loses
+    >>> alphabeta(game, game.initial_state()).value  # the player to move loses
+    -1.0
     """
     check_search_parts(game, quiescence=quiescence, evaluator=evaluator)
     if depth is not None and depth < 1:

@@ -1,8 +1,8 @@
 """The ``iam`` command line: one module per subcommand, registered here.
 
 Each subcommand module exposes ``register(subparsers)``, which adds its parser and
-sets ``run`` (a function ``args -> int``) as the parser default. Heavy imports
-happen inside ``run`` so that ``iam --help`` stays fast.
+sets ``run`` (a function ``args -> int``) as the parser default. Each module
+imports what it uses at its top, so its dependencies show at a glance.
 """
 
 from __future__ import annotations

@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 import time
 
+from experiments.bootstrap import interval, resample_games, summary_figures
 from iam.cli._common import (
     add_quiet,
     add_ranker_arguments,
     bundled_or_given,
     check_seed,
+    finite,
     output_dir,
     print_json,
     progress,
@@ -18,6 +21,10 @@ from iam.cli._common import (
     read_games,
     usable_jobs,
 )
+from iam.errors import DataError
+from iam.evaluation import evaluate
+from iam.heldout import parse_sizes, sample_test_games, test_games, training_games
+from iam.predictors import PREDICTORS, TRAINED, PredictorSettings, available_predictors
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -26,7 +33,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="measure predictions on held-out games (belief-band table)",
         description="Train on the first N training games of a player (game i is a test game "
         "when i % 5 == 4), predict every move of the player in the test games, and report "
-        "coverage, top-1/top-3 accuracy, calibration and the seed's belief-band table.",
+        "coverage, top-1/top-3 accuracy, calibration and the source notes' belief-band table.",
     )
     parser.add_argument("pgn", nargs="?", metavar="PGN", help="PGN file (default: the bundled Botvinnik games)")
     parser.add_argument(
@@ -55,28 +62,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.set_defaults(run=run)
 
 
-def parse_sizes(text: str) -> list[int | None]:
-    """``"12,22,all"`` -> ``[12, 22, None]`` (DataError on anything else)."""
-    from iam.errors import DataError
-
-    sizes: list[int | None] = []
-    for part in filter(None, (piece.strip() for piece in text.split(","))):
-        if part == "all":
-            sizes.append(None)
-        elif part.isdigit() and int(part) > 0:
-            sizes.append(int(part))
-        else:
-            raise DataError(f"--train-games takes positive numbers or 'all', not {part!r}")
-    if not sizes:
-        raise DataError("--train-games is empty")
-    return sizes
-
-
 def parse_predictors(text: str, settings) -> list[str]:
     """``"iam,ranker"`` or ``"all"`` -> predictor names (DataError on an unknown one or a missing engine)."""
-    from iam.errors import DataError
-    from iam.predictors import PREDICTORS, available_predictors
-
     if text.strip() == "all":
         return available_predictors(settings)
     names = [part.strip() for part in text.split(",") if part.strip()]
@@ -90,10 +77,6 @@ def parse_predictors(text: str, settings) -> list[str]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from iam.errors import DataError
-    from iam.evaluation import evaluate, sample_test_games
-    from iam.predictors import TRAINED, PredictorSettings
-
     sizes = parse_sizes(args.train_games)
     jobs = usable_jobs(args.jobs)
     check_seed(args.seed)
@@ -116,8 +99,8 @@ def run(args: argparse.Namespace) -> int:
     paths, player = bundled_or_given(args.pgn, args.player)
     folder = output_dir(args.out) if args.out else None
     games, ingest = read_games(paths, player=player, quiet=args.quiet)
-    training = [game for game in games if game.split == "train"]
-    test = [game for game in games if game.split == "test"]
+    training = training_games(games)
+    test = test_games(games)
     if not training or not test:
         raise DataError(f"{player} needs at least one training and one test game (found {len(games)} games)")
     test = sample_test_games(test, args.max_positions, seed=args.seed)
@@ -159,8 +142,6 @@ def run(args: argparse.Namespace) -> int:
 
 def _intervals(report, *, seed: int) -> list[dict[str, list[float]]]:
     """Per run, 95% bootstrap intervals over test games of top-1, top-3, log loss and ECE (``<figure>_ci``)."""
-    from experiments.bootstrap import interval, resample_games, summary_figures
-
     games = sorted({int(game) for run in report.runs for game in run.records["game"]})
     if not games:
         return [{} for _ in report.runs]
@@ -217,8 +198,5 @@ def _span(ci) -> str:
 
 
 def _json_text(payload) -> str:
-    import json
-
-    from iam.cli._common import finite
 
     return json.dumps(finite(payload), indent=2) + "\n"

@@ -1,16 +1,37 @@
-"""``iam experiment NAME``: run one of the registered experiments (experiments/)."""
+"""``iam experiment NAME``: run one of the registered experiments (experiments/).
+
+Each experiment is a function of a frozen config (:mod:`experiments`); its module
+under :mod:`iam.cli.experiments` adds its options and turns them into that config.
+To add an experiment, write both modules and list the second in :data:`EXPERIMENTS`.
+"""
 
 from __future__ import annotations
 
 import argparse
+import importlib
 import sys
+from types import ModuleType
 
+import matplotlib
+
+from experiments.common import write_result
+from iam.cli._common import check_seed, finite, output_dir, print_json, usable_jobs
+from iam.cli.experiments._options import add_common_arguments
 from iam.errors import IAMError
+
+__all__ = ["EXPERIMENTS", "experiments", "register", "run"]
+
+EXPERIMENTS = ("node_counts", "belief_bands", "learning_curve", "ply_gain", "guidance_tuning", "ablation")
+"""The modules of :mod:`iam.cli.experiments`, in the order ``iam experiment --help`` lists them."""
+
+
+def experiments() -> dict[str, ModuleType]:
+    """Every registered experiment's command-line module by the experiment's ``NAME``."""
+    modules = [importlib.import_module(f"iam.cli.experiments.{name}") for name in EXPERIMENTS]
+    return {module.NAME: module for module in modules}
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    from experiments.runner import add_common_arguments, experiments
-
     parser = subparsers.add_parser(
         "experiment",
         help="run an experiment (node counts, ...) and write its tables and plots",
@@ -26,17 +47,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    import matplotlib
-
     matplotlib.use("Agg")
-    from experiments.runner import write_result
-    from iam.cli._common import check_seed, finite, output_dir, print_json, usable_jobs
-
     args.jobs = usable_jobs(args.jobs)
     check_seed(args.seed)
     if args.out:
         output_dir(args.out)  # a bad --out fails before the work, not after it
-    result = args.experiment_module.run(args)
+    module = args.experiment_module
+    result = module.run(module.config(args))
     if args.out:
         try:
             written = write_result(result, args.out)

@@ -4,7 +4,13 @@ from __future__ import annotations
 
 import argparse
 
+import chess
+import chess.svg
+
+from iam.chunk import Chunk
 from iam.cli._common import output_dir, print_json
+from iam.errors import DataError
+from iam.predictors import load_predictor
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -21,10 +27,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from iam.chunk import Chunk
-    from iam.errors import DataError
-    from iam.predictors import load_predictor
-
     if args.top < 1:
         raise DataError("--top must be at least 1")
     model = load_predictor(args.model)
@@ -88,9 +90,6 @@ def chunk_diagram(chunk) -> str:
 
 def chunk_svg(chunk) -> str:
     """An SVG board showing the chunk (the player as White) with its box shaded."""
-    import chess
-    import chess.svg
-
     board = chess.Board(None)
     pieces = chunk.pieces()
     has_pawn = any(letter in "Pp" for _, _, letter in pieces)

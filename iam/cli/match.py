@@ -7,8 +7,11 @@ import math
 import sys
 from pathlib import Path
 
-from iam.cli._common import add_quiet, print_json
+import chess.engine
+
+from iam.cli._common import add_quiet, check_not_input, print_json, progress
 from iam.errors import IAMError
+from search.chess.match import MatchError, engine_command, load_openings, play_match
 
 _MAX_MOVETIME_MS = 86_400_000
 
@@ -47,10 +50,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    import chess.engine
-
-    from iam.cli._common import progress
-    from search.chess.match import MatchError, engine_command, load_openings, play_match
 
     if args.games < 1:
         raise IAMError("--games must be at least 1")
@@ -63,8 +62,6 @@ def run(args: argparse.Namespace) -> int:
     if args.movetime is not None and args.movetime > _MAX_MOVETIME_MS:
         raise IAMError(f"--movetime must be at most {_MAX_MOVETIME_MS} ms (one day)")
     if args.openings:
-        from iam.cli._common import check_not_input
-
         check_not_input(args.pgn, [args.openings], "--pgn")
     limit = (
         chess.engine.Limit(nodes=args.nodes)

@@ -4,7 +4,12 @@ from __future__ import annotations
 
 import argparse
 
+import chess
+
 from iam.cli._common import print_json
+from iam.errors import PositionError
+from iam.predictors import load_predictor
+from iam.ranker import MoveRanker
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -29,10 +34,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from iam.errors import PositionError
-    from iam.predictors import load_predictor
-    from iam.ranker import MoveRanker
-
     if args.top < 1:
         raise PositionError("--top must be at least 1")
     board = position(args.fen, args.moves)
@@ -57,10 +58,6 @@ def run(args: argparse.Namespace) -> int:
 
 def position(fen: str | None, moves: list[str]):
     """The board after ``moves`` from ``fen`` (PositionError on a bad FEN or an illegal move)."""
-    import chess
-
-    from iam.errors import PositionError
-
     if fen is not None and not fen.strip():
         raise PositionError("--fen is empty (leave it out for the standard start position)")
     try:

@@ -16,6 +16,10 @@ from iam.cli._common import (
     ranker_params,
     read_games,
 )
+from iam.errors import DataError
+from iam.model import OpponentModel
+from iam.modelfile import check_writable
+from iam.ranker import MoveRanker
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -28,7 +32,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("pgn", nargs="+", metavar="PGN", help="PGN files (plain, .gz, .bz2, .xz or .zst)")
     parser.add_argument("--player", required=True, help="player name as written in the PGN (case-insensitive, whole words)")
     parser.add_argument("--color", choices=("white", "black", "any"), default="any", help="only the player's games with this colour")
-    parser.add_argument("--split", choices=("all", "train", "test"), default="all", help="held-out protocol: game i is a test game when i %% 5 == 4")
+    parser.add_argument("--split", choices=("all", "train", "test"), default="all", help="held-out protocol: game i is a test game when i %% 5 == 4 (default all: test games included; "
+        "train before comparing with held-out figures)")
     parser.add_argument("--max-games", type=int, metavar="N", help="use at most the first N games (after the other filters)")
     parser.add_argument("--min-games", type=int, default=2, metavar="N", help="noise filter: keep chunks (and remembered move sequences) seen in at least N games (default 2)")
     parser.add_argument(
@@ -42,9 +47,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--predictor",
         choices=("ranker", "iam"),
         default="ranker",
-        help="ranker: every legal move scored from all the evidence (default); iam: the seed's chunks and opening memory alone",
+        help="ranker: every legal move scored from all the evidence (default); iam: the source notes' chunks and opening memory alone",
     )
-    parser.add_argument("--belief", choices=("learned", "rules"), default="learned", help="iam: learned weights and calibration, or the seed's rules")
+    parser.add_argument("--belief", choices=("learned", "rules"), default="learned", help="iam: learned weights and calibration, or the source notes' rules")
     add_ranker_arguments(parser)
     parser.add_argument("--seed", type=int, default=0, help="random seed of the belief's position sample")
     parser.add_argument("-o", "--output", required=True, metavar="MODEL", help="model file to write (.json or .json.gz)")
@@ -54,10 +59,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from iam.errors import DataError
-    from iam.model import OpponentModel
-    from iam.modelfile import check_writable
-
     if args.max_games is not None and args.max_games < 1:
         raise DataError("--max-games must be at least 1")
     if args.min_games < 1:
@@ -73,8 +74,8 @@ def run(args: argparse.Namespace) -> int:
     )
     if not games:
         raise DataError(f"none of the player's games can be used ({'; '.join(report.summary_lines()[1:])})")
-    if not args.quiet and not args.json:
-        print(f"learning from {len(games)} games ...", file=sys.stderr)
+    if not args.quiet and not args.json and sys.stderr.isatty():  # a status line, like the progress bars
+        print(f"learning from {len(games)} game{'s' if len(games) != 1 else ''} ...", file=sys.stderr)
     if args.predictor == "ranker":
         return _train_ranker(args, games, report, output)
     model = OpponentModel(
@@ -114,8 +115,6 @@ def run(args: argparse.Namespace) -> int:
 
 def _train_ranker(args: argparse.Namespace, games, report, output: Path) -> int:
     """Fit and write a move ranker; print what it learned."""
-    from iam.ranker import MoveRanker
-
     model = MoveRanker(**ranker_params(args), min_games=args.min_games, random_state=args.seed)
     try:
         model.fit(games, progress=lambda tasks, total: progress(tasks, quiet=args.quiet, total=total, desc="features", unit=" parts"))

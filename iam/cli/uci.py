@@ -4,6 +4,10 @@ from __future__ import annotations
 
 import argparse
 
+from iam.errors import IAMError
+from iam.predictors import load_predictor
+from search.chess.uci import main
+
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
@@ -30,14 +34,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from iam.errors import IAMError
-    from search.chess.uci import main
-
     if args.player_color and not args.model:
         raise IAMError("--player-color needs --model")
     if args.model is None:
         return main()
-    from iam.predictors import load_predictor
 
     model = load_predictor(args.model, engine=args.engine)
     color = None if args.player_color is None else (args.player_color == "white")

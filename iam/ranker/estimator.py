@@ -23,7 +23,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from iam.errors import ModelFileError
 from iam.model import OpponentModel
-from iam.modelfile import model_from_dict, model_to_dict, read_document, write_document
+from iam.modelfile import from_document, read_document, to_document, write_document
 from iam.pgn import PlayerGame
 from iam.ranker.evidence import DEFAULT_FAMILIES, FAMILIES, EngineSettings, Evidence, family_columns
 from iam.ranker.logit import (
@@ -342,7 +342,7 @@ class MoveRanker(BaseEstimator):
             "prior_weights": dict(zip(self.feature_names_, self.prior_weights_.tolist())),
             "scale": dict(zip(self.feature_names_, self.scale_.tolist())),
             "book": self.book_.masters,
-            "iam": model_to_dict(self.iam_) if self.iam_ is not None else None,
+            "iam": to_document(self.iam_.state_) if self.iam_ is not None else None,
         }
 
     @classmethod
@@ -380,7 +380,7 @@ class MoveRanker(BaseEstimator):
             if not 0 < model.temperature_ < float("inf"):
                 raise ValueError("its temperature must be a positive number")
             model.book_ = PopulationBook(_book(data["book"]))
-            model.iam_ = None if data["iam"] is None else model_from_dict(data["iam"], source=f"{source} (its IAM model)")
+            model.iam_ = None if data["iam"] is None else OpponentModel.from_state(from_document(data["iam"], source=f"{source} (its IAM model)"))
             if "habits" in families and model.iam_ is None:
                 raise ValueError("the habits family needs the IAM model, which is missing")
             model._evidence = None

@@ -10,7 +10,7 @@ import pytest
 
 from experiments import belief_bands
 from experiments.bootstrap import interval, resample_games, summary_figures
-from experiments.runner import experiments
+from iam.cli.experiment import experiments
 from iam.cli import main as iam_main
 from iam.evaluation import ECE_BINS
 
@@ -28,7 +28,7 @@ def result(botvinnik40, tmp_path_factory):
 
 
 def test_registry_knows_belief_bands():
-    assert experiments()["belief-bands"] is belief_bands
+    assert experiments()["belief-bands"].run is belief_bands.run
 
 
 def test_json_has_the_shape_of_iam_evaluate_plus_intervals(result):

@@ -6,7 +6,7 @@ import pandas as pd
 import pytest
 
 from experiments import learning_curve
-from experiments.runner import experiments
+from iam.cli.experiment import experiments
 from iam.cli import main as iam_main
 
 from .conftest import run_on
@@ -23,7 +23,7 @@ def result(botvinnik40, tmp_path_factory):
 
 
 def test_registry_knows_learning_curve():
-    assert experiments()["learning-curve"] is learning_curve
+    assert experiments()["learning-curve"].run is learning_curve.run
 
 
 def test_one_run_per_size_asked_with_sane_figures(result):

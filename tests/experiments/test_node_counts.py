@@ -7,7 +7,7 @@ import chess
 import pytest
 
 from experiments import node_counts
-from experiments.runner import experiments
+from iam.cli.experiment import experiments
 from iam.cli import main as iam_main
 
 
@@ -38,7 +38,7 @@ def payload(tmp_path_factory):
 
 
 def test_registry_knows_node_counts():
-    assert experiments()["node-counts"] is node_counts
+    assert experiments()["node-counts"].run is node_counts.run
 
 
 def test_rows_have_the_documented_fields(payload):

@@ -8,9 +8,11 @@ import pandas as pd
 import pytest
 
 from experiments.guidance_tuning import recommend
-from experiments.heldout import DEVELOPMENT_REMAINDER
-from experiments.ply_gain import _judge, parse_budgets, sample_positions, stockfish_path, summarise, verdict
+from experiments.ply_gain import _judge, sample_positions, stockfish_path, summarise, verdict
+from iam.cli.experiments.ply_gain import parse_budgets
+from iam.heldout import DEVELOPMENT_REMAINDER
 from iam.pgn import load_player_games
+
 from .conftest import run_on
 
 

@@ -109,14 +109,14 @@ class Corpus:
 def small_model_json(corpus: Corpus, games: int = 40) -> str:
     """The JSON of a model fitted on the first ``games`` of Botvinnik's bundled games."""
     from iam.model import OpponentModel
-    from iam.modelfile import model_to_dict
+    from iam.modelfile import to_document
 
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "head.pgn"
         path.write_text("".join(corpus.games[:games]), encoding="utf-8")
         played = list(iter_player_games([path], player="Botvinnik"))
     model = OpponentModel(belief_positions=300).fit(played)
-    return json.dumps(model_to_dict(model))
+    return json.dumps(to_document(model.state_))
 
 
 # -- the plain reading: an independent account of what a file holds ---------------

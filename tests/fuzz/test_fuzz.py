@@ -19,7 +19,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from iam.modelfile import model_to_dict
+from iam.modelfile import to_document
 
 
 def _harness():
@@ -39,7 +39,7 @@ QUICK = settings(max_examples=40, deadline=None, derandomize=True, suppress_heal
 
 @pytest.fixture(scope="module")
 def corpus(small_model):
-    return hostile.Corpus.load(model_json=json.dumps(model_to_dict(small_model)))
+    return hostile.Corpus.load(model_json=json.dumps(to_document(small_model.state_)))
 
 
 def _assert_ok(outcome) -> None:

@@ -9,7 +9,8 @@ from sklearn.base import BaseEstimator, clone
 from sklearn.exceptions import NotFittedError
 
 from iam.evaluation import first_training_games
-from iam.model import OpponentModel, _OwnCounts
+from iam.leave_one_out import OwnCounts
+from iam.model import OpponentModel
 
 QGD = "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP3PPP/R2QKB1R w KQ - 0 9"
 
@@ -105,7 +106,7 @@ def test_leave_one_game_out_counts_equal_a_library_without_that_game(botvinnik_g
     full = OpponentModel(belief="rules", min_games=1, min_formed_games=0).fit(games)
     moves = replay(games)
     occurrences = collect(planes_from_bitboards(moves.bitboards), moved_to=moves.moved_to)
-    own = _OwnCounts(full.library_, occurrences, moves, games_in=np.array([3]))
+    own = OwnCounts(full.library_, occurrences, moves, games_in=np.array([3]))
     without = OpponentModel(belief="rules", min_games=1, min_formed_games=0).fit(games[:3] + games[4:])
     rows = np.arange(len(full.library_))
     reduced = full.facts_.counts - own.lookup(rows, 3)
@@ -158,3 +159,29 @@ def test_fit_advances_a_progress_wrapper_once_per_step(botvinnik_games, belief, 
 
     OpponentModel(belief=belief).fit(botvinnik_games[:3], progress=progress)
     assert seen == ["replay", "chunks", "library and rote memory", "belief sample", "belief fit"][:steps]
+
+
+def test_an_explained_chunk_is_shown_as_placed_on_its_squares(small_model, botvinnik_games):
+    """After the move, each listed square holds the pattern's piece there (a mirror placement shows mirrored)."""
+    from iam.chunk import decode, from_pattern
+
+    letters = {1: chess.PAWN, 2: chess.KNIGHT, 3: chess.BISHOP, 4: chess.ROOK, 5: chess.QUEEN, 6: chess.KING}
+    checked = 0
+    for game in [g for g in botvinnik_games if g.split == "test"][:3]:
+        board = game.board()
+        for move in game.moves[:40]:
+            for prediction in small_model.explain(board, top=2):
+                after = board.copy()
+                after.push(prediction.move)
+                for source in (s for s in prediction.sources if s["kind"] == "chunk"):
+                    cells = [int(v) for v in decode(from_pattern(source["pattern"])).reshape(-1) if v]
+                    assert len(cells) == len(source["squares"])
+                    for value, name in zip(cells, source["squares"]):
+                        piece = after.piece_at(chess.parse_square(name))
+                        if value == 7:  # an opposing pawn
+                            assert piece == chess.Piece(chess.PAWN, not board.turn)
+                        else:
+                            assert piece == chess.Piece(letters[value], board.turn)
+                    checked += 1
+            board.push(move)
+    assert checked > 20

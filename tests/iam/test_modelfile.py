@@ -184,3 +184,15 @@ def test_a_remembered_move_that_is_illegal_is_never_predicted(content, tmp_path)
     beliefs = OpponentModel.load(tmp_path / "tampered.json").predict_proba(chess.Board())
     assert chess.Move.from_uci("e2e5") not in beliefs and chess.Move.from_uci("d2d4") in beliefs
     assert all(move in chess.Board().legal_moves for move in beliefs)
+
+
+def test_a_model_file_gets_the_usual_permissions(small_model, tmp_path):
+    import os
+    import stat
+
+    mask = os.umask(0o022)
+    try:
+        small_model.save(tmp_path / "shared.json.gz")
+    finally:
+        os.umask(mask)
+    assert stat.S_IMODE((tmp_path / "shared.json.gz").stat().st_mode) == 0o644

@@ -111,15 +111,17 @@ def test_beliefs_stay_probabilities_whatever_the_weights(small_model, value):
 
     model = copy.copy(small_model)
     belief = small_model.belief_
-    model.belief_ = dataclasses.replace(
-        belief, coef=np.full_like(belief.coef, value), scale=np.full_like(belief.scale, 1e-300), intercept=value
+    model.state_ = dataclasses.replace(
+        small_model.state_,
+        belief=dataclasses.replace(
+            belief, coef=np.full_like(belief.coef, value), scale=np.full_like(belief.scale, 1e-300), intercept=value
+        ),
+        rule_weights=dataclasses.replace(small_model.rule_weights_, large_patterns=value, winning_patterns=-value),
     )
-    model.rule_weights_ = dataclasses.replace(small_model.rule_weights_, large_patterns=value, winning_patterns=-value)
     for board in (_board(), chess.Board()):
         beliefs = np.array(list(model.predict_proba(board).values()))
         assert np.all((beliefs >= 0) & (beliefs <= 1)) and beliefs.sum() <= 1 + 1e-9
-    model.belief_ = None
-    model.belief_kind_ = "rules"
+    model.state_ = dataclasses.replace(model.state_, belief=None, belief_kind="rules")
     beliefs = np.array(list(model.predict_proba(_board()).values()))
     assert np.all((beliefs >= 0) & (beliefs <= 1)) and beliefs.sum() <= 1 + 1e-9
 

@@ -1,0 +1,41 @@
+"""Options several experiments share: the held-out data, and the settings every experiment takes."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+__all__ = ["add_common_arguments", "add_heldout_arguments", "common_fields", "heldout_fields"]
+
+
+def add_common_arguments(parser: argparse.ArgumentParser) -> None:
+    """The options every experiment takes."""
+    parser.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    parser.add_argument("--jobs", type=int, default=1, help="parallel worker processes (default 1)")
+    parser.add_argument("--json", action="store_true", help="print the JSON payload on stdout")
+    parser.add_argument("--out", metavar="DIR", help="write CSV, JSON, markdown and PNG files here")
+    parser.add_argument("--quiet", "-q", action="store_true", help="no progress bars on stderr")
+
+
+def add_heldout_arguments(parser: argparse.ArgumentParser, *, max_positions: int | None = None) -> None:
+    """``--pgn``, ``--player`` and ``--max-positions`` (with this experiment's default cap)."""
+    parser.add_argument("--pgn", metavar="PGN", help="PGN file (default: the bundled Botvinnik games)")
+    parser.add_argument("--player", help="player to model (default with the bundled file: Botvinnik)")
+    cap = "all" if max_positions is None else str(max_positions)
+    parser.add_argument(
+        "--max-positions",
+        type=int,
+        default=max_positions,
+        metavar="N",
+        help=f"use at most N test positions, sampled with --seed (default {cap})",
+    )
+
+
+def common_fields(args: argparse.Namespace) -> dict[str, Any]:
+    """``seed``, ``jobs`` and ``quiet`` of :class:`~experiments.common.ExperimentConfig`."""
+    return {"seed": args.seed, "jobs": args.jobs, "quiet": args.quiet}
+
+
+def heldout_fields(args: argparse.Namespace) -> dict[str, Any]:
+    """The fields of :class:`~experiments.common.HeldOutConfig` from the options."""
+    return {**common_fields(args), "pgn": args.pgn, "player": args.player, "max_positions": args.max_positions}

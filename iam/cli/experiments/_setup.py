@@ -1,0 +1,46 @@
+"""Options shared by ply gain and guidance tuning: data, model, watched line, reference engine."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from experiments.ply_gain import DEFAULT_POSITIONS, LINE_PLIES
+from iam.cli.experiments._options import add_heldout_arguments, heldout_fields
+from iam.errors import DataError
+from iam.heldout import parse_sizes
+
+__all__ = ["add_setup_arguments", "setup_fields"]
+
+
+def add_setup_arguments(
+    parser: argparse.ArgumentParser, *, positions: bool = True, max_positions: int = DEFAULT_POSITIONS
+) -> None:
+    """Data, model, watched line and reference engine (and, for ply gain, where the positions come from)."""
+    add_heldout_arguments(parser, max_positions=max_positions)
+    parser.add_argument("--train-games", default="all", help="train the model on the first N training games (default all)")
+    if positions:
+        parser.add_argument(
+            "--positions",
+            choices=("test", "dev"),
+            default="test",
+            help="test: positions of the test games, model fitted on training games (default); "
+            "dev: positions of development games, model fitted on the other training games",
+        )
+    parser.add_argument("--line-plies", type=int, default=LINE_PLIES, help=f"plies of the actual continuation watched (default {LINE_PLIES})")
+    parser.add_argument("--reference-depth", type=int, default=12, help="stockfish depth for judging differing moves (default 12)")
+    parser.add_argument("--no-reference", action="store_true", help="do not use stockfish even if it is installed")
+
+
+def setup_fields(args: argparse.Namespace) -> dict[str, Any]:
+    """The fields of :class:`~experiments.ply_gain.SetupConfig` (DataError on a bad ``--train-games``)."""
+    sizes = parse_sizes(args.train_games)
+    if len(sizes) != 1:
+        raise DataError("--train-games takes one size here (a number or 'all')")
+    return {
+        **heldout_fields(args),
+        "train_games": sizes[0],
+        "line_plies": args.line_plies,
+        "reference_depth": args.reference_depth,
+        "reference": not args.no_reference,
+    }

@@ -1,0 +1,56 @@
+"""``iam experiment ablation``: options of :mod:`experiments.ablation`."""
+
+from __future__ import annotations
+
+import argparse
+
+from experiments.ablation import HELP, NAME, AblationConfig, run
+from experiments.bootstrap import RESAMPLES
+from iam.cli.experiments._options import add_heldout_arguments
+from iam.errors import IAMError
+from iam.ranker.evidence import DEFAULT_FAMILIES, FAMILIES, EngineSettings
+
+__all__ = ["NAME", "HELP", "add_arguments", "config", "run"]
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    add_heldout_arguments(parser, max_positions=2000)
+    parser.add_argument("--families", default=",".join(DEFAULT_FAMILIES), metavar="LIST", help="families of the full ranker")
+    parser.add_argument("--search-depth", type=int, default=1, metavar="D", help="depth of the search family (default 1)")
+    parser.add_argument("--engine", metavar="PATH", help="a UCI engine: adds the engine family")
+    parser.add_argument("--engine-depth", type=int, default=8, metavar="D")
+    parser.add_argument("--engine-cache", default="iam-engine-cache.sqlite", metavar="FILE")
+    parser.add_argument("--train-games", type=int, metavar="N", help="the first N training games (default all)")
+    parser.add_argument("--train-positions", type=int, default=4000, metavar="N", help="training positions sampled (default 4000)")
+    parser.add_argument("--prior", choices=("population", "none"), default="population")
+    parser.add_argument("--resamples", type=int, default=RESAMPLES, metavar="B", help=f"bootstrap resamples (default {RESAMPLES})")
+
+
+def config(args: argparse.Namespace) -> AblationConfig:
+    """The options as a config (IAMError on a bad value)."""
+    families = tuple(f.strip() for f in args.families.split(",") if f.strip())
+    if args.engine and "engine" not in families:
+        families = (*families, "engine")
+    if not families or any(f not in FAMILIES for f in families):
+        raise IAMError(f"--families takes some of {','.join(FAMILIES)}, not {args.families!r}")
+    if "engine" in families and not args.engine:
+        raise IAMError("the engine family needs --engine PATH")
+    for option, value in (("--train-positions", args.train_positions), ("--resamples", args.resamples)):
+        if value < 1:
+            raise IAMError(f"{option} must be at least 1")
+    engine = EngineSettings(args.engine, depth=args.engine_depth, cache=args.engine_cache) if args.engine else None
+    return AblationConfig(
+        families=families,
+        search_depth=args.search_depth,
+        engine=engine,
+        train_games=args.train_games,
+        train_positions=args.train_positions,
+        test_positions=args.max_positions,
+        prior=args.prior,
+        resamples=args.resamples,
+        seed=args.seed,
+        jobs=args.jobs,
+        pgn=args.pgn,
+        player=args.player,
+        quiet=args.quiet,
+    )

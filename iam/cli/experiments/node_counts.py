@@ -1,0 +1,30 @@
+"""``iam experiment node-counts``: options of :mod:`experiments.node_counts`."""
+
+from __future__ import annotations
+
+import argparse
+
+from experiments.node_counts import HELP, NAME, POSITIONS, NodeCountsConfig, run
+from iam.cli.experiments._options import common_fields
+
+__all__ = ["NAME", "HELP", "add_arguments", "config", "run"]
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--max-depth", type=int, default=5, help="deepest search (default 5)")
+    parser.add_argument(
+        "--time-cap",
+        type=float,
+        default=60.0,
+        help="seconds each search may run; a search that runs out is capped (default 60)",
+    )
+    parser.add_argument(
+        "--positions",
+        default=",".join(POSITIONS),
+        help=f"comma-separated subset of: {', '.join(POSITIONS)}",
+    )
+
+
+def config(args: argparse.Namespace) -> NodeCountsConfig:
+    positions = tuple(p.strip() for p in args.positions.split(",") if p.strip())
+    return NodeCountsConfig(**common_fields(args), max_depth=args.max_depth, time_cap=args.time_cap, positions=positions)

@@ -1,0 +1,70 @@
+"""``iam experiment ply-gain``: options of :mod:`experiments.ply_gain`."""
+
+from __future__ import annotations
+
+import argparse
+
+from experiments.ply_gain import DEFAULT_BUDGETS, HELP, NAME, PlyGainConfig, run
+from iam.cli.experiments._setup import add_setup_arguments, setup_fields
+from iam.errors import DataError
+from search.omsearch import Guidance
+
+__all__ = ["NAME", "HELP", "add_arguments", "config", "run", "parse_budgets", "guidance_from"]
+
+_BUDGETS = ",".join(map(str, DEFAULT_BUDGETS))
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    add_setup_arguments(parser)
+    parser.add_argument("--budgets", default=_BUDGETS, help=f"node budgets (default {_BUDGETS})")
+    add_guidance_arguments(parser)
+
+
+def add_guidance_arguments(parser: argparse.ArgumentParser) -> None:
+    """The knobs of :class:`search.omsearch.Guidance`, with its defaults."""
+    defaults = Guidance()
+    guidance = parser.add_argument_group("guidance (search.omsearch.Guidance)")
+    guidance.add_argument("--extend-at", type=float, default=defaults.extend_at, help="belief at which a move is extended")
+    guidance.add_argument("--extension", type=int, default=defaults.extension, help="plies added to those moves")
+    guidance.add_argument("--reduce-below", type=float, default=defaults.reduce_below, help="belief below which a move is reduced")
+    guidance.add_argument("--reduction", type=int, default=defaults.reduction, help="plies taken from those moves")
+    guidance.add_argument("--prune-below", type=float, default=defaults.prune_below, help="belief below which a move is not searched at all")
+    guidance.add_argument("--confidence", type=float, default=defaults.confidence, help="reduce only where the predictions hold this much belief")
+    guidance.add_argument("--predictions-first", action="store_true", help="put predictions before the table's move too")
+    guidance.add_argument("--reduce-first", action="store_true", help="let the table's move be reduced too")
+    guidance.add_argument("--min-depth", type=float, default=defaults.min_depth, help="consult the model only with this many plies left")
+
+
+def guidance_from(args: argparse.Namespace) -> Guidance:
+    """The :class:`~search.omsearch.Guidance` the options describe (DataError if invalid)."""
+    try:
+        return Guidance(
+            extend_at=args.extend_at,
+            extension=args.extension,
+            reduce_below=args.reduce_below,
+            reduction=args.reduction,
+            confidence=args.confidence,
+            prune_below=args.prune_below,
+            keep_first=not args.predictions_first,
+            reduce_first=args.reduce_first,
+            min_depth=args.min_depth,
+        )
+    except ValueError as exc:
+        raise DataError(str(exc)) from None
+
+
+def parse_budgets(text: str) -> list[int]:
+    """``"5000,20000"`` -> ``[5000, 20000]``, sorted without repeats (DataError below 10 nodes)."""
+    try:
+        budgets = [int(part) for part in text.split(",") if part.strip()]
+    except ValueError:
+        raise DataError(f"--budgets takes node counts like 5000,20000, not {text!r}") from None
+    if not budgets or any(b < 10 for b in budgets):
+        raise DataError("--budgets needs node counts of at least 10")
+    return sorted(set(budgets))
+
+
+def config(args: argparse.Namespace) -> PlyGainConfig:
+    budgets = tuple(parse_budgets(args.budgets))
+    guidance = guidance_from(args)
+    return PlyGainConfig(**setup_fields(args), positions=args.positions, budgets=budgets, guidance=guidance)
