@@ -54,7 +54,7 @@ from search.omsearch import Guidance, guided_search
 from search.probe import DepthProbe
 
 NAME = "ply-gain"
-HELP = "plies completed by plain and opponent-model-guided search at equal node budgets"
+HELP = "plies completed by plain and opponent-model-guided search at equal node budgets (and equal time with --times)"
 
 DEFAULT_BUDGETS = (5000, 20000, 50000)
 DEFAULT_POSITIONS = 50
@@ -96,6 +96,9 @@ class PlyGainConfig(SetupConfig):
     of development games, model fitted on the other training games."""
     budgets: tuple[int, ...] = DEFAULT_BUDGETS
     """Node budgets (each at least 10)."""
+    times: tuple[float, ...] = ()
+    """Time budgets in seconds (each above 0): plain and guided search get the same time, so
+    the time the guided search spends predicting counts against it."""
     guidance: Guidance = field(default_factory=Guidance)
 
 
@@ -187,9 +190,18 @@ def stockfish_path() -> str | None:
 # ----------------------------------------------------------------------------- measuring
 
 
-def measure_all(setup: Setup, budgets: Sequence[int], guidances: Mapping[str, object], *, jobs: int, quiet: bool) -> pd.DataFrame:
-    """Every position at every budget, plain and under each named guidance: one row each."""
-    tasks = [(setup.model, position, budgets, guidances, setup.reference, setup.reference_depth) for position in setup.positions]
+def measure_all(
+    setup: Setup,
+    budgets: Sequence[int],
+    guidances: Mapping[str, object],
+    *,
+    jobs: int,
+    quiet: bool,
+    times: Sequence[float] = (),
+) -> pd.DataFrame:
+    """Every position at every budget (nodes, then seconds), plain and under each named guidance: one row each."""
+    limits = [("nodes", budget) for budget in budgets] + [("time", seconds) for seconds in times]
+    tasks = [(setup.model, position, limits, guidances, setup.reference, setup.reference_depth) for position in setup.positions]
     if jobs == 1:
         finished = (measure(*task) for task in tasks)
     else:
@@ -198,16 +210,28 @@ def measure_all(setup: Setup, budgets: Sequence[int], guidances: Mapping[str, ob
     return pd.DataFrame([row for rows in done for row in rows])
 
 
-def measure(model, position: dict, budgets: Sequence[int], guidances: Mapping[str, object], reference: str | None, reference_depth: int) -> list[dict]:
-    """Plain and guided search of one position at every budget (a row per budget and guidance)."""
+def measure(
+    model,
+    position: dict,
+    budgets: Sequence[int] | Sequence[tuple[str, float]],
+    guidances: Mapping[str, object],
+    reference: str | None,
+    reference_depth: int,
+) -> list[dict]:
+    """Plain and guided search of one position at every budget (a row per budget and guidance).
+
+    A budget is a node count, or a pair ``("nodes", n)`` / ``("time", seconds)``.
+    """
     board = chess.Board(position["start"])
     for uci in position["moves"]:
         board.push_uci(uci)
     line = [chess.Move.from_uci(uci) for uci in position["line"]]
     game, evaluator = ChessGame(), material_pst_evaluator()
     rows = []
-    for budget in budgets:
-        common = dict(evaluator=evaluator, limits=Limits(nodes=budget), quiescence=True)
+    for item in budgets:
+        kind, budget = item if isinstance(item, tuple) else ("nodes", item)
+        limits = Limits(nodes=budget) if kind == "nodes" else Limits(time=budget)
+        common = dict(evaluator=evaluator, limits=limits, quiescence=True)
         plain_probe = DepthProbe(game, board, line)
         plain = search(game, board, ordering=HeuristicOrderer(), table=TranspositionTable(), probe=plain_probe, **common)
         plain_shape = _shape(plain_probe, plain.depth)
@@ -232,6 +256,7 @@ def measure(model, position: dict, budgets: Sequence[int], guidances: Mapping[st
                     "game": position["game"],
                     "ply": position["ply"],
                     "guidance": name,
+                    "limit": kind,
                     "budget": budget,
                     "plain_depth": plain.depth,
                     "guided_depth": g.depth,
@@ -331,10 +356,12 @@ def summarise(rows: pd.DataFrame, seed: int, *, resamples: int = BOOTSTRAP_RESAM
     """
     if "guidance" not in rows:
         rows = rows.assign(guidance="guided")
+    if "limit" not in rows:
+        rows = rows.assign(limit="nodes")
     draws = resample_games(rows["game"].unique(), resamples=resamples, seed=seed)
     figures = ["ply_gain_pct", "line_gain_pct", "plain_depth", "guided_depth", "plain_line_depth", "guided_line_depth"]
     summary = []
-    for (name, budget), group in rows.groupby(["guidance", "budget"], sort=True):
+    for (name, limit, budget), group in rows.groupby(["guidance", "limit", "budget"], sort=True):
         group = group.reset_index(drop=True)
         undefined = group["plain_line_depth"].isna() | group["guided_line_depth"].isna()
         group.loc[undefined, ["plain_line_depth", "guided_line_depth"]] = np.nan  # compare like with like
@@ -345,7 +372,8 @@ def summarise(rows: pd.DataFrame, seed: int, *, resamples: int = BOOTSTRAP_RESAM
         changed = group["move_changed"].to_numpy(dtype=bool)
         entry = {
             "guidance": name,
-            "budget": int(budget),
+            "limit": limit,
+            "budget": int(budget) if limit == "nodes" else float(budget),
             "positions": len(group),
             "games": int(group["game"].nunique()),
             "unfinished": int((group["plain_depth"] < 1).sum()),
@@ -420,12 +448,16 @@ def run(config: PlyGainConfig) -> ExperimentResult:
     """
     if config.positions not in ("test", "dev"):
         raise DataError(f"positions must be 'test' or 'dev', not {config.positions!r}")
-    if not config.budgets or any(b < 10 for b in config.budgets):
+    if not config.budgets and not config.times:
+        raise DataError("ply-gain needs node budgets or time budgets")
+    if any(b < 10 for b in config.budgets):
         raise DataError("--budgets needs node counts of at least 10")
-    budgets = sorted(set(config.budgets))
+    if any(not 0 < t <= 600 for t in config.times):
+        raise DataError("--times needs seconds above 0 and at most 600")
+    budgets, times = sorted(set(config.budgets)), sorted(set(config.times))
     guidance = config.guidance
     setup = prepare(config, split=config.positions)
-    rows = measure_all(setup, budgets, {"guided": guidance}, jobs=config.jobs, quiet=config.quiet)
+    rows = measure_all(setup, budgets, {"guided": guidance}, jobs=config.jobs, quiet=config.quiet, times=times)
     summary = summarise(rows, config.seed)
     payload = {
         **setup.describe(),
@@ -454,6 +486,7 @@ def summary_table(summary: pd.DataFrame, *, referenced: bool, with_guidance: boo
     )
     columns = ["guidance"] if with_guidance else []
     columns += [
+        "limit",
         "budget",
         "positions",
         "plain_depth_mean",
@@ -505,14 +538,15 @@ def figure(summary: pd.DataFrame):
     fig = Figure(figsize=(11, 4))
     left, right = fig.subplots(1, 2)
     budgets = summary["budget"].to_numpy()
-    labels = [f"{b:,}" for b in budgets]
+    limits = summary["limit"].to_numpy() if "limit" in summary else np.full(len(budgets), "nodes")
+    labels = [f"{b:,} nodes" if limit == "nodes" else f"{b:g} s" for b, limit in zip(budgets, limits)]
     x = np.arange(len(budgets))
     width = 0.27
     left.bar(x - width, summary["plain_depth_mean"], width=width, label="plain alpha-beta")
     left.bar(x, summary["guided_depth_mean"], width=width, label="guided: nominal depth")
     left.bar(x + width, summary["guided_line_depth_mean"], width=width, label="guided: along the game's line")
     left.set_xticks(x, labels)
-    left.set_xlabel("node budget")
+    left.set_xlabel("budget")
     left.set_ylabel("mean depth (plies)")
     left.legend(fontsize="small")
     for offset, column, ci, label, color in (
@@ -525,7 +559,7 @@ def figure(summary: pd.DataFrame):
         right.bar(x + offset, means, width=0.4, yerr=errors, capsize=4, color=color, label=label)
     right.axhline(12.5, color="grey", linestyle="--", label="seed 001: +12.5%")
     right.set_xticks(x, labels)
-    right.set_xlabel("node budget")
+    right.set_xlabel("budget")
     right.set_ylabel("mean ply gain (%) with 95% interval")
     right.legend(fontsize="small")
     fig.tight_layout()

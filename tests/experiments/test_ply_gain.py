@@ -9,7 +9,7 @@ import pytest
 
 from experiments.guidance_tuning import recommend
 from experiments.ply_gain import _judge, sample_positions, stockfish_path, summarise, verdict
-from iam.cli.experiments.ply_gain import parse_budgets
+from iam.cli.experiments.ply_gain import parse_budgets, parse_times
 from iam.heldout import DEVELOPMENT_REMAINDER
 from iam.pgn import load_player_games
 
@@ -47,6 +47,27 @@ def test_ply_gain_runs_end_to_end_and_the_model_steers_the_search(botvinnik60, t
         assert lo <= entry["mean_ply_gain_pct"] <= hi
         assert 0 <= entry["move_changed_pct"] <= 100 and entry["positions"] == 3
     assert {p.name for p in tmp_path.iterdir()} == {"rows.csv", "summary.csv", "results.json", "summary.md", "ply_gain.png"}
+
+
+def test_time_budgets_give_plain_and_guided_search_the_same_time(botvinnik60):
+    payload = run_on(
+        botvinnik60, "ply-gain", "--max-positions", "2", "--budgets", "none", "--times", "0.3", "--no-reference"
+    )
+    rows, summary = payload["rows"], payload["summary"]
+    assert len(rows) == 2 and [(s["limit"], s["budget"]) for s in summary] == [("time", 0.3)]
+    for row in rows:
+        assert row["limit"] == "time"
+        # each search stops near its budget, whatever node count it reached
+        assert 0.15 <= row["plain_seconds"] <= 1.0 and 0.15 <= row["guided_seconds"] <= 1.0
+        assert row["plain_depth"] >= 1 and row["guided_depth"] >= 1
+
+
+def test_a_ply_gain_run_needs_some_budget(botvinnik60, capsys):
+    from iam.cli import main
+
+    code = main(["experiment", "ply-gain", "--pgn", str(botvinnik60), "--budgets", "none", "--no-reference", "--quiet"])
+    assert code == 2
+    assert capsys.readouterr().err.strip() == "iam: error: ply-gain needs node budgets (--budgets) or time budgets (--times)"
 
 
 def test_development_positions_never_come_from_test_games(botvinnik60):
@@ -166,3 +187,14 @@ def test_budgets_parsing(text, ok):
     else:
         with pytest.raises(DataError):
             parse_budgets(text)
+
+
+@pytest.mark.parametrize(("text", "ok"), [("2,0.5", True), ("0", False), ("x", False), ("-1", False)])
+def test_times_parsing(text, ok):
+    from iam.errors import DataError
+
+    if ok:
+        assert parse_times(text) == [0.5, 2.0]
+    else:
+        with pytest.raises(DataError):
+            parse_times(text)

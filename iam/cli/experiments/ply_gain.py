@@ -9,14 +9,15 @@ from iam.cli.experiments._setup import add_setup_arguments, setup_fields
 from iam.errors import DataError
 from search.omsearch import Guidance
 
-__all__ = ["NAME", "HELP", "add_arguments", "config", "run", "parse_budgets", "guidance_from"]
+__all__ = ["NAME", "HELP", "add_arguments", "config", "run", "parse_budgets", "parse_times", "guidance_from"]
 
 _BUDGETS = ",".join(map(str, DEFAULT_BUDGETS))
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_setup_arguments(parser)
-    parser.add_argument("--budgets", default=_BUDGETS, help=f"node budgets (default {_BUDGETS})")
+    parser.add_argument("--budgets", default=_BUDGETS, help=f"node budgets (default {_BUDGETS}; 'none' for time budgets only)")
+    parser.add_argument("--times", default="", help="time budgets in seconds, e.g. 0.5,2 (default none): plain and guided search at equal time")
     add_guidance_arguments(parser)
 
 
@@ -64,7 +65,21 @@ def parse_budgets(text: str) -> list[int]:
     return sorted(set(budgets))
 
 
+def parse_times(text: str) -> list[float]:
+    """``"0.5,2"`` -> ``[0.5, 2.0]``, sorted without repeats (DataError outside (0, 600] seconds)."""
+    try:
+        times = [float(part) for part in text.split(",") if part.strip()]
+    except ValueError:
+        raise DataError(f"--times takes seconds like 0.5,2, not {text!r}") from None
+    if any(not 0 < t <= 600 for t in times):
+        raise DataError("--times needs seconds above 0 and at most 600")
+    return sorted(set(times))
+
+
 def config(args: argparse.Namespace) -> PlyGainConfig:
-    budgets = tuple(parse_budgets(args.budgets))
+    budgets = () if args.budgets.strip().lower() == "none" else tuple(parse_budgets(args.budgets))
+    times = tuple(parse_times(args.times))
+    if not budgets and not times:
+        raise DataError("ply-gain needs node budgets (--budgets) or time budgets (--times)")
     guidance = guidance_from(args)
-    return PlyGainConfig(**setup_fields(args), positions=args.positions, budgets=budgets, guidance=guidance)
+    return PlyGainConfig(**setup_fields(args), positions=args.positions, budgets=budgets, times=times, guidance=guidance)
