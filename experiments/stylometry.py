@@ -10,7 +10,7 @@ games is then a sum of k rows, done for all samples at once with numpy.
 
 Predictors: ``iam`` (the seed's chunks and opening memory), ``ranker`` (the move
 ranker), ``ranker+engine`` (with a UCI engine's evidence) and ``population``, the
-control: every group's control model is a ranker without habits fitted on an equal,
+control: every group's control model is a ranker of the move and population families fitted on an equal,
 randomly dealt share of *all* groups' games, so it knows the population and nothing
 about the group it stands for; its accuracy must be at chance.
 """
@@ -53,7 +53,7 @@ PREDICTORS = ("iam", "ranker", "ranker+engine", "population")
 CONTROL = "population"
 """The control predictor (no information about the group; must be at chance)."""
 
-_CONTROL_FAMILIES = ("move", "search", "population")
+_CONTROL_FAMILIES = ("move", "population")
 _CONTROL_PLAYER = "population control"
 _DEV_SAMPLES = 100
 _DEV_REMAINDER = 3  # training game i is a development game when i % 5 == 3 (experiments.heldout)
@@ -70,8 +70,7 @@ class StylometryConfig:
     train_games: int | None = None
     """Cap on each group's fitting games (the first N); None: all."""
     train_positions: int = 2000
-    """Training positions of each ranker."""
-    control_positions: int = 1000
+    """Training positions of each ranker (the control's too)."""
     samples: int = 200
     """Seeded samples of k test games per group and k."""
     max_test_games: int | None = None
@@ -196,7 +195,7 @@ def _control_models(splits: list[dict], config: StylometryConfig, rng: np.random
         MoveRanker(
             player=_CONTROL_PLAYER,
             families=_CONTROL_FAMILIES,
-            max_positions=config.control_positions,
+            max_positions=config.train_positions,
             search_depth=config.search_depth,
             random_state=config.seed,
             jobs=config.jobs,
