@@ -102,7 +102,9 @@ def main() -> int:
             times.append(time.perf_counter() - started)
         positions = sum(len(game_positions(game)) for game in games)
         shared_started = time.perf_counter()
-        MoveScorer(models).positions([p for game in games[: args.reference_games] for p in game_positions(game)])
+        scorer = MoveScorer(models)
+        scorer.positions([p for game in games[: args.reference_games] for p in game_positions(game)])
+        scorer.close()
         shared = time.perf_counter() - shared_started
         reference, reference_positions = _reference(models, games[: args.reference_games])
         for model in models:

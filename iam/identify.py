@@ -149,18 +149,22 @@ class MoveScorer:
 
     def positions(self, positions: Sequence[Position]) -> np.ndarray:
         """:meth:`position` of each position: an array (positions, models)."""
-        try:
-            rows = [self.position(position) for position in positions]
-        finally:
-            self.evidence.close()
+        rows = [self.position(position) for position in positions]
         return np.array(rows).reshape(len(rows), len(self.models))
+
+    def close(self) -> None:
+        """Stop the engine process, if one was started."""
+        self.evidence.close()
 
     def games(self, games: Sequence[PlayerGame], *, cap: int | None = None, random_state: int = 0, jobs: int = 1, progress=None) -> list[np.ndarray]:
         """Per game an array (its scored positions, models); ``cap`` positions at most per game."""
         tasks = [game_positions(game, cap=cap, random_state=random_state) for game in games]
         if jobs == 1:
             finished = (self.positions(task) for task in tasks)
-            return list(progress(finished, total=len(tasks)) if progress else finished)
+            try:
+                return list(progress(finished, total=len(tasks)) if progress else finished)
+            finally:
+                self.close()
         # a few large pieces per process: each piece ships every model to its worker once
         pieces = np.array_split(np.arange(len(tasks)), min(len(tasks), jobs * 6)) if tasks else []
         work = Parallel(n_jobs=jobs, return_as="generator")(delayed(self._many)([tasks[i] for i in piece]) for piece in pieces)
@@ -169,7 +173,10 @@ class MoveScorer:
         return [scores for piece in work for scores in piece]
 
     def _many(self, tasks: list[list[Position]]) -> list[np.ndarray]:
-        return [self.positions(task) for task in tasks]
+        try:
+            return [self.positions(task) for task in tasks]
+        finally:
+            self.close()
 
 
 def _log_softmax_played(scores: np.ndarray, played: int) -> np.ndarray:
