@@ -43,6 +43,7 @@ __all__ = [
     "decade_groups",
     "split_group",
     "sample_sums",
+    "summarise",
     "wilson_interval",
     "plot",
 ]
@@ -250,12 +251,12 @@ def _temperature(matrix: np.ndarray, owner: np.ndarray, ks: Sequence[int], rng: 
     return fit_temperature(np.concatenate(sums), np.concatenate(truth).astype(np.int64))
 
 
-def _rows_for(predictor: str, matrix: np.ndarray, owner: np.ndarray, labels: list[str], temperature: float, config: StylometryConfig, rng) -> tuple[list[dict], list[dict]]:
+def _rows_for(predictor: str, matrix: np.ndarray, owner: np.ndarray, labels: list[str], temperature: float, config: StylometryConfig) -> tuple[list[dict], list[dict]]:
     """Accuracy rows and confusion records of one predictor at every k."""
     rows, confusion = [], []
     counts = np.bincount(owner, minlength=len(labels))
     for k in config.ks:
-        sums, truth = sample_sums(matrix, owner, k, config.samples, rng)
+        sums, truth = sample_sums(matrix, owner, k, config.samples, np.random.default_rng([config.seed, k]))  # the same samples for every predictor
         if not len(truth):
             continue
         top1 = rank_credit(sums, truth, 1)
@@ -289,6 +290,26 @@ def _rows_for(predictor: str, matrix: np.ndarray, owner: np.ndarray, labels: lis
                 for j in range(len(labels))
             )
     return rows, confusion
+
+
+def summarise(
+    matrices: dict[str, np.ndarray], owners: dict[str, np.ndarray], names: list[str], labels: list[str], config: StylometryConfig
+) -> tuple[pd.DataFrame, pd.DataFrame, dict[str, float]]:
+    """Accuracy rows, confusion records and temperatures from the games x models matrices.
+
+    ``matrices["development"]`` and ``matrices["test"]`` hold one column per (predictor,
+    candidate), predictors in ``names`` order; ``owners`` the group of each row. Samples
+    are seeded by ``config.seed`` (and k) alone, so every predictor sees the same samples.
+    """
+    rows, confusion, temperatures = [], [], {}
+    for number, name in enumerate(names):
+        columns = slice(number * len(labels), (number + 1) * len(labels))
+        development = np.random.default_rng([config.seed, 0])
+        temperatures[name] = _temperature(matrices["development"][:, columns], owners["development"], config.ks, development)
+        found, mixed = _rows_for(name, matrices["test"][:, columns], owners["test"], labels, temperatures[name], config)
+        rows.extend(found)
+        confusion.extend(mixed)
+    return pd.DataFrame(rows), pd.DataFrame(confusion), temperatures
 
 
 def stylometry(config: StylometryConfig, *, groups: list[Group] | None = None, progress=None) -> StylometryResult:
@@ -328,19 +349,13 @@ def stylometry(config: StylometryConfig, *, groups: list[Group] | None = None, p
                 )
     scored = time.perf_counter() - started - fitted
     notes.append(f"fitting {fitted:.0f} s, scoring {scored:.0f} s ({sum(len(s['development']) + len(s['test']) for s in splits)} games)")
-    rows, confusion, temperatures = [], [], {}
-    for number, name in enumerate(names):
-        columns = slice(number * len(groups), (number + 1) * len(groups))
-        temperatures[name] = _temperature(matrices["development"][:, columns], owners["development"], config.ks, rng)
-        found, mixed = _rows_for(name, matrices["test"][:, columns], owners["test"], labels, temperatures[name], config, rng)
-        rows.extend(found)
-        confusion.extend(mixed)
+    rows, confusion, temperatures = summarise(matrices, owners, names, labels, config)
     group_table = pd.DataFrame(
         [{"group": g.label, **{part: len(games) for part, games in s.items()}} for g, s in zip(groups, splits)]
     )
     return StylometryResult(
-        rows=pd.DataFrame(rows),
-        confusion=pd.DataFrame(confusion),
+        rows=rows,
+        confusion=confusion,
         games=pd.DataFrame(game_rows),
         temperatures=temperatures,
         groups=group_table,
