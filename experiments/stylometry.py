@@ -28,12 +28,13 @@ from scipy.stats import norm
 from iam.identify import MoveScorer, candidate_probabilities, fit_temperature, rank_credit
 from iam.model import OpponentModel
 from iam.pgn import PlayerGame, load_player_games
-from iam.ranker import DEFAULT_FAMILIES, MoveRanker
+from iam.ranker import MoveRanker
 from iam.ranker.evidence import EngineSettings
 
 __all__ = [
     "PREDICTORS",
     "CONTROL",
+    "RANKER_FAMILIES",
     "StylometryConfig",
     "Group",
     "StylometryResult",
@@ -55,6 +56,11 @@ CONTROL = "population"
 """The control predictor (no information about the group; must be at chance)."""
 
 _CONTROL_FAMILIES = ("move", "population")
+
+RANKER_FAMILIES = ("move", "search", "habits")
+"""The ranker's families here: without the population book, which differs between
+candidates (a player's own book leaves him out, everyone else's holds his openings) and
+so speaks against the true player."""
 _CONTROL_PLAYER = "population control"
 _DEV_SAMPLES = 100
 _DEV_REMAINDER = 3  # training game i is a development game when i % 5 == 3 (experiments.heldout)
@@ -72,6 +78,7 @@ class StylometryConfig:
     """Cap on each group's fitting games (the first N); None: all."""
     train_positions: int = 2000
     """Training positions of each ranker (the control's too)."""
+    ranker_families: tuple[str, ...] = RANKER_FAMILIES
     samples: int = 200
     """Seeded samples of k test games per group and k."""
     max_test_games: int | None = None
@@ -176,10 +183,10 @@ def _fit_models(groups: list[Group], splits: list[dict], config: StylometryConfi
         if predictor == "iam":
             models[predictor] = [OpponentModel(player=g.player, random_state=config.seed).fit(s["fitting"]) for g, s in zip(groups, splits)]
         elif predictor == "ranker":
-            models[predictor] = [MoveRanker(player=g.player, **ranker).fit(s["fitting"]) for g, s in zip(groups, splits)]
+            models[predictor] = [MoveRanker(player=g.player, families=config.ranker_families, **ranker).fit(s["fitting"]) for g, s in zip(groups, splits)]
         elif predictor == "ranker+engine":
             engine = dict(engine=config.engine.path, engine_depth=config.engine.depth, engine_cache=config.engine.cache)
-            families = (*DEFAULT_FAMILIES, "engine")
+            families = (*config.ranker_families, "engine")
             models[predictor] = [MoveRanker(player=g.player, families=families, **engine, **ranker).fit(s["fitting"]) for g, s in zip(groups, splits)]
         elif predictor == CONTROL:
             models[predictor] = _control_models(splits, config, rng)
