@@ -245,7 +245,7 @@ def wilson_interval(share: float, n: float, confidence: float = 0.95) -> tuple[f
     z = norm.ppf(0.5 + confidence / 2)
     centre = (share + z * z / (2 * n)) / (1 + z * z / n)
     half = z * np.sqrt(share * (1 - share) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return (float(max(0.0, centre - half)), float(min(1.0, centre + half)))
+    return (float(min(share, max(0.0, centre - half))), float(max(share, min(1.0, centre + half))))
 
 
 def _temperature(matrix: np.ndarray, owner: np.ndarray, ks: Sequence[int], rng: np.random.Generator) -> float:
@@ -411,7 +411,7 @@ def plot(result: StylometryResult):
     for predictor, rows in result.rows.groupby("predictor", sort=False):
         low = rows["ci95"].map(lambda pair: pair[0])
         high = rows["ci95"].map(lambda pair: pair[1])
-        line = axis.errorbar(rows["k"], rows["accuracy"], yerr=[rows["accuracy"] - low, high - rows["accuracy"]], marker="o", capsize=3, label=f"{predictor}")
+        line = axis.errorbar(rows["k"], rows["accuracy"], yerr=[(rows["accuracy"] - low).clip(lower=0), (high - rows["accuracy"]).clip(lower=0)], marker="o", capsize=3, label=f"{predictor}")
         axis.plot(rows["k"], rows["top2"], linestyle="--", color=line[0].get_color(), label=f"{predictor} top-2")
     if len(result.rows):
         axis.axhline(result.rows["chance"].iloc[0], color="grey", linestyle=":", label="chance")
