@@ -22,7 +22,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-import chess
 import numpy as np
 import pandas as pd
 from joblib import Parallel, delayed
