@@ -44,6 +44,7 @@ __all__ = [
     "IngestReport",
     "iter_player_games",
     "load_player_games",
+    "read_game_names",
     "split_of",
     "name_matches",
     "TEST_EVERY",
@@ -157,7 +158,7 @@ def name_matches(query: str, name: str) -> bool:
 def iter_player_games(
     paths: Sequence[str | Path],
     *,
-    player: str,
+    player: str | None,
     color: ColorFilter = "any",
     split: Split = "all",
     max_games: int | None = None,
@@ -169,8 +170,12 @@ def iter_player_games(
     games out by request, ``max_games`` stops after that many games were yielded.
     Raises :class:`DataError` for missing, empty, unreadable or non-PGN files and
     :class:`PlayerNotFoundError` when the player is in none of the games.
+    ``player=None`` with ``color`` white or black reads whoever had that colour in
+    each game (an unknown player, identified by :mod:`iam.identify`).
     """
-    if not _words(player):
+    if player is None and color == "any":
+        raise DataError("without a player name, the colour must be white or black")
+    if player is not None and not _words(player):
         raise DataError("the player name is empty")
     if color not in ("white", "black", "any"):
         raise DataError(f"colour must be white, black or any, not {color!r}")
@@ -183,7 +188,7 @@ def iter_player_games(
     for path in paths:
         report.files.append(str(path))
         games_in_file = 0
-        for visitor in _read_games(Path(path), player, report):
+        for visitor in _read_games(Path(path), player, report, side=None if player is not None else color == "white"):
             games_in_file += 1
             report.games_read += 1
             if not visitor.player_color:
@@ -238,6 +243,20 @@ def load_player_games(
     return games, report
 
 
+def read_game_names(paths: Sequence[str | Path]) -> list[tuple[str, str]]:
+    """(White, Black) of every game in ``paths``, in file order, from the headers alone.
+
+    DataError for a missing, unreadable or empty file, as for :func:`iter_player_games`.
+    """
+    names = []
+    for path in paths:
+        found = [(seen.game.headers.get("White", ""), seen.game.headers.get("Black", "")) for seen in _read_games(Path(path), None, IngestReport())]
+        if not found:
+            raise DataError(f"no PGN games found in {path} (no tag pairs such as [White \"...\"])")
+        names.extend(found)
+    return names
+
+
 # -- internals -----------------------------------------------------------------
 
 
@@ -283,8 +302,8 @@ def _player_moves(game: ParsedGame, color: chess.Color) -> int:
     return (len(game.moves) + first_is_player) // 2
 
 
-def _read_games(path: Path, player: str, report: IngestReport) -> Iterator[_Seen]:
-    """Yield every game of the file (each block of tag pairs is one game)."""
+def _read_games(path: Path, player: str | None, report: IngestReport, *, side: chess.Color | None = None) -> Iterator[_Seen]:
+    """Yield every game of the file (each block of tag pairs is one game); ``side``: the player's colour in all."""
     with _open_text(path) as handle:
         texts = split_games(handle)
         while True:
@@ -301,10 +320,10 @@ def _read_games(path: Path, player: str, report: IngestReport) -> Iterator[_Seen
                 name = game.headers.get(tag, "")
                 if name and name != "?":
                     report.names[name] += 1
-                if name_matches(player, name):
+                if color == side or (player is not None and name_matches(player, name)):
                     colors.add(color)
                     spelling = name
-            if not colors and any(name_matches(player, line) for line in game.malformed_tags):
+            if not colors and player is not None and any(name_matches(player, line) for line in game.malformed_tags):
                 colors.add(chess.WHITE)  # his game by the look of it, and unreadable: counted, then skipped
                 spelling = player
             yield _Seen(game, text, colors, spelling)

@@ -44,3 +44,47 @@ def bundled_head(tmp_path_factory):
 @pytest.fixture()
 def tiny_pgn() -> Path:
     return DATA / "tiny.pgn"
+
+
+def _styled_game(rng, prefers: str, color: bool, plies: int):
+    """A game where the player of ``color`` mostly moves pieces of one kind and the other side plays at random."""
+    import chess
+    import chess.pgn
+
+    kinds = {"pawns": chess.PAWN, "knights": chess.KNIGHT}
+    board = chess.Board()
+    for _ in range(plies):
+        moves = sorted(board.legal_moves, key=chess.Move.uci)
+        if not moves:
+            break
+        if board.turn == color:
+            liked = [m for m in moves if board.piece_type_at(m.from_square) == kinds[prefers]]
+            if liked and rng.random() < 0.8:
+                moves = liked
+        board.push(moves[int(rng.integers(len(moves)))])
+    return chess.pgn.Game.from_board(board)
+
+
+@pytest.fixture(scope="session")
+def synthetic_players(tmp_path_factory) -> dict[str, Path]:
+    """Two invented players with distinct styles, 30 games each: name -> PGN file.
+
+    "Alpha Ann" mostly moves pawns, "Beta Bob" mostly knights; their opponents
+    ("Rand N") play at random. Each file holds only its player's games.
+    """
+    import numpy as np
+
+    folder = tmp_path_factory.mktemp("synthetic")
+    files = {}
+    for number, (name, prefers) in enumerate((("Alpha Ann", "pawns"), ("Beta Bob", "knights"))):
+        rng = np.random.default_rng(100 + number)
+        texts = []
+        for i in range(30):
+            color = i % 2 == 0
+            game = _styled_game(rng, prefers, color, 40)
+            game.headers["White"], game.headers["Black"] = (name, f"Rand {i}") if color else (f"Rand {i}", name)
+            game.headers["Date"] = f"{1940 + i // 2}.01.01"  # 20 games in the 1940s, 10 in the 1950s
+            texts.append(str(game))
+        files[name] = folder / f"{name.split()[0].lower()}.pgn"
+        files[name].write_text("\n\n".join(texts) + "\n", encoding="utf-8")
+    return files

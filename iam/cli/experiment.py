@@ -39,7 +39,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "CSV, JSON, a markdown summary and PNG plots.",
     )
     names = parser.add_subparsers(dest="experiment", required=True, metavar="NAME")
-    for name, module in experiments().items():
+    from iam.cli import stylometry
+
+    for name, module in {**experiments(), stylometry.NAME: stylometry}.items():
         sub = names.add_parser(name, help=module.HELP, description=module.HELP)
         module.add_arguments(sub)
         add_common_arguments(sub)

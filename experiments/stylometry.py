@@ -1,0 +1,440 @@
+"""Stylometry: identify who played a sample of k games among several players' models.
+
+Each player (or, with ``by_decade``, each decade of one player) is a *group* with
+his games under the held-out protocol: models are fitted on the training games that
+are not development games, the temperature of the probabilities is fitted on the
+development games, and samples are drawn from the test games only. Every game's
+log-likelihood under every model is computed once (a games x models matrix, work
+shared between models by :class:`iam.identify.MoveScorer`); a seeded sample of k
+games is then a sum of k rows, done for all samples at once with numpy.
+
+Predictors: ``iam`` (the seed's chunks and opening memory), ``ranker`` (the move
+ranker of :data:`RANKER_FAMILIES`), ``ranker+engine`` (with a UCI engine's evidence) and ``population``, the
+control: every group's control model is a ranker of the move and population families fitted on an equal,
+randomly dealt share of *all* groups' games, so it knows the population and nothing
+about the group it stands for; its accuracy must be at chance.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+
+import numpy as np
+import pandas as pd
+from scipy.stats import norm
+
+from iam.identify import MoveScorer, candidate_probabilities, fit_temperature, rank_credit
+from iam.model import OpponentModel
+from iam.pgn import PlayerGame, load_player_games
+from iam.ranker import MoveRanker
+from iam.ranker.evidence import EngineSettings
+
+__all__ = [
+    "PREDICTORS",
+    "CONTROL",
+    "RANKER_FAMILIES",
+    "StylometryConfig",
+    "Group",
+    "StylometryResult",
+    "stylometry",
+    "trained_candidates",
+    "load_groups",
+    "decade_groups",
+    "split_group",
+    "sample_sums",
+    "summarise",
+    "wilson_interval",
+    "plot",
+]
+
+PREDICTORS = ("iam", "ranker", "ranker+engine", "population")
+"""Predictor names, in the order of the tables."""
+
+CONTROL = "population"
+"""The control predictor (no information about the group; must be at chance)."""
+
+_CONTROL_FAMILIES = ("move", "population")
+
+RANKER_FAMILIES = ("move", "search", "habits")
+"""The ranker's families here: without the population book, which differs between
+candidates (a player's own book leaves him out, everyone else's holds his openings) and
+so speaks against the true player."""
+_CONTROL_PLAYER = "population control"
+_DEV_SAMPLES = 100
+_DEV_REMAINDER = 3  # training game i is a development game when i % 5 == 3 (experiments.heldout)
+
+
+@dataclass(frozen=True)
+class StylometryConfig:
+    """One stylometry run: whose games, which predictors, how many samples of which size."""
+
+    players: tuple[tuple[str, str], ...]
+    """(name, PGN path) per player."""
+    ks: tuple[int, ...] = (1, 5, 10, 20, 50)
+    predictors: tuple[str, ...] = ("iam", "ranker", CONTROL)
+    train_games: int | None = None
+    """Cap on each group's fitting games (the first N); None: all."""
+    train_positions: int = 2000
+    """Training positions of each ranker (the control's too)."""
+    ranker_families: tuple[str, ...] = RANKER_FAMILIES
+    samples: int = 200
+    """Seeded samples of k test games per group and k."""
+    max_test_games: int | None = None
+    """Test games per group scored (a seeded sample); None: all."""
+    max_dev_games: int | None = 40
+    positions_per_game: int | None = None
+    """Positions scored per game (a seeded sample); None: all."""
+    by_decade: bool = False
+    min_decade_games: int = 40
+    """With ``by_decade``: a decade needs this many games to be a group."""
+    engine: EngineSettings | None = None
+    search_depth: int = 1
+    seed: int = 0
+    jobs: int = 1
+
+
+@dataclass(frozen=True)
+class Group:
+    """One candidate: a label, the player's name (for the prior), and his games (all splits)."""
+
+    label: str
+    player: str
+    games: tuple[PlayerGame, ...]
+
+
+@dataclass(frozen=True)
+class StylometryResult:
+    """The tables of a run: accuracy rows, confusion, per-game likelihoods, temperatures, notes."""
+
+    rows: pd.DataFrame
+    confusion: pd.DataFrame
+    games: pd.DataFrame
+    temperatures: dict[str, float]
+    groups: pd.DataFrame
+    notes: list[str] = field(default_factory=list)
+
+
+def load_groups(config: StylometryConfig) -> tuple[list[Group], list[str]]:
+    """The groups of a run (players, or decades of players) and notes on what was read."""
+    groups, notes = [], []
+    for name, path in config.players:
+        games, report = load_player_games([path], player=name)
+        if report.skipped_total:
+            notes.append(f"{name}: {report.skipped_total} games skipped ({dict(report.skipped)})")
+        if config.by_decade:
+            found, dropped = decade_groups(name, games, config.min_decade_games)
+            groups.extend(found)
+            notes.extend(dropped)
+        else:
+            groups.append(Group(name, name, tuple(games)))
+    return groups, notes
+
+
+def decade_groups(player: str, games: Sequence[PlayerGame], minimum: int) -> tuple[list[Group], list[str]]:
+    """One group per decade of the games' dates with at least ``minimum`` games; notes on the rest."""
+    by_decade: dict[str, list[PlayerGame]] = {}
+    undated = 0
+    for game in games:
+        year = game.date[:4]
+        if year.isdigit():
+            by_decade.setdefault(f"{year[:3]}0s", []).append(game)
+        else:
+            undated += 1
+    notes = [f"{player}: {undated} undated games left out"] if undated else []
+    groups = []
+    for decade in sorted(by_decade):
+        found = by_decade[decade]
+        if len(found) >= minimum and any(g.split == "test" for g in found):
+            groups.append(Group(f"{player} {decade}", player, tuple(found)))
+        else:
+            notes.append(f"{player} {decade}: {len(found)} games, fewer than {minimum} (left out)")
+    return groups, notes
+
+
+def split_group(group: Group, config: StylometryConfig, rng: np.random.Generator) -> dict[str, list[PlayerGame]]:
+    """The group's fitting, development and test games (development and test capped by seeded samples)."""
+    training = [g for g in group.games if g.split == "train"]
+    fitting = [g for g in training if g.index % 5 != _DEV_REMAINDER]
+    if config.train_games is not None:
+        fitting = fitting[: config.train_games]
+    development = [g for g in training if g.index % 5 == _DEV_REMAINDER]
+    test = [g for g in group.games if g.split == "test"]
+    return {
+        "fitting": fitting,
+        "development": _sample(development, config.max_dev_games, rng),
+        "test": _sample(test, config.max_test_games, rng),
+    }
+
+
+def _sample(games: list[PlayerGame], cap: int | None, rng: np.random.Generator) -> list[PlayerGame]:
+    if cap is None or len(games) <= cap:
+        return games
+    chosen = np.sort(rng.choice(len(games), size=cap, replace=False))
+    return [games[i] for i in chosen.tolist()]
+
+
+def _fit_models(groups: list[Group], splits: list[dict], config: StylometryConfig, rng: np.random.Generator) -> dict[str, list]:
+    """Per predictor, one fitted model per group (the control's from a random share of everyone's games)."""
+    models: dict[str, list] = {}
+    ranker = dict(max_positions=config.train_positions, search_depth=config.search_depth, random_state=config.seed, jobs=config.jobs)
+    for predictor in config.predictors:
+        if predictor == "iam":
+            models[predictor] = [OpponentModel(player=g.player, random_state=config.seed).fit(s["fitting"]) for g, s in zip(groups, splits)]
+        elif predictor == "ranker":
+            models[predictor] = [MoveRanker(player=g.player, families=config.ranker_families, **ranker).fit(s["fitting"]) for g, s in zip(groups, splits)]
+        elif predictor == "ranker+engine":
+            engine = dict(engine=config.engine.path, engine_depth=config.engine.depth, engine_cache=config.engine.cache)
+            families = (*config.ranker_families, "engine")
+            models[predictor] = [MoveRanker(player=g.player, families=families, **engine, **ranker).fit(s["fitting"]) for g, s in zip(groups, splits)]
+        elif predictor == CONTROL:
+            models[predictor] = _control_models(splits, config, rng)
+    return models
+
+
+def _control_models(splits: list[dict], config: StylometryConfig, rng: np.random.Generator) -> list[MoveRanker]:
+    """Rankers fitted on equal random shares of the pooled fitting games of all groups."""
+    pool = [game for split in splits for game in split["fitting"]]
+    pool = [replace(game, index=number) for number, game in enumerate(pool)]  # unique numbers across players
+    order = rng.permutation(len(pool))
+    shares = np.array_split(order, len(splits))
+    return [
+        MoveRanker(
+            player=_CONTROL_PLAYER,
+            families=_CONTROL_FAMILIES,
+            max_positions=config.train_positions,
+            search_depth=config.search_depth,
+            random_state=config.seed,
+            jobs=config.jobs,
+        ).fit([pool[i] for i in share.tolist()])
+        for share in shares
+    ]
+
+
+def _game_matrix(scorer: MoveScorer, games: list[PlayerGame], config: StylometryConfig, progress) -> tuple[np.ndarray, np.ndarray]:
+    """Summed log-likelihood of each game under each model, and the moves scored per game."""
+    per_game = scorer.games(games, cap=config.positions_per_game, random_state=config.seed, jobs=config.jobs, progress=progress)
+    sums = np.array([scores.sum(axis=0) for scores in per_game]).reshape(len(games), len(scorer.models))
+    return sums, np.array([len(scores) for scores in per_game])
+
+
+def sample_sums(matrix: np.ndarray, owner: np.ndarray, k: int, samples: int, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+    """Summed rows of ``samples`` seeded samples of k games per group (without replacement within a sample).
+
+    ``matrix`` has one row per game and ``owner`` the group of each row; groups with
+    fewer than k games are left out. Returns (sums: samples x columns, true group per sample).
+    """
+    sums, truth = [], []
+    for group in np.unique(owner).tolist():
+        rows = np.flatnonzero(owner == group)
+        if len(rows) < k:
+            continue
+        chosen = np.argsort(rng.random((samples, len(rows))), axis=1)[:, :k]
+        sums.append(matrix[rows[chosen]].sum(axis=1))
+        truth.append(np.full(samples, group))
+    if not sums:
+        return np.zeros((0, matrix.shape[1])), np.zeros(0, dtype=np.int64)
+    return np.concatenate(sums), np.concatenate(truth)
+
+
+def wilson_interval(share: float, n: float, confidence: float = 0.95) -> tuple[float, float]:
+    """Wilson score interval of a proportion observed over ``n`` independent trials."""
+    if n <= 0:
+        return (float("nan"), float("nan"))
+    z = norm.ppf(0.5 + confidence / 2)
+    centre = (share + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * np.sqrt(share * (1 - share) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return (float(min(share, max(0.0, centre - half))), float(max(share, min(1.0, centre + half))))
+
+
+def _temperature(matrix: np.ndarray, owner: np.ndarray, ks: Sequence[int], rng: np.random.Generator) -> float:
+    """The temperature fitted on samples of development games of every size k that fits."""
+    sums, truth = [], []
+    for k in ks:
+        found, owners = sample_sums(matrix, owner, k, _DEV_SAMPLES, rng)
+        sums.append(found)
+        truth.append(owners)
+    return fit_temperature(np.concatenate(sums), np.concatenate(truth).astype(np.int64))
+
+
+def _rows_for(predictor: str, matrix: np.ndarray, owner: np.ndarray, labels: list[str], temperature: float, config: StylometryConfig) -> tuple[list[dict], list[dict]]:
+    """Accuracy rows and confusion records of one predictor at every k."""
+    rows, confusion = [], []
+    counts = np.bincount(owner, minlength=len(labels))
+    for k in config.ks:
+        sums, truth = sample_sums(matrix, owner, k, config.samples, np.random.default_rng([config.seed, k]))  # the same samples for every predictor
+        if not len(truth):
+            continue
+        top1 = rank_credit(sums, truth, 1)
+        top2 = rank_credit(sums, truth, 2)
+        probs = candidate_probabilities(sums, temperature=temperature)
+        independent = float(np.minimum(config.samples, counts[counts >= k] // k).sum())
+        accuracy = float(top1.mean())
+        rows.append(
+            {
+                "predictor": predictor,
+                "k": k,
+                "accuracy": accuracy,
+                "top2": float(top2.mean()),
+                "ci95": list(wilson_interval(accuracy, independent)),
+                "samples": int(len(truth)),
+                "groups": int((counts >= k).sum()),
+                "chance": 1.0 / len(labels),
+                "independent_samples": independent,
+                "mean_probability_true": float(probs[np.arange(len(truth)), truth].mean()),
+                "mean_top_probability": float(probs.max(axis=1).mean()),
+                "log_loss": float(-np.log(np.maximum(probs[np.arange(len(truth)), truth], 1e-12)).mean()),
+            }
+        )
+        tolerance = 1e-9 * np.maximum(1.0, np.abs(sums).max(axis=1, keepdims=True))
+        winners = (sums >= sums.max(axis=1, keepdims=True) - tolerance).astype(float)
+        winners /= winners.sum(axis=1, keepdims=True)
+        for group in np.unique(truth).tolist():
+            share = winners[truth == group].mean(axis=0)
+            confusion.extend(
+                {"predictor": predictor, "k": k, "true": labels[group], "identified": labels[j], "share": float(share[j])}
+                for j in range(len(labels))
+            )
+    return rows, confusion
+
+
+def summarise(
+    matrices: dict[str, np.ndarray], owners: dict[str, np.ndarray], names: list[str], labels: list[str], config: StylometryConfig
+) -> tuple[pd.DataFrame, pd.DataFrame, dict[str, float]]:
+    """Accuracy rows, confusion records and temperatures from the games x models matrices.
+
+    ``matrices["development"]`` and ``matrices["test"]`` hold one column per (predictor,
+    candidate), predictors in ``names`` order; ``owners`` the group of each row. Samples
+    are seeded by ``config.seed`` (and k) alone, so every predictor sees the same samples.
+    """
+    rows, confusion, temperatures = [], [], {}
+    for number, name in enumerate(names):
+        columns = slice(number * len(labels), (number + 1) * len(labels))
+        development = np.random.default_rng([config.seed, 0])
+        temperatures[name] = _temperature(matrices["development"][:, columns], owners["development"], config.ks, development)
+        found, mixed = _rows_for(name, matrices["test"][:, columns], owners["test"], labels, temperatures[name], config)
+        rows.extend(found)
+        confusion.extend(mixed)
+    return pd.DataFrame(rows), pd.DataFrame(confusion), temperatures
+
+
+def stylometry(config: StylometryConfig, *, groups: list[Group] | None = None, progress=None) -> StylometryResult:
+    """Fit every group's models, score development and test games once, and identify samples.
+
+    ``groups`` replaces the games named by ``config.players`` (tests, callers that
+    already hold the games). ``progress`` wraps long iterations (a progress bar).
+    """
+    _check(config)
+    notes: list[str] = []
+    if groups is None:
+        groups, notes = load_groups(config)
+    if len(groups) < 2:
+        raise ValueError(f"stylometry needs at least two groups to tell apart, found {len(groups)}")
+    rng = np.random.default_rng(config.seed)
+    splits = [split_group(group, config, rng) for group in groups]
+    for group, split in zip(groups, splits):
+        if not split["fitting"] or not split["development"] or not split["test"]:
+            raise ValueError(f"{group.label} needs fitting, development and test games (has {', '.join(f'{len(v)} {k}' for k, v in split.items())})")
+    labels = [group.label for group in groups]
+    started = time.perf_counter()
+    models = _fit_models(groups, splits, config, rng)
+    fitted = time.perf_counter() - started
+    names = list(models)
+    scorer = MoveScorer([model for name in names for model in models[name]])
+    matrices, owners = {}, {}
+    game_rows = []
+    for part in ("development", "test"):
+        games = [game for split in splits for game in split[part]]
+        owner = np.array([number for number, split in enumerate(splits) for _ in split[part]], dtype=np.int64)
+        matrix, moves = _game_matrix(scorer, games, config, progress)
+        matrices[part], owners[part] = matrix, owner
+        for row, game in enumerate(games):
+            for column, (name, candidate) in enumerate((n, c) for n in names for c in range(len(groups))):
+                game_rows.append(
+                    {"part": part, "group": labels[owner[row]], "game": game.index, "moves": int(moves[row]), "predictor": name, "candidate": labels[candidate], "log_likelihood": float(matrix[row, column])}
+                )
+    scored = time.perf_counter() - started - fitted
+    notes.append(f"fitting {fitted:.0f} s, scoring {scored:.0f} s ({sum(len(s['development']) + len(s['test']) for s in splits)} games)")
+    rows, confusion, temperatures = summarise(matrices, owners, names, labels, config)
+    group_table = pd.DataFrame(
+        [{"group": g.label, **{part: len(games) for part, games in s.items()}} for g, s in zip(groups, splits)]
+    )
+    return StylometryResult(
+        rows=rows,
+        confusion=confusion,
+        games=pd.DataFrame(game_rows),
+        temperatures=temperatures,
+        groups=group_table,
+        notes=notes,
+    )
+
+
+def trained_candidates(config: StylometryConfig) -> tuple[list[str], list, float]:
+    """Candidate models of the first predictor, fitted now, and their temperature from development games.
+
+    What ``iam identify --players`` uses: each player's model from his fitting games,
+    the temperature from samples of his development games (never his test games).
+    """
+    _check(config)
+    groups, _ = load_groups(config)
+    rng = np.random.default_rng(config.seed)
+    splits = [split_group(group, config, rng) for group in groups]
+    for group, split in zip(groups, splits):
+        if not split["fitting"] or not split["development"]:
+            raise ValueError(f"{group.label} needs fitting and development games (has {len(split['fitting'])} and {len(split['development'])})")
+    predictor = config.predictors[0]
+    models = _fit_models(groups, splits, replace(config, predictors=(predictor,)), rng)[predictor]
+    development = [game for split in splits for game in split["development"]]
+    owner = np.array([number for number, split in enumerate(splits) for _ in split["development"]], dtype=np.int64)
+    matrix, _ = _game_matrix(MoveScorer(models), development, config, None)
+    return [group.label for group in groups], models, _temperature(matrix, owner, config.ks, rng)
+
+
+def _check(config: StylometryConfig) -> None:
+    unknown = [p for p in config.predictors if p not in PREDICTORS]
+    if unknown or not config.predictors:
+        raise ValueError(f"predictors must be some of {', '.join(PREDICTORS)}, not {list(config.predictors)!r}")
+    if "ranker+engine" in config.predictors and config.engine is None:
+        raise ValueError("the ranker+engine predictor needs an engine")
+    if not config.ks or any(k < 1 for k in config.ks):
+        raise ValueError("every k must be at least 1")
+    if config.samples < 1:
+        raise ValueError("samples must be at least 1")
+
+
+def plot(result: StylometryResult):
+    """Accuracy (solid) and top-2 (dashed) against k per predictor, with 95% intervals and chance."""
+    import matplotlib.pyplot as plt
+
+    figure, axis = plt.subplots(figsize=(7, 4.5))
+    for predictor, rows in result.rows.groupby("predictor", sort=False):
+        low = rows["ci95"].map(lambda pair: pair[0])
+        high = rows["ci95"].map(lambda pair: pair[1])
+        line = axis.errorbar(rows["k"], rows["accuracy"], yerr=[(rows["accuracy"] - low).clip(lower=0), (high - rows["accuracy"]).clip(lower=0)], marker="o", capsize=3, label=f"{predictor}")
+        axis.plot(rows["k"], rows["top2"], linestyle="--", color=line[0].get_color(), label=f"{predictor} top-2")
+    if len(result.rows):
+        axis.axhline(result.rows["chance"].iloc[0], color="grey", linestyle=":", label="chance")
+    axis.set_xscale("log")
+    axis.set_xlabel("games identified together (k)")
+    axis.set_ylabel("accuracy")
+    axis.set_ylim(0, 1.02)
+    axis.legend(fontsize=8)
+    axis.set_title("Who played these games?")
+    return figure
+
+
+def plot_confusion(result: StylometryResult, predictor: str, k: int):
+    """Heat map of the confusion shares of one predictor at one k."""
+    import matplotlib.pyplot as plt
+
+    table = result.confusion.query("predictor == @predictor and k == @k").pivot(index="true", columns="identified", values="share")
+    figure, axis = plt.subplots(figsize=(6, 5))
+    image = axis.imshow(table.to_numpy(), vmin=0, vmax=1, cmap="Blues")
+    axis.set_xticks(range(len(table.columns)), table.columns, rotation=45, ha="right")
+    axis.set_yticks(range(len(table.index)), table.index)
+    axis.set_xlabel("identified as")
+    axis.set_ylabel("played by")
+    axis.set_title(f"{predictor}, k = {k}")
+    figure.colorbar(image, ax=axis)
+    return figure

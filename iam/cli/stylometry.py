@@ -1,0 +1,145 @@
+"""``iam experiment stylometry``: its options, turned into a :class:`~experiments.stylometry.StylometryConfig`."""
+
+from __future__ import annotations
+
+import argparse
+
+from iam.cli._common import add_engine_arguments
+
+NAME = "stylometry"
+HELP = "identify who played samples of k test games among several players' models (accuracy, top-2, confusion)"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--players", nargs="+", metavar="NAME", help="players to tell apart (default: every bundled master)")
+    parser.add_argument("--pgn", nargs="+", metavar="PGN", help="with --players: one PGN file per player, or one file holding them all")
+    parser.add_argument("--k", default="1,5,10,20,50", metavar="LIST", help="sample sizes in games (default 1,5,10,20,50)")
+    parser.add_argument("--predictor", default="iam,ranker", metavar="LIST", help="some of iam,ranker (default both; --engine adds ranker+engine; the population control always runs)")
+    parser.add_argument("--train-games", type=int, metavar="N", help="at most the first N fitting games per player (default all)")
+    parser.add_argument("--train-positions", type=int, default=2000, metavar="N", help="training positions per ranker (default 2000)")
+    parser.add_argument("--samples", type=int, default=200, metavar="N", help="seeded samples per player and k (default 200)")
+    parser.add_argument("--max-test-games", type=int, metavar="N", help="score at most N test games per player (a seeded sample; default all)")
+    parser.add_argument("--max-dev-games", type=int, default=40, metavar="N", help="development games per player for the temperature (default 40)")
+    parser.add_argument("--positions-per-game", type=int, metavar="N", help="score at most N positions per game (a seeded sample; default all)")
+    parser.add_argument("--by-decade", action="store_true", help="tell a player's decades apart (his games of each decade against his models of the others)")
+    parser.add_argument("--min-decade-games", type=int, default=40, metavar="N", help="with --by-decade: games a decade needs (default 40)")
+    add_engine_arguments(parser)
+
+
+def config_from(args: argparse.Namespace):
+    """The experiment's config from the parsed options (DataError when they are wrong)."""
+    from experiments.stylometry import CONTROL, StylometryConfig
+    from iam.bundled import bundled_pgn, default_pgn, manifest
+    from iam.errors import DataError
+    from iam.ranker.evidence import EngineSettings
+
+    ks = _integers(args.k, "--k")
+    predictors = tuple(p.strip() for p in args.predictor.split(",") if p.strip())
+    if not predictors or any(p not in ("iam", "ranker") for p in predictors):
+        raise DataError(f"--predictor takes some of iam,ranker, not {args.predictor!r}")
+    if args.engine and "ranker" in predictors:
+        predictors = (*predictors, "ranker+engine")
+    if args.pgn and not args.players:
+        raise DataError("--pgn needs --players (whose games are in the files)")
+    if args.players:
+        if not args.pgn:
+            raise DataError("--players needs --pgn (one file per player, or one file holding them all)")
+        if len(args.pgn) not in (1, len(args.players)):
+            raise DataError("--pgn takes one file per player, or one file holding all their games")
+        files = args.pgn if len(args.pgn) == len(args.players) else args.pgn * len(args.players)
+        players = tuple(zip(args.players, files))
+    elif args.by_decade:
+        players = ((manifest()[0].player, str(default_pgn())),)
+    else:
+        players = tuple((entry.player, str(bundled_pgn(entry.file))) for entry in manifest())
+    for option, value in (("--train-games", args.train_games), ("--train-positions", args.train_positions), ("--samples", args.samples), ("--max-test-games", args.max_test_games), ("--max-dev-games", args.max_dev_games), ("--positions-per-game", args.positions_per_game), ("--min-decade-games", args.min_decade_games)):
+        if value is not None and value < 1:
+            raise DataError(f"{option} must be at least 1")
+    return StylometryConfig(
+        players=players,
+        ks=ks,
+        predictors=(*predictors, CONTROL),
+        train_games=args.train_games,
+        train_positions=args.train_positions,
+        samples=args.samples,
+        max_test_games=args.max_test_games,
+        max_dev_games=args.max_dev_games,
+        positions_per_game=args.positions_per_game,
+        by_decade=args.by_decade,
+        min_decade_games=args.min_decade_games,
+        engine=EngineSettings(args.engine, args.engine_depth, args.engine_cache) if args.engine else None,
+        seed=args.seed,
+        jobs=args.jobs,
+    )
+
+
+def _integers(text: str, option: str) -> tuple[int, ...]:
+    from iam.errors import DataError
+
+    try:
+        values = tuple(sorted({int(part) for part in text.split(",") if part.strip()}))
+    except ValueError:
+        raise DataError(f"{option} takes whole numbers separated by commas, not {text!r}") from None
+    if not values or values[0] < 1:
+        raise DataError(f"{option} takes whole numbers of at least 1, not {text!r}")
+    return values
+
+
+def run(args: argparse.Namespace):
+    """Run the experiment and wrap its tables for the shared writer."""
+    from experiments.stylometry import stylometry
+    from iam.cli._common import progress
+    from iam.errors import DataError
+
+    config = config_from(args)
+    bar = None if args.quiet else (lambda items, total: progress(items, total=total, desc="scoring", unit=" pieces"))
+    try:
+        result = stylometry(config, progress=bar)
+    except ValueError as exc:
+        raise DataError(str(exc)) from None
+    return experiment_result(result)
+
+
+def experiment_result(result):
+    """The tables, the JSON payload (the issue's shape), a markdown summary and the plots."""
+    from experiments.runner import ExperimentResult
+    from experiments.stylometry import CONTROL, plot, plot_confusion
+
+    rows = result.rows
+    short = rows[["predictor", "k", "accuracy", "top2", "ci95", "samples"]].to_dict(orient="records")
+    payload = {
+        "rows": short,
+        "confusion": _nested(result.confusion),
+        "details": rows.to_dict(orient="records"),
+        "temperatures": result.temperatures,
+        "groups": result.groups.to_dict(orient="records"),
+        "notes": result.notes,
+    }
+    shown = rows.assign(ci95=rows["ci95"].map(lambda pair: f"{pair[0]:.2f}-{pair[1]:.2f}"))
+    columns = ["predictor", "k", "accuracy", "top2", "ci95", "samples", "groups", "chance", "mean_probability_true", "mean_top_probability"]
+    lines = [
+        "# Stylometry: who played these games?",
+        "",
+        shown[columns].to_markdown(index=False, floatfmt=".3f"),
+        "",
+        "Temperatures (fitted on development games): " + ", ".join(f"{k} {v:.3g}" for k, v in result.temperatures.items()),
+        "",
+        result.groups.to_markdown(index=False),
+        "",
+        *(f"- {note}" for note in result.notes),
+    ]
+    figures = {"accuracy": plot(result)} if len(rows) else {}
+    main = [p for p in rows["predictor"].unique().tolist() if p != CONTROL] if len(rows) else []
+    if main:
+        k = 5 if 5 in set(rows["k"]) else int(rows["k"].min())
+        figures[f"confusion_{main[-1]}_k{k}"] = plot_confusion(result, main[-1], k)
+    tables = {"stylometry": rows.assign(ci95=rows["ci95"].map(str)) if len(rows) else rows, "confusion": result.confusion, "games": result.games, "groups": result.groups}
+    return ExperimentResult(name=NAME, tables=tables, payload=payload, markdown="\n".join(lines), figures=figures)
+
+
+def _nested(confusion) -> dict:
+    """predictor -> k -> played by -> identified as -> share."""
+    nested: dict = {}
+    for row in confusion.itertuples():
+        nested.setdefault(row.predictor, {}).setdefault(str(row.k), {}).setdefault(row.true, {})[row.identified] = row.share
+    return nested

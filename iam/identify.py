@@ -1,0 +1,340 @@
+"""Who played these games: the likelihood of a player's moves under candidate models.
+
+Every candidate model gives each legal move of a position a probability; the
+log-probability of the move the player chose, summed over his moves, says how well
+a candidate explains him. :class:`MoveScorer` computes those log-likelihoods for
+many models at once, sharing the work that does not depend on the model: for move
+rankers the ``move``, ``search`` and ``engine`` columns of a position are computed
+once and each model adds only its own habits and book columns and one dot product.
+
+Probabilities over candidates are a tempered softmax of the summed log-likelihoods
+(``softmax(moves * mean_log_likelihood / T)``): with ``T = 1`` it is Bayes' rule
+with equal priors, which is over-confident when the models are only approximately
+right; ``T`` is fitted on development games (:func:`fit_temperature`).
+
+>>> import numpy as np
+>>> candidate_probabilities(np.array([[-10.0, -12.0]]), temperature=2.0).round(3)
+array([[0.731, 0.269]])
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+from joblib import Parallel, delayed
+from scipy.optimize import minimize_scalar
+
+from iam.model import OpponentModel
+from iam.pgn import PlayerGame
+from iam.ranker.estimator import MoveRanker
+from iam.ranker.evidence import Evidence
+from iam.ranker.habits import HABIT_FEATURES, habit_features
+from iam.ranker.population import BOOK_FEATURES, book_features
+from iam.ranker.positions import Position, player_positions
+
+__all__ = [
+    "Candidate",
+    "MoveScorer",
+    "Identification",
+    "identify",
+    "check_candidates",
+    "game_positions",
+    "candidate_probabilities",
+    "fit_temperature",
+    "rank_credit",
+    "IAM_FLOOR",
+]
+
+Candidate = OpponentModel | MoveRanker
+"""A candidate model: the seed's IAM model or a move ranker."""
+
+IAM_FLOOR = 1e-4
+"""Smallest probability of a move under an IAM model (as in its log loss)."""
+
+_SHARED = ("move", "search", "engine")
+"""Ranker families whose columns depend on the position only, never on the player."""
+
+
+def check_candidates(models: Sequence[Candidate]) -> str:
+    """The models' kind (``"iam"`` or ``"ranker"``); ValueError when they cannot be compared.
+
+    Candidates must be of one kind, and move rankers must read their shared evidence
+    the same way (search depth, engine and its depth): otherwise a likelihood would
+    differ because of a setting, not because of the player.
+    """
+    if not models:
+        raise ValueError("no candidate models")
+    kinds = {"ranker" if isinstance(model, MoveRanker) else "iam" if isinstance(model, OpponentModel) else "?" for model in models}
+    if "?" in kinds:
+        raise ValueError("candidates must be IAM models or move rankers")
+    if len(kinds) > 1:
+        raise ValueError("candidate models are of different kinds (IAM models and move rankers); compare one kind at a time")
+    for model in models:
+        if not hasattr(model, "library_" if isinstance(model, OpponentModel) else "coef_"):
+            raise ValueError("candidate models must be fitted")
+    if kinds == {"ranker"}:
+        settings = {_shared_settings(model) for model in models}
+        if len(settings) > 1:
+            raise ValueError("candidate move rankers use different search or engine settings; fit them alike")
+    return kinds.pop()
+
+
+def _shared_settings(model: MoveRanker) -> tuple:
+    engine = (model.engine_depth,) if "engine" in model.families_ else ()
+    return (model.search_depth, *engine)
+
+
+def game_positions(game: PlayerGame, *, cap: int | None = None, random_state: int = 0) -> list[Position]:
+    """The player's positions in one game (all, or a seeded sample of ``cap`` in game order)."""
+    return player_positions([game], sample=cap, random_state=random_state + game.index)
+
+
+class MoveScorer:
+    """Log-likelihood of the played move under each of several models, work shared.
+
+    Models may be of both kinds here (an experiment scores several predictors in one
+    pass); move rankers must agree on search depth and engine (:func:`check_candidates`).
+    """
+
+    def __init__(self, models: Sequence[Candidate]) -> None:
+        self.models = list(models)
+        rankers = [model for model in self.models if isinstance(model, MoveRanker)]
+        if rankers:
+            check_candidates(rankers)
+        shared = tuple(f for f in _SHARED if any(f in model.families_ for model in rankers))
+        first = rankers[0] if rankers else None
+        engine = next((model._engine_settings() for model in rankers if "engine" in model.families_), None)
+        self.evidence = Evidence(families=shared, search_depth=first.search_depth if first else 1, engine=engine)
+        columns = list(self.evidence.columns)
+        self._weights = np.zeros((len(columns), len(self.models)))
+        self._own: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+        for j, model in enumerate(self.models):
+            if isinstance(model, MoveRanker):
+                self._place_weights(j, model, columns)
+
+    def _place_weights(self, j: int, model: MoveRanker, columns: list[str]) -> None:
+        """Split a ranker's weights into the shared columns and its own (habits, book)."""
+        weight = dict(zip(model.feature_names_, model.coef_.tolist()))
+        for i, name in enumerate(columns):
+            self._weights[i, j] = weight.get(name, 0.0)
+        habits = np.array([weight.get(name, 0.0) for name in HABIT_FEATURES])
+        book = np.array([weight.get(name, 0.0) for name in BOOK_FEATURES])
+        self._own[j] = (habits, book)
+
+    def position(self, position: Position) -> np.ndarray:
+        """The log-probability of the move played in ``position`` under each model."""
+        if position.played < 0:
+            raise ValueError("a position needs the move played to be scored")
+        scores = np.zeros((len(position.moves), len(self.models)))
+        if self._own:
+            if self.evidence.families:
+                scores += self.evidence.matrix(position) @ self._weights
+            for j, (habits, book) in self._own.items():
+                model = self.models[j]
+                if model.iam_ is not None and habits.any():
+                    found = habit_features(model.iam_, position)
+                    scores[:, j] += np.column_stack([found[name] for name in HABIT_FEATURES]) @ habits
+                if book.any():
+                    found = book_features(model.book_, position)
+                    scores[:, j] += np.column_stack([found[name] for name in BOOK_FEATURES]) @ book
+        result = _log_softmax_played(scores, position.played)
+        for j, model in enumerate(self.models):
+            if isinstance(model, OpponentModel):
+                result[j] = _iam_log_probability(model, position)
+        return result
+
+    def positions(self, positions: Sequence[Position]) -> np.ndarray:
+        """:meth:`position` of each position: an array (positions, models)."""
+        rows = [self.position(position) for position in positions]
+        return np.array(rows).reshape(len(rows), len(self.models))
+
+    def close(self) -> None:
+        """Stop the engine process, if one was started."""
+        self.evidence.close()
+
+    def games(self, games: Sequence[PlayerGame], *, cap: int | None = None, random_state: int = 0, jobs: int = 1, progress=None) -> list[np.ndarray]:
+        """Per game an array (its scored positions, models); ``cap`` positions at most per game."""
+        tasks = [game_positions(game, cap=cap, random_state=random_state) for game in games]
+        if jobs == 1:
+            finished = (self.positions(task) for task in tasks)
+            try:
+                return list(progress(finished, total=len(tasks)) if progress else finished)
+            finally:
+                self.close()
+        # a few large pieces per process: each piece ships every model to its worker once
+        pieces = np.array_split(np.arange(len(tasks)), min(len(tasks), jobs * 6)) if tasks else []
+        work = Parallel(n_jobs=jobs, return_as="generator")(delayed(self._many)([tasks[i] for i in piece]) for piece in pieces)
+        if progress is not None:
+            work = progress(work, total=len(pieces))
+        return [scores for piece in work for scores in piece]
+
+    def _many(self, tasks: list[list[Position]]) -> list[np.ndarray]:
+        try:
+            return [self.positions(task) for task in tasks]
+        finally:
+            self.close()
+
+
+def _log_softmax_played(scores: np.ndarray, played: int) -> np.ndarray:
+    peak = scores.max(axis=0)
+    return scores[played] - peak - np.log(np.exp(scores - peak).sum(axis=0))
+
+
+def _iam_log_probability(model: OpponentModel, position: Position) -> float:
+    """Log-probability of the played move under an IAM model, made a distribution.
+
+    IAM's beliefs cover the moves its chunks and memory propose and sum to at most
+    one; the rest of the mass is shared equally by all legal moves, and the result
+    floored at :data:`IAM_FLOOR`.
+    """
+    beliefs = model.predict_proba(position.board)
+    leftover = max(0.0, 1.0 - sum(beliefs.values()))
+    probability = beliefs.get(position.played_move, 0.0) + leftover / len(position.moves)
+    return float(np.log(max(probability, IAM_FLOOR)))
+
+
+def candidate_probabilities(log_likelihood: np.ndarray, *, temperature: float = 1.0) -> np.ndarray:
+    """Softmax over the last axis of summed log-likelihoods divided by ``temperature``."""
+    scaled = np.asarray(log_likelihood, dtype=np.float64) / temperature
+    scaled = scaled - scaled.max(axis=-1, keepdims=True)
+    exp = np.exp(scaled)
+    return exp / exp.sum(axis=-1, keepdims=True)
+
+
+def fit_temperature(log_likelihood: np.ndarray, truth: np.ndarray) -> float:
+    """The temperature minimising the log loss of the true candidates (rows: samples).
+
+    Fit it on development games the models never saw, never on test games.
+    """
+    log_likelihood = np.asarray(log_likelihood, dtype=np.float64)
+    if len(log_likelihood) == 0:
+        return 1.0
+    rows = np.arange(len(truth))
+
+    def loss(log_t: float) -> float:
+        scaled = log_likelihood / np.exp(log_t)
+        peak = scaled.max(axis=1)
+        norm = peak + np.log(np.exp(scaled - peak[:, None]).sum(axis=1))
+        return float(-(scaled[rows, truth] - norm).mean())
+
+    found = minimize_scalar(loss, bounds=(-3.0, 9.0), method="bounded")
+    return float(np.exp(found.x))
+
+
+def rank_credit(log_likelihood: np.ndarray, truth: np.ndarray, top: int) -> np.ndarray:
+    """Per row, the chance that the true candidate is among the ``top`` best, ties broken at random.
+
+    Exact ties (identical models) thus count as a fair lottery, never as a win for
+    whichever column comes first.
+    """
+    log_likelihood = np.asarray(log_likelihood, dtype=np.float64)
+    own = log_likelihood[np.arange(len(truth)), truth][:, None]
+    tolerance = 1e-9 * np.maximum(1.0, np.abs(own))
+    better = (log_likelihood > own + tolerance).sum(axis=1)
+    tied = (np.abs(log_likelihood - own) <= tolerance).sum(axis=1)  # includes the true candidate
+    return np.clip(top - better, 0, tied) / tied
+
+
+@dataclass(frozen=True)
+class Identification:
+    """The answer to "who played these games": each candidate's likelihood and probability."""
+
+    candidates: tuple[str, ...]
+    log_likelihood: np.ndarray
+    """Summed log-likelihood of the player's moves under each candidate."""
+    moves: int
+    probability: np.ndarray
+    temperature: float
+    scores: np.ndarray
+    """Per scored position (rows) the log-likelihood under each candidate."""
+    positions: tuple[Position, ...]
+    games: tuple[int, ...]
+    """The game (its number in the input) of each scored position."""
+
+    @property
+    def ranking(self) -> np.ndarray:
+        return np.argsort(-self.log_likelihood, kind="stable")
+
+    def table(self) -> pd.DataFrame:
+        """One row per candidate, best first: log-likelihood, per move, probability."""
+        order = self.ranking
+        return pd.DataFrame(
+            {
+                "rank": np.arange(1, len(order) + 1),
+                "candidate": [self.candidates[i] for i in order],
+                "log_likelihood": self.log_likelihood[order],
+                "per_move": self.log_likelihood[order] / max(self.moves, 1),
+                "probability": self.probability[order],
+            }
+        )
+
+    def decisive_positions(self, top: int = 5) -> pd.DataFrame:
+        """The positions that weighed most for the winner against the runner-up."""
+        if len(self.candidates) < 2 or not len(self.scores):
+            return pd.DataFrame(columns=["game", "move_number", "fen", "played", "margin", "winner_probability", "runner_up_probability"])
+        winner, runner = self.ranking[:2]
+        margin = self.scores[:, winner] - self.scores[:, runner]
+        rows = []
+        for i in np.argsort(-margin, kind="stable")[:top].tolist():
+            position = self.positions[i]
+            rows.append(
+                {
+                    "game": self.games[i],
+                    "move_number": position.board.fullmove_number,
+                    "fen": position.board.fen(),
+                    "played": position.board.san(position.played_move),
+                    "margin": float(margin[i]),
+                    "winner_probability": float(np.exp(self.scores[i, winner])),
+                    "runner_up_probability": float(np.exp(self.scores[i, runner])),
+                }
+            )
+        return pd.DataFrame(rows)
+
+
+def identify(
+    games: Sequence[PlayerGame],
+    models: Sequence[Candidate],
+    names: Sequence[str] | None = None,
+    *,
+    temperature: float = 1.0,
+    cap: int | None = None,
+    jobs: int = 1,
+    progress=None,
+) -> Identification:
+    """Score the player's moves in ``games`` under each candidate model.
+
+    ``names`` label the candidates (default: each model's player); ``cap`` limits the
+    positions scored per game (a seeded sample). ValueError for candidates that
+    cannot be compared or games without a move of the player.
+    """
+    check_candidates(models)
+    if not 0 < temperature < float("inf"):
+        raise ValueError("the temperature must be a positive number")
+    names = tuple(names) if names is not None else tuple(_name(model, i) for i, model in enumerate(models))
+    if len(names) != len(models):
+        raise ValueError("one name per candidate model")
+    per_game = MoveScorer(models).games(games, cap=cap, jobs=jobs, progress=progress)
+    positions = tuple(p for game in games for p in game_positions(game, cap=cap))
+    game_of = tuple(number for number, scores in enumerate(per_game) for _ in range(len(scores)))
+    scores = np.concatenate(per_game) if per_game else np.zeros((0, len(models)))
+    if not len(scores):
+        raise ValueError("the games hold no move of the player to score")
+    total = scores.sum(axis=0)
+    return Identification(
+        candidates=names,
+        log_likelihood=total,
+        moves=len(scores),
+        probability=candidate_probabilities(total, temperature=temperature),
+        temperature=float(temperature),
+        scores=scores,
+        positions=positions,
+        games=game_of,
+    )
+
+
+def _name(model: Candidate, number: int) -> str:
+    name = getattr(model, "player_", None) or getattr(model, "player", None)
+    return str(name) if name else f"model {number + 1}"

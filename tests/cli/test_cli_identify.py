@@ -1,0 +1,105 @@
+"""``iam identify``: the right candidate first, and bad input as one error line with exit code 2."""
+
+from __future__ import annotations
+
+import gzip
+import json
+
+import pytest
+
+from iam.cli import main
+from iam.model import OpponentModel
+from iam.pgn import load_player_games
+from iam.ranker import MoveRanker
+
+NAMES = ("Alpha Ann", "Beta Bob")
+
+
+@pytest.fixture(scope="module")
+def model_files(synthetic_players, tmp_path_factory):
+    """IAM model files of both invented players (training games only), and a ranker file."""
+    folder = tmp_path_factory.mktemp("models")
+    paths = {}
+    for name in NAMES:
+        games, _ = load_player_games([synthetic_players[name]], player=name, split="train")
+        OpponentModel(player=name, belief_positions=200).fit(games).save(folder / f"{name}.json")
+        paths[name] = folder / f"{name}.json"
+    games, _ = load_player_games([synthetic_players["Beta Bob"]], player="Beta Bob", split="train")
+    MoveRanker(families=("move",), prior="none", max_positions=60).fit(games).save(folder / "ranker.json")
+    paths["ranker"] = folder / "ranker.json"
+    return paths
+
+
+@pytest.fixture(scope="module")
+def test_games(synthetic_players, tmp_path_factory):
+    """Alpha Ann's test games (every fifth game of her file) as a file of their own."""
+    text = synthetic_players["Alpha Ann"].read_text(encoding="utf-8")
+    games = ["[Event" + part for part in text.split("[Event")[1:]]
+    path = tmp_path_factory.mktemp("query") / "query.pgn"
+    path.write_text("".join(game for i, game in enumerate(games) if i % 5 == 4), encoding="utf-8")
+    return path
+
+
+def _run(capsys, *argv) -> tuple[int, str, str]:
+    code = main([str(a) for a in argv])
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+def test_identify_ranks_the_player_first(capsys, model_files, test_games):
+    code, out, _ = _run(capsys, "identify", test_games, "--models", model_files["Beta Bob"], model_files["Alpha Ann"], "--json", "--quiet", "--top", "2")
+    assert code == 0
+    payload = json.loads(out)
+    assert payload["player"] == "Alpha Ann" and payload["games"] == 6
+    assert [c["candidate"] for c in payload["candidates"]] == ["Alpha Ann", "Beta Bob"]
+    assert payload["candidates"][0]["probability"] > 0.99 and not payload["temperature_fitted"]
+    assert len(payload["decisive_positions"]) == 2
+
+
+def test_identify_with_models_trained_now(capsys, synthetic_players, test_games):
+    files = [synthetic_players[name] for name in NAMES]
+    code, out, _ = _run(
+        capsys, "identify", test_games, "--players", *NAMES, "--pgn", *files, "--predictor", "iam",
+        "--max-positions", "10", "--json", "--quiet",
+    )
+    assert code == 0
+    payload = json.loads(out)
+    assert payload["candidates"][0]["candidate"] == "Alpha Ann" and payload["temperature_fitted"]
+
+
+@pytest.mark.parametrize(
+    ("case", "message"),
+    [
+        ("empty", "PGN file is empty"),
+        ("one game", "cannot determine the side"),
+        ("mixed kinds", "different kinds"),
+        ("other version", "version 2"),
+        ("both sources", "name the candidates"),
+        ("bad temperature", "--temperature must be a positive number"),
+    ],
+)
+def test_bad_input_is_one_error_line(capsys, tmp_path, model_files, test_games, case, message):
+    models = [model_files["Alpha Ann"], model_files["Beta Bob"]]
+    games = test_games
+    extra = []
+    if case == "empty":
+        games = tmp_path / "empty.pgn"
+        games.write_text("", encoding="utf-8")
+    elif case == "one game":
+        games = tmp_path / "one.pgn"
+        games.write_text("[Event" + test_games.read_text(encoding="utf-8").split("[Event")[1], encoding="utf-8")
+    elif case == "mixed kinds":
+        models = [model_files["Alpha Ann"], model_files["ranker"]]
+    elif case == "other version":
+        document = json.loads(model_files["Beta Bob"].read_text(encoding="utf-8"))
+        document["version"] = 2
+        models = [model_files["Alpha Ann"], tmp_path / "v2.json.gz"]
+        with gzip.open(models[1], "wt", encoding="utf-8") as handle:
+            json.dump(document, handle)
+    elif case == "both sources":
+        extra = ["--players", "X"]
+    elif case == "bad temperature":
+        extra = ["--temperature", "0"]
+    code, out, err = _run(capsys, "identify", games, "--models", *models, *extra, "--quiet")
+    assert code == 2 and out == ""
+    assert err.startswith("iam: error: ") and message in err and err.count("\n") == 1

@@ -1,0 +1,142 @@
+"""The stylometry experiment: honest splits, vectorised samples, the control at chance, the CLI's shape."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import experiments.stylometry as stylometry_module
+from experiments.stylometry import (
+    CONTROL,
+    StylometryConfig,
+    decade_groups,
+    load_groups,
+    sample_sums,
+    stylometry,
+    wilson_interval,
+)
+from iam.model import OpponentModel
+from iam.pgn import load_player_games
+from iam.ranker import MoveRanker
+
+from .conftest import run_json
+
+NAMES = ("Alpha Ann", "Beta Bob")
+
+
+def _config(files, **options) -> StylometryConfig:
+    settings = dict(
+        players=tuple((name, str(files[name])) for name in NAMES),
+        ks=(1, 3),
+        predictors=("iam", CONTROL),
+        train_positions=80,
+        samples=40,
+        positions_per_game=8,
+    )
+    settings.update(options)
+    return StylometryConfig(**settings)
+
+
+@pytest.fixture(scope="module")
+def spied_run(synthetic_players):
+    """One small run with spies on what each step was given."""
+    seen = {"fit": [], "matrix": [], "temperature": []}
+    patch = pytest.MonkeyPatch()
+    for cls in (OpponentModel, MoveRanker):
+        original = cls.fit
+
+        def spy(self, games, *rest, _original=original, **options):
+            seen["fit"].extend(game.moves for game in games)
+            return _original(self, games, *rest, **options)
+
+        patch.setattr(cls, "fit", spy)
+    original_matrix, original_temperature = stylometry_module._game_matrix, stylometry_module._temperature
+
+    def matrix_spy(scorer, games, config, progress):
+        found = original_matrix(scorer, games, config, progress)
+        seen["matrix"].append(([game.index for game in games], found[0]))
+        return found
+
+    def temperature_spy(matrix, owner, ks, rng):
+        seen["temperature"].append(matrix)
+        return original_temperature(matrix, owner, ks, rng)
+
+    patch.setattr(stylometry_module, "_game_matrix", matrix_spy)
+    patch.setattr(stylometry_module, "_temperature", temperature_spy)
+    try:
+        result = stylometry(_config(synthetic_players))
+    finally:
+        patch.undo()
+    return result, seen
+
+
+def test_distinct_players_are_identified_and_the_control_is_at_chance(spied_run):
+    result, _ = spied_run
+    rows = result.rows.set_index(["predictor", "k"])
+    assert rows.loc[("iam", 3), "accuracy"] >= 0.9
+    assert rows.loc[("iam", 3), "top2"] == pytest.approx(1.0)
+    for k in (1, 3):
+        assert abs(rows.loc[(CONTROL, k), "accuracy"] - 0.5) < 0.2
+        low, high = rows.loc[(CONTROL, k), "ci95"]
+        assert low <= 0.5 <= high
+    shares = result.confusion.groupby(["predictor", "k", "true"])["share"].sum()
+    assert np.allclose(shares, 1.0)
+
+
+def test_test_games_never_reach_a_fit_or_the_temperature(spied_run, synthetic_players):
+    _, seen = spied_run
+    held = set()
+    for name in NAMES:
+        games, _ = load_player_games([synthetic_players[name]], player=name)
+        held |= {game.moves for game in games if game.index % 5 in (3, 4)}
+    assert seen["fit"] and not held & set(seen["fit"])
+    (development, dev_matrix), (test, _) = seen["matrix"]
+    assert development and all(index % 5 == 3 for index in development)
+    assert test and all(index % 5 == 4 for index in test)
+    columns = dev_matrix.shape[1] // 2
+    assert [m.shape for m in seen["temperature"]] == [(len(development), columns)] * 2
+    assert np.array_equal(seen["temperature"][0], dev_matrix[:, :columns])
+
+
+def test_sample_sums_are_sums_of_k_distinct_rows_of_the_group():
+    rng = np.random.default_rng(0)
+    matrix = rng.normal(size=(9, 3))
+    owner = np.array([0, 0, 0, 0, 1, 1, 1, 2, 2])
+    sums, truth = sample_sums(matrix, owner, 3, 50, np.random.default_rng(1))
+    assert sorted(set(truth.tolist())) == [0, 1]  # group 2 has fewer than 3 games
+    replay = np.random.default_rng(1)
+    for group in (0, 1):
+        rows = np.flatnonzero(owner == group)
+        chosen = np.argsort(replay.random((50, len(rows))), axis=1)[:, :3]
+        assert np.allclose(sums[truth == group], matrix[rows[chosen]].sum(axis=1))
+        assert all(len(set(c)) == 3 for c in chosen.tolist())
+
+
+def test_wilson_interval_contains_the_share_and_narrows_with_trials():
+    low, high = wilson_interval(0.8, 10)
+    assert low < 0.8 < high
+    assert wilson_interval(0.8, 1000)[1] - wilson_interval(0.8, 1000)[0] < high - low
+    assert np.isnan(wilson_interval(0.5, 0)[0])
+
+
+def test_decades_with_enough_games_become_groups(synthetic_players):
+    games, _ = load_player_games([synthetic_players["Beta Bob"]], player="Beta Bob")
+    groups, notes = decade_groups("Beta Bob", games, 10)
+    assert [g.label for g in groups] == ["Beta Bob 1940s", "Beta Bob 1950s"]
+    assert [len(g.games) for g in groups] == [20, 10]
+    groups, notes = decade_groups("Beta Bob", games, 15)
+    assert len(groups) == 1 and "1950s: 10 games" in notes[0]
+    found, _ = load_groups(_config(synthetic_players, by_decade=True, min_decade_games=10))
+    assert len(found) == 4
+
+
+def test_the_cli_prints_the_issues_json_shape(synthetic_players):
+    payload = run_json(
+        "experiment", "stylometry",
+        "--players", *NAMES, "--pgn", *(str(synthetic_players[name]) for name in NAMES),
+        "--predictor", "iam", "--k", "1,2", "--samples", "10", "--train-positions", "60",
+        "--positions-per-game", "4", "--max-test-games", "3", "--max-dev-games", "3",
+    )
+    assert [set(row) for row in payload["rows"]] == [{"predictor", "k", "accuracy", "top2", "ci95", "samples"}] * 4
+    assert {row["predictor"] for row in payload["rows"]} == {"iam", CONTROL}
+    assert set(payload["confusion"]["iam"]["2"]["Alpha Ann"]) == set(NAMES)

@@ -1,0 +1,124 @@
+"""Identification: likelihoods under candidate models, shared work, probabilities, sides."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from iam.errors import DataError
+from iam.identify import (
+    MoveScorer,
+    candidate_probabilities,
+    check_candidates,
+    fit_temperature,
+    game_positions,
+    identify,
+    rank_credit,
+)
+from iam.model import OpponentModel
+from iam.pgn import load_player_games
+from iam.ranker import MoveRanker
+from iam.sides import common_player, side_games
+
+NAMES = ("Alpha Ann", "Beta Bob")
+
+
+@pytest.fixture(scope="module")
+def synthetic_games(synthetic_players):
+    """name -> (training games, test games)."""
+    found = {}
+    for name in NAMES:
+        games, _ = load_player_games([synthetic_players[name]], player=name)
+        found[name] = ([g for g in games if g.split == "train"], [g for g in games if g.split == "test"])
+    return found
+
+
+@pytest.fixture(scope="module")
+def iam_models(synthetic_games):
+    return [OpponentModel(player=name, belief_positions=200).fit(synthetic_games[name][0]) for name in NAMES]
+
+
+@pytest.fixture(scope="module")
+def rankers(synthetic_games):
+    """Rankers with their own columns (habits) and shared ones (move), no population prior."""
+    return [
+        MoveRanker(player=name, families=("move", "habits"), prior="none", max_positions=100, folds=2).fit(synthetic_games[name][0])
+        for name in NAMES
+    ]
+
+
+@pytest.mark.parametrize("kind", ["iam", "ranker"])
+def test_two_players_with_distinct_styles_are_told_apart(kind, synthetic_games, iam_models, rankers):
+    models = iam_models if kind == "iam" else rankers
+    for truth, name in enumerate(NAMES):
+        result = identify(synthetic_games[name][1], models, NAMES)
+        assert result.table()["candidate"].iloc[0] == name
+        assert result.log_likelihood[truth] > result.log_likelihood[1 - truth] + 20
+        assert result.probability[truth] > 0.99
+
+
+def test_shared_scoring_equals_each_models_own_beliefs(synthetic_games, rankers, iam_models):
+    """The scorer splits a ranker's columns into shared and own ones; the result must not change."""
+    positions = [p for game in synthetic_games["Beta Bob"][1][:2] for p in game_positions(game)][:12]
+    scores = MoveScorer([*rankers, *iam_models]).positions(positions)
+    for i, position in enumerate(positions):
+        for j, ranker in enumerate(rankers):
+            assert scores[i, j] == pytest.approx(math.log(ranker.predict_proba(position.board)[position.played_move]), abs=1e-9)
+        for j, model in enumerate(iam_models, start=len(rankers)):
+            beliefs = model.predict_proba(position.board)
+            expected = beliefs.get(position.played_move, 0.0) + max(0.0, 1 - sum(beliefs.values())) / len(position.moves)
+            assert scores[i, j] == pytest.approx(math.log(max(expected, 1e-4)))
+
+
+def test_decisive_positions_favour_the_winner(synthetic_games, iam_models):
+    result = identify(synthetic_games["Alpha Ann"][1], iam_models, NAMES)
+    decisive = result.decisive_positions(3)
+    assert len(decisive) == 3 and (decisive["margin"] > 0).all()
+    assert decisive["margin"].is_monotonic_decreasing
+
+
+def test_candidates_of_different_kinds_are_refused(iam_models, rankers):
+    with pytest.raises(ValueError, match="different kinds"):
+        check_candidates([iam_models[0], rankers[1]])
+    with pytest.raises(ValueError, match="fitted"):
+        check_candidates([OpponentModel(), iam_models[0]])
+    deeper = MoveRanker(families=("move",), search_depth=2)
+    deeper.__dict__.update({k: v for k, v in rankers[0].__dict__.items() if k.endswith("_")})
+    with pytest.raises(ValueError, match="search or engine"):
+        check_candidates([rankers[0], deeper])
+
+
+def test_tied_candidates_share_the_credit():
+    scores = np.array([[-5.0, -5.0, -5.0], [-1.0, -5.0, -5.0], [-9.0, -1.0, -1.0]])
+    truth = np.array([0, 0, 0])
+    assert rank_credit(scores, truth, 1) == pytest.approx([1 / 3, 1.0, 0.0])
+    assert rank_credit(scores, truth, 2) == pytest.approx([2 / 3, 1.0, 0.0])
+
+
+def test_temperature_recovers_the_one_that_generated_the_labels():
+    rng = np.random.default_rng(0)
+    scores = rng.normal(0, 10, size=(4000, 4))
+    probabilities = candidate_probabilities(scores, temperature=5.0)
+    truth = np.array([rng.choice(4, p=row) for row in probabilities])
+    assert fit_temperature(scores, truth) == pytest.approx(5.0, rel=0.1)
+    assert candidate_probabilities(scores[:3]).sum(axis=1) == pytest.approx(np.ones(3))
+
+
+def test_the_side_is_the_name_common_to_every_game(synthetic_players):
+    games, report, player = side_games([synthetic_players["Beta Bob"]], "auto")
+    assert player == "Beta Bob" and len(games) == 30 == report.used
+    assert {g.color for g in games} == {True, False}
+    white, _, _ = side_games([synthetic_players["Beta Bob"]], "white")
+    assert len(white) == 30 and all(g.color for g in white)
+    assert sum(g.white == "Beta Bob" for g in white) == 15
+
+
+def test_an_undeterminable_side_is_an_error():
+    with pytest.raises(DataError, match="both play in every game"):
+        common_player([("A", "B"), ("B", "A")])
+    with pytest.raises(DataError, match="no player name is common"):
+        common_player([("A", "B"), ("C", "D")])
+    with pytest.raises(DataError, match="no player name is common"):
+        common_player([("?", "?")])
