@@ -25,9 +25,13 @@ import numpy as np
 import pandas as pd
 from scipy.stats import norm
 
+from experiments.common import ExperimentResult
+from iam.errors import DataError
+from iam.heldout import development_games, fitting_games, test_games
 from iam.identify import MoveScorer, candidate_probabilities, fit_temperature, rank_credit
 from iam.model import OpponentModel
 from iam.pgn import PlayerGame, load_player_games
+from iam.progress import progress
 from iam.ranker import MoveRanker
 from iam.ranker.evidence import EngineSettings
 
@@ -39,6 +43,9 @@ __all__ = [
     "Group",
     "StylometryResult",
     "stylometry",
+    "run",
+    "NAME",
+    "HELP",
     "trained_candidates",
     "load_groups",
     "decade_groups",
@@ -48,6 +55,9 @@ __all__ = [
     "wilson_interval",
     "plot",
 ]
+
+NAME = "stylometry"
+HELP = "identify who played samples of k test games among several players' models (accuracy, top-2, confusion)"
 
 PREDICTORS = ("iam", "ranker", "ranker+engine", "population")
 """Predictor names, in the order of the tables."""
@@ -63,7 +73,6 @@ candidates (a player's own book leaves him out, everyone else's holds his openin
 so speaks against the true player."""
 _CONTROL_PLAYER = "population control"
 _DEV_SAMPLES = 100
-_DEV_REMAINDER = 3  # training game i is a development game when i % 5 == 3 (experiments.heldout)
 
 
 @dataclass(frozen=True)
@@ -93,6 +102,8 @@ class StylometryConfig:
     search_depth: int = 1
     seed: int = 0
     jobs: int = 1
+    quiet: bool = False
+    """No progress bars on stderr."""
 
 
 @dataclass(frozen=True)
@@ -155,12 +166,11 @@ def decade_groups(player: str, games: Sequence[PlayerGame], minimum: int) -> tup
 
 def split_group(group: Group, config: StylometryConfig, rng: np.random.Generator) -> dict[str, list[PlayerGame]]:
     """The group's fitting, development and test games (development and test capped by seeded samples)."""
-    training = [g for g in group.games if g.split == "train"]
-    fitting = [g for g in training if g.index % 5 != _DEV_REMAINDER]
+    fitting = fitting_games(group.games)
     if config.train_games is not None:
         fitting = fitting[: config.train_games]
-    development = [g for g in training if g.index % 5 == _DEV_REMAINDER]
-    test = [g for g in group.games if g.split == "test"]
+    development = development_games(group.games)
+    test = test_games(group.games)
     return {
         "fitting": fitting,
         "development": _sample(development, config.max_dev_games, rng),
@@ -438,3 +448,55 @@ def plot_confusion(result: StylometryResult, predictor: str, k: int):
     axis.set_title(f"{predictor}, k = {k}")
     figure.colorbar(image, ax=axis)
     return figure
+
+
+def run(config: StylometryConfig) -> ExperimentResult:
+    """The experiment as the CLI runs it: tables, the JSON payload of the issue's shape, a summary, plots."""
+    bar = None if config.quiet else (lambda items, total: progress(items, total=total, desc="scoring", unit=" pieces"))
+    try:
+        result = stylometry(config, progress=bar)
+    except ValueError as exc:
+        raise DataError(str(exc)) from None
+    return experiment_result(result)
+
+
+def experiment_result(result: StylometryResult) -> ExperimentResult:
+    """The tables, the JSON payload (the issue's shape), a markdown summary and the plots."""
+    rows = result.rows
+    short = rows[["predictor", "k", "accuracy", "top2", "ci95", "samples"]].to_dict(orient="records")
+    payload = {
+        "rows": short,
+        "confusion": _nested(result.confusion),
+        "details": rows.to_dict(orient="records"),
+        "temperatures": result.temperatures,
+        "groups": result.groups.to_dict(orient="records"),
+        "notes": result.notes,
+    }
+    shown = rows.assign(ci95=rows["ci95"].map(lambda pair: f"{pair[0]:.2f}-{pair[1]:.2f}"))
+    columns = ["predictor", "k", "accuracy", "top2", "ci95", "samples", "groups", "chance", "mean_probability_true", "mean_top_probability"]
+    lines = [
+        "# Stylometry: who played these games?",
+        "",
+        shown[columns].to_markdown(index=False, floatfmt=".3f"),
+        "",
+        "Temperatures (fitted on development games): " + ", ".join(f"{k} {v:.3g}" for k, v in result.temperatures.items()),
+        "",
+        result.groups.to_markdown(index=False),
+        "",
+        *(f"- {note}" for note in result.notes),
+    ]
+    figures = {"accuracy": plot(result)} if len(rows) else {}
+    main = [p for p in rows["predictor"].unique().tolist() if p != CONTROL] if len(rows) else []
+    if main:
+        k = 5 if 5 in set(rows["k"]) else int(rows["k"].min())
+        figures[f"confusion_{main[-1]}_k{k}"] = plot_confusion(result, main[-1], k)
+    tables = {"stylometry": rows.assign(ci95=rows["ci95"].map(str)) if len(rows) else rows, "confusion": result.confusion, "games": result.games, "groups": result.groups}
+    return ExperimentResult(name=NAME, tables=tables, payload=payload, markdown="\n".join(lines), figures=figures)
+
+
+def _nested(confusion: pd.DataFrame) -> dict:
+    """predictor -> k -> played by -> identified as -> share."""
+    nested: dict = {}
+    for row in confusion.itertuples():
+        nested.setdefault(row.predictor, {}).setdefault(str(row.k), {}).setdefault(row.true, {})[row.identified] = row.share
+    return nested

@@ -21,7 +21,7 @@ from iam.errors import IAMError
 
 __all__ = ["EXPERIMENTS", "experiments", "register", "run"]
 
-EXPERIMENTS = ("node_counts", "belief_bands", "learning_curve", "ply_gain", "guidance_tuning", "ablation")
+EXPERIMENTS = ("node_counts", "belief_bands", "learning_curve", "ply_gain", "guidance_tuning", "ablation", "stylometry")
 """The modules of :mod:`iam.cli.experiments`, in the order ``iam experiment --help`` lists them."""
 
 
@@ -39,9 +39,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "CSV, JSON, a markdown summary and PNG plots.",
     )
     names = parser.add_subparsers(dest="experiment", required=True, metavar="NAME")
-    from iam.cli import stylometry
-
-    for name, module in {**experiments(), stylometry.NAME: stylometry}.items():
+    for name, module in experiments().items():
         sub = names.add_parser(name, help=module.HELP, description=module.HELP)
         module.add_arguments(sub)
         add_common_arguments(sub)

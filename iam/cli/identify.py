@@ -5,7 +5,13 @@ from __future__ import annotations
 import argparse
 import sys
 
-from iam.cli._common import add_engine_arguments, add_quiet, print_json
+from experiments.stylometry import StylometryConfig, trained_candidates
+from iam.cli._common import add_engine_arguments, add_quiet, check_seed, print_json, progress, usable_jobs
+from iam.errors import DataError
+from iam.identify import check_candidates, identify
+from iam.predictors import load_predictor
+from iam.ranker.evidence import EngineSettings
+from iam.sides import side_games
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -37,11 +43,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from iam.cli._common import check_seed, progress, usable_jobs
-    from iam.errors import DataError
-    from iam.identify import identify
-    from iam.sides import side_games
-
     check_seed(args.seed)
     jobs = usable_jobs(args.jobs)
     _check_options(args)
@@ -63,8 +64,6 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _check_options(args: argparse.Namespace) -> None:
-    from iam.errors import DataError
-
     if bool(args.models) == bool(args.players):
         raise DataError("name the candidates with --models MODEL... or with --players NAME... --pgn PGN...")
     if args.players and not args.pgn:
@@ -82,10 +81,6 @@ def _check_options(args: argparse.Namespace) -> None:
 
 def _candidates(args: argparse.Namespace, jobs: int) -> tuple[list[str], list, float, bool]:
     """(names, models, temperature, whether it was fitted) from model files or from --players."""
-    from iam.errors import DataError
-    from iam.identify import check_candidates
-    from iam.predictors import load_predictor
-
     if args.models:
         models = [load_predictor(path, engine=args.engine) for path in args.models]
         try:
@@ -96,8 +91,6 @@ def _candidates(args: argparse.Namespace, jobs: int) -> tuple[list[str], list, f
         if len(set(names)) < len(names):
             names = [f"{name} ({path})" for name, path in zip(names, args.models)]
         return names, models, args.temperature or 1.0, False
-    from experiments.stylometry import StylometryConfig, trained_candidates
-    from iam.ranker.evidence import EngineSettings
 
     files = args.pgn if len(args.pgn) == len(args.players) else args.pgn * len(args.players)
     predictor = "ranker+engine" if args.predictor == "ranker" and args.engine else args.predictor

@@ -1,13 +1,16 @@
-"""``iam experiment stylometry``: its options, turned into a :class:`~experiments.stylometry.StylometryConfig`."""
+"""``iam experiment stylometry``: options of :mod:`experiments.stylometry`, turned into its config."""
 
 from __future__ import annotations
 
 import argparse
 
+from experiments.stylometry import CONTROL, HELP, NAME, StylometryConfig, run
+from iam.bundled import bundled_pgn, default_pgn, manifest
 from iam.cli._common import add_engine_arguments
+from iam.errors import DataError
+from iam.ranker.evidence import EngineSettings
 
-NAME = "stylometry"
-HELP = "identify who played samples of k test games among several players' models (accuracy, top-2, confusion)"
+__all__ = ["NAME", "HELP", "add_arguments", "config", "run"]
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -26,13 +29,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_engine_arguments(parser)
 
 
-def config_from(args: argparse.Namespace):
+def config(args: argparse.Namespace) -> StylometryConfig:
     """The experiment's config from the parsed options (DataError when they are wrong)."""
-    from experiments.stylometry import CONTROL, StylometryConfig
-    from iam.bundled import bundled_pgn, default_pgn, manifest
-    from iam.errors import DataError
-    from iam.ranker.evidence import EngineSettings
-
     ks = _integers(args.k, "--k")
     predictors = tuple(p.strip() for p in args.predictor.split(",") if p.strip())
     if not predictors or any(p not in ("iam", "ranker") for p in predictors):
@@ -70,12 +68,11 @@ def config_from(args: argparse.Namespace):
         engine=EngineSettings(args.engine, args.engine_depth, args.engine_cache) if args.engine else None,
         seed=args.seed,
         jobs=args.jobs,
+        quiet=args.quiet,
     )
 
 
 def _integers(text: str, option: str) -> tuple[int, ...]:
-    from iam.errors import DataError
-
     try:
         values = tuple(sorted({int(part) for part in text.split(",") if part.strip()}))
     except ValueError:
@@ -83,63 +80,3 @@ def _integers(text: str, option: str) -> tuple[int, ...]:
     if not values or values[0] < 1:
         raise DataError(f"{option} takes whole numbers of at least 1, not {text!r}")
     return values
-
-
-def run(args: argparse.Namespace):
-    """Run the experiment and wrap its tables for the shared writer."""
-    from experiments.stylometry import stylometry
-    from iam.cli._common import progress
-    from iam.errors import DataError
-
-    config = config_from(args)
-    bar = None if args.quiet else (lambda items, total: progress(items, total=total, desc="scoring", unit=" pieces"))
-    try:
-        result = stylometry(config, progress=bar)
-    except ValueError as exc:
-        raise DataError(str(exc)) from None
-    return experiment_result(result)
-
-
-def experiment_result(result):
-    """The tables, the JSON payload (the issue's shape), a markdown summary and the plots."""
-    from experiments.runner import ExperimentResult
-    from experiments.stylometry import CONTROL, plot, plot_confusion
-
-    rows = result.rows
-    short = rows[["predictor", "k", "accuracy", "top2", "ci95", "samples"]].to_dict(orient="records")
-    payload = {
-        "rows": short,
-        "confusion": _nested(result.confusion),
-        "details": rows.to_dict(orient="records"),
-        "temperatures": result.temperatures,
-        "groups": result.groups.to_dict(orient="records"),
-        "notes": result.notes,
-    }
-    shown = rows.assign(ci95=rows["ci95"].map(lambda pair: f"{pair[0]:.2f}-{pair[1]:.2f}"))
-    columns = ["predictor", "k", "accuracy", "top2", "ci95", "samples", "groups", "chance", "mean_probability_true", "mean_top_probability"]
-    lines = [
-        "# Stylometry: who played these games?",
-        "",
-        shown[columns].to_markdown(index=False, floatfmt=".3f"),
-        "",
-        "Temperatures (fitted on development games): " + ", ".join(f"{k} {v:.3g}" for k, v in result.temperatures.items()),
-        "",
-        result.groups.to_markdown(index=False),
-        "",
-        *(f"- {note}" for note in result.notes),
-    ]
-    figures = {"accuracy": plot(result)} if len(rows) else {}
-    main = [p for p in rows["predictor"].unique().tolist() if p != CONTROL] if len(rows) else []
-    if main:
-        k = 5 if 5 in set(rows["k"]) else int(rows["k"].min())
-        figures[f"confusion_{main[-1]}_k{k}"] = plot_confusion(result, main[-1], k)
-    tables = {"stylometry": rows.assign(ci95=rows["ci95"].map(str)) if len(rows) else rows, "confusion": result.confusion, "games": result.games, "groups": result.groups}
-    return ExperimentResult(name=NAME, tables=tables, payload=payload, markdown="\n".join(lines), figures=figures)
-
-
-def _nested(confusion) -> dict:
-    """predictor -> k -> played by -> identified as -> share."""
-    nested: dict = {}
-    for row in confusion.itertuples():
-        nested.setdefault(row.predictor, {}).setdefault(str(row.k), {}).setdefault(row.true, {})[row.identified] = row.share
-    return nested
