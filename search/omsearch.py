@@ -55,18 +55,11 @@ __all__ = ["Guidance", "PredictionStats", "ModelPolicy", "GuidedResult", "guided
 class Guidance:
     """How predictions change the search at the modelled player's nodes.
 
-    The defaults are the recommendation of ``iam experiment guidance-tuning``
-    (:mod:`experiments.guidance_tuning`, its rule fixed in advance) on 80 positions of
-    Botvinnik's *development* games (training games set aside; the model fitted on the
-    other training games), never on test games, at 20,000 nodes: reducing moves
-    believed under 10% where the predictions hold half the belief gained 5.5% in
-    nominal depth (95% interval 2.4-9.0%), and where the chosen move changed (34% of
-    positions) stockfish judged the guided choice 10 centipawns better on average
-    (10 better, 9 worse, 8 equal). The differences between the settings tried are
-    within a few percent and partly noise. Sparing the table's move matters: letting
-    it be reduced (``reduce_first``) gains 26% in nominal depth, but because the main
-    line itself is searched shallower, and the moves that changed were 181
-    centipawns worse on average.
+    Beliefs are probabilities in [0, 1]; depths are in plies. Invalid settings raise
+    ``ValueError`` on construction. The defaults are the settings chosen by
+    ``iam experiment guidance-tuning`` (:mod:`experiments.guidance_tuning`) on
+    development games, never on test games; its figures are in the README, section
+    "Exploiting the model: the guided search".
     """
 
     extend_at: float = 0.3
