@@ -21,11 +21,12 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
+from matplotlib.figure import Figure
 import numpy as np
 import pandas as pd
 from scipy.stats import norm
 
-from experiments.common import ExperimentResult
+from experiments.common import ExperimentConfig, ExperimentResult
 from iam.errors import DataError
 from iam.heldout import development_games, fitting_games, test_games
 from iam.identify import MoveScorer, candidate_probabilities, fit_temperature, rank_credit
@@ -76,11 +77,11 @@ _DEV_SAMPLES = 100
 
 
 @dataclass(frozen=True)
-class StylometryConfig:
+class StylometryConfig(ExperimentConfig):
     """One stylometry run: whose games, which predictors, how many samples of which size."""
 
-    players: tuple[tuple[str, str], ...]
-    """(name, PGN path) per player."""
+    players: tuple[tuple[str, str], ...] = field(kw_only=True)
+    """(name, PGN path) per player (required, by keyword)."""
     ks: tuple[int, ...] = (1, 5, 10, 20, 50)
     predictors: tuple[str, ...] = ("iam", "ranker", CONTROL)
     train_games: int | None = None
@@ -100,10 +101,6 @@ class StylometryConfig:
     """With ``by_decade``: a decade needs this many games to be a group."""
     engine: EngineSettings | None = None
     search_depth: int = 1
-    seed: int = 0
-    jobs: int = 1
-    quiet: bool = False
-    """No progress bars on stderr."""
 
 
 @dataclass(frozen=True)
@@ -413,11 +410,10 @@ def _check(config: StylometryConfig) -> None:
         raise ValueError("samples must be at least 1")
 
 
-def plot(result: StylometryResult):
+def plot(result: StylometryResult) -> Figure:
     """Accuracy (solid) and top-2 (dashed) against k per predictor, with 95% intervals and chance."""
-    import matplotlib.pyplot as plt
-
-    figure, axis = plt.subplots(figsize=(7, 4.5))
+    figure = Figure(figsize=(7, 4.5))
+    axis = figure.subplots()
     for predictor, rows in result.rows.groupby("predictor", sort=False):
         low = rows["ci95"].map(lambda pair: pair[0])
         high = rows["ci95"].map(lambda pair: pair[1])
@@ -434,12 +430,11 @@ def plot(result: StylometryResult):
     return figure
 
 
-def plot_confusion(result: StylometryResult, predictor: str, k: int):
+def plot_confusion(result: StylometryResult, predictor: str, k: int) -> Figure:
     """Heat map of the confusion shares of one predictor at one k."""
-    import matplotlib.pyplot as plt
-
     table = result.confusion.query("predictor == @predictor and k == @k").pivot(index="true", columns="identified", values="share")
-    figure, axis = plt.subplots(figsize=(6, 5))
+    figure = Figure(figsize=(6, 5))
+    axis = figure.subplots()
     image = axis.imshow(table.to_numpy(), vmin=0, vmax=1, cmap="Blues")
     axis.set_xticks(range(len(table.columns)), table.columns, rotation=45, ha="right")
     axis.set_yticks(range(len(table.index)), table.index)
@@ -451,7 +446,22 @@ def plot_confusion(result: StylometryResult, predictor: str, k: int):
 
 
 def run(config: StylometryConfig) -> ExperimentResult:
-    """The experiment as the CLI runs it: tables, the JSON payload of the issue's shape, a summary, plots."""
+    """The experiment as the CLI runs it: tables, the JSON payload of the issue's shape, a summary, plots.
+
+    Raises :class:`~iam.errors.DataError` when the games cannot be told apart (fewer
+    than two groups, a group without fitting, development or test games). A tiny run
+    on two bundled players:
+
+    >>> from iam.bundled import bundled_pgn
+    >>> players = tuple((name, str(bundled_pgn(f"{name}.pgn"))) for name in ("Capablanca", "Lasker"))
+    >>> config = StylometryConfig(players=players, ks=(1,), predictors=("iam",), train_games=4,
+    ...                           max_dev_games=4, max_test_games=4, positions_per_game=4, samples=20, quiet=True)
+    >>> result = run(config)
+    >>> result.tables["stylometry"][["predictor", "k", "samples", "groups"]].to_dict(orient="records")
+    [{'predictor': 'iam', 'k': 1, 'samples': 40, 'groups': 2}]
+    >>> sorted(result.tables), sorted(result.figures)
+    (['confusion', 'games', 'groups', 'stylometry'], ['accuracy', 'confusion_iam_k1'])
+    """
     bar = None if config.quiet else (lambda items, total: progress(items, total=total, desc="scoring", unit=" pieces"))
     try:
         result = stylometry(config, progress=bar)
