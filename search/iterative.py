@@ -60,7 +60,15 @@ def search(
     stop: threading.Event | None = None,
     probe: DepthProbe | None = None,
 ) -> SearchResult:
-    """:meth:`Searcher.search` of a Searcher with these parts (see there)."""
+    """:meth:`Searcher.search` of a Searcher with these parts (see there).
+
+    >>> from search import Limits, search
+    >>> from search.games.nim import Nim
+    >>> game = Nim((1, 2))  # who takes the last match loses
+    >>> result = search(game, game.initial_state(), evaluator=lambda state: 0.0, limits=Limits(depth=4))
+    >>> result.value, result.move  # empty the pile of two: the opponent must take the last match
+    (1.0, (1, 2))
+    """
     searcher = Searcher(
         game, evaluator=evaluator, ordering=ordering, table=table, quiescence=quiescence,
         policy=policy, probe=probe,

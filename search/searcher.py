@@ -40,6 +40,16 @@ class Searcher:
     ``quiescence`` searches noisy actions past the horizon (needs an evaluator);
     ``policy`` may reorder actions and extend or reduce their depth; ``probe`` records
     how deep the tree reached and changes nothing.
+
+    >>> from search import Limits, Searcher, TranspositionTable
+    >>> from search.games.tictactoe import TicTacToe
+    >>> game = TicTacToe()
+    >>> searcher = Searcher(game, evaluator=lambda state: 0.0, table=TranspositionTable())
+    >>> result = searcher.search(game.initial_state(), Limits(depth=9))
+    >>> result.value == 0, result.depth  # a draw with best play, the whole game searched
+    (True, 9)
+    >>> searcher.search((1, 1, 0, 2, 2, 0, 0, 0, 0), Limits(depth=3)).move  # X completes the top row
+    2
     """
 
     def __init__(
