@@ -27,7 +27,7 @@ Reported, each as the median over the positions:
 - transposition table: the cost of storing a new position into a full table (each
   store evicts the oldest entry) against storing into a table with room, in
   nanoseconds per store; a constant-time eviction keeps the ratio near 1.
-- node counts (seed 001, "Statistics"): the node-count experiment in a small
+- node counts (source note 001, "Statistics"): the node-count experiment in a small
   configuration (depths 1..``--node-depth``, a per-search time cap), printed as its
   tables; the full run is ``iam experiment node-counts``.
 """

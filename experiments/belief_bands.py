@@ -1,4 +1,4 @@
-"""Belief bands (seed 001, "Results"): how often a top prediction of a given belief is right.
+"""Belief bands (source note 001, "Results"): how often a top prediction of a given belief is right.
 
 For each training size (the source notes' 12, 22 and 80 games, and all training games) the
 model predicts every held-out move of the player; each test position's top prediction

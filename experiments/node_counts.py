@@ -1,4 +1,4 @@
-"""Node counts (seed 001, "Statistics"): how many positions each improvement of the
+"""Node counts (source note 001, "Statistics"): how many positions each improvement of the
 search saves, at depths 1 to 5, from the opening position and a tactical middlegame.
 
 Rows, each adding one improvement to the row above: minimax; alpha-beta (the game's
@@ -217,7 +217,7 @@ def _markdown_table(pivot) -> str:
 
 def markdown(table, time_cap: float) -> str:
     """The source notes' layout: algorithms down, depths across; nodes, then seconds."""
-    parts = ["# Node counts (seed 001, \"Statistics\")", ""]
+    parts = ["# Node counts (source note 001, \"Statistics\")", ""]
     for position, frame in table.groupby("position", sort=False):
         parts += [f"## {position}: `{POSITIONS[position]}`", "", "Nodes searched:", ""]
         parts += [_markdown_table(_pivot(frame, "nodes", lambda v: f"{int(v):,}")), ""]

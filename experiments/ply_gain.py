@@ -1,4 +1,4 @@
-"""Ply gain (seed 001, "Results - Min-Max"): how much deeper a search sees when it knows
+"""Ply gain (source note 001, "Results - Min-Max"): how much deeper a search sees when it knows
 its opponent. The source notes report an average ply increase of 12.5%.
 
 Positions come from the held-out games where the modelled player's *opponent* is to
@@ -523,7 +523,7 @@ def markdown(setup: Setup, summary: pd.DataFrame, guidance) -> str:
         f"(how far the search follows the game's actual next {setup.line_plies} plies), horizon "
         "(mean ply where the search stopped). Gains are means of per-position gains with 95% "
         "intervals over games; `depth_ratio_gain_pct` is the gain of the mean nominal depth. "
-        "Seed 001 reports an average ply increase of 12.5%.",
+        "Source note 001 reports an average ply increase of 12.5%.",
         "",
         summary_table(summary, referenced=setup.reference is not None),
     ]
@@ -557,7 +557,7 @@ def figure(summary: pd.DataFrame):
         bounds = np.array([list(pair) for pair in summary[ci]], dtype=float)
         errors = np.nan_to_num(np.abs(np.vstack([means - bounds[:, 0], bounds[:, 1] - means])))
         right.bar(x + offset, means, width=0.4, yerr=errors, capsize=4, color=color, label=label)
-    right.axhline(12.5, color="grey", linestyle="--", label="seed 001: +12.5%")
+    right.axhline(12.5, color="grey", linestyle="--", label="source note 001: +12.5%")
     right.set_xticks(x, labels)
     right.set_xlabel("budget")
     right.set_ylabel("mean ply gain (%) with 95% interval")

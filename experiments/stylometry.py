@@ -8,7 +8,7 @@ log-likelihood under every model is computed once (a games x models matrix, work
 shared between models by :class:`iam.identify.MoveScorer`); a seeded sample of k
 games is then a sum of k rows, done for all samples at once with numpy.
 
-Predictors: ``iam`` (the seed's chunks and opening memory), ``ranker`` (the move
+Predictors: ``iam`` (the source notes' chunks and opening memory), ``ranker`` (the move
 ranker of :data:`RANKER_FAMILIES`), ``ranker+engine`` (with a UCI engine's evidence) and ``population``, the
 control: every group's control model is a ranker of the move and population families fitted on an equal,
 randomly dealt share of *all* groups' games, so it knows the population and nothing

@@ -2,7 +2,7 @@
 
 Two beliefs share the candidate rows of :mod:`iam.features`:
 
-* :class:`RuleWeights` is seed 001's heuristic move selection. A chunk's belief
+* :class:`RuleWeights` is source note 001's heuristic move selection. A chunk's belief
   starts at its frequency (share of training games it occurs in) and named rules
   add to it: large patterns, major pieces, temporal similarity, winning patterns;
   a pattern the player just dissolved is eliminated. A move's belief combines all
@@ -40,7 +40,7 @@ MAX_WEIGHT = 1e6
 
 @dataclass(frozen=True)
 class RuleWeights:
-    """Weights of seed 001's belief heuristics (added to a chunk's frequency)."""
+    """Weights of source note 001's belief heuristics (added to a chunk's frequency)."""
 
     large_patterns: float = 0.15
     """Added in full for an eight-piece chunk, pro rata from two pieces upwards."""
@@ -130,7 +130,7 @@ def normalise(beliefs: np.ndarray) -> np.ndarray:
 
 
 def rule_beliefs(rows: np.ndarray) -> np.ndarray:
-    """Seed 001's belief for one position's candidate rows: chunks and rote memory combined."""
+    """Source note 001's belief for one position's candidate rows: chunks and rote memory combined."""
     chunk = rows[:, FEATURES.index("iam_score")]
     rote = rows[:, FEATURES.index("rote_share")]
     return normalise(1.0 - (1.0 - chunk) * (1.0 - rote))

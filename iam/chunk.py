@@ -38,7 +38,7 @@ __all__ = [
 ]
 
 BOX = 4
-"""Chunks fit in a BOX x BOX grid (seed 001: "Proximity - 4x4 grid")."""
+"""Chunks fit in a BOX x BOX grid (source note 001: "Proximity - 4x4 grid")."""
 OPPONENT_PAWN = 7
 _CELLS = BOX * BOX
 _SHIFTS = (3 * np.arange(_CELLS, dtype=np.int64)).reshape(BOX, BOX)

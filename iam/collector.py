@@ -1,6 +1,6 @@
 """The visual chunk collector: every valid chunk on a board, for many boards at once.
 
-Seed 001's rules for a valid chunk, as implemented here:
+Source note 001's rules for a valid chunk, as implemented here:
 
 * **proximity**: two of the player's pieces are linked when one lies in the other's
   template neighbourhood (the bits of the code matrix Y, :mod:`iam.template`);

@@ -3,7 +3,7 @@
 The partial chunk finder proposes (chunk, move) pairs; the rote memory proposes
 moves it remembers. This module turns them into one row of numbers per candidate
 move, the input of every belief (:mod:`iam.belief`). The per-chunk quantities are
-seed 001's heuristics (frequency, large patterns, major pieces, temporal
+source note 001's heuristics (frequency, large patterns, major pieces, temporal
 similarity, winning patterns, a just-dissolved pattern) plus, beyond IAM, each
 chunk's *completion rate*: how often the player completed the chunk when a move
 could complete it, measured on training positions and smoothed towards the

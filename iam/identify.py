@@ -49,7 +49,7 @@ __all__ = [
 ]
 
 Candidate = OpponentModel | MoveRanker
-"""A candidate model: the seed's IAM model or a move ranker."""
+"""A candidate model: the source notes' IAM model or a move ranker."""
 
 IAM_FLOOR = 1e-4
 """Smallest probability of a move under an IAM model (as in its log loss)."""

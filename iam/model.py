@@ -74,7 +74,7 @@ class OpponentModel(BaseEstimator):
         The rote memory remembers sequences of at most this many plies.
     belief:
         ``"learned"`` (weights and calibration learned from the training games)
-        or ``"rules"`` (seed 001's heuristics with ``rule_weights``).
+        or ``"rules"`` (source note 001's heuristics with ``rule_weights``).
     rule_weights:
         Weights of the source notes' heuristics (:class:`~iam.belief.RuleWeights`).
     belief_positions:

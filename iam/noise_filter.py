@@ -1,6 +1,6 @@
 """The noise filter: keep only chunks the player showed in several games, with their statistics.
 
-Chess is noise-intolerant (seed 001): a pattern seen once may be an accident of one
+Chess is noise-intolerant (source note 001): a pattern seen once may be an accident of one
 game. A chunk is kept when it occurs in at least ``min_games`` different games.
 For every kept chunk the filter records what the belief heuristics need: how
 often and in how many games it occurred, how often the player's move formed it,

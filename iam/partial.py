@@ -1,6 +1,6 @@
 """The partial chunk finder: stored chunks one move away from the live board.
 
-Seed 001: for each stored chunk that fits on the board, if exactly one of its
+Source note 001: for each stored chunk that fits on the board, if exactly one of its
 specified squares differs from the board, check whether a legal move of the
 player completes it; such moves are candidates for the move predictor. Here a
 move *completes* a placement when it puts the missing piece on the missing square
@@ -9,7 +9,7 @@ passant are handled by looking at what the move changes, not by special cases).
 
 The finder also marks completions the player *just dissolved*: the placement was
 complete before the player's previous move, and that move took a piece out of
-it. Seed 001's heuristic eliminates such moves.
+it. Source note 001's heuristic eliminates such moves.
 """
 
 from __future__ import annotations

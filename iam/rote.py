@@ -1,6 +1,6 @@
 """Text (rote) memory: the move sequences the player repeats verbatim, mostly openings.
 
-Seed 001's IAM keeps, beside its visual chunks, a textual memory: a human player
+Source note 001's IAM keeps, beside its visual chunks, a textual memory: a human player
 memorises move sequences. For every position in the first ``max_ply`` plies of a
 game where the player was to move, the memory counts which move the player chose
 after exactly that sequence of moves from exactly that start. When a live game

@@ -1,4 +1,4 @@
-"""Convolution templates and the code matrix Y (seed 001, "Visual Chunk Collector").
+"""Convolution templates and the code matrix Y (source note 001, "Visual Chunk Collector").
 
 A template is a 3x3 grid centred on a piece. Its neighbour weights are distinct
 powers of two, so convolving the occupancy of the player's pieces with a template

@@ -1,9 +1,9 @@
-"""Game-tree search over a small game protocol (seeds 000-004).
+"""Game-tree search over a small game protocol (source notes 000-004).
 
 Games implement :class:`Game` (S0, PLAYER, ACTIONS, RESULT, TERMINAL-TEST, UTILITY);
 the algorithms below see nothing else. Chess is one adapter among small games:
 
-- :mod:`search.games`: tic-tac-toe, Nim, explicit trees (the seeds' worked examples);
+- :mod:`search.games`: tic-tac-toe, Nim, explicit trees (the source notes' worked examples);
 - :mod:`search.chess`: everything that knows python-chess (no other module here
   imports it): the chess adapter and its evaluations, the fast chess core and
   :func:`~search.chess.scoring.score_root_moves`, pawnless endgames for the

@@ -1,4 +1,4 @@
-"""Alpha-beta search in negamax form (seeds 000-004), with the improvements of seed 001:
+"""Alpha-beta search in negamax form (source notes 000-004), with the improvements of source note 001:
 move ordering, quiescence search and a transposition table, each optional.
 
 Values are always from the point of view of the player to move, so one code path

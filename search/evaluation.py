@@ -1,7 +1,7 @@
-"""Evaluation functions: estimates of a non-terminal state's value (seeds 000, 002).
+"""Evaluation functions: estimates of a non-terminal state's value (source notes 000 and 002).
 
 An evaluator scores a state for player 0 (MAX, White in chess); the search turns it
-into the point of view of the player to move in one place. The seeds' standard form is
+into the point of view of the player to move in one place. The source notes' standard form is
 a weighted linear sum of features, ``Eval(s) = w1 f1(s) + ... + wn fn(s)``.
 """
 

@@ -1,4 +1,4 @@
-"""Expectiminimax (seed 000, "Games of chance"): minimax with chance nodes, whose value
+"""Expectiminimax (source note 000, "Games of chance"): minimax with chance nodes, whose value
 is the probability-weighted average of their outcomes' values."""
 
 from __future__ import annotations

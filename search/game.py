@@ -1,4 +1,4 @@
-"""The formal game of seed 000: S0, PLAYER, ACTIONS, RESULT, TERMINAL-TEST, UTILITY.
+"""The formal game of source note 000: S0, PLAYER, ACTIONS, RESULT, TERMINAL-TEST, UTILITY.
 
 A game object holds only the rules. Algorithms see this thin interface and nothing
 else, so they never know which game they search. Each game declares its
@@ -76,7 +76,7 @@ class Capabilities:
 
 
 class Game(ABC):
-    """Rules of a finite game in the seed's six parts; states are values the game owns.
+    """Rules of a finite game in source note 000's six parts; states are values the game owns.
 
     ``to_move`` is defined on terminal states too (it names who would move next), so
     the utility of a terminal state can be read from the point of view of the player

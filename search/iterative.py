@@ -1,4 +1,4 @@
-"""Iterative deepening under limits (seed 003): search depth 1, 2, 3 ... and keep the
+"""Iterative deepening under limits (source note 003): search depth 1, 2, 3 ... and keep the
 last completed answer, so the search can stop at any moment with a sound move.
 
 :func:`iterate` yields one :class:`SearchResult` per completed depth and lets the

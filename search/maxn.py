@@ -1,4 +1,4 @@
-"""Max^n (seed 003, "Multi-player non-zero-sum games"): utilities are tuples, one entry
+"""Max^n (source note 003, "Multi-player non-zero-sum games"): utilities are tuples, one entry
 per player, and the player to move picks the child whose tuple is best for them."""
 
 from __future__ import annotations

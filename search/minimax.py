@@ -1,4 +1,4 @@
-"""Minimax (seed 000): the value of a state when both players play perfectly.
+"""Minimax (source note 000): the value of a state when both players play perfectly.
 
 Written in negamax form: the value of a state for the player to move is the best of
 its children's values, each negated when the turn passes to the other player. No
@@ -30,7 +30,7 @@ def minimax(
     """Minimax value and best action of ``state`` from the point of view of its mover.
 
     ``depth=None`` searches to the end of the game; a finite ``depth`` (H-MINIMAX of
-    seed 000) scores the states at the horizon with ``evaluator`` (for player 0).
+    source note 000) scores the states at the horizon with ``evaluator`` (for player 0).
     Ties go to the first action in the game's order. A ``budget`` (nodes, deadline,
     stop event; as the alpha-beta worker's) is checked at every node; when it runs
     out the search raises ``search.alphabeta.SearchAborted`` (a minimax value is not

@@ -1,4 +1,4 @@
-"""Opponent-model-guided alpha-beta (seed 001: "develop tree along more likely moves").
+"""Opponent-model-guided alpha-beta (source note 001: "develop tree along more likely moves").
 
 The plain search assumes the opponent plays the move that is worst for us. When a
 model predicts what this opponent actually plays, the search can spend its nodes
@@ -16,7 +16,7 @@ where the game is likely to go. At the modelled player's nodes this policy
   shallower). With ``reduce_below == extend_at`` every move is either extended or
   reduced; the default reduces only the moves the model gives little chance;
 * optionally prunes, under the same confidence condition, every move believed less
-  than ``prune_below``: the seed's "prune the search tree". A reduced move is still
+  than ``prune_below``: source note 001's "prune the search tree". A reduced move is still
   searched, shallower, so the minimizing side can still choose it; a pruned move is
   not searched at all, which is exact against a player who never plays it and
   unsound against one the model misjudges. Off by default.

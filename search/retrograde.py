@@ -1,7 +1,7 @@
-"""Retrograde analysis (seed 004, "Dynamic programming"): solve every state of a small
+"""Retrograde analysis (source note 004, "Dynamic programming"): solve every state of a small
 game at once, backwards from the terminal states, as endgame tablebases are built.
 
-The seed labels each state W, B or ? and sweeps until nothing changes. This solver
+Source note 004 labels each state W, B or ? and sweeps until nothing changes. This solver
 does the same work with a queue: terminal states are labelled first; a state whose
 mover has a move to a state lost for the opponent is won; a state all of whose moves
 lead to states won for the opponent is lost; whatever stays unlabelled is a draw (no

@@ -1,4 +1,4 @@
-"""The player's habits as ranker features: the seed's chunks and his opening memory.
+"""The player's habits as ranker features: the source notes' chunks and his opening memory.
 
 The IAM model of the player (:class:`~iam.model.OpponentModel`) proposes moves that
 complete his stored chunks or follow his remembered openings, with a belief. Its

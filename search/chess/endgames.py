@@ -1,4 +1,4 @@
-"""Pawnless chess endgames as a small game, for the retrograde solver (seed 004, "DP for
+"""Pawnless chess endgames as a small game, for the retrograde solver (source note 004, "DP for
 chess endgames").
 
 A state is a position of a material signature (say KQ vs K) reduced by the board's

@@ -1,5 +1,5 @@
 """Chess evaluation for the generic search: material and piece-square features in the
-seeds' linear form, and the fast board's tapered evaluation computed on a ``chess.Board``.
+source notes' linear form, and the fast board's tapered evaluation computed on a ``chess.Board``.
 
 Six features, each White minus Black: the counts of pawns, knights, bishops, rooks and
 queens, and the sum of piece-square bonuses (centralised knights, advanced pawns, a

@@ -1,5 +1,5 @@
-"""Small games with known answers: tic-tac-toe, Nim (II-Nim of seed 004) and explicit
-game trees (the seeds' worked examples, chance and multi-player trees)."""
+"""Small games with known answers: tic-tac-toe, Nim (II-Nim of source note 004) and explicit
+game trees (the source notes' worked examples, chance and multi-player trees)."""
 
 from search.games.nim import Nim
 from search.games.tictactoe import TicTacToe

@@ -1,5 +1,5 @@
-"""Nim as in seed 004: take any number of matches from one pile; whoever takes the
-last match loses. ``Nim()`` is the seed's II-Nim (two piles of two), value -1 for the
+"""Nim as in source note 004: take any number of matches from one pile; whoever takes the
+last match loses. ``Nim()`` is source note 004's II-Nim (two piles of two), value -1 for the
 first player (A)."""
 
 from __future__ import annotations
@@ -11,14 +11,14 @@ from search.game import Capabilities, Game
 __all__ = ["Nim", "NimState"]
 
 NimState = tuple[tuple[int, ...], int]
-"""(pile sizes in ascending order, player to move). Piles are unordered, as in the seed."""
+"""(pile sizes in ascending order, player to move). Piles are unordered, as in the source note."""
 
 
 class Nim(Game):
     """An action ``(pile, count)`` takes ``count`` matches from the ``pile``-th pile.
 
     Actions that lead to the same position (equal piles) are listed once, in the order
-    the seed draws them: piles left to right, fewer matches first.
+    the source note draws them: piles left to right, fewer matches first.
     """
 
     capabilities = Capabilities(players=2, zero_sum=True, chance=False)

@@ -1,4 +1,4 @@
-"""The seeds' worked examples as game trees: test cases with known answers."""
+"""The source notes' worked examples as game trees: test cases with known answers."""
 
 from __future__ import annotations
 
@@ -20,10 +20,10 @@ __all__ = [
     "seed003_expectimax_game",
 ]
 
-# Seed 000, "Minimax": a 2-ply game, MAX over three MIN nodes.
+# Source note 000, "Minimax": a 2-ply game, MAX over three MIN nodes.
 SEED000_TWO_PLY = [[3, 12, 8], [2, 4, 6], [14, 5, 2]]
 
-# Seed 000, "Nondeterministic games": MAX chooses between two coin flips, each landing
+# Source note 000, "Nondeterministic games": MAX chooses between two coin flips, each landing
 # on a MIN node; MIN values 2, 4 and 0, -2, so the chance nodes are worth 3 and -1.
 COIN_FLIP = Decision(
     0,
@@ -37,7 +37,7 @@ COIN_FLIP = Decision(
     },
 )
 
-# Seed 003, "Multi-player non-zero-sum games": player 0 at the root, then player 1,
+# Source note 003, "Multi-player non-zero-sum games": player 0 at the root, then player 1,
 # then player 2 choosing between leaves with utility tuples.
 THREE_PLAYER = Decision(
     0,
@@ -60,7 +60,7 @@ THREE_PLAYER = Decision(
 )
 
 
-# Seed 001, "An example": MAX at a, MIN at b and c, terminal states d e f g with
+# Source note 001, "An example": MAX at a, MIN at b and c, terminal states d e f g with
 # payoffs 1 1 -1 0 as drawn (d, e under b; f, g under c): b = 1, c = -1, "Best value
 # for MAX is 1".
 SEED001_MINIMAX = Decision(
@@ -71,8 +71,8 @@ SEED001_MINIMAX = Decision(
     },
 )
 
-# Seed 003, "Expectimax Search Trees": MAX over chance nodes with leaves 10 4 5 7, two
-# outcomes each as drawn. The seed gives no probabilities ("chance nodes take average
+# Source note 003, "Expectimax Search Trees": MAX over chance nodes with leaves 10 4 5 7, two
+# outcomes each as drawn. The source note gives no probabilities ("chance nodes take average
 # (expectation) of value of children"), so the outcomes are read as equally likely:
 # the chance nodes are worth 7 and 6, MAX takes 7.
 SEED003_EXPECTIMAX = Decision(
@@ -80,7 +80,7 @@ SEED003_EXPECTIMAX = Decision(
     {"left": uniform({"a": 10, "b": 4}), "right": uniform({"a": 5, "b": 7})},
 )
 
-# Seed 003, "Minimax Properties" ("Optimal? Yes, against perfect player. Otherwise?"):
+# Source note 003, "Minimax Properties" ("Optimal? Yes, against perfect player. Otherwise?"):
 # MAX over two MIN nodes with leaves 10 10 and 9 100. Minimax takes 10 on the left; an
 # opponent who moves at random (each move equally likely) makes the right worth 54.5.
 SEED003_WORST_CASE = Decision(
@@ -88,7 +88,7 @@ SEED003_WORST_CASE = Decision(
     {"left": Decision(1, {"a": 10, "b": 10}), "right": Decision(1, {"a": 9, "b": 100})},
 )
 
-# Seed 003, "Expectimax Evaluation": leaves 0 40 20 30 and, after x^2, 0 1600 400 900.
+# Source note 003, "Expectimax Evaluation": leaves 0 40 20 30 and, after x^2, 0 1600 400 900.
 # Averages 20 and 25 pick the right; squared, 800 and 650 pick the left: expectimax
 # needs meaningful magnitudes, minimax only the order (as drawn, two outcomes each,
 # equally likely).
@@ -99,7 +99,7 @@ SEED003_SCALE_SQUARED = Decision(
 
 
 def seed000_game() -> TreeGame:
-    """Seed 000's two-ply tree; actions A1..A3, then A11..A33."""
+    """Source note 000's two-ply tree; actions A1..A3, then A11..A33."""
     return TreeGame(two_ply(SEED000_TWO_PLY))
 
 
@@ -112,10 +112,10 @@ def three_player_game() -> TreeGame:
 
 
 def seed001_game() -> TreeGame:
-    """Seed 001's minimax example; actions b, c, then d .. g."""
+    """Source note 001's minimax example; actions b, c, then d .. g."""
     return TreeGame(SEED001_MINIMAX)
 
 
 def seed003_expectimax_game() -> TreeGame:
-    """Seed 003's expectimax tree (outcomes equally likely; see :data:`SEED003_EXPECTIMAX`)."""
+    """Source note 003's expectimax tree (outcomes equally likely; see :data:`SEED003_EXPECTIMAX`)."""
     return TreeGame(SEED003_EXPECTIMAX)

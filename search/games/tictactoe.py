@@ -1,4 +1,5 @@
-"""Tic-tac-toe (seeds 000, 002): player 0 plays X and moves first; value 0 with best play."""
+"""Tic-tac-toe (source notes 000 and 002): player 0 plays X and moves first; value 0 with
+best play."""
 
 from __future__ import annotations
 

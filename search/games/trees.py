@@ -1,4 +1,4 @@
-"""Explicit game trees: the seeds' worked examples written down node by node.
+"""Explicit game trees: the source notes' worked examples written down node by node.
 
 A tree is built from :class:`Decision` nodes (a player picks a labelled child),
 :class:`ChanceNode` nodes (an outcome happens with a probability) and leaves (a number:
@@ -113,7 +113,7 @@ class TreeGame(Game):
 
 
 def two_ply(values: Sequence[Sequence[float]], labels: str = "A") -> Decision:
-    """A MAX-over-MIN tree as in seed 000: ``values[i][j]`` is leaf ``A{i+1}{j+1}``."""
+    """A MAX-over-MIN tree as in source note 000: ``values[i][j]`` is leaf ``A{i+1}{j+1}``."""
     return Decision(
         0,
         {

@@ -1,9 +1,9 @@
-"""Seed 001's "Convolution Example", checked with the project's vectorised code matrix.
+"""Source note 001's "Convolution Example", checked with the project's vectorised code matrix.
 
 Reading the slides
 ------------------
 The example is an animation of eight slides. Each shows the board X (a picture,
-lost in the text of the seed), the template in use and the code matrix Y as 24
+lost in the text of the source note), the template in use and the code matrix Y as 24
 numbers. Numbers printed on one text line (``196 32``, ``202 208 50``, ``130 158``)
 are neighbours in one row, so Y is a window of 4 rows x 6 columns, read row by row,
 top row first. As in the templates' drawing, up is the player's forward direction.
@@ -34,10 +34,10 @@ Why no single board X gives all of it
   rebuilt on its own board below.
 * Several values count squares whose own Y is 0 (A's 140 counts the two squares
   ahead of it, D's 50 the squares right of it): those are the opponent's pieces, so
-  the seed's X counts every piece as a neighbour. The project's collector counts the
+  the source note's X counts every piece as a neighbour. The project's collector counts the
   player's own pieces (and, for pawn structure, the opposing pawns);
   :func:`iam.template.code_matrix` takes any occupancy as ``neighbours``, and these
-  tests pass the seed's (every piece).
+  tests pass the source note's (every piece).
 
 What is reproduced
 ------------------

@@ -1,4 +1,4 @@
-"""Board matrices and the convolution templates (seed 001's code matrix Y)."""
+"""Board matrices and the convolution templates (source note 001's code matrix Y)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The seeds' worked examples: exact values, best moves and which leaves get visited."""
+"""The source notes' worked examples: exact values, best moves and which leaves get visited."""
 
 import pytest
 
@@ -148,7 +148,7 @@ def _drawn(game, state):
 
 
 def test_ii_nim_tree_as_drawn():
-    # Seed 004, slide 15: every node with its minimax value for A, children in the
+    # Source note 004, slide 15: every node with its minimax value for A, children in the
     # order drawn.
     leaf_a = ("(- -) A", 1, [])
     leaf_b = ("(- -) B", -1, [])
@@ -168,7 +168,7 @@ def test_ii_nim_tree_as_drawn():
 
 
 def test_ii_nim_state_space_by_dynamic_programming():
-    # Seed 004, slides 8 and 22: the twelve states of S, solved at once; every value
+    # Source note 004, slides 8 and 22: the twelve states of S, solved at once; every value
     # agrees with recursive minimax, and A to move at (ii, ii) loses.
     game = Nim()
     piles = [(0, 0), (0, 1), (0, 2), (1, 1), (1, 2), (2, 2)]
