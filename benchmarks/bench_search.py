@@ -14,7 +14,9 @@ Reported, each as the median over the positions:
   evaluation): nodes per second and the time to complete each depth up to ``--depth``.
 - after: the fast chess core (:mod:`search.chess.engine`), the same figures, and the
   ratio of the depth-``--depth`` times (before / after).
-- score_root_moves at depth 1 and 2: milliseconds per position.
+- score_root_moves at depth 1 and 2: milliseconds per position; and at depths 1, 2
+  and 3 its time against one search of the same depth, as the median of per-position
+  ratios (``bench_scoring.py``, which runs that part alone).
 - UCI, same time per position (``--uci-seconds``) through python-chess's engine
   client: our engine and sunfish (the PyPI package, when installed; it is not a
   dependency), each engine's own nodes per second from its last ``info`` line.
@@ -48,6 +50,8 @@ import chess.pgn
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bench_scoring import report as scoring_report  # noqa: E402  (benchmarks/bench_scoring.py)
+from bench_scoring import scoring_ratio  # noqa: E402
 from positions import middlegame_positions  # noqa: E402  (benchmarks/positions.py)
 
 from search import Bound, HeuristicOrderer, Limits, TranspositionTable, iterate  # noqa: E402
@@ -262,6 +266,7 @@ def main() -> int:
         fast.append(fast_run(board, args.depth))
         print(f"position {index}/{len(boards)} done", file=sys.stderr)
     scoring = {depth: scoring_ms(boards, depth) for depth in (1, 2)}
+    scoring_ratios = [scoring_ratio(boards, depth, repeats=3) for depth in (1, 2, 3)]
     ours_uci = uci_rates(boards, [sys.executable, "-m", "iam", "uci"], args.uci_seconds)
     sunfish = sunfish_command()
     sunfish_uci = uci_rates(boards, sunfish, args.uci_seconds) if sunfish else []
@@ -295,6 +300,10 @@ def main() -> int:
             b["seconds_to_depth"][args.depth] / a["seconds_to_depth"][args.depth] for b, a in zip(runs, fast)
         ),
         "score_root_moves_ms_median": scoring,
+        "score_root_moves_over_one_search": {
+            r["depth"]: {key: r[key] for key in ("ratio_median", "ratio_min", "ratio_max", "node_ratio_median")}
+            for r in scoring_ratios
+        },
         "uci_seconds": args.uci_seconds,
         "uci_ours_nps_median": statistics.median(r["nps"] for r in ours_uci),
         "uci_ours_depth_median": statistics.median(r["depth"] or 0 for r in ours_uci),
@@ -329,6 +338,7 @@ def main() -> int:
           f"{summary['depth_time_ratio_before_over_after_median']:.2f}")
     for depth, millis in scoring.items():
         print(f"score_root_moves, depth {depth}: {millis:.1f} ms per position (median)")
+    print(scoring_report(scoring_ratios))
     print(f"UCI, {args.uci_seconds:g} s per position: ours {summary['uci_ours_nps_median']:,.0f} nodes/s "
           f"(depth {summary['uci_ours_depth_median']:g})", end="")
     if sunfish_uci:

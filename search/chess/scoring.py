@@ -1,12 +1,19 @@
-"""Score every root move: one value per legal move, at about the cost of one search.
+"""Score every root move: one exact value per legal move, for several times one search.
 
 A move ranker needs more than the best move: it needs each move's loss against the
 best, so every move of the position must get an *exact* value, not a bound. A plain
 alpha-beta search proves most moves worse with a narrow window and never learns by how
 much; :func:`score_root_moves` instead searches every root move with a full window,
 one after the other, sharing one transposition table and one move order, after an
-iterative-deepening pass to ``depth - 1`` that fills both. Inside each child the
-search is ordinary alpha-beta, so the cost is close to one search of that depth.
+iterative-deepening pass to ``depth - 1`` that fills both.
+
+That costs several times one search of the same depth, not about one (the measured
+ratios are in the README, section "Search"; ``benchmarks/bench_scoring.py`` measures
+them). The gap is the work exact values need, not overhead: where one search dismisses
+a worse move with a single refutation, an exact value needs the opponent's best reply,
+every other reply shown to be no better, and every capture sequence that could change
+it followed to its end. Searching each move with its value known in advance, in a
+window of one centipawn around it, still costs most of what the full windows cost.
 
 It runs on the fast chess search (:mod:`search.chess.engine`) with its tapered
 piece-square evaluation (:mod:`search.chess.pst`). Values are centipawns from the point

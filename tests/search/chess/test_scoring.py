@@ -19,6 +19,10 @@ TACTICAL = "r1b1k2r/ppppnppp/2n2q2/2b5/3NP3/2P1B3/PP3PPP/RN1QKB1R w KQkq - 0 1"
 BLACK_TO_MOVE = "r1bqkbnr/pppp1ppp/2n5/4p3/2B1P3/5Q2/PPPP1PPP/RNB1K1NR b KQkq - 3 3"
 ENDGAME = "8/5pk1/6p1/3R4/4r3/6P1/5PK1/8 w - - 0 40"
 MATE_IN_ONE = "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1"
+# three of the benchmark middlegames (benchmarks/positions.py), full of captures
+CAPTURES = "r2qr1k1/4bppp/p1n1bn2/1p1pp3/P2pP3/2P2N2/1PB1QPPP/R1B1RNK1 w - - 0 16"
+QUEENS_OFF_SOON = "r1b1r1k1/p2nBppp/1p2p3/3p4/q2P4/1NnBP3/P1Q2PPP/R3K2R w KQ - 2 16"
+QUIET = "r1b2rk1/1nq1bppp/p2p1n2/1p1Pp3/2p1P3/2P4P/PPB2PPN/R1BQRNK1 w - - 2 16"
 
 
 class _OnlyMove:
@@ -79,6 +83,22 @@ def test_scores_equal_one_search_per_move(fen, depth):
 def test_scores_equal_the_fast_search_per_move_at_depth_3(fen):
     board = chess.Board(fen)
     assert score_root_moves(board, 3) == _fast_reference(board, 3)
+
+
+@pytest.mark.parametrize("fen", [CAPTURES, QUEENS_OFF_SOON, QUIET])
+@pytest.mark.parametrize("depth", [1, 2, 3])
+def test_scores_equal_the_fast_search_per_move_on_benchmark_middlegames(fen, depth):
+    board = chess.Board(fen)
+    assert score_root_moves(board, depth) == _fast_reference(board, depth)
+
+
+@pytest.mark.parametrize(("fen", "depth"), [(MIDDLEGAME, 2), (CAPTURES, 3), (TACTICAL, 3), (ENDGAME, 4)])
+def test_the_best_score_is_the_value_of_one_search(fen, depth):
+    board = chess.Board(fen)
+    scores = score_root_moves(board, depth)
+    result = ChessSearch().search(board, Limits(depth=depth))
+    assert max(scores.values()) == result.value
+    assert scores[result.move] == result.value
 
 
 def test_without_quiescence_equals_the_reference_too():
