@@ -24,10 +24,10 @@ from iam.bundled import bundled_pgn
 from iam.evaluation import evaluate, first_training_games, sample_test_games
 from iam.pgn import load_player_games
 from iam.predictors import PredictorSettings
-from iam.ranker import MoveRanker
+from iam.ranker import DEFAULT_FAMILIES, MoveRanker
 from iam.ranker.positions import player_positions
 
-FAMILIES = ("move", "search", "habits", "population")
+FAMILIES = DEFAULT_FAMILIES
 
 
 def main() -> int:

@@ -24,8 +24,9 @@ from iam.evaluation import RECORD_COLUMNS, position_record
 from iam.heldout import first_training_games, sample_test_games, test_games
 from iam.model import OpponentModel
 from iam.pgn import PlayerGame
-from iam.ranker.evidence import DEFAULT_FAMILIES, FAMILIES, EngineSettings, Evidence, family_columns
+from iam.ranker.evidence import DEFAULT_FAMILIES, DEFAULT_SEARCH_DEPTH, FAMILIES, EngineSettings, Evidence, family_columns
 from iam.ranker.logit import MoveTable, feature_scale, fit_conditional_logit, softmax_by_position
+from iam.ranker.patterns import count_patterns
 from iam.ranker.population import PopulationPrior, bundled_prior
 from iam.ranker.positions import player_positions
 from iam.ranker.training import move_table, stack_table
@@ -41,7 +42,7 @@ class AblationConfig:
     """One ablation: which families, how much data, how the ranker is fitted."""
 
     families: tuple[str, ...] = DEFAULT_FAMILIES
-    search_depth: int = 1
+    search_depth: int = DEFAULT_SEARCH_DEPTH
     engine: EngineSettings | None = None
     train_games: int | None = None
     """The first N training games (None: all)."""
@@ -83,14 +84,18 @@ def ablation(games: Sequence[PlayerGame], player: str, config: AblationConfig, *
     test = sample_test_games(test_games(games), config.test_positions, seed=config.seed)
     population = (prior or bundled_prior()) if config.prior == "population" else None
     book = population.book.without(player) if population is not None else None
+    patterns = population.patterns.without(player) if population is not None else None
     iam_params = {"min_games": config.min_games, "random_state": config.seed, "player": player}
-    evidence = Evidence(families=families, book=book, search_depth=config.search_depth, engine=config.engine)
+    evidence = Evidence(families=families, book=book, patterns=patterns, search_depth=config.search_depth, engine=config.engine)
     train_table, _ = move_table(
         training, evidence, max_positions=config.train_positions, iam_params=iam_params, random_state=config.seed, jobs=config.jobs
     )
     test_positions = player_positions(test)
     iam = OpponentModel(**iam_params).fit(training) if "habits" in families else None
-    scorer = Evidence(families=families, iam=iam, book=book, search_depth=config.search_depth, engine=config.engine)
+    own = count_patterns(training) if "habits" in families else None
+    scorer = Evidence(
+        families=families, iam=iam, book=book, patterns=patterns, own_patterns=own, search_depth=config.search_depth, engine=config.engine
+    )
     try:
         test_table = stack_table(scorer.matrices(test_positions), test_positions)
     finally:

@@ -34,7 +34,7 @@ from iam.model import OpponentModel
 from iam.pgn import PlayerGame, load_player_games
 from iam.progress import progress
 from iam.ranker import MoveRanker
-from iam.ranker.evidence import EngineSettings
+from iam.ranker.evidence import DEFAULT_SEARCH_DEPTH, EngineSettings
 
 __all__ = [
     "PREDICTORS",
@@ -68,7 +68,7 @@ CONTROL = "population"
 
 _CONTROL_FAMILIES = ("move", "population")
 
-RANKER_FAMILIES = ("move", "search", "habits")
+RANKER_FAMILIES = ("move", "search", "value", "habits")
 """The ranker's families here: without the population book, which differs between
 candidates (a player's own book leaves him out, everyone else's holds his openings) and
 so speaks against the true player."""
@@ -100,7 +100,7 @@ class StylometryConfig(ExperimentConfig):
     min_decade_games: int = 40
     """With ``by_decade``: a decade needs this many games to be a group."""
     engine: EngineSettings | None = None
-    search_depth: int = 1
+    search_depth: int = DEFAULT_SEARCH_DEPTH
 
 
 @dataclass(frozen=True)

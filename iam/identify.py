@@ -30,9 +30,7 @@ from scipy.optimize import minimize_scalar
 from iam.model import OpponentModel
 from iam.pgn import PlayerGame
 from iam.ranker.estimator import MoveRanker
-from iam.ranker.evidence import Evidence
-from iam.ranker.habits import HABIT_FEATURES, habit_features
-from iam.ranker.population import BOOK_FEATURES, book_features
+from iam.ranker.evidence import Evidence, family_columns
 from iam.ranker.positions import Position, player_positions
 
 __all__ = [
@@ -54,8 +52,10 @@ Candidate = OpponentModel | MoveRanker
 IAM_FLOOR = 1e-4
 """Smallest probability of a move under an IAM model (as in its log loss)."""
 
-_SHARED = ("move", "search", "engine")
+_SHARED = ("move", "search", "value", "engine")
 """Ranker families whose columns depend on the position only, never on the player."""
+_OWN = ("habits", "population")
+"""Ranker families whose columns each model computes itself (its memory, its population)."""
 
 
 def check_candidates(models: Sequence[Candidate]) -> str:
@@ -110,7 +110,7 @@ class MoveScorer:
         self.evidence = Evidence(families=shared, search_depth=first.search_depth if first else 1, engine=engine)
         columns = list(self.evidence.columns)
         self._weights = np.zeros((len(columns), len(self.models)))
-        self._own: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+        self._own: dict[int, tuple[tuple[str, ...], list[str], np.ndarray]] = {}
         for j, model in enumerate(self.models):
             if isinstance(model, MoveRanker):
                 self._place_weights(j, model, columns)
@@ -120,9 +120,9 @@ class MoveScorer:
         weight = dict(zip(model.feature_names_, model.coef_.tolist()))
         for i, name in enumerate(columns):
             self._weights[i, j] = weight.get(name, 0.0)
-        habits = np.array([weight.get(name, 0.0) for name in HABIT_FEATURES])
-        book = np.array([weight.get(name, 0.0) for name in BOOK_FEATURES])
-        self._own[j] = (habits, book)
+        own = tuple(family for family in _OWN if family in model.families_)
+        names = [name for family in own for name in family_columns(family)]
+        self._own[j] = (own, names, np.array([weight[name] for name in names]))
 
     def position(self, position: Position) -> np.ndarray:
         """The log-probability of the move played in ``position`` under each model."""
@@ -132,14 +132,10 @@ class MoveScorer:
         if self._own:
             if self.evidence.families:
                 scores += self.evidence.matrix(position) @ self._weights
-            for j, (habits, book) in self._own.items():
-                model = self.models[j]
-                if model.iam_ is not None and habits.any():
-                    found = habit_features(model.iam_, position)
-                    scores[:, j] += np.column_stack([found[name] for name in HABIT_FEATURES]) @ habits
-                if book.any():
-                    found = book_features(model.book_, position)
-                    scores[:, j] += np.column_stack([found[name] for name in BOOK_FEATURES]) @ book
+            for j, (own, names, weights) in self._own.items():
+                if own and weights.any():
+                    found = self.models[j].evidence.features(position, own)
+                    scores[:, j] += np.column_stack([found[name] for name in names]) @ weights
         result = _log_softmax_played(scores, position.played)
         for j, model in enumerate(self.models):
             if isinstance(model, OpponentModel):

@@ -20,6 +20,7 @@ from iam.model import OpponentModel
 from iam.modelfile import FORMAT, from_document, read_document
 from iam.pgn import PlayerGame
 from iam.ranker import DEFAULT_FAMILIES, MoveRanker
+from iam.ranker.evidence import DEFAULT_SEARCH_DEPTH
 from iam.ranker.estimator import RANKER_FORMAT
 
 __all__ = ["PREDICTORS", "TRAINED", "PredictorSettings", "build_predictor", "load_predictor", "available_predictors"]
@@ -55,7 +56,7 @@ class PredictorSettings:
     engine: str | None = None
     engine_depth: int = 8
     engine_cache: str | None = None
-    search_depth: int = 1
+    search_depth: int = DEFAULT_SEARCH_DEPTH
     """Depth of the ``search-best`` baseline (the ranker's own search depth is in ``ranker``)."""
 
 

@@ -19,15 +19,15 @@ from tqdm import tqdm
 from iam.bundled import bundled_pgn, manifest
 from iam.pgn import load_player_games
 from iam.ranker.build_prior import PriorSettings, build_population_prior
-from iam.ranker.evidence import EngineSettings
+from iam.ranker.evidence import DEFAULT_FAMILIES, DEFAULT_SEARCH_DEPTH, EngineSettings
 from iam.ranker.population import PRIOR_FILE, save_prior
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--positions", type=int, default=1500, help="sampled training positions per master")
-    parser.add_argument("--families", default="move,search,habits,population", help="families to compute")
-    parser.add_argument("--search-depth", type=int, default=1)
+    parser.add_argument("--families", default=",".join(DEFAULT_FAMILIES), help="families to compute")
+    parser.add_argument("--search-depth", type=int, default=DEFAULT_SEARCH_DEPTH)
     parser.add_argument("--engine", help="UCI engine for the engine family (adds it to --families)")
     parser.add_argument("--engine-depth", type=int, default=8)
     parser.add_argument("--engine-cache", default="engine-cache.sqlite")

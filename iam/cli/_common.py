@@ -12,7 +12,7 @@ from iam.errors import DataError, IAMError
 from iam.jsonsafe import finite
 from iam.player_games import bundled_or_given, read_games
 from iam.progress import progress
-from iam.ranker.evidence import DEFAULT_FAMILIES, FAMILIES
+from iam.ranker.evidence import DEFAULT_FAMILIES, DEFAULT_SEARCH_DEPTH, FAMILIES
 
 __all__ = [
     "add_quiet",
@@ -104,10 +104,10 @@ def add_ranker_arguments(parser: Any) -> None:
     parser.add_argument(
         "--families",
         metavar="LIST",
-        help="ranker: evidence families, some of move,search,habits,population (default: the ranker's default; "
+        help=f"ranker: evidence families, some of {','.join(f for f in FAMILIES if f != 'engine')} (default: {','.join(DEFAULT_FAMILIES)}; "
         "--engine adds engine)",
     )
-    parser.add_argument("--search-depth", type=int, default=1, metavar="D", help="ranker: depth of the search scoring every move (default 1)")
+    parser.add_argument("--search-depth", type=int, default=DEFAULT_SEARCH_DEPTH, metavar="D", help=f"ranker: depth of the search scoring every move (default {DEFAULT_SEARCH_DEPTH})")
     parser.add_argument("--train-positions", dest="ranker_positions", type=int, default=2000, metavar="N", help="ranker: training positions sampled (default 2000)")
     parser.add_argument("--prior", choices=("population", "none"), default="population", help="ranker: pull towards the bundled population (default) or not")
     parser.add_argument("--prior-strength", type=float, default=None, metavar="L", help="ranker: strength of that pull (default: the ranker's)")

@@ -2,9 +2,11 @@
 
 A conditional logit over every legal move (:mod:`iam.ranker.logit`) weighs
 evidence from several sources (:mod:`iam.ranker.evidence`): the move itself, a
-shallow search, optionally a UCI engine, the player's habits from his IAM model,
-and other masters' openings; a player's weights are pulled towards a population
-prior (:mod:`iam.ranker.population`). :class:`MoveRanker` is the estimator.
+shallow search, a value network distilled from an engine (:mod:`iam.ranker.valuenet`),
+optionally a UCI engine, the player's habits (his IAM model, his move patterns:
+:mod:`iam.ranker.patterns`), and other masters' openings and patterns; a player's
+weights are pulled towards a population prior (:mod:`iam.ranker.population`).
+:class:`MoveRanker` is the estimator.
 """
 
 from iam.ranker.estimator import FeatureContribution, MoveRanker

@@ -3,7 +3,7 @@
 For every master, a seeded sample of positions from his *training* games (the
 held-out protocol's test games never enter) is described by every family of
 evidence, his habits out-of-fold as in :mod:`iam.ranker.training`, and the
-population book without him. Then one ranker is fitted on all masters together,
+population book and move patterns without him. Then one ranker is fitted on all masters together,
 and one per master without him (whose book columns also leave him out), for each
 combination of families, so that an ablation finds a prior that matches it. The
 result is a :class:`~iam.ranker.population.PopulationPrior` and a table of the fits.
@@ -18,9 +18,10 @@ import numpy as np
 import pandas as pd
 
 from iam.pgn import PlayerGame
-from iam.ranker.evidence import FAMILIES, EngineSettings, Evidence, family_columns
+from iam.ranker.evidence import DEFAULT_FAMILIES, DEFAULT_SEARCH_DEPTH, FAMILIES, EngineSettings, Evidence, family_columns
 from iam.ranker.logit import MoveTable, feature_scale, fit_conditional_logit, position_log_likelihood
-from iam.ranker.population import PopulationBook, PopulationPrior, PriorWeights, book_counts, book_features
+from iam.ranker.patterns import MovePatterns, count_patterns
+from iam.ranker.population import PopulationBook, PopulationPrior, PriorWeights, book_counts
 from iam.ranker.positions import Position
 from iam.ranker.training import move_table
 
@@ -31,9 +32,9 @@ __all__ = ["PriorSettings", "build_population_prior"]
 class PriorSettings:
     """How the population prior is built."""
 
-    families: tuple[str, ...] = ("move", "search", "habits", "population")
+    families: tuple[str, ...] = DEFAULT_FAMILIES
     positions_per_master: int = 1500
-    search_depth: int = 1
+    search_depth: int = DEFAULT_SEARCH_DEPTH
     engine: EngineSettings | None = None
     prior_strength: float = 1.0
     """A light pull towards zero: the population has thousands of positions."""
@@ -55,10 +56,13 @@ def build_population_prior(
     """The prior of ``masters`` (name -> his games, all splits) and one row per fitted ranker."""
     training = {name: [game for game in games if game.split == "train"] for name, games in masters.items()}
     book = PopulationBook({name: book_counts(games, min_games=settings.min_games) for name, games in training.items()})
+    patterns = MovePatterns({name: count_patterns(games) for name, games in training.items()})
     static = tuple(family for family in settings.families if family != "population")
     rows = {}
     for name, games in (progress(training.items()) if progress else training.items()):
-        evidence = Evidence(families=static, search_depth=settings.search_depth, engine=settings.engine)
+        evidence = Evidence(
+            families=static, patterns=patterns.without(name), search_depth=settings.search_depth, engine=settings.engine
+        )
         table, positions = move_table(
             games,
             evidence,
@@ -71,7 +75,10 @@ def build_population_prior(
     fitted, report = [], []
     for without in (None, *masters):
         included = [name for name in masters if name != without]
-        pooled = {name: _with_book(rows[name], book.without(name).without(without), settings.families) for name in included}
+        pooled = {
+            name: _with_population(rows[name], book.without(name).without(without), patterns.without(name).without(without), settings.families)
+            for name in included
+        }
         for families in _family_sets(settings.families):
             columns = tuple(column for family in FAMILIES if family in families for column in family_columns(family))
             table = _stack([_select(pooled[name], columns) for name in included])
@@ -100,7 +107,7 @@ def build_population_prior(
         "engine": None if settings.engine is None else {"path": settings.engine.path, "depth": settings.engine.depth},
         "random_state": settings.random_state,
     }
-    return PopulationPrior(book=book, rankers=tuple(fitted), settings=info), pd.DataFrame(report)
+    return PopulationPrior(book=book, rankers=tuple(fitted), settings=info, patterns=patterns), pd.DataFrame(report)
 
 
 def _family_sets(families: Sequence[str]) -> list[tuple[str, ...]]:
@@ -119,14 +126,16 @@ def _family_sets(families: Sequence[str]) -> list[tuple[str, ...]]:
     return list(dict.fromkeys(wanted))
 
 
-def _with_book(rows: _MasterRows, book: PopulationBook, families: Sequence[str]) -> tuple[np.ndarray, tuple[str, ...], MoveTable]:
-    """The master's rows with the population book's columns (from ``book``) appended."""
+def _with_population(
+    rows: _MasterRows, book: PopulationBook, patterns: MovePatterns, families: Sequence[str]
+) -> tuple[np.ndarray, tuple[str, ...], MoveTable]:
+    """The master's rows with the population family's columns (from ``book`` and ``patterns``) appended."""
     if "population" not in families:
         return rows.table.features, rows.columns, rows.table
-    extra = np.concatenate(
-        [np.column_stack(list(book_features(book, position).values())) for position in rows.positions if position.moves]
-    )
-    columns = rows.columns + family_columns("population")
+    columns = family_columns("population")
+    evidence = Evidence(families=("population",), book=book, patterns=patterns)
+    extra = np.concatenate([evidence.matrix(position) for position in rows.positions if position.moves])
+    columns = rows.columns + columns
     return np.hstack([rows.table.features, extra]), columns, rows.table
 
 

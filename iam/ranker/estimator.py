@@ -25,7 +25,7 @@ from iam.errors import ModelFileError
 from iam.model import OpponentModel
 from iam.modelfile import from_document, read_document, to_document, write_document
 from iam.pgn import PlayerGame
-from iam.ranker.evidence import DEFAULT_FAMILIES, FAMILIES, EngineSettings, Evidence, family_columns
+from iam.ranker.evidence import DEFAULT_FAMILIES, DEFAULT_SEARCH_DEPTH, FAMILIES, EngineSettings, Evidence, family_columns
 from iam.ranker.logit import (
     feature_scale,
     fit_conditional_logit,
@@ -34,15 +34,17 @@ from iam.ranker.logit import (
     softmax_by_position,
     take_positions,
 )
+from iam.ranker.patterns import MovePatterns, PatternCounts, count_patterns
 from iam.ranker.population import PopulationBook, PopulationPrior, bundled_prior
 from iam.ranker.positions import position_of
 from iam.ranker.training import move_table
+from iam.ranker.valuenet import ValueNet, bundled_value_net, require_value_net
 
 __all__ = ["MoveRanker", "FeatureContribution", "RANKER_FORMAT", "RANKER_VERSION"]
 
 _PRIORS = ("population", "none")
 RANKER_FORMAT = "iam-move-ranker"
-RANKER_VERSION = 1
+RANKER_VERSION = 2
 _SAVED_PARAMS = (
     "families",
     "search_depth",
@@ -58,6 +60,7 @@ _SAVED_PARAMS = (
 )
 _MAX_WEIGHT = 1e6
 _MAX_BOOK_COUNT = 10**7
+_MAX_PATTERN_COUNT = 10**9
 
 
 @dataclass(frozen=True)
@@ -107,7 +110,7 @@ class MoveRanker(BaseEstimator):
         self,
         *,
         families: Sequence[str] = DEFAULT_FAMILIES,
-        search_depth: int = 1,
+        search_depth: int = DEFAULT_SEARCH_DEPTH,
         engine: str | None = None,
         engine_depth: int = 8,
         engine_cache: str | None = None,
@@ -149,9 +152,17 @@ class MoveRanker(BaseEstimator):
         self.player_ = self.player or _most_common_name(games)
         prior = self._population() if self.prior == "population" else None
         self.book_ = prior.book.without(self.player_) if prior is not None else PopulationBook()
+        others = prior.patterns.without(self.player_).pooled if prior is not None else PatternCounts()
+        self.population_patterns_ = MovePatterns({"population": others})
+        self.own_patterns_ = count_patterns(games) if "habits" in families else None
         iam_params = {"min_games": self.min_games, "random_state": self.random_state, "player": self.player_}
         evidence = Evidence(
-            families=families, book=self.book_, search_depth=self.search_depth, engine=self._engine_settings()
+            families=families,
+            book=self.book_,
+            patterns=self.population_patterns_,
+            value_net=_value_net(families),
+            search_depth=self.search_depth,
+            engine=self._engine_settings(),
         )
         table, positions = move_table(
             games,
@@ -175,6 +186,7 @@ class MoveRanker(BaseEstimator):
         self.n_positions_ = table.positions
         self.training_log_loss_ = float(-position_log_likelihood(table, self.coef_).mean()) if table.positions else float("nan")
         self.iam_ = OpponentModel(**iam_params).fit(games) if "habits" in families else None
+        self.value_net_ = evidence.value_net.fingerprint if "value" in families else None
         self._evidence = None
         return self
 
@@ -249,6 +261,9 @@ class MoveRanker(BaseEstimator):
                 families=self.families_,
                 iam=self.iam_,
                 book=self.book_,
+                patterns=self.population_patterns_,
+                own_patterns=self.own_patterns_,
+                value_net=_value_net(self.families_),
                 search_depth=self.search_depth,
                 engine=self._engine_settings(),
             )
@@ -342,7 +357,12 @@ class MoveRanker(BaseEstimator):
             "prior_weights": dict(zip(self.feature_names_, self.prior_weights_.tolist())),
             "scale": dict(zip(self.feature_names_, self.scale_.tolist())),
             "book": self.book_.masters,
+            "patterns": {
+                "population": self.population_patterns_.pooled.to_dict(),
+                "own": self.own_patterns_.to_dict() if self.own_patterns_ is not None else None,
+            },
             "iam": to_document(self.iam_.state_) if self.iam_ is not None else None,
+            "value_net": self.value_net_,
         }
 
     @classmethod
@@ -380,9 +400,17 @@ class MoveRanker(BaseEstimator):
             if not 0 < model.temperature_ < float("inf"):
                 raise ValueError("its temperature must be a positive number")
             model.book_ = PopulationBook(_book(data["book"]))
+            model.population_patterns_ = MovePatterns({"population": _patterns(data["patterns"]["population"])})
+            own = data["patterns"]["own"]
+            model.own_patterns_ = None if own is None else _patterns(own)
+            if "habits" in families and model.own_patterns_ is None:
+                raise ValueError("the habits family needs the player's move patterns, which are missing")
             model.iam_ = None if data["iam"] is None else OpponentModel.from_state(from_document(data["iam"], source=f"{source} (its IAM model)"))
             if "habits" in families and model.iam_ is None:
                 raise ValueError("the habits family needs the IAM model, which is missing")
+            model.value_net_ = data["value_net"]
+            if "value" in families:
+                _check_value_net(model.value_net_, source)
             model._evidence = None
         except ModelFileError:
             raise
@@ -423,6 +451,28 @@ def _book(masters: dict) -> dict[str, dict[str, dict[str, int]]]:
             entries[str(epd)] = counts
         checked[str(name)] = entries
     return checked
+
+
+def _value_net(families: Sequence[str]) -> ValueNet | None:
+    """The installed value network when ``families`` use it (ValueError when it is missing)."""
+    return require_value_net() if "value" in families else None
+
+
+def _check_value_net(fingerprint: object, source: str) -> None:
+    """ModelFileError unless the installed value network is the one the model was fitted with."""
+    installed = bundled_value_net()
+    if installed is None or installed.fingerprint != fingerprint:
+        raise ModelFileError(f"{source} was fitted with another value network than the one installed (refit it)")
+
+
+def _patterns(data: dict) -> PatternCounts:
+    """Move pattern counts from a model file, every count a whole number of bounded size."""
+    if not isinstance(data, dict) or any(not isinstance(v, list) for v in data.values()):
+        raise ValueError("its move patterns must be lists of counts")
+    values = [item for key in ("cells", "played", "legal") for item in data.get(key, [])]
+    if any(isinstance(v, bool) or not isinstance(v, int) or not 0 <= v <= _MAX_PATTERN_COUNT for v in values):
+        raise ValueError(f"its move pattern counts must be whole numbers from 0 to {_MAX_PATTERN_COUNT}")
+    return PatternCounts.from_dict(data)
 
 
 def _most_common_name(games: list[PlayerGame]) -> str:

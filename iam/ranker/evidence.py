@@ -5,11 +5,15 @@ Families (each can be switched off, so an ablation can remove it):
 * ``move``: the move itself (:mod:`iam.ranker.movefeatures`);
 * ``search``: this project's alpha-beta with quiescence scoring every legal move at a
   fixed shallow depth (:func:`search.chess.scoring.score_root_moves`);
+* ``value``: the same from a small network distilled from a UCI engine, on numpy alone
+  (:mod:`iam.ranker.valuenet`);
 * ``engine``: the same from a UCI engine such as stockfish, cached on disk
   (:mod:`iam.engine_analysis`);
 * ``habits``: the player's chunks and opening memory, from his IAM model
-  (:mod:`iam.ranker.habits`);
-* ``population``: other masters' opening choices (:mod:`iam.ranker.population`).
+  (:mod:`iam.ranker.habits`), and how much more than other masters he chooses the
+  move's pattern (:mod:`iam.ranker.patterns`);
+* ``population``: other masters' opening choices (:mod:`iam.ranker.population`) and
+  the rate at which they choose the move's pattern.
 
 :class:`Evidence` holds what the families need and computes one position's columns.
 """
@@ -17,38 +21,44 @@ Families (each can be switched off, so an ablation can remove it):
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
 from iam.engine_analysis import EngineAnalyser
 from iam.model import OpponentModel
 from iam.ranker.habits import HABIT_FEATURES, habit_features
+from iam.ranker.patterns import MovePatterns, PatternCounts, pattern_keys, pattern_lift
 from iam.ranker.movefeatures import MOVE_FEATURES, move_features
 from iam.ranker.population import BOOK_FEATURES, PopulationBook, book_features
 from iam.ranker.positions import Position
 from iam.ranker.scorefeatures import SCORE_FEATURES, score_features
+from iam.ranker.valuenet import ValueNet, require_value_net
 from search.chess.scoring import score_root_moves
 
-__all__ = ["FAMILIES", "DEFAULT_FAMILIES", "family_columns", "Evidence", "EngineSettings"]
+__all__ = ["FAMILIES", "DEFAULT_FAMILIES", "DEFAULT_SEARCH_DEPTH", "family_columns", "Evidence", "EngineSettings"]
 
-FAMILIES: tuple[str, ...] = ("move", "search", "engine", "habits", "population")
+FAMILIES: tuple[str, ...] = ("move", "search", "value", "engine", "habits", "population")
 """Every feature family, in the order their columns are laid out."""
 
-DEFAULT_FAMILIES: tuple[str, ...] = ("move", "search", "habits", "population")
+DEFAULT_FAMILIES: tuple[str, ...] = ("move", "search", "value", "habits", "population")
 """The pure-Python ranker's families (``engine`` needs an engine)."""
+
+DEFAULT_SEARCH_DEPTH = 2
+"""Plies at which this project's search scores every move (chosen on development games: depth 2
+named the played move more often than depth 1, at about three times the cost)."""
 
 
 def family_columns(family: str) -> tuple[str, ...]:
     """The column names of one family."""
     if family == "move":
         return MOVE_FEATURES
-    if family in ("search", "engine"):
+    if family in ("search", "value", "engine"):
         return tuple(f"{family}_{name}" for name in SCORE_FEATURES)
     if family == "habits":
-        return HABIT_FEATURES
+        return (*HABIT_FEATURES, "pattern_lift")
     if family == "population":
-        return BOOK_FEATURES
+        return (*BOOK_FEATURES, "pattern_rate")
     raise ValueError(f"unknown feature family {family!r} (known: {', '.join(FAMILIES)})")
 
 
@@ -65,15 +75,20 @@ class EngineSettings:
 class Evidence:
     """The sources of one model's features: which families, the IAM model, the book, the engine.
 
-    ``engine_analyser`` is opened on first use from ``engine`` (one per process).
+    ``patterns`` are the population's move patterns (the player left out), ``own_patterns``
+    the player's own. ``engine_analyser`` is opened on first use from ``engine`` (one per process).
     """
 
     families: tuple[str, ...]
     iam: OpponentModel | None = None
     book: PopulationBook | None = None
-    search_depth: int = 1
+    patterns: MovePatterns | None = None
+    own_patterns: PatternCounts | None = None
+    value_net: ValueNet | None = None
+    search_depth: int = DEFAULT_SEARCH_DEPTH
     engine: EngineSettings | None = None
     engine_analyser: EngineAnalyser | None = None
+    _lift: np.ndarray | None = field(default=None, init=False, repr=False)
 
     @property
     def columns(self) -> tuple[str, ...]:
@@ -81,10 +96,15 @@ class Evidence:
 
     def matrix(self, position: Position) -> np.ndarray:
         """The position's feature rows, one per legal move, columns as :attr:`columns`."""
-        found: dict[str, np.ndarray] = {}
-        for family in self.families:
-            found.update(self._family(family, position))
+        found = self.features(position)
         return np.column_stack([found[name] for name in self.columns]) if position.moves else np.zeros((0, len(self.columns)))
+
+    def features(self, position: Position, families: Sequence[str] | None = None) -> dict[str, np.ndarray]:
+        """Column name -> value per legal move, for ``families`` (default: all of this evidence's)."""
+        found: dict[str, np.ndarray] = {}
+        for family in self.families if families is None else families:
+            found.update(self._family(family, position, found))
+        return found
 
     def matrices(self, positions: Sequence[Position], *, progress: Callable | None = None) -> list[np.ndarray]:
         """:meth:`matrix` of each position (``progress`` wraps the iteration)."""
@@ -97,20 +117,48 @@ class Evidence:
             self.engine_analyser.close()
             self.engine_analyser = None
 
-    def _family(self, family: str, position: Position) -> dict[str, np.ndarray]:
+    def _family(self, family: str, position: Position, found: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+        """One family's columns (``found``: the columns already computed for this position)."""
         if family == "move":
             return move_features(position)
         if family == "search":
             return score_features(self._search_scores(position), position.moves, "search")
+        if family == "value":
+            columns = found if "exchange_gain" in found else move_features(position)
+            return score_features(self._value_net().scores(position, columns), position.moves, "value")
         if family == "engine":
             return score_features(self._engine_scores(position), position.moves, "engine")
         if family == "habits":
             if self.iam is None:
-                return {name: np.zeros(len(position.moves)) for name in HABIT_FEATURES}
-            return habit_features(self.iam, position)
+                found = {name: np.zeros(len(position.moves)) for name in HABIT_FEATURES}
+            else:
+                found = habit_features(self.iam, position)
+            found["pattern_lift"] = self._pattern_lift()[pattern_keys(position.board, position.moves)]
+            return found
         if family == "population":
-            return book_features(self.book or PopulationBook(), position)
+            found = book_features(self.book or PopulationBook(), position)
+            found["pattern_rate"] = self._population_patterns().log_rates[pattern_keys(position.board, position.moves)]
+            return found
         raise ValueError(f"unknown feature family {family!r}")
+
+    def _value_net(self) -> ValueNet:
+        if self.value_net is None:
+            self.value_net = require_value_net()
+        return self.value_net
+
+    def _population_patterns(self) -> MovePatterns:
+        if self.patterns is None:
+            self.patterns = MovePatterns()
+        return self.patterns
+
+    def _pattern_lift(self) -> np.ndarray:
+        """Per pattern, the player's log lift over the population (zeros without his counts)."""
+        if self._lift is None:
+            if self.own_patterns is None:
+                self._lift = np.zeros(len(self._population_patterns().log_rates))
+            else:
+                self._lift = pattern_lift(self.own_patterns, self._population_patterns().log_rates)
+        return self._lift
 
     def _search_scores(self, position: Position) -> dict:
         return score_root_moves(position.board, self.search_depth)

@@ -27,6 +27,7 @@ import numpy as np
 from iam.errors import ModelFileError
 from iam.modelfile import read_document, write_document
 from iam.pgn import PlayerGame, name_matches
+from iam.ranker.patterns import MovePatterns, PatternCounts
 from iam.ranker.positions import Position
 
 __all__ = [
@@ -104,7 +105,7 @@ def book_features(book: PopulationBook, position: Position) -> dict[str, np.ndar
 
 
 PRIOR_FORMAT = "iam-population-prior"
-PRIOR_VERSION = 1
+PRIOR_VERSION = 2
 
 
 @dataclass(frozen=True)
@@ -119,11 +120,12 @@ class PriorWeights:
 
 @dataclass(frozen=True)
 class PopulationPrior:
-    """The bundled population: each master's book and the population rankers' weights."""
+    """The bundled population: each master's book and move patterns, and the population rankers' weights."""
 
     book: PopulationBook
     rankers: tuple[PriorWeights, ...] = ()
     settings: dict = field(default_factory=dict)
+    patterns: MovePatterns = field(default_factory=MovePatterns)
 
     def weights_for(self, families: Sequence[str], player: str | None) -> dict[str, float]:
         """The weights of the population ranker for ``families`` that never saw ``player``.
@@ -146,6 +148,7 @@ class PopulationPrior:
             "version": PRIOR_VERSION,
             "settings": self.settings,
             "books": self.book.masters,
+            "patterns": {name: counts.to_dict() for name, counts in self.patterns.masters.items()},
             "rankers": [
                 {"families": list(r.families), "without": r.without, "positions": r.positions, "weights": r.weights}
                 for r in self.rankers
@@ -169,7 +172,8 @@ class PopulationPrior:
             str(name): {str(epd): {str(m): int(c) for m, c in moves.items()} for epd, moves in table.items()}
             for name, table in data["books"].items()
         }
-        return cls(book=PopulationBook(books), rankers=rankers, settings=dict(data.get("settings", {})))
+        patterns = MovePatterns({str(name): PatternCounts.from_dict(counts) for name, counts in data["patterns"].items()})
+        return cls(book=PopulationBook(books), rankers=rankers, settings=dict(data.get("settings", {})), patterns=patterns)
 
 
 def _same_player(a: str, b: str) -> bool:

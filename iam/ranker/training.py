@@ -1,9 +1,9 @@
 """From a player's games to the ranker's training table, with out-of-fold habits.
 
-The habit features of a training position must come from an IAM model that never
-saw that position's game: the training games are dealt into folds (game ``i`` of
-the list into fold ``i % folds``) and each fold's positions are described by an IAM
-model fitted on the other folds. The other families do not depend on the player's
+The habit features of a training position must come from an IAM model (and move
+pattern counts) that never saw that position's game: the training games are dealt
+into folds (game ``i`` of the list into fold ``i % folds``) and each fold's positions
+are described by an IAM model and pattern counts of the other folds. The other families do not depend on the player's
 games (the population book holds other masters only) and are computed directly.
 Feature rows are computed in ``jobs`` processes.
 """
@@ -20,6 +20,7 @@ from iam.model import OpponentModel
 from iam.pgn import PlayerGame
 from iam.ranker.evidence import Evidence
 from iam.ranker.logit import MoveTable
+from iam.ranker.patterns import PatternCounts, count_patterns
 from iam.ranker.positions import Position, player_positions
 
 __all__ = ["move_table", "out_of_fold_evidence", "stack_table"]
@@ -28,11 +29,13 @@ __all__ = ["move_table", "out_of_fold_evidence", "stack_table"]
 def out_of_fold_evidence(
     games: Sequence[PlayerGame], positions: Sequence[Position], evidence: Evidence, *, folds: int, iam_params: dict
 ) -> list[tuple[Evidence, list[Position]]]:
-    """Pairs (evidence, its positions): each fold's positions with an IAM model fitted without that fold."""
+    """Pairs (evidence, its positions): each fold's positions with an IAM model and pattern counts without that fold."""
     if "habits" not in evidence.families or len(games) < 2:
-        return [(replace(evidence, iam=None), list(positions))]
+        return [(replace(evidence, iam=None, own_patterns=None), list(positions))]
     folds = min(folds, len(games))
     fold_of = {game.index: number % folds for number, game in enumerate(games)}
+    fold_patterns = [count_patterns(game for game in games if fold_of[game.index] == fold) for fold in range(folds)]
+    all_patterns = sum(fold_patterns, PatternCounts())
     pairs = []
     for fold in range(folds):
         mine = [position for position in positions if fold_of[position.game] == fold]
@@ -43,7 +46,7 @@ def out_of_fold_evidence(
             model = OpponentModel(**iam_params).fit(others)
         except ValueError:
             model = None
-        pairs.append((replace(evidence, iam=model), mine))
+        pairs.append((replace(evidence, iam=model, own_patterns=all_patterns - fold_patterns[fold]), mine))
     return pairs
 
 

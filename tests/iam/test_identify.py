@@ -84,7 +84,7 @@ def test_candidates_of_different_kinds_are_refused(iam_models, rankers):
         check_candidates([iam_models[0], rankers[1]])
     with pytest.raises(ValueError, match="fitted"):
         check_candidates([OpponentModel(), iam_models[0]])
-    deeper = MoveRanker(families=("move",), search_depth=2)
+    deeper = MoveRanker(families=("move",), search_depth=rankers[0].search_depth + 1)
     deeper.__dict__.update({k: v for k, v in rankers[0].__dict__.items() if k.endswith("_")})
     with pytest.raises(ValueError, match="search or engine"):
         check_candidates([rankers[0], deeper])

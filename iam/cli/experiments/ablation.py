@@ -8,7 +8,7 @@ from experiments.ablation import HELP, NAME, AblationConfig, run
 from experiments.bootstrap import RESAMPLES
 from iam.cli.experiments._options import add_heldout_arguments
 from iam.errors import IAMError
-from iam.ranker.evidence import DEFAULT_FAMILIES, FAMILIES, EngineSettings
+from iam.ranker.evidence import DEFAULT_FAMILIES, DEFAULT_SEARCH_DEPTH, FAMILIES, EngineSettings
 
 __all__ = ["NAME", "HELP", "add_arguments", "config", "run"]
 
@@ -16,7 +16,7 @@ __all__ = ["NAME", "HELP", "add_arguments", "config", "run"]
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_heldout_arguments(parser, max_positions=2000)
     parser.add_argument("--families", default=",".join(DEFAULT_FAMILIES), metavar="LIST", help="families of the full ranker")
-    parser.add_argument("--search-depth", type=int, default=1, metavar="D", help="depth of the search family (default 1)")
+    parser.add_argument("--search-depth", type=int, default=DEFAULT_SEARCH_DEPTH, metavar="D", help=f"depth of the search family (default {DEFAULT_SEARCH_DEPTH})")
     parser.add_argument("--engine", metavar="PATH", help="a UCI engine: adds the engine family")
     parser.add_argument("--engine-depth", type=int, default=8, metavar="D")
     parser.add_argument("--engine-cache", default="iam-engine-cache.sqlite", metavar="FILE")

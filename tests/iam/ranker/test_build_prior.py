@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from iam.bundled import bundled_pgn
 from iam.pgn import load_player_games
 from iam.ranker.build_prior import PriorSettings, build_population_prior
+from iam.ranker.patterns import count_patterns
 from iam.ranker.population import load_prior, save_prior
 
 
@@ -35,6 +37,10 @@ def test_the_prior_leaves_each_master_out_and_never_reads_test_games(two_masters
                     training_pairs.add((board.epd(), move.uci()))
                 board.push(move)
     assert booked <= training_pairs
+    # The move patterns count training games only, each master's apart.
+    training = [game for game in two_masters["Botvinnik"] if game.split == "train"]
+    assert prior.patterns.masters["Botvinnik"].positions == sum(game.player_moves for game in training)
+    assert np.array_equal(prior.patterns.masters["Botvinnik"].played, count_patterns(training).played)
     # A model of Botvinnik is pulled towards the ranker that never saw him.
     without = next(r for r in prior.rankers if r.without == "Botvinnik" and r.families == ("move", "population"))
     assert prior.weights_for(("move", "population"), "Botvinnik, Mikhail") == without.weights
@@ -42,3 +48,4 @@ def test_the_prior_leaves_each_master_out_and_never_reads_test_games(two_masters
     save_prior(prior, path)
     loaded = load_prior(path)
     assert loaded.book.masters == prior.book.masters and loaded.rankers == prior.rankers
+    assert np.array_equal(loaded.patterns.masters["Capablanca"].legal, prior.patterns.masters["Capablanca"].legal)

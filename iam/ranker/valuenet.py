@@ -1,0 +1,270 @@
+"""A learned evaluation of every legal move: a small network distilled from a UCI engine.
+
+This project's search scores moves with piece-square tables: it knows material and
+squares, little of chess. An engine's evaluation knows much more, and its depth-1
+scores of every move name a master's choice far more often than ours do; but an engine
+is not always at hand. The value network carries part of that judgement in a few
+hundred kilobytes of numbers: one hidden layer over the position after the move (which
+piece stands on which square, seen from the mover's side: 768 inputs) plus a few
+exchange facts about the move itself, trained to reproduce a UCI engine's depth-1
+score of every legal move (less the position's mean, so that it learns how moves
+differ, not who is winning), in positions of the bundled masters' fitting games
+(``scripts/build_value_net.py``, which needs the engine; the network ships fitted as
+``iam/ranker/value_net.json.gz`` and runs on numpy alone). Its scores feed the same
+features as any search (:mod:`iam.ranker.scorefeatures`) as the family ``value``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+import hashlib
+from dataclasses import dataclass
+from functools import cache, cached_property
+from pathlib import Path
+
+import chess
+import numpy as np
+import scipy.sparse as sparse
+
+from iam.errors import ModelFileError
+from iam.modelfile import read_document, write_document
+from iam.ranker.positions import Position
+
+__all__ = [
+    "VALUE_MOVE_INPUTS",
+    "ValueNet",
+    "ValueTable",
+    "board_inputs",
+    "value_table",
+    "fit_value_net",
+    "bundled_value_net",
+    "require_value_net",
+    "VALUE_NET_FILE",
+]
+
+BOARD_INPUTS = 12 * 64
+"""One input per (own or opponent's piece type, square), squares from the mover's side."""
+VALUE_MOVE_INPUTS: tuple[str, ...] = (
+    "exchange_gain",
+    "exchange_loss",
+    "left_en_prise",
+    "rescued",
+    "check",
+    "captured_value",
+    "castle",
+    "promotion",
+)
+"""Columns of the move family the network also reads (what the board after the move hides: a pending exchange)."""
+VALUE_NET_FORMAT = "iam-value-net"
+VALUE_NET_VERSION = 1
+VALUE_NET_FILE = Path(__file__).resolve().parent / "value_net.json.gz"
+_MAX_WEIGHT = 1e4
+
+
+def board_inputs(board: chess.Board, moves: Sequence[chess.Move]) -> sparse.csr_matrix:
+    """One sparse row per move: the pieces on the board after it, from the mover's side.
+
+    An input is ``(own 0 / opponent 6 + piece type - 1) * 64 + square``, the square's rank
+    mirrored when Black moves, so that White's and Black's positions share inputs.
+    """
+    mover = board.turn
+    flip = 0 if mover == chess.WHITE else 56
+    before = {square: ((0 if piece.color == mover else 6) + piece.piece_type - 1) * 64 for square, piece in board.piece_map().items()}
+    indices: list[int] = []
+    pointers = [0]
+    for move in moves:
+        if board.is_capture(move) or board.is_castling(move) or move.promotion:
+            board.push(move)
+            pieces = {square: ((0 if piece.color == mover else 6) + piece.piece_type - 1) * 64 for square, piece in board.piece_map().items()}
+            board.pop()
+        else:  # one piece changes square
+            pieces = dict(before)
+            pieces[move.to_square] = pieces.pop(move.from_square)
+        indices.extend(base + (square ^ flip) for square, base in pieces.items())
+        pointers.append(len(indices))
+    data = np.ones(len(indices), dtype=np.float32)
+    return sparse.csr_matrix((data, np.asarray(indices, dtype=np.int32), np.asarray(pointers)), shape=(len(moves), BOARD_INPUTS))
+
+
+@dataclass(frozen=True)
+class ValueNet:
+    """The fitted network: ``score = relu(board @ hidden + bias) @ output + move @ move_weights`` (pawns)."""
+
+    hidden: np.ndarray
+    bias: np.ndarray
+    output: np.ndarray
+    move_weights: np.ndarray
+    info: Mapping[str, object] | None = None
+
+    @cached_property
+    def fingerprint(self) -> str:
+        """A short hash of the weights: a ranker records which network its weights were fitted with."""
+        digest = hashlib.sha256()
+        for array in (self.hidden, self.bias, self.output, self.move_weights):
+            digest.update(np.ascontiguousarray(array, dtype=np.float32).tobytes())
+        return digest.hexdigest()[:16]
+
+    def scores(self, position: Position, move_columns: Mapping[str, np.ndarray]) -> dict[chess.Move, float]:
+        """Centipawns per legal move of ``position`` (only differences between moves mean something)."""
+        if not position.moves:
+            return {}
+        values = self.values(board_inputs(position.board, position.moves), np.column_stack([move_columns[name] for name in VALUE_MOVE_INPUTS]))
+        return dict(zip(position.moves, (100.0 * values).tolist()))
+
+    def values(self, boards: sparse.csr_matrix, moves: np.ndarray) -> np.ndarray:
+        """The network's output (pawns) for rows of board inputs and move inputs."""
+        hidden = np.maximum(boards @ self.hidden + self.bias, 0.0)
+        return hidden @ self.output + moves @ self.move_weights
+
+    def to_dict(self) -> dict:
+        """JSON-ready content (weights rounded to 6 significant digits)."""
+        def rounded(array: np.ndarray) -> list:
+            return np.vectorize(lambda x: float(f"{x:.6g}"))(array).tolist() if array.size else []
+
+        return {
+            "format": VALUE_NET_FORMAT,
+            "version": VALUE_NET_VERSION,
+            "inputs": {"board": BOARD_INPUTS, "move": list(VALUE_MOVE_INPUTS)},
+            "info": dict(self.info or {}),
+            "hidden": rounded(self.hidden),
+            "bias": rounded(self.bias),
+            "output": rounded(self.output),
+            "move_weights": rounded(self.move_weights),
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict, *, source: str = "value network") -> ValueNet:
+        """A network from :meth:`to_dict`'s content; ModelFileError if it is not one."""
+        try:
+            if data.get("format") != VALUE_NET_FORMAT or data.get("version") != VALUE_NET_VERSION:
+                raise ValueError(f"not a value network of version {VALUE_NET_VERSION}")
+            if data["inputs"] != {"board": BOARD_INPUTS, "move": list(VALUE_MOVE_INPUTS)}:
+                raise ValueError("its inputs are not the ones this program computes")
+            hidden = np.asarray(data["hidden"], dtype=np.float32)
+            width = hidden.shape[1] if hidden.ndim == 2 else -1
+            net = cls(
+                hidden=hidden,
+                bias=np.asarray(data["bias"], dtype=np.float32),
+                output=np.asarray(data["output"], dtype=np.float32),
+                move_weights=np.asarray(data["move_weights"], dtype=np.float64),
+                info=dict(data.get("info", {})),
+            )
+            if hidden.shape != (BOARD_INPUTS, width) or net.bias.shape != (width,) or net.output.shape != (width,):
+                raise ValueError("its layers do not fit together")
+            if net.move_weights.shape != (len(VALUE_MOVE_INPUTS),):
+                raise ValueError("its move weights do not match its move inputs")
+            if not all(np.all(np.isfinite(a)) and np.all(np.abs(a) <= _MAX_WEIGHT) for a in (hidden, net.bias, net.output, net.move_weights)):
+                raise ValueError(f"its weights must be finite numbers of at most {_MAX_WEIGHT:g} in size")
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+            raise ModelFileError(f"{source} is malformed: {exc}") from None
+        return net
+
+    def save(self, path: str | Path) -> None:
+        write_document(self.to_dict(), path)
+
+    @classmethod
+    def load(cls, path: str | Path) -> ValueNet:
+        return cls.from_dict(read_document(path), source=f"value network {path}")
+
+
+@dataclass(frozen=True)
+class ValueTable:
+    """Training data: board and move inputs of every legal move, the engine's score (pawns), positions' row ranges."""
+
+    boards: sparse.csr_matrix
+    moves: np.ndarray
+    targets: np.ndarray
+    starts: np.ndarray
+
+    @property
+    def positions(self) -> int:
+        return len(self.starts) - 1
+
+
+def value_table(rows: Sequence[tuple[sparse.csr_matrix, np.ndarray, np.ndarray]]) -> ValueTable:
+    """Stack per-position (board inputs, move inputs, engine scores in pawns) into one table."""
+    sizes = [len(targets) for _, _, targets in rows]
+    return ValueTable(
+        boards=sparse.vstack([boards for boards, _, _ in rows], format="csr"),
+        moves=np.concatenate([moves for _, moves, _ in rows]).astype(np.float32),
+        targets=np.concatenate([targets for _, _, targets in rows]).astype(np.float32),
+        starts=np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64),
+    )
+
+
+def _centre(values: np.ndarray, starts: np.ndarray) -> np.ndarray:
+    """Each position's values less their mean."""
+    sizes = np.diff(starts)
+    return values - np.repeat(np.add.reduceat(values, starts[:-1]) / sizes, sizes)
+
+
+def fit_value_net(
+    table: ValueTable,
+    *,
+    hidden: int = 256,
+    epochs: int = 30,
+    batch_positions: int = 2048,
+    learning_rate: float = 3e-3,
+    loss_floor: float = 3.0,
+    huber: float = 1.0,
+    l2: float = 1e-5,
+    random_state: int = 0,
+) -> ValueNet:
+    """Fit the network to the engine's scores by Adam on a Huber loss of centred scores.
+
+    Targets more than ``loss_floor`` pawns below the position's best move are raised
+    to that floor: among bad moves the exact size of the blunder matters little to
+    whom we predict, and the network's capacity goes to the moves that compete.
+    """
+    rng = np.random.default_rng(random_state)
+    sizes = np.diff(table.starts)
+    best = np.repeat(np.maximum.reduceat(table.targets, table.starts[:-1]), sizes)
+    targets = np.maximum(table.targets, best - loss_floor)
+    params = [
+        (rng.standard_normal((BOARD_INPUTS, hidden)) * 0.05).astype(np.float32),
+        np.zeros(hidden, dtype=np.float32),
+        (rng.standard_normal(hidden) * 0.05).astype(np.float32),
+        np.zeros(table.moves.shape[1], dtype=np.float32),
+    ]
+    first, second = [np.zeros_like(p) for p in params], [np.zeros_like(p) for p in params]
+    step = 0
+    for _ in range(epochs):
+        order = rng.permutation(table.positions)
+        for begin in range(0, table.positions, batch_positions):
+            chosen = np.sort(order[begin : begin + batch_positions])
+            rows = np.concatenate([np.arange(table.starts[i], table.starts[i + 1]) for i in chosen])
+            starts = np.concatenate([[0], np.cumsum(sizes[chosen])])
+            boards, moves = table.boards[rows], table.moves[rows]
+            activity = np.maximum(boards @ params[0] + params[1], 0.0)
+            error = _centre(activity @ params[2] + moves @ params[3], starts) - _centre(targets[rows], starts)
+            slope = _centre(np.clip(error, -huber, huber) / len(chosen), starts).astype(np.float32)
+            through = np.outer(slope, params[2]) * (activity > 0)
+            grads = [
+                np.asarray(boards.T @ through) + l2 * params[0],
+                through.sum(axis=0),
+                activity.T @ slope + l2 * params[2],
+                moves.T @ slope,
+            ]
+            step += 1
+            for p, g, m, v in zip(params, grads, first, second):
+                m *= 0.9
+                m += 0.1 * g
+                v *= 0.999
+                v += 0.001 * g * g
+                p -= (learning_rate * (m / (1 - 0.9**step)) / (np.sqrt(v / (1 - 0.999**step)) + 1e-8)).astype(np.float32)
+    info = {"positions": table.positions, "moves": int(len(table.targets)), "hidden": hidden, "epochs": epochs, "loss_floor": loss_floor}
+    return ValueNet(hidden=params[0], bias=params[1], output=params[2], move_weights=params[3].astype(np.float64), info=info)
+
+
+@cache
+def bundled_value_net() -> ValueNet | None:
+    """The shipped value network, or None when the file is not installed (read once per process)."""
+    return ValueNet.load(VALUE_NET_FILE) if VALUE_NET_FILE.is_file() else None
+
+
+def require_value_net() -> ValueNet:
+    """The shipped value network; ValueError when it is not installed."""
+    net = bundled_value_net()
+    if net is None:
+        raise ValueError(f"the value family needs the value network ({VALUE_NET_FILE.name}), which is not installed")
+    return net
