@@ -130,15 +130,15 @@ class Evidence:
             return score_features(self._engine_scores(position), position.moves, "engine")
         if family == "habits":
             if self.iam is None:
-                found = {name: np.zeros(len(position.moves)) for name in HABIT_FEATURES}
+                habits = {name: np.zeros(len(position.moves)) for name in HABIT_FEATURES}
             else:
-                found = habit_features(self.iam, position)
-            found["pattern_lift"] = self._pattern_lift()[pattern_keys(position.board, position.moves)]
-            return found
+                habits = habit_features(self.iam, position)
+            habits["pattern_lift"] = self._pattern_lift()[pattern_keys(position.board, position.moves)]
+            return habits
         if family == "population":
-            found = book_features(self.book or PopulationBook(), position)
-            found["pattern_rate"] = self._population_patterns().log_rates[pattern_keys(position.board, position.moves)]
-            return found
+            population = book_features(self.book or PopulationBook(), position)
+            population["pattern_rate"] = self._population_patterns().log_rates[pattern_keys(position.board, position.moves)]
+            return population
         raise ValueError(f"unknown feature family {family!r}")
 
     def _value_net(self) -> ValueNet:
