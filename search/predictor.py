@@ -11,6 +11,11 @@ A predictor whose beliefs depend on more than the position (on the moves that le
 to it, say) may also define ``context_key(state) -> Hashable``, naming that extra
 dependence; a search that caches predictions by position adds it to the cache key.
 Without it, the beliefs are taken to depend on the position alone.
+
+A chess predictor whose beliefs rest partly on
+:func:`search.chess.scoring.score_root_moves` may also define
+``use_root_scores(cache)``: a search that computes the same scores hands it its
+:class:`~search.chess.scoring.RootScoreCache`, and the scores are computed once.
 """
 
 from __future__ import annotations

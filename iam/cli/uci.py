@@ -6,7 +6,9 @@ import argparse
 
 from iam.errors import IAMError
 from iam.predictors import load_predictor
+from search.chess.imitation import Imitation
 from search.chess.uci import main
+from search.exploit import Exploitation
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -18,9 +20,28 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "evaluation. With --model, the search is guided by the opponent model at the "
         "modelled player's nodes (likely moves searched early and deeper, moves the model "
         "rules out shallower; see search.omsearch.Guidance); the engine's own moves are "
-        "always searched plainly.",
+        "always searched plainly. With --model and --exploit W, the engine values its "
+        "moves by a blend of their minimax value and the value of the replies the model "
+        "expects (weight W; 0 is minimax). With --imitate MODEL it plays as the modelled "
+        "player: the model's move (UCI options Temperature and Seed), a short search only "
+        "where the model is unsure in a tactical position.",
     )
     parser.add_argument("--model", metavar="MODEL", help="opponent model file written by 'iam train'")
+    parser.add_argument(
+        "--exploit", type=float, metavar="W",
+        help="with --model: choose moves by (1-W) * minimax + W * the belief-weighted value of the replies",
+    )
+    parser.add_argument("--imitate", metavar="MODEL", help="play like the player of this model file")
+    parser.add_argument(
+        "--temperature", type=float, default=0.0, metavar="T",
+        help="with --imitate: 0 plays the most believed move (default), 1 draws from the beliefs",
+    )
+    parser.add_argument("--seed", type=int, default=0, help="with --imitate: seed of the draws (default 0)")
+    parser.add_argument(
+        "--unsure-below", type=float, default=Imitation().unsure_below, metavar="P",
+        help="with --imitate: a most-believed move below P leaves a tactical position to the search "
+        f"(default {Imitation().unsure_below:g})",
+    )
     parser.add_argument(
         "--engine", metavar="PATH", help="the UCI engine a move ranker with engine evidence runs (a model file never names one)"
     )
@@ -36,9 +57,28 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     if args.player_color and not args.model:
         raise IAMError("--player-color needs --model")
-    if args.model is None:
+    if args.exploit is not None and not args.model:
+        raise IAMError("--exploit needs --model (the model of the opponent to exploit)")
+    if args.exploit is not None and args.player_color:
+        raise IAMError("--exploit models the engine's opponent at every move; leave out --player-color")
+    if args.imitate and args.model:
+        raise IAMError("give either --model (search against the player) or --imitate (play like him)")
+    if args.imitate is None and (args.temperature != 0.0 or args.seed != 0 or args.unsure_below != Imitation().unsure_below):
+        raise IAMError("--temperature, --seed and --unsure-below need --imitate")
+    try:
+        exploitation = Exploitation(weight=args.exploit) if args.exploit is not None else None
+        imitation = (
+            Imitation(temperature=args.temperature, seed=args.seed, unsure_below=args.unsure_below)
+            if args.imitate else None
+        )
+    except ValueError as exc:
+        raise IAMError(str(exc)) from None
+    path = args.imitate or args.model
+    if path is None:
         return main()
-
-    model = load_predictor(args.model, engine=args.engine)
+    model = load_predictor(path, engine=args.engine)
     color = None if args.player_color is None else (args.player_color == "white")
-    return main(model, predictor_name=f"a model of {model.player_}", modelled_color=color)
+    return main(
+        model, predictor_name=f"a model of {model.player_}", modelled_color=color,
+        exploitation=exploitation, imitation=imitation,
+    )

@@ -39,6 +39,7 @@ from iam.ranker.population import PopulationBook, PopulationPrior, bundled_prior
 from iam.ranker.positions import position_of
 from iam.ranker.training import move_table
 from iam.ranker.valuenet import ValueNet, bundled_value_net, require_value_net
+from search.chess.scoring import RootScoreCache
 
 __all__ = ["MoveRanker", "FeatureContribution", "RANKER_FORMAT", "RANKER_VERSION"]
 
@@ -325,6 +326,13 @@ class MoveRanker(BaseEstimator):
         stack = board.move_stack
         iam_key = self.iam_.context_key(board) if getattr(self, "iam_", None) is not None else ()
         return (tuple(stack[-2:]), iam_key)
+
+    def use_root_scores(self, cache: RootScoreCache) -> None:
+        """Look the search family's scores up in ``cache`` first (a search filling it shares them).
+
+        The beliefs do not change: the cache holds exactly what the family computes.
+        """
+        self.evidence.root_scores = cache
 
     def weights(self) -> dict[str, float]:
         """Fitted weight per feature name."""

@@ -34,7 +34,7 @@ from iam.ranker.population import BOOK_FEATURES, PopulationBook, book_features
 from iam.ranker.positions import Position
 from iam.ranker.scorefeatures import SCORE_FEATURES, score_features
 from iam.ranker.valuenet import ValueNet, require_value_net
-from search.chess.scoring import score_root_moves
+from search.chess.scoring import RootScoreCache, score_root_moves
 
 __all__ = ["FAMILIES", "DEFAULT_FAMILIES", "DEFAULT_SEARCH_DEPTH", "family_columns", "Evidence", "EngineSettings"]
 
@@ -88,6 +88,8 @@ class Evidence:
     search_depth: int = DEFAULT_SEARCH_DEPTH
     engine: EngineSettings | None = None
     engine_analyser: EngineAnalyser | None = None
+    root_scores: RootScoreCache | None = None
+    """Where the search family's scores are looked up first (shared with a search that computes them too)."""
     _lift: np.ndarray | None = field(default=None, init=False, repr=False)
 
     @property
@@ -161,6 +163,8 @@ class Evidence:
         return self._lift
 
     def _search_scores(self, position: Position) -> dict:
+        if self.root_scores is not None:
+            return self.root_scores.scores(position.board, self.search_depth)
         return score_root_moves(position.board, self.search_depth)
 
     def _engine_scores(self, position: Position) -> dict:

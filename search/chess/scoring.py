@@ -25,11 +25,14 @@ move is ``MATE - 1``), ``-(MATE - p)`` when the mover is mated ``p`` plies from 
 
 from __future__ import annotations
 
+from collections import OrderedDict
+from collections.abc import Hashable
+
 import chess
 
 from search.chess.engine import ChessSearch
 
-__all__ = ["score_root_moves"]
+__all__ = ["score_root_moves", "RootScoreCache", "position_history_key"]
 
 
 def score_root_moves(
@@ -53,3 +56,58 @@ def score_root_moves(
     if depth < 1:
         raise ValueError(f"depth must be at least 1, got {depth}")
     return ChessSearch(quiescence=quiescence).score_moves(board, depth)
+
+
+def position_history_key(board: chess.Board) -> Hashable:
+    """A key under which ``board`` always gets the same root scores.
+
+    The position (pieces, side to move, castling rights, en-passant square) and the
+    moves since the last capture or pawn move: only those can repeat a position, and
+    their number is the fifty-move counter, so two boards with the same key score alike.
+    """
+    since = board.halfmove_clock
+    recent = tuple(board.move_stack[-since:]) if since else ()
+    return (board._transposition_key(), since, recent)
+
+
+class RootScoreCache:
+    """Remembers :func:`score_root_moves` by position and depth, so two users pay once.
+
+    The value-exploiting search scores the modelled player's replies at the depth a
+    move ranker scores them for its search features; with one cache between them the
+    ranker's costliest family comes free. At most ``capacity`` positions are kept (the
+    least recently used goes first). Not thread-safe: one per search thread.
+    """
+
+    def __init__(self, capacity: int = 20_000, *, quiescence: bool = True) -> None:
+        if capacity < 1:
+            raise ValueError(f"capacity must be at least 1, got {capacity}")
+        self.capacity = capacity
+        self.quiescence = quiescence
+        self.hits = 0
+        self.misses = 0
+        self.nodes = 0
+        """Nodes (quiescence included) the scores computed here cost."""
+        self._scores: OrderedDict[Hashable, dict[chess.Move, int]] = OrderedDict()
+
+    def __len__(self) -> int:
+        return len(self._scores)
+
+    def scores(self, board: chess.Board, depth: int) -> dict[chess.Move, int]:
+        """:func:`score_root_moves` of ``board`` at ``depth``, from the cache when known."""
+        key = (position_history_key(board), depth)
+        found = self._scores.get(key)
+        if found is not None:
+            self.hits += 1
+            self._scores.move_to_end(key)
+            return dict(found)
+        if depth < 1:
+            raise ValueError(f"depth must be at least 1, got {depth}")
+        self.misses += 1
+        search = ChessSearch(quiescence=self.quiescence)  # fresh: the same values as score_root_moves
+        found = search.score_moves(board, depth)
+        self.nodes += search.nodes + search.qnodes
+        self._scores[key] = found
+        if len(self._scores) > self.capacity:
+            self._scores.popitem(last=False)
+        return dict(found)

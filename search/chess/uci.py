@@ -24,7 +24,12 @@ Without a move predictor the engine searches with the fast chess core
 (:mod:`search.chess.engine`). Given a move predictor (an opponent model), it plays the
 guided search of :mod:`search.omsearch` (the generic search with its material and
 piece-square evaluation) at the modelled player's nodes: by default the modelled
-player is the engine's opponent, the side not to move when ``go`` arrives.
+player is the engine's opponent, the side not to move when ``go`` arrives. With an
+:class:`~search.exploit.Exploitation` it plays the value-exploiting search of
+:mod:`search.chess.exploit` against that opponent instead. With an
+:class:`~search.chess.imitation.Imitation` it plays *as* the modelled player: the
+model's move (options ``Temperature`` and ``Seed``), the fast core's only where the
+model is unsure in a tactical position.
 """
 
 from __future__ import annotations
@@ -40,7 +45,10 @@ import chess
 
 from search.chess.engine import ChessSearch
 from search.chess.evaluation import material_pst_evaluator
+from search.chess.exploit import ExploitingSearch
 from search.chess.game import ChessGame, is_mate_score, mate_in_plies
+from search.chess.imitation import Imitation, choose_imitation_move
+from search.exploit import Exploitation
 from search.omsearch import Guidance, ModelPolicy, guided_searcher
 from search.ordering import HeuristicOrderer
 from search.predictor import MovePredictor
@@ -206,8 +214,18 @@ class UciEngine:
         predictor_name: str = "opponent model",
         modelled_color: chess.Color | None = None,
         guidance: Guidance = Guidance(),
+        exploitation: Exploitation | None = None,
+        imitation: Imitation | None = None,
         end_of_input_wait: float = END_OF_INPUT_WAIT,
     ) -> None:
+        if (exploitation is not None or imitation is not None) and predictor is None:
+            raise ValueError("exploiting or imitating needs a move predictor")
+        if exploitation is not None and imitation is not None:
+            raise ValueError("an engine either exploits the modelled player or imitates him, not both")
+        self.exploitation = exploitation
+        self.imitation = imitation
+        self.choices = {"model": 0, "search": 0}
+        """How often the imitation played the model's move and how often the search's."""
         self.output = output
         self.end_of_input_wait = end_of_input_wait
         self.predictor = predictor
@@ -235,6 +253,10 @@ class UciEngine:
         self.table = TranspositionTable(capacity=entries)
         self.ordering = HeuristicOrderer()
         self.fast = ChessSearch(table_size=entries)
+        self.exploiting = (
+            ExploitingSearch(self.predictor, exploitation=self.exploitation, fast=self.fast)
+            if self.exploitation is not None else None
+        )
 
     def send(self, line: str) -> None:
         with self._lock:
@@ -276,8 +298,15 @@ class UciEngine:
         self.send("id author IAM toolkit")
         self.send(f"option name Hash type spin default {_DEFAULT_HASH_MB} min 1 max 4096")
         self.send("option name Ponder type check default false")
+        if self.imitation is not None:
+            self.send(f"option name Temperature type string default {self.imitation.temperature:g}")
+            self.send(f"option name Seed type spin default {self.imitation.seed} min 0 max 2147483647")
         self.send("uciok")
-        if self.predictor is not None:
+        if self.imitation is not None:
+            self.send(f"info string imitating {self.predictor_name}")
+        elif self.exploitation is not None:
+            self.send(f"info string exploiting {self.predictor_name} (weight {self.exploitation.weight:g})")
+        elif self.predictor is not None:
             whose = {None: "the opponent's", chess.WHITE: "White's", chess.BLACK: "Black's"}[self.modelled_color]
             self.send(f"info string guided search with {self.predictor_name} at {whose} nodes")
 
@@ -299,6 +328,9 @@ class UciEngine:
             if value.lower() not in ("true", "false"):
                 raise ValueError(f"Ponder must be true or false, got {value!r}")
             self.ponder_option = value.lower() == "true"  # the GUI decides when to ponder
+            return
+        if self.imitation is not None and name.lower() in ("temperature", "seed"):
+            self.imitation = _imitation_option(self.imitation, name.lower(), value)
             return
         if name.lower() != "hash":
             raise ValueError(f"unknown option {name!r}")
@@ -384,6 +416,12 @@ class UciEngine:
         does not come.
         """
         best: SearchResult | None = None
+        if self.imitation is not None and not allowed:
+            self._imitate(board, limits, stop, release)
+            return
+        if self.exploiting is not None and not allowed:
+            self._exploit(board, limits, stop, release)
+            return
         try:
             guided = self._guided(board)
             if allowed:  # go searchmoves: the generic search with a root filter and a table of its own
@@ -410,6 +448,46 @@ class UciEngine:
             self.send(f"info string search error: {type(exc).__name__}: {exc}")
         release.wait()
         self.send(f"bestmove {self._best_move(best, board, allowed)}")
+
+    def _imitate(self, board: chess.Board, limits: Limits, stop: threading.Event, release: threading.Event) -> None:
+        """The imitation's move: the model's, or the fast core's where the model leaves it to the search."""
+        best: SearchResult | None = None
+        move: chess.Move | None = None
+        try:
+            choice = choose_imitation_move(board, self.predictor.predict_proba(board), self.imitation)
+            self.choices[choice.source] += 1
+            if choice.move is not None:
+                move = choice.move
+                self.send(f"info string model move {move.uci()} belief {choice.belief:.3f} (most believed {choice.top_belief:.3f})")
+            else:
+                self.send(f"info string search move: model unsure ({choice.top_belief:.3f}) in a tactical position")
+                for best in self.fast.iterate(board, limits, stop=stop):
+                    self.send(self._info(best, board))
+        except Exception as exc:  # the protocol needs a bestmove whatever broke
+            self.send(f"info string imitation error: {type(exc).__name__}: {exc}")
+        release.wait()
+        self.send(f"bestmove {move.uci() if move is not None else self._best_move(best, board)}")
+
+    def _exploit(self, board: chess.Board, limits: Limits, stop: threading.Event, release: threading.Event) -> None:
+        """The value-exploiting choice against the modelled opponent (the side not to move)."""
+        move: chess.Move | None = None
+        best: SearchResult | None = None
+        try:
+            found = self.exploiting.search(board, limits, stop=stop, on_iteration=lambda r: self.send(self._info(r, board)))
+            best, move = found.plain, found.move
+            chosen = next((a for a in found.exploit.appraisals if a.action == move), None)
+            if chosen is not None:
+                self.send(
+                    f"info string exploit {move.uci()} minimax {chosen.minimax:g} expected {chosen.expected:.0f} "
+                    f"blend {chosen.value:.0f}; {found.exploit.examined} moves appraised, "
+                    f"predictor {round(found.exploit.predictor_seconds * 1000)} ms"
+                    + ("; the plain search preferred " + best.move.uci() if found.changed else "")
+                )
+        except Exception as exc:  # the protocol needs a bestmove whatever broke
+            self.send(f"info string exploit error: {type(exc).__name__}: {exc}")
+        release.wait()
+        legal = move is not None and move in board.legal_moves
+        self.send(f"bestmove {move.uci() if legal else self._best_move(best, board)}")
 
     def _guided(self, board: chess.Board) -> Searcher | None:
         """The guided search for a search from ``board``; ``None`` for a plain search.
@@ -481,6 +559,17 @@ class _RootMoves:
         return kept or [(action, 0) for action in actions if action in self.allowed]
 
 
+def _imitation_option(imitation: Imitation, name: str, value: str) -> Imitation:
+    """``imitation`` with the UCI option ``Temperature`` or ``Seed`` set; ValueError if out of range."""
+    try:
+        number = float(value) if name == "temperature" else int(value)
+    except ValueError:
+        raise ValueError(f"{name.title()} needs a number, got {value[:20]!r}") from None
+    if name == "seed" and not 0 <= number <= 2**31 - 1:
+        raise ValueError(f"Seed {number} is out of range 0..2147483647")
+    return dataclasses.replace(imitation, **{name: number})
+
+
 def _position(args: list[str]) -> tuple[chess.Board, str | None]:
     """The board a ``position`` command sets, and what was wrong with it (``None``: nothing).
 
@@ -524,9 +613,14 @@ def main(
     *,
     predictor_name: str = "opponent model",
     modelled_color: chess.Color | None = None,
+    exploitation: Exploitation | None = None,
+    imitation: Imitation | None = None,
 ) -> int:
     """Run the engine on standard input and output (bytes that are not UTF-8 read as U+FFFD)."""
     if hasattr(sys.stdin, "reconfigure"):
         sys.stdin.reconfigure(errors="replace")
-    UciEngine(predictor=predictor, predictor_name=predictor_name, modelled_color=modelled_color).run(sys.stdin)
+    UciEngine(
+        predictor=predictor, predictor_name=predictor_name, modelled_color=modelled_color,
+        exploitation=exploitation, imitation=imitation,
+    ).run(sys.stdin)
     return 0
