@@ -1,0 +1,146 @@
+"""The imitation engine's move choice, and the engine modes that use a model: imitate, exploit."""
+
+from __future__ import annotations
+
+import io
+from collections import Counter
+
+import chess
+import pytest
+
+from iam.cli import main as iam_main
+from search.chess.exploit import ExploitingSearch
+from search.chess.imitation import Imitation, choose_imitation_move, is_tactical
+from search.chess.scoring import RootScoreCache, score_root_moves
+from search.chess.uci import UciEngine
+from search.exploit import Exploitation
+from search.result import Limits
+
+HANGING_KNIGHT = "4k3/8/8/3n4/8/8/8/3RK3 w - - 0 1"  # the rook takes an undefended knight
+QUIET = "4k3/pp6/8/8/8/8/PP6/4K3 w - - 0 1"
+
+
+class Fixed:
+    """A predictor with fixed beliefs over UCI moves (those legal in the position asked about)."""
+
+    def __init__(self, beliefs: dict[str, float]) -> None:
+        self.beliefs = beliefs
+        self.asked = 0
+        self.shared = None
+
+    def predict_proba(self, board):
+        self.asked += 1
+        found = {chess.Move.from_uci(u): b for u, b in self.beliefs.items()}
+        return {m: b for m, b in found.items() if m in board.legal_moves}
+
+    def use_root_scores(self, cache):
+        self.shared = cache
+
+
+def test_tactical_positions():
+    assert not is_tactical(chess.Board())
+    assert not is_tactical(chess.Board(QUIET))
+    assert is_tactical(chess.Board(HANGING_KNIGHT))  # for the side to move
+    assert is_tactical(chess.Board(HANGING_KNIGHT.replace(" w ", " b ")))  # and when the other side is to move
+    assert is_tactical(chess.Board("4k3/8/8/8/8/8/4q3/4K3 w - - 0 1"))  # in check
+    # a pawn attacking a defended knight: worth more than its cheapest attacker
+    assert is_tactical(chess.Board("4k3/8/8/3n4/4P3/8/8/4K3 w - - 0 1"))
+
+
+def test_the_most_believed_move_at_temperature_zero_and_the_search_where_unsure_and_tactical():
+    quiet = chess.Board(QUIET)
+    beliefs = {chess.Move.from_uci("a2a3"): 0.2, chess.Move.from_uci("b2b4"): 0.25}
+    choice = choose_imitation_move(quiet, beliefs, Imitation())
+    assert (choice.move, choice.source, choice.tactical) == (chess.Move.from_uci("b2b4"), "model", False)
+    hanging = chess.Board(HANGING_KNIGHT)
+    unsure = {chess.Move.from_uci("d1d2"): 0.25, chess.Move.from_uci("d1d5"): 0.2}
+    assert choose_imitation_move(hanging, unsure, Imitation()).source == "search"
+    assert choose_imitation_move(hanging, unsure, Imitation(unsure_below=0.2)).move == chess.Move.from_uci("d1d2")
+    assert choose_imitation_move(quiet, {}, Imitation()).source == "search"
+
+
+def test_draws_follow_the_beliefs_and_repeat_with_the_seed_and_the_game():
+    board = chess.Board(QUIET)
+    beliefs = {chess.Move.from_uci("a2a3"): 0.7, chess.Move.from_uci("b2b4"): 0.3}
+    drawn = Counter(choose_imitation_move(board, beliefs, Imitation(temperature=1.0, seed=s)).move for s in range(2000))
+    assert drawn[chess.Move.from_uci("a2a3")] / 2000 == pytest.approx(0.7, abs=0.04)
+    sharp = Counter(choose_imitation_move(board, beliefs, Imitation(temperature=0.25, seed=s)).move for s in range(2000))
+    assert sharp[chess.Move.from_uci("a2a3")] / 2000 == pytest.approx(0.7**4 / (0.7**4 + 0.3**4), abs=0.03)
+    again = [choose_imitation_move(board, beliefs, Imitation(temperature=1.0, seed=s)).move for s in range(50)]
+    assert again == [choose_imitation_move(board, beliefs, Imitation(temperature=1.0, seed=s)).move for s in range(50)]
+
+
+def test_the_imitation_engine_plays_the_model_move_and_takes_its_options():
+    out = io.StringIO()
+    engine = UciEngine(output=out, predictor=Fixed({"e7e5": 0.6, "c7c5": 0.4}), imitation=Imitation())
+    engine.run([
+        "uci", "position startpos moves e2e4", "go movetime 200",
+        "setoption name Temperature value 1", "setoption name Seed value 7", "setoption name Temperature value x",
+        "go movetime 200",
+    ])
+    lines = out.getvalue().splitlines()
+    assert "option name Temperature type string default 0" in lines
+    assert [line for line in lines if line.startswith("bestmove")][0] == "bestmove e7e5"
+    assert engine.imitation == Imitation(temperature=1.0, seed=7)
+    assert any(line.startswith("info string ignored setoption: Temperature needs a number") for line in lines)
+    assert lines[-1] in ("bestmove e7e5", "bestmove c7c5")
+    assert engine.choices == {"model": 2, "search": 0}
+
+
+def test_the_imitation_engine_searches_where_the_model_is_unsure_in_a_tactical_position():
+    out = io.StringIO()
+    engine = UciEngine(output=out, predictor=Fixed({"d1d2": 0.1}), imitation=Imitation())
+    engine.run(["uci", f"position fen {HANGING_KNIGHT}", "go depth 3"])
+    assert out.getvalue().splitlines()[-1].split()[:2] == ["bestmove", "d1d5"]
+    assert engine.choices == {"model": 0, "search": 1}
+
+
+def test_root_score_cache_gives_score_root_moves_and_counts_hits():
+    cache = RootScoreCache(capacity=2)
+    board = chess.Board(HANGING_KNIGHT)
+    assert cache.scores(board, 2) == score_root_moves(board, 2)
+    assert cache.scores(board, 2) == score_root_moves(board, 2)
+    assert (cache.hits, cache.misses, len(cache)) == (1, 1, 1)
+    assert cache.nodes > 0
+    other = board.copy()
+    other.push_uci("e1f2")
+    other.push_uci("e8f7")
+    cache.scores(other, 1)
+    cache.scores(chess.Board(), 1)
+    assert len(cache) == 2  # the least recently used went first
+    with pytest.raises(ValueError):
+        cache.scores(board, 0)
+
+
+def test_exploiting_search_shares_its_cache_and_with_weight_zero_keeps_the_minimax_choice():
+    board = chess.Board(HANGING_KNIGHT)
+    predictor = Fixed({"e8d7": 1.0})
+    search = ExploitingSearch(predictor, exploitation=Exploitation(weight=0.0))
+    assert predictor.shared is search.cache
+    found = search.search(board, Limits(depth=3))
+    assert found.exploit.examined == len(list(board.legal_moves))  # a depth limit appraises every move
+    assert found.move == chess.Move.from_uci("d1d5")
+    best = max(a.minimax for a in found.exploit.appraisals)
+    assert next(a for a in found.exploit.appraisals if a.action == found.move).minimax == best
+
+
+def test_the_exploiting_engine_answers_with_a_legal_move_and_says_why():
+    out = io.StringIO()
+    engine = UciEngine(output=out, predictor=Fixed({}), exploitation=Exploitation(weight=0.5))
+    engine.run(["uci", f"position fen {HANGING_KNIGHT}", "go movetime 300"])
+    lines = out.getvalue().splitlines()
+    assert "info string exploiting opponent model (weight 0.5)" in lines
+    assert any(line.startswith("info string exploit d1d5") for line in lines)
+    assert lines[-1].split()[:2] == ["bestmove", "d1d5"]
+
+
+def test_engine_modes_refuse_bad_combinations(capsys):
+    with pytest.raises(ValueError):
+        UciEngine(imitation=Imitation())
+    for words, message in [
+        (["uci", "--exploit", "0.5"], "--exploit needs --model"),
+        (["uci", "--temperature", "1"], "need --imitate"),
+        (["uci", "--imitate", "m.json", "--model", "m.json"], "either --model"),
+    ]:
+        assert iam_main(words) == 2
+        assert message in capsys.readouterr().err
