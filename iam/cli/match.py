@@ -44,6 +44,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="seconds an engine may take beyond the move time (all of it with --nodes) before "
         "it forfeits the game and is restarted (default 30)",
     )
+    for side in ("a", "b"):
+        parser.add_argument(
+            f"--option-{side}", action="append", default=[], metavar="NAME=VALUE",
+            help=f"a UCI option for ENGINE_{side.upper()} (repeatable), e.g. UCI_Elo=1500",
+        )
     parser.add_argument("--json", action="store_true", help="print the result as JSON")
     add_quiet(parser)
     parser.set_defaults(run=run)
@@ -63,6 +68,7 @@ def run(args: argparse.Namespace) -> int:
         raise IAMError(f"--movetime must be at most {_MAX_MOVETIME_MS} ms (one day)")
     if args.openings:
         check_not_input(args.pgn, [args.openings], "--pgn")
+    options_a, options_b = _options(args.option_a, "--option-a"), _options(args.option_b, "--option-b")
     limit = (
         chess.engine.Limit(nodes=args.nodes)
         if args.nodes is not None
@@ -75,6 +81,7 @@ def run(args: argparse.Namespace) -> int:
         estimate, records, names = play_match(
             command_a, command_b, games=args.games, limit=limit, openings=openings,
             on_game=lambda record: next(bar, None), move_timeout=args.timeout,
+            options_a=options_a, options_b=options_b,
         )
     except MatchError as exc:
         raise IAMError(str(exc)) from None
@@ -117,6 +124,17 @@ def run(args: argparse.Namespace) -> int:
         print(f"game {forfeit['game']} lost by {forfeit['engine']}: {forfeit['reason']}")
     print(f"games written to {pgn_path}", file=sys.stderr)
     return 0
+
+
+def _options(pairs: list[str], flag: str) -> dict[str, str]:
+    """``NAME=VALUE`` words as a mapping; IAMError on a word without ``=``."""
+    options = {}
+    for pair in pairs:
+        name, sep, value = pair.partition("=")
+        if not sep or not name.strip():
+            raise IAMError(f"{flag} takes NAME=VALUE, not {pair!r}")
+        options[name.strip()] = value.strip()
+    return options
 
 
 def _fmt(value: float) -> str:

@@ -17,7 +17,7 @@ import math
 import shlex
 import shutil
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from statistics import NormalDist
@@ -172,12 +172,16 @@ def play_match(
     openings: Sequence[chess.Board] = (),
     on_game: Callable[[GameRecord], None] | None = None,
     move_timeout: float = 30.0,
+    options_a: Mapping[str, str] | None = None,
+    options_b: Mapping[str, str] | None = None,
 ) -> tuple[EloEstimate, list[GameRecord], tuple[str, str]]:
     """Play ``games`` games, A with White in the even-numbered ones.
 
     Each opening is played twice, once with each colour. An engine gets
     ``move_timeout`` seconds beyond the limit's time (all of it under a node or depth
-    limit) for each move. Returns the estimate, the games and the engines' names.
+    limit) for each move. ``options_a`` and ``options_b`` are UCI options set on each
+    engine when it starts (``{"UCI_LimitStrength": "true", "UCI_Elo": "1500"}``, say).
+    Returns the estimate, the games and the engines' names.
     """
     if games < 1:
         raise MatchError("--games must be at least 1")
@@ -185,13 +189,15 @@ def play_match(
         raise MatchError("the move timeout must be positive")
     starts = list(openings) or [chess.Board()]
     commands = (list(command_a), list(command_b))
+    options = (dict(options_a or {}), dict(options_b or {}))
     engines: list[chess.engine.SimpleEngine | None] = []
     try:
-        for command in commands:
+        for command, chosen in zip(commands, options):
             try:
                 engines.append(_start(command))
             except (OSError, chess.engine.EngineError, chess.engine.EngineTerminatedError, TimeoutError) as exc:
                 raise MatchError(f"engine {' '.join(command)} did not start as UCI: {exc}") from None
+            _configure(engines[-1], chosen, command)
         names = [engine.id.get("name", "engine") for engine in engines]
         if names[0] == names[1]:
             names = [f"{names[0]} (A)", f"{names[1]} (B)"]
@@ -204,6 +210,7 @@ def play_match(
             for i in missing:
                 try:
                     engines[i] = _start(commands[i])
+                    engines[i].configure(options[i])
                 except (OSError, chess.engine.EngineError, chess.engine.EngineTerminatedError, TimeoutError):
                     pass
             if any(engines[i] is None for i in (0, 1)):
@@ -235,6 +242,17 @@ def play_match(
 
 def _start(command: list[str]) -> chess.engine.SimpleEngine:
     return chess.engine.SimpleEngine.popen_uci(command, timeout=_START_TIMEOUT)
+
+
+def _configure(engine: chess.engine.SimpleEngine, options: dict[str, str], command: list[str]) -> None:
+    """Set UCI options on a started engine; MatchError naming the option it does not take."""
+    for name in options:
+        if name not in engine.options:
+            raise MatchError(f"engine {' '.join(command)} has no UCI option {name!r}")
+    try:
+        engine.configure(options)
+    except chess.engine.EngineError as exc:
+        raise MatchError(f"engine {' '.join(command)} refused its options: {exc}") from None
 
 
 def _shut_down(engine: chess.engine.SimpleEngine, *, polite: bool = True) -> None:

@@ -93,6 +93,9 @@ def test_match_cli_plays_alternating_colours_and_writes_pgn(tmp_path, capsys):
         (["match", "iam uci", "iam uci", "--openings", "/no/such/file.epd"], "openings file not found"),
         (["match", "iam uci", "iam uci", "--games", "0"], "--games"),
         (["match", "python3 -c pass", "iam uci", "--games", "1"], "did not start"),
+        (["match", "iam uci", "iam uci", "--option-b", "Elo"], "--option-b takes NAME=VALUE"),
+        (["match", "iam uci", "iam uci", "--option-b", "NoSuchOption=1"], "has no UCI option 'NoSuchOption'"),
+        (["match", "iam uci", "iam uci", "--option-a", "Hash=0"], "refused its options"),
     ],
 )
 def test_match_cli_errors_are_one_line(argv, message, capsys):
@@ -112,7 +115,8 @@ def test_smoke_match_against_stockfish(tmp_path, capsys):
     pgn = tmp_path / "sf.pgn"
     code = iam_main(
         ["match", "iam uci", "stockfish", "--games", "2", "--movetime", "50",
-         "--openings", str(openings), "--pgn", str(pgn), "--json", "--quiet"]
+         "--openings", str(openings), "--pgn", str(pgn), "--json", "--quiet",
+         "--option-b", "UCI_LimitStrength=true", "--option-b", "UCI_Elo=1350"]
     )
     assert code == 0
     payload = json.loads(capsys.readouterr().out)
