@@ -77,6 +77,9 @@ def run(args: argparse.Namespace) -> int:
     if path is None:
         return main()
     model = load_predictor(path, engine=args.engine)
+    if exploitation is not None and getattr(model, "search_depth", None):
+        # Score the replies at the depth the ranker scores moves: its search features then come from the same scores.
+        exploitation = Exploitation(weight=exploitation.weight, reply_depth=model.search_depth)
     color = None if args.player_color is None else (args.player_color == "white")
     return main(
         model, predictor_name=f"a model of {model.player_}", modelled_color=color,

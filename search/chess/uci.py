@@ -475,13 +475,16 @@ class UciEngine:
         try:
             found = self.exploiting.search(board, limits, stop=stop, on_iteration=lambda r: self.send(self._info(r, board)))
             best, move = found.plain, found.move
-            chosen = next((a for a in found.exploit.appraisals if a.action == move), None)
+            chosen = next((a for a in found.exploit.appraisals if a.action == found.exploit.action), None)
             if chosen is not None:
+                verdict = ""
+                if found.checked is not None:
+                    kept = "kept" if found.changed else "rejected"
+                    verdict = f"; checked alone to depth {found.checked.depth}: {found.checked.value:g}, {kept}"
                 self.send(
-                    f"info string exploit {move.uci()} minimax {chosen.minimax:g} expected {chosen.expected:.0f} "
-                    f"blend {chosen.value:.0f}; {found.exploit.examined} moves appraised, "
-                    f"predictor {round(found.exploit.predictor_seconds * 1000)} ms"
-                    + ("; the plain search preferred " + best.move.uci() if found.changed else "")
+                    f"info string exploit appraised {found.exploit.examined} moves, best {chosen.action.uci()} "
+                    f"(minimax {chosen.minimax:g} expected {chosen.expected:.0f} blend {chosen.value:.0f}){verdict}; "
+                    f"playing {move.uci()}; predictor {round(found.exploit.predictor_seconds * 1000)} ms"
                 )
         except Exception as exc:  # the protocol needs a bestmove whatever broke
             self.send(f"info string exploit error: {type(exc).__name__}: {exc}")

@@ -130,7 +130,7 @@ def test_the_exploiting_engine_answers_with_a_legal_move_and_says_why():
     engine.run(["uci", f"position fen {HANGING_KNIGHT}", "go movetime 300"])
     lines = out.getvalue().splitlines()
     assert "info string exploiting opponent model (weight 0.5)" in lines
-    assert any(line.startswith("info string exploit d1d5") for line in lines)
+    assert any(line.startswith("info string exploit appraised") and "playing d1d5" in line for line in lines)
     assert lines[-1].split()[:2] == ["bestmove", "d1d5"]
 
 
@@ -144,3 +144,25 @@ def test_engine_modes_refuse_bad_combinations(capsys):
     ]:
         assert iam_main(words) == 2
         assert message in capsys.readouterr().err
+
+
+class BlundersAlways:
+    """A modelled player certain to play his worst reply (by this project's one-ply scores)."""
+
+    def predict_proba(self, board):
+        scores = score_root_moves(board, 1)
+        return {min(scores, key=scores.get): 1.0} if scores else {}
+
+
+def test_a_choice_the_appraisal_prefers_is_checked_deep_and_kept_only_if_it_still_wins_the_blend():
+    board = chess.Board("r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4")  # the Two Knights
+    search = ExploitingSearch(BlundersAlways(), exploitation=Exploitation(weight=0.9))
+    found = search.search(board, Limits(depth=3))
+    choice = found.exploit.action
+    assert choice != found.plain.move  # against a certain blunderer another move promises more
+    assert found.checked is not None and found.checked.depth == found.plain.depth
+    assert found.checked.pv[0] == choice  # the check searched that move alone
+    by_move = {a.action: a for a in found.exploit.appraisals}
+    bonus = {m: 0.9 * (by_move[m].expected - by_move[m].minimax) for m in (choice, found.plain.move)}
+    keeps = found.checked.value + bonus[choice] > found.plain.value + bonus[found.plain.move]
+    assert found.move == (choice if keeps else found.plain.move)
