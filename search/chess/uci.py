@@ -465,6 +465,7 @@ class UciEngine:
                     self.send(self._info(best, board))
         except Exception as exc:  # the protocol needs a bestmove whatever broke
             self.send(f"info string imitation error: {type(exc).__name__}: {exc}")
+        self.send(f"info string imitation so far: {self.choices['model']} model moves, {self.choices['search']} search moves")
         release.wait()
         self.send(f"bestmove {move.uci() if move is not None else self._best_move(best, board)}")
 
