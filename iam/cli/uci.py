@@ -31,6 +31,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--exploit", type=float, metavar="W",
         help="with --model: choose moves by (1-W) * minimax + W * the belief-weighted value of the replies",
     )
+    parser.add_argument(
+        "--exploit-shares", default="0.4,0.35", metavar="P,A",
+        help="with --exploit: the shares of each move's budget for the plain search and the appraisal "
+        "(the rest checks the appraisal's choice; default 0.4,0.35)",
+    )
     parser.add_argument("--imitate", metavar="MODEL", help="play like the player of this model file")
     parser.add_argument(
         "--temperature", type=float, default=0.0, metavar="T",
@@ -66,6 +71,12 @@ def run(args: argparse.Namespace) -> int:
     if args.imitate is None and (args.temperature != 0.0 or args.seed != 0 or args.unsure_below != Imitation().unsure_below):
         raise IAMError("--temperature, --seed and --unsure-below need --imitate")
     try:
+        shares = tuple(float(share) for share in args.exploit_shares.split(","))
+    except ValueError:
+        shares = ()
+    if len(shares) != 2 or not (shares[0] > 0 and shares[1] > 0 and sum(shares) < 1):
+        raise IAMError(f"--exploit-shares takes two positive shares adding up to less than 1, not {args.exploit_shares!r}")
+    try:
         exploitation = Exploitation(weight=args.exploit) if args.exploit is not None else None
         imitation = (
             Imitation(temperature=args.temperature, seed=args.seed, unsure_below=args.unsure_below)
@@ -83,5 +94,5 @@ def run(args: argparse.Namespace) -> int:
     color = None if args.player_color is None else (args.player_color == "white")
     return main(
         model, predictor_name=f"a model of {model.player_}", modelled_color=color,
-        exploitation=exploitation, imitation=imitation,
+        exploitation=exploitation, exploit_shares=shares, imitation=imitation,
     )

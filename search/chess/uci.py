@@ -215,6 +215,7 @@ class UciEngine:
         modelled_color: chess.Color | None = None,
         guidance: Guidance = Guidance(),
         exploitation: Exploitation | None = None,
+        exploit_shares: tuple[float, float] = (0.4, 0.35),
         imitation: Imitation | None = None,
         end_of_input_wait: float = END_OF_INPUT_WAIT,
     ) -> None:
@@ -223,6 +224,8 @@ class UciEngine:
         if exploitation is not None and imitation is not None:
             raise ValueError("an engine either exploits the modelled player or imitates him, not both")
         self.exploitation = exploitation
+        self.exploit_shares = exploit_shares
+        """The exploiting search's plain and appraisal shares of each move's budget."""
         self.imitation = imitation
         self.choices = {"model": 0, "search": 0}
         """How often the imitation played the model's move and how often the search's."""
@@ -254,7 +257,10 @@ class UciEngine:
         self.ordering = HeuristicOrderer()
         self.fast = ChessSearch(table_size=entries)
         self.exploiting = (
-            ExploitingSearch(self.predictor, exploitation=self.exploitation, fast=self.fast)
+            ExploitingSearch(
+                self.predictor, exploitation=self.exploitation, fast=self.fast,
+                plain_share=self.exploit_shares[0], appraisal_share=self.exploit_shares[1],
+            )
             if self.exploitation is not None else None
         )
 
@@ -618,6 +624,7 @@ def main(
     predictor_name: str = "opponent model",
     modelled_color: chess.Color | None = None,
     exploitation: Exploitation | None = None,
+    exploit_shares: tuple[float, float] = (0.4, 0.35),
     imitation: Imitation | None = None,
 ) -> int:
     """Run the engine on standard input and output (bytes that are not UTF-8 read as U+FFFD)."""
@@ -625,6 +632,6 @@ def main(
         sys.stdin.reconfigure(errors="replace")
     UciEngine(
         predictor=predictor, predictor_name=predictor_name, modelled_color=modelled_color,
-        exploitation=exploitation, imitation=imitation,
+        exploitation=exploitation, exploit_shares=exploit_shares, imitation=imitation,
     ).run(sys.stdin)
     return 0
