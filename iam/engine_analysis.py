@@ -30,6 +30,7 @@ import os
 import shutil
 import sqlite3
 import threading
+import time
 import weakref
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
@@ -380,7 +381,7 @@ class _Cache:
     def _prepare(self, connection: sqlite3.Connection) -> None:
         if self._is_fresh(connection):
             if self.on_disk:
-                connection.execute("PRAGMA journal_mode = WAL")  # persistent: readers never block the writer
+                _use_wal(connection)  # persistent: readers never block the writer
             connection.execute("BEGIN IMMEDIATE")  # one creator at a time; the others wait, then see the tables
             try:
                 if self._is_fresh(connection):
@@ -492,3 +493,21 @@ def _scores_from_lines(
         assert value is not None
         scores[pv[0]] = value if relative.is_mate() else max(-MAX_CENTIPAWNS, min(MAX_CENTIPAWNS, value))
     return scores
+
+
+def _use_wal(connection: sqlite3.Connection) -> None:
+    """Switch a fresh file to write-ahead logging, waiting while another process does the same.
+
+    The switch needs the file to itself and SQLite answers "database is locked" at once,
+    without its busy timeout, when two processes create one cache at the same moment:
+    so retry until :data:`_BUSY_TIMEOUT_S` has passed.
+    """
+    deadline = time.monotonic() + _BUSY_TIMEOUT_S
+    while True:
+        try:
+            connection.execute("PRAGMA journal_mode = WAL")
+            return
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) and "busy" not in str(exc) or time.monotonic() >= deadline:
+                raise
+            time.sleep(0.02)

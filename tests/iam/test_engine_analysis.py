@@ -305,3 +305,29 @@ def test_a_program_that_forgets_to_close_its_analyser_still_exits(stockfish):
     )
     finished = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
     assert finished.returncode == 0 and finished.stdout.strip() == "20"
+
+
+def test_switching_a_fresh_cache_to_wal_waits_for_another_process_doing_the_same():
+    # SQLite answers "database is locked" at once, without its busy timeout, when two
+    # processes switch one fresh file to write-ahead logging together: the switch retries.
+    import sqlite3
+
+    from iam.engine_analysis import _use_wal
+
+    class Contended:
+        def __init__(self, failures: int, message: str = "database is locked") -> None:
+            self.failures, self.message, self.calls = failures, message, 0
+
+        def execute(self, sql: str):
+            self.calls += 1
+            if self.calls <= self.failures:
+                raise sqlite3.OperationalError(self.message)
+            assert sql == "PRAGMA journal_mode = WAL"
+
+    contended = Contended(failures=3)
+    _use_wal(contended)
+    assert contended.calls == 4
+    other = Contended(failures=1, message="disk I/O error")
+    with pytest.raises(sqlite3.OperationalError, match="disk I/O"):
+        _use_wal(other)
+    assert other.calls == 1
