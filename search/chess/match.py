@@ -31,6 +31,7 @@ __all__ = [
     "EloEstimate",
     "GameRecord",
     "elo_estimate",
+    "records_estimate",
     "engine_command",
     "load_openings",
     "play_match",
@@ -108,6 +109,14 @@ def elo_estimate(wins: int, draws: int, losses: int, *, confidence: float = 0.95
         low=_elo(max(0.0, centre - half)),
         high=_elo(min(1.0, centre + half)),
     )
+
+
+def records_estimate(records: Sequence[GameRecord]) -> EloEstimate:
+    """Engine A's score and Elo difference over finished games (either colour)."""
+    tally = {"win": 0, "draw": 0, "loss": 0}
+    for record in records:
+        tally[_outcome_for_a(record)] += 1
+    return elo_estimate(tally["win"], tally["draw"], tally["loss"])
 
 
 def engine_command(text: str) -> list[str]:
@@ -201,7 +210,7 @@ def play_match(
         names = [engine.id.get("name", "engine") for engine in engines]
         if names[0] == names[1]:
             names = [f"{names[0]} (A)", f"{names[1]} (B)"]
-        records, tally = [], {"win": 0, "draw": 0, "loss": 0}
+        records = []
         for index in range(games):
             white_is_a = index % 2 == 0
             start = starts[(index // 2) % len(starts)]
@@ -229,11 +238,9 @@ def play_match(
                     _shut_down(engines[engine_index], polite=False)
                     engines[engine_index] = None
             records.append(record)
-            tally[_outcome_for_a(record)] += 1
             if on_game is not None:
                 on_game(record)
-        estimate = elo_estimate(tally["win"], tally["draw"], tally["loss"])
-        return estimate, records, (names[0], names[1])
+        return records_estimate(records), records, (names[0], names[1])
     finally:
         for engine in engines:
             if engine is not None:
