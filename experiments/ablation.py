@@ -27,6 +27,7 @@ from iam.pgn import PlayerGame
 from iam.ranker.evidence import DEFAULT_FAMILIES, DEFAULT_SEARCH_DEPTH, FAMILIES, EngineSettings, Evidence, family_columns
 from iam.ranker.logit import MoveTable, feature_scale, fit_conditional_logit, softmax_by_position
 from iam.ranker.patterns import count_patterns
+from iam.ranker.policynet import require_policy_net
 from iam.ranker.population import PopulationPrior, bundled_prior
 from iam.ranker.positions import player_positions
 from iam.ranker.training import move_table, stack_table
@@ -86,7 +87,10 @@ def ablation(games: Sequence[PlayerGame], player: str, config: AblationConfig, *
     book = population.book.without(player) if population is not None else None
     patterns = population.patterns.without(player) if population is not None else None
     iam_params = {"min_games": config.min_games, "random_state": config.seed, "player": player}
-    evidence = Evidence(families=families, book=book, patterns=patterns, search_depth=config.search_depth, engine=config.engine)
+    policy = require_policy_net(player)[1] if "policy" in families else None  # the network that never saw him
+    evidence = Evidence(
+        families=families, book=book, patterns=patterns, policy_net=policy, search_depth=config.search_depth, engine=config.engine
+    )
     train_table, _ = move_table(
         training, evidence, max_positions=config.train_positions, iam_params=iam_params, random_state=config.seed, jobs=config.jobs
     )
@@ -94,7 +98,14 @@ def ablation(games: Sequence[PlayerGame], player: str, config: AblationConfig, *
     iam = OpponentModel(**iam_params).fit(training) if "habits" in families else None
     own = count_patterns(training) if "habits" in families else None
     scorer = Evidence(
-        families=families, iam=iam, book=book, patterns=patterns, own_patterns=own, search_depth=config.search_depth, engine=config.engine
+        families=families,
+        iam=iam,
+        book=book,
+        patterns=patterns,
+        own_patterns=own,
+        policy_net=policy,
+        search_depth=config.search_depth,
+        engine=config.engine,
     )
     try:
         test_table = stack_table(scorer.matrices(test_positions), test_positions)

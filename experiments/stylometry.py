@@ -201,11 +201,18 @@ def _fit_models(groups: list[Group], splits: list[dict], config: StylometryConfi
 
 
 def _control_models(splits: list[dict], config: StylometryConfig, rng: np.random.Generator) -> list[MoveRanker]:
-    """Rankers fitted on equal random shares of the pooled fitting games of all groups."""
+    """Rankers fitted on random shares of the pooled fitting games, each share holding every group's games alike.
+
+    The shares are drawn within each group (each group's games dealt at random into as
+    many equal parts as there are models), so no share leans towards one group: a share
+    that happened to hold more of one player's games would learn him and point away
+    from its own group, which is information, not chance.
+    """
     pool = [game for split in splits for game in split["fitting"]]
     pool = [replace(game, index=number) for number, game in enumerate(pool)]  # unique numbers across players
-    order = rng.permutation(len(pool))
-    shares = np.array_split(order, len(splits))
+    bounds = np.cumsum([0] + [len(split["fitting"]) for split in splits])
+    parts = [np.array_split(start + rng.permutation(end - start), len(splits)) for start, end in zip(bounds[:-1], bounds[1:])]
+    shares = [np.sort(np.concatenate([group_parts[j] for group_parts in parts])) for j in range(len(splits))]
     return [
         MoveRanker(
             player=_CONTROL_PLAYER,

@@ -54,8 +54,8 @@ IAM_FLOOR = 1e-4
 
 _SHARED = ("move", "search", "value", "engine")
 """Ranker families whose columns depend on the position only, never on the player."""
-_OWN = ("habits", "population")
-"""Ranker families whose columns each model computes itself (its memory, its population)."""
+_OWN = ("policy", "habits", "population")
+"""Ranker families whose columns each model computes itself (its memory, its population, the policy network that never saw its player)."""
 
 
 def check_candidates(models: Sequence[Candidate]) -> str:
@@ -130,11 +130,12 @@ class MoveScorer:
             raise ValueError("a position needs the move played to be scored")
         scores = np.zeros((len(position.moves), len(self.models)))
         if self._own:
-            if self.evidence.families:
-                scores += self.evidence.matrix(position) @ self._weights
+            shared = self.evidence.features(position) if self.evidence.families else {}
+            if shared:
+                scores += np.column_stack([shared[name] for name in self.evidence.columns]) @ self._weights
             for j, (own, names, weights) in self._own.items():
                 if own and weights.any():
-                    found = self.models[j].evidence.features(position, own)
+                    found = self.models[j].evidence.features(position, own, known=shared)
                     scores[:, j] += np.column_stack([found[name] for name in names]) @ weights
         result = _log_softmax_played(scores, position.played)
         for j, model in enumerate(self.models):

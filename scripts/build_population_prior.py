@@ -19,7 +19,7 @@ from tqdm import tqdm
 from iam.bundled import bundled_pgn, manifest
 from iam.pgn import load_player_games
 from iam.ranker.build_prior import PriorSettings, build_population_prior
-from iam.ranker.evidence import DEFAULT_FAMILIES, DEFAULT_SEARCH_DEPTH, EngineSettings
+from iam.ranker.evidence import DEFAULT_FAMILIES, DEFAULT_SEARCH_DEPTH, FAMILIES, EngineSettings
 from iam.ranker.population import PRIOR_FILE, save_prior
 
 
@@ -58,7 +58,7 @@ def main() -> int:
     save_prior(prior, out)
     fits.to_csv(out.with_name("population_prior_fits.csv"), index=False)
     print(f"wrote {out} ({out.stat().st_size / 1024:.0f} KiB) in {time.perf_counter() - started:.0f} s")
-    print(fits[fits["families"] == "+".join(f for f in ("move", "search", "engine", "habits", "population") if f in families)].to_string(index=False))
+    print(fits[fits["families"] == "+".join(f for f in FAMILIES if f in families)].to_string(index=False))
     return 0
 
 

@@ -2,8 +2,8 @@
 
 For every master, a seeded sample of positions from his *training* games (the
 held-out protocol's test games never enter) is described by every family of
-evidence, his habits out-of-fold as in :mod:`iam.ranker.training`, and the
-population book and move patterns without him. Then one ranker is fitted on all masters together,
+evidence, his habits out-of-fold as in :mod:`iam.ranker.training`, the policy
+network that never saw him, and the population book and move patterns without him. Then one ranker is fitted on all masters together,
 and one per master without him (whose book columns also leave him out), for each
 combination of families, so that an ablation finds a prior that matches it. The
 result is a :class:`~iam.ranker.population.PopulationPrior` and a table of the fits.
@@ -21,6 +21,7 @@ from iam.pgn import PlayerGame
 from iam.ranker.evidence import DEFAULT_FAMILIES, DEFAULT_SEARCH_DEPTH, FAMILIES, EngineSettings, Evidence, family_columns
 from iam.ranker.logit import MoveTable, feature_scale, fit_conditional_logit, position_log_likelihood
 from iam.ranker.patterns import MovePatterns, count_patterns
+from iam.ranker.policynet import require_policy_net
 from iam.ranker.population import PopulationBook, PopulationPrior, PriorWeights, book_counts
 from iam.ranker.positions import Position
 from iam.ranker.training import move_table
@@ -61,7 +62,11 @@ def build_population_prior(
     rows = {}
     for name, games in (progress(training.items()) if progress else training.items()):
         evidence = Evidence(
-            families=static, patterns=patterns.without(name), search_depth=settings.search_depth, engine=settings.engine
+            families=static,
+            patterns=patterns.without(name),
+            policy_net=require_policy_net(name)[1] if "policy" in static else None,
+            search_depth=settings.search_depth,
+            engine=settings.engine,
         )
         table, positions = move_table(
             games,

@@ -38,6 +38,7 @@ from iam.ranker.patterns import MovePatterns, PatternCounts, count_patterns
 from iam.ranker.population import PopulationBook, PopulationPrior, bundled_prior
 from iam.ranker.positions import position_of
 from iam.ranker.training import move_table
+from iam.ranker.policynet import PolicyNet, require_policy_net
 from iam.ranker.valuenet import ValueNet, bundled_value_net, require_value_net
 from search.chess.scoring import RootScoreCache
 
@@ -162,6 +163,7 @@ class MoveRanker(BaseEstimator):
             book=self.book_,
             patterns=self.population_patterns_,
             value_net=_value_net(families),
+            policy_net=_policy_net(families, self.player_),
             search_depth=self.search_depth,
             engine=self._engine_settings(),
         )
@@ -188,6 +190,7 @@ class MoveRanker(BaseEstimator):
         self.training_log_loss_ = float(-position_log_likelihood(table, self.coef_).mean()) if table.positions else float("nan")
         self.iam_ = OpponentModel(**iam_params).fit(games) if "habits" in families else None
         self.value_net_ = evidence.value_net.fingerprint if "value" in families else None
+        self.policy_net_ = _policy_record(families, self.player_)
         self._evidence = None
         return self
 
@@ -265,6 +268,7 @@ class MoveRanker(BaseEstimator):
                 patterns=self.population_patterns_,
                 own_patterns=self.own_patterns_,
                 value_net=_value_net(self.families_),
+                policy_net=_policy_net(self.families_, self.player_),
                 search_depth=self.search_depth,
                 engine=self._engine_settings(),
             )
@@ -371,6 +375,7 @@ class MoveRanker(BaseEstimator):
             },
             "iam": to_document(self.iam_.state_) if self.iam_ is not None else None,
             "value_net": self.value_net_,
+            "policy_net": self.policy_net_,
         }
 
     @classmethod
@@ -419,6 +424,9 @@ class MoveRanker(BaseEstimator):
             model.value_net_ = data["value_net"]
             if "value" in families:
                 _check_value_net(model.value_net_, source)
+            model.policy_net_ = data.get("policy_net")
+            if "policy" in families and model.policy_net_ != _policy_record(families, model.player_):
+                raise ModelFileError(f"{source} was fitted with other policy networks than the ones installed (refit it)")
             model._evidence = None
         except ModelFileError:
             raise
@@ -464,6 +472,19 @@ def _book(masters: dict) -> dict[str, dict[str, dict[str, int]]]:
 def _value_net(families: Sequence[str]) -> ValueNet | None:
     """The installed value network when ``families`` use it (ValueError when it is missing)."""
     return require_value_net() if "value" in families else None
+
+
+def _policy_net(families: Sequence[str], player: str) -> PolicyNet | None:
+    """The installed policy network that never saw ``player``, when ``families`` use it."""
+    return require_policy_net(player)[1] if "policy" in families else None
+
+
+def _policy_record(families: Sequence[str], player: str) -> dict | None:
+    """What a model file records of its policy network: whom it left out and its fingerprint."""
+    if "policy" not in families:
+        return None
+    without, net = require_policy_net(player)
+    return {"without": without, "fingerprint": net.fingerprint}
 
 
 def _check_value_net(fingerprint: object, source: str) -> None:

@@ -7,6 +7,8 @@ Families (each can be switched off, so an ablation can remove it):
   fixed shallow depth (:func:`search.chess.scoring.score_root_moves`);
 * ``value``: the same from a small network distilled from a UCI engine, on numpy alone
   (:mod:`iam.ranker.valuenet`);
+* ``policy``: other masters' taste, from a small network fitted to their choices
+  (:mod:`iam.ranker.policynet`; the network that never saw the modelled player);
 * ``engine``: the same from a UCI engine such as stockfish, cached on disk
   (:mod:`iam.engine_analysis`);
 * ``habits``: the player's chunks and opening memory, from his IAM model
@@ -33,15 +35,16 @@ from iam.ranker.movefeatures import MOVE_FEATURES, move_features
 from iam.ranker.population import BOOK_FEATURES, PopulationBook, book_features
 from iam.ranker.positions import Position
 from iam.ranker.scorefeatures import SCORE_FEATURES, score_features
+from iam.ranker.policynet import POLICY_FEATURES, PolicyNet, policy_features
 from iam.ranker.valuenet import ValueNet, require_value_net
 from search.chess.scoring import RootScoreCache, score_root_moves
 
 __all__ = ["FAMILIES", "DEFAULT_FAMILIES", "DEFAULT_SEARCH_DEPTH", "family_columns", "Evidence", "EngineSettings"]
 
-FAMILIES: tuple[str, ...] = ("move", "search", "value", "engine", "habits", "population")
+FAMILIES: tuple[str, ...] = ("move", "search", "value", "policy", "engine", "habits", "population")
 """Every feature family, in the order their columns are laid out."""
 
-DEFAULT_FAMILIES: tuple[str, ...] = ("move", "search", "value", "habits", "population")
+DEFAULT_FAMILIES: tuple[str, ...] = ("move", "search", "value", "policy", "habits", "population")
 """The pure-Python ranker's families (``engine`` needs an engine)."""
 
 DEFAULT_SEARCH_DEPTH = 2
@@ -55,6 +58,8 @@ def family_columns(family: str) -> tuple[str, ...]:
         return MOVE_FEATURES
     if family in ("search", "value", "engine"):
         return tuple(f"{family}_{name}" for name in SCORE_FEATURES)
+    if family == "policy":
+        return tuple(f"policy_{name}" for name in POLICY_FEATURES)
     if family == "habits":
         return (*HABIT_FEATURES, "pattern_lift")
     if family == "population":
@@ -85,6 +90,8 @@ class Evidence:
     patterns: MovePatterns | None = None
     own_patterns: PatternCounts | None = None
     value_net: ValueNet | None = None
+    policy_net: PolicyNet | None = None
+    """The population's policy network (the caller picks the one that never saw the player)."""
     search_depth: int = DEFAULT_SEARCH_DEPTH
     engine: EngineSettings | None = None
     engine_analyser: EngineAnalyser | None = None
@@ -101,12 +108,18 @@ class Evidence:
         found = self.features(position)
         return np.column_stack([found[name] for name in self.columns]) if position.moves else np.zeros((0, len(self.columns)))
 
-    def features(self, position: Position, families: Sequence[str] | None = None) -> dict[str, np.ndarray]:
-        """Column name -> value per legal move, for ``families`` (default: all of this evidence's)."""
-        found: dict[str, np.ndarray] = {}
+    def features(
+        self, position: Position, families: Sequence[str] | None = None, *, known: dict[str, np.ndarray] | None = None
+    ) -> dict[str, np.ndarray]:
+        """Column name -> value per legal move, for ``families`` (default: all of this evidence's).
+
+        ``known``: columns of this position already computed elsewhere (the move family's,
+        say), which families that read them reuse instead of computing them again.
+        """
+        found: dict[str, np.ndarray] = dict(known or {})
         for family in self.families if families is None else families:
             found.update(self._family(family, position, found))
-        return found
+        return found if known is None else {name: found[name] for name in found if name not in known}
 
     def matrices(self, positions: Sequence[Position], *, progress: Callable | None = None) -> list[np.ndarray]:
         """:meth:`matrix` of each position (``progress`` wraps the iteration)."""
@@ -128,6 +141,9 @@ class Evidence:
         if family == "value":
             columns = found if "exchange_gain" in found else move_features(position)
             return score_features(self._value_net().scores(position, columns), position.moves, "value")
+        if family == "policy":
+            columns = found if "exchange_gain" in found else move_features(position)
+            return policy_features(self._policy_net().log_beliefs(position, columns))
         if family == "engine":
             return score_features(self._engine_scores(position), position.moves, "engine")
         if family == "habits":
@@ -147,6 +163,11 @@ class Evidence:
         if self.value_net is None:
             self.value_net = require_value_net()
         return self.value_net
+
+    def _policy_net(self) -> PolicyNet:
+        if self.policy_net is None:  # no default: only the caller knows which network never saw the player
+            raise ValueError("the policy family needs a policy network (iam.ranker.policynet.require_policy_net(player))")
+        return self.policy_net
 
     def _population_patterns(self) -> MovePatterns:
         if self.patterns is None:

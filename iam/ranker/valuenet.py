@@ -17,9 +17,8 @@ features as any search (:mod:`iam.ranker.scorefeatures`) as the family ``value``
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-import hashlib
-from dataclasses import dataclass
-from functools import cache, cached_property
+from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path
 
 import chess
@@ -28,6 +27,7 @@ import scipy.sparse as sparse
 
 from iam.errors import ModelFileError
 from iam.modelfile import read_document, write_document
+from iam.ranker.movenet import MoveNet, MoveRows, fit_move_net, layers_from_dict, position_slices
 from iam.ranker.positions import Position
 
 __all__ = [
@@ -58,7 +58,6 @@ VALUE_MOVE_INPUTS: tuple[str, ...] = (
 VALUE_NET_FORMAT = "iam-value-net"
 VALUE_NET_VERSION = 1
 VALUE_NET_FILE = Path(__file__).resolve().parent / "value_net.json.gz"
-_MAX_WEIGHT = 1e4
 
 
 def board_inputs(board: chess.Board, moves: Sequence[chess.Move]) -> sparse.csr_matrix:
@@ -86,23 +85,8 @@ def board_inputs(board: chess.Board, moves: Sequence[chess.Move]) -> sparse.csr_
     return sparse.csr_matrix((data, np.asarray(indices, dtype=np.int32), np.asarray(pointers)), shape=(len(moves), BOARD_INPUTS))
 
 
-@dataclass(frozen=True)
-class ValueNet:
+class ValueNet(MoveNet):
     """The fitted network: ``score = relu(board @ hidden + bias) @ output + move @ move_weights`` (pawns)."""
-
-    hidden: np.ndarray
-    bias: np.ndarray
-    output: np.ndarray
-    move_weights: np.ndarray
-    info: Mapping[str, object] | None = None
-
-    @cached_property
-    def fingerprint(self) -> str:
-        """A short hash of the weights: a ranker records which network its weights were fitted with."""
-        digest = hashlib.sha256()
-        for array in (self.hidden, self.bias, self.output, self.move_weights):
-            digest.update(np.ascontiguousarray(array, dtype=np.float32).tobytes())
-        return digest.hexdigest()[:16]
 
     def scores(self, position: Position, move_columns: Mapping[str, np.ndarray]) -> dict[chess.Move, float]:
         """Centipawns per legal move of ``position`` (only differences between moves mean something)."""
@@ -111,25 +95,14 @@ class ValueNet:
         values = self.values(board_inputs(position.board, position.moves), np.column_stack([move_columns[name] for name in VALUE_MOVE_INPUTS]))
         return dict(zip(position.moves, (100.0 * values).tolist()))
 
-    def values(self, boards: sparse.csr_matrix, moves: np.ndarray) -> np.ndarray:
-        """The network's output (pawns) for rows of board inputs and move inputs."""
-        hidden = np.maximum(boards @ self.hidden + self.bias, 0.0)
-        return hidden @ self.output + moves @ self.move_weights
-
     def to_dict(self) -> dict:
         """JSON-ready content (weights rounded to 6 significant digits)."""
-        def rounded(array: np.ndarray) -> list:
-            return np.vectorize(lambda x: float(f"{x:.6g}"))(array).tolist() if array.size else []
-
         return {
             "format": VALUE_NET_FORMAT,
             "version": VALUE_NET_VERSION,
             "inputs": {"board": BOARD_INPUTS, "move": list(VALUE_MOVE_INPUTS)},
             "info": dict(self.info or {}),
-            "hidden": rounded(self.hidden),
-            "bias": rounded(self.bias),
-            "output": rounded(self.output),
-            "move_weights": rounded(self.move_weights),
+            **self.layers_dict(),
         }
 
     @classmethod
@@ -140,24 +113,10 @@ class ValueNet:
                 raise ValueError(f"not a value network of version {VALUE_NET_VERSION}")
             if data["inputs"] != {"board": BOARD_INPUTS, "move": list(VALUE_MOVE_INPUTS)}:
                 raise ValueError("its inputs are not the ones this program computes")
-            hidden = np.asarray(data["hidden"], dtype=np.float32)
-            width = hidden.shape[1] if hidden.ndim == 2 else -1
-            net = cls(
-                hidden=hidden,
-                bias=np.asarray(data["bias"], dtype=np.float32),
-                output=np.asarray(data["output"], dtype=np.float32),
-                move_weights=np.asarray(data["move_weights"], dtype=np.float64),
-                info=dict(data.get("info", {})),
-            )
-            if hidden.shape != (BOARD_INPUTS, width) or net.bias.shape != (width,) or net.output.shape != (width,):
-                raise ValueError("its layers do not fit together")
-            if net.move_weights.shape != (len(VALUE_MOVE_INPUTS),):
-                raise ValueError("its move weights do not match its move inputs")
-            if not all(np.all(np.isfinite(a)) and np.all(np.abs(a) <= _MAX_WEIGHT) for a in (hidden, net.bias, net.output, net.move_weights)):
-                raise ValueError(f"its weights must be finite numbers of at most {_MAX_WEIGHT:g} in size")
+            layers = layers_from_dict(data, inputs=BOARD_INPUTS, move_inputs=len(VALUE_MOVE_INPUTS))
         except (KeyError, TypeError, ValueError, AttributeError) as exc:
             raise ModelFileError(f"{source} is malformed: {exc}") from None
-        return net
+        return cls(**layers, info=dict(data.get("info", {})))
 
     def save(self, path: str | Path) -> None:
         write_document(self.to_dict(), path)
@@ -168,17 +127,10 @@ class ValueNet:
 
 
 @dataclass(frozen=True)
-class ValueTable:
-    """Training data: board and move inputs of every legal move, the engine's score (pawns), positions' row ranges."""
+class ValueTable(MoveRows):
+    """Training data: board and move inputs of every legal move, positions' row ranges, the engine's score (pawns)."""
 
-    boards: sparse.csr_matrix
-    moves: np.ndarray
-    targets: np.ndarray
-    starts: np.ndarray
-
-    @property
-    def positions(self) -> int:
-        return len(self.starts) - 1
+    targets: np.ndarray = field(default_factory=lambda: np.zeros(0))
 
 
 def value_table(rows: Sequence[tuple[sparse.csr_matrix, np.ndarray, np.ndarray]]) -> ValueTable:
@@ -216,44 +168,20 @@ def fit_value_net(
     to that floor: among bad moves the exact size of the blunder matters little to
     whom we predict, and the network's capacity goes to the moves that compete.
     """
-    rng = np.random.default_rng(random_state)
     sizes = np.diff(table.starts)
     best = np.repeat(np.maximum.reduceat(table.targets, table.starts[:-1]), sizes)
     targets = np.maximum(table.targets, best - loss_floor)
-    params = [
-        (rng.standard_normal((BOARD_INPUTS, hidden)) * 0.05).astype(np.float32),
-        np.zeros(hidden, dtype=np.float32),
-        (rng.standard_normal(hidden) * 0.05).astype(np.float32),
-        np.zeros(table.moves.shape[1], dtype=np.float32),
-    ]
-    first, second = [np.zeros_like(p) for p in params], [np.zeros_like(p) for p in params]
-    step = 0
-    for _ in range(epochs):
-        order = rng.permutation(table.positions)
-        for begin in range(0, table.positions, batch_positions):
-            chosen = np.sort(order[begin : begin + batch_positions])
-            rows = np.concatenate([np.arange(table.starts[i], table.starts[i + 1]) for i in chosen])
-            starts = np.concatenate([[0], np.cumsum(sizes[chosen])])
-            boards, moves = table.boards[rows], table.moves[rows]
-            activity = np.maximum(boards @ params[0] + params[1], 0.0)
-            error = _centre(activity @ params[2] + moves @ params[3], starts) - _centre(targets[rows], starts)
-            slope = _centre(np.clip(error, -huber, huber) / len(chosen), starts).astype(np.float32)
-            through = np.outer(slope, params[2]) * (activity > 0)
-            grads = [
-                np.asarray(boards.T @ through) + l2 * params[0],
-                through.sum(axis=0),
-                activity.T @ slope + l2 * params[2],
-                moves.T @ slope,
-            ]
-            step += 1
-            for p, g, m, v in zip(params, grads, first, second):
-                m *= 0.9
-                m += 0.1 * g
-                v *= 0.999
-                v += 0.001 * g * g
-                p -= (learning_rate * (m / (1 - 0.9**step)) / (np.sqrt(v / (1 - 0.999**step)) + 1e-8)).astype(np.float32)
+
+    def slope(scores: np.ndarray, chosen: np.ndarray, starts: np.ndarray) -> np.ndarray:
+        rows, _ = position_slices(table.starts, chosen)
+        error = _centre(scores, starts) - _centre(targets[rows], starts)
+        return _centre(np.clip(error, -huber, huber) / len(chosen), starts)
+
+    net = fit_move_net(
+        table, slope, hidden=hidden, epochs=epochs, batch_positions=batch_positions, learning_rate=learning_rate, l2=l2, random_state=random_state
+    )
     info = {"positions": table.positions, "moves": int(len(table.targets)), "hidden": hidden, "epochs": epochs, "loss_floor": loss_floor}
-    return ValueNet(hidden=params[0], bias=params[1], output=params[2], move_weights=params[3].astype(np.float64), info=info)
+    return ValueNet(hidden=net.hidden, bias=net.bias, output=net.output, move_weights=net.move_weights, info=info)
 
 
 @cache

