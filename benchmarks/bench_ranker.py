@@ -54,7 +54,7 @@ def main() -> int:
     sizes = [None if s == "all" else int(s) for s in args.train_games.split(",")]
     predictors = args.predictors.split(",")
     if args.engine:
-        predictors += ["ranker+engine", "engine-best"]
+        predictors += [name for name in ("ranker+engine", "engine-best") if name not in predictors]
     settings = PredictorSettings(
         iam={"random_state": args.seed},
         ranker={"families": FAMILIES, "max_positions": args.train_positions, "random_state": args.seed},
