@@ -33,7 +33,8 @@ TARGET_SECONDS = 30.0
 
 def _fit(entry, args) -> MoveRanker:
     games, _ = load_player_games([bundled_pgn(entry.file)], player=entry.player, split="train", max_games=args.train_games)
-    families = (*DEFAULT_FAMILIES, "engine") if args.engine else DEFAULT_FAMILIES
+    chosen = tuple(args.families.split(",")) if args.families else DEFAULT_FAMILIES
+    families = (*chosen, "engine") if args.engine else chosen
     engine = dict(engine=args.engine, engine_depth=args.engine_depth, engine_cache=args.engine_cache) if args.engine else {}
     return MoveRanker(player=entry.player, families=families, max_positions=args.train_positions, jobs=args.jobs, **engine).fit(games)
 
@@ -78,6 +79,7 @@ def main() -> int:
     parser.add_argument("--engine")
     parser.add_argument("--engine-depth", type=int, default=8)
     parser.add_argument("--engine-cache", default="iam-engine-cache.sqlite")
+    parser.add_argument("--families", help="the rankers' families, comma-separated (default: the ranker's default families)")
     parser.add_argument("--jobs", type=int, default=1, help="worker processes of iam identify (and of fitting)")
     args = parser.parse_args()
 

@@ -19,6 +19,7 @@ scores feed the family ``policy`` (:func:`policy_features`).
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
@@ -82,6 +83,25 @@ def policy_inputs(board: chess.Board, moves: Sequence[chess.Move]) -> sparse.csr
     return sparse.csr_matrix((np.ones(len(indices), dtype=np.float32), indices, pointers), shape=(len(moves), POLICY_INPUTS))
 
 
+_RECENT: OrderedDict[tuple, sparse.csr_matrix] = OrderedDict()
+_RECENT_SIZE = 16
+
+
+def _recent_inputs(position: Position) -> sparse.csr_matrix:
+    """:func:`policy_inputs` of ``position``, kept for the last few positions.
+
+    Several networks often read one position in turn (one per candidate in
+    identification); the inputs depend on the board and its moves only.
+    """
+    key = (position.board.fen(), position.moves)
+    found = _RECENT.get(key)
+    if found is None:
+        found = _RECENT[key] = policy_inputs(position.board, position.moves)
+        if len(_RECENT) > _RECENT_SIZE:
+            _RECENT.popitem(last=False)
+    return found
+
+
 class PolicyNet(MoveNet):
     """One fitted network: scores whose softmax over the legal moves is the population's belief."""
 
@@ -89,7 +109,7 @@ class PolicyNet(MoveNet):
         """Log-belief of each legal move of ``position`` (``move_columns``: its move family columns)."""
         if not position.moves:
             return np.zeros(0)
-        scores = self.values(policy_inputs(position.board, position.moves), np.column_stack([move_columns[name] for name in VALUE_MOVE_INPUTS]))
+        scores = self.values(_recent_inputs(position), np.column_stack([move_columns[name] for name in VALUE_MOVE_INPUTS]))
         scores = scores - scores.max()
         return scores - np.log(np.exp(scores).sum())
 

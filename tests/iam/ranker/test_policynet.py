@@ -158,3 +158,19 @@ def test_a_ranker_of_a_bundled_master_reads_the_network_without_him_and_refuses_
     data["policy_net"]["fingerprint"] = "0" * 16
     with pytest.raises(ModelFileError, match="other policy networks"):
         MoveRanker.from_dict(data)
+
+
+def test_networks_reading_positions_in_turn_each_get_that_positions_inputs():
+    """The inputs of recent positions are kept for the next network; they must never be another position's."""
+    net = bundled_policy_nets().nets[None]
+    start = position_of(chess.Board())
+    after = chess.Board()
+    after.push_san("e4")
+    reply = position_of(after)
+    direct = {}
+    for position in (start, reply):
+        columns = move_features(position)
+        scores = net.values(policy_inputs(position.board, position.moves), np.column_stack([columns[n] for n in VALUE_MOVE_INPUTS]))
+        direct[position.board.fen()] = scores - scores.max() - np.log(np.exp(scores - scores.max()).sum())
+    for position in (start, reply, start, reply):
+        assert np.allclose(net.log_beliefs(position, move_features(position)), direct[position.board.fen()])
