@@ -161,16 +161,19 @@ class MoveScorer:
                 return list(progress(finished, total=len(tasks)) if progress else finished)
             finally:
                 self.close()
-        # a few large pieces per process: each piece ships every model to its worker once
-        pieces = np.array_split(np.arange(len(tasks)), min(len(tasks), jobs * 6)) if tasks else []
-        work = Parallel(n_jobs=jobs, return_as="generator")(delayed(self._many)([tasks[i] for i in piece]) for piece in pieces)
+        # a few large pieces per process, cut by positions, not games, so the workers finish
+        # together: each piece ships every model to its worker once
+        flat = [position for task in tasks for position in task]
+        pieces = np.array_split(np.arange(len(flat)), min(len(flat), jobs * 3)) if flat else []
+        work = Parallel(n_jobs=jobs, return_as="generator")(delayed(self._many)([flat[i] for i in piece]) for piece in pieces)
         if progress is not None:
             work = progress(work, total=len(pieces))
-        return [scores for piece in work for scores in piece]
+        scores = np.concatenate([np.zeros((0, len(self.models))), *work])
+        return np.split(scores, np.cumsum([len(task) for task in tasks])[:-1]) if tasks else []
 
-    def _many(self, tasks: list[list[Position]]) -> list[np.ndarray]:
+    def _many(self, positions: list[Position]) -> np.ndarray:
         try:
-            return [self.positions(task) for task in tasks]
+            return self.positions(positions)
         finally:
             self.close()
 

@@ -4,11 +4,16 @@
 games with their protocol numbers (all splits), how the files were read, and the
 protocol's views of them (:class:`HeldOut`: training, test, development and
 fitting games, as :mod:`iam.heldout` defines them).
+
+:func:`population_games` is what every population source (the book, move patterns,
+prior and networks fitted on the bundled masters) starts from: a game between two
+bundled masters can be a training game in one master's file and a test game in the
+other's, and it must not teach the population the test game's moves.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -19,7 +24,7 @@ from iam.heldout import development_games, fitting_games, test_games, training_g
 from iam.pgn import IngestReport, PlayerGame, iter_player_games, name_matches
 from iam.progress import progress
 
-__all__ = ["read_games", "bundled_or_given", "HeldOut", "load_heldout"]
+__all__ = ["read_games", "bundled_or_given", "HeldOut", "load_heldout", "bundled_masters", "game_key", "population_games"]
 
 
 def read_games(
@@ -91,3 +96,35 @@ def load_heldout(pgn: str | Path | None = None, player: str | None = None, *, qu
     if not held.training or not held.test:
         raise DataError(f"{player} needs at least one training and one test game (found {len(games)} games)")
     return held
+
+
+def bundled_masters() -> dict[str, list[PlayerGame]]:
+    """Every bundled master's games (all splits, protocol numbers intact), by name, in manifest order."""
+    masters = {}
+    for entry in manifest():
+        masters[entry.player], _ = read_games([bundled_pgn(entry.file)], player=entry.player, quiet=True)
+    return masters
+
+
+def game_key(game: PlayerGame) -> tuple[str, tuple[str, ...]]:
+    """What makes two records the same game: its start and its moves (names are spelled many ways)."""
+    return game.start_fen, tuple(move.uci() for move in game.moves)
+
+
+def population_games(
+    masters: Mapping[str, Sequence[PlayerGame]], games: Callable[[Sequence[PlayerGame]], list[PlayerGame]] = training_games
+) -> tuple[dict[str, list[PlayerGame]], dict[str, int]]:
+    """Each master's ``games`` (his training games by default) less any that is a test game of any master.
+
+    Returns the games by master and how many of each master's were dropped, for the
+    caller to report. Only test games are matched: a development game shared by two
+    files stays (settings are chosen on it, nothing is measured on it).
+    """
+    tests = {game_key(game) for played in masters.values() for game in test_games(played)}
+    kept: dict[str, list[PlayerGame]] = {}
+    dropped: dict[str, int] = {}
+    for name, played in masters.items():
+        chosen = games(played)
+        kept[name] = [game for game in chosen if game_key(game) not in tests]
+        dropped[name] = len(chosen) - len(kept[name])
+    return kept, dropped

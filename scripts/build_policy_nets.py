@@ -3,7 +3,8 @@
     python scripts/build_policy_nets.py [--positions 40000] [--hidden 128] [--epochs 6] [--jobs 2]
 
 Takes up to --positions of each bundled master's own moves in his *fitting* games
-(training games that are not development games; test games never enter) and fits
+(training games that are not development games; test games never enter, nor a game
+that is another master's test game) and fits
 one network on all masters and one without each master (:mod:`iam.ranker.policynet`).
 Prints, for each network, how often its first choice is the move played in
 development positions: of the master it left out (whom it never saw), and of all
@@ -23,9 +24,8 @@ import scipy.sparse as sparse
 from joblib import Parallel, delayed
 from tqdm import tqdm
 
-from iam.bundled import bundled_pgn, manifest
 from iam.heldout import development_games, fitting_games
-from iam.pgn import load_player_games
+from iam.player_games import bundled_masters, population_games
 from iam.ranker.movefeatures import move_features
 from iam.ranker.policynet import POLICY_NETS_FILE, PolicyNet, PolicyNets, PolicyTable, fit_policy_net, policy_inputs, policy_table
 from iam.ranker.positions import Position, player_positions
@@ -77,11 +77,13 @@ def main() -> int:
     parser.add_argument("--out", default=str(POLICY_NETS_FILE))
     args = parser.parse_args()
     started = time.perf_counter()
+    masters = bundled_masters()
+    usable, dropped = population_games(masters, fitting_games)
+    print(f"fitting games dropped as another master's test game: {dropped}", flush=True)
     fitting, development = {}, {}
-    for entry in tqdm(manifest(), desc="masters", file=sys.stderr):
-        games, _ = load_player_games([bundled_pgn(entry.file)], player=entry.player)
-        fitting[entry.player] = _table(player_positions(fitting_games(games), sample=args.positions, random_state=args.seed), args.jobs)
-        development[entry.player] = _table(
+    for name, games in tqdm(masters.items(), desc="masters", file=sys.stderr):
+        fitting[name] = _table(player_positions(usable[name], sample=args.positions, random_state=args.seed), args.jobs)
+        development[name] = _table(
             player_positions(development_games(games), sample=args.development_positions, random_state=args.seed), args.jobs
         )
     nets: dict[str | None, PolicyNet] = {}
@@ -92,7 +94,12 @@ def main() -> int:
         top1 = _top1(net, _join([development[name] for name in judged]))
         nets[without] = replace(net, info={**net.info, "development_top1": round(top1, 4), "judged_on": judged})
         print(f"without {without or 'nobody'}: {table.positions} positions; development top-1 {top1:.3f} on {', '.join(judged)}", flush=True)
-    info = {"masters": {name: table.positions for name, table in fitting.items()}, "games": "fitting", "seed": args.seed}
+    info = {
+        "masters": {name: table.positions for name, table in fitting.items()},
+        "games": "fitting",
+        "dropped_test_games_of_others": dropped,
+        "seed": args.seed,
+    }
     out = Path(args.out)
     PolicyNets(nets=nets, info=info).save(out)
     print(f"wrote {out} ({out.stat().st_size / 1024:.0f} KiB) in {time.perf_counter() - started:.0f} s")

@@ -2,7 +2,8 @@
 
     python scripts/build_population_prior.py [--positions 1500] [--jobs 2] [--engine /usr/games/stockfish]
 
-Reads the six bundled masters' training games (never their test games), fits the
+Reads the six bundled masters' training games (never their test games, nor a game
+that is another master's test game), fits the
 population rankers (all masters, and each master left out) and writes the prior
 with a CSV of the fits next to it. Deterministic for fixed arguments.
 """
@@ -16,8 +17,7 @@ from pathlib import Path
 
 from tqdm import tqdm
 
-from iam.bundled import bundled_pgn, manifest
-from iam.pgn import load_player_games
+from iam.player_games import bundled_masters
 from iam.ranker.build_prior import PriorSettings, build_population_prior
 from iam.ranker.evidence import DEFAULT_FAMILIES, DEFAULT_SEARCH_DEPTH, FAMILIES, EngineSettings
 from iam.ranker.population import PRIOR_FILE, save_prior
@@ -40,10 +40,7 @@ def main() -> int:
     if args.engine:
         engine = EngineSettings(args.engine, depth=args.engine_depth, cache=args.engine_cache)
         families = (*families, "engine") if "engine" not in families else families
-    masters = {}
-    for entry in manifest():
-        games, _ = load_player_games([bundled_pgn(entry.file)], player=entry.player)
-        masters[entry.player] = games
+    masters = bundled_masters()
     settings = PriorSettings(
         families=families,
         positions_per_master=args.positions,
@@ -57,6 +54,7 @@ def main() -> int:
     out = Path(args.out)
     save_prior(prior, out)
     fits.to_csv(out.with_name("population_prior_fits.csv"), index=False)
+    print(f"training games dropped as another master's test game: {prior.settings['dropped_test_games_of_others']}")
     print(f"wrote {out} ({out.stat().st_size / 1024:.0f} KiB) in {time.perf_counter() - started:.0f} s")
     print(fits[fits["families"] == "+".join(f for f in FAMILIES if f in families)].to_string(index=False))
     return 0

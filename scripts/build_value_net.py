@@ -3,7 +3,8 @@
     python scripts/build_value_net.py [--positions 30000] [--engine /usr/games/stockfish] [--jobs 2]
 
 Samples positions of the six bundled masters' *fitting* games (training games that are
-not development games; test games never enter), has the engine score every legal move
+not development games; test games never enter, nor a game that is another master's
+test game), has the engine score every legal move
 at depth 1 (cached in --engine-cache, so a rebuild reuses the analyses), and fits the
 network of :mod:`iam.ranker.valuenet` to those scores. Deterministic for fixed
 arguments and cache. Prints the fit's agreement with the engine on a tenth of the
@@ -21,10 +22,9 @@ import numpy as np
 from joblib import Parallel, delayed
 from tqdm import tqdm
 
-from iam.bundled import bundled_pgn, manifest
 from iam.engine_analysis import EngineAnalyser
 from iam.heldout import fitting_games
-from iam.pgn import load_player_games
+from iam.player_games import bundled_masters, population_games
 from iam.ranker.movefeatures import move_features
 from iam.ranker.positions import Position, player_positions
 from iam.ranker.valuenet import VALUE_MOVE_INPUTS, VALUE_NET_FILE, ValueTable, board_inputs, fit_value_net, value_table
@@ -71,10 +71,11 @@ def main() -> int:
     parser.add_argument("--out", default=str(VALUE_NET_FILE))
     args = parser.parse_args()
     started = time.perf_counter()
+    usable, dropped = population_games(bundled_masters(), fitting_games)
+    print(f"fitting games dropped as another master's test game: {dropped}", flush=True)
     positions: list[Position] = []
-    for entry in manifest():
-        games, _ = load_player_games([bundled_pgn(entry.file)], player=entry.player)
-        positions += player_positions(fitting_games(games), sample=args.positions, random_state=args.seed)
+    for games in usable.values():
+        positions += player_positions(games, sample=args.positions, random_state=args.seed)
     pieces = [positions[start::args.jobs * 8] for start in range(args.jobs * 8)]
     done = Parallel(n_jobs=args.jobs, return_as="generator")(delayed(_rows)(piece, args.engine, args.engine_cache) for piece in pieces)
     rows = [row for part in tqdm(done, total=len(pieces), desc="engine", file=sys.stderr) for row in part]
@@ -84,7 +85,7 @@ def main() -> int:
     held = value_table([rows[i] for i in order[cut:]])
     net = fit_value_net(train, hidden=args.hidden, epochs=args.epochs, random_state=args.seed)
     best, correlation = _agreement(net, held)
-    net = type(net)(**{**net.__dict__, "info": {**net.info, "engine_depth": 1, "held_out_best_move": round(best, 4), "held_out_correlation": round(correlation, 4)}})
+    net = type(net)(**{**net.__dict__, "info": {**net.info, "engine_depth": 1, "dropped_test_games_of_others": dropped, "held_out_best_move": round(best, 4), "held_out_correlation": round(correlation, 4)}})
     out = Path(args.out)
     net.save(out)
     print(

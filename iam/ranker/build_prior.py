@@ -1,7 +1,8 @@
 """Fitting the population prior from several masters' training games.
 
 For every master, a seeded sample of positions from his *training* games (the
-held-out protocol's test games never enter) is described by every family of
+held-out protocol's test games never enter, nor a training game that is another
+master's test game: :func:`~iam.player_games.population_games`) is described by every family of
 evidence, his habits out-of-fold as in :mod:`iam.ranker.training`, the policy
 network that never saw him, and the population book and move patterns without him. Then one ranker is fitted on all masters together,
 and one per master without him (whose book columns also leave him out), for each
@@ -18,6 +19,7 @@ import numpy as np
 import pandas as pd
 
 from iam.pgn import PlayerGame
+from iam.player_games import population_games
 from iam.ranker.evidence import DEFAULT_FAMILIES, DEFAULT_SEARCH_DEPTH, FAMILIES, EngineSettings, Evidence, family_columns
 from iam.ranker.logit import MoveTable, feature_scale, fit_conditional_logit, position_log_likelihood
 from iam.ranker.patterns import MovePatterns, count_patterns
@@ -55,7 +57,7 @@ def build_population_prior(
     masters: Mapping[str, Sequence[PlayerGame]], settings: PriorSettings, *, progress: Callable | None = None
 ) -> tuple[PopulationPrior, pd.DataFrame]:
     """The prior of ``masters`` (name -> his games, all splits) and one row per fitted ranker."""
-    training = {name: [game for game in games if game.split == "train"] for name, games in masters.items()}
+    training, dropped = population_games(masters)
     book = PopulationBook({name: book_counts(games, min_games=settings.min_games) for name, games in training.items()})
     patterns = MovePatterns({name: count_patterns(games) for name, games in training.items()})
     static = tuple(family for family in settings.families if family != "population")
@@ -107,6 +109,7 @@ def build_population_prior(
             )
     info = {
         "masters": {name: len(games) for name, games in training.items()},
+        "dropped_test_games_of_others": dropped,
         "positions_per_master": settings.positions_per_master,
         "search_depth": settings.search_depth,
         "engine": None if settings.engine is None else {"path": settings.engine.path, "depth": settings.engine.depth},

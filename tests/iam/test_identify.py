@@ -72,6 +72,18 @@ def test_shared_scoring_equals_each_models_own_beliefs(synthetic_games, rankers,
             assert scores[i, j] == pytest.approx(math.log(max(expected, 1e-4)))
 
 
+def test_two_worker_processes_give_each_game_its_own_scores(synthetic_games, rankers):
+    """Pieces are cut by positions across games; every game must get back its own rows."""
+    games = synthetic_games["Alpha Ann"][1][:3]
+    scorer = MoveScorer(rankers)
+    alone = scorer.games(games, cap=5)
+    shared = scorer.games(games, cap=5, jobs=2)
+    assert [len(rows) for rows in shared] == [len(rows) for rows in alone] == [min(5, len(game_positions(g))) for g in games]
+    for a, b in zip(alone, shared):
+        np.testing.assert_allclose(a, b, atol=1e-12)
+    assert scorer.games([], jobs=2) == []
+
+
 def test_decisive_positions_favour_the_winner(synthetic_games, iam_models):
     result = identify(synthetic_games["Alpha Ann"][1], iam_models, NAMES)
     decisive = result.decisive_positions(3)
