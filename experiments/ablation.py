@@ -24,6 +24,7 @@ from iam.evaluation import RECORD_COLUMNS, position_record
 from iam.heldout import first_training_games, sample_test_games, test_games
 from iam.model import OpponentModel
 from iam.pgn import PlayerGame
+from iam.ranker.estimator import prior_penalty
 from iam.ranker.evidence import DEFAULT_FAMILIES, DEFAULT_SEARCH_DEPTH, FAMILIES, EngineSettings, Evidence, family_columns
 from iam.ranker.logit import MoveTable, feature_scale, fit_conditional_logit, softmax_by_position
 from iam.ranker.patterns import count_patterns
@@ -51,7 +52,8 @@ class AblationConfig:
     test_positions: int | None = 2000
     """Test positions scored (whole test games sampled with ``seed``); None: all."""
     prior: str = "population"
-    prior_strength: float = 30.0
+    prior_strength: float | None = None
+    """L2 pull of each fit (None: the ranker's default for ``prior``)."""
     min_games: int = 2
     resamples: int = RESAMPLES
     seed: int = 0
@@ -118,7 +120,8 @@ def ablation(games: Sequence[PlayerGame], player: str, config: AblationConfig, *
         columns = [evidence.columns.index(name) for family in subset for name in family_columns(family)]
         names = [evidence.columns[i] for i in columns]
         prior_weights = population.weights_for(subset, player) if population is not None else {}
-        weights = _fit(_select(train_table, columns), np.array([prior_weights.get(n, 0.0) for n in names]), config.prior_strength)
+        start = np.array([prior_weights.get(n, 0.0) for n in names])
+        weights = _fit(_select(train_table, columns), start, prior_penalty(config.prior, config.prior_strength))
         records = _records(_select(test_table, columns), weights, kept)
         figures = summary_figures(records, draws)
         point = summary_figures(records, draws.unit()).iloc[0]

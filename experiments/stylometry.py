@@ -88,6 +88,10 @@ class StylometryConfig(ExperimentConfig):
     """Cap on each group's fitting games (the first N); None: all."""
     train_positions: int = 2000
     """Training positions of each ranker (the control's too)."""
+    prior_strength: float = 30.0
+    """Pull of each ranker towards the population prior (the control's too). Weaker than
+    the ranker's default: a fingerprint lives in what sets a player apart from the
+    population, and the figures in the README were measured at 30."""
     ranker_families: tuple[str, ...] = RANKER_FAMILIES
     samples: int = 200
     """Seeded samples of k test games per group and k."""
@@ -185,7 +189,13 @@ def _sample(games: list[PlayerGame], cap: int | None, rng: np.random.Generator) 
 def _fit_models(groups: list[Group], splits: list[dict], config: StylometryConfig, rng: np.random.Generator) -> dict[str, list]:
     """Per predictor, one fitted model per group (the control's from a random share of everyone's games)."""
     models: dict[str, list] = {}
-    ranker = dict(max_positions=config.train_positions, search_depth=config.search_depth, random_state=config.seed, jobs=config.jobs)
+    ranker = dict(
+        max_positions=config.train_positions,
+        prior_strength=config.prior_strength,
+        search_depth=config.search_depth,
+        random_state=config.seed,
+        jobs=config.jobs,
+    )
     for predictor in config.predictors:
         if predictor == "iam":
             models[predictor] = [OpponentModel(player=g.player, random_state=config.seed).fit(s["fitting"]) for g, s in zip(groups, splits)]
@@ -218,6 +228,7 @@ def _control_models(splits: list[dict], config: StylometryConfig, rng: np.random
             player=_CONTROL_PLAYER,
             families=_CONTROL_FAMILIES,
             max_positions=config.train_positions,
+            prior_strength=config.prior_strength,
             search_depth=config.search_depth,
             random_state=config.seed,
             jobs=config.jobs,

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import chess
+import numpy as np
 import pytest
 
 from iam.errors import ModelFileError
 from iam.evaluation import first_training_games
 from iam.ranker import MoveRanker
+from iam.ranker.estimator import DEFAULT_PRIOR_STRENGTH, RIDGE_STRENGTH
 from iam.ranker.evidence import Evidence
 from iam.ranker.population import PopulationBook, PopulationPrior, PriorWeights
 from iam.ranker.positions import player_positions
@@ -94,6 +96,21 @@ def test_the_prior_holds_the_weights_when_it_is_strong(training):
     assert [round(weights[name], 3) for name in names] == [3.0, 0.0, -2.0]
     free = MoveRanker(families=("move",), max_positions=60, prior_data=prior, prior_strength=0.0).fit(training)
     assert free.weights()["castle"] != pytest.approx(3.0, abs=0.05)
+
+
+def test_the_default_pull_is_strong_towards_the_population_and_light_towards_zero(training):
+    prior = PopulationPrior(
+        book=PopulationBook(),
+        rankers=(PriorWeights(families=("move",), without=None, weights={"castle": 3.0, "check": -2.0}, positions=1),),
+    )
+    fits = {
+        (kind, strength): MoveRanker(families=("move",), max_positions=60, prior=kind, prior_data=prior, prior_strength=strength).fit(training).coef_
+        for kind, strength in (("population", None), ("population", DEFAULT_PRIOR_STRENGTH), ("none", None), ("none", RIDGE_STRENGTH), ("none", DEFAULT_PRIOR_STRENGTH))
+    }
+    assert np.array_equal(fits["population", None], fits["population", DEFAULT_PRIOR_STRENGTH])
+    assert np.array_equal(fits["none", None], fits["none", RIDGE_STRENGTH])
+    assert not np.allclose(fits["none", None], fits["none", DEFAULT_PRIOR_STRENGTH])
+    assert DEFAULT_PRIOR_STRENGTH > RIDGE_STRENGTH
 
 
 def test_a_master_is_never_his_own_prior():
