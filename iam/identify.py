@@ -26,9 +26,11 @@ import numpy as np
 import pandas as pd
 from joblib import Parallel, delayed
 from scipy.optimize import minimize_scalar
+from scipy.special import softmax
 
 from iam.model import OpponentModel
 from iam.pgn import PlayerGame
+from iam.ranker.calibration import TopLabelCalibration, calibrate_top
 from iam.ranker.estimator import MoveRanker
 from iam.ranker.evidence import Evidence, family_columns
 from iam.ranker.positions import Position, player_positions
@@ -111,6 +113,10 @@ class MoveScorer:
         columns = list(self.evidence.columns)
         self._weights = np.zeros((len(columns), len(self.models)))
         self._own: dict[int, tuple[tuple[str, ...], list[str], np.ndarray]] = {}
+        calibrations = [model.top_calibration_ if isinstance(model, MoveRanker) else TopLabelCalibration() for model in self.models]
+        self._slopes = np.array([c.slope for c in calibrations])
+        self._offsets = np.array([c.offset for c in calibrations])
+        self._calibrated = not all(c.identity for c in calibrations)
         for j, model in enumerate(self.models):
             if isinstance(model, MoveRanker):
                 self._place_weights(j, model, columns)
@@ -137,7 +143,11 @@ class MoveScorer:
                 if own and weights.any():
                     found = self.models[j].evidence.features(position, own, known=shared)
                     scores[:, j] += np.column_stack([found[name] for name in names]) @ weights
-        result = _log_softmax_played(scores, position.played)
+        if self._calibrated:
+            probs = calibrate_top(softmax(scores, axis=0), self._slopes, self._offsets)
+            result = np.log(np.maximum(probs[position.played], 1e-300))
+        else:
+            result = _log_softmax_played(scores, position.played)
         for j, model in enumerate(self.models):
             if isinstance(model, OpponentModel):
                 result[j] = _iam_log_probability(model, position)

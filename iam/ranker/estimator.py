@@ -25,6 +25,7 @@ from iam.errors import ModelFileError
 from iam.model import OpponentModel
 from iam.modelfile import from_document, read_document, to_document, write_document
 from iam.pgn import PlayerGame
+from iam.ranker.calibration import TopLabelCalibration, calibrate_top, fit_top_label
 from iam.ranker.evidence import DEFAULT_FAMILIES, DEFAULT_SEARCH_DEPTH, FAMILIES, EngineSettings, Evidence, family_columns
 from iam.ranker.logit import (
     feature_scale,
@@ -63,7 +64,7 @@ def prior_penalty(prior: str, strength: float | None) -> float:
     return DEFAULT_PRIOR_STRENGTH if prior == "population" else RIDGE_STRENGTH
 
 RANKER_FORMAT = "iam-move-ranker"
-RANKER_VERSION = 2
+RANKER_VERSION = 3
 _SAVED_PARAMS = (
     "families",
     "search_depth",
@@ -202,7 +203,7 @@ class MoveRanker(BaseEstimator):
         self.prior_weights_ = np.array([prior_weights.get(name, 0.0) for name in self.feature_names_])
         self.scale_ = feature_scale(table)
         raw = fit_conditional_logit(table, prior=self.prior_weights_, penalty=prior_penalty(self.prior, self.prior_strength), scale=self.scale_)
-        self.temperature_ = self._temperature(table, positions)
+        self.temperature_, self.top_calibration_ = self._calibration(table, positions)
         self.coef_ = raw / self.temperature_
         self.n_games_ = len(games)
         self.n_positions_ = table.positions
@@ -213,17 +214,19 @@ class MoveRanker(BaseEstimator):
         self._evidence = None
         return self
 
-    def _temperature(self, table, positions) -> float:
-        """The softmax temperature that calibrates the beliefs, from out-of-fold scores.
+    def _calibration(self, table, positions) -> tuple[float, TopLabelCalibration]:
+        """The softmax temperature and the top-label map that calibrate the beliefs, from out-of-fold scores.
 
         The training games are dealt into folds as for the habit features; each fold's
-        positions are scored by weights fitted on the other folds, and one temperature
-        is fitted to those scores (1 when there are too few games to hold any out).
+        positions are scored by weights fitted on the other folds; one temperature is
+        fitted to those scores, then the map of the top belief
+        (:mod:`iam.ranker.calibration`) to the scores divided by it. With too few games to
+        hold any out: temperature 1 and no map.
         """
         games = sorted({position.game for position in positions})
         folds = min(self.folds, len(games))
         if folds < 2:
-            return 1.0
+            return 1.0, TopLabelCalibration()
         fold_of = {game: number % folds for number, game in enumerate(games)}
         fold = np.array([fold_of[position.game] for position in positions])
         scores = np.zeros(len(table.features))
@@ -234,7 +237,8 @@ class MoveRanker(BaseEstimator):
             )
             rows = np.concatenate([np.arange(table.starts[i], table.starts[i + 1]) for i in outside])
             scores[rows] = table.features[rows] @ weights
-        return fit_temperature(table, scores)
+        temperature = fit_temperature(table, scores)
+        return temperature, fit_top_label(table, scores / temperature)
 
     def _check_parameters(self) -> tuple[str, ...]:
         """The families as a tuple in canonical order; ValueError for a bad parameter."""
@@ -300,7 +304,8 @@ class MoveRanker(BaseEstimator):
         if not position.moves:
             return position.moves, np.zeros(0), rows
         probs = softmax_by_position(rows @ self.coef_, np.array([0, len(rows)]))
-        return position.moves, probs, rows
+        top = self.top_calibration_
+        return position.moves, calibrate_top(probs, top.slope, top.offset), rows
 
     def predict_proba(self, board: chess.Board) -> dict[chess.Move, float]:
         """Belief per legal move of the side to move, highest first; they sum to 1."""
@@ -382,6 +387,7 @@ class MoveRanker(BaseEstimator):
                 "positions": self.n_positions_,
                 "log_loss": self.training_log_loss_,
                 "temperature": self.temperature_,
+                "top_calibration": self.top_calibration_.to_list(),
             },
             "families": list(self.families_),
             "weights": self.weights(),
@@ -431,6 +437,10 @@ class MoveRanker(BaseEstimator):
             model.temperature_ = float(data["training"]["temperature"])
             if not 0 < model.temperature_ < float("inf"):
                 raise ValueError("its temperature must be a positive number")
+            slope, offset = (float(value) for value in data["training"]["top_calibration"])
+            if not (np.isfinite(slope) and np.isfinite(offset) and slope > 0):
+                raise ValueError("its top-label calibration must be a positive slope and a finite offset")
+            model.top_calibration_ = TopLabelCalibration(slope, offset)
             model.book_ = PopulationBook(_book(data["book"]))
             model.population_patterns_ = MovePatterns({"population": _patterns(data["patterns"]["population"])})
             own = data["patterns"]["own"]

@@ -9,6 +9,7 @@ import pytest
 from iam.errors import ModelFileError
 from iam.evaluation import first_training_games
 from iam.ranker import MoveRanker
+from iam.ranker.calibration import calibrate_top
 from iam.ranker.estimator import DEFAULT_PRIOR_STRENGTH, RIDGE_STRENGTH
 from iam.ranker.evidence import Evidence
 from iam.ranker.population import PopulationBook, PopulationPrior, PriorWeights
@@ -60,6 +61,23 @@ def test_save_and_load_give_the_same_beliefs(ranker, tmp_path):
     board = _board("e4 e5 Nf3 Nc6 Bb5 a6")
     assert loaded.predict_proba(board) == pytest.approx(ranker.predict_proba(board))
     assert loaded.player_ == ranker.player_ and loaded.families_ == ranker.families_
+
+
+def test_the_top_belief_is_the_softmax_mapped_by_the_fitted_top_label_calibration(ranker, tmp_path):
+    top = ranker.top_calibration_
+    assert not top.identity and 0 < top.slope  # fitted on 250 out-of-fold positions
+    board = _board("d4 Nf6 c4 e6 Nc3")
+    moves, probs, rows = ranker.beliefs(board)
+    z = rows @ ranker.coef_
+    plain = np.exp(z - z.max()) / np.exp(z - z.max()).sum()
+    assert probs == pytest.approx(calibrate_top(plain, top.slope, top.offset))
+    assert np.argmax(probs) == np.argmax(plain)
+    ranker.save(tmp_path / "r.json")
+    assert MoveRanker.load(tmp_path / "r.json").top_calibration_ == top
+    document = ranker.to_dict()
+    document["training"]["top_calibration"] = [-1.0, 0.0]
+    with pytest.raises(ModelFileError, match="top-label"):
+        MoveRanker.from_dict(document)
 
 
 def test_a_damaged_ranker_file_is_refused(ranker, tmp_path):
