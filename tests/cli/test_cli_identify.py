@@ -31,7 +31,7 @@ def model_files(synthetic_players, tmp_path_factory):
 
 
 @pytest.fixture(scope="module")
-def test_games(synthetic_players, tmp_path_factory):
+def query_games(synthetic_players, tmp_path_factory):
     """Alpha Ann's test games (every fifth game of her file) as a file of their own."""
     text = synthetic_players["Alpha Ann"].read_text(encoding="utf-8")
     games = ["[Event" + part for part in text.split("[Event")[1:]]
@@ -46,8 +46,8 @@ def _run(capsys, *argv) -> tuple[int, str, str]:
     return code, captured.out, captured.err
 
 
-def test_identify_ranks_the_player_first(capsys, model_files, test_games):
-    code, out, _ = _run(capsys, "identify", test_games, "--models", model_files["Beta Bob"], model_files["Alpha Ann"], "--json", "--quiet", "--top", "2")
+def test_identify_ranks_the_player_first(capsys, model_files, query_games):
+    code, out, _ = _run(capsys, "identify", query_games, "--models", model_files["Beta Bob"], model_files["Alpha Ann"], "--json", "--quiet", "--top", "2")
     assert code == 0
     payload = json.loads(out)
     assert payload["player"] == "Alpha Ann" and payload["games"] == 6
@@ -56,10 +56,10 @@ def test_identify_ranks_the_player_first(capsys, model_files, test_games):
     assert len(payload["decisive_positions"]) == 2
 
 
-def test_identify_with_models_trained_now(capsys, synthetic_players, test_games):
+def test_identify_with_models_trained_now(capsys, synthetic_players, query_games):
     files = [synthetic_players[name] for name in NAMES]
     code, out, _ = _run(
-        capsys, "identify", test_games, "--players", *NAMES, "--pgn", *files, "--predictor", "iam",
+        capsys, "identify", query_games, "--players", *NAMES, "--pgn", *files, "--predictor", "iam",
         "--max-positions", "10", "--json", "--quiet",
     )
     assert code == 0
@@ -78,16 +78,16 @@ def test_identify_with_models_trained_now(capsys, synthetic_players, test_games)
         ("bad temperature", "--temperature must be a positive number"),
     ],
 )
-def test_bad_input_is_one_error_line(capsys, tmp_path, model_files, test_games, case, message):
+def test_bad_input_is_one_error_line(capsys, tmp_path, model_files, query_games, case, message):
     models = [model_files["Alpha Ann"], model_files["Beta Bob"]]
-    games = test_games
+    games = query_games
     extra = []
     if case == "empty":
         games = tmp_path / "empty.pgn"
         games.write_text("", encoding="utf-8")
     elif case == "one game":
         games = tmp_path / "one.pgn"
-        games.write_text("[Event" + test_games.read_text(encoding="utf-8").split("[Event")[1], encoding="utf-8")
+        games.write_text("[Event" + query_games.read_text(encoding="utf-8").split("[Event")[1], encoding="utf-8")
     elif case == "mixed kinds":
         models = [model_files["Alpha Ann"], model_files["ranker"]]
     elif case == "other version":
