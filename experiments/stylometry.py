@@ -9,8 +9,9 @@ shared between models by :class:`iam.identify.MoveScorer`); a seeded sample of k
 games is then a sum of k rows, done for all samples at once with numpy.
 
 Predictors: ``iam`` (the source notes' chunks and opening memory), ``ranker`` (the move
-ranker of :data:`RANKER_FAMILIES`), ``ranker+engine`` (with a UCI engine's evidence) and ``population``, the
-control: every group's control model is a ranker of the move and population families fitted on an equal,
+ranker of :data:`RANKER_FAMILIES`), ``ranker+engine`` (with a UCI engine's evidence),
+``repertoire`` (the players' openings alone: only the positions some candidate remembers
+count, :mod:`iam.repertoire`) and ``population``, the control: every group's control model is a ranker of the move and population families fitted on an equal,
 randomly dealt share of *all* groups' games, so it knows the population and nothing
 about the group it stands for; its accuracy must be at chance.
 """
@@ -29,12 +30,13 @@ from scipy.stats import norm
 from experiments.common import ExperimentConfig, ExperimentResult
 from iam.errors import DataError
 from iam.heldout import development_games, fitting_games, test_games
-from iam.identify import MoveScorer, candidate_probabilities, fit_temperature, rank_credit
+from iam.identify import MoveScorer, candidate_probabilities, fit_temperature, game_positions, rank_credit
 from iam.model import OpponentModel
 from iam.pgn import PlayerGame, load_player_games
 from iam.progress import progress
 from iam.ranker import MoveRanker
 from iam.ranker.evidence import DEFAULT_SEARCH_DEPTH, EngineSettings
+from iam.repertoire import RepertoireScorer, memory_of
 
 __all__ = [
     "PREDICTORS",
@@ -60,7 +62,7 @@ __all__ = [
 NAME = "stylometry"
 HELP = "identify who played samples of k test games among several players' models (accuracy, top-2, confusion)"
 
-PREDICTORS = ("iam", "ranker", "ranker+engine", "population")
+PREDICTORS = ("iam", "ranker", "ranker+engine", "repertoire", "population")
 """Predictor names, in the order of the tables."""
 
 CONTROL = "population"
@@ -83,7 +85,11 @@ class StylometryConfig(ExperimentConfig):
     players: tuple[tuple[str, str], ...] = field(kw_only=True)
     """(name, PGN path) per player (required, by keyword)."""
     ks: tuple[int, ...] = (1, 5, 10, 20, 50)
-    predictors: tuple[str, ...] = ("iam", "ranker", CONTROL)
+    predictors: tuple[str, ...] = ("iam", "ranker", "repertoire", CONTROL)
+    repertoire: bool = True
+    """Score the positions a candidate remembers from his openings by the candidates'
+    repertoires (:mod:`iam.repertoire`), the rest by each predictor's models (as ``iam
+    identify`` does by default); False: every position by the models."""
     train_games: int | None = None
     """Cap on each group's fitting games (the first N); None: all."""
     train_positions: int = 2000
@@ -197,8 +203,10 @@ def _fit_models(groups: list[Group], splits: list[dict], config: StylometryConfi
         jobs=config.jobs,
     )
     for predictor in config.predictors:
-        if predictor == "iam":
-            models[predictor] = [OpponentModel(player=g.player, random_state=config.seed).fit(s["fitting"]) for g, s in zip(groups, splits)]
+        if predictor in ("iam", "repertoire"):
+            models[predictor] = models.get("iam") or models.get("repertoire") or [
+                OpponentModel(player=g.player, random_state=config.seed).fit(s["fitting"]) for g, s in zip(groups, splits)
+            ]
         elif predictor == "ranker":
             models[predictor] = [MoveRanker(player=g.player, families=config.ranker_families, **ranker).fit(s["fitting"]) for g, s in zip(groups, splits)]
         elif predictor == "ranker+engine":
@@ -237,7 +245,29 @@ def _control_models(splits: list[dict], config: StylometryConfig, rng: np.random
     ]
 
 
-def _game_matrix(scorer: MoveScorer, games: list[PlayerGame], config: StylometryConfig, progress) -> tuple[np.ndarray, np.ndarray]:
+class _OpeningsOnly:
+    """The ``repertoire`` predictor: per game, the positions some candidate remembers (the rest count nothing)."""
+
+    def __init__(self, models: Sequence[OpponentModel]) -> None:
+        self.models = list(models)
+        self._scorer = RepertoireScorer([memory_of(model) for model in self.models])
+
+    def games(self, games: Sequence[PlayerGame], *, cap: int | None, random_state: int, jobs: int, progress) -> list[np.ndarray]:
+        del jobs, progress  # a dictionary look-up per position: not worth a worker process
+        found = []
+        for game in games:
+            rows = [self._scorer.position(position) for position in game_positions(game, cap=cap, random_state=random_state)]
+            found.append(np.array([row for row in rows if row is not None]).reshape(-1, len(self.models)))
+        return found
+
+
+def _scorer(predictor: str, models: list, config: StylometryConfig) -> MoveScorer | _OpeningsOnly:
+    if predictor == "repertoire":
+        return _OpeningsOnly(models)
+    return MoveScorer(models, repertoire=config.repertoire)
+
+
+def _game_matrix(scorer: MoveScorer | _OpeningsOnly, games: list[PlayerGame], config: StylometryConfig, progress) -> tuple[np.ndarray, np.ndarray]:
     """Summed log-likelihood of each game under each model, and the moves scored per game."""
     per_game = scorer.games(games, cap=config.positions_per_game, random_state=config.seed, jobs=config.jobs, progress=progress)
     sums = np.array([scores.sum(axis=0) for scores in per_game]).reshape(len(games), len(scorer.models))
@@ -366,19 +396,21 @@ def stylometry(config: StylometryConfig, *, groups: list[Group] | None = None, p
     models = _fit_models(groups, splits, config, rng)
     fitted = time.perf_counter() - started
     names = list(models)
-    scorer = MoveScorer([model for name in names for model in models[name]])
     matrices, owners = {}, {}
     game_rows = []
     for part in ("development", "test"):
         games = [game for split in splits for game in split[part]]
         owner = np.array([number for number, split in enumerate(splits) for _ in split[part]], dtype=np.int64)
-        matrix, moves = _game_matrix(scorer, games, config, progress)
-        matrices[part], owners[part] = matrix, owner
-        for row, game in enumerate(games):
-            for column, (name, candidate) in enumerate((n, c) for n in names for c in range(len(groups))):
-                game_rows.append(
-                    {"part": part, "group": labels[owner[row]], "game": game.index, "moves": int(moves[row]), "predictor": name, "candidate": labels[candidate], "log_likelihood": float(matrix[row, column])}
-                )
+        parts = []
+        for name in names:  # one scorer per predictor: a repertoire's shared base is its own candidates'
+            matrix, moves = _game_matrix(_scorer(name, models[name], config), games, config, progress)
+            parts.append(matrix)
+            for row, game in enumerate(games):
+                for candidate in range(len(groups)):
+                    game_rows.append(
+                        {"part": part, "group": labels[owner[row]], "game": game.index, "moves": int(moves[row]), "predictor": name, "candidate": labels[candidate], "log_likelihood": float(matrix[row, candidate])}
+                    )
+        matrices[part], owners[part] = np.hstack(parts), owner
     scored = time.perf_counter() - started - fitted
     notes.append(f"fitting {fitted:.0f} s, scoring {scored:.0f} s ({sum(len(s['development']) + len(s['test']) for s in splits)} games)")
     rows, confusion, temperatures = summarise(matrices, owners, names, labels, config)
@@ -412,7 +444,7 @@ def trained_candidates(config: StylometryConfig) -> tuple[list[str], list, float
     models = _fit_models(groups, splits, replace(config, predictors=(predictor,)), rng)[predictor]
     development = [game for split in splits for game in split["development"]]
     owner = np.array([number for number, split in enumerate(splits) for _ in split["development"]], dtype=np.int64)
-    matrix, _ = _game_matrix(MoveScorer(models), development, config, None)
+    matrix, _ = _game_matrix(_scorer(predictor, models, config), development, config, None)
     return [group.label for group in groups], models, _temperature(matrix, owner, config.ks, rng)
 
 

@@ -34,6 +34,7 @@ from iam.ranker.calibration import TopLabelCalibration, calibrate_top
 from iam.ranker.estimator import MoveRanker
 from iam.ranker.evidence import Evidence, family_columns
 from iam.ranker.positions import Position, player_positions
+from iam.repertoire import RepertoireScorer, memory_of
 
 __all__ = [
     "Candidate",
@@ -101,8 +102,11 @@ class MoveScorer:
     pass); move rankers must agree on search depth and engine (:func:`check_candidates`).
     """
 
-    def __init__(self, models: Sequence[Candidate]) -> None:
+    def __init__(self, models: Sequence[Candidate], *, repertoire: bool = False) -> None:
         self.models = list(models)
+        self.repertoire = RepertoireScorer([memory_of(model) for model in self.models]) if repertoire else None
+        """With ``repertoire``, positions some candidate remembers from his openings are scored by
+        the candidates' repertoires (:mod:`iam.repertoire`), the rest by the models."""
         rankers = [model for model in self.models if isinstance(model, MoveRanker)]
         if rankers:
             check_candidates(rankers)
@@ -134,6 +138,10 @@ class MoveScorer:
         """The log-probability of the move played in ``position`` under each model."""
         if position.played < 0:
             raise ValueError("a position needs the move played to be scored")
+        if self.repertoire is not None:
+            opening = self.repertoire.position(position)
+            if opening is not None:
+                return opening
         scores = np.zeros((len(position.moves), len(self.models)))
         if self._own:
             shared = self.evidence.features(position) if self.evidence.families else {}
@@ -311,14 +319,17 @@ def identify(
     *,
     temperature: float = 1.0,
     cap: int | None = None,
+    repertoire: bool = True,
     jobs: int = 1,
     progress=None,
 ) -> Identification:
     """Score the player's moves in ``games`` under each candidate model.
 
     ``names`` label the candidates (default: each model's player); ``cap`` limits the
-    positions scored per game (a seeded sample). ValueError for candidates that
-    cannot be compared or games without a move of the player.
+    positions scored per game (a seeded sample); with ``repertoire`` (the default) the
+    positions a candidate remembers from his openings are scored by the candidates'
+    repertoires (:mod:`iam.repertoire`). ValueError for candidates that cannot be
+    compared or games without a move of the player.
     """
     check_candidates(models)
     if not 0 < temperature < float("inf"):
@@ -326,7 +337,7 @@ def identify(
     names = tuple(names) if names is not None else tuple(_name(model, i) for i, model in enumerate(models))
     if len(names) != len(models):
         raise ValueError("one name per candidate model")
-    per_game = MoveScorer(models).games(games, cap=cap, jobs=jobs, progress=progress)
+    per_game = MoveScorer(models, repertoire=repertoire).games(games, cap=cap, jobs=jobs, progress=progress)
     positions = tuple(p for game in games for p in game_positions(game, cap=cap))
     game_of = tuple(number for number, scores in enumerate(per_game) for _ in range(len(scores)))
     scores = np.concatenate(per_game) if per_game else np.zeros((0, len(models)))

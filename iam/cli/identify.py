@@ -33,6 +33,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--side", choices=("white", "black", "auto"), default="auto", help="whose moves: White's, Black's, or (auto) the player named in every game")
     parser.add_argument("--temperature", type=float, metavar="T", help="with --models: temperature of the probabilities (default 1: plain Bayes, over-confident)")
     parser.add_argument("--max-positions", type=int, metavar="N", help="score at most N positions per game (a seeded sample)")
+    parser.add_argument("--no-repertoire", action="store_true", help="score every position by the models, the openings too (default: positions a candidate remembers by the candidates' repertoires)")
     parser.add_argument("--top", type=int, default=5, metavar="N", help="show the N positions that weighed most (default 5)")
     parser.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
     parser.add_argument("--jobs", type=int, default=1, metavar="N", help="worker processes (default 1)")
@@ -50,7 +51,7 @@ def run(args: argparse.Namespace) -> int:
     names, models, temperature, fitted = _candidates(args, jobs)
     try:
         bar = None if args.quiet else (lambda items, total: progress(items, total=total, desc="scoring", unit=" pieces"))
-        result = identify(games, models, names, temperature=temperature, cap=args.max_positions, jobs=jobs, progress=bar)
+        result = identify(games, models, names, temperature=temperature, cap=args.max_positions, repertoire=not args.no_repertoire, jobs=jobs, progress=bar)
     except ValueError as exc:
         raise DataError(str(exc)) from None
     finally:
@@ -97,6 +98,7 @@ def _candidates(args: argparse.Namespace, jobs: int) -> tuple[list[str], list, f
     config = StylometryConfig(
         players=tuple(zip(args.players, files)),
         predictors=(predictor,),
+        repertoire=not args.no_repertoire,
         train_games=args.train_games,
         train_positions=args.train_positions,
         engine=EngineSettings(args.engine, args.engine_depth, args.engine_cache) if args.engine else None,

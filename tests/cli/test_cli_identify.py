@@ -54,6 +54,12 @@ def test_identify_ranks_the_player_first(capsys, model_files, query_games):
     assert [c["candidate"] for c in payload["candidates"]] == ["Alpha Ann", "Beta Bob"]
     assert payload["candidates"][0]["probability"] > 0.99 and not payload["temperature_fitted"]
     assert len(payload["decisive_positions"]) == 2
+    # without the repertoire every position is the models' alone: the first moves score differently
+    code, out, _ = _run(capsys, "identify", query_games, "--models", model_files["Beta Bob"], model_files["Alpha Ann"], "--json", "--quiet", "--no-repertoire")
+    plain = json.loads(out)
+    assert code == 0 and plain["moves"] == payload["moves"]
+    assert plain["candidates"][0]["candidate"] == "Alpha Ann"
+    assert plain["candidates"][0]["log_likelihood"] != payload["candidates"][0]["log_likelihood"]
 
 
 def test_identify_with_models_trained_now(capsys, synthetic_players, query_games):

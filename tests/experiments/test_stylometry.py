@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import chess
+import chess.pgn
 import numpy as np
 import pytest
 
@@ -93,12 +95,15 @@ def test_test_games_never_reach_a_fit_or_the_temperature(spied_run, synthetic_pl
         games, _ = load_player_games([synthetic_players[name]], player=name)
         held |= {game.moves for game in games if game.index % 5 in (3, 4)}
     assert seen["fit"] and not held & set(seen["fit"])
-    (development, dev_matrix), (test, _) = seen["matrix"]
+    # one matrix per part and predictor (iam, then the control): development games first
+    (development, dev_iam), (same, _), (test, _), (again, _) = seen["matrix"]
+    assert development == same and test == again
     assert development and all(index % 5 == 3 for index in development)
     assert test and all(index % 5 == 4 for index in test)
-    columns = dev_matrix.shape[1] // 2
+    columns = dev_iam.shape[1]
+    assert columns == len(NAMES)
     assert [m.shape for m in seen["temperature"]] == [(len(development), columns)] * 2
-    assert np.array_equal(seen["temperature"][0], dev_matrix[:, :columns])
+    assert np.array_equal(seen["temperature"][0], dev_iam)
 
 
 def test_sample_sums_are_sums_of_k_distinct_rows_of_the_group():
@@ -143,3 +148,39 @@ def test_the_cli_prints_the_issues_json_shape(synthetic_players):
     assert [set(row) for row in payload["rows"]] == [{"predictor", "k", "accuracy", "top2", "ci95", "samples"}] * 4
     assert {row["predictor"] for row in payload["rows"]} == {"iam", CONTROL}
     assert set(payload["confusion"]["iam"]["2"]["Alpha Ann"]) == set(NAMES)
+
+
+def _opening_player(folder, name: str, opening: str, seed: int):
+    """A player who always opens with ``opening`` (SAN, as White) and then moves at random: 30 games."""
+    rng = np.random.default_rng(seed)
+    texts = []
+    for number in range(30):
+        game = chess.pgn.Game()
+        game.headers["White"], game.headers["Black"] = name, f"Rand {number}"
+        node, board = game, chess.Board()
+        for san in opening.split():
+            node = node.add_variation(board.parse_san(san))
+            board.push(node.move)
+        while len(board.move_stack) < 30 and not board.is_game_over():
+            move = sorted(board.legal_moves, key=chess.Move.uci)[rng.integers(board.legal_moves.count())]
+            node = node.add_variation(move)
+            board.push(move)
+        texts.append(str(game))
+    path = folder / f"{name.split()[0].lower()}.pgn"
+    path.write_text("\n\n".join(texts) + "\n", encoding="utf-8")
+    return path
+
+
+def test_the_repertoire_alone_tells_players_with_their_own_openings_apart(tmp_path):
+    files = {
+        "Alpha Ann": _opening_player(tmp_path, "Alpha Ann", "e4 e5 Nf3 Nc6 Bb5", 1),
+        "Beta Bob": _opening_player(tmp_path, "Beta Bob", "d4 d5 c4 e6 Nc3", 2),
+    }
+    result = stylometry(_config(files, predictors=("repertoire", CONTROL), positions_per_game=None))
+    rows = result.rows.set_index(["predictor", "k"])
+    assert rows.loc[("repertoire", 1), "accuracy"] == 1.0 and rows.loc[("repertoire", 3), "accuracy"] == 1.0
+    games = result.games.set_index(["part", "group", "game", "candidate", "predictor"])["moves"].unstack("predictor")
+    # only remembered positions count (the player's three opening moves, now and then a repeat
+    # of a random one); the control scores all 15
+    assert (games["repertoire"] >= 3).all() and games["repertoire"].mean() < 4
+    assert (games[CONTROL] == 15).all()

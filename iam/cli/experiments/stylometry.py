@@ -17,7 +17,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--players", nargs="+", metavar="NAME", help="players to tell apart (default: every bundled master)")
     parser.add_argument("--pgn", nargs="+", metavar="PGN", help="with --players: one PGN file per player, or one file holding them all")
     parser.add_argument("--k", default="1,5,10,20,50", metavar="LIST", help="sample sizes in games (default 1,5,10,20,50)")
-    parser.add_argument("--predictor", default="iam,ranker", metavar="LIST", help="some of iam,ranker (default both; --engine adds ranker+engine; the population control always runs)")
+    parser.add_argument("--predictor", default="iam,ranker,repertoire", metavar="LIST", help="some of iam,ranker,repertoire (default all three; --engine adds ranker+engine; the population control always runs)")
+    parser.add_argument("--no-repertoire", action="store_true", help="score every position by the models, the openings too (default: positions a candidate remembers by the repertoires)")
     parser.add_argument("--train-games", type=int, metavar="N", help="at most the first N fitting games per player (default all)")
     parser.add_argument("--train-positions", type=int, default=2000, metavar="N", help="training positions per ranker (default 2000)")
     parser.add_argument("--samples", type=int, default=200, metavar="N", help="seeded samples per player and k (default 200)")
@@ -33,8 +34,8 @@ def config(args: argparse.Namespace) -> StylometryConfig:
     """The experiment's config from the parsed options (DataError when they are wrong)."""
     ks = _integers(args.k, "--k")
     predictors = tuple(p.strip() for p in args.predictor.split(",") if p.strip())
-    if not predictors or any(p not in ("iam", "ranker") for p in predictors):
-        raise DataError(f"--predictor takes some of iam,ranker, not {args.predictor!r}")
+    if not predictors or any(p not in ("iam", "ranker", "repertoire") for p in predictors):
+        raise DataError(f"--predictor takes some of iam,ranker,repertoire, not {args.predictor!r}")
     if args.engine and "ranker" in predictors:
         predictors = (*predictors, "ranker+engine")
     if args.pgn and not args.players:
@@ -57,6 +58,7 @@ def config(args: argparse.Namespace) -> StylometryConfig:
         players=players,
         ks=ks,
         predictors=(*predictors, CONTROL),
+        repertoire=not args.no_repertoire,
         train_games=args.train_games,
         train_positions=args.train_positions,
         samples=args.samples,
