@@ -36,7 +36,7 @@ from iam.pgn import PlayerGame, load_player_games
 from iam.progress import progress
 from iam.ranker import MoveRanker
 from iam.ranker.evidence import DEFAULT_SEARCH_DEPTH, EngineSettings
-from iam.repertoire import RepertoireScorer, memory_of
+from iam.repertoire import MODEL_WEIGHT, RepertoireScorer, memory_of
 
 __all__ = [
     "PREDICTORS",
@@ -90,6 +90,8 @@ class StylometryConfig(ExperimentConfig):
     """Score the positions a candidate remembers from his openings by the candidates'
     repertoires (:mod:`iam.repertoire`), the rest by each predictor's models (as ``iam
     identify`` does by default); False: every position by the models."""
+    model_weight: float = MODEL_WEIGHT
+    """With ``repertoire``: the weight of the models' log-likelihoods where no candidate remembers the position."""
     train_games: int | None = None
     """Cap on each group's fitting games (the first N); None: all."""
     train_positions: int = 2000
@@ -264,7 +266,7 @@ class _OpeningsOnly:
 def _scorer(predictor: str, models: list, config: StylometryConfig) -> MoveScorer | _OpeningsOnly:
     if predictor == "repertoire":
         return _OpeningsOnly(models)
-    return MoveScorer(models, repertoire=config.repertoire)
+    return MoveScorer(models, repertoire=config.repertoire, model_weight=config.model_weight)
 
 
 def _game_matrix(scorer: MoveScorer | _OpeningsOnly, games: list[PlayerGame], config: StylometryConfig, progress) -> tuple[np.ndarray, np.ndarray]:

@@ -34,7 +34,7 @@ from iam.ranker.calibration import TopLabelCalibration, calibrate_top
 from iam.ranker.estimator import MoveRanker
 from iam.ranker.evidence import Evidence, family_columns
 from iam.ranker.positions import Position, player_positions
-from iam.repertoire import RepertoireScorer, memory_of
+from iam.repertoire import MODEL_WEIGHT, RepertoireScorer, memory_of
 
 __all__ = [
     "Candidate",
@@ -102,11 +102,15 @@ class MoveScorer:
     pass); move rankers must agree on search depth and engine (:func:`check_candidates`).
     """
 
-    def __init__(self, models: Sequence[Candidate], *, repertoire: bool = False) -> None:
+    def __init__(self, models: Sequence[Candidate], *, repertoire: bool = False, model_weight: float = 1.0) -> None:
+        if not 0 <= model_weight < float("inf"):
+            raise ValueError("the models' weight must be a number of at least 0")
         self.models = list(models)
         self.repertoire = RepertoireScorer([memory_of(model) for model in self.models]) if repertoire else None
         """With ``repertoire``, positions some candidate remembers from his openings are scored by
-        the candidates' repertoires (:mod:`iam.repertoire`), the rest by the models."""
+        the candidates' repertoires (:mod:`iam.repertoire`), the rest by the models, their
+        log-likelihoods times ``model_weight``."""
+        self.model_weight = model_weight if repertoire else 1.0
         rankers = [model for model in self.models if isinstance(model, MoveRanker)]
         if rankers:
             check_candidates(rankers)
@@ -159,7 +163,7 @@ class MoveScorer:
         for j, model in enumerate(self.models):
             if isinstance(model, OpponentModel):
                 result[j] = _iam_log_probability(model, position)
-        return result
+        return result * self.model_weight if self.model_weight != 1.0 else result
 
     def positions(self, positions: Sequence[Position]) -> np.ndarray:
         """:meth:`position` of each position: an array (positions, models)."""
@@ -267,10 +271,12 @@ class Identification:
     probability: np.ndarray
     temperature: float
     scores: np.ndarray
-    """Per scored position (rows) the log-likelihood under each candidate."""
+    """Per scored position (rows) the log-likelihood under each candidate, times the position's weight."""
     positions: tuple[Position, ...]
     games: tuple[int, ...]
     """The game (its number in the input) of each scored position."""
+    weights: np.ndarray | None = None
+    """Per scored position the weight of its log-likelihoods (1 where a repertoire scored it; None: all 1)."""
 
     @property
     def ranking(self) -> np.ndarray:
@@ -295,6 +301,9 @@ class Identification:
             return pd.DataFrame(columns=["game", "move_number", "fen", "played", "margin", "winner_probability", "runner_up_probability"])
         winner, runner = self.ranking[:2]
         margin = self.scores[:, winner] - self.scores[:, runner]
+        weights = np.ones(len(self.scores)) if self.weights is None else self.weights
+        with np.errstate(divide="ignore", invalid="ignore"):  # weight 0: the probability was not kept
+            probability = np.where(weights[:, None] > 0, np.exp(self.scores / np.where(weights > 0, weights, 1.0)[:, None]), np.nan)
         rows = []
         for i in np.argsort(-margin, kind="stable")[:top].tolist():
             position = self.positions[i]
@@ -305,8 +314,8 @@ class Identification:
                     "fen": position.board.fen(),
                     "played": position.board.san(position.played_move),
                     "margin": float(margin[i]),
-                    "winner_probability": float(np.exp(self.scores[i, winner])),
-                    "runner_up_probability": float(np.exp(self.scores[i, runner])),
+                    "winner_probability": float(probability[i, winner]),
+                    "runner_up_probability": float(probability[i, runner]),
                 }
             )
         return pd.DataFrame(rows)
@@ -320,6 +329,7 @@ def identify(
     temperature: float = 1.0,
     cap: int | None = None,
     repertoire: bool = True,
+    model_weight: float = MODEL_WEIGHT,
     jobs: int = 1,
     progress=None,
 ) -> Identification:
@@ -328,7 +338,8 @@ def identify(
     ``names`` label the candidates (default: each model's player); ``cap`` limits the
     positions scored per game (a seeded sample); with ``repertoire`` (the default) the
     positions a candidate remembers from his openings are scored by the candidates'
-    repertoires (:mod:`iam.repertoire`). ValueError for candidates that cannot be
+    repertoires (:mod:`iam.repertoire`), and the others by the models with ``model_weight``
+    (:data:`~iam.repertoire.MODEL_WEIGHT`). ValueError for candidates that cannot be
     compared or games without a move of the player.
     """
     check_candidates(models)
@@ -337,8 +348,10 @@ def identify(
     names = tuple(names) if names is not None else tuple(_name(model, i) for i, model in enumerate(models))
     if len(names) != len(models):
         raise ValueError("one name per candidate model")
-    per_game = MoveScorer(models, repertoire=repertoire).games(games, cap=cap, jobs=jobs, progress=progress)
+    scorer = MoveScorer(models, repertoire=repertoire, model_weight=model_weight)
+    per_game = scorer.games(games, cap=cap, jobs=jobs, progress=progress)
     positions = tuple(p for game in games for p in game_positions(game, cap=cap))
+    weights = np.array([1.0 if scorer.repertoire and scorer.repertoire.position(p) is not None else scorer.model_weight for p in positions])
     game_of = tuple(number for number, scores in enumerate(per_game) for _ in range(len(scores)))
     scores = np.concatenate(per_game) if per_game else np.zeros((0, len(models)))
     if not len(scores):
@@ -353,6 +366,7 @@ def identify(
         scores=scores,
         positions=positions,
         games=game_of,
+        weights=weights,
     )
 
 

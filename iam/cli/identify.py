@@ -11,6 +11,7 @@ from iam.errors import DataError
 from iam.identify import check_candidates, identify
 from iam.predictors import load_predictor
 from iam.ranker.evidence import EngineSettings
+from iam.repertoire import MODEL_WEIGHT
 from iam.sides import side_games
 
 
@@ -34,6 +35,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--temperature", type=float, metavar="T", help="with --models: temperature of the probabilities (default 1: plain Bayes, over-confident)")
     parser.add_argument("--max-positions", type=int, metavar="N", help="score at most N positions per game (a seeded sample)")
     parser.add_argument("--no-repertoire", action="store_true", help="score every position by the models, the openings too (default: positions a candidate remembers by the candidates' repertoires)")
+    parser.add_argument("--model-weight", type=float, default=MODEL_WEIGHT, metavar="W", help=f"weight of the models' log-likelihoods where no candidate remembers the position (default {MODEL_WEIGHT}; 1: plain likelihood)")
     parser.add_argument("--top", type=int, default=5, metavar="N", help="show the N positions that weighed most (default 5)")
     parser.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
     parser.add_argument("--jobs", type=int, default=1, metavar="N", help="worker processes (default 1)")
@@ -51,7 +53,7 @@ def run(args: argparse.Namespace) -> int:
     names, models, temperature, fitted = _candidates(args, jobs)
     try:
         bar = None if args.quiet else (lambda items, total: progress(items, total=total, desc="scoring", unit=" pieces"))
-        result = identify(games, models, names, temperature=temperature, cap=args.max_positions, repertoire=not args.no_repertoire, jobs=jobs, progress=bar)
+        result = identify(games, models, names, temperature=temperature, cap=args.max_positions, repertoire=not args.no_repertoire, model_weight=args.model_weight, jobs=jobs, progress=bar)
     except ValueError as exc:
         raise DataError(str(exc)) from None
     finally:
@@ -75,6 +77,8 @@ def _check_options(args: argparse.Namespace) -> None:
         raise DataError("--players names a player twice")
     if args.temperature is not None and (args.players or not 0 < args.temperature < float("inf")):
         raise DataError("--temperature must be a positive number, and is fitted on development games with --players")
+    if not 0 <= args.model_weight < float("inf"):
+        raise DataError("--model-weight must be a number of at least 0")
     for option, value in (("--max-positions", args.max_positions), ("--top", args.top), ("--train-positions", args.train_positions), ("--train-games", args.train_games)):
         if value is not None and value < 1:
             raise DataError(f"{option} must be at least 1")
@@ -99,6 +103,7 @@ def _candidates(args: argparse.Namespace, jobs: int) -> tuple[list[str], list, f
         players=tuple(zip(args.players, files)),
         predictors=(predictor,),
         repertoire=not args.no_repertoire,
+        model_weight=args.model_weight,
         train_games=args.train_games,
         train_positions=args.train_positions,
         engine=EngineSettings(args.engine, args.engine_depth, args.engine_cache) if args.engine else None,

@@ -53,10 +53,15 @@ def rankers(synthetic_games):
 def test_two_players_with_distinct_styles_are_told_apart(kind, synthetic_games, iam_models, rankers):
     models = iam_models if kind == "iam" else rankers
     for truth, name in enumerate(NAMES):
-        result = identify(synthetic_games[name][1], models, NAMES)
+        result = identify(synthetic_games[name][1], models, NAMES, repertoire=False)
         assert result.table()["candidate"].iloc[0] == name
         assert result.log_likelihood[truth] > result.log_likelihood[1 - truth] + 20
         assert result.probability[truth] > 0.99
+        # the default: first moves by the repertoires, the models' evidence elsewhere at weight 0.05
+        weighted = identify(synthetic_games[name][1], models, NAMES)
+        assert weighted.table()["candidate"].iloc[0] == name
+        assert set(np.round(weighted.weights, 9)) == {1.0, 0.05}
+        assert abs(weighted.log_likelihood[truth] - weighted.log_likelihood[1 - truth]) < abs(result.log_likelihood[truth] - result.log_likelihood[1 - truth])
 
 
 def test_shared_scoring_equals_each_models_own_beliefs(synthetic_games, rankers, iam_models):
@@ -89,6 +94,10 @@ def test_decisive_positions_favour_the_winner(synthetic_games, iam_models):
     decisive = result.decisive_positions(3)
     assert len(decisive) == 3 and (decisive["margin"] > 0).all()
     assert decisive["margin"].is_monotonic_decreasing
+    # probabilities are the candidates' own, not the weighted scores'
+    assert (decisive["winner_probability"] > decisive["runner_up_probability"]).all()
+    weight = result.weights[np.argsort(-(result.scores[:, 0] - result.scores[:, 1]), kind="stable")[:3]]
+    assert np.allclose(np.log(decisive["winner_probability"]) * weight, result.scores[np.argsort(-(result.scores[:, 0] - result.scores[:, 1]), kind="stable")[:3], 0])
 
 
 def test_candidates_of_different_kinds_are_refused(iam_models, rankers):

@@ -9,6 +9,7 @@ from iam.bundled import bundled_pgn, default_pgn, manifest
 from iam.cli._common import add_engine_arguments
 from iam.errors import DataError
 from iam.ranker.evidence import EngineSettings
+from iam.repertoire import MODEL_WEIGHT
 
 __all__ = ["NAME", "HELP", "add_arguments", "config", "run"]
 
@@ -19,6 +20,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--k", default="1,5,10,20,50", metavar="LIST", help="sample sizes in games (default 1,5,10,20,50)")
     parser.add_argument("--predictor", default="iam,ranker,repertoire", metavar="LIST", help="some of iam,ranker,repertoire (default all three; --engine adds ranker+engine; the population control always runs)")
     parser.add_argument("--no-repertoire", action="store_true", help="score every position by the models, the openings too (default: positions a candidate remembers by the repertoires)")
+    parser.add_argument("--model-weight", type=float, default=MODEL_WEIGHT, metavar="W", help=f"weight of the models' log-likelihoods where no candidate remembers the position (default {MODEL_WEIGHT})")
     parser.add_argument("--train-games", type=int, metavar="N", help="at most the first N fitting games per player (default all)")
     parser.add_argument("--train-positions", type=int, default=2000, metavar="N", help="training positions per ranker (default 2000)")
     parser.add_argument("--samples", type=int, default=200, metavar="N", help="seeded samples per player and k (default 200)")
@@ -51,6 +53,8 @@ def config(args: argparse.Namespace) -> StylometryConfig:
         players = ((manifest()[0].player, str(default_pgn())),)
     else:
         players = tuple((entry.player, str(bundled_pgn(entry.file))) for entry in manifest())
+    if not 0 <= args.model_weight < float("inf"):
+        raise DataError("--model-weight must be a number of at least 0")
     for option, value in (("--train-games", args.train_games), ("--train-positions", args.train_positions), ("--samples", args.samples), ("--max-test-games", args.max_test_games), ("--max-dev-games", args.max_dev_games), ("--positions-per-game", args.positions_per_game), ("--min-decade-games", args.min_decade_games)):
         if value is not None and value < 1:
             raise DataError(f"{option} must be at least 1")
@@ -59,6 +63,7 @@ def config(args: argparse.Namespace) -> StylometryConfig:
         ks=ks,
         predictors=(*predictors, CONTROL),
         repertoire=not args.no_repertoire,
+        model_weight=args.model_weight,
         train_games=args.train_games,
         train_positions=args.train_positions,
         samples=args.samples,
