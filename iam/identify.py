@@ -165,6 +165,12 @@ class MoveScorer:
                 result[j] = _iam_log_probability(model, position)
         return result * self.model_weight if self.model_weight != 1.0 else result
 
+    def weight(self, position: Position) -> float:
+        """The weight :meth:`position` gives this position's log-likelihoods: 1 where a repertoire scores it."""
+        if self.repertoire is not None and self.repertoire.position(position) is not None:
+            return 1.0
+        return self.model_weight
+
     def positions(self, positions: Sequence[Position]) -> np.ndarray:
         """:meth:`position` of each position: an array (positions, models)."""
         rows = [self.position(position) for position in positions]
@@ -351,7 +357,7 @@ def identify(
     scorer = MoveScorer(models, repertoire=repertoire, model_weight=model_weight)
     per_game = scorer.games(games, cap=cap, jobs=jobs, progress=progress)
     positions = tuple(p for game in games for p in game_positions(game, cap=cap))
-    weights = np.array([1.0 if scorer.repertoire and scorer.repertoire.position(p) is not None else scorer.model_weight for p in positions])
+    weights = np.array([scorer.weight(position) for position in positions])
     game_of = tuple(number for number, scores in enumerate(per_game) for _ in range(len(scores)))
     scores = np.concatenate(per_game) if per_game else np.zeros((0, len(models)))
     if not len(scores):
