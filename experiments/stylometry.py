@@ -113,6 +113,8 @@ class StylometryConfig(ExperimentConfig):
     """With ``by_decade``: a decade needs this many games to be a group."""
     engine: EngineSettings | None = None
     search_depth: int = DEFAULT_SEARCH_DEPTH
+    search_cache: str | None = None
+    """SQLite file keeping the rankers' search scores across runs (the same scores; :mod:`iam.ranker.search_cache`)."""
 
 
 @dataclass(frozen=True)
@@ -201,6 +203,7 @@ def _fit_models(groups: list[Group], splits: list[dict], config: StylometryConfi
         max_positions=config.train_positions,
         prior_strength=config.prior_strength,
         search_depth=config.search_depth,
+        search_cache=config.search_cache,
         random_state=config.seed,
         jobs=config.jobs,
     )
@@ -240,6 +243,7 @@ def _control_models(splits: list[dict], config: StylometryConfig, rng: np.random
             max_positions=config.train_positions,
             prior_strength=config.prior_strength,
             search_depth=config.search_depth,
+            search_cache=config.search_cache,
             random_state=config.seed,
             jobs=config.jobs,
         ).fit([pool[i] for i in share.tolist()])
@@ -266,7 +270,7 @@ class _OpeningsOnly:
 def _scorer(predictor: str, models: list, config: StylometryConfig) -> MoveScorer | _OpeningsOnly:
     if predictor == "repertoire":
         return _OpeningsOnly(models)
-    return MoveScorer(models, repertoire=config.repertoire, model_weight=config.model_weight)
+    return MoveScorer(models, repertoire=config.repertoire, model_weight=config.model_weight, search_cache=config.search_cache)
 
 
 def _game_matrix(scorer: MoveScorer | _OpeningsOnly, games: list[PlayerGame], config: StylometryConfig, progress) -> tuple[np.ndarray, np.ndarray]:

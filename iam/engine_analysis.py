@@ -25,21 +25,19 @@ the game it came from or on what was analysed before it.
 from __future__ import annotations
 
 import concurrent.futures
-import json
 import os
 import shutil
-import sqlite3
 import threading
-import time
 import weakref
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
 import chess
 import chess.engine
 
+from iam.analysis_cache import SCHEMA_VERSION, AnalysisCache
 from iam.errors import IAMError
 
 __all__ = ["EngineAnalyser", "EngineError", "MoveScores", "MATE_SCORE", "MAX_CENTIPAWNS", "SCHEMA_VERSION"]
@@ -49,28 +47,6 @@ MATE_SCORE = 100_000
 
 MAX_CENTIPAWNS = 20_000
 """Centipawn scores are clipped to +-this, far below any mate score."""
-
-SCHEMA_VERSION = 1
-"""Version of the cache file's tables, stored as SQLite's ``user_version``."""
-
-_APPLICATION_ID = 0x49414D45  # "IAME": marks a SQLite file as this module's cache
-_BUSY_TIMEOUT_S = 60.0  # how long a writer waits for another process's transaction
-_SCHEMA = (
-    """CREATE TABLE IF NOT EXISTS analyses (
-    epd TEXT NOT NULL,
-    engine TEXT NOT NULL,
-    depth INTEGER NOT NULL,
-    scores TEXT NOT NULL,
-    PRIMARY KEY (epd, engine, depth)
-) WITHOUT ROWID""",
-    """CREATE TABLE IF NOT EXISTS engines (
-    path TEXT PRIMARY KEY,
-    size INTEGER NOT NULL,
-    mtime_ns INTEGER NOT NULL,
-    engine TEXT NOT NULL
-) WITHOUT ROWID""",
-)
-
 
 class EngineError(IAMError):
     """The engine is missing, not a UCI engine or died, or the cache file is unusable.
@@ -138,7 +114,7 @@ class EngineAnalyser:
         self.threads = threads
         self.hash_mb = hash_mb
         self.timeout = timeout
-        self._cache = _Cache(cache)
+        self._cache = AnalysisCache(cache, label="engine cache", error=EngineError)
         self._engine: chess.engine.SimpleEngine | None = None
         self._engine_id: str | None = None
 
@@ -185,7 +161,7 @@ class EngineAnalyser:
             _check_board(board)
         keys = [board.epd() if any(board.generate_legal_moves()) else None for board in boards]
         copies = Counter(keys)
-        found = self._cached({key for key in copies if key is not None})
+        found = self._cached({key: board for key, board in zip(keys, boards) if key is not None})
         missing = {key: board for key, board in zip(keys, boards) if key is not None and key not in found}
         done = len(boards) - sum(copies[key] for key in missing)
         _report(progress, done)
@@ -196,14 +172,14 @@ class EngineAnalyser:
         empty = MoveScores(scores={}, depth=self.depth)
         return [empty if key is None else found[key] for key in keys]
 
-    def _cached(self, keys: set[str]) -> dict[str, MoveScores]:
-        """The cached analyses among ``keys`` (asks for the engine's name only when there are keys)."""
-        if not keys:
+    def _cached(self, boards: dict[str, chess.Board]) -> dict[str, MoveScores]:
+        """The cached analyses among ``boards`` (by EPD; asks for the engine's name only when there are some)."""
+        if not boards:
             return {}
         engine_id = self.engine_id
         found = {}
-        for key in keys:
-            scores = self._cache.get(key, engine_id, self.depth)
+        for key, board in boards.items():
+            scores = self._cache.get(key, engine_id, self.depth, board)
             if scores is not None:
                 found[key] = MoveScores(scores=scores, depth=self.depth)
         return found
@@ -302,116 +278,6 @@ def _close_before_exit(analyser: EngineAnalyser) -> None:
         pass
 
 
-class _Cache:
-    """The SQLite store of analyses and of the names engines reported, one short transaction each."""
-
-    def __init__(self, path: str | os.PathLike | None) -> None:
-        self.path = None if path is None else Path(path)
-        self.on_disk = path is not None
-        self._connection: sqlite3.Connection | None = None
-        self._database()  # a damaged file is reported now, not after hours of analysis
-
-    def close(self) -> None:
-        if self.on_disk and self._connection is not None:
-            self._connection.close()
-            self._connection = None
-
-    def get(self, epd: str, engine: str, depth: int) -> dict[chess.Move, int] | None:
-        row = self._run("SELECT scores FROM analyses WHERE epd = ? AND engine = ? AND depth = ?", (epd, engine, depth))
-        return None if row is None else self._decode(epd, row[0])
-
-    def put(self, epd: str, engine: str, depth: int, scores: dict[chess.Move, int]) -> None:
-        text = json.dumps({move.uci(): score for move, score in scores.items()}, separators=(",", ":"))
-        self._run("INSERT OR IGNORE INTO analyses VALUES (?, ?, ?, ?)", (epd, engine, depth, text))
-
-    def engine_for(self, path: str, fingerprint: tuple[int, int] | None) -> str | None:
-        """The name this path reported last, if the executable is unchanged or gone."""
-        row = self._run("SELECT size, mtime_ns, engine FROM engines WHERE path = ?", (path,))
-        if row is None or (fingerprint is not None and fingerprint != (row[0], row[1])):
-            return None
-        return row[2]
-
-    def remember_engine(self, path: str, fingerprint: tuple[int, int], engine: str) -> None:
-        self._run("INSERT OR REPLACE INTO engines VALUES (?, ?, ?, ?)", (path, *fingerprint, engine))
-
-    def _decode(self, epd: str, text: str) -> dict[chess.Move, int]:
-        """Stored scores back as moves, checked against the position's legal moves."""
-        try:
-            scores = {chess.Move.from_uci(uci): int(score) for uci, score in json.loads(text).items()}
-            legal = set(chess.Board(epd + " 0 1").legal_moves)
-        except (ValueError, AttributeError, TypeError) as exc:
-            raise EngineError(f"engine cache {self.path} is damaged: unreadable entry for {epd} ({exc})") from exc
-        if set(scores) != legal:
-            raise EngineError(
-                f"engine cache {self.path} is damaged: the entry for {epd} does not match its legal moves"
-            )
-        return scores
-
-    def _run(self, sql: str, parameters: Sequence[object]) -> tuple | None:
-        """One statement in its own transaction (autocommit): the first row, if any."""
-        try:
-            return self._database().execute(sql, parameters).fetchone()
-        except sqlite3.DatabaseError as exc:
-            raise EngineError(f"engine cache {self.path} is unusable: {exc}") from exc
-
-    def _database(self) -> sqlite3.Connection:
-        if self._connection is None:
-            try:
-                self._connection = self._open()
-            except sqlite3.DatabaseError as exc:
-                raise EngineError(f"engine cache {self.path} is unusable: {exc}") from exc
-        return self._connection
-
-    def _open(self) -> sqlite3.Connection:
-        """Connect, create the tables in a fresh file, refuse a foreign or newer one."""
-        if self.path is None:
-            connection = sqlite3.connect(":memory:", isolation_level=None)
-        else:
-            if self.path.is_dir():
-                raise EngineError(f"engine cache {self.path} is a folder, not a file")
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            connection = sqlite3.connect(self.path, timeout=_BUSY_TIMEOUT_S, isolation_level=None)
-        try:
-            self._prepare(connection)
-        except BaseException:
-            connection.close()
-            raise
-        return connection
-
-    def _prepare(self, connection: sqlite3.Connection) -> None:
-        if self._is_fresh(connection):
-            if self.on_disk:
-                _use_wal(connection)  # persistent: readers never block the writer
-            connection.execute("BEGIN IMMEDIATE")  # one creator at a time; the others wait, then see the tables
-            try:
-                if self._is_fresh(connection):
-                    for statement in _SCHEMA:
-                        connection.execute(statement)
-                    connection.execute(f"PRAGMA application_id = {_APPLICATION_ID}")
-                    connection.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
-                connection.execute("COMMIT")
-            except BaseException:
-                connection.execute("ROLLBACK")
-                raise
-        application = connection.execute("PRAGMA application_id").fetchone()[0]
-        version = connection.execute("PRAGMA user_version").fetchone()[0]
-        if application != _APPLICATION_ID:
-            raise EngineError(f"engine cache {self.path} is a SQLite database of another kind, not an engine cache")
-        if version != SCHEMA_VERSION:
-            raise EngineError(
-                f"engine cache {self.path} has schema version {version}, this version reads {SCHEMA_VERSION}: "
-                "use another file or delete it"
-            )
-        connection.execute("PRAGMA synchronous = NORMAL")  # WAL + NORMAL: a committed position survives a crash
-
-    @staticmethod
-    def _is_fresh(connection: sqlite3.Connection) -> bool:
-        """True for an empty database (new file, or a zero-byte one)."""
-        return connection.execute("SELECT count(*) FROM sqlite_master").fetchone()[0] == 0 and (
-            connection.execute("PRAGMA application_id").fetchone()[0] == 0
-        )
-
-
 def _check_board(board: chess.Board) -> None:
     """Refuse boards an engine would misread or crash on: variants, Chess960, invalid positions."""
     if board.uci_variant != "chess" or board.chess960:
@@ -493,21 +359,3 @@ def _scores_from_lines(
         assert value is not None
         scores[pv[0]] = value if relative.is_mate() else max(-MAX_CENTIPAWNS, min(MAX_CENTIPAWNS, value))
     return scores
-
-
-def _use_wal(connection: sqlite3.Connection) -> None:
-    """Switch a fresh file to write-ahead logging, waiting while another process does the same.
-
-    The switch needs the file to itself and SQLite answers "database is locked" at once,
-    without its busy timeout, when two processes create one cache at the same moment:
-    so retry until :data:`_BUSY_TIMEOUT_S` has passed.
-    """
-    deadline = time.monotonic() + _BUSY_TIMEOUT_S
-    while True:
-        try:
-            connection.execute("PRAGMA journal_mode = WAL")
-            return
-        except sqlite3.OperationalError as exc:
-            if "locked" not in str(exc) and "busy" not in str(exc) or time.monotonic() >= deadline:
-                raise
-            time.sleep(0.02)

@@ -102,7 +102,9 @@ class MoveScorer:
     pass); move rankers must agree on search depth and engine (:func:`check_candidates`).
     """
 
-    def __init__(self, models: Sequence[Candidate], *, repertoire: bool = False, model_weight: float = 1.0) -> None:
+    def __init__(
+        self, models: Sequence[Candidate], *, repertoire: bool = False, model_weight: float = 1.0, search_cache: str | None = None
+    ) -> None:
         if not 0 <= model_weight < float("inf"):
             raise ValueError("the models' weight must be a number of at least 0")
         self.models = list(models)
@@ -117,7 +119,11 @@ class MoveScorer:
         shared = tuple(f for f in _SHARED if any(f in model.families_ for model in rankers))
         first = rankers[0] if rankers else None
         engine = next((model._engine_settings() for model in rankers if "engine" in model.families_), None)
-        self.evidence = Evidence(families=shared, search_depth=first.search_depth if first else 1, engine=engine)
+        self.evidence = Evidence(
+            families=shared, search_depth=first.search_depth if first else 1, engine=engine, search_cache=search_cache
+        )
+        """The shared families' sources; with ``search_cache`` (an SQLite file) the search family's
+        scores are kept across runs (:mod:`iam.ranker.search_cache`)."""
         columns = list(self.evidence.columns)
         self._weights = np.zeros((len(columns), len(self.models)))
         self._own: dict[int, tuple[tuple[str, ...], list[str], np.ndarray]] = {}
@@ -336,6 +342,7 @@ def identify(
     cap: int | None = None,
     repertoire: bool = True,
     model_weight: float = MODEL_WEIGHT,
+    search_cache: str | None = None,
     jobs: int = 1,
     progress=None,
 ) -> Identification:
@@ -345,7 +352,8 @@ def identify(
     positions scored per game (a seeded sample); with ``repertoire`` (the default) the
     positions a candidate remembers from his openings are scored by the candidates'
     repertoires (:mod:`iam.repertoire`), and the others by the models with ``model_weight``
-    (:data:`~iam.repertoire.MODEL_WEIGHT`). ValueError for candidates that cannot be
+    (:data:`~iam.repertoire.MODEL_WEIGHT`). ``search_cache``: an SQLite file keeping the
+    rankers' search scores across runs (the same scores, found again at once). ValueError for candidates that cannot be
     compared or games without a move of the player.
     """
     check_candidates(models)
@@ -354,7 +362,7 @@ def identify(
     names = tuple(names) if names is not None else tuple(_name(model, i) for i, model in enumerate(models))
     if len(names) != len(models):
         raise ValueError("one name per candidate model")
-    scorer = MoveScorer(models, repertoire=repertoire, model_weight=model_weight)
+    scorer = MoveScorer(models, repertoire=repertoire, model_weight=model_weight, search_cache=search_cache)
     per_game = scorer.games(games, cap=cap, jobs=jobs, progress=progress)
     positions = tuple(p for game in games for p in game_positions(game, cap=cap))
     weights = np.array([scorer.weight(position) for position in positions])

@@ -88,7 +88,7 @@ def check_not_input(output: str | Path, inputs: Iterable[str | Path], option: st
 
 
 def add_engine_arguments(parser: Any) -> None:
-    """``--engine --engine-depth --engine-cache``: a UCI engine's evidence, cached on disk."""
+    """``--engine --engine-depth --engine-cache``: a UCI engine's evidence, cached on disk; ``--search-cache``: the search's."""
     parser.add_argument("--engine", metavar="PATH", help="UCI engine (e.g. /usr/games/stockfish) whose scores of every move become evidence")
     parser.add_argument("--engine-depth", type=int, default=8, metavar="D", help="fixed depth of the engine's analyses (default 8)")
     parser.add_argument(
@@ -96,6 +96,12 @@ def add_engine_arguments(parser: Any) -> None:
         default="iam-engine-cache.sqlite",
         metavar="FILE",
         help="SQLite file keeping the engine's analyses for reuse (default iam-engine-cache.sqlite)",
+    )
+    parser.add_argument(
+        "--search-cache",
+        metavar="FILE",
+        help="SQLite file keeping the ranker's search scores of every move for reuse (default: none, searched afresh; "
+        "may be the engine cache's file)",
     )
 
 
@@ -144,4 +150,6 @@ def ranker_params(args: Any) -> dict[str, Any]:
         params["prior_strength"] = args.prior_strength
     if args.engine:
         params.update(engine=args.engine, engine_depth=args.engine_depth, engine_cache=args.engine_cache)
+    if args.search_cache:
+        params["search_cache"] = args.search_cache
     return params

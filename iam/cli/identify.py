@@ -53,7 +53,7 @@ def run(args: argparse.Namespace) -> int:
     names, models, temperature, fitted = _candidates(args, jobs)
     try:
         bar = None if args.quiet else (lambda items, total: progress(items, total=total, desc="scoring", unit=" pieces"))
-        result = identify(games, models, names, temperature=temperature, cap=args.max_positions, repertoire=not args.no_repertoire, model_weight=args.model_weight, jobs=jobs, progress=bar)
+        result = identify(games, models, names, temperature=temperature, cap=args.max_positions, repertoire=not args.no_repertoire, model_weight=args.model_weight, search_cache=args.search_cache, jobs=jobs, progress=bar)
     except ValueError as exc:
         raise DataError(str(exc)) from None
     finally:
@@ -107,6 +107,7 @@ def _candidates(args: argparse.Namespace, jobs: int) -> tuple[list[str], list, f
         train_games=args.train_games,
         train_positions=args.train_positions,
         engine=EngineSettings(args.engine, args.engine_depth, args.engine_cache) if args.engine else None,
+        search_cache=args.search_cache,
         seed=args.seed,
         jobs=jobs,
     )

@@ -105,6 +105,10 @@ class MoveRanker(BaseEstimator):
     engine, engine_depth, engine_cache:
         Path of a UCI engine for the ``engine`` family, its fixed depth, and an SQLite
         cache of its analyses (reused across runs and processes).
+    search_cache:
+        An SQLite file keeping the search family's scores across runs and processes
+        (:mod:`iam.ranker.search_cache`; may be the engine cache's file). The scores are
+        the same with or without it; not saved with the model.
     max_positions:
         Training positions used (a seeded sample of the player's positions).
     folds:
@@ -136,6 +140,7 @@ class MoveRanker(BaseEstimator):
         engine: str | None = None,
         engine_depth: int = 8,
         engine_cache: str | None = None,
+        search_cache: str | None = None,
         max_positions: int | None = 2000,
         folds: int = 5,
         prior: str = "population",
@@ -151,6 +156,7 @@ class MoveRanker(BaseEstimator):
         self.engine = engine
         self.engine_depth = engine_depth
         self.engine_cache = engine_cache
+        self.search_cache = search_cache
         self.max_positions = max_positions
         self.folds = folds
         self.prior = prior
@@ -186,6 +192,7 @@ class MoveRanker(BaseEstimator):
             policy_net=_policy_net(families, self.player_),
             search_depth=self.search_depth,
             engine=self._engine_settings(),
+            search_cache=self.search_cache,
         )
         table, positions = move_table(
             games,
@@ -294,6 +301,7 @@ class MoveRanker(BaseEstimator):
                 policy_net=_policy_net(self.families_, self.player_),
                 search_depth=self.search_depth,
                 engine=self._engine_settings(),
+                search_cache=self.search_cache,
             )
         return self._evidence
 

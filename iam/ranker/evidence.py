@@ -35,6 +35,7 @@ from iam.ranker.movefeatures import MOVE_FEATURES, move_features
 from iam.ranker.population import BOOK_FEATURES, PopulationBook, book_features
 from iam.ranker.positions import Position
 from iam.ranker.scorefeatures import SCORE_FEATURES, score_features
+from iam.ranker.search_cache import StoredSearchScores
 from iam.ranker.policynet import POLICY_FEATURES, PolicyNet, policy_features
 from iam.ranker.valuenet import ValueNet, require_value_net
 from search.chess.scoring import RootScoreCache, score_root_moves
@@ -97,6 +98,10 @@ class Evidence:
     engine_analyser: EngineAnalyser | None = None
     root_scores: RootScoreCache | None = None
     """Where the search family's scores are looked up first (shared with a search that computes them too)."""
+    search_cache: str | None = None
+    """SQLite file where the search family's scores are kept across runs (:mod:`iam.ranker.search_cache`)."""
+    stored_scores: StoredSearchScores | None = None
+    """Opened on first use from ``search_cache``."""
     _lift: np.ndarray | None = field(default=None, init=False, repr=False)
 
     @property
@@ -127,10 +132,12 @@ class Evidence:
         return [self.matrix(position) for position in iterator]
 
     def close(self) -> None:
-        """Stop the engine process, if one was started."""
+        """Stop the engine process, if one was started, and close the search cache."""
         if self.engine_analyser is not None:
             self.engine_analyser.close()
             self.engine_analyser = None
+        if self.stored_scores is not None:
+            self.stored_scores.close()
 
     def _family(self, family: str, position: Position, found: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
         """One family's columns (``found``: the columns already computed for this position)."""
@@ -186,6 +193,10 @@ class Evidence:
     def _search_scores(self, position: Position) -> dict:
         if self.root_scores is not None:
             return self.root_scores.scores(position.board, self.search_depth)
+        if self.search_cache is not None:
+            if self.stored_scores is None:
+                self.stored_scores = StoredSearchScores(self.search_cache)
+            return self.stored_scores.scores(position.board, self.search_depth)
         return score_root_moves(position.board, self.search_depth)
 
     def _engine_scores(self, position: Position) -> dict:

@@ -109,3 +109,30 @@ def test_bad_input_is_one_error_line(capsys, tmp_path, model_files, query_games,
     code, out, err = _run(capsys, "identify", games, "--models", *models, *extra, "--quiet")
     assert code == 2 and out == ""
     assert err.startswith("iam: error: ") and message in err and err.count("\n") == 1
+
+
+def test_search_cache_keeps_the_rankers_search_scores_and_changes_nothing(capsys, tmp_path):
+    import sqlite3
+
+    from iam.bundled import bundled_pgn, manifest
+
+    paths = []
+    for entry in manifest()[:2]:
+        games, _ = load_player_games([bundled_pgn(entry.file)], player=entry.player, split="train", max_games=4)
+        paths.append(tmp_path / f"{entry.player}.json")
+        MoveRanker(families=("move", "search"), search_depth=1, prior="none", max_positions=30, folds=2).fit(games).save(paths[-1])
+    text = bundled_pgn(manifest()[0].file).read_text(encoding="utf-8")
+    query = tmp_path / "query.pgn"
+    query.write_text("".join("[Event" + part for part in text.split("[Event")[1:3]), encoding="utf-8")
+    cache = tmp_path / "search.sqlite"
+    plain = _run(capsys, "identify", query, "--models", *paths, "--json", "--quiet")
+    cold = _run(capsys, "identify", query, "--models", *paths, "--json", "--quiet", "--search-cache", cache)
+    warm = _run(capsys, "identify", query, "--models", *paths, "--json", "--quiet", "--search-cache", cache)
+    assert plain[0] == cold[0] == warm[0] == 0 and plain[1] == cold[1] == warm[1]
+    with sqlite3.connect(cache) as connection:
+        assert connection.execute("SELECT count(*) FROM analyses").fetchone()[0] > 0
+    foreign = tmp_path / "foreign.sqlite"
+    with sqlite3.connect(foreign) as connection:
+        connection.execute("CREATE TABLE games (white TEXT)")
+    code, out, err = _run(capsys, "identify", query, "--models", *paths, "--quiet", "--search-cache", foreign)
+    assert code == 2 and out == "" and "search cache" in err and err.count("\n") == 1

@@ -312,7 +312,7 @@ def test_switching_a_fresh_cache_to_wal_waits_for_another_process_doing_the_same
     # processes switch one fresh file to write-ahead logging together: the switch retries.
     import sqlite3
 
-    from iam.engine_analysis import _use_wal
+    from iam.analysis_cache import use_wal as _use_wal
 
     class Contended:
         def __init__(self, failures: int, message: str = "database is locked") -> None:

@@ -73,6 +73,7 @@ def config(args: argparse.Namespace) -> StylometryConfig:
         by_decade=args.by_decade,
         min_decade_games=args.min_decade_games,
         engine=EngineSettings(args.engine, args.engine_depth, args.engine_cache) if args.engine else None,
+        search_cache=args.search_cache,
         seed=args.seed,
         jobs=args.jobs,
         quiet=args.quiet,

@@ -1,0 +1,197 @@
+"""Analyses kept on disk: a score for every legal move of a position, shared by processes.
+
+Scoring every legal move is the costliest work of a move ranker, whether a UCI engine
+does it (:mod:`iam.engine_analysis`) or this project's own search
+(:mod:`iam.ranker.search_cache`), and the same positions come back in training,
+evaluation, identification and experiments. One SQLite file keeps them, keyed by the
+position, the source that scored it (an engine's name, or the search with its version)
+and the depth; both kinds may live in one file.
+
+Each entry is committed at once in its own short transaction, so work already done
+survives a crash, and several processes may read and write one file together (WAL
+mode, a busy timeout). A file that is not such a cache, or of another schema version,
+is refused in one line; so is an entry whose moves are not the position's legal moves.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+import chess
+
+from iam.errors import IAMError
+
+__all__ = ["AnalysisCache", "CacheError", "SCHEMA_VERSION"]
+
+SCHEMA_VERSION = 1
+"""Version of the cache file's tables, stored as SQLite's ``user_version``."""
+
+_APPLICATION_ID = 0x49414D45  # "IAME": marks a SQLite file as this module's cache
+_BUSY_TIMEOUT_S = 60.0  # how long a writer waits for another process's transaction
+_SCHEMA = (
+    """CREATE TABLE IF NOT EXISTS analyses (
+    epd TEXT NOT NULL,
+    engine TEXT NOT NULL,
+    depth INTEGER NOT NULL,
+    scores TEXT NOT NULL,
+    PRIMARY KEY (epd, engine, depth)
+) WITHOUT ROWID""",
+    """CREATE TABLE IF NOT EXISTS engines (
+    path TEXT PRIMARY KEY,
+    size INTEGER NOT NULL,
+    mtime_ns INTEGER NOT NULL,
+    engine TEXT NOT NULL
+) WITHOUT ROWID""",
+)
+
+
+class CacheError(IAMError):
+    """The cache file is unusable, of another kind or version, or damaged (one line for a person)."""
+
+
+class AnalysisCache:
+    """The SQLite store of move scores, and of the names engines reported, one short transaction each.
+
+    ``path`` None keeps everything in memory for the life of the object. ``label`` names
+    the file in error messages ("engine cache", "search cache"), and ``error`` is the
+    exception class they are raised as. The file is opened (and checked) at once, so a
+    damaged one is reported before hours of analysis; a copy sent to another process
+    opens its own connection when first used.
+    """
+
+    def __init__(
+        self, path: str | os.PathLike | None, *, label: str = "analysis cache", error: type[IAMError] = CacheError
+    ) -> None:
+        self.path = None if path is None else Path(path)
+        self.on_disk = path is not None
+        self.label = label
+        self.error = error
+        self._connection: sqlite3.Connection | None = None
+        self._database()
+
+    def __getstate__(self) -> dict:
+        if not self.on_disk:
+            raise TypeError("an in-memory analysis cache cannot be sent to another process")
+        return {**self.__dict__, "_connection": None}
+
+    def close(self) -> None:
+        if self.on_disk and self._connection is not None:
+            self._connection.close()
+            self._connection = None
+
+    def get(self, key: str, source: str, depth: int, board: chess.Board) -> dict[chess.Move, int] | None:
+        """The stored scores of ``board`` (stored under ``key``), checked against its legal moves; None if absent."""
+        row = self._run("SELECT scores FROM analyses WHERE epd = ? AND engine = ? AND depth = ?", (key, source, depth))
+        return None if row is None else self._decode(key, row[0], board)
+
+    def put(self, key: str, source: str, depth: int, scores: dict[chess.Move, int]) -> None:
+        """Store ``scores`` unless the key is there already (two processes computing alike)."""
+        text = json.dumps({move.uci(): score for move, score in scores.items()}, separators=(",", ":"))
+        self._run("INSERT OR IGNORE INTO analyses VALUES (?, ?, ?, ?)", (key, source, depth, text))
+
+    def engine_for(self, path: str, fingerprint: tuple[int, int] | None) -> str | None:
+        """The name this engine path reported last, if the executable is unchanged or gone."""
+        row = self._run("SELECT size, mtime_ns, engine FROM engines WHERE path = ?", (path,))
+        if row is None or (fingerprint is not None and fingerprint != (row[0], row[1])):
+            return None
+        return row[2]
+
+    def remember_engine(self, path: str, fingerprint: tuple[int, int], engine: str) -> None:
+        self._run("INSERT OR REPLACE INTO engines VALUES (?, ?, ?, ?)", (path, *fingerprint, engine))
+
+    def _decode(self, key: str, text: str, board: chess.Board) -> dict[chess.Move, int]:
+        """Stored scores back as moves, checked against the position's legal moves."""
+        try:
+            scores = {chess.Move.from_uci(uci): int(score) for uci, score in json.loads(text).items()}
+        except (ValueError, AttributeError, TypeError) as exc:
+            raise self.error(f"{self.label} {self.path} is damaged: unreadable entry for {key} ({exc})") from exc
+        if set(scores) != set(board.legal_moves):
+            raise self.error(f"{self.label} {self.path} is damaged: the entry for {key} does not match its legal moves")
+        return scores
+
+    def _run(self, sql: str, parameters: Sequence[object]) -> tuple | None:
+        """One statement in its own transaction (autocommit): the first row, if any."""
+        try:
+            return self._database().execute(sql, parameters).fetchone()
+        except sqlite3.DatabaseError as exc:
+            raise self.error(f"{self.label} {self.path} is unusable: {exc}") from exc
+
+    def _database(self) -> sqlite3.Connection:
+        if self._connection is None:
+            try:
+                self._connection = self._open()
+            except sqlite3.DatabaseError as exc:
+                raise self.error(f"{self.label} {self.path} is unusable: {exc}") from exc
+        return self._connection
+
+    def _open(self) -> sqlite3.Connection:
+        """Connect, create the tables in a fresh file, refuse a foreign or newer one."""
+        if self.path is None:
+            connection = sqlite3.connect(":memory:", isolation_level=None)
+        else:
+            if self.path.is_dir():
+                raise self.error(f"{self.label} {self.path} is a folder, not a file")
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            connection = sqlite3.connect(self.path, timeout=_BUSY_TIMEOUT_S, isolation_level=None)
+        try:
+            self._prepare(connection)
+        except BaseException:
+            connection.close()
+            raise
+        return connection
+
+    def _prepare(self, connection: sqlite3.Connection) -> None:
+        if self._is_fresh(connection):
+            if self.on_disk:
+                use_wal(connection)  # persistent: readers never block the writer
+            connection.execute("BEGIN IMMEDIATE")  # one creator at a time; the others wait, then see the tables
+            try:
+                if self._is_fresh(connection):
+                    for statement in _SCHEMA:
+                        connection.execute(statement)
+                    connection.execute(f"PRAGMA application_id = {_APPLICATION_ID}")
+                    connection.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+                connection.execute("COMMIT")
+            except BaseException:
+                connection.execute("ROLLBACK")
+                raise
+        application = connection.execute("PRAGMA application_id").fetchone()[0]
+        version = connection.execute("PRAGMA user_version").fetchone()[0]
+        if application != _APPLICATION_ID:
+            raise self.error(f"{self.label} {self.path} is a SQLite database of another kind, not an analysis cache")
+        if version != SCHEMA_VERSION:
+            raise self.error(
+                f"{self.label} {self.path} has schema version {version}, this version reads {SCHEMA_VERSION}: "
+                "use another file or delete it"
+            )
+        connection.execute("PRAGMA synchronous = NORMAL")  # WAL + NORMAL: a committed position survives a crash
+
+    @staticmethod
+    def _is_fresh(connection: sqlite3.Connection) -> bool:
+        """True for an empty database (new file, or a zero-byte one)."""
+        return connection.execute("SELECT count(*) FROM sqlite_master").fetchone()[0] == 0 and (
+            connection.execute("PRAGMA application_id").fetchone()[0] == 0
+        )
+
+
+def use_wal(connection: sqlite3.Connection) -> None:
+    """Switch a fresh file to write-ahead logging, waiting while another process does the same.
+
+    The switch needs the file to itself and SQLite answers "database is locked" at once,
+    without its busy timeout, when two processes create one cache at the same moment:
+    so retry until :data:`_BUSY_TIMEOUT_S` has passed.
+    """
+    deadline = time.monotonic() + _BUSY_TIMEOUT_S
+    while True:
+        try:
+            connection.execute("PRAGMA journal_mode = WAL")
+            return
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) and "busy" not in str(exc) or time.monotonic() >= deadline:
+                raise
+            time.sleep(0.02)
