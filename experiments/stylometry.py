@@ -96,6 +96,11 @@ class StylometryConfig(ExperimentConfig):
     """Cap on each group's fitting games (the first N); None: all."""
     train_positions: int = 2000
     """Training positions of each ranker (the control's too)."""
+    control_deals: int = 3
+    """Random deals of the pooled fitting games the control is fitted on, one set of models
+    each. One deal can lean either way (one of its models may simply be the best of them at
+    every group's games), so the control's figures are over all deals: the same samples of
+    games scored under each deal's models."""
     prior_strength: float = 30.0
     """Pull of each ranker towards the population prior (the control's too). Weaker than
     the ranker's default: a fingerprint lives in what sets a player apart from the
@@ -224,7 +229,8 @@ def _fit_models(groups: list[Group], splits: list[dict], config: StylometryConfi
 
 
 def _control_models(splits: list[dict], config: StylometryConfig, rng: np.random.Generator) -> list[MoveRanker]:
-    """Rankers fitted on random shares of the pooled fitting games, each share holding every group's games alike.
+    """Per deal (``config.control_deals``, deal after deal), one ranker per group fitted on random shares
+    of the pooled fitting games, each share holding every group's games alike.
 
     The shares are drawn within each group (each group's games dealt at random into as
     many equal parts as there are models), so no share leans towards one group: a share
@@ -234,8 +240,10 @@ def _control_models(splits: list[dict], config: StylometryConfig, rng: np.random
     pool = [game for split in splits for game in split["fitting"]]
     pool = [replace(game, index=number) for number, game in enumerate(pool)]  # unique numbers across players
     bounds = np.cumsum([0] + [len(split["fitting"]) for split in splits])
-    parts = [np.array_split(start + rng.permutation(end - start), len(splits)) for start, end in zip(bounds[:-1], bounds[1:])]
-    shares = [np.sort(np.concatenate([group_parts[j] for group_parts in parts])) for j in range(len(splits))]
+    shares = []
+    for _ in range(config.control_deals):
+        parts = [np.array_split(start + rng.permutation(end - start), len(splits)) for start, end in zip(bounds[:-1], bounds[1:])]
+        shares.extend(np.sort(np.concatenate([group_parts[j] for group_parts in parts])) for j in range(len(splits)))
     return [
         MoveRanker(
             player=_CONTROL_PLAYER,
@@ -309,22 +317,35 @@ def wilson_interval(share: float, n: float, confidence: float = 0.95) -> tuple[f
     return (float(min(share, max(0.0, centre - half))), float(max(share, min(1.0, centre + half))))
 
 
-def _temperature(matrix: np.ndarray, owner: np.ndarray, ks: Sequence[int], rng: np.random.Generator) -> float:
+def deal_sums(matrix: np.ndarray, owner: np.ndarray, k: int, samples: int, seed: Sequence[int], deals: int = 1) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`sample_sums` under each deal's models (``matrix``: their columns deal after deal), stacked.
+
+    Every deal sees the same samples of games (drawn with ``seed``), so the deals differ
+    only in their models.
+    """
+    width = matrix.shape[1] // deals
+    found = [sample_sums(matrix[:, d * width : (d + 1) * width], owner, k, samples, np.random.default_rng(seed)) for d in range(deals)]
+    return np.concatenate([sums for sums, _ in found]), np.concatenate([truth for _, truth in found])
+
+
+def _temperature(matrix: np.ndarray, owner: np.ndarray, ks: Sequence[int], seed: Sequence[int], deals: int = 1) -> float:
     """The temperature fitted on samples of development games of every size k that fits."""
     sums, truth = [], []
     for k in ks:
-        found, owners = sample_sums(matrix, owner, k, _DEV_SAMPLES, rng)
+        found, owners = deal_sums(matrix, owner, k, _DEV_SAMPLES, [*seed, k], deals)
         sums.append(found)
         truth.append(owners)
     return fit_temperature(np.concatenate(sums), np.concatenate(truth).astype(np.int64))
 
 
-def _rows_for(predictor: str, matrix: np.ndarray, owner: np.ndarray, labels: list[str], temperature: float, config: StylometryConfig) -> tuple[list[dict], list[dict]]:
-    """Accuracy rows and confusion records of one predictor at every k."""
+def _rows_for(
+    predictor: str, matrix: np.ndarray, owner: np.ndarray, labels: list[str], temperature: float, config: StylometryConfig, deals: int = 1
+) -> tuple[list[dict], list[dict]]:
+    """Accuracy rows and confusion records of one predictor at every k (over all ``deals`` of its models)."""
     rows, confusion = [], []
     counts = np.bincount(owner, minlength=len(labels))
     for k in config.ks:
-        sums, truth = sample_sums(matrix, owner, k, config.samples, np.random.default_rng([config.seed, k]))  # the same samples for every predictor
+        sums, truth = deal_sums(matrix, owner, k, config.samples, [config.seed, k], deals)  # the same samples for every predictor
         if not len(truth):
             continue
         top1 = rank_credit(sums, truth, 1)
@@ -360,21 +381,29 @@ def _rows_for(predictor: str, matrix: np.ndarray, owner: np.ndarray, labels: lis
     return rows, confusion
 
 
+def deals_of(predictor: str, config: StylometryConfig) -> int:
+    """How many sets of candidate models a predictor has: the control's deals, one for the others."""
+    return config.control_deals if predictor == CONTROL else 1
+
+
 def summarise(
     matrices: dict[str, np.ndarray], owners: dict[str, np.ndarray], names: list[str], labels: list[str], config: StylometryConfig
 ) -> tuple[pd.DataFrame, pd.DataFrame, dict[str, float]]:
     """Accuracy rows, confusion records and temperatures from the games x models matrices.
 
     ``matrices["development"]`` and ``matrices["test"]`` hold one column per (predictor,
-    candidate), predictors in ``names`` order; ``owners`` the group of each row. Samples
-    are seeded by ``config.seed`` (and k) alone, so every predictor sees the same samples.
+    candidate), predictors in ``names`` order, the control's candidates once per deal
+    (:func:`deals_of`); ``owners`` the group of each row. Samples are seeded by
+    ``config.seed`` (and k) alone, so every predictor sees the same samples.
     """
     rows, confusion, temperatures = [], [], {}
-    for number, name in enumerate(names):
-        columns = slice(number * len(labels), (number + 1) * len(labels))
-        development = np.random.default_rng([config.seed, 0])
-        temperatures[name] = _temperature(matrices["development"][:, columns], owners["development"], config.ks, development)
-        found, mixed = _rows_for(name, matrices["test"][:, columns], owners["test"], labels, temperatures[name], config)
+    start = 0
+    for name in names:
+        deals = deals_of(name, config)
+        columns = slice(start, start + deals * len(labels))
+        start = columns.stop
+        temperatures[name] = _temperature(matrices["development"][:, columns], owners["development"], config.ks, [config.seed, 0], deals)
+        found, mixed = _rows_for(name, matrices["test"][:, columns], owners["test"], labels, temperatures[name], config, deals)
         rows.extend(found)
         confusion.extend(mixed)
     return pd.DataFrame(rows), pd.DataFrame(confusion), temperatures
@@ -412,9 +441,10 @@ def stylometry(config: StylometryConfig, *, groups: list[Group] | None = None, p
             matrix, moves = _game_matrix(_scorer(name, models[name], config), games, config, progress)
             parts.append(matrix)
             for row, game in enumerate(games):
-                for candidate in range(len(groups)):
+                for column in range(matrix.shape[1]):
+                    deal, candidate = divmod(column, len(groups))
                     game_rows.append(
-                        {"part": part, "group": labels[owner[row]], "game": game.index, "moves": int(moves[row]), "predictor": name, "candidate": labels[candidate], "log_likelihood": float(matrix[row, candidate])}
+                        {"part": part, "group": labels[owner[row]], "game": game.index, "moves": int(moves[row]), "predictor": name, "deal": deal, "candidate": labels[candidate], "log_likelihood": float(matrix[row, column])}
                     )
         matrices[part], owners[part] = np.hstack(parts), owner
     scored = time.perf_counter() - started - fitted
@@ -451,7 +481,7 @@ def trained_candidates(config: StylometryConfig) -> tuple[list[str], list, float
     development = [game for split in splits for game in split["development"]]
     owner = np.array([number for number, split in enumerate(splits) for _ in split["development"]], dtype=np.int64)
     matrix, _ = _game_matrix(_scorer(predictor, models, config), development, config, None)
-    return [group.label for group in groups], models, _temperature(matrix, owner, config.ks, rng)
+    return [group.label for group in groups], models, _temperature(matrix, owner, config.ks, [config.seed, 0])
 
 
 def _check(config: StylometryConfig) -> None:
@@ -464,6 +494,8 @@ def _check(config: StylometryConfig) -> None:
         raise ValueError("every k must be at least 1")
     if config.samples < 1:
         raise ValueError("samples must be at least 1")
+    if config.control_deals < 1:
+        raise ValueError("the control needs at least one deal")
 
 
 def plot(result: StylometryResult) -> Figure:

@@ -11,6 +11,7 @@ import experiments.stylometry as stylometry_module
 from experiments.stylometry import (
     CONTROL,
     StylometryConfig,
+    deal_sums,
     decade_groups,
     load_groups,
     sample_sums,
@@ -59,9 +60,9 @@ def spied_run(synthetic_players):
         seen["matrix"].append(([game.index for game in games], found[0]))
         return found
 
-    def temperature_spy(matrix, owner, ks, rng):
+    def temperature_spy(matrix, owner, ks, seed, deals=1):
         seen["temperature"].append(matrix)
-        return original_temperature(matrix, owner, ks, rng)
+        return original_temperature(matrix, owner, ks, seed, deals)
 
     patch.setattr(stylometry_module, "_game_matrix", matrix_spy)
     patch.setattr(stylometry_module, "_temperature", temperature_spy)
@@ -102,7 +103,8 @@ def test_test_games_never_reach_a_fit_or_the_temperature(spied_run, synthetic_pl
     assert test and all(index % 5 == 4 for index in test)
     columns = dev_iam.shape[1]
     assert columns == len(NAMES)
-    assert [m.shape for m in seen["temperature"]] == [(len(development), columns)] * 2
+    # the control's candidates once per deal (three by default), deal after deal
+    assert [m.shape for m in seen["temperature"]] == [(len(development), columns), (len(development), 3 * columns)]
     assert np.array_equal(seen["temperature"][0], dev_iam)
 
 
@@ -118,6 +120,42 @@ def test_sample_sums_are_sums_of_k_distinct_rows_of_the_group():
         chosen = np.argsort(replay.random((50, len(rows))), axis=1)[:, :3]
         assert np.allclose(sums[truth == group], matrix[rows[chosen]].sum(axis=1))
         assert all(len(set(c)) == 3 for c in chosen.tolist())
+
+
+def test_every_deal_of_the_control_sees_the_same_samples():
+    rng = np.random.default_rng(0)
+    matrix = rng.normal(size=(9, 6))  # two deals of three candidates
+    owner = np.array([0, 0, 0, 0, 1, 1, 1, 2, 2])
+    sums, truth = deal_sums(matrix, owner, 2, 30, [7, 2], deals=2)
+    first, first_truth = sample_sums(matrix[:, :3], owner, 2, 30, np.random.default_rng([7, 2]))
+    second, _ = sample_sums(matrix[:, 3:], owner, 2, 30, np.random.default_rng([7, 2]))
+    assert np.array_equal(sums, np.concatenate([first, second]))
+    assert np.array_equal(truth, np.concatenate([first_truth, first_truth]))
+    alone, _ = deal_sums(matrix[:, :3], owner, 2, 30, [7, 2])
+    assert np.array_equal(alone, first)
+
+
+def _text(game) -> str:
+    return " ".join(move.uci() for move in game.moves)
+
+
+def test_the_control_fits_one_model_per_group_in_each_deal_each_deal_a_partition(synthetic_players):
+    config = _config(synthetic_players, control_deals=2)
+    groups, _ = stylometry_module.load_groups(config)
+    rng = np.random.default_rng(config.seed)
+    splits = [stylometry_module.split_group(group, config, rng) for group in groups]
+    dealt = []
+    patch = pytest.MonkeyPatch()
+    patch.setattr(MoveRanker, "fit", lambda self, games: dealt.append(sorted(_text(g) for g in games)) or self)
+    try:
+        models = stylometry_module._control_models(splits, config, rng)
+    finally:
+        patch.undo()
+    pool = sorted(_text(game) for split in splits for game in split["fitting"])
+    assert len(models) == 2 * len(groups)
+    for deal in (dealt[:2], dealt[2:]):
+        assert sorted(deal[0] + deal[1]) == pool  # each deal shares out every fitting game once
+    assert dealt[:2] != dealt[2:]  # and the two deals differ
 
 
 def test_wilson_interval_contains_the_share_and_narrows_with_trials():
@@ -179,7 +217,7 @@ def test_the_repertoire_alone_tells_players_with_their_own_openings_apart(tmp_pa
     result = stylometry(_config(files, predictors=("repertoire", CONTROL), positions_per_game=None))
     rows = result.rows.set_index(["predictor", "k"])
     assert rows.loc[("repertoire", 1), "accuracy"] == 1.0 and rows.loc[("repertoire", 3), "accuracy"] == 1.0
-    games = result.games.set_index(["part", "group", "game", "candidate", "predictor"])["moves"].unstack("predictor")
+    games = result.games[result.games["deal"] == 0].set_index(["part", "group", "game", "candidate", "predictor"])["moves"].unstack("predictor")
     # only remembered positions count (the player's three opening moves, now and then a repeat
     # of a random one); the control scores all 15
     assert (games["repertoire"] >= 3).all() and games["repertoire"].mean() < 4

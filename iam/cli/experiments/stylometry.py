@@ -24,6 +24,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--train-games", type=int, metavar="N", help="at most the first N fitting games per player (default all)")
     parser.add_argument("--train-positions", type=int, default=2000, metavar="N", help="training positions per ranker (default 2000)")
     parser.add_argument("--samples", type=int, default=200, metavar="N", help="seeded samples per player and k (default 200)")
+    parser.add_argument("--control-deals", type=int, default=3, metavar="N", help="random deals of the pooled games the control is fitted on; its figures are over all of them (default 3)")
     parser.add_argument("--max-test-games", type=int, metavar="N", help="score at most N test games per player (a seeded sample; default all)")
     parser.add_argument("--max-dev-games", type=int, default=40, metavar="N", help="development games per player for the temperature (default 40)")
     parser.add_argument("--positions-per-game", type=int, metavar="N", help="score at most N positions per game (a seeded sample; default all)")
@@ -55,7 +56,7 @@ def config(args: argparse.Namespace) -> StylometryConfig:
         players = tuple((entry.player, str(bundled_pgn(entry.file))) for entry in manifest())
     if not 0 <= args.model_weight < float("inf"):
         raise DataError("--model-weight must be a number of at least 0")
-    for option, value in (("--train-games", args.train_games), ("--train-positions", args.train_positions), ("--samples", args.samples), ("--max-test-games", args.max_test_games), ("--max-dev-games", args.max_dev_games), ("--positions-per-game", args.positions_per_game), ("--min-decade-games", args.min_decade_games)):
+    for option, value in (("--train-games", args.train_games), ("--train-positions", args.train_positions), ("--samples", args.samples), ("--control-deals", args.control_deals), ("--max-test-games", args.max_test_games), ("--max-dev-games", args.max_dev_games), ("--positions-per-game", args.positions_per_game), ("--min-decade-games", args.min_decade_games)):
         if value is not None and value < 1:
             raise DataError(f"{option} must be at least 1")
     return StylometryConfig(
@@ -67,6 +68,7 @@ def config(args: argparse.Namespace) -> StylometryConfig:
         train_games=args.train_games,
         train_positions=args.train_positions,
         samples=args.samples,
+        control_deals=args.control_deals,
         max_test_games=args.max_test_games,
         max_dev_games=args.max_dev_games,
         positions_per_game=args.positions_per_game,
