@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 
 from iam.errors import IAMError
 from iam.predictors import load_predictor
 from search.chess.imitation import Imitation
 from search.chess.uci import main
+from search.chess.exploit import DEFAULT_MARGIN
 from search.exploit import Exploitation
 
 
@@ -35,6 +37,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--exploit-shares", default="0.4,0.35", metavar="P,A",
         help="with --exploit: the shares of each move's budget for the plain search and the appraisal "
         "(the rest checks the appraisal's choice; default 0.4,0.35)",
+    )
+    parser.add_argument(
+        "--exploit-margin", type=float, default=DEFAULT_MARGIN, metavar="CP",
+        help="with --exploit: a move may replace the plain search's only if its deep value is within CP "
+        f"centipawns of the plain move's ('inf': no bound but the weight; default {DEFAULT_MARGIN:g})",
     )
     parser.add_argument("--imitate", metavar="MODEL", help="play like the player of this model file")
     parser.add_argument(
@@ -77,7 +84,7 @@ def run(args: argparse.Namespace) -> int:
     if len(shares) != 2 or not (shares[0] > 0 and shares[1] > 0 and sum(shares) < 1):
         raise IAMError(f"--exploit-shares takes two positive shares adding up to less than 1, not {args.exploit_shares!r}")
     try:
-        exploitation = Exploitation(weight=args.exploit) if args.exploit is not None else None
+        exploitation = Exploitation(weight=args.exploit, margin=args.exploit_margin) if args.exploit is not None else None
         imitation = (
             Imitation(temperature=args.temperature, seed=args.seed, unsure_below=args.unsure_below)
             if args.imitate else None
@@ -90,7 +97,7 @@ def run(args: argparse.Namespace) -> int:
     model = load_predictor(path, engine=args.engine)
     if exploitation is not None and getattr(model, "search_depth", None):
         # Score the replies at the depth the ranker scores moves: its search features then come from the same scores.
-        exploitation = Exploitation(weight=exploitation.weight, reply_depth=model.search_depth)
+        exploitation = dataclasses.replace(exploitation, reply_depth=model.search_depth)
     color = None if args.player_color is None else (args.player_color == "white")
     return main(
         model, predictor_name=f"a model of {model.player_}", modelled_color=color,

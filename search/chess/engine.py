@@ -242,7 +242,7 @@ class ChessSearch:
                 pv[0] = [move, *pv[1]]
                 if value > alpha:
                     alpha = value
-        if self.use_table:
+        if self.use_table and self._root_only is None:  # one move's value is not the position's
             self._store(position.key, depth, best, -INFINITE, INFINITE, pv[0][0] if pv[0] else 0, 0)
         return best
 

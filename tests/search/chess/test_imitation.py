@@ -9,6 +9,8 @@ import chess
 import pytest
 
 from iam.cli import main as iam_main
+from search.chess.board import Position
+from search.chess.engine import ChessSearch
 from search.chess.exploit import ExploitingSearch
 from search.chess.imitation import Imitation, choose_imitation_move, is_tactical
 from search.chess.scoring import RootScoreCache, score_root_moves
@@ -166,3 +168,28 @@ def test_a_choice_the_appraisal_prefers_is_checked_deep_and_kept_only_if_it_stil
     bonus = {m: 0.9 * (by_move[m].expected - by_move[m].minimax) for m in (choice, found.plain.move)}
     keeps = found.checked.value + bonus[choice] > found.plain.value + bonus[found.plain.move]
     assert found.move == (choice if keeps else found.plain.move)
+
+
+def test_a_margin_screens_the_appraisal_and_bounds_the_check():
+    board = chess.Board("r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4")
+    search = ExploitingSearch(BlundersAlways(), exploitation=Exploitation(weight=0.9, margin=0.0))
+    found = search.search(board, Limits(depth=3))
+    shallow = score_root_moves(board, 1)
+    appraised = [a.action for a in found.exploit.appraisals]
+    assert appraised[0] == found.plain.move
+    assert all(shallow[move] >= shallow[found.plain.move] for move in appraised)  # the screen
+    assert len(appraised) < len(shallow)
+    if found.move != found.plain.move:  # kept only if it loses nothing by its deep value
+        assert found.checked.value >= found.plain.value
+
+
+def test_the_budget_left_when_the_plain_move_stands_deepens_the_plain_search():
+    board = chess.Board("r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4")
+    search = ExploitingSearch(Fixed({}), exploitation=Exploitation(weight=0.0))
+    found = search.search(board, Limits(nodes=30_000))
+    assert found.deepened is not None and found.deepened.depth > found.plain.depth
+    assert found.move == found.deepened.move and not found.changed
+    # A one-move check leaves no root entry in the table: its value is not the position's.
+    reference = ChessSearch()
+    reference.search(board, Limits(depth=2), only=chess.Move.from_uci("d2d3"))
+    assert Position.from_board(board).key not in reference.table
