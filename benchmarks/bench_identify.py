@@ -30,6 +30,7 @@ from iam.bundled import bundled_pgn, manifest
 from iam.identify import MoveScorer, game_positions
 from iam.pgn import load_player_games
 from iam.ranker import DEFAULT_FAMILIES, MoveRanker
+from iam.ranker.evidence import with_engine
 
 TARGET_SECONDS = 30.0
 
@@ -37,7 +38,7 @@ TARGET_SECONDS = 30.0
 def _fit(entry, args) -> MoveRanker:
     games, _ = load_player_games([bundled_pgn(entry.file)], player=entry.player, split="train", max_games=args.train_games)
     chosen = tuple(args.families.split(",")) if args.families else DEFAULT_FAMILIES
-    families = (*chosen, "engine") if args.engine else chosen
+    families = with_engine(chosen) if args.engine else chosen
     engine = dict(engine=args.engine, engine_depth=args.engine_depth, engine_cache=args.engine_cache) if args.engine else {}
     return MoveRanker(player=entry.player, families=families, max_positions=args.train_positions, jobs=args.jobs, **engine).fit(games)
 

@@ -35,7 +35,7 @@ from iam.model import OpponentModel
 from iam.pgn import PlayerGame, load_player_games
 from iam.progress import progress
 from iam.ranker import MoveRanker
-from iam.ranker.evidence import DEFAULT_SEARCH_DEPTH, EngineSettings
+from iam.ranker.evidence import DEFAULT_SEARCH_DEPTH, EngineSettings, with_engine
 from iam.repertoire import MODEL_WEIGHT, RepertoireScorer, memory_of
 
 __all__ = [
@@ -221,7 +221,7 @@ def _fit_models(groups: list[Group], splits: list[dict], config: StylometryConfi
             models[predictor] = [MoveRanker(player=g.player, families=config.ranker_families, **ranker).fit(s["fitting"]) for g, s in zip(groups, splits)]
         elif predictor == "ranker+engine":
             engine = dict(engine=config.engine.path, engine_depth=config.engine.depth, engine_cache=config.engine.cache)
-            families = (*config.ranker_families, "engine")
+            families = with_engine(config.ranker_families)
             models[predictor] = [MoveRanker(player=g.player, families=families, **engine, **ranker).fit(s["fitting"]) for g, s in zip(groups, splits)]
         elif predictor == CONTROL:
             models[predictor] = _control_models(splits, config, rng)

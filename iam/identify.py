@@ -32,7 +32,7 @@ from iam.model import OpponentModel
 from iam.pgn import PlayerGame
 from iam.ranker.calibration import TopLabelCalibration, calibrate_top
 from iam.ranker.estimator import MoveRanker
-from iam.ranker.evidence import Evidence, family_columns
+from iam.ranker.evidence import ENGINE_FAMILIES, Evidence, family_columns
 from iam.ranker.positions import Position, player_positions
 from iam.repertoire import MODEL_WEIGHT, RepertoireScorer, memory_of
 
@@ -55,7 +55,7 @@ Candidate = OpponentModel | MoveRanker
 IAM_FLOOR = 1e-4
 """Smallest probability of a move under an IAM model (as in its log loss)."""
 
-_SHARED = ("move", "search", "value", "engine")
+_SHARED = ("move", "search", "value", *ENGINE_FAMILIES)
 """Ranker families whose columns depend on the position only, never on the player."""
 _OWN = ("policy", "habits", "population")
 """Ranker families whose columns each model computes itself (its memory, its population, the policy network that never saw its player)."""
@@ -86,7 +86,7 @@ def check_candidates(models: Sequence[Candidate]) -> str:
 
 
 def _shared_settings(model: MoveRanker) -> tuple:
-    engine = (model.engine_depth,) if "engine" in model.families_ else ()
+    engine = (model.engine_depth,) if any(family in model.families_ for family in ENGINE_FAMILIES) else ()
     return (model.search_depth, *engine)
 
 
@@ -118,7 +118,7 @@ class MoveScorer:
             check_candidates(rankers)
         shared = tuple(f for f in _SHARED if any(f in model.families_ for model in rankers))
         first = rankers[0] if rankers else None
-        engine = next((model._engine_settings() for model in rankers if "engine" in model.families_), None)
+        engine = next((model._engine_settings() for model in rankers if model._engine_settings() is not None), None)
         self.evidence = Evidence(
             families=shared, search_depth=first.search_depth if first else 1, engine=engine, search_cache=search_cache
         )

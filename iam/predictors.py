@@ -20,7 +20,7 @@ from iam.model import OpponentModel
 from iam.modelfile import FORMAT, from_document, read_document
 from iam.pgn import PlayerGame
 from iam.ranker import DEFAULT_FAMILIES, MoveRanker
-from iam.ranker.evidence import DEFAULT_SEARCH_DEPTH
+from iam.ranker.evidence import DEFAULT_SEARCH_DEPTH, with_engine
 from iam.ranker.estimator import RANKER_FORMAT
 
 __all__ = ["PREDICTORS", "TRAINED", "PredictorSettings", "build_predictor", "load_predictor", "available_predictors"]
@@ -80,7 +80,7 @@ def build_predictor(name: str, training: Sequence[PlayerGame], settings: Predict
         if name == "ranker+engine":
             families = tuple(params.get("families", DEFAULT_FAMILIES))
             params.update(
-                families=(*families, "engine"),
+                families=with_engine(families),
                 engine=settings.engine,
                 engine_depth=settings.engine_depth,
                 engine_cache=settings.engine_cache,

@@ -19,7 +19,7 @@ from tqdm import tqdm
 
 from iam.player_games import bundled_masters
 from iam.ranker.build_prior import PriorSettings, build_population_prior
-from iam.ranker.evidence import DEFAULT_FAMILIES, DEFAULT_SEARCH_DEPTH, FAMILIES, EngineSettings
+from iam.ranker.evidence import DEFAULT_FAMILIES, DEFAULT_SEARCH_DEPTH, FAMILIES, EngineSettings, with_engine
 from iam.ranker.population import PRIOR_FILE, save_prior
 
 
@@ -39,7 +39,7 @@ def main() -> int:
     engine = None
     if args.engine:
         engine = EngineSettings(args.engine, depth=args.engine_depth, cache=args.engine_cache)
-        families = (*families, "engine") if "engine" not in families else families
+        families = with_engine(families)
     masters = bundled_masters()
     settings = PriorSettings(
         families=families,

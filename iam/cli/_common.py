@@ -12,7 +12,7 @@ from iam.errors import DataError, IAMError
 from iam.jsonsafe import finite
 from iam.player_games import bundled_or_given, read_games
 from iam.progress import progress
-from iam.ranker.evidence import DEFAULT_FAMILIES, DEFAULT_SEARCH_DEPTH, FAMILIES
+from iam.ranker.evidence import DEFAULT_FAMILIES, DEFAULT_SEARCH_DEPTH, ENGINE_FAMILIES, FAMILIES, with_engine, without_engine
 
 __all__ = [
     "add_quiet",
@@ -110,8 +110,8 @@ def add_ranker_arguments(parser: Any) -> None:
     parser.add_argument(
         "--families",
         metavar="LIST",
-        help=f"ranker: evidence families, some of {','.join(f for f in FAMILIES if f != 'engine')} (default: {','.join(DEFAULT_FAMILIES)}; "
-        "--engine adds engine)",
+        help=f"ranker: evidence families, some of {','.join(without_engine(FAMILIES))} (default: {','.join(DEFAULT_FAMILIES)}; "
+        f"--engine adds {' and '.join(ENGINE_FAMILIES)})",
     )
     parser.add_argument("--search-depth", type=int, default=DEFAULT_SEARCH_DEPTH, metavar="D", help=f"ranker: depth of the search scoring every move (default {DEFAULT_SEARCH_DEPTH})")
     parser.add_argument("--train-positions", dest="ranker_positions", type=int, default=2000, metavar="N", help="ranker: training positions sampled (default 2000)")
@@ -127,10 +127,11 @@ def ranker_params(args: Any) -> dict[str, Any]:
     unknown = [family for family in families if family not in FAMILIES]
     if unknown or not families:
         raise DataError(f"--families takes some of {','.join(FAMILIES)}, not {args.families!r}")
-    if args.engine and "engine" not in families:
-        families = (*families, "engine")
-    if "engine" in families and not args.engine:
-        raise DataError("the engine family needs --engine PATH")
+    if args.engine:
+        families = with_engine(families)
+    needing = [family for family in ENGINE_FAMILIES if family in families]
+    if needing and not args.engine:
+        raise DataError(f"the {needing[0]} family needs --engine PATH")
     if not 1 <= args.search_depth <= 6:
         raise DataError("--search-depth must be from 1 to 6")
     checks = {"--search-depth": (args.search_depth, 1), "--train-positions": (args.ranker_positions, 1), "--jobs": (args.jobs, 1), "--engine-depth": (args.engine_depth, 1)}

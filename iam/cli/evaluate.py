@@ -25,6 +25,7 @@ from iam.errors import DataError
 from iam.evaluation import evaluate
 from iam.heldout import parse_sizes, sample_test_games, test_games, training_games
 from iam.predictors import PREDICTORS, TRAINED, PredictorSettings, available_predictors
+from iam.ranker.evidence import without_engine
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -83,9 +84,9 @@ def run(args: argparse.Namespace) -> int:
     if args.max_positions is not None and args.max_positions < 1:
         raise DataError("--max-positions must be at least 1")
     ranker = ranker_params(args)
-    ranker.update(jobs=1, families=tuple(family for family in ranker["families"] if family != "engine"))
+    ranker.update(jobs=1, families=without_engine(ranker["families"]))
     if not ranker["families"]:
-        raise DataError("--families needs a family besides engine (the ranker+engine row adds the engine to them)")
+        raise DataError("--families needs a family besides engine and glance (the ranker+engine row adds them)")
     ranker.pop("engine", None)
     settings = PredictorSettings(
         iam={"belief": args.belief, "random_state": args.seed},

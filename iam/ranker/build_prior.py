@@ -20,7 +20,7 @@ import pandas as pd
 
 from iam.pgn import PlayerGame
 from iam.player_games import population_games
-from iam.ranker.evidence import DEFAULT_FAMILIES, DEFAULT_SEARCH_DEPTH, FAMILIES, EngineSettings, Evidence, family_columns
+from iam.ranker.evidence import DEFAULT_FAMILIES, DEFAULT_SEARCH_DEPTH, FAMILIES, EngineSettings, Evidence, family_columns, without_engine
 from iam.ranker.logit import MoveTable, feature_scale, fit_conditional_logit, position_log_likelihood
 from iam.ranker.patterns import MovePatterns, count_patterns
 from iam.ranker.policynet import require_policy_net
@@ -125,7 +125,8 @@ def _family_sets(families: Sequence[str]) -> list[tuple[str, ...]]:
     all of them, each one left out, and each one alone.
     """
     ordered = tuple(family for family in FAMILIES if family in families)
-    bases = [ordered] + ([tuple(f for f in ordered if f != "engine")] if "engine" in ordered and len(ordered) > 1 else [])
+    pure = without_engine(ordered)
+    bases = [ordered] + ([pure] if pure and pure != ordered else [])
     wanted: list[tuple[str, ...]] = []
     for base in bases:
         wanted.append(base)

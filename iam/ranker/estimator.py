@@ -26,7 +26,7 @@ from iam.model import OpponentModel
 from iam.modelfile import from_document, read_document, to_document, write_document
 from iam.pgn import PlayerGame
 from iam.ranker.calibration import TopLabelCalibration, calibrate_top, fit_top_label
-from iam.ranker.evidence import DEFAULT_FAMILIES, DEFAULT_SEARCH_DEPTH, FAMILIES, EngineSettings, Evidence, family_columns
+from iam.ranker.evidence import DEFAULT_FAMILIES, DEFAULT_SEARCH_DEPTH, ENGINE_FAMILIES, FAMILIES, EngineSettings, Evidence, family_columns
 from iam.ranker.logit import (
     feature_scale,
     fit_conditional_logit,
@@ -254,8 +254,9 @@ class MoveRanker(BaseEstimator):
         unknown = [family for family in self.families if family not in FAMILIES]
         if unknown or not self.families:
             raise ValueError(f"families must be some of {', '.join(FAMILIES)}, not {list(self.families)!r}")
-        if "engine" in self.families and not self.engine:
-            raise ValueError("the engine family needs an engine path (engine=...)")
+        needing = [family for family in ENGINE_FAMILIES if family in self.families]
+        if needing and not self.engine:
+            raise ValueError(f"the {needing[0]} family needs an engine path (engine=...)")
         if self.prior not in _PRIORS:
             raise ValueError(f"prior must be one of {_PRIORS}, not {self.prior!r}")
         limits = {"search_depth": (1, 6), "engine_depth": (1, 40), "folds": (2, 100), "min_games": (1, 10**6), "jobs": (1, 1024)}
@@ -425,7 +426,7 @@ class MoveRanker(BaseEstimator):
                 raise ModelFileError(f"{source} has version {data.get('version')!r}; this program reads version {RANKER_VERSION}")
             params = {name: data["params"][name] for name in _SAVED_PARAMS if name != "engine"}
             params["families"] = tuple(params["families"])
-            if "engine" in params["families"]:
+            if any(family in params["families"] for family in ENGINE_FAMILIES):
                 if not engine:
                     raise ModelFileError(f"{source} uses engine evidence: name the engine to run (--engine PATH)")
                 params["engine"] = engine

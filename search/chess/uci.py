@@ -481,7 +481,7 @@ class UciEngine:
         best: SearchResult | None = None
         try:
             found = self.exploiting.search(board, limits, stop=stop, on_iteration=lambda r: self.send(self._info(r, board)))
-            best, move = found.plain, found.move
+            best, move = found.deepened or found.plain, found.move
             chosen = next((a for a in found.exploit.appraisals if a.action == found.exploit.action), None)
             if chosen is not None:
                 verdict = ""

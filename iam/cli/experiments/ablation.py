@@ -8,7 +8,7 @@ from experiments.ablation import HELP, NAME, AblationConfig, run
 from experiments.bootstrap import RESAMPLES
 from iam.cli.experiments._options import add_heldout_arguments
 from iam.errors import IAMError
-from iam.ranker.evidence import DEFAULT_FAMILIES, DEFAULT_SEARCH_DEPTH, FAMILIES, EngineSettings
+from iam.ranker.evidence import DEFAULT_FAMILIES, DEFAULT_SEARCH_DEPTH, ENGINE_FAMILIES, FAMILIES, EngineSettings, with_engine
 
 __all__ = ["NAME", "HELP", "add_arguments", "config", "run"]
 
@@ -29,12 +29,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def config(args: argparse.Namespace) -> AblationConfig:
     """The options as a config (IAMError on a bad value)."""
     families = tuple(f.strip() for f in args.families.split(",") if f.strip())
-    if args.engine and "engine" not in families:
-        families = (*families, "engine")
+    if args.engine:
+        families = with_engine(families)
     if not families or any(f not in FAMILIES for f in families):
         raise IAMError(f"--families takes some of {','.join(FAMILIES)}, not {args.families!r}")
-    if "engine" in families and not args.engine:
-        raise IAMError("the engine family needs --engine PATH")
+    needing = [family for family in ENGINE_FAMILIES if family in families]
+    if needing and not args.engine:
+        raise IAMError(f"the {needing[0]} family needs --engine PATH")
     for option, value in (("--train-positions", args.train_positions), ("--resamples", args.resamples)):
         if value < 1:
             raise IAMError(f"{option} must be at least 1")

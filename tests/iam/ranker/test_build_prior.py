@@ -49,3 +49,25 @@ def test_the_prior_leaves_each_master_out_and_never_reads_test_games(two_masters
     loaded = load_prior(path)
     assert loaded.book.masters == prior.book.masters and loaded.rankers == prior.rankers
     assert np.array_equal(loaded.patterns.masters["Capablanca"].legal, prior.patterns.masters["Capablanca"].legal)
+
+
+def test_the_pure_python_sets_leave_out_both_engine_families():
+    from iam.ranker.build_prior import _family_sets
+
+    sets = _family_sets(("move", "glance", "engine", "search"))
+    assert sets[0] == ("move", "search", "engine", "glance")
+    assert ("move", "search", "engine") in sets and ("glance",) in sets  # one left out, one alone
+    assert ("move", "search") in sets and ("search",) in sets  # the pure-Python ranker's
+    assert ("move", "glance") not in sets  # no pure-Python set keeps the glance
+
+
+def test_the_shipped_prior_weighs_the_glance_beside_the_engine():
+    from iam.ranker.evidence import DEFAULT_FAMILIES, with_engine
+    from iam.ranker.population import PRIOR_FILE
+
+    prior = load_prior(PRIOR_FILE)
+    weights = prior.weights_for(with_engine(DEFAULT_FAMILIES), "Botvinnik")
+    ranker = next(r for r in prior.rankers if r.without == "Botvinnik" and r.families == with_engine(DEFAULT_FAMILIES))
+    assert weights == ranker.weights
+    assert any(name.startswith("glance_") and weight != 0 for name, weight in weights.items())
+    assert not any(name.startswith(("glance_", "engine_")) for name in prior.weights_for(DEFAULT_FAMILIES, "Botvinnik"))

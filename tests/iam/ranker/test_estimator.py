@@ -167,6 +167,7 @@ def test_search_features_come_from_scoring_every_move(training):
         ({"families": ("move", "psychic")}, "families"),
         ({"families": "move"}, "one string"),
         ({"families": ("engine",)}, "engine path"),
+        ({"families": ("move", "glance")}, "glance family needs an engine path"),
         ({"prior": "magic"}, "prior"),
         ({"search_depth": 0}, "search_depth"),
         ({"prior_strength": float("nan")}, "prior_strength"),
@@ -183,6 +184,9 @@ def test_a_file_never_names_the_engine_to_run(ranker):
     assert "engine" not in document["params"]
     document["params"]["families"] = ["move", "engine", "habits"]
     document["families"] = ["move", "engine", "habits"]
+    with pytest.raises(ModelFileError, match="--engine PATH"):
+        MoveRanker.from_dict(document)
+    document["params"]["families"] = document["families"] = ["move", "glance", "habits"]
     with pytest.raises(ModelFileError, match="--engine PATH"):
         MoveRanker.from_dict(document)
 
