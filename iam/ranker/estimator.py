@@ -99,12 +99,13 @@ class MoveRanker(BaseEstimator):
     Parameters
     ----------
     families:
-        Feature families used (see :mod:`iam.ranker.evidence`); ``"engine"`` needs ``engine``.
+        Feature families used (see :mod:`iam.ranker.evidence`); ``"engine"`` and ``"glance"`` need ``engine``.
     search_depth:
         Depth (plies before quiescence) at which this project's search scores every move.
     engine, engine_depth, engine_cache:
-        Path of a UCI engine for the ``engine`` family, its fixed depth, and an SQLite
-        cache of its analyses (reused across runs and processes).
+        Path of a UCI engine for the ``engine`` family, its fixed depth (the ``glance``
+        family's is :data:`~iam.ranker.evidence.GLANCE_DEPTH`), and an SQLite cache of its
+        analyses (reused across runs and processes).
     search_cache:
         An SQLite file keeping the search family's scores across runs and processes
         (:mod:`iam.ranker.search_cache`; may be the engine cache's file). The scores are
