@@ -23,6 +23,7 @@ __all__ = [
     "read_games",
     "bundled_or_given",
     "add_ranker_arguments",
+    "parse_families",
     "ranker_params",
     "add_engine_arguments",
     "check_seed",
@@ -121,17 +122,23 @@ def add_ranker_arguments(parser: Any) -> None:
     add_engine_arguments(parser)
 
 
-def ranker_params(args: Any) -> dict[str, Any]:
-    """``MoveRanker`` parameters from the options of :func:`add_ranker_arguments` (DataError when wrong)."""
-    families = tuple(DEFAULT_FAMILIES) if args.families is None else tuple(f.strip() for f in args.families.split(",") if f.strip())
+def parse_families(text: str | None, engine: str | None) -> tuple[str, ...]:
+    """``--families`` (None: the default) with the engine families ``--engine`` adds (DataError when wrong)."""
+    families = tuple(DEFAULT_FAMILIES) if text is None else tuple(f.strip() for f in text.split(",") if f.strip())
     unknown = [family for family in families if family not in FAMILIES]
     if unknown or not families:
-        raise DataError(f"--families takes some of {','.join(FAMILIES)}, not {args.families!r}")
-    if args.engine:
-        families = with_engine(families)
+        raise DataError(f"--families takes some of {','.join(FAMILIES)}, not {text!r}")
+    if engine:
+        return with_engine(families)
     needing = [family for family in ENGINE_FAMILIES if family in families]
-    if needing and not args.engine:
+    if needing:
         raise DataError(f"the {needing[0]} family needs --engine PATH")
+    return families
+
+
+def ranker_params(args: Any) -> dict[str, Any]:
+    """``MoveRanker`` parameters from the options of :func:`add_ranker_arguments` (DataError when wrong)."""
+    families = parse_families(args.families, args.engine)
     if not 1 <= args.search_depth <= 6:
         raise DataError("--search-depth must be from 1 to 6")
     checks = {"--search-depth": (args.search_depth, 1), "--train-positions": (args.ranker_positions, 1), "--jobs": (args.jobs, 1), "--engine-depth": (args.engine_depth, 1)}

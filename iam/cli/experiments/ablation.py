@@ -6,9 +6,10 @@ import argparse
 
 from experiments.ablation import HELP, NAME, AblationConfig, run
 from experiments.bootstrap import RESAMPLES
+from iam.cli._common import parse_families
 from iam.cli.experiments._options import add_heldout_arguments
 from iam.errors import IAMError
-from iam.ranker.evidence import DEFAULT_FAMILIES, DEFAULT_SEARCH_DEPTH, ENGINE_FAMILIES, FAMILIES, EngineSettings, with_engine
+from iam.ranker.evidence import DEFAULT_FAMILIES, DEFAULT_SEARCH_DEPTH, EngineSettings
 
 __all__ = ["NAME", "HELP", "add_arguments", "config", "run"]
 
@@ -28,14 +29,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def config(args: argparse.Namespace) -> AblationConfig:
     """The options as a config (IAMError on a bad value)."""
-    families = tuple(f.strip() for f in args.families.split(",") if f.strip())
-    if args.engine:
-        families = with_engine(families)
-    if not families or any(f not in FAMILIES for f in families):
-        raise IAMError(f"--families takes some of {','.join(FAMILIES)}, not {args.families!r}")
-    needing = [family for family in ENGINE_FAMILIES if family in families]
-    if needing and not args.engine:
-        raise IAMError(f"the {needing[0]} family needs --engine PATH")
+    families = parse_families(args.families, args.engine)
     for option, value in (("--train-positions", args.train_positions), ("--resamples", args.resamples)):
         if value < 1:
             raise IAMError(f"{option} must be at least 1")
