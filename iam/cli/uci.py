@@ -9,7 +9,7 @@ from iam.errors import IAMError
 from iam.predictors import load_predictor
 from search.chess.imitation import Imitation
 from search.chess.uci import main
-from search.chess.exploit import DEFAULT_MARGIN
+from search.chess.exploit import DEFAULT_MARGIN, DEFAULT_THRESHOLD
 from search.exploit import Exploitation
 
 
@@ -42,6 +42,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--exploit-margin", type=float, default=DEFAULT_MARGIN, metavar="CP",
         help="with --exploit: a move may replace the plain search's only if its deep value is within CP "
         f"centipawns of the plain move's ('inf': no bound but the weight; default {DEFAULT_MARGIN:g})",
+    )
+    parser.add_argument(
+        "--exploit-threshold", type=float, default=DEFAULT_THRESHOLD, metavar="CP",
+        help="with --exploit: a reply counts as the player's error only by what it gives away beyond CP "
+        f"centipawns against his best reply (default {DEFAULT_THRESHOLD:g})",
     )
     parser.add_argument("--imitate", metavar="MODEL", help="play like the player of this model file")
     parser.add_argument(
@@ -84,7 +89,7 @@ def run(args: argparse.Namespace) -> int:
     if len(shares) != 2 or not (shares[0] > 0 and shares[1] > 0 and sum(shares) < 1):
         raise IAMError(f"--exploit-shares takes two positive shares adding up to less than 1, not {args.exploit_shares!r}")
     try:
-        exploitation = Exploitation(weight=args.exploit, margin=args.exploit_margin) if args.exploit is not None else None
+        exploitation = Exploitation(weight=args.exploit, margin=args.exploit_margin, threshold=args.exploit_threshold) if args.exploit is not None else None
         imitation = (
             Imitation(temperature=args.temperature, seed=args.seed, unsure_below=args.unsure_below)
             if args.imitate else None
