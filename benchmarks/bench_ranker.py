@@ -40,6 +40,7 @@ def main() -> int:
     parser.add_argument("--engine", help="UCI engine: adds ranker+engine and engine-best")
     parser.add_argument("--engine-depth", type=int, default=8)
     parser.add_argument("--engine-cache", default="iam-engine-cache.sqlite")
+    parser.add_argument("--search-cache", help="SQLite file for the search family's scores (read back, never recomputed; figures unchanged)")
     parser.add_argument("--predictors", default="iam,ranker,search-best,opening-memory,random")
     parser.add_argument("--skip-cost", action="store_true", help="only the accuracy table")
     parser.add_argument("--jobs", type=int, default=2)
@@ -57,7 +58,7 @@ def main() -> int:
         predictors += [name for name in ("ranker+engine", "engine-best") if name not in predictors]
     settings = PredictorSettings(
         iam={"random_state": args.seed},
-        ranker={"families": FAMILIES, "max_positions": args.train_positions, "random_state": args.seed},
+        ranker={"families": FAMILIES, "max_positions": args.train_positions, "random_state": args.seed, "search_cache": args.search_cache},
         engine=args.engine,
         engine_depth=args.engine_depth,
         engine_cache=args.engine_cache,

@@ -8,11 +8,12 @@ arrived where, all from the mover's side, and is fitted so that the softmax of i
 scores over a position's legal moves names the move the master chose (the
 conditional logit of :mod:`iam.ranker.logit`, with a hidden layer).
 
-It is fitted on the bundled masters' own moves in their *fitting* games (training
-games that are not development games; no test game enters), once on all of them
-and once without each master: the ranker of a bundled master reads the network
-that never saw him, any other player's the one fitted on all six
-(:meth:`PolicyNets.for_player`). ``scripts/build_policy_nets.py`` rebuilds them;
+It is fitted on the moves of both sides of the bundled masters' *fitting* games
+(training games that are not development games; no test game enters): the masters'
+own and their opponents', mostly masters too (:mod:`iam.ranker.policy_data`). It is
+fitted once on all of them and once without each master (no game of his file, no
+move of his anywhere): the ranker of a bundled master reads the network that never
+saw him, any other player's the one fitted on all six (:meth:`PolicyNets.for_player`). ``scripts/build_policy_nets.py`` rebuilds them;
 they ship as ``iam/ranker/policy_nets.json.gz`` and run on numpy alone. Their
 scores feed the family ``policy`` (:func:`policy_features`).
 """
