@@ -138,6 +138,10 @@ def test_the_bundled_networks_leave_out_each_master_and_never_saw_test_games():
     assert nets is not None
     assert set(nets.nets) == {None, *nets.info["masters"]}
     assert len(nets.info["masters"]) == 6 and nets.info["games"] == "fitting"
+    assert nets.info["sides"] == ["own", "opponents"]  # his opponents' moves too
+    everyone = nets.nets[None].info["positions"]
+    assert everyone == sum(n for sides in nets.info["masters"].values() for n in sides.values())
+    assert all(net.info["positions"] < everyone for without, net in nets.nets.items() if without is not None)
     fingerprints = {net.fingerprint for net in nets.nets.values()}
     assert len(fingerprints) == 7
     board = chess.Board()
