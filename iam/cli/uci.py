@@ -34,9 +34,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="with --model: choose moves by (1-W) * minimax + W * the belief-weighted value of the replies",
     )
     parser.add_argument(
-        "--exploit-shares", default="0.4,0.35", metavar="P,A",
-        help="with --exploit: the shares of each move's budget for the plain search and the appraisal "
-        "(the rest checks the appraisal's choice; default 0.4,0.35)",
+        "--exploit-share", type=float, default=0.35, metavar="A",
+        help="with --exploit: the most of each move's budget the probes of his likely replies may use "
+        "(they get what the plain search would leave unused; default 0.35)",
     )
     parser.add_argument(
         "--exploit-margin", type=float, default=DEFAULT_MARGIN, metavar="CP",
@@ -82,12 +82,8 @@ def run(args: argparse.Namespace) -> int:
         raise IAMError("give either --model (search against the player) or --imitate (play like him)")
     if args.imitate is None and (args.temperature != 0.0 or args.seed != 0 or args.unsure_below != Imitation().unsure_below):
         raise IAMError("--temperature, --seed and --unsure-below need --imitate")
-    try:
-        shares = tuple(float(share) for share in args.exploit_shares.split(","))
-    except ValueError:
-        shares = ()
-    if len(shares) != 2 or not (shares[0] > 0 and shares[1] > 0 and sum(shares) < 1):
-        raise IAMError(f"--exploit-shares takes two positive shares adding up to less than 1, not {args.exploit_shares!r}")
+    if not 0 < args.exploit_share < 1:
+        raise IAMError(f"--exploit-share takes a share between 0 and 1, not {args.exploit_share:g}")
     try:
         exploitation = Exploitation(weight=args.exploit, margin=args.exploit_margin, threshold=args.exploit_threshold) if args.exploit is not None else None
         imitation = (
@@ -106,5 +102,5 @@ def run(args: argparse.Namespace) -> int:
     color = None if args.player_color is None else (args.player_color == "white")
     return main(
         model, predictor_name=f"a model of {model.player_}", modelled_color=color,
-        exploitation=exploitation, exploit_shares=shares, imitation=imitation,
+        exploitation=exploitation, exploit_share=args.exploit_share, imitation=imitation,
     )

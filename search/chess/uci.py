@@ -215,7 +215,7 @@ class UciEngine:
         modelled_color: chess.Color | None = None,
         guidance: Guidance = Guidance(),
         exploitation: Exploitation | None = None,
-        exploit_shares: tuple[float, float] = (0.4, 0.35),
+        exploit_share: float = 0.35,
         imitation: Imitation | None = None,
         end_of_input_wait: float = END_OF_INPUT_WAIT,
     ) -> None:
@@ -224,8 +224,8 @@ class UciEngine:
         if exploitation is not None and imitation is not None:
             raise ValueError("an engine either exploits the modelled player or imitates him, not both")
         self.exploitation = exploitation
-        self.exploit_shares = exploit_shares
-        """The exploiting search's plain and appraisal shares of each move's budget."""
+        self.exploit_share = exploit_share
+        """The most of each move's budget the exploiting search's probes may use."""
         self.imitation = imitation
         self.choices = {"model": 0, "search": 0}
         """How often the imitation played the model's move and how often the search's."""
@@ -259,7 +259,7 @@ class UciEngine:
         self.exploiting = (
             ExploitingSearch(
                 self.predictor, exploitation=self.exploitation, fast=self.fast,
-                plain_share=self.exploit_shares[0], appraisal_share=self.exploit_shares[1],
+                appraisal_share=self.exploit_share,
             )
             if self.exploitation is not None else None
         )
@@ -482,17 +482,17 @@ class UciEngine:
         try:
             found = self.exploiting.search(board, limits, stop=stop, on_iteration=lambda r: self.send(self._info(r, board)))
             best, move = found.deepened or found.plain, found.move
-            chosen = next((a for a in found.exploit.appraisals if a.action == found.exploit.action), None)
-            if chosen is not None:
-                verdict = ""
-                if found.checked is not None:
-                    kept = "kept" if found.changed else "rejected"
-                    verdict = f"; checked alone to depth {found.checked.depth}: {found.checked.value:g}, {kept}"
-                self.send(
-                    f"info string exploit appraised {found.exploit.examined} moves, best {chosen.action.uci()} "
-                    f"(minimax {chosen.minimax:g} expected {chosen.expected:.0f} blend {chosen.value:.0f}){verdict}; "
-                    f"playing {move.uci()}; predictor {round(found.exploit.predictor_seconds * 1000)} ms"
-                )
+            probed = sum(len(probe.replies) for probe in found.probes)
+            verdict = "no candidate promised more than the plain move"
+            candidate = found.candidate
+            if candidate is not None:
+                kept = "kept" if found.changed else "rejected"
+                verdict = (f"checked {candidate.action.uci()} alone to depth {found.checked.depth}: "
+                           f"{found.checked.value:g}, gain {candidate.gain(found.checked.value, self.exploitation.threshold):.0f}, {kept}")
+            self.send(
+                f"info string exploit probed {probed} replies of {len(found.probes)} moves; {verdict}; "
+                f"playing {move.uci() if move is not None else '(none)'}; predictor {round(found.predictor_seconds * 1000)} ms"
+            )
         except Exception as exc:  # the protocol needs a bestmove whatever broke
             self.send(f"info string exploit error: {type(exc).__name__}: {exc}")
         release.wait()
@@ -624,7 +624,7 @@ def main(
     predictor_name: str = "opponent model",
     modelled_color: chess.Color | None = None,
     exploitation: Exploitation | None = None,
-    exploit_shares: tuple[float, float] = (0.4, 0.35),
+    exploit_share: float = 0.35,
     imitation: Imitation | None = None,
 ) -> int:
     """Run the engine on standard input and output (bytes that are not UTF-8 read as U+FFFD)."""
@@ -632,6 +632,6 @@ def main(
         sys.stdin.reconfigure(errors="replace")
     UciEngine(
         predictor=predictor, predictor_name=predictor_name, modelled_color=modelled_color,
-        exploitation=exploitation, exploit_shares=exploit_shares, imitation=imitation,
+        exploitation=exploitation, exploit_share=exploit_share, imitation=imitation,
     ).run(sys.stdin)
     return 0

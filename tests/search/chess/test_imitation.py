@@ -114,16 +114,58 @@ def test_root_score_cache_gives_score_root_moves_and_counts_hits():
         cache.scores(board, 0)
 
 
-def test_exploiting_search_shares_its_cache_and_with_weight_zero_keeps_the_minimax_choice():
+def test_exploiting_search_shares_its_cache_and_with_weight_zero_keeps_the_plain_choice():
     board = chess.Board(HANGING_KNIGHT)
     predictor = Fixed({"e8d7": 1.0})
     search = ExploitingSearch(predictor, exploitation=Exploitation(weight=0.0))
     assert predictor.shared is search.cache
     found = search.search(board, Limits(depth=3))
-    assert found.exploit.examined == len(list(board.legal_moves))  # a depth limit appraises every move
-    assert found.move == chess.Move.from_uci("d1d5")
-    best = max(a.minimax for a in found.exploit.appraisals)
-    assert next(a for a in found.exploit.appraisals if a.action == found.move).minimax == best
+    assert found.probes == () and predictor.asked == 0  # weight 0: the model has no say, and costs nothing
+    assert found.move == found.plain.move == chess.Move.from_uci("d1d5")
+
+
+# Black to move (a middlegame of the bundled Botvinnik games). The plain search prefers
+# ...Qa4; ...Qa3 is worth 3 cp less at depth 4, and if White answers it with Kd2, a move
+# that looks harmless one ply deep, Black wins about three pawns.
+TRAP = "r1b2rk1/pp1n1ppp/2p1pn2/q2p2B1/2PP4/1NP1P3/P1Q2PPP/R3KB1R b KQ - 0 10"
+
+
+class Expects:
+    """A modelled player who answers our move ``after`` with ``reply`` at ``belief`` (and says nothing elsewhere)."""
+
+    def __init__(self, after: str, reply: str, belief: float) -> None:
+        self.after, self.reply, self.belief = chess.Move.from_uci(after), chess.Move.from_uci(reply), belief
+
+    def predict_proba(self, board):
+        if board.move_stack and board.move_stack[-1] == self.after:
+            return {self.reply: self.belief}
+        return {}
+
+
+def test_a_trap_the_model_foresees_only_deep_is_set_when_the_weight_and_the_belief_are_there():
+    board = chess.Board(TRAP)
+    after = board.copy()
+    after.push_uci("a5a3")
+    one_ply = score_root_moves(after, 1)
+    assert one_ply[chess.Move.from_uci("e1d2")] >= max(one_ply.values()) - 20  # harmless one ply deep
+    chosen = {}
+    for weight, belief, margin in [(0.5, 0.9, 50.0), (0.0, 0.9, 50.0), (0.5, 0.05, 50.0), (0.5, 0.9, 0.0)]:
+        search = ExploitingSearch(Expects("a5a3", "e1d2", belief), exploitation=Exploitation(weight=weight, margin=margin))
+        found = search.search(board, Limits(depth=4))
+        assert found.plain.move == chess.Move.from_uci("a5a4")
+        chosen[weight, belief, margin] = found.move.uci()
+        if (weight, belief, margin) == (0.5, 0.9, 50.0):
+            probe = next(probe for probe in found.probes if probe.action == found.move)
+            (reply, believed, value), = probe.replies
+            assert (reply.uci(), believed, probe.depth) == ("e1d2", 0.9, 2)
+            assert value - found.checked.value > 250  # his foreseen error, seen at depth 4 in all
+            assert found.plain.value - 50 <= found.checked.value < found.plain.value
+    assert chosen == {
+        (0.5, 0.9, 50.0): "a5a3",  # the trap
+        (0.0, 0.9, 50.0): "a5a4",  # weight 0: the plain move
+        (0.5, 0.05, 50.0): "a5a4",  # a reply he is unlikely to play is not probed
+        (0.5, 0.9, 0.0): "a5a4",  # the trap costs 3 cp by minimax, more than a margin of 0 allows
+    }
 
 
 def test_the_exploiting_engine_answers_with_a_legal_move_and_says_why():
@@ -132,8 +174,15 @@ def test_the_exploiting_engine_answers_with_a_legal_move_and_says_why():
     engine.run(["uci", f"position fen {HANGING_KNIGHT}", "go movetime 300"])
     lines = out.getvalue().splitlines()
     assert "info string exploiting opponent model (weight 0.5)" in lines
-    assert any(line.startswith("info string exploit appraised") and "playing d1d5" in line for line in lines)
+    assert any(line.startswith("info string exploit probed") and "playing d1d5" in line for line in lines)
     assert lines[-1].split()[:2] == ["bestmove", "d1d5"]
+    out = io.StringIO()
+    engine = UciEngine(output=out, predictor=Expects("a5a3", "e1d2", 0.9), exploitation=Exploitation(weight=0.5))
+    engine.run(["uci", f"position fen {TRAP}", "go depth 4"])
+    lines = out.getvalue().splitlines()
+    assert any(line.startswith("info string exploit probed") and "checked a5a3 alone to depth 4" in line and "kept" in line
+               for line in lines)
+    assert lines[-1].split()[:2] == ["bestmove", "a5a3"]
 
 
 def test_engine_modes_refuse_bad_combinations(capsys):
@@ -156,39 +205,47 @@ class BlundersAlways:
         return {min(scores, key=scores.get): 1.0} if scores else {}
 
 
-def test_a_choice_the_appraisal_prefers_is_checked_deep_and_kept_only_if_it_still_wins_the_blend():
+def test_the_checked_candidate_is_kept_only_within_the_margin_and_if_it_wins_the_blend():
     board = chess.Board("r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4")  # the Two Knights
-    search = ExploitingSearch(BlundersAlways(), exploitation=Exploitation(weight=0.9))
-    found = search.search(board, Limits(depth=3))
-    choice = found.exploit.action
-    assert choice != found.plain.move  # against a certain blunderer another move promises more
-    assert found.checked is not None and found.checked.depth == found.plain.depth
-    assert found.checked.pv[0] == choice  # the check searched that move alone
-    by_move = {a.action: a for a in found.exploit.appraisals}
-    bonus = {m: 0.9 * (by_move[m].expected - by_move[m].minimax) for m in (choice, found.plain.move)}
-    keeps = found.checked.value + bonus[choice] > found.plain.value + bonus[found.plain.move]
-    assert found.move == (choice if keeps else found.plain.move)
+    for margin in (50.0, 0.0, float("inf")):
+        search = ExploitingSearch(BlundersAlways(), exploitation=Exploitation(weight=0.9, margin=margin))
+        found = search.search(board, Limits(depth=3))
+        shallow = score_root_moves(board, 1)
+        probed = [probe.action for probe in found.probes]
+        assert probed[0] == found.plain.move
+        assert all(shallow[move] >= shallow[found.plain.move] - margin for move in probed)  # the screen
+        assert len(probed) == len(list(board.legal_moves)) if margin == float("inf") else len(probed) < len(shallow)
+        assert all(probe.depth == found.plain.depth - 2 or probe.depth == 1 for probe in found.probes)
+        candidate = found.candidate
+        if candidate is None:
+            assert found.move == found.plain.move
+            continue
+        assert found.checked.depth == found.plain.depth and found.checked.pv[0] == candidate.action
+        safe = found.probes[0].gain(found.plain.value)
+        wins = found.checked.value + 0.9 * candidate.gain(found.checked.value) > found.plain.value + 0.9 * safe
+        keeps = wins and found.checked.value >= found.plain.value - margin
+        assert found.move == (candidate.action if keeps else found.plain.move)
 
 
-def test_a_margin_screens_the_appraisal_and_bounds_the_check():
+def test_with_weight_zero_the_exploiting_search_plays_as_deep_as_the_plain_engine():
+    # The plain search stops before a depth it could not finish, and what it leaves is
+    # searched again from its warm table: nothing is lost against the plain engine.
+    deepened = 0
+    for fen in (chess.STARTING_FEN, TRAP, "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4"):
+        board = chess.Board(fen)
+        for nodes in (5_000, 10_000, 30_000):
+            search = ExploitingSearch(Fixed({}), exploitation=Exploitation(weight=0.0), overrun=1.0)  # stops early often
+            found = search.search(board, Limits(nodes=nodes))
+            plain = ChessSearch().search(board, Limits(nodes=nodes))
+            final = found.deepened or found.plain
+            assert final.depth >= plain.depth and found.move == final.move and not found.changed
+            assert found.nodes <= nodes * 1.1  # unfinished depths counted: about the nodes the plain engine had
+            deepened += found.deepened is not None
+    assert deepened >= 1  # the deepening ran where the plain search stopped too early
+
+
+def test_a_one_move_search_leaves_no_root_entry_in_the_table():
     board = chess.Board("r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4")
-    search = ExploitingSearch(BlundersAlways(), exploitation=Exploitation(weight=0.9, margin=0.0))
-    found = search.search(board, Limits(depth=3))
-    shallow = score_root_moves(board, 1)
-    appraised = [a.action for a in found.exploit.appraisals]
-    assert appraised[0] == found.plain.move
-    assert all(shallow[move] >= shallow[found.plain.move] for move in appraised)  # the screen
-    assert len(appraised) < len(shallow)
-    if found.move != found.plain.move:  # kept only if it loses nothing by its deep value
-        assert found.checked.value >= found.plain.value
-
-
-def test_the_budget_left_when_the_plain_move_stands_deepens_the_plain_search():
-    board = chess.Board("r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4")
-    search = ExploitingSearch(Fixed({}), exploitation=Exploitation(weight=0.0))
-    found = search.search(board, Limits(nodes=30_000))
-    assert found.deepened is not None and found.deepened.depth > found.plain.depth
-    assert found.move == found.deepened.move and not found.changed
     # A one-move check leaves no root entry in the table: its value is not the position's.
     reference = ChessSearch()
     reference.search(board, Limits(depth=2), only=chess.Move.from_uci("d2d3"))
