@@ -121,7 +121,8 @@ def ablation(games: Sequence[PlayerGame], player: str, config: AblationConfig, *
         names = [evidence.columns[i] for i in columns]
         prior_weights = population.weights_for(subset, player) if population is not None else {}
         start = np.array([prior_weights.get(n, 0.0) for n in names])
-        weights = _fit(_select(train_table, columns), start, prior_penalty(config.prior, config.prior_strength))
+        exact = population is not None and population.fitted_for(subset, player)
+        weights = _fit(_select(train_table, columns), start, prior_penalty(config.prior, config.prior_strength, exact=exact))
         records = _records(_select(test_table, columns), weights, kept)
         figures = summary_figures(records, draws)
         point = summary_figures(records, draws.unit()).iloc[0]

@@ -34,6 +34,7 @@ __all__ = [
     "position_record",
     "band_table",
     "summarise",
+    "calibrated_ece",
     "EvaluationRun",
     "EvaluationReport",
     "TRAIN_SIZES",
@@ -161,6 +162,25 @@ def _expected_calibration_error(confidence: np.ndarray, correct: np.ndarray) -> 
     counts = np.bincount(bins, minlength=ECE_BINS)
     gap = np.abs(np.bincount(bins, weights=correct, minlength=ECE_BINS) - np.bincount(bins, weights=confidence, minlength=ECE_BINS))
     return float(gap.sum() / counts.sum())
+
+
+def calibrated_ece(confidence: np.ndarray, *, draws: int = 2000, seed: int = 0) -> np.ndarray:
+    """The ECE a perfectly calibrated predictor with these top beliefs shows, in ``draws`` samples.
+
+    ECE over a few thousand positions is not zero even for perfect beliefs: each bin's
+    hit rate is a sample. Here each top prediction comes true with exactly its belief,
+    so the returned values (one per draw) are the noise floor against which a measured
+    ECE is read.
+    """
+    confidence = np.asarray(confidence, dtype=np.float64)
+    if len(confidence) == 0:
+        return np.full(draws, np.nan)
+    bins = np.minimum((confidence * ECE_BINS).astype(int), ECE_BINS - 1)
+    members = np.zeros((len(confidence), ECE_BINS))
+    members[np.arange(len(confidence)), bins] = 1.0
+    hits = (np.random.default_rng(seed).random((draws, len(confidence))) < confidence).astype(np.float64)
+    gap = np.abs(hits @ members - confidence @ members)
+    return gap.sum(axis=1) / len(confidence)
 
 
 @dataclass(frozen=True)

@@ -55,7 +55,7 @@ Candidate = OpponentModel | MoveRanker
 IAM_FLOOR = 1e-4
 """Smallest probability of a move under an IAM model (as in its log loss)."""
 
-_SHARED = ("move", "search", "value", *ENGINE_FAMILIES)
+_SHARED = ("move", "shape", "search", "value", *ENGINE_FAMILIES)
 """Ranker families whose columns depend on the position only, never on the player."""
 _OWN = ("policy", "habits", "population")
 """Ranker families whose columns each model computes itself (its memory, its population, the policy network that never saw its player)."""

@@ -57,11 +57,16 @@ RIDGE_STRENGTH = 30.0
 as the population's pull was before it was chosen on development games."""
 
 
-def prior_penalty(prior: str, strength: float | None) -> float:
-    """The L2 penalty a fit uses: ``strength`` if given, else the default for ``prior``."""
+def prior_penalty(prior: str, strength: float | None, *, exact: bool = True) -> float:
+    """The L2 penalty a fit uses: ``strength`` if given, else the default for ``prior``.
+
+    ``exact``: whether the population prior was fitted on exactly the ranker's families.
+    When it was not, its weights were fitted beside other columns, and the pull towards
+    them is the light :data:`RIDGE_STRENGTH`.
+    """
     if strength is not None:
         return float(strength)
-    return DEFAULT_PRIOR_STRENGTH if prior == "population" else RIDGE_STRENGTH
+    return DEFAULT_PRIOR_STRENGTH if prior == "population" and exact else RIDGE_STRENGTH
 
 RANKER_FORMAT = "iam-move-ranker"
 RANKER_VERSION = 3
@@ -120,7 +125,8 @@ class MoveRanker(BaseEstimator):
     prior_strength:
         L2 penalty pulling the weights towards the prior (in units of each feature's spread);
         None: :data:`DEFAULT_PRIOR_STRENGTH` towards the population, :data:`RIDGE_STRENGTH`
-        towards zero with ``prior="none"``.
+        towards zero with ``prior="none"``, and towards the population when its prior was
+        not fitted on exactly these families (a combination the prior does not hold).
     prior_data:
         A :class:`~iam.ranker.population.PopulationPrior` to use instead of the bundled one.
     min_games:
@@ -210,8 +216,9 @@ class MoveRanker(BaseEstimator):
         prior_weights = prior.weights_for(families, self.player_) if prior is not None else {}
         self.prior_weights_ = np.array([prior_weights.get(name, 0.0) for name in self.feature_names_])
         self.scale_ = feature_scale(table)
-        raw = fit_conditional_logit(table, prior=self.prior_weights_, penalty=prior_penalty(self.prior, self.prior_strength), scale=self.scale_)
-        self.temperature_, self.top_calibration_ = self._calibration(table, positions)
+        penalty = prior_penalty(self.prior, self.prior_strength, exact=prior is not None and prior.fitted_for(families, self.player_))
+        raw = fit_conditional_logit(table, prior=self.prior_weights_, penalty=penalty, scale=self.scale_)
+        self.temperature_, self.top_calibration_ = self._calibration(table, positions, penalty)
         self.coef_ = raw / self.temperature_
         self.n_games_ = len(games)
         self.n_positions_ = table.positions
@@ -222,7 +229,7 @@ class MoveRanker(BaseEstimator):
         self._evidence = None
         return self
 
-    def _calibration(self, table, positions) -> tuple[float, TopLabelCalibration]:
+    def _calibration(self, table, positions, penalty: float) -> tuple[float, TopLabelCalibration]:
         """The softmax temperature and the top-label map that calibrate the beliefs, from out-of-fold scores.
 
         The training games are dealt into folds as for the habit features; each fold's
@@ -241,7 +248,7 @@ class MoveRanker(BaseEstimator):
         for held in range(folds):
             inside, outside = np.flatnonzero(fold != held), np.flatnonzero(fold == held)
             weights = fit_conditional_logit(
-                take_positions(table, inside), prior=self.prior_weights_, penalty=prior_penalty(self.prior, self.prior_strength), scale=self.scale_
+                take_positions(table, inside), prior=self.prior_weights_, penalty=penalty, scale=self.scale_
             )
             rows = np.concatenate([np.arange(table.starts[i], table.starts[i + 1]) for i in outside])
             scores[rows] = table.features[rows] @ weights

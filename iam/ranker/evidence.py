@@ -3,6 +3,8 @@
 Families (each can be switched off, so an ablation can remove it):
 
 * ``move``: the move itself (:mod:`iam.ranker.movefeatures`);
+* ``shape``: what the move does to the whole position: threats, mobility, the enemy
+  king's squares, pawn structure, rooks on open files (:mod:`iam.ranker.shapefeatures`);
 * ``search``: this project's alpha-beta with quiescence scoring every legal move at a
   fixed shallow depth (:func:`search.chess.scoring.score_root_moves`);
 * ``value``: the same from a small network distilled from a UCI engine, on numpy alone
@@ -38,6 +40,7 @@ from iam.ranker.movefeatures import MOVE_FEATURES, move_features
 from iam.ranker.population import BOOK_FEATURES, PopulationBook, book_features
 from iam.ranker.positions import Position
 from iam.ranker.scorefeatures import SCORE_FEATURES, score_features
+from iam.ranker.shapefeatures import SHAPE_FEATURES, shape_features
 from iam.ranker.search_cache import StoredSearchScores
 from iam.ranker.policynet import POLICY_FEATURES, PolicyNet, policy_features
 from iam.ranker.valuenet import ValueNet, require_value_net
@@ -56,7 +59,7 @@ __all__ = [
     "EngineSettings",
 ]
 
-FAMILIES: tuple[str, ...] = ("move", "search", "value", "policy", "engine", "glance", "habits", "population")
+FAMILIES: tuple[str, ...] = ("move", "shape", "search", "value", "policy", "engine", "glance", "habits", "population")
 """Every feature family, in the order their columns are laid out."""
 
 ENGINE_FAMILIES: tuple[str, ...] = ("engine", "glance")
@@ -67,7 +70,7 @@ GLANCE_DEPTH = 1
 positions, no prior): stockfish's depth-1 scores beside its depth-8 ones took top-1 from
 0.556 to 0.577 for Botvinnik and from 0.550 to 0.564 for Lasker."""
 
-DEFAULT_FAMILIES: tuple[str, ...] = ("move", "search", "value", "policy", "habits", "population")
+DEFAULT_FAMILIES: tuple[str, ...] = ("move", "shape", "search", "value", "policy", "habits", "population")
 """The pure-Python ranker's families (``engine`` needs an engine)."""
 
 DEFAULT_SEARCH_DEPTH = 2
@@ -79,6 +82,8 @@ def family_columns(family: str) -> tuple[str, ...]:
     """The column names of one family."""
     if family == "move":
         return MOVE_FEATURES
+    if family == "shape":
+        return SHAPE_FEATURES
     if family in ("search", "value", *ENGINE_FAMILIES):
         return tuple(f"{family}_{name}" for name in SCORE_FEATURES)
     if family == "policy":
@@ -179,6 +184,8 @@ class Evidence:
         """One family's columns (``found``: the columns already computed for this position)."""
         if family == "move":
             return move_features(position)
+        if family == "shape":
+            return shape_features(position)
         if family == "search":
             return score_features(self._search_scores(position), position.moves, "search")
         if family == "value":

@@ -15,7 +15,7 @@ import numpy as np
 
 from iam.ranker.positions import Position
 
-__all__ = ["MOVE_FEATURES", "move_features", "static_exchange", "PIECE_VALUES"]
+__all__ = ["MOVE_FEATURES", "move_features", "static_exchange", "en_prise", "PIECE_VALUES"]
 
 PIECE_VALUES = {chess.PAWN: 1.0, chess.KNIGHT: 3.0, chess.BISHOP: 3.25, chess.ROOK: 5.0, chess.QUEEN: 9.0, chess.KING: 0.0}
 """Piece values in pawns (the king is never exchanged)."""
@@ -165,7 +165,7 @@ def _pinned(board: chess.Board, color: chess.Color) -> chess.Bitboard:
     return mask
 
 
-def _en_prise(board: chess.Board, color: chess.Color) -> float:
+def en_prise(board: chess.Board, color: chess.Color) -> float:
     """Value (pawns) of ``color``'s most valuable piece the opponent wins by taking it.
 
     A piece is en prise when it is attacked and undefended, or attacked by a
@@ -198,7 +198,7 @@ def move_features(position: Position) -> dict[str, np.ndarray]:
     last = stack[-1] if stack else None
     last_was_capture = bool(last) and _was_capture(board, last)
     own_previous = stack[-2] if len(stack) >= 2 else None
-    en_prise_before = _en_prise(board, color)
+    en_prise_before = en_prise(board, color)
     forward = 1 if color == chess.WHITE else -1
     columns: dict[str, list[float]] = {name: [] for name in MOVE_FEATURES}
     for move in position.moves:
@@ -215,7 +215,7 @@ def move_features(position: Position) -> dict[str, np.ndarray]:
         columns["check"].append(float(board.gives_check(move)))
         castle = board.is_castling(move)
         board.push(move)
-        after = _en_prise(board, color)
+        after = en_prise(board, color)
         board.pop()
         columns["left_en_prise"].append(after)
         columns["rescued"].append(max(en_prise_before - after, 0.0))

@@ -132,15 +132,28 @@ class PopulationPrior:
 
         The ranker left out the master ``player`` names when there is one, else the one
         fitted on all masters; among those, the one whose families match best (columns
-        it lacks get weight 0).
+        it lacks get weight 0; :meth:`fitted_for` says whether the match is exact).
         """
-        left_out = [r for r in self.rankers if r.without and player and _same_player(player, r.without)]
-        pool = left_out or [r for r in self.rankers if r.without is None]
+        pool = self._pool(player)
         if not pool:
             return {}
         wanted = set(families)
         best = max(pool, key=lambda r: (len(wanted & set(r.families)), -len(set(r.families) - wanted)))
         return dict(best.weights)
+
+    def fitted_for(self, families: Sequence[str], player: str | None) -> bool:
+        """Whether a population ranker that never saw ``player`` was fitted on exactly ``families``.
+
+        The prior is fitted for the default families, each left out and each alone. For
+        another combination the nearest fit weighs its columns for other company (the
+        move family's weights are small beside the search, large without it), so a ranker
+        pulls towards it only lightly (:func:`iam.ranker.estimator.prior_penalty`).
+        """
+        return any(set(r.families) == set(families) for r in self._pool(player))
+
+    def _pool(self, player: str | None) -> list[PriorWeights]:
+        left_out = [r for r in self.rankers if r.without and player and _same_player(player, r.without)]
+        return left_out or [r for r in self.rankers if r.without is None]
 
     def to_dict(self) -> dict:
         return {

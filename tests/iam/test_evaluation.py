@@ -7,7 +7,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from iam.evaluation import RECORD_COLUMNS, band_table, score_positions, summarise
+from iam.evaluation import RECORD_COLUMNS, band_table, calibrated_ece, score_positions, summarise
 from iam.pgn import PlayerGame
 
 
@@ -73,3 +73,15 @@ def test_score_positions_covers_the_players_moves_only():
     first, second = scored.iloc[0], scored.iloc[1]
     assert (first["top_move"], first["hit"], first["top3"], first["played_belief"]) == ("e2e4", False, True, 0.3)
     assert second["candidates"] == 1 and second["top_move"] == "e2e4" and not second["top3"]
+
+
+def test_the_ece_of_perfect_beliefs_is_the_sampling_noise_of_each_bin():
+    # 400 beliefs of 0.5 in one bin: the hit rate is Binomial(400, 0.5) / 400, so the mean
+    # ECE is E|rate - 0.5| = sqrt(2 / pi) * 0.5 / sqrt(400) = 0.01995.
+    floor = calibrated_ece(np.full(400, 0.5), draws=4000, seed=1)
+    assert floor.mean() == pytest.approx(np.sqrt(2 / np.pi) * 0.5 / 20, rel=0.05)
+    # Beliefs of 0 and 1 are always right or always wrong: no noise at all.
+    assert np.all(calibrated_ece(np.array([0.0, 1.0] * 50), draws=100) == 0.0)
+    # Quadrupling the positions halves the floor.
+    many = calibrated_ece(np.full(1600, 0.5), draws=4000, seed=1)
+    assert many.mean() == pytest.approx(floor.mean() / 2, rel=0.08)

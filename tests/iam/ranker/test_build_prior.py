@@ -71,3 +71,20 @@ def test_the_shipped_prior_weighs_the_glance_beside_the_engine():
     assert weights == ranker.weights
     assert any(name.startswith("glance_") and weight != 0 for name, weight in weights.items())
     assert not any(name.startswith(("glance_", "engine_")) for name in prior.weights_for(DEFAULT_FAMILIES, "Botvinnik"))
+
+
+def test_a_prior_fitted_for_other_families_pulls_only_lightly():
+    from iam.ranker.estimator import DEFAULT_PRIOR_STRENGTH, RIDGE_STRENGTH, prior_penalty
+    from iam.ranker.evidence import DEFAULT_FAMILIES
+    from iam.ranker.population import PRIOR_FILE
+
+    prior = load_prior(PRIOR_FILE)
+    assert prior.fitted_for(DEFAULT_FAMILIES, "Botvinnik") and prior.fitted_for(("move",), None)
+    assert prior.fitted_for(tuple(f for f in DEFAULT_FAMILIES if f != "search"), "Capablanca")  # one left out
+    # Move and habits together were never fitted: the nearest fit weighs the move family
+    # beside the search, so its weights are no place to pull a ranker without the search hard.
+    assert not prior.fitted_for(("move", "habits"), "Botvinnik")
+    assert prior_penalty("population", None, exact=True) == DEFAULT_PRIOR_STRENGTH
+    assert prior_penalty("population", None, exact=False) == RIDGE_STRENGTH
+    assert prior_penalty("population", 500.0, exact=False) == 500.0  # a strength given is a strength kept
+    assert prior_penalty("none", None) == RIDGE_STRENGTH
