@@ -21,7 +21,6 @@ from pathlib import Path
 
 import numpy as np
 
-
 from iam.bundled import bundled_pgn
 from iam.evaluation import calibrated_ece, evaluate, first_training_games, sample_test_games
 from iam.pgn import load_player_games
