@@ -48,6 +48,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="with --exploit: a reply counts as the player's error only by what it gives away beyond CP "
         f"centipawns against his best reply (default {DEFAULT_THRESHOLD:g})",
     )
+    parser.add_argument(
+        "--exploit-contempt", type=float, default=0.0, metavar="C",
+        help="with --exploit: a draw costs the engine C times the player's mean expected error per move "
+        "so far in the game, as the model sees it (at most 100 cp; default 0: a draw is worth 0)",
+    )
     parser.add_argument("--imitate", metavar="MODEL", help="play like the player of this model file")
     parser.add_argument(
         "--temperature", type=float, default=0.0, metavar="T",
@@ -84,6 +89,10 @@ def run(args: argparse.Namespace) -> int:
         raise IAMError("--temperature, --seed and --unsure-below need --imitate")
     if not 0 < args.exploit_share < 1:
         raise IAMError(f"--exploit-share takes a share between 0 and 1, not {args.exploit_share:g}")
+    if not 0 <= args.exploit_contempt < float("inf"):
+        raise IAMError(f"--exploit-contempt takes a finite number at least 0, not {args.exploit_contempt:g}")
+    if args.exploit_contempt and args.exploit is None:
+        raise IAMError("--exploit-contempt needs --exploit")
     try:
         exploitation = Exploitation(weight=args.exploit, margin=args.exploit_margin, threshold=args.exploit_threshold) if args.exploit is not None else None
         imitation = (
@@ -102,5 +111,6 @@ def run(args: argparse.Namespace) -> int:
     color = None if args.player_color is None else (args.player_color == "white")
     return main(
         model, predictor_name=f"a model of {model.player_}", modelled_color=color,
-        exploitation=exploitation, exploit_share=args.exploit_share, imitation=imitation,
+        exploitation=exploitation, exploit_share=args.exploit_share, exploit_contempt=args.exploit_contempt,
+        imitation=imitation,
     )

@@ -16,6 +16,11 @@ root a position that occurred before (on the path or in the game since the last
 capture or pawn move) is a draw, at the root only a threefold repetition; fifty moves
 (halfmove clock 100) and insufficient material are draws; in check quiescence
 searches every move, elsewhere it may stand pat on the evaluation.
+
+Contempt: a draw (repetition, fifty moves, dead material, stalemate) is worth
+``-contempt`` to the side to move at the root and ``+contempt`` to the other side, so
+a positive contempt makes the engine play on rather than take a draw that is level by
+its evaluation. The default 0 keeps the adapter's values.
 """
 
 from __future__ import annotations
@@ -77,8 +82,14 @@ class ChessSearch:
     (Move.from_uci('a1a8'), True, 3)
     """
 
-    def __init__(self, *, table_size: int = 1_000_000, quiescence: bool = True, use_table: bool = True) -> None:
+    def __init__(
+        self, *, table_size: int = 1_000_000, quiescence: bool = True, use_table: bool = True, contempt: int = 0,
+    ) -> None:
         self.table_size = table_size
+        self.contempt = contempt
+        """Centipawns a draw costs the side to move at the root (may change between searches)."""
+        self._draw_values = (0, 0)  # a draw's value for White to move, for Black to move
+        self._drawn_for: int | None = None  # the root side the table's draws were valued for under a contempt
         self.quiescence = quiescence
         self.use_table = use_table
         self.table: dict[int, tuple[int, int, int, int]] = {}
@@ -98,6 +109,7 @@ class ChessSearch:
         self.qtable.clear()
         self.history.clear()
         self.killers = [[0, 0] for _ in range(MAX_PLY + 2)]
+        self._drawn_for = None
 
     # ---- entry points --------------------------------------------------------------------
 
@@ -116,6 +128,7 @@ class ChessSearch:
         position = Position.from_board(board)
         self._begin(limits, stop, started)
         self._root_only = None if only is None else from_move(only)
+        self._value_draws(position)
         if self._root_terminal(position):
             return
         previous = 0
@@ -149,7 +162,7 @@ class ChessSearch:
                                 seconds=seconds, **counts)
         position = Position.from_board(board)
         if self._root_terminal(position):
-            value = -(MATE) if position.in_check() and not position.has_legal_move() else 0
+            value = -(MATE) if position.in_check() and not position.has_legal_move() else self._draw_values[position.side]
             return SearchResult(value=value, move=None, seconds=seconds, **counts)
         move = to_move(position.legal_moves()[0])
         return SearchResult(value=position.evaluate(), move=move, pv=(move,), depth=0, seconds=seconds, **counts)
@@ -163,6 +176,7 @@ class ChessSearch:
         position = Position.from_board(board)
         self._begin(Limits(), None, time.perf_counter())
         self._root_only = None
+        self._value_draws(position)
         if self._root_terminal(position):
             return {}
         previous = 0
@@ -306,11 +320,28 @@ class ChessSearch:
             table.clear()
         table[key] = (depth, lower, upper, move)
 
+    def _value_draws(self, root: Position) -> None:
+        """A draw's value for each side to move under the contempt, seen from ``root``'s mover.
+
+        The table holds values with draws in them. A contempt for the other side would
+        turn their sign, so the table is emptied when the root side changes under a
+        contempt; a new size of contempt for the same side only shifts them a little, and
+        the table stays (as it does for the path-dependent draws).
+        """
+        contempt = int(self.contempt)
+        self._draw_values = (-contempt, contempt) if root.side == 0 else (contempt, -contempt)
+        if not contempt:
+            return
+        if self._drawn_for is not None and self._drawn_for != root.side:
+            self.table.clear()
+            self.qtable.clear()
+        self._drawn_for = root.side
+
     def _draw_or_mated(self, position: Position, ply: int) -> int:
-        """The value of a position the draw rules end: 0, unless the mover is checkmated."""
+        """The value of a position the draw rules end: the draw's, unless the mover is checkmated."""
         if position.in_check() and not position.has_legal_move():
             return -(MATE - ply)
-        return 0
+        return self._draw_values[position.side]
 
     def _negamax(self, position: Position, depth: int, alpha: int, beta: int, ply: int) -> int:
         self.nodes += 1
@@ -325,7 +356,7 @@ class ChessSearch:
                 return self._quiesce(position, alpha, beta, ply, True)
             in_check = position.in_check()
             if not position.has_legal_move():
-                return -(MATE - ply) if in_check else 0
+                return -(MATE - ply) if in_check else self._draw_values[position.side]
             return position.evaluate()
 
         key = position.key
@@ -374,7 +405,7 @@ class ChessSearch:
                         self._record_cutoff(position, move, ply, depth)
                         break
         if not legal:
-            return -(MATE - ply) if in_check else 0
+            return -(MATE - ply) if in_check else self._draw_values[position.side]
         if self.use_table:
             self._store(key, depth, best, original_alpha, beta, best_move, ply)
         return best
@@ -409,7 +440,7 @@ class ChessSearch:
                 return self._draw_or_mated(position, ply)
         if ply >= MAX_PLY:
             if not position.has_legal_move():
-                return -(MATE - ply) if position.in_check() else 0
+                return -(MATE - ply) if position.in_check() else self._draw_values[position.side]
             return position.evaluate()
         key = position.key
         if self.use_table:
@@ -429,7 +460,7 @@ class ChessSearch:
         else:
             best = position.evaluate()
             if best >= beta:
-                return best if position.has_legal_move(False) else 0
+                return best if position.has_legal_move(False) else self._draw_values[position.side]
             if best > alpha:
                 alpha = best
             moves = position.captures()
@@ -453,7 +484,7 @@ class ChessSearch:
             if in_check:
                 return -(MATE - ply)
             if not position.has_legal_move(False):
-                return 0
+                return self._draw_values[position.side]
         if self.use_table and (legal or best > original_alpha):
             self._store_quiet(key, best, original_alpha, beta, ply)
         return best

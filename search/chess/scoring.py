@@ -93,6 +93,15 @@ class RootScoreCache:
     def __len__(self) -> int:
         return len(self._scores)
 
+    def deepest(self, board: chess.Board, otherwise: int = 1) -> dict[chess.Move, int]:
+        """The deepest scores of ``board`` already known (up to depth 8), else its scores at ``otherwise``.
+
+        For a reader that takes whatever a predictor sharing the cache paid for.
+        """
+        key = position_history_key(board)
+        known = [depth for depth in range(1, 9) if (key, depth) in self._scores]
+        return self.scores(board, known[-1] if known else otherwise)
+
     def scores(self, board: chess.Board, depth: int) -> dict[chess.Move, int]:
         """:func:`score_root_moves` of ``board`` at ``depth``, from the cache when known."""
         key = (position_history_key(board), depth)

@@ -92,3 +92,38 @@ def test_the_table_carries_over_and_changes_no_value():
 def test_a_root_restriction_must_be_a_legal_move():
     with pytest.raises(ValueError, match="not legal"):
         ChessSearch().search(chess.Board(), Limits(depth=1), only=chess.Move.from_uci("e2e5"))
+
+
+BARE_KINGS_AFTER_CAPTURE = "k7/8/8/8/8/8/8/Kq6 w - - 0 1"  # Kxb1, the only move, leaves bare kings
+
+
+@pytest.mark.parametrize("fen", [BARE_KINGS_AFTER_CAPTURE, "kQ6/8/8/8/8/8/8/K7 b - - 0 1"])
+@pytest.mark.parametrize("contempt", [0, 25, -25])
+def test_a_draw_costs_the_root_side_its_contempt(fen, contempt):
+    found = ChessSearch(contempt=contempt).search(chess.Board(fen), Limits(depth=3))
+    assert found.value == -contempt and found.move is not None
+
+
+def test_with_contempt_the_engine_plays_on_instead_of_repeating():
+    # Black, worse after 1.e4, can repeat the position with ...Ng8 (a draw below the root).
+    board = chess.Board()
+    for san in "e4 Nf6 Nc3 Ng8 Nb1 Nf6 Nc3".split():
+        board.push_san(san)
+    repeat = board.parse_san("Ng8")
+    for depth in (2, 4):
+        level = ChessSearch().search(board, Limits(depth=depth))
+        assert (level.move, level.value) == (repeat, 0)
+        eager = ChessSearch(contempt=50).search(board, Limits(depth=depth))
+        assert eager.move != repeat and -50 < eager.value <= 0
+
+
+def test_a_contempt_for_the_other_side_does_not_read_the_old_table():
+    searcher = ChessSearch(contempt=30)
+    searcher.search(chess.Board(BARE_KINGS_AFTER_CAPTURE), Limits(depth=3))
+    board = chess.Board()
+    for san in "e4 Nf6 Nc3 Ng8 Nb1 Nf6 Nc3".split():
+        board.push_san(san)
+    for _ in range(2):  # Black's root after White's, then Black's again from its own table
+        again = searcher.search(board, Limits(depth=4))
+        fresh = ChessSearch(contempt=30).search(board, Limits(depth=4))
+        assert (again.move, again.value) == (fresh.move, fresh.value)

@@ -11,7 +11,7 @@ import pytest
 from iam.cli import main as iam_main
 from search.chess.board import Position
 from search.chess.engine import ChessSearch
-from search.chess.exploit import ExploitingSearch
+from search.chess.exploit import ERROR_CAP, ExploitingSearch, expected_error
 from search.chess.imitation import Imitation, choose_imitation_move, is_tactical
 from search.chess.scoring import RootScoreCache, score_root_moves
 from search.chess.uci import UciEngine
@@ -192,6 +192,8 @@ def test_engine_modes_refuse_bad_combinations(capsys):
         (["uci", "--exploit", "0.5"], "--exploit needs --model"),
         (["uci", "--temperature", "1"], "need --imitate"),
         (["uci", "--imitate", "m.json", "--model", "m.json"], "either --model"),
+        (["uci", "--exploit-contempt", "1"], "--exploit-contempt needs --exploit"),
+        (["uci", "--model", "m.json", "--exploit", "0.5", "--exploit-contempt", "-1"], "at least 0"),
     ]:
         assert iam_main(words) == 2
         assert message in capsys.readouterr().err
@@ -250,3 +252,44 @@ def test_a_one_move_search_leaves_no_root_entry_in_the_table():
     reference = ChessSearch()
     reference.search(board, Limits(depth=2), only=chess.Move.from_uci("d2d3"))
     assert Position.from_board(board).key not in reference.table
+
+
+def test_the_expected_error_weighs_each_moves_shortfall_by_its_belief():
+    a, b, c, d = (chess.Move.from_uci(u) for u in ("a2a3", "b2b3", "c2c3", "d2d3"))
+    scores = {a: 100, b: 40, c: -900}
+    assert expected_error({a: 0.5, b: 0.5}, scores) == 30.0
+    assert expected_error({a: 0.5, c: 0.5}, scores) == 0.5 * ERROR_CAP  # a blunder counts at most the cap
+    assert expected_error({b: 0.4, d: 0.6}, scores) == 0.4 * 60  # a move without a score counts as his best
+    assert expected_error({a: 1.0}, {}) == 0.0
+
+
+class Uniform:
+    """A modelled player who plays every legal move alike."""
+
+    def predict_proba(self, board):
+        moves = list(board.legal_moves)
+        return {move: 1 / len(moves) for move in moves}
+
+
+def test_contempt_is_the_mean_expected_error_of_his_positions_so_far_times_the_share():
+    board = chess.Board("r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4")
+    plain = ExploitingSearch(Uniform(), exploitation=Exploitation(weight=0.5))
+    found = plain.search(board, Limits(depth=3))
+    assert found.contempt == 0 and plain.errors == [] and plain.fast.contempt == 0
+    search = ExploitingSearch(Uniform(), exploitation=Exploitation(weight=0.5), contempt=0.5, max_contempt=1000)
+    first = search.search(board, Limits(depth=3))
+    assert first.contempt == 0  # no position of his seen before the first move
+    expected = []
+    for probe in first.probes:
+        child = board.copy()
+        child.push(probe.action)
+        expected.append(expected_error(Uniform().predict_proba(child), score_root_moves(child, 1)))
+    assert search.errors == pytest.approx(expected) and len(expected) > 1
+    assert search.draw_cost() == round(0.5 * sum(expected) / len(expected)) > 0
+    second = search.search(board, Limits(depth=3))
+    assert second.contempt == search.fast.contempt == round(0.5 * sum(expected) / len(expected))
+    capped = ExploitingSearch(Uniform(), exploitation=Exploitation(weight=0.5), contempt=0.5, max_contempt=3)
+    capped.search(board, Limits(depth=3))
+    assert capped.draw_cost() == 3
+    with pytest.raises(ValueError, match="contempt"):
+        ExploitingSearch(Uniform(), contempt=-1.0)

@@ -12,7 +12,7 @@ from search import HeuristicOrderer, Limits, search
 from search.chess.engine import ChessSearch
 from search.chess.evaluation import tapered_evaluator
 from search.chess.game import MATE, ChessGame
-from search.chess.scoring import score_root_moves
+from search.chess.scoring import RootScoreCache, score_root_moves
 
 MIDDLEGAME = "r1bq1rk1/pp2bppp/2n1pn2/2pp4/3P4/2PBPN2/PP1N1PPP/R1BQ1RK1 w - - 0 8"
 TACTICAL = "r1b1k2r/ppppnppp/2n2q2/2b5/3NP3/2P1B3/PP3PPP/RN1QKB1R w KQkq - 0 1"
@@ -153,3 +153,12 @@ def test_a_finished_game_has_no_scores(fen):
 def test_depth_must_be_positive():
     with pytest.raises(ValueError):
         score_root_moves(chess.Board(), 0)
+
+
+def test_the_deepest_known_scores_are_read_and_unknown_ones_computed_at_the_given_depth():
+    cache = RootScoreCache()
+    board = chess.Board(MIDDLEGAME)
+    assert cache.deepest(board) == score_root_moves(board, 1) and cache.misses == 1
+    cache.scores(board, 2)
+    assert cache.deepest(board) == score_root_moves(board, 2) and cache.misses == 2  # read, not searched
+    assert cache.deepest(chess.Board(), otherwise=2) == score_root_moves(chess.Board(), 2)
