@@ -1,11 +1,13 @@
 """Rebuild the bundled population prior (iam/ranker/population_prior.json.gz).
 
-    python scripts/build_population_prior.py [--positions 1500] [--jobs 2] [--engine /usr/games/stockfish]
+    python scripts/build_population_prior.py [--positions 1500] [--search-depth 3,2] [--jobs 2] [--engine /usr/games/stockfish]
 
 Reads the six bundled masters' training games (never their test games, nor a game
 that is another master's test game), fits the
-population rankers (all masters, and each master left out) and writes the prior
-with a CSV of the fits next to it. Deterministic for fixed arguments.
+population rankers (all masters, and each master left out) at each search depth
+and writes the prior with a CSV of the fits next to it. Deterministic for fixed
+arguments. The bundled file was built with
+``--positions 800 --search-depth 3,2 --engine /usr/games/stockfish``.
 """
 
 from __future__ import annotations
@@ -15,19 +17,22 @@ import sys
 import time
 from pathlib import Path
 
+import pandas as pd
 from tqdm import tqdm
 
 from iam.player_games import bundled_masters
 from iam.ranker.build_prior import PriorSettings, build_population_prior
-from iam.ranker.evidence import DEFAULT_FAMILIES, DEFAULT_SEARCH_DEPTH, FAMILIES, EngineSettings, with_engine
-from iam.ranker.population import PRIOR_FILE, save_prior
+from iam.ranker.evidence import DEFAULT_FAMILIES, DEFAULT_SEARCH_DEPTH, FAMILIES, FAST_SEARCH_DEPTH, EngineSettings, with_engine
+from iam.ranker.population import PRIOR_FILE, merge_priors, save_prior
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--positions", type=int, default=1500, help="sampled training positions per master")
     parser.add_argument("--families", default=",".join(DEFAULT_FAMILIES), help="families to compute")
-    parser.add_argument("--search-depth", type=int, default=DEFAULT_SEARCH_DEPTH)
+    parser.add_argument(
+        "--search-depth", default=f"{DEFAULT_SEARCH_DEPTH},{FAST_SEARCH_DEPTH}", help="search depths to fit at, comma-separated"
+    )
     parser.add_argument("--engine", help="UCI engine for the engine family (adds it to --families)")
     parser.add_argument("--engine-depth", type=int, default=8)
     parser.add_argument("--engine-cache", default="engine-cache.sqlite")
@@ -40,17 +45,25 @@ def main() -> int:
     if args.engine:
         engine = EngineSettings(args.engine, depth=args.engine_depth, cache=args.engine_cache)
         families = with_engine(families)
+    depths = [int(depth) for depth in args.search_depth.split(",")]
     masters = bundled_masters()
-    settings = PriorSettings(
-        families=families,
-        positions_per_master=args.positions,
-        search_depth=args.search_depth,
-        engine=engine,
-        random_state=args.seed,
-        jobs=args.jobs,
-    )
     started = time.perf_counter()
-    prior, fits = build_population_prior(masters, settings, progress=lambda items: tqdm(items, desc="masters", file=sys.stderr))
+    priors, fits = [], []
+    for depth in depths:
+        settings = PriorSettings(
+            families=families,
+            positions_per_master=args.positions,
+            search_depth=depth,
+            engine=engine,
+            random_state=args.seed,
+            jobs=args.jobs,
+        )
+        prior, fitted = build_population_prior(
+            masters, settings, progress=lambda items: tqdm(items, desc=f"masters, depth {depth}", file=sys.stderr)
+        )
+        priors.append(prior)
+        fits.append(fitted if not fits else fitted[fitted["search_depth"].notna()])
+    prior, fits = merge_priors(priors), pd.concat(fits, ignore_index=True)
     out = Path(args.out)
     save_prior(prior, out)
     fits.to_csv(out.with_name("population_prior_fits.csv"), index=False)

@@ -96,12 +96,14 @@ def build_population_prior(
                     without=without,
                     weights=dict(zip(columns, weights.tolist())),
                     positions=table.positions,
+                    search_depth=settings.search_depth if "search" in families else None,
                 )
             )
             report.append(
                 {
                     "without": without or "",
                     "families": "+".join(families),
+                    "search_depth": settings.search_depth if "search" in families else None,
                     "positions": table.positions,
                     "log_loss": float(-position_log_likelihood(table, weights).mean()),
                     "top1": _top1(table, weights),

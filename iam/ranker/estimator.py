@@ -60,9 +60,9 @@ as the population's pull was before it was chosen on development games."""
 def prior_penalty(prior: str, strength: float | None, *, exact: bool = True) -> float:
     """The L2 penalty a fit uses: ``strength`` if given, else the default for ``prior``.
 
-    ``exact``: whether the population prior was fitted on exactly the ranker's families.
-    When it was not, its weights were fitted beside other columns, and the pull towards
-    them is the light :data:`RIDGE_STRENGTH`.
+    ``exact``: whether the population prior was fitted on exactly the ranker's families
+    (and its search depth). When it was not, its weights were fitted beside other columns,
+    and the pull towards them is the light :data:`RIDGE_STRENGTH`.
     """
     if strength is not None:
         return float(strength)
@@ -213,10 +213,11 @@ class MoveRanker(BaseEstimator):
         )
         self.feature_names_ = evidence.columns
         self.families_ = families
-        prior_weights = prior.weights_for(families, self.player_) if prior is not None else {}
+        prior_weights = prior.weights_for(families, self.player_, self.search_depth) if prior is not None else {}
         self.prior_weights_ = np.array([prior_weights.get(name, 0.0) for name in self.feature_names_])
         self.scale_ = feature_scale(table)
-        penalty = prior_penalty(self.prior, self.prior_strength, exact=prior is not None and prior.fitted_for(families, self.player_))
+        exact = prior is not None and prior.fitted_for(families, self.player_, self.search_depth)
+        penalty = prior_penalty(self.prior, self.prior_strength, exact=exact)
         raw = fit_conditional_logit(table, prior=self.prior_weights_, penalty=penalty, scale=self.scale_)
         self.temperature_, self.top_calibration_ = self._calibration(table, positions, penalty)
         self.coef_ = raw / self.temperature_

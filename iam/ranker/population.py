@@ -10,7 +10,9 @@ The prior file (``iam/ranker/population_prior.json.gz``, rebuilt by
 ``scripts/build_population_prior.py``) keeps each master's book and several
 weight vectors: one fitted on all masters, and one per master fitted without him,
 so that the model of a bundled master never learns from his own games through the
-population.
+population. A weight vector with the search family was fitted on the search's scores at
+one depth; the file may hold vectors for several depths, and a ranker is pulled towards
+the one fitted at its own depth.
 """
 
 from __future__ import annotations
@@ -38,6 +40,7 @@ __all__ = [
     "book_features",
     "book_counts",
     "bundled_prior",
+    "merge_priors",
     "load_prior",
     "save_prior",
     "PRIOR_FILE",
@@ -105,7 +108,9 @@ def book_features(book: PopulationBook, position: Position) -> dict[str, np.ndar
 
 
 PRIOR_FORMAT = "iam-population-prior"
-PRIOR_VERSION = 2
+PRIOR_VERSION = 3
+_READABLE_VERSIONS = (2, 3)
+"""Version 2 files name one search depth for the whole file, in their settings."""
 
 
 @dataclass(frozen=True)
@@ -116,6 +121,8 @@ class PriorWeights:
     without: str | None
     weights: dict[str, float]
     positions: int
+    search_depth: int | None = None
+    """Depth of the search family's scores it was fitted on (None without that family)."""
 
 
 @dataclass(frozen=True)
@@ -127,33 +134,47 @@ class PopulationPrior:
     settings: dict = field(default_factory=dict)
     patterns: MovePatterns = field(default_factory=MovePatterns)
 
-    def weights_for(self, families: Sequence[str], player: str | None) -> dict[str, float]:
+    def weights_for(self, families: Sequence[str], player: str | None, search_depth: int | None = None) -> dict[str, float]:
         """The weights of the population ranker for ``families`` that never saw ``player``.
 
         The ranker left out the master ``player`` names when there is one, else the one
         fitted on all masters; among those, the one whose families match best (columns
-        it lacks get weight 0; :meth:`fitted_for` says whether the match is exact).
+        it lacks get weight 0; :meth:`fitted_for` says whether the match is exact), fitted
+        at ``search_depth`` when one was (any depth when None or when none was).
         """
-        pool = self._pool(player)
+        pool = self._pool(player, search_depth)
         if not pool:
             return {}
         wanted = set(families)
         best = max(pool, key=lambda r: (len(wanted & set(r.families)), -len(set(r.families) - wanted)))
         return dict(best.weights)
 
-    def fitted_for(self, families: Sequence[str], player: str | None) -> bool:
+    def fitted_for(self, families: Sequence[str], player: str | None, search_depth: int | None = None) -> bool:
         """Whether a population ranker that never saw ``player`` was fitted on exactly ``families``.
 
         The prior is fitted for the default families, each left out and each alone. For
         another combination the nearest fit weighs its columns for other company (the
         move family's weights are small beside the search, large without it), so a ranker
-        pulls towards it only lightly (:func:`iam.ranker.estimator.prior_penalty`).
+        pulls towards it only lightly (:func:`iam.ranker.estimator.prior_penalty`). With the
+        search family, the fit must also be at ``search_depth`` (when given): scores of
+        another depth spread differently, and their weights differ.
         """
-        return any(set(r.families) == set(families) for r in self._pool(player))
+        exact = [r for r in self._pool(player, search_depth) if set(r.families) == set(families)]
+        if search_depth is None or "search" not in families:
+            return bool(exact)
+        return any(r.search_depth == search_depth for r in exact)
 
-    def _pool(self, player: str | None) -> list[PriorWeights]:
+    def search_depths(self) -> tuple[int, ...]:
+        """The search depths the prior's rankers were fitted at, shallowest first."""
+        return tuple(sorted({r.search_depth for r in self.rankers if r.search_depth is not None}))
+
+    def _pool(self, player: str | None, search_depth: int | None = None) -> list[PriorWeights]:
         left_out = [r for r in self.rankers if r.without and player and _same_player(player, r.without)]
-        return left_out or [r for r in self.rankers if r.without is None]
+        pool = left_out or [r for r in self.rankers if r.without is None]
+        at_depth = [r for r in pool if r.search_depth in (None, search_depth)]
+        if search_depth is None or not any(r.search_depth == search_depth for r in pool):
+            return pool
+        return at_depth
 
     def to_dict(self) -> dict:
         return {
@@ -163,21 +184,29 @@ class PopulationPrior:
             "books": self.book.masters,
             "patterns": {name: counts.to_dict() for name, counts in self.patterns.masters.items()},
             "rankers": [
-                {"families": list(r.families), "without": r.without, "positions": r.positions, "weights": r.weights}
+                {
+                    "families": list(r.families),
+                    "without": r.without,
+                    "positions": r.positions,
+                    "search_depth": r.search_depth,
+                    "weights": r.weights,
+                }
                 for r in self.rankers
             ],
         }
 
     @classmethod
     def from_dict(cls, data: dict) -> PopulationPrior:
-        if data.get("format") != PRIOR_FORMAT or data.get("version") != PRIOR_VERSION:
-            raise ValueError(f"not a population prior of version {PRIOR_VERSION}")
+        if data.get("format") != PRIOR_FORMAT or data.get("version") not in _READABLE_VERSIONS:
+            raise ValueError(f"not a population prior of version {' or '.join(map(str, _READABLE_VERSIONS))}")
+        whole_file_depth = data.get("settings", {}).get("search_depth") if data["version"] == 2 else None
         rankers = tuple(
             PriorWeights(
                 families=tuple(r["families"]),
                 without=r["without"],
                 weights={str(k): float(v) for k, v in r["weights"].items()},
                 positions=int(r["positions"]),
+                search_depth=_depth(r.get("search_depth", whole_file_depth) if "search" in r["families"] else None),
             )
             for r in data["rankers"]
         )
@@ -187,6 +216,36 @@ class PopulationPrior:
         }
         patterns = MovePatterns({str(name): PatternCounts.from_dict(counts) for name, counts in data["patterns"].items()})
         return cls(book=PopulationBook(books), rankers=rankers, settings=dict(data.get("settings", {})), patterns=patterns)
+
+
+def merge_priors(priors: Sequence[PopulationPrior]) -> PopulationPrior:
+    """One prior holding every search depth of ``priors`` (built alike but for that depth).
+
+    The book, the patterns and the rankers without the search family are the first
+    prior's (the others' are the same: only the search family's columns change with
+    depth); the rankers with it come from each prior, each tagged with its depth.
+    """
+    if not priors:
+        raise ValueError("no priors to merge")
+    first = priors[0]
+    rankers = [r for r in first.rankers if r.search_depth is None]
+    seen: set[int] = set()
+    for prior in priors:
+        depths = {r.search_depth for r in prior.rankers if r.search_depth is not None}
+        if depths & seen:
+            raise ValueError(f"two priors fitted at search depth {sorted(depths & seen)[0]}")
+        seen |= depths
+        rankers += [r for r in prior.rankers if r.search_depth is not None]
+    settings = dict(first.settings, search_depth=sorted(seen))
+    return PopulationPrior(book=first.book, rankers=tuple(rankers), settings=settings, patterns=first.patterns)
+
+
+def _depth(value) -> int | None:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise ValueError(f"a search depth must be a positive integer, not {value!r}")
+    return value
 
 
 def _same_player(a: str, b: str) -> bool:

@@ -88,3 +88,41 @@ def test_a_prior_fitted_for_other_families_pulls_only_lightly():
     assert prior_penalty("population", None, exact=False) == RIDGE_STRENGTH
     assert prior_penalty("population", 500.0, exact=False) == 500.0  # a strength given is a strength kept
     assert prior_penalty("none", None) == RIDGE_STRENGTH
+
+
+def test_a_prior_fitted_at_two_depths_pulls_each_ranker_towards_its_own(two_masters, tmp_path):
+    from iam.ranker.population import merge_priors
+
+    deep, shallow = (
+        build_population_prior(two_masters, PriorSettings(families=("move", "search"), positions_per_master=40, search_depth=depth))[0]
+        for depth in (2, 1)
+    )
+    merged = merge_priors([deep, shallow])
+    assert merged.search_depths() == (1, 2)
+    with_search = lambda prior: next(r for r in prior.rankers if r.without == "Botvinnik" and r.families == ("move", "search"))  # noqa: E731
+    # The search family's weights differ with its depth; each ranker is pulled towards its own.
+    assert with_search(deep).weights != with_search(shallow).weights
+    assert merged.weights_for(("move", "search"), "Botvinnik", 2) == with_search(deep).weights
+    assert merged.weights_for(("move", "search"), "Botvinnik", 1) == with_search(shallow).weights
+    assert merged.fitted_for(("move", "search"), "Botvinnik", 1) and not merged.fitted_for(("move", "search"), "Botvinnik", 3)
+    # Without the search, depth does not matter: those rankers are kept once.
+    assert merged.fitted_for(("move",), "Botvinnik", 3)
+    assert sum(r.families == ("move",) and r.without is None for r in merged.rankers) == 1
+    path = tmp_path / "merged.json.gz"
+    save_prior(merged, path)
+    assert load_prior(path).rankers == merged.rankers
+    with pytest.raises(ValueError, match="depth 2"):
+        merge_priors([deep, deep])
+
+
+def test_a_version_2_prior_names_one_depth_for_the_whole_file(tmp_path):
+    from iam.ranker.population import PRIOR_FORMAT
+    from iam.modelfile import write_document
+
+    ranker = {"families": ["move", "search"], "without": None, "positions": 3, "weights": {"castle": 1.0}}
+    plain = dict(ranker, families=["move"])
+    old = {"format": PRIOR_FORMAT, "version": 2, "settings": {"search_depth": 2}, "books": {}, "patterns": {}, "rankers": [ranker, plain]}
+    write_document(old, tmp_path / "old.json")
+    prior = load_prior(tmp_path / "old.json")
+    assert [r.search_depth for r in prior.rankers] == [2, None]
+    assert prior.fitted_for(("move", "search"), None, 2) and not prior.fitted_for(("move", "search"), None, 3)
