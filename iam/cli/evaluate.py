@@ -84,7 +84,7 @@ def run(args: argparse.Namespace) -> int:
     if args.max_positions is not None and args.max_positions < 1:
         raise DataError("--max-positions must be at least 1")
     ranker = ranker_params(args)
-    ranker.update(jobs=1, families=without_engine(ranker["families"]))
+    ranker.update(families=without_engine(ranker["families"]))
     if not ranker["families"]:
         raise DataError("--families needs a family besides engine and glance (the ranker+engine row adds them)")
     ranker.pop("engine", None)
@@ -97,6 +97,9 @@ def run(args: argparse.Namespace) -> int:
         search_depth=args.search_depth,
     )
     predictors = parse_predictors(args.predictor, settings)
+    runs = sum(len(sizes) if name in TRAINED else 1 for name in predictors)
+    # Runs go to the workers; a single run keeps them for its ranker's training features instead.
+    settings.ranker["jobs"] = jobs if runs == 1 else 1
     paths, player = bundled_or_given(args.pgn, args.player)
     folder = output_dir(args.out) if args.out else None
     games, ingest = read_games(paths, player=player, quiet=args.quiet)
@@ -106,14 +109,13 @@ def run(args: argparse.Namespace) -> int:
         raise DataError(f"{player} needs at least one training and one test game (found {len(games)} games)")
     test = sample_test_games(test, args.max_positions, seed=args.seed)
     started = time.perf_counter()
-    runs = sum(len(sizes) if name in TRAINED else 1 for name in predictors)
     report = evaluate(
         training + test,
         player=player,
         train_sizes=sizes,
         predictors=predictors,
         settings=settings,
-        jobs=jobs,
+        jobs=jobs if runs > 1 else 1,
         progress=lambda finished: progress(finished, quiet=args.quiet, total=runs, desc="runs", unit=" runs"),
     )
     elapsed = time.perf_counter() - started

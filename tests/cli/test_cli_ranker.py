@@ -42,6 +42,18 @@ def test_the_ranker_is_the_default_and_predict_explains_it(ranker_file, capsys):
     assert code == 0 and " 1. " in out and "%" in out
 
 
+def test_a_single_ranker_run_gives_its_workers_to_the_features_with_the_same_figures(small_pgn, capsys):
+    argv = ["evaluate", str(small_pgn), "--player", "Botvinnik", "--train-games", "all", "--predictor", "ranker",
+            "--max-positions", "40", *FAST, "--json", "--quiet"]
+    figures = []
+    for jobs in ("1", "2"):
+        code, out, _ = run(capsys, *argv, "--jobs", jobs)
+        assert code == 0
+        (only,) = json.loads(out)["runs"]
+        figures.append((only["top1"], only["log_loss"], only["test_positions"]))
+    assert figures[0] == figures[1] and figures[0][2] == 40
+
+
 def test_inspect_shows_the_chunks_of_the_rankers_iam_model(ranker_file, capsys):
     code, out, _ = run(capsys, "inspect", str(ranker_file), "--top", "2", "--json")
     assert code == 0 and json.loads(out)["player"]
