@@ -171,10 +171,9 @@ class PopulationPrior:
     def _pool(self, player: str | None, search_depth: int | None = None) -> list[PriorWeights]:
         left_out = [r for r in self.rankers if r.without and player and _same_player(player, r.without)]
         pool = left_out or [r for r in self.rankers if r.without is None]
-        at_depth = [r for r in pool if r.search_depth in (None, search_depth)]
         if search_depth is None or not any(r.search_depth == search_depth for r in pool):
             return pool
-        return at_depth
+        return [r for r in pool if r.search_depth in (None, search_depth)]
 
     def to_dict(self) -> dict:
         return {
