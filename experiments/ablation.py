@@ -3,7 +3,9 @@
 The ranker is fitted with every family, then refitted with each family removed
 (and with each family alone), all on the same training and test positions: the
 features are computed once, and each variant selects its columns and is pulled
-towards the population prior fitted for exactly its families. Reported per variant:
+towards the population prior fitted for exactly its families. The variants are linear
+scores; one more row adds the population's residual trees (:mod:`iam.ranker.trees`)
+to the full ranker, as a fitted ranker does. Reported per variant:
 top-1, top-3, log loss and ECE on the test positions, with 95% bootstrap intervals
 over test games. In particular it says what the source notes' chunks (the ``habits``
 family) add on top of everything else.
@@ -32,6 +34,7 @@ from iam.ranker.policynet import require_policy_net
 from iam.ranker.population import PopulationPrior, bundled_prior
 from iam.ranker.positions import player_positions
 from iam.ranker.training import move_table, stack_table
+from iam.ranker.trees import ResidualTrees
 
 NAME = "ablation"
 HELP = "top-1 and log loss of the move ranker with each family of evidence removed (and alone)"
@@ -115,15 +118,20 @@ def ablation(games: Sequence[PlayerGame], player: str, config: AblationConfig, *
         scorer.close()
     kept = [p for p in test_positions if p.moves]
     draws = resample_games([p.game for p in kept], resamples=config.resamples, seed=config.seed)
+    depth = config.search_depth
+    trees = population.trees_for(families, player, depth) if population is not None else None
     rows = []
-    for label, subset in variants(families):
+    for label, subset in variants(families) + ([("all families + residual trees", families)] if trees is not None else []):
         columns = [evidence.columns.index(name) for family in subset for name in family_columns(family)]
         names = [evidence.columns[i] for i in columns]
-        prior_weights = population.weights_for(subset, player) if population is not None else {}
+        prior_weights = population.weights_for(subset, player, depth) if population is not None else {}
         start = np.array([prior_weights.get(n, 0.0) for n in names])
-        exact = population is not None and population.fitted_for(subset, player)
-        weights = _fit(_select(train_table, columns), start, prior_penalty(config.prior, config.prior_strength, exact=exact))
-        records = _records(_select(test_table, columns), weights, kept)
+        exact = population is not None and population.fitted_for(subset, player, depth)
+        boosted = trees is not None and label.endswith("residual trees")
+        offsets = [_tree_scores(trees, t.features, names) if boosted else 0.0 for t in (train_table, test_table)]
+        train, test = _select(train_table, columns), _select(test_table, columns)
+        weights = _fit(train, start, prior_penalty(config.prior, config.prior_strength, exact=exact), offsets[0])
+        records = _records(test, weights, kept, offsets[1])
         figures = summary_figures(records, draws)
         point = summary_figures(records, draws.unit()).iloc[0]
         row = {"variant": label, "families": "+".join(subset), "test_positions": len(records)}
@@ -138,12 +146,16 @@ def _select(table: MoveTable, columns: list[int]) -> MoveTable:
     return MoveTable(table.features[:, columns], table.starts, table.played)
 
 
-def _fit(table: MoveTable, prior: np.ndarray, strength: float) -> np.ndarray:
-    return fit_conditional_logit(table, prior=prior, penalty=strength, scale=feature_scale(table))
+def _fit(table: MoveTable, prior: np.ndarray, strength: float, offset: np.ndarray | float = 0.0) -> np.ndarray:
+    return fit_conditional_logit(table, prior=prior, penalty=strength, scale=feature_scale(table), offset=offset)
 
 
-def _records(table: MoveTable, weights: np.ndarray, positions) -> pd.DataFrame:
-    probs = softmax_by_position(table.features @ weights, table.starts)
+def _tree_scores(trees: ResidualTrees, features: np.ndarray, names: list[str]) -> np.ndarray:
+    return trees.score(features[:, [names.index(name) for name in trees.columns]])
+
+
+def _records(table: MoveTable, weights: np.ndarray, positions, offset: np.ndarray | float = 0.0) -> pd.DataFrame:
+    probs = softmax_by_position(table.features @ weights + offset, table.starts)
     rows = []
     for number, position in enumerate(positions):
         mine = probs[table.starts[number] : table.starts[number + 1]]

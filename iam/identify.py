@@ -158,9 +158,14 @@ class MoveScorer:
             if shared:
                 scores += np.column_stack([shared[name] for name in self.evidence.columns]) @ self._weights
             for j, (own, names, weights) in self._own.items():
-                if own and weights.any():
-                    found = self.models[j].evidence.features(position, own, known=shared)
+                model = self.models[j]
+                trees = getattr(model, "trees_", None)
+                if own and (weights.any() or trees is not None):
+                    found = model.evidence.features(position, own, known=shared)
                     scores[:, j] += np.column_stack([found[name] for name in names]) @ weights
+                if trees is not None:
+                    every = {**shared, **found} if own else shared
+                    scores[:, j] += trees.score(np.column_stack([every[name] for name in trees.columns])) / model.temperature_
         if self._calibrated:
             probs = calibrate_top(softmax(scores, axis=0), self._slopes, self._offsets)
             result = np.log(np.maximum(probs[position.played], 1e-300))

@@ -24,6 +24,7 @@ from iam.player_games import bundled_masters
 from iam.ranker.build_prior import PriorSettings, build_population_prior
 from iam.ranker.evidence import DEFAULT_FAMILIES, DEFAULT_SEARCH_DEPTH, FAMILIES, FAST_SEARCH_DEPTH, EngineSettings, with_engine
 from iam.ranker.population import PRIOR_FILE, merge_priors, save_prior
+from iam.ranker.trees import TreeSettings
 
 
 def main() -> int:
@@ -36,6 +37,8 @@ def main() -> int:
     parser.add_argument("--engine", help="UCI engine for the engine family (adds it to --families)")
     parser.add_argument("--engine-depth", type=int, default=8)
     parser.add_argument("--engine-cache", default="engine-cache.sqlite")
+    parser.add_argument("--search-cache", help="SQLite file keeping the search's scores for a rebuild")
+    parser.add_argument("--no-trees", action="store_true", help="fit no residual trees (LightGBM not needed)")
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--out", default=str(PRIOR_FILE), help="prior file to write")
@@ -55,6 +58,8 @@ def main() -> int:
             positions_per_master=args.positions,
             search_depth=depth,
             engine=engine,
+            search_cache=args.search_cache,
+            trees=None if args.no_trees else TreeSettings(random_state=args.seed),
             random_state=args.seed,
             jobs=args.jobs,
         )

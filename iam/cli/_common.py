@@ -118,6 +118,7 @@ def add_ranker_arguments(parser: Any) -> None:
     parser.add_argument("--train-positions", dest="ranker_positions", type=int, default=2000, metavar="N", help="ranker: training positions sampled (default 2000)")
     parser.add_argument("--prior", choices=("population", "none"), default="population", help="ranker: pull towards the bundled population (default) or not")
     parser.add_argument("--prior-strength", type=float, default=None, metavar="L", help="ranker: strength of that pull (default: the ranker's)")
+    parser.add_argument("--no-trees", action="store_true", help="ranker: leave out the population's residual trees (a linear score only)")
     parser.add_argument("--jobs", type=int, default=1, metavar="N", help="worker processes (default 1)")
     add_engine_arguments(parser)
 
@@ -152,6 +153,7 @@ def ranker_params(args: Any) -> dict[str, Any]:
         "search_depth": args.search_depth,
         "max_positions": args.ranker_positions,
         "prior": args.prior,
+        "trees": not args.no_trees,
         "jobs": usable_jobs(args.jobs),
     }
     if args.prior_strength is not None:

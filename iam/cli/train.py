@@ -130,13 +130,15 @@ def _train_ranker(args: argparse.Namespace, games, report, output: Path) -> int:
         "positions": model.n_positions_,
         "families": list(model.families_),
         "training_log_loss": model.training_log_loss_,
+        "residual_trees": model.trees_.trees if model.trees_ is not None else 0,
         "weights": dict(weights),
     }
     if args.json:
         print_json(summary)
         return 0
     print("\n".join(report.summary_lines()))
-    print(f"move ranker of {model.player_}: {model.n_positions_} training positions, families {', '.join(model.families_)}")
+    trees = f", plus the population's {model.trees_.trees} residual trees" if model.trees_ is not None else ""
+    print(f"move ranker of {model.player_}: {model.n_positions_} training positions, families {', '.join(model.families_)}{trees}")
     print("strongest weights: " + ", ".join(f"{name} {value:+.2f}" for name, value in weights[:8]))
     print(f"model written to {output} ({output.stat().st_size / 1024:.0f} KiB)")
     return 0

@@ -6,7 +6,9 @@ master's test game: :func:`~iam.player_games.population_games`) is described by 
 evidence, his habits out-of-fold as in :mod:`iam.ranker.training`, the policy
 network that never saw him, and the population book and move patterns without him. Then one ranker is fitted on all masters together,
 and one per master without him (whose book columns also leave him out), for each
-combination of families, so that an ablation finds a prior that matches it. The
+combination of families, so that an ablation finds a prior that matches it. On top of
+the rankers of the full sets of families (with and without an engine), residual trees
+are boosted on the same positions (:mod:`iam.ranker.trees`). The
 result is a :class:`~iam.ranker.population.PopulationPrior` and a table of the fits.
 """
 
@@ -27,6 +29,7 @@ from iam.ranker.policynet import require_policy_net
 from iam.ranker.population import PopulationBook, PopulationPrior, PriorWeights, book_counts
 from iam.ranker.positions import Position
 from iam.ranker.training import move_table
+from iam.ranker.trees import TreeSettings, fit_residual_trees
 
 __all__ = ["PriorSettings", "build_population_prior"]
 
@@ -39,11 +42,15 @@ class PriorSettings:
     positions_per_master: int = 1500
     search_depth: int = DEFAULT_SEARCH_DEPTH
     engine: EngineSettings | None = None
+    search_cache: str | None = None
+    """SQLite file keeping the search family's scores for a rebuild (:mod:`iam.ranker.search_cache`)."""
     prior_strength: float = 1.0
     """A light pull towards zero: the population has thousands of positions."""
     min_games: int = 2
     random_state: int = 0
     jobs: int = 1
+    trees: TreeSettings | None = TreeSettings()
+    """How the residual trees are boosted; None fits none (and needs no LightGBM)."""
 
 
 @dataclass
@@ -69,6 +76,7 @@ def build_population_prior(
             policy_net=require_policy_net(name)[1] if "policy" in static else None,
             search_depth=settings.search_depth,
             engine=settings.engine,
+            search_cache=settings.search_cache,
         )
         table, positions = move_table(
             games,
@@ -86,10 +94,14 @@ def build_population_prior(
             name: _with_population(rows[name], book.without(name).without(without), patterns.without(name).without(without), settings.families)
             for name in included
         }
+        games = np.array([f"{name}/{position.game}" for name in included for position in rows[name].positions if position.moves])
         for families in _family_sets(settings.families):
             columns = tuple(column for family in FAMILIES if family in families for column in family_columns(family))
             table = _stack([_select(pooled[name], columns) for name in included])
             weights = fit_conditional_logit(table, penalty=settings.prior_strength, scale=feature_scale(table))
+            trees = None
+            if settings.trees is not None and families in _bases(settings.families):
+                trees = fit_residual_trees(table, table.features @ weights, columns, games, settings.trees)
             fitted.append(
                 PriorWeights(
                     families=families,
@@ -97,6 +109,7 @@ def build_population_prior(
                     weights=dict(zip(columns, weights.tolist())),
                     positions=table.positions,
                     search_depth=settings.search_depth if "search" in families else None,
+                    trees=trees,
                 )
             )
             report.append(
@@ -107,6 +120,7 @@ def build_population_prior(
                     "positions": table.positions,
                     "log_loss": float(-position_log_likelihood(table, weights).mean()),
                     "top1": _top1(table, weights),
+                    "trees": trees.trees if trees is not None else 0,
                 }
             )
     info = {
@@ -126,15 +140,19 @@ def _family_sets(families: Sequence[str]) -> list[tuple[str, ...]]:
     For the given families and for them without the engine (the pure-Python ranker):
     all of them, each one left out, and each one alone.
     """
-    ordered = tuple(family for family in FAMILIES if family in families)
-    pure = without_engine(ordered)
-    bases = [ordered] + ([pure] if pure and pure != ordered else [])
     wanted: list[tuple[str, ...]] = []
-    for base in bases:
+    for base in _bases(families):
         wanted.append(base)
         wanted += [tuple(f for f in base if f != left_out) for left_out in base if len(base) > 1]
         wanted += [(family,) for family in base]
     return list(dict.fromkeys(wanted))
+
+
+def _bases(families: Sequence[str]) -> list[tuple[str, ...]]:
+    """The full sets of families a ranker uses: all of them, and all but the engine's."""
+    ordered = tuple(family for family in FAMILIES if family in families)
+    pure = without_engine(ordered)
+    return [ordered] + ([pure] if pure and pure != ordered else [])
 
 
 def _with_population(

@@ -3,7 +3,8 @@
 ``MoveRanker().fit(games)`` learns, from the player's games, how he weighs the
 evidence about a move (the move itself, a shallow search, optionally a UCI engine,
 his own chunks and openings, and other masters' openings), as a conditional logit
-over the legal moves pulled towards a population prior. ``predict_proba(board)``
+over the legal moves pulled towards a population prior, plus the population's residual
+trees where the prior has them (:mod:`iam.ranker.trees`). ``predict_proba(board)``
 gives a belief for every legal move (they sum to one); ``explain`` says which
 features carried a move. It is a scikit-learn style estimator like
 :class:`~iam.model.OpponentModel` and predicts wherever that one does.
@@ -32,6 +33,7 @@ from iam.ranker.logit import (
     fit_conditional_logit,
     fit_temperature,
     position_log_likelihood,
+    position_rows,
     softmax_by_position,
     take_positions,
 )
@@ -39,6 +41,7 @@ from iam.ranker.patterns import MovePatterns, PatternCounts, count_patterns
 from iam.ranker.population import PopulationBook, PopulationPrior, bundled_prior
 from iam.ranker.positions import position_of
 from iam.ranker.training import move_table
+from iam.ranker.trees import ResidualTrees
 from iam.ranker.policynet import PolicyNet, require_policy_net
 from iam.ranker.valuenet import ValueNet, bundled_value_net, require_value_net
 from search.chess.scoring import RootScoreCache
@@ -69,7 +72,9 @@ def prior_penalty(prior: str, strength: float | None, *, exact: bool = True) -> 
     return DEFAULT_PRIOR_STRENGTH if prior == "population" and exact else RIDGE_STRENGTH
 
 RANKER_FORMAT = "iam-move-ranker"
-RANKER_VERSION = 3
+RANKER_VERSION = 4
+_READABLE_VERSIONS = (3, 4)
+"""Version 3 files hold no residual trees."""
 _SAVED_PARAMS = (
     "families",
     "search_depth",
@@ -79,6 +84,7 @@ _SAVED_PARAMS = (
     "folds",
     "prior",
     "prior_strength",
+    "trees",
     "min_games",
     "random_state",
     "player",
@@ -129,6 +135,11 @@ class MoveRanker(BaseEstimator):
         not fitted on exactly these families (a combination the prior does not hold).
     prior_data:
         A :class:`~iam.ranker.population.PopulationPrior` to use instead of the bundled one.
+    trees:
+        Add the population's residual trees to the linear score, when the prior holds
+        trees for exactly these families at this search depth (the default families do).
+        On development games of two masters, trees boosted on other masters' positions
+        lowered the log loss by 0.03 to 0.04 and raised top-1 by 0.2 to 0.6 points.
     min_games:
         The IAM model's noise filter (a chunk or opening sequence seen in this many games).
     random_state:
@@ -153,6 +164,7 @@ class MoveRanker(BaseEstimator):
         prior: str = "population",
         prior_strength: float | None = None,
         prior_data: PopulationPrior | None = None,
+        trees: bool = True,
         min_games: int = 2,
         random_state: int = 0,
         player: str | None = None,
@@ -169,6 +181,7 @@ class MoveRanker(BaseEstimator):
         self.prior = prior
         self.prior_strength = prior_strength
         self.prior_data = prior_data
+        self.trees = trees
         self.min_games = min_games
         self.random_state = random_state
         self.player = player
@@ -218,26 +231,39 @@ class MoveRanker(BaseEstimator):
         self.scale_ = feature_scale(table)
         exact = prior is not None and prior.fitted_for(families, self.player_, self.search_depth)
         penalty = prior_penalty(self.prior, self.prior_strength, exact=exact)
-        raw = fit_conditional_logit(table, prior=self.prior_weights_, penalty=penalty, scale=self.scale_)
-        self.temperature_, self.top_calibration_ = self._calibration(table, positions, penalty)
+        self.trees_ = prior.trees_for(families, self.player_, self.search_depth) if self.trees and prior is not None else None
+        offset = self._tree_scores(table.features, temperature=1.0)
+        raw = fit_conditional_logit(table, prior=self.prior_weights_, penalty=penalty, scale=self.scale_, offset=offset)
+        self.temperature_, self.top_calibration_ = self._calibration(table, positions, penalty, offset)
         self.coef_ = raw / self.temperature_
         self.n_games_ = len(games)
         self.n_positions_ = table.positions
-        self.training_log_loss_ = float(-position_log_likelihood(table, self.coef_).mean()) if table.positions else float("nan")
+        self.training_log_loss_ = (
+            float(-position_log_likelihood(table, self.coef_, offset / self.temperature_).mean()) if table.positions else float("nan")
+        )
         self.iam_ = OpponentModel(**iam_params).fit(games) if "habits" in families else None
         self.value_net_ = evidence.value_net.fingerprint if "value" in families else None
         self.policy_net_ = _policy_record(families, self.player_)
         self._evidence = None
         return self
 
-    def _calibration(self, table, positions, penalty: float) -> tuple[float, TopLabelCalibration]:
+    def _tree_scores(self, rows: np.ndarray, temperature: float | None = None) -> np.ndarray | float:
+        """The residual trees' part of each row's score (0 without trees), divided by the temperature."""
+        trees = getattr(self, "trees_", None)
+        if trees is None:
+            return 0.0
+        index = [self.feature_names_.index(name) for name in trees.columns]
+        return trees.score(rows[:, index]) / (self.temperature_ if temperature is None else temperature)
+
+    def _calibration(self, table, positions, penalty: float, offset: np.ndarray | float) -> tuple[float, TopLabelCalibration]:
         """The softmax temperature and the top-label map that calibrate the beliefs, from out-of-fold scores.
 
         The training games are dealt into folds as for the habit features; each fold's
         positions are scored by weights fitted on the other folds; one temperature is
         fitted to those scores, then the map of the top belief
         (:mod:`iam.ranker.calibration`) to the scores divided by it. With too few games to
-        hold any out: temperature 1 and no map.
+        hold any out: temperature 1 and no map. The residual trees (``offset``) never saw
+        the player, so they are the same in every fold.
         """
         games = sorted({position.game for position in positions})
         folds = min(self.folds, len(games))
@@ -246,13 +272,18 @@ class MoveRanker(BaseEstimator):
         fold_of = {game: number % folds for number, game in enumerate(games)}
         fold = np.array([fold_of[position.game] for position in positions])
         scores = np.zeros(len(table.features))
+        offset = np.broadcast_to(offset, scores.shape)
         for held in range(folds):
             inside, outside = np.flatnonzero(fold != held), np.flatnonzero(fold == held)
             weights = fit_conditional_logit(
-                take_positions(table, inside), prior=self.prior_weights_, penalty=penalty, scale=self.scale_
+                take_positions(table, inside),
+                prior=self.prior_weights_,
+                penalty=penalty,
+                scale=self.scale_,
+                offset=offset[position_rows(table, inside)],
             )
-            rows = np.concatenate([np.arange(table.starts[i], table.starts[i + 1]) for i in outside])
-            scores[rows] = table.features[rows] @ weights
+            rows = position_rows(table, outside)
+            scores[rows] = table.features[rows] @ weights + offset[rows]
         temperature = fit_temperature(table, scores)
         return temperature, fit_top_label(table, scores / temperature)
 
@@ -279,6 +310,8 @@ class MoveRanker(BaseEstimator):
             raise ValueError(f"player must be a name or None, not {self.player!r}")
         if self.max_positions is not None and (isinstance(self.max_positions, bool) or not isinstance(self.max_positions, (int, np.integer)) or self.max_positions < 1):
             raise ValueError(f"max_positions must be a positive integer or None, not {self.max_positions!r}")
+        if not isinstance(self.trees, (bool, np.bool_)):
+            raise ValueError(f"trees must be True or False, not {self.trees!r}")
         strength = self.prior_strength
         if strength is not None and (isinstance(strength, bool) or not isinstance(strength, (int, float)) or not 0 <= strength < float("inf")):
             raise ValueError(f"prior_strength must be a finite non-negative number or None, not {strength!r}")
@@ -321,7 +354,7 @@ class MoveRanker(BaseEstimator):
         rows = self.evidence.matrix(position)
         if not position.moves:
             return position.moves, np.zeros(0), rows
-        probs = softmax_by_position(rows @ self.coef_, np.array([0, len(rows)]))
+        probs = softmax_by_position(rows @ self.coef_ + self._tree_scores(rows), np.array([0, len(rows)]))
         top = self.top_calibration_
         return position.moves, calibrate_top(probs, top.slope, top.offset), rows
 
@@ -341,22 +374,30 @@ class MoveRanker(BaseEstimator):
 
         A feature's contribution is its weight times how far the move's value lies
         from the average over the position's legal moves: what it added to this
-        move's score compared with a typical move here.
+        move's score compared with a typical move here. The population's residual
+        trees count as one more feature, ``residual_trees``, whose value is their score.
         """
         moves, probs, rows = self.beliefs(board)
         if not moves:
             return []
-        centred = (rows - rows.mean(axis=0)) * self.coef_
+        names = list(self.feature_names_)
         family_of = {name: family for family in self.families_ for name in family_columns(family)}
+        values = rows
+        if getattr(self, "trees_", None) is not None:
+            names.append("residual_trees")
+            family_of["residual_trees"] = "population"
+            values = np.column_stack([rows, self._tree_scores(rows, temperature=1.0)])
+        weights = np.append(self.coef_, 1.0 / self.temperature_) if len(names) > len(self.coef_) else self.coef_
+        centred = (values - values.mean(axis=0)) * weights
         order = np.argsort(-probs, kind="stable")[: top if top is not None else len(moves)]
         explained = []
         for i in order.tolist():
             strongest = np.argsort(-np.abs(centred[i]), kind="stable")[:features]
             contributions = [
                 FeatureContribution(
-                    feature=self.feature_names_[j],
-                    family=family_of[self.feature_names_[j]],
-                    value=float(rows[i, j]),
+                    feature=names[j],
+                    family=family_of[names[j]],
+                    value=float(values[i, j]),
                     contribution=float(centred[i, j]),
                 )
                 for j in strongest.tolist()
@@ -417,6 +458,7 @@ class MoveRanker(BaseEstimator):
                 "own": self.own_patterns_.to_dict() if self.own_patterns_ is not None else None,
             },
             "iam": to_document(self.iam_.state_) if self.iam_ is not None else None,
+            "trees": self.trees_.to_dict() if self.trees_ is not None else None,
             "value_net": self.value_net_,
             "policy_net": self.policy_net_,
         }
@@ -431,9 +473,12 @@ class MoveRanker(BaseEstimator):
         try:
             if not isinstance(data, dict) or data.get("format") != RANKER_FORMAT:
                 raise ModelFileError(f"{source} is not a move ranker model")
-            if data.get("version") != RANKER_VERSION:
-                raise ModelFileError(f"{source} has version {data.get('version')!r}; this program reads version {RANKER_VERSION}")
-            params = {name: data["params"][name] for name in _SAVED_PARAMS if name != "engine"}
+            if data.get("version") not in _READABLE_VERSIONS:
+                raise ModelFileError(
+                    f"{source} has version {data.get('version')!r}; this program reads versions {' and '.join(map(str, _READABLE_VERSIONS))}"
+                )
+            saved = dict(data["params"], trees=False) if data["version"] == 3 else data["params"]
+            params = {name: saved[name] for name in _SAVED_PARAMS if name != "engine"}
             params["families"] = tuple(params["families"])
             if any(family in params["families"] for family in ENGINE_FAMILIES):
                 if not engine:
@@ -465,6 +510,9 @@ class MoveRanker(BaseEstimator):
             model.own_patterns_ = None if own is None else _patterns(own)
             if "habits" in families and model.own_patterns_ is None:
                 raise ValueError("the habits family needs the player's move patterns, which are missing")
+            model.trees_ = None if data.get("trees") is None else ResidualTrees.from_dict(data["trees"])
+            if model.trees_ is not None and not set(model.trees_.columns) <= set(model.feature_names_):
+                raise ValueError("its residual trees split on columns its families do not have")
             model.iam_ = None if data["iam"] is None else OpponentModel.from_state(from_document(data["iam"], source=f"{source} (its IAM model)"))
             if "habits" in families and model.iam_ is None:
                 raise ValueError("the habits family needs the IAM model, which is missing")

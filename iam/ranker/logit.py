@@ -22,6 +22,7 @@ __all__ = [
     "softmax_by_position",
     "position_log_likelihood",
     "take_positions",
+    "position_rows",
     "fit_temperature",
 ]
 
@@ -63,9 +64,9 @@ def softmax_by_position(scores: np.ndarray, starts: np.ndarray) -> np.ndarray:
     return exp / np.repeat(np.add.reduceat(exp, heads), sizes)
 
 
-def position_log_likelihood(table: MoveTable, weights: np.ndarray) -> np.ndarray:
-    """Log-probability of the move played in each position."""
-    scores = table.features @ weights
+def position_log_likelihood(table: MoveTable, weights: np.ndarray, offset: np.ndarray | float = 0.0) -> np.ndarray:
+    """Log-probability of the move played in each position (scores ``features @ weights + offset``)."""
+    scores = table.features @ weights + offset
     heads = table.starts[:-1]
     sizes = np.diff(table.starts)
     peak = np.maximum.reduceat(scores, heads)
@@ -87,13 +88,16 @@ def fit_conditional_logit(
     prior: np.ndarray | None = None,
     penalty: float = 1.0,
     scale: np.ndarray | None = None,
+    offset: np.ndarray | float = 0.0,
     max_iter: int = 500,
 ) -> np.ndarray:
     """Weights maximising the likelihood of the played moves, L2-penalised towards ``prior``.
 
     The objective is ``-sum(log p(played)) + penalty / 2 * |(w - prior) * scale|^2``:
     ``scale`` (a typical size of each feature, default 1) makes the penalty fair to
-    features measured in different units. ``prior`` defaults to zero weights.
+    features measured in different units. ``prior`` defaults to zero weights. A move's
+    score is ``x @ w + offset``: ``offset`` (per row) is a fixed part of it, such as the
+    population's residual trees (:mod:`iam.ranker.trees`).
     """
     k = table.features.shape[1]
     prior = np.zeros(k) if prior is None else np.asarray(prior, dtype=np.float64)
@@ -106,9 +110,9 @@ def fit_conditional_logit(
     observed = table.features.T @ onehot
 
     def objective(w: np.ndarray) -> tuple[float, np.ndarray]:
-        scores = table.features @ w
+        scores = table.features @ w + offset
         probs = softmax_by_position(scores, table.starts)
-        loglik = position_log_likelihood(table, w).sum()
+        loglik = position_log_likelihood(table, w, offset).sum()
         expected = table.features.T @ probs
         gap = w - prior
         value = -loglik + 0.5 * float(np.sum(weight_of_penalty * gap**2))
@@ -122,10 +126,17 @@ def fit_conditional_logit(
 def take_positions(table: MoveTable, chosen: np.ndarray) -> MoveTable:
     """The sub-table of the positions whose numbers are ``chosen`` (sorted), rows renumbered."""
     sizes = np.diff(table.starts)[chosen]
-    rows = np.concatenate([np.arange(table.starts[i], table.starts[i + 1]) for i in chosen]) if len(chosen) else np.zeros(0, np.int64)
+    rows = position_rows(table, chosen)
     starts = np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64)
     played = starts[:-1] + (table.played[chosen] - table.starts[chosen])
     return MoveTable(table.features[rows], starts, played)
+
+
+def position_rows(table: MoveTable, chosen: np.ndarray) -> np.ndarray:
+    """The rows (within the whole table) of the positions whose numbers are ``chosen``, in that order."""
+    if not len(chosen):
+        return np.zeros(0, np.int64)
+    return np.concatenate([np.arange(table.starts[i], table.starts[i + 1]) for i in chosen])
 
 
 def fit_temperature(table: MoveTable, scores: np.ndarray) -> float:

@@ -12,7 +12,9 @@ weight vectors: one fitted on all masters, and one per master fitted without him
 so that the model of a bundled master never learns from his own games through the
 population. A weight vector with the search family was fitted on the search's scores at
 one depth; the file may hold vectors for several depths, and a ranker is pulled towards
-the one fitted at its own depth.
+the one fitted at its own depth. The vectors of the full sets of families also carry
+residual trees (:mod:`iam.ranker.trees`) boosted on top of them, which a player's ranker
+adds to his own linear score.
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ from iam.modelfile import read_document, write_document
 from iam.pgn import PlayerGame, name_matches
 from iam.ranker.patterns import MovePatterns, PatternCounts
 from iam.ranker.positions import Position
+from iam.ranker.trees import ResidualTrees
 
 __all__ = [
     "BOOK_FEATURES",
@@ -108,9 +111,10 @@ def book_features(book: PopulationBook, position: Position) -> dict[str, np.ndar
 
 
 PRIOR_FORMAT = "iam-population-prior"
-PRIOR_VERSION = 3
-_READABLE_VERSIONS = (2, 3)
-"""Version 2 files name one search depth for the whole file, in their settings."""
+PRIOR_VERSION = 4
+_READABLE_VERSIONS = (2, 3, 4)
+"""Version 2 files name one search depth for the whole file, in their settings; files
+before version 4 hold no residual trees."""
 
 
 @dataclass(frozen=True)
@@ -123,6 +127,8 @@ class PriorWeights:
     positions: int
     search_depth: int | None = None
     """Depth of the search family's scores it was fitted on (None without that family)."""
+    trees: ResidualTrees | None = None
+    """Residual trees boosted on top of these weights' scores, when they were fitted."""
 
 
 @dataclass(frozen=True)
@@ -164,6 +170,20 @@ class PopulationPrior:
             return bool(exact)
         return any(r.search_depth == search_depth for r in exact)
 
+    def trees_for(self, families: Sequence[str], player: str | None, search_depth: int | None = None) -> ResidualTrees | None:
+        """The residual trees of the population ranker fitted on exactly ``families`` that never saw ``player``.
+
+        None when that ranker has none (or there is no such ranker, or it was fitted at
+        another search depth): the trees' splits hold only for the columns, and the
+        search depth, they were boosted on.
+        """
+        if not self.fitted_for(families, player, search_depth):
+            return None
+        exact = [r for r in self._pool(player, search_depth) if set(r.families) == set(families)]
+        if search_depth is not None and "search" in families:
+            exact = [r for r in exact if r.search_depth == search_depth]
+        return exact[0].trees if exact else None
+
     def search_depths(self) -> tuple[int, ...]:
         """The search depths the prior's rankers were fitted at, shallowest first."""
         return tuple(sorted({r.search_depth for r in self.rankers if r.search_depth is not None}))
@@ -189,6 +209,7 @@ class PopulationPrior:
                     "positions": r.positions,
                     "search_depth": r.search_depth,
                     "weights": r.weights,
+                    "trees": r.trees.to_dict() if r.trees is not None else None,
                 }
                 for r in self.rankers
             ],
@@ -206,6 +227,7 @@ class PopulationPrior:
                 weights={str(k): float(v) for k, v in r["weights"].items()},
                 positions=int(r["positions"]),
                 search_depth=_depth(r.get("search_depth", whole_file_depth) if "search" in r["families"] else None),
+                trees=_trees(r.get("trees"), r["weights"]),
             )
             for r in data["rankers"]
         )
@@ -237,6 +259,16 @@ def merge_priors(priors: Sequence[PopulationPrior]) -> PopulationPrior:
         rankers += [r for r in prior.rankers if r.search_depth is not None]
     settings = dict(first.settings, search_depth=sorted(seen))
     return PopulationPrior(book=first.book, rankers=tuple(rankers), settings=settings, patterns=first.patterns)
+
+
+def _trees(data: dict | None, weights: dict) -> ResidualTrees | None:
+    """A ranker's residual trees from the file, which must split on its own columns."""
+    if data is None:
+        return None
+    trees = ResidualTrees.from_dict(data)
+    if set(trees.columns) != set(weights):
+        raise ValueError("a ranker's residual trees must split on that ranker's columns")
+    return trees
 
 
 def _depth(value) -> int | None:

@@ -8,6 +8,9 @@ import pytest
 
 from experiments.ablation import AblationConfig, ablation, variants
 from iam.cli import main
+from iam.ranker.evidence import family_columns
+from iam.ranker.population import PopulationBook, PopulationPrior, PriorWeights
+from iam.ranker.trees import ResidualTrees
 
 
 def test_variants_remove_each_family_and_keep_each_alone():
@@ -44,3 +47,26 @@ def test_the_cli_writes_the_ablation(tmp_path, capsys):
     payload = json.loads(capsys.readouterr().out)
     assert [row["variant"] for row in payload["rows"]][:1] == ["all families"]
     assert (tmp_path / "ablation.csv").is_file()
+
+
+@pytest.mark.parametrize("strength", [0.0, 1e7])
+def test_the_residual_trees_row_adds_the_population_trees_to_the_full_ranker(botvinnik_games, strength):
+    families = ("move", "habits")
+    columns = tuple(name for family in families for name in family_columns(family))
+    trees = ResidualTrees.from_dict(
+        {
+            "columns": list(columns),
+            "depth": 1,
+            "roots": [0],
+            "nodes": {"feature": [columns.index("capture"), -1, -1], "threshold": [0.5, 0, 0], "left": [1, 0, 0], "right": [2, 0, 0], "value": [0, 0, 1.5]},
+        }
+    )
+    weights = dict.fromkeys(columns, 0.0) | {"recapture": 1.0}
+    prior = PopulationPrior(book=PopulationBook(), rankers=(PriorWeights(families, None, weights, positions=1, trees=trees),))
+    config = AblationConfig(families=families, train_games=25, train_positions=250, test_positions=120, resamples=20, prior_strength=strength)
+    table = ablation(botvinnik_games, "Botvinnik", config, prior=prior).set_index("variant")
+    plain, boosted = table.loc["all families", "log_loss"], table.loc["all families + residual trees", "log_loss"]
+    if strength == 0.0:  # free weights give back what the trees add to captures: the same beliefs
+        assert boosted == pytest.approx(plain, abs=1e-3)
+    else:  # weights held at the prior's: the trees change the beliefs
+        assert abs(boosted - plain) > 0.01

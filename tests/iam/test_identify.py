@@ -20,6 +20,9 @@ from iam.identify import (
 from iam.model import OpponentModel
 from iam.pgn import load_player_games
 from iam.ranker import MoveRanker
+from iam.ranker.evidence import family_columns
+from iam.ranker.population import PopulationBook, PopulationPrior, PriorWeights
+from iam.ranker.trees import ResidualTrees
 from iam.sides import common_player, side_games
 
 NAMES = ("Alpha Ann", "Beta Bob")
@@ -143,3 +146,25 @@ def test_an_undeterminable_side_is_an_error():
         common_player([("A", "B"), ("C", "D")])
     with pytest.raises(DataError, match="no player name is common"):
         common_player([("?", "?")])
+
+
+def test_shared_scoring_adds_each_rankers_residual_trees(synthetic_games):
+    """Trees split on shared columns (capture) and a model's own (iam_top); the scorer must add them as the ranker does."""
+    families = ("move", "policy", "habits")
+    columns = tuple(name for family in families for name in family_columns(family))
+    split = {"threshold": [0.5, 0.0, 0.0] * 2, "left": [1, 0, 0, 4, 0, 0], "right": [2, 0, 0, 5, 0, 0]}
+    trees = ResidualTrees.from_dict(
+        {
+            "columns": list(columns),
+            "depth": 1,
+            "roots": [0, 3],
+            "nodes": {**split, "feature": [columns.index("capture"), -1, -1, columns.index("iam_top"), -1, -1], "value": [0, -0.5, 1.5, 0, 0, 2.0]},
+        }
+    )
+    prior = PopulationPrior(book=PopulationBook(), rankers=(PriorWeights(families, None, dict.fromkeys(columns, 0.0), positions=1, trees=trees),))
+    ranker = MoveRanker(player=NAMES[1], families=families, prior_data=prior, max_positions=100, folds=2).fit(synthetic_games[NAMES[1]][0])
+    assert ranker.trees_ == trees
+    positions = [p for game in synthetic_games[NAMES[1]][1][:2] for p in game_positions(game)][:12]
+    scores = MoveScorer([ranker]).positions(positions)
+    for i, position in enumerate(positions):
+        assert scores[i, 0] == pytest.approx(math.log(ranker.predict_proba(position.board)[position.played_move]), abs=1e-9)
