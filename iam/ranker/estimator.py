@@ -252,8 +252,10 @@ class MoveRanker(BaseEstimator):
         trees = getattr(self, "trees_", None)
         if trees is None:
             return 0.0
-        index = [self.feature_names_.index(name) for name in trees.columns]
-        return trees.score(rows[:, index]) / (self.temperature_ if temperature is None else temperature)
+        cached = getattr(self, "_tree_columns", None)
+        if cached is None or cached[0] is not trees:  # the trees' columns among the ranker's, found once
+            cached = self._tree_columns = (trees, [self.feature_names_.index(name) for name in trees.columns])
+        return trees.score(rows[:, cached[1]]) / (self.temperature_ if temperature is None else temperature)
 
     def _calibration(self, table, positions, penalty: float, offset: np.ndarray | float) -> tuple[float, TopLabelCalibration]:
         """The softmax temperature and the top-label map that calibrate the beliefs, from out-of-fold scores.
