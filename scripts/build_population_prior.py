@@ -6,8 +6,14 @@ Reads the six bundled masters' training games (never their test games, nor a gam
 that is another master's test game), fits the
 population rankers (all masters, and each master left out) at each search depth
 and writes the prior with a CSV of the fits next to it. Deterministic for fixed
-arguments. The bundled file was built with
-``--positions 800 --search-depth 3,2 --engine /usr/games/stockfish``.
+arguments. ``--update FILE`` refits part of an existing prior: the new fits replace
+FILE's fits of the same families, left-out master and depth, and FILE's others stay.
+The bundled file was built in three runs (the README's section on the population prior
+says why):
+
+    --positions 800 --search-depth 2 --engine /usr/games/stockfish --no-trees
+    --positions 800 --search-depth 3 --engine /usr/games/stockfish --update FILE
+    --positions 1600 --search-depth 3 --update FILE
 """
 
 from __future__ import annotations
@@ -23,7 +29,7 @@ from tqdm import tqdm
 from iam.player_games import bundled_masters
 from iam.ranker.build_prior import PriorSettings, build_population_prior
 from iam.ranker.evidence import DEFAULT_FAMILIES, DEFAULT_SEARCH_DEPTH, FAMILIES, FAST_SEARCH_DEPTH, EngineSettings, with_engine
-from iam.ranker.population import PRIOR_FILE, merge_priors, save_prior
+from iam.ranker.population import PRIOR_FILE, load_prior, merge_priors, save_prior, update_prior
 from iam.ranker.trees import TreeSettings
 
 
@@ -42,6 +48,9 @@ def main() -> int:
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--out", default=str(PRIOR_FILE), help="prior file to write")
+    parser.add_argument(
+        "--update", metavar="FILE", help="a prior whose fits of the same families, left-out master and depth this build replaces (its others are kept)"
+    )
     args = parser.parse_args()
     families = tuple(args.families.split(","))
     engine = None
@@ -69,6 +78,14 @@ def main() -> int:
         priors.append(prior)
         fits.append(fitted if not fits else fitted[fitted["search_depth"].notna()])
     prior, fits = merge_priors(priors), pd.concat(fits, ignore_index=True)
+    if args.update:
+        base = load_prior(args.update)
+        prior = update_prior(base, prior)
+        old = pd.read_csv(Path(args.update).with_name("population_prior_fits.csv"), keep_default_na=False, na_values={"search_depth": [""]})
+        key = ["without", "families", "search_depth"]
+        fits = fits.assign(without=fits["without"].fillna(""), search_depth=fits["search_depth"].astype(float))
+        kept = old.assign(search_depth=old["search_depth"].astype(float)).merge(fits[key].drop_duplicates(), on=key, how="left", indicator=True)
+        fits = pd.concat([kept[kept["_merge"] == "left_only"].drop(columns="_merge"), fits], ignore_index=True)
     out = Path(args.out)
     save_prior(prior, out)
     fits.to_csv(out.with_name("population_prior_fits.csv"), index=False)

@@ -44,6 +44,7 @@ __all__ = [
     "book_counts",
     "bundled_prior",
     "merge_priors",
+    "update_prior",
     "load_prior",
     "save_prior",
     "PRIOR_FILE",
@@ -259,6 +260,29 @@ def merge_priors(priors: Sequence[PopulationPrior]) -> PopulationPrior:
         rankers += [r for r in prior.rankers if r.search_depth is not None]
     settings = dict(first.settings, search_depth=sorted(seen))
     return PopulationPrior(book=first.book, rankers=tuple(rankers), settings=settings, patterns=first.patterns)
+
+
+def update_prior(base: PopulationPrior, newer: PopulationPrior) -> PopulationPrior:
+    """``base`` with ``newer``'s fits in place of its fits of the same families, left-out master and depth.
+
+    Fits ``newer`` has and ``base`` lacks are added; ``base``'s others are kept. For a build
+    that refits some fits (on more positions, say) without recomputing the rest: the book
+    and move patterns must be the same in both (they come from the same training games).
+    """
+    if newer.book.masters != base.book.masters:
+        raise ValueError("the two priors have different books: they were built from different games")
+    if {name: counts.to_dict() for name, counts in newer.patterns.masters.items()} != {
+        name: counts.to_dict() for name, counts in base.patterns.masters.items()
+    }:
+        raise ValueError("the two priors have different move patterns: they were built from different games")
+
+    def key(r: PriorWeights) -> tuple:
+        return (frozenset(r.families), r.without, r.search_depth)
+
+    replaced = {key(r) for r in newer.rankers}
+    rankers = tuple(r for r in base.rankers if key(r) not in replaced) + newer.rankers
+    settings = dict(base.settings, updated_by=newer.settings)
+    return PopulationPrior(book=base.book, rankers=rankers, settings=settings, patterns=base.patterns)
 
 
 def _trees(data: dict | None, weights: dict) -> ResidualTrees | None:

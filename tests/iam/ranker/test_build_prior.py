@@ -126,3 +126,36 @@ def test_a_version_2_prior_names_one_depth_for_the_whole_file(tmp_path):
     prior = load_prior(tmp_path / "old.json")
     assert [r.search_depth for r in prior.rankers] == [2, None]
     assert prior.fitted_for(("move", "search"), None, 2) and not prior.fitted_for(("move", "search"), None, 3)
+
+
+def test_an_update_replaces_the_same_fits_and_keeps_the_others():
+    from iam.ranker.population import PopulationBook, PopulationPrior, PriorWeights, update_prior
+
+    book = PopulationBook({"A": {"epd": {"e2e4": 3}}})
+    base = PopulationPrior(
+        book=book,
+        rankers=(
+            PriorWeights(("move", "search"), None, {"w": 1.0}, positions=10, search_depth=3),
+            PriorWeights(("move", "search"), "A", {"w": 2.0}, positions=8, search_depth=3),
+            PriorWeights(("move", "search"), None, {"w": 3.0}, positions=10, search_depth=2),
+            PriorWeights(("move",), None, {"w": 4.0}, positions=10),
+        ),
+    )
+    newer = PopulationPrior(
+        book=book,
+        rankers=(
+            PriorWeights(("search", "move"), None, {"w": 10.0}, positions=20, search_depth=3),
+            PriorWeights(("move", "policy"), None, {"w": 11.0}, positions=20),
+        ),
+    )
+    updated = update_prior(base, newer)
+    weights = {(r.families, r.without, r.search_depth): r.weights["w"] for r in updated.rankers}
+    assert weights == {
+        (("move", "search"), "A", 3): 2.0,
+        (("move", "search"), None, 2): 3.0,
+        (("move",), None, None): 4.0,
+        (("search", "move"), None, 3): 10.0,
+        (("move", "policy"), None, None): 11.0,
+    }
+    with pytest.raises(ValueError, match="different books"):
+        update_prior(base, PopulationPrior(book=PopulationBook({"B": {}}), rankers=newer.rankers))
