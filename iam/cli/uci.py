@@ -53,6 +53,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="with --exploit: a draw costs the engine C times the player's mean expected error per move "
         "so far in the game, as the model sees it (at most 100 cp; default 0: a draw is worth 0)",
     )
+    parser.add_argument(
+        "--exploit-reduce", type=float, default=0.0, metavar="P",
+        help="with --exploit: inside the search, the player's quiet moves his model's cheap reply policy "
+        "believes less than P are searched a ply shallower first (default 0: none)",
+    )
     parser.add_argument("--imitate", metavar="MODEL", help="play like the player of this model file")
     parser.add_argument(
         "--temperature", type=float, default=0.0, metavar="T",
@@ -93,6 +98,10 @@ def run(args: argparse.Namespace) -> int:
         raise IAMError(f"--exploit-contempt takes a finite number at least 0, not {args.exploit_contempt:g}")
     if args.exploit_contempt and args.exploit is None:
         raise IAMError("--exploit-contempt needs --exploit")
+    if not 0 <= args.exploit_reduce < 1:
+        raise IAMError(f"--exploit-reduce takes a belief in [0, 1), not {args.exploit_reduce:g}")
+    if args.exploit_reduce and args.exploit is None:
+        raise IAMError("--exploit-reduce needs --exploit")
     try:
         exploitation = Exploitation(weight=args.exploit, margin=args.exploit_margin, threshold=args.exploit_threshold) if args.exploit is not None else None
         imitation = (
@@ -105,6 +114,8 @@ def run(args: argparse.Namespace) -> int:
     if path is None:
         return main()
     model = load_predictor(path, engine=args.engine)
+    if args.exploit_reduce and getattr(model, "reply_policy_", None) is None:
+        raise IAMError(f"--exploit-reduce needs a move ranker fitted with a reply policy; {path} has none (refit it)")
     if exploitation is not None and getattr(model, "search_depth", None):
         # Score the replies at the depth the ranker scores moves: its search features then come from the same scores.
         exploitation = dataclasses.replace(exploitation, reply_depth=model.search_depth)
@@ -112,5 +123,6 @@ def run(args: argparse.Namespace) -> int:
     return main(
         model, predictor_name=f"a model of {model.player_}", modelled_color=color,
         exploitation=exploitation, exploit_share=args.exploit_share, exploit_contempt=args.exploit_contempt,
+        exploit_reduce=args.exploit_reduce,
         imitation=imitation,
     )

@@ -39,11 +39,13 @@ from iam.ranker.logit import (
 )
 from iam.ranker.patterns import MovePatterns, PatternCounts, count_patterns
 from iam.ranker.population import PopulationBook, PopulationPrior, bundled_prior
-from iam.ranker.positions import position_of
+from iam.ranker.positions import player_positions, position_of
+from iam.ranker.replytable import fit_reply_policy
 from iam.ranker.training import move_table
 from iam.ranker.trees import ResidualTrees
 from iam.ranker.policynet import PolicyNet, require_policy_net
 from iam.ranker.valuenet import ValueNet, bundled_value_net, require_value_net
+from search.chess.replies import ReplyPolicy
 from search.chess.scoring import RootScoreCache
 
 __all__ = ["MoveRanker", "FeatureContribution", "DEFAULT_PRIOR_STRENGTH", "RIDGE_STRENGTH", "prior_penalty", "RANKER_FORMAT", "RANKER_VERSION"]
@@ -89,6 +91,8 @@ _SAVED_PARAMS = (
     "random_state",
     "player",
 )
+_OPTIONAL_PARAMS = {"reply_positions": 0}
+"""Parameters newer than the file versions above: a file without one gets this value."""
 _MAX_WEIGHT = 1e6
 _MAX_BOOK_COUNT = 10**7
 _MAX_PATTERN_COUNT = 10**9
@@ -141,6 +145,10 @@ class MoveRanker(BaseEstimator):
         On development games of two masters, the shipped trees (boosted on the other
         masters' positions) raised top-1 by 1.2 and 1.4 points and lowered the log loss by
         0.05 and 0.04.
+    reply_positions:
+        Positions of the player (a seeded sample of all his positions) on which
+        the cheap reply policy a search reads at his interior nodes is fitted
+        (:mod:`iam.ranker.replytable`, ``reply_policy_``); 0 fits none.
     min_games:
         The IAM model's noise filter (a chunk or opening sequence seen in this many games).
     random_state:
@@ -166,6 +174,7 @@ class MoveRanker(BaseEstimator):
         prior_strength: float | None = None,
         prior_data: PopulationPrior | None = None,
         trees: bool = True,
+        reply_positions: int = 6000,
         min_games: int = 2,
         random_state: int = 0,
         player: str | None = None,
@@ -183,6 +192,7 @@ class MoveRanker(BaseEstimator):
         self.prior_strength = prior_strength
         self.prior_data = prior_data
         self.trees = trees
+        self.reply_positions = reply_positions
         self.min_games = min_games
         self.random_state = random_state
         self.player = player
@@ -245,6 +255,10 @@ class MoveRanker(BaseEstimator):
         self.iam_ = OpponentModel(**iam_params).fit(games) if "habits" in families else None
         self.value_net_ = evidence.value_net.fingerprint if "value" in families else None
         self.policy_net_ = _policy_record(families, self.player_)
+        self.reply_policy_ = (
+            fit_reply_policy(player_positions(games, sample=self.reply_positions, random_state=self.random_state + 1))
+            if self.reply_positions else None
+        )
         self._evidence = None
         return self
 
@@ -442,7 +456,7 @@ class MoveRanker(BaseEstimator):
         return {
             "format": RANKER_FORMAT,
             "version": RANKER_VERSION,
-            "params": {name: getattr(self, name) for name in _SAVED_PARAMS if name != "engine"},
+            "params": {name: getattr(self, name) for name in (*_SAVED_PARAMS, *_OPTIONAL_PARAMS) if name != "engine"},
             "player": self.player_,
             "training": {
                 "games": self.n_games_,
@@ -464,6 +478,7 @@ class MoveRanker(BaseEstimator):
             "trees": self.trees_.to_dict() if self.trees_ is not None else None,
             "value_net": self.value_net_,
             "policy_net": self.policy_net_,
+            "reply_policy": None if self.reply_policy_ is None else {"weights": self.reply_policy_.weights.tolist()},
         }
 
     @classmethod
@@ -482,6 +497,7 @@ class MoveRanker(BaseEstimator):
                 )
             saved = dict(data["params"], trees=False) if data["version"] == 3 else data["params"]
             params = {name: saved[name] for name in _SAVED_PARAMS if name != "engine"}
+            params.update({name: saved.get(name, default) for name, default in _OPTIONAL_PARAMS.items()})
             params["families"] = tuple(params["families"])
             if any(family in params["families"] for family in ENGINE_FAMILIES):
                 if not engine:
@@ -522,6 +538,8 @@ class MoveRanker(BaseEstimator):
             model.value_net_ = data["value_net"]
             if "value" in families:
                 _check_value_net(model.value_net_, source)
+            replies = data.get("reply_policy")
+            model.reply_policy_ = None if replies is None else ReplyPolicy(replies["weights"])
             model.policy_net_ = data.get("policy_net")
             if "policy" in families and model.policy_net_ != _policy_record(families, model.player_):
                 raise ModelFileError(f"{source} was fitted with other policy networks than the ones installed (refit it)")

@@ -105,7 +105,7 @@ def fit_conditional_logit(
     if table.positions == 0:
         return prior.copy()
     weight_of_penalty = penalty * scale**2
-    onehot = np.zeros(len(table.features))
+    onehot = np.zeros(table.features.shape[0])
     onehot[table.played] = 1.0
     observed = table.features.T @ onehot
 

@@ -17,6 +17,14 @@ capture or pawn move) is a draw, at the root only a threefold repetition; fifty 
 (halfmove clock 100) and insufficient material are draws; in check quiescence
 searches every move, elsewhere it may stand pat on the evaluation.
 
+Selectivity at his nodes (off by default): given a :class:`~search.chess.replies.ReplyPolicy`
+of the opponent (the side not to move at the root) and a belief threshold, at his nodes
+two or more plies from the horizon the quiet moves the policy believes less than the
+threshold are searched one ply shallower, with a zero window, and searched again in full
+only when one of them beats his best move so far. The search then looks deeper along
+the lines he is likely to choose; its values are no longer plain alpha-beta's, which is
+why it is off unless asked for (the exploiting search, :mod:`search.chess.exploit`).
+
 Contempt: a draw (repetition, fifty moves, dead material, stalemate) is worth
 ``-contempt`` to the side to move at the root and ``+contempt`` to the other side, so
 a positive contempt makes the engine play on rather than take a draw that is level by
@@ -28,11 +36,15 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 import chess
 
 from search.chess.board import Position, from_move, to_move
 from search.result import MAX_PLY, Limits, SearchResult
+
+if TYPE_CHECKING:
+    from search.chess.replies import ReplyPolicy
 
 __all__ = ["ChessSearch", "MATE", "INFINITE"]
 
@@ -74,6 +86,8 @@ class ChessSearch:
     Keep one per game (the table carries over from move to move); ``table_size`` bounds
     the table (it is emptied when full). ``quiescence=False`` evaluates the horizon
     statically. ``use_table=False`` searches without a table (for reference searches).
+    ``replies`` and ``reduce_below`` turn on the selectivity at the opponent's nodes
+    (see the module docstring); ``replies=None`` (the default) searches every move alike.
 
     >>> import chess
     >>> from search import Limits
@@ -84,7 +98,10 @@ class ChessSearch:
 
     def __init__(
         self, *, table_size: int = 1_000_000, quiescence: bool = True, use_table: bool = True, contempt: int = 0,
+        replies: ReplyPolicy | None = None, reduce_below: float = 0.0,
     ) -> None:
+        if not 0.0 <= reduce_below < 1.0:
+            raise ValueError(f"reduce_below must be in [0, 1), got {reduce_below}")
         self.table_size = table_size
         self.contempt = contempt
         """Centipawns a draw costs the side to move at the root (may change between searches)."""
@@ -92,6 +109,13 @@ class ChessSearch:
         self._drawn_for: int | None = None  # the root side the table's draws were valued for under a contempt
         self.quiescence = quiescence
         self.use_table = use_table
+        self.replies = replies
+        """The opponent's reply policy for the selectivity at his nodes (None: none)."""
+        self.reduce_below = reduce_below
+        """His quiet moves believed less than this are searched a ply shallower first."""
+        self.reduced = 0
+        """Moves searched shallower at his nodes in the last search (cumulative over its depths)."""
+        self._his_side = -1
         self.table: dict[int, tuple[int, int, int, int]] = {}
         self.qtable: dict[int, tuple[int, int]] = {}
         self.killers: list[list[int]] = [[0, 0] for _ in range(MAX_PLY + 2)]
@@ -194,7 +218,7 @@ class ChessSearch:
     # ---- internals -----------------------------------------------------------------------
 
     def _begin(self, limits: Limits, stop: threading.Event | None, started: float) -> None:
-        self.nodes = self.qnodes = self.cutoffs = self.tt_hits = 0
+        self.nodes = self.qnodes = self.cutoffs = self.tt_hits = self.reduced = 0
         self._deadline = None if limits.time is None else started + limits.time
         self._max_nodes = limits.nodes
         self._stop = stop
@@ -328,6 +352,7 @@ class ChessSearch:
         contempt; a new size of contempt for the same side only shifts them a little, and
         the table stays (as it does for the path-dependent draws).
         """
+        self._his_side = 1 - root.side
         contempt = int(self.contempt)
         self._draw_values = (-contempt, contempt) if root.side == 0 else (contempt, -contempt)
         if not contempt:
@@ -383,6 +408,10 @@ class ChessSearch:
         child = depth - 1
         # a horizon child goes straight to quiescence, which applies the draw rules itself
         search = self._horizon if child <= 0 and self.quiescence else self._negamax
+        unlikely = None
+        if self.replies is not None and depth >= 2 and position.side == self._his_side and not in_check:
+            unlikely = self.replies.unlikely(position, self.reduce_below)
+            shallower = self._horizon if child <= 1 and self.quiescence else self._negamax
         for move in moves:
             if not position.make(move, in_check):
                 position.unmake()
@@ -390,6 +419,13 @@ class ChessSearch:
             legal += 1
             if legal == 1:
                 value = -search(position, child, -beta, -alpha, ply + 1)
+            elif unlikely and move in unlikely:
+                self.reduced += 1
+                value = -shallower(position, child - 1, -alpha - 1, -alpha, ply + 1)
+                if value > alpha:  # it would be his best move so far: search it in full
+                    value = -search(position, child, -alpha - 1, -alpha, ply + 1)
+                    if alpha < value < beta:
+                        value = -search(position, child, -beta, -alpha, ply + 1)
             else:
                 value = -search(position, child, -alpha - 1, -alpha, ply + 1)
                 if alpha < value < beta:

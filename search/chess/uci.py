@@ -217,6 +217,7 @@ class UciEngine:
         exploitation: Exploitation | None = None,
         exploit_share: float = 0.35,
         exploit_contempt: float = 0.0,
+        exploit_reduce: float = 0.0,
         imitation: Imitation | None = None,
         end_of_input_wait: float = END_OF_INPUT_WAIT,
     ) -> None:
@@ -229,6 +230,8 @@ class UciEngine:
         """The most of each move's budget the exploiting search's probes may use."""
         self.exploit_contempt = exploit_contempt
         """How many of the modelled player's expected errors a draw costs the exploiting search."""
+        self.exploit_reduce = exploit_reduce
+        """His quiet moves his reply policy believes less than this are searched a ply shallower (0: none)."""
         self.imitation = imitation
         self.choices = {"model": 0, "search": 0}
         """How often the imitation played the model's move and how often the search's."""
@@ -262,7 +265,7 @@ class UciEngine:
         self.exploiting = (
             ExploitingSearch(
                 self.predictor, exploitation=self.exploitation, fast=self.fast,
-                appraisal_share=self.exploit_share, contempt=self.exploit_contempt,
+                appraisal_share=self.exploit_share, contempt=self.exploit_contempt, reduce_below=self.exploit_reduce,
             )
             if self.exploitation is not None else None
         )
@@ -496,6 +499,7 @@ class UciEngine:
                 f"info string exploit probed {probed} replies of {len(found.probes)} moves; {verdict}; "
                 f"playing {move.uci() if move is not None else '(none)'}; predictor {round(found.predictor_seconds * 1000)} ms"
                 + (f"; contempt {found.contempt} cp" if self.exploit_contempt else "")
+                + (f"; reduced {self.fast.reduced} of his moves" if self.fast.replies is not None else "")
             )
         except Exception as exc:  # the protocol needs a bestmove whatever broke
             self.send(f"info string exploit error: {type(exc).__name__}: {exc}")
@@ -630,6 +634,7 @@ def main(
     exploitation: Exploitation | None = None,
     exploit_share: float = 0.35,
     exploit_contempt: float = 0.0,
+    exploit_reduce: float = 0.0,
     imitation: Imitation | None = None,
 ) -> int:
     """Run the engine on standard input and output (bytes that are not UTF-8 read as U+FFFD)."""
@@ -637,6 +642,7 @@ def main(
         sys.stdin.reconfigure(errors="replace")
     UciEngine(
         predictor=predictor, predictor_name=predictor_name, modelled_color=modelled_color,
-        exploitation=exploitation, exploit_share=exploit_share, exploit_contempt=exploit_contempt, imitation=imitation,
+        exploitation=exploitation, exploit_share=exploit_share, exploit_contempt=exploit_contempt,
+        exploit_reduce=exploit_reduce, imitation=imitation,
     ).run(sys.stdin)
     return 0

@@ -14,7 +14,11 @@ from iam.ranker.estimator import DEFAULT_PRIOR_STRENGTH, RIDGE_STRENGTH
 from iam.ranker.evidence import Evidence
 from iam.ranker.population import PopulationBook, PopulationPrior, PriorWeights
 from iam.ranker.positions import player_positions
+from iam.ranker.replytable import fit_reply_policy
 from iam.ranker.training import out_of_fold_evidence
+from search.chess.board import Position as FastPosition
+from search.chess.board import from_move
+from search.chess.replies import REPLY_INPUTS
 
 FAST = ("move", "habits", "population")
 
@@ -204,3 +208,38 @@ def test_hostile_numbers_in_a_ranker_file_are_refused(ranker):
 
 def test_the_temperature_is_fitted_out_of_fold(ranker):
     assert 0.3 < ranker.temperature_ < 3.0
+
+
+def test_the_reply_policy_is_fitted_saved_and_optional(ranker, training, botvinnik_games, tmp_path):
+    policy = ranker.reply_policy_
+    assert policy is not None and policy.weights.shape == (REPLY_INPUTS,)
+    ranker.save(tmp_path / "r.json.gz")
+    loaded = MoveRanker.load(tmp_path / "r.json.gz")
+    assert np.array_equal(loaded.reply_policy_.weights, policy.weights)
+    assert loaded.reply_positions == ranker.reply_positions == 6000
+    # A file from before the reply policy: no policy, and the parameter says none was fitted.
+    document = ranker.to_dict()
+    del document["reply_policy"]
+    del document["params"]["reply_positions"]
+    older = MoveRanker.from_dict(document)
+    assert older.reply_policy_ is None and older.reply_positions == 0
+    document = ranker.to_dict()
+    document["reply_policy"]["weights"] = document["reply_policy"]["weights"][:-1]
+    with pytest.raises(ModelFileError, match="reply policy needs"):
+        MoveRanker.from_dict(document)
+    assert MoveRanker(families=FAST, max_positions=50, prior="none", reply_positions=0).fit(training).reply_policy_ is None
+
+
+def test_the_reply_policy_names_his_moves_far_better_than_chance(botvinnik_games):
+    games = first_training_games(botvinnik_games, 60)
+    policy = fit_reply_policy(player_positions(games[:40], sample=1500, random_state=0))
+    top1 = top8 = chance = 0.0
+    held = player_positions(games[40:], sample=400, random_state=0)
+    for record in held:
+        fast = FastPosition.from_board(record.board)
+        moves = fast.legal_moves()
+        beliefs = np.array(policy.log_beliefs(fast, moves))
+        rank = int((beliefs > beliefs[moves.index(from_move(record.played_move))]).sum())
+        top1, top8, chance = top1 + (rank == 0), top8 + (rank < 8), chance + 1 / len(moves)
+    assert top1 / len(held) > 0.15 > 3 * chance / len(held)
+    assert top8 / len(held) > 0.5

@@ -194,6 +194,8 @@ def test_engine_modes_refuse_bad_combinations(capsys):
         (["uci", "--imitate", "m.json", "--model", "m.json"], "either --model"),
         (["uci", "--exploit-contempt", "1"], "--exploit-contempt needs --exploit"),
         (["uci", "--model", "m.json", "--exploit", "0.5", "--exploit-contempt", "-1"], "at least 0"),
+        (["uci", "--exploit-reduce", "0.1"], "--exploit-reduce needs --exploit"),
+        (["uci", "--model", "m.json", "--exploit", "0.5", "--exploit-reduce", "1.5"], "a belief in [0, 1)"),
     ]:
         assert iam_main(words) == 2
         assert message in capsys.readouterr().err
@@ -293,3 +295,10 @@ def test_contempt_is_the_mean_expected_error_of_his_positions_so_far_times_the_s
     assert capped.draw_cost() == 3
     with pytest.raises(ValueError, match="contempt"):
         ExploitingSearch(Uniform(), contempt=-1.0)
+
+
+def test_selectivity_needs_a_model_with_a_reply_policy(small_model, tmp_path, capsys):
+    path = tmp_path / "iam.json"
+    small_model.save(path)
+    assert iam_main(["uci", "--model", str(path), "--exploit", "0.5", "--exploit-reduce", "0.05"]) == 2
+    assert "--exploit-reduce needs a move ranker fitted with a reply policy" in capsys.readouterr().err
