@@ -90,7 +90,7 @@ class ReplyPolicy:
     ``cache_size`` bounds the positions whose unlikely moves are kept (emptied when full).
     """
 
-    def __init__(self, weights: Sequence[float], *, cache_size: int = 200_000) -> None:
+    def __init__(self, weights: Sequence[float], *, cache_size: int = 50_000) -> None:
         weights = np.asarray(weights, dtype=np.float64)
         if weights.shape != (REPLY_INPUTS,) or not np.all(np.isfinite(weights)):
             raise ValueError(f"a reply policy needs {REPLY_INPUTS} finite weights, got shape {weights.shape}")
