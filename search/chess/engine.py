@@ -152,6 +152,7 @@ class ChessSearch:
         position = Position.from_board(board)
         self._begin(limits, stop, started)
         self._root_only = None if only is None else from_move(only)
+        self._his_side = 1 - position.side
         self._value_draws(position)
         if self._root_terminal(position):
             return
@@ -200,6 +201,7 @@ class ChessSearch:
         position = Position.from_board(board)
         self._begin(Limits(), None, time.perf_counter())
         self._root_only = None
+        self._his_side = 1 - position.side
         self._value_draws(position)
         if self._root_terminal(position):
             return {}
@@ -352,7 +354,6 @@ class ChessSearch:
         contempt; a new size of contempt for the same side only shifts them a little, and
         the table stays (as it does for the path-dependent draws).
         """
-        self._his_side = 1 - root.side
         contempt = int(self.contempt)
         self._draw_values = (-contempt, contempt) if root.side == 0 else (contempt, -contempt)
         if not contempt:
