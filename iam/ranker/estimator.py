@@ -148,7 +148,9 @@ class MoveRanker(BaseEstimator):
     reply_positions:
         Positions of the player (a seeded sample of all his positions) on which
         the cheap reply policy a search reads at his interior nodes is fitted
-        (:mod:`iam.ranker.replytable`, ``reply_policy_``); 0 fits none.
+        (:mod:`iam.ranker.replytable`, ``reply_policy_``); 0 (the default) fits none.
+        Only the exploiting engine's selectivity reads it (``iam uci --exploit-reduce``),
+        which is off by default; 6,000 positions take about 4 s.
     min_games:
         The IAM model's noise filter (a chunk or opening sequence seen in this many games).
     random_state:
@@ -174,7 +176,7 @@ class MoveRanker(BaseEstimator):
         prior_strength: float | None = None,
         prior_data: PopulationPrior | None = None,
         trees: bool = True,
-        reply_positions: int = 6000,
+        reply_positions: int = 0,
         min_games: int = 2,
         random_state: int = 0,
         player: str | None = None,

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from iam.cli import main
@@ -40,6 +41,18 @@ def test_the_ranker_is_the_default_and_predict_explains_it(ranker_file, capsys):
     assert all(f["family"] in ("move", "habits") for p in payload["predictions"] for f in p["features"])
     code, out, _ = run(capsys, "predict", str(ranker_file), "--moves", "e2e4")
     assert code == 0 and " 1. " in out and "%" in out
+
+
+def test_the_reply_policy_is_fitted_only_when_asked(ranker_file, small_pgn, tmp_path):
+    from iam.ranker import MoveRanker
+
+    plain = MoveRanker.load(ranker_file)
+    assert plain.reply_positions == 0 and plain.reply_policy_ is None
+    path = tmp_path / "replies.json.gz"
+    assert main(["train", str(small_pgn), "--player", "Botvinnik", *FAST, "--reply-positions", "400", "-o", str(path), "--quiet"]) == 0
+    fitted = MoveRanker.load(path)
+    assert fitted.reply_positions == 400 and fitted.reply_policy_ is not None
+    assert np.array_equal(fitted.coef_, plain.coef_)  # the ranker itself is the same
 
 
 def test_a_single_ranker_run_gives_its_workers_to_the_features_with_the_same_figures(small_pgn, capsys):
@@ -87,6 +100,7 @@ def test_evaluate_compares_predictors_in_one_table(small_pgn, capsys):
         (["evaluate", "--families", "engine", "--engine", "/bin/true"], "besides engine"),
         (["evaluate", "--search-depth", "0"], "--search-depth"),
         (["train", "x.pgn", "--player", "x", "--train-positions", "0", "-o", "m.json"], "--train-positions"),
+        (["train", "x.pgn", "--player", "x", "--reply-positions", "-1", "-o", "m.json"], "--reply-positions"),
     ],
 )
 def test_bad_ranker_options_are_one_line_errors(argv, message, capsys, tmp_path, monkeypatch):
