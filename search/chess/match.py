@@ -65,7 +65,8 @@ class GameRecord:
 
     ``termination`` says how it ended (as in the PGN header); ``forfeited_by`` is
     ``"A"`` or ``"B"`` when that engine lost by forfeit (crash, timeout, illegal or no
-    move), else ``None``.
+    move), else ``None``. ``opening`` is the FEN of the position the engines started
+    from (after the opening's moves): games from the same opening can be paired.
     """
 
     white_is_a: bool
@@ -73,6 +74,12 @@ class GameRecord:
     game: chess.pgn.Game
     termination: str = ""
     forfeited_by: str | None = None
+    opening: str = ""
+
+    @property
+    def score_for_a(self) -> float:
+        """Engine A's score in this game: 1 for a win, 0.5 for a draw, 0 for a loss."""
+        return {"win": 1.0, "draw": 0.5, "loss": 0.0}[_outcome_for_a(self)]
 
 
 def _elo(score: float) -> float:
@@ -331,7 +338,7 @@ def _play_game(
         forfeited_by = "A" if (forfeit == 0) == white_is_a else "B"
     else:
         forfeited_by = None
-    return _record(board, labels, result, termination, round_number, white_is_a, forfeited_by), broken
+    return _record(board, labels, result, termination, round_number, white_is_a, forfeited_by, start), broken
 
 
 def _forfeit_record(start, sides, names, loser, termination, *, round_number, white_is_a) -> GameRecord:
@@ -340,10 +347,10 @@ def _forfeit_record(start, sides, names, loser, termination, *, round_number, wh
     labels = [names[i] for i in sides]
     forfeited_by = "A" if loser == 0 else "B"
     return _record(start.copy(), labels, "0-1" if white_lost else "1-0", termination, round_number,
-                   white_is_a, forfeited_by)
+                   white_is_a, forfeited_by, start)
 
 
-def _record(board, labels, result, termination, round_number, white_is_a, forfeited_by) -> GameRecord:
+def _record(board, labels, result, termination, round_number, white_is_a, forfeited_by, start) -> GameRecord:
     game = chess.pgn.Game.from_board(board)
     game.headers.update(
         Event="iam match",
@@ -354,5 +361,6 @@ def _record(board, labels, result, termination, round_number, white_is_a, forfei
         Termination=termination,
     )
     return GameRecord(
-        white_is_a=white_is_a, result=result, game=game, termination=termination, forfeited_by=forfeited_by
+        white_is_a=white_is_a, result=result, game=game, termination=termination, forfeited_by=forfeited_by,
+        opening=start.fen(),
     )

@@ -165,6 +165,8 @@ def test_a_failing_engine_loses_one_game_and_is_restarted(mode, tmp_path):
     assert [r.result for r in records] == ["0-1", "1-0", "1-0"]
     assert (estimate.wins, estimate.draws, estimate.losses) == (1, 0, 2)
     assert [r.forfeited_by for r in records] == ["A", None, None]
+    assert {r.opening for r in records} == {chess.Board(MATE_IN_ONE).fen()}  # forfeits included
+    assert [r.score_for_a for r in records] == [0.0, 0.0, 1.0]
     reason = "crashed" if mode == "crash" else "did not move within 1.5 s"
     assert reason in records[0].termination
     assert records[0].game.headers["Termination"] == records[0].termination
