@@ -32,6 +32,7 @@ import scipy.sparse as sparse
 
 from iam.errors import ModelFileError
 from iam.modelfile import read_document, write_document
+from iam.ranker.artefacts import verified_file
 from iam.pgn import name_matches
 from iam.ranker.logit import softmax_by_position
 from iam.ranker.movenet import MoveNet, MoveRows, fit_move_net, layers_from_dict
@@ -235,7 +236,7 @@ def fit_policy_net(
 @cache
 def bundled_policy_nets() -> PolicyNets | None:
     """The shipped policy networks, or None when the file is not installed (read once per process)."""
-    return PolicyNets.load(POLICY_NETS_FILE) if POLICY_NETS_FILE.is_file() else None
+    return PolicyNets.load(verified_file(POLICY_NETS_FILE.name)) if POLICY_NETS_FILE.is_file() else None
 
 
 def require_policy_net(player: str | None) -> tuple[str | None, PolicyNet]:

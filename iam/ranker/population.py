@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-
+from functools import cache
 from pathlib import Path
 
 import chess
@@ -30,6 +30,7 @@ import numpy as np
 
 from iam.errors import ModelFileError
 from iam.modelfile import read_document, write_document
+from iam.ranker.artefacts import verified_file
 from iam.pgn import PlayerGame, name_matches
 from iam.ranker.patterns import MovePatterns, PatternCounts
 from iam.ranker.positions import Position
@@ -311,11 +312,15 @@ PRIOR_FILE = Path(__file__).resolve().parent / "population_prior.json.gz"
 """The bundled population prior (rebuilt by ``scripts/build_population_prior.py``)."""
 
 
+@cache
 def bundled_prior() -> PopulationPrior:
-    """The bundled population prior; an empty one (no book, no weights) if none is installed."""
+    """The bundled population prior, checked against its manifest and read once per process.
+
+    An empty one (no book, no weights) if none is installed.
+    """
     if not PRIOR_FILE.is_file():
         return PopulationPrior(book=PopulationBook())
-    return load_prior(PRIOR_FILE)
+    return load_prior(verified_file(PRIOR_FILE.name))
 
 
 def load_prior(path: str | Path) -> PopulationPrior:

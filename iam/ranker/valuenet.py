@@ -27,6 +27,7 @@ import scipy.sparse as sparse
 
 from iam.errors import ModelFileError
 from iam.modelfile import read_document, write_document
+from iam.ranker.artefacts import verified_file
 from iam.ranker.movenet import MoveNet, MoveRows, fit_move_net, layers_from_dict, position_slices
 from iam.ranker.positions import Position
 
@@ -187,7 +188,7 @@ def fit_value_net(
 @cache
 def bundled_value_net() -> ValueNet | None:
     """The shipped value network, or None when the file is not installed (read once per process)."""
-    return ValueNet.load(VALUE_NET_FILE) if VALUE_NET_FILE.is_file() else None
+    return ValueNet.load(verified_file(VALUE_NET_FILE.name)) if VALUE_NET_FILE.is_file() else None
 
 
 def require_value_net() -> ValueNet:
