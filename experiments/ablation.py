@@ -27,10 +27,9 @@ from iam.heldout import first_training_games, sample_test_games, test_games
 from iam.model import OpponentModel
 from iam.pgn import PlayerGame
 from iam.ranker.estimator import prior_penalty
-from iam.ranker.evidence import DEFAULT_FAMILIES, DEFAULT_SEARCH_DEPTH, FAMILIES, EngineSettings, Evidence, family_columns
+from iam.ranker.evidence import DEFAULT_FAMILIES, DEFAULT_SEARCH_DEPTH, FAMILIES, EngineSettings, family_columns, player_evidence
 from iam.ranker.logit import MoveTable, feature_scale, fit_conditional_logit, softmax_by_position
 from iam.ranker.patterns import count_patterns
-from iam.ranker.policynet import require_policy_net
 from iam.ranker.population import PopulationPrior, bundled_prior
 from iam.ranker.positions import player_positions
 from iam.ranker.training import move_table, stack_table
@@ -89,28 +88,16 @@ def ablation(games: Sequence[PlayerGame], player: str, config: AblationConfig, *
     training = first_training_games(games, config.train_games)
     test = sample_test_games(test_games(games), config.test_positions, seed=config.seed)
     population = (prior or bundled_prior()) if config.prior == "population" else None
-    book = population.book.without(player) if population is not None else None
-    patterns = population.patterns.without(player) if population is not None else None
     iam_params = {"min_games": config.min_games, "random_state": config.seed, "player": player}
-    policy = require_policy_net(player)[1] if "policy" in families else None  # the network that never saw him
-    evidence = Evidence(
-        families=families, book=book, patterns=patterns, policy_net=policy, search_depth=config.search_depth, engine=config.engine
-    )
+    evidence = player_evidence(player, families, population, search_depth=config.search_depth, engine=config.engine)
     train_table, _ = move_table(
         training, evidence, max_positions=config.train_positions, iam_params=iam_params, random_state=config.seed, jobs=config.jobs
     )
     test_positions = player_positions(test)
     iam = OpponentModel(**iam_params).fit(training) if "habits" in families else None
     own = count_patterns(training) if "habits" in families else None
-    scorer = Evidence(
-        families=families,
-        iam=iam,
-        book=book,
-        patterns=patterns,
-        own_patterns=own,
-        policy_net=policy,
-        search_depth=config.search_depth,
-        engine=config.engine,
+    scorer = player_evidence(
+        player, families, population, search_depth=config.search_depth, engine=config.engine, iam=iam, own_patterns=own
     )
     try:
         test_table = stack_table(scorer.matrices(test_positions), test_positions)

@@ -22,10 +22,9 @@ import pandas as pd
 
 from iam.pgn import PlayerGame
 from iam.player_games import population_games
-from iam.ranker.evidence import DEFAULT_FAMILIES, DEFAULT_SEARCH_DEPTH, FAMILIES, EngineSettings, Evidence, family_columns, without_engine
+from iam.ranker.evidence import DEFAULT_FAMILIES, DEFAULT_SEARCH_DEPTH, FAMILIES, EngineSettings, Evidence, family_columns, player_evidence, without_engine
 from iam.ranker.logit import MoveTable, feature_scale, fit_conditional_logit, position_log_likelihood
 from iam.ranker.patterns import MovePatterns, count_patterns
-from iam.ranker.policynet import require_policy_net
 from iam.ranker.population import PopulationBook, PopulationPrior, PriorWeights, book_counts
 from iam.ranker.positions import Position
 from iam.ranker.training import move_table
@@ -70,10 +69,10 @@ def build_population_prior(
     static = tuple(family for family in settings.families if family != "population")
     rows = {}
     for name, games in (progress(training.items()) if progress else training.items()):
-        evidence = Evidence(
-            families=static,
-            patterns=patterns.without(name),
-            policy_net=require_policy_net(name)[1] if "policy" in static else None,
+        evidence = player_evidence(
+            name,
+            static,
+            PopulationPrior(book=PopulationBook(), patterns=patterns),
             search_depth=settings.search_depth,
             engine=settings.engine,
             search_cache=settings.search_cache,

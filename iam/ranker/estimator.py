@@ -27,7 +27,7 @@ from iam.model import OpponentModel
 from iam.modelfile import from_document, read_document, to_document, write_document
 from iam.pgn import PlayerGame
 from iam.ranker.calibration import TopLabelCalibration, calibrate_top, fit_top_label
-from iam.ranker.evidence import DEFAULT_FAMILIES, DEFAULT_SEARCH_DEPTH, ENGINE_FAMILIES, FAMILIES, EngineSettings, Evidence, family_columns
+from iam.ranker.evidence import DEFAULT_FAMILIES, DEFAULT_SEARCH_DEPTH, ENGINE_FAMILIES, FAMILIES, EngineSettings, Evidence, family_columns, player_evidence
 from iam.ranker.logit import (
     feature_scale,
     fit_conditional_logit,
@@ -212,21 +212,12 @@ class MoveRanker(BaseEstimator):
             raise TypeError("fit expects PlayerGame records (see iam.pgn.load_player_games)")
         self.player_ = self.player or _most_common_name(games)
         prior = self._population() if self.prior == "population" else None
-        self.book_ = prior.book.without(self.player_) if prior is not None else PopulationBook()
-        others = prior.patterns.without(self.player_).pooled if prior is not None else PatternCounts()
-        self.population_patterns_ = MovePatterns({"population": others})
+        evidence = player_evidence(
+            self.player_, families, prior, search_depth=self.search_depth, engine=self._engine_settings(), search_cache=self.search_cache
+        )
+        self.book_, self.population_patterns_ = evidence.book, evidence.patterns
         self.own_patterns_ = count_patterns(games) if "habits" in families else None
         iam_params = {"min_games": self.min_games, "random_state": self.random_state, "player": self.player_}
-        evidence = Evidence(
-            families=families,
-            book=self.book_,
-            patterns=self.population_patterns_,
-            value_net=_value_net(families),
-            policy_net=_policy_net(families, self.player_),
-            search_depth=self.search_depth,
-            engine=self._engine_settings(),
-            search_cache=self.search_cache,
-        )
         table, positions = move_table(
             games,
             evidence,

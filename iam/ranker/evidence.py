@@ -27,8 +27,9 @@ Families (each can be switched off, so an ablation can remove it):
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from types import MappingProxyType
 
 import numpy as np
 
@@ -37,12 +38,12 @@ from iam.model import OpponentModel
 from iam.ranker.habits import HABIT_FEATURES, habit_features
 from iam.ranker.patterns import MovePatterns, PatternCounts, pattern_keys, pattern_lift
 from iam.ranker.movefeatures import MOVE_FEATURES, move_features
-from iam.ranker.population import BOOK_FEATURES, PopulationBook, book_features
+from iam.ranker.population import BOOK_FEATURES, PopulationBook, PopulationPrior, book_features
 from iam.ranker.positions import Position
 from iam.ranker.scorefeatures import SCORE_FEATURES, score_features
 from iam.ranker.shapefeatures import SHAPE_FEATURES, shape_features
 from iam.ranker.search_cache import StoredSearchScores
-from iam.ranker.policynet import POLICY_FEATURES, PolicyNet, policy_features
+from iam.ranker.policynet import POLICY_FEATURES, PolicyNet, policy_features, require_policy_net
 from iam.ranker.valuenet import ValueNet, require_value_net
 from search.chess.scoring import RootScoreCache, score_root_moves
 
@@ -58,10 +59,10 @@ __all__ = [
     "without_engine",
     "Evidence",
     "EngineSettings",
+    "Family",
+    "FAMILY_REGISTRY",
+    "player_evidence",
 ]
-
-FAMILIES: tuple[str, ...] = ("move", "shape", "search", "value", "policy", "engine", "glance", "habits", "population")
-"""Every feature family, in the order their columns are laid out."""
 
 ENGINE_FAMILIES: tuple[str, ...] = ("engine", "glance")
 """The families a UCI engine computes: a ranker with any of them needs an engine's path."""
@@ -88,19 +89,9 @@ train and to query, for a short run (the README's first command), at a point or 
 
 def family_columns(family: str) -> tuple[str, ...]:
     """The column names of one family."""
-    if family == "move":
-        return MOVE_FEATURES
-    if family == "shape":
-        return SHAPE_FEATURES
-    if family in ("search", "value", *ENGINE_FAMILIES):
-        return tuple(f"{family}_{name}" for name in SCORE_FEATURES)
-    if family == "policy":
-        return tuple(f"policy_{name}" for name in POLICY_FEATURES)
-    if family == "habits":
-        return (*HABIT_FEATURES, "pattern_lift")
-    if family == "population":
-        return (*BOOK_FEATURES, "pattern_rate")
-    raise ValueError(f"unknown feature family {family!r} (known: {', '.join(FAMILIES)})")
+    if family not in FAMILY_REGISTRY:
+        raise ValueError(f"unknown feature family {family!r} (known: {', '.join(FAMILIES)})")
+    return FAMILY_REGISTRY[family].columns
 
 
 def with_engine(families: Sequence[str]) -> tuple[str, ...]:
@@ -149,11 +140,17 @@ class Evidence:
     """SQLite file where the search family's scores are kept across runs (:mod:`iam.ranker.search_cache`)."""
     stored_scores: StoredSearchScores | None = None
     """Opened on first use from ``search_cache``."""
+    registry: Mapping[str, Family] | None = None
+    """The families by name (default :data:`FAMILY_REGISTRY`)."""
     _lift: np.ndarray | None = field(default=None, init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        if self.registry is None:
+            self.registry = FAMILY_REGISTRY
 
     @property
     def columns(self) -> tuple[str, ...]:
-        return tuple(name for family in self.families for name in family_columns(family))
+        return tuple(name for family in self.families for name in self.registry[family].columns)
 
     def matrix(self, position: Position) -> np.ndarray:
         """The position's feature rows, one per legal move, columns as :attr:`columns`."""
@@ -190,34 +187,26 @@ class Evidence:
 
     def _family(self, family: str, position: Position, found: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
         """One family's columns (``found``: the columns already computed for this position)."""
-        if family == "move":
-            return move_features(position)
-        if family == "shape":
-            return shape_features(position)
-        if family == "search":
-            return score_features(self._search_scores(position), position.moves, "search")
-        if family == "value":
-            columns = found if "exchange_gain" in found else move_features(position)
-            return score_features(self._value_net().scores(position, columns), position.moves, "value")
-        if family == "policy":
-            columns = found if "exchange_gain" in found else move_features(position)
-            return policy_features(self._policy_net().log_beliefs(position, columns))
-        if family == "engine":
-            return score_features(self._engine_scores(position), position.moves, "engine")
-        if family == "glance":
-            return score_features(self._glance_scores(position), position.moves, "glance")
-        if family == "habits":
-            if self.iam is None:
-                habits = {name: np.zeros(len(position.moves)) for name in HABIT_FEATURES}
-            else:
-                habits = habit_features(self.iam, position)
-            habits["pattern_lift"] = self._pattern_lift()[pattern_keys(position.board, position.moves)]
-            return habits
-        if family == "population":
-            population = book_features(self.book or PopulationBook(), position)
-            population["pattern_rate"] = self._population_patterns().log_rates[pattern_keys(position.board, position.moves)]
-            return population
-        raise ValueError(f"unknown feature family {family!r}")
+        if family not in self.registry:
+            raise ValueError(f"unknown feature family {family!r}")
+        return self.registry[family].compute(self, position, found)
+
+    def _move_columns(self, position: Position, found: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+        """The move family's columns, from ``found`` when they are there (the networks read them)."""
+        return found if "exchange_gain" in found else move_features(position)
+
+    def _habit_columns(self, position: Position) -> dict[str, np.ndarray]:
+        if self.iam is None:
+            habits = {name: np.zeros(len(position.moves)) for name in HABIT_FEATURES}
+        else:
+            habits = habit_features(self.iam, position)
+        habits["pattern_lift"] = self._pattern_lift()[pattern_keys(position.board, position.moves)]
+        return habits
+
+    def _population_columns(self, position: Position) -> dict[str, np.ndarray]:
+        population = book_features(self.book or PopulationBook(), position)
+        population["pattern_rate"] = self._population_patterns().log_rates[pattern_keys(position.board, position.moves)]
+        return population
 
     def _value_net(self) -> ValueNet:
         if self.value_net is None:
@@ -265,3 +254,92 @@ class Evidence:
         if self.glance_analyser is None:
             self.glance_analyser = EngineAnalyser(self.engine.path, depth=GLANCE_DEPTH, cache=self.engine.cache)
         return self.glance_analyser.analyse(position.board).scores
+
+
+@dataclass(frozen=True)
+class Family:
+    """One family of evidence: its name, its columns, and how it computes them for a position.
+
+    ``compute(evidence, position, found)`` returns the family's columns, one value per
+    legal move; ``found`` holds the columns already computed for the position.
+    """
+
+    name: str
+    columns: tuple[str, ...]
+    compute: Callable[[Evidence, Position, dict[str, np.ndarray]], dict[str, np.ndarray]]
+
+
+def _score_family(name: str, scores: Callable[[Evidence, Position, dict[str, np.ndarray]], dict]) -> Family:
+    """A family of :data:`~iam.ranker.scorefeatures.SCORE_FEATURES` built from one source of move scores."""
+    return Family(
+        name,
+        tuple(f"{name}_{column}" for column in SCORE_FEATURES),
+        lambda evidence, position, found: score_features(scores(evidence, position, found), position.moves, name),
+    )
+
+
+FAMILY_REGISTRY: Mapping[str, Family] = MappingProxyType(
+    {
+        family.name: family
+        for family in (
+            Family("move", MOVE_FEATURES, lambda evidence, position, found: move_features(position)),
+            Family("shape", SHAPE_FEATURES, lambda evidence, position, found: shape_features(position)),
+            _score_family("search", lambda evidence, position, found: evidence._search_scores(position)),
+            _score_family(
+                "value",
+                lambda evidence, position, found: evidence._value_net().scores(position, evidence._move_columns(position, found)),
+            ),
+            Family(
+                "policy",
+                tuple(f"policy_{name}" for name in POLICY_FEATURES),
+                lambda evidence, position, found: policy_features(
+                    evidence._policy_net().log_beliefs(position, evidence._move_columns(position, found))
+                ),
+            ),
+            _score_family("engine", lambda evidence, position, found: evidence._engine_scores(position)),
+            _score_family("glance", lambda evidence, position, found: evidence._glance_scores(position)),
+            Family("habits", (*HABIT_FEATURES, "pattern_lift"), lambda evidence, position, found: evidence._habit_columns(position)),
+            Family(
+                "population", (*BOOK_FEATURES, "pattern_rate"), lambda evidence, position, found: evidence._population_columns(position)
+            ),
+        )
+    }
+)
+"""Every feature family by name, in the order their columns are laid out. A new family is one entry here."""
+
+FAMILIES: tuple[str, ...] = tuple(FAMILY_REGISTRY)
+"""Every feature family, in the order their columns are laid out."""
+
+
+def player_evidence(
+    player: str,
+    families: Sequence[str],
+    population: PopulationPrior | None,
+    *,
+    search_depth: int = DEFAULT_SEARCH_DEPTH,
+    engine: EngineSettings | None = None,
+    search_cache: str | None = None,
+    iam: OpponentModel | None = None,
+    own_patterns: PatternCounts | None = None,
+) -> Evidence:
+    """The evidence about ``player``'s moves from sources that never saw him.
+
+    The population's opening book and move patterns with every master of his name left
+    out, the policy network fitted without him, the shipped value network; ``iam`` and
+    ``own_patterns`` are his own (None while they are being fitted). Fitting, ablation and
+    the population prior's build all take their evidence from here.
+    """
+    book = population.book.without(player) if population is not None else PopulationBook()
+    others = population.patterns.without(player).pooled if population is not None else PatternCounts()
+    return Evidence(
+        families=tuple(families),
+        iam=iam,
+        book=book,
+        patterns=MovePatterns({"population": others}),
+        own_patterns=own_patterns,
+        value_net=require_value_net() if "value" in families else None,
+        policy_net=require_policy_net(player)[1] if "policy" in families else None,
+        search_depth=search_depth,
+        engine=engine,
+        search_cache=search_cache,
+    )
