@@ -3,7 +3,7 @@
 The endgame is checked two ways: against facts that hold for KQK whatever the
 reference (White to move always wins; the longest mate takes 10 moves, 19 plies;
 Black's draws are stalemates or a hanging queen), and against the Gaviota table that
-python-chess's source release ships, when tests/search/fetch_tablebases.py has
+python-chess's source release ships, when scripts/fetch_tablebases.py has
 fetched it (.ci/run does).
 """
 
@@ -98,7 +98,7 @@ def test_kqk_short_mates_agree_with_alphabeta_on_the_chess_adapter(kqk):
 @pytest.mark.slow
 @pytest.mark.skipif(
     not (GAVIOTA_DIR / "kqk.gtb.cp4").exists(),
-    reason="Gaviota KQK table not fetched (run tests/search/fetch_tablebases.py)",
+    reason="Gaviota KQK table not fetched (run scripts/fetch_tablebases.py)",
 )
 def test_kqk_agrees_with_the_gaviota_tablebase(kqk):
     game, states, solution = kqk

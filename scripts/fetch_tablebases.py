@@ -2,7 +2,7 @@
 for the tablebase test of the retrograde solver.
 
 Run by .ci/run; run it by hand to enable the test locally:
-    .venv/bin/python tests/search/fetch_tablebases.py
+    .venv/bin/python scripts/fetch_tablebases.py
 The tables are not committed: they are third-party data. This downloads the source
 release of the installed python-chess version with pip, takes only the two files,
 checks them against pinned MD5 sums (those python-chess publishes beside them) and
