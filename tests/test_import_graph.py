@@ -143,3 +143,32 @@ def test_layers_point_one_way():
         if _layer(target) > _layer(module)
     )
     assert upward == []
+
+
+BUILD_ONLY = ("iam.ranker.build_prior", "iam.ranker.policy_data", "iam.ranker.fingerprint")
+"""Modules that build the shipped artefacts (scripts/ and tests run them); nothing at run time imports them."""
+
+
+def test_build_code_is_not_imported_at_run_time():
+    importing = sorted(
+        f"{module} -> {target}"
+        for module, targets in _graph().items()
+        if module not in BUILD_ONLY
+        for target in targets
+        if target in BUILD_ONLY
+    )
+    assert importing == []
+
+
+def test_lightgbm_is_imported_only_inside_the_functions_that_fit():
+    """The residual trees are scored with numpy: a model loads and predicts without LightGBM installed."""
+    at_top = []
+    for name, path in _modules().items():
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in tree.body:
+            names = [alias.name for alias in node.names] if isinstance(node, ast.Import) else []
+            if isinstance(node, ast.ImportFrom):
+                names = [node.module or ""]
+            if any(found.split(".")[0] == "lightgbm" for found in names):
+                at_top.append(name)
+    assert at_top == []
