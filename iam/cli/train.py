@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+import time
 from pathlib import Path
 
 from iam.cli._common import (
@@ -14,8 +15,8 @@ from iam.cli._common import (
     print_json,
     progress,
     ranker_params,
-    read_games,
 )
+from iam.cli._games import add_game_arguments, pgn_paths, read_player_games
 from iam.errors import DataError
 from iam.model import OpponentModel
 from iam.modelfile import check_writable
@@ -29,9 +30,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description="Learn a player's chunk library, rote memory and belief from their games "
         "and write the model file (JSON; gzip when the name ends in .gz).",
     )
-    parser.add_argument("pgn", nargs="+", metavar="PGN", help="PGN files (plain, .gz, .bz2, .xz or .zst)")
-    parser.add_argument("--player", required=True, help="player name as written in the PGN (case-insensitive, whole words)")
-    parser.add_argument("--color", choices=("white", "black", "any"), default="any", help="only the player's games with this colour")
+    add_game_arguments(parser, player_required=True)
     parser.add_argument("--split", choices=("all", "train", "test"), default="all", help="held-out protocol: game i is a test game when i %% 5 == 4 (default all: test games included; "
         "train before comparing with held-out figures)")
     parser.add_argument("--max-games", type=int, metavar="N", help="use at most the first N games (after the other filters)")
@@ -67,22 +66,30 @@ def run(args: argparse.Namespace) -> int:
         raise DataError("--min-formed-games cannot be negative")
     check_seed(args.seed)
     output = Path(args.output)
-    check_not_input(output, args.pgn, "-o")
+    check_not_input(output, pgn_paths(args), "-o")
     check_writable(output)  # before reading and training, not after
-    games, report = read_games(
-        args.pgn, player=args.player, color=args.color, split=args.split, max_games=args.max_games, quiet=args.quiet
-    )
+    games, report, _, _ = read_player_games(args, split=args.split, max_games=args.max_games, quiet=args.quiet)
     if not games:
         raise DataError(f"none of the player's games can be used ({'; '.join(report.summary_lines()[1:])})")
-    if not args.quiet and not args.json and sys.stderr.isatty():  # a status line, like the progress bars
-        print(f"learning from {len(games)} game{'s' if len(games) != 1 else ''} ...", file=sys.stderr)
+    started = time.perf_counter()
+    if not args.quiet:  # a status line even when stderr is not a terminal: training takes minutes
+        positions = sum(game.player_moves for game in games)
+        sampled = f", {min(positions, args.ranker_positions)} sampled for training" if args.predictor == "ranker" else ""
+        print(
+            f"iam: learning from {len(games)} game{'s' if len(games) != 1 else ''} "
+            f"({positions} positions of the player{sampled}) ...",
+            file=sys.stderr,
+        )
     if args.predictor == "ranker":
-        return _train_ranker(args, games, report, output)
+        code = _train_ranker(args, games, report, output)
+        _done(args, started)
+        return code
     model = OpponentModel(
         min_games=args.min_games, min_formed_games=args.min_formed_games, belief=args.belief, random_state=args.seed
     )
     model.fit(games, progress=lambda steps: progress(steps, quiet=args.quiet, desc="fitting", unit=" steps"))
     model.save(output)
+    _done(args, started)
     summary = {
         "model": str(output),
         "player": model.player_,
@@ -111,6 +118,12 @@ def run(args: argparse.Namespace) -> int:
         print(f"note: {note}")
     print(f"model written to {output} ({output.stat().st_size / 1024:.0f} KiB)")
     return 0
+
+
+def _done(args: argparse.Namespace, started: float) -> None:
+    """The closing status line on stderr."""
+    if not args.quiet:
+        print(f"iam: done in {time.perf_counter() - started:.0f} s", file=sys.stderr)
 
 
 def _train_ranker(args: argparse.Namespace, games, report, output: Path) -> int:
