@@ -3,15 +3,19 @@
 from __future__ import annotations
 
 import argparse
+import io
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
+
+import chess.pgn
 
 from iam.errors import DataError
 from iam.filters import GameFilter, add_filter_arguments, filter_from_args, read_filtered
 from iam.pgn import IngestReport, PlayerGame
 from iam.player_games import bundled_or_given
 
-__all__ = ["add_game_arguments", "pgn_paths", "read_player_games"]
+__all__ = ["add_game_arguments", "pgn_paths", "read_player_games", "read_pgn_games"]
 
 _PGN_HELP = "PGN files (plain, .gz, .bz2, .xz or .zst)"
 
@@ -58,3 +62,21 @@ def read_player_games(
         games_filter = replace(games_filter, player=player)
     games, report = read_filtered(found, games_filter, quiet=quiet, check_names=given is not None, announce=not quiet, **options)
     return games, report, player, games_filter
+
+
+def read_pgn_games(path: str | Path) -> list[chess.pgn.Game]:
+    """Every game of a PGN file, whole (headers, comments, variations); DataError when there is none or a move is bad."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8-sig", errors="replace")
+    except OSError as exc:
+        raise DataError(f"cannot read {path}: {exc.strerror or exc}") from None
+    stream = io.StringIO(text)
+    games = []
+    while (game := chess.pgn.read_game(stream)) is not None:
+        if game.errors:
+            raise DataError(f"{path}, game {len(games) + 1}: {game.errors[0]}")
+        games.append(game)
+    if not games:
+        raise DataError(f"no PGN games found in {path}")
+    return games

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import io
 import math
 import sys
 from collections import Counter
@@ -14,7 +13,7 @@ import chess
 import chess.pgn
 
 from iam.cli._common import check_not_input, print_json
-from iam.cli._games import pgn_paths
+from iam.cli._games import pgn_paths, read_pgn_games
 from iam.errors import DataError
 from iam.pgn import name_matches
 from iam.predictors import load_predictor
@@ -74,7 +73,7 @@ def run(args: argparse.Namespace) -> int:
     paths = pgn_paths(args)
     if args.out:
         check_not_input(args.out, [*paths, args.model], "--out")
-    games = [game for path in paths for game in _read(Path(path))]
+    games = [game for path in paths for game in read_pgn_games(path)]
     model = load_predictor(args.model, engine=args.engine)
     skipped: Counter[str] = Counter()
     annotated: list[tuple[chess.pgn.Game, list[AnnotatedMove]]] = []
@@ -138,23 +137,6 @@ def annotate_game(model, game: chess.pgn.Game, color: chess.Color, *, number: in
 
 def _joined(existing: str, added: str) -> str:
     return f"{existing.strip()} {added}" if existing.strip() else added
-
-
-def _read(path: Path) -> list[chess.pgn.Game]:
-    """Every game of a PGN file (DataError when there is none or a move cannot be read)."""
-    try:
-        text = path.read_text(encoding="utf-8-sig", errors="replace")
-    except OSError as exc:
-        raise DataError(f"cannot read {path}: {exc.strerror or exc}") from None
-    stream = io.StringIO(text)
-    games = []
-    while (game := chess.pgn.read_game(stream)) is not None:
-        if game.errors:
-            raise DataError(f"{path}, game {len(games) + 1}: {game.errors[0]}")
-        games.append(game)
-    if not games:
-        raise DataError(f"no PGN games found in {path}")
-    return games
 
 
 def _side(game: chess.pgn.Game, args: argparse.Namespace, model_player: str) -> tuple[chess.Color | None, str]:
