@@ -11,6 +11,7 @@ from iam.cli._games import read_pgn_games
 from iam.errors import PositionError
 from iam.predictors import load_predictor
 from iam.ranker import MoveRanker
+from iam.ranker.evidence import feature_words
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -143,7 +144,13 @@ def _ranker(model, board, args: argparse.Namespace) -> int:
                 "san": item["san"],
                 "belief": item["belief"],
                 "features": [
-                    {"feature": c.feature, "family": c.family, "value": c.value, "contribution": c.contribution}
+                    {
+                        "feature": c.feature,
+                        "words": feature_words(c.feature),
+                        "family": c.family,
+                        "value": c.value,
+                        "contribution": c.contribution,
+                    }
                     for c in item["features"]
                 ],
             }
@@ -153,6 +160,6 @@ def _ranker(model, board, args: argparse.Namespace) -> int:
         return 0
     print(f"{model.player_} to move in {board.fen()}")
     for rank, item in enumerate(explained, 1):
-        reasons = ", ".join(f"{c.feature} {c.contribution:+.2f}" for c in item["features"][:3])
+        reasons = ", ".join(f"{feature_words(c.feature)} {c.contribution:+.2f}" for c in item["features"][:3])
         print(f"{rank:>2}. {item['san']:<8} {item['belief']:6.1%}  {reasons}")
     return 0

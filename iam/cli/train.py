@@ -21,6 +21,7 @@ from iam.errors import DataError
 from iam.model import OpponentModel
 from iam.modelfile import check_writable
 from iam.ranker import MoveRanker
+from iam.ranker.evidence import feature_words
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -152,6 +153,6 @@ def _train_ranker(args: argparse.Namespace, games, report, output: Path) -> int:
     print("\n".join(report.summary_lines()))
     trees = f", plus the population's {model.trees_.trees} residual trees" if model.trees_ is not None else ""
     print(f"move ranker of {model.player_}: {model.n_positions_} training positions, families {', '.join(model.families_)}{trees}")
-    print("strongest weights: " + ", ".join(f"{name} {value:+.2f}" for name, value in weights[:8]))
+    print("strongest weights: " + ", ".join(f"{feature_words(name)} {value:+.2f}" for name, value in weights[:8]))
     print(f"model written to {output} ({output.stat().st_size / 1024:.0f} KiB)")
     return 0
