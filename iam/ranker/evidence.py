@@ -161,7 +161,7 @@ _FEATURE_WORDS: dict[str, str] = {
     "rote_share": "his own opening move (how often he chose it)",
     "rote_top": "his most played opening move",
     "pattern_lift": "a kind of move he plays more than other masters",
-    "book_share": "his book move (how often masters chose it)",
+    "book_share": "the book move (how often masters chose it)",
     "book_log_games": "how well known the book position is",
     "book_top": "the masters' most played book move",
     "pattern_rate": "a kind of move masters often play",
@@ -185,7 +185,7 @@ def feature_words(name: str) -> str:
     """A feature column in words a chess player reads (the name itself when it has none).
 
     >>> feature_words("book_share"), feature_words("engine_best")
-    ('his book move (how often masters chose it)', "the engine's choice")
+    ('the book move (how often masters chose it)', "the engine's choice")
     """
     if name in _FEATURE_WORDS:
         return _FEATURE_WORDS[name]
