@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import re
 
 import chess
 
@@ -89,16 +90,23 @@ def parse_move(board: chess.Board, text: str, ply: int) -> chess.Move:
     try:
         return board.parse_san(text)
     except chess.AmbiguousMoveError:
-        raise PositionError(f"move {ply} ({text}) is ambiguous in {board.fen()}: give the square it comes from (e.g. Nbd2)") from None
+        raise PositionError(f"ambiguous move {text} (ply {ply}) in {board.fen()}: give the piece's file or rank (e.g. Nbd2)") from None
     except ValueError:
         pass
     try:
         move = chess.Move.from_uci(text)
     except ValueError:
-        move = None
-    if move is None or move not in board.legal_moves:
-        raise PositionError(f"move {ply} ({text}) is not a legal move in {board.fen()} (SAN such as Nf3, or UCI such as g1f3)")
+        if _looks_like_a_move(text):
+            raise PositionError(f"illegal move {text} (ply {ply}) in {board.fen()}") from None
+        raise PositionError(f"{text!r} (ply {ply}) is not a move in SAN (Nf3) or UCI (g1f3) notation") from None
+    if move not in board.legal_moves:
+        raise PositionError(f"illegal move {text} (ply {ply}) in {board.fen()}")
     return move
+
+
+def _looks_like_a_move(text: str) -> bool:
+    """Whether ``text`` is written like a SAN move (so refusing it means it is illegal here, not unreadable)."""
+    return re.fullmatch(r"[KQRBN]?[a-h]?[1-8]?x?[a-h][1-8](=?[QRBN])?[+#]?|O-O(-O)?[+#]?|0-0(-0)?", text.strip()) is not None
 
 
 def game_position(path: str, ply: int | None) -> chess.Board:
