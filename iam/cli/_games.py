@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import argparse
 import io
+import logging
+from collections import Counter
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -64,8 +66,12 @@ def read_player_games(
     return games, report, player, games_filter
 
 
-def read_pgn_games(path: str | Path) -> list[chess.pgn.Game]:
-    """Every game of a PGN file, whole (headers, comments, variations); DataError when there is none or a move is bad."""
+def read_pgn_games(path: str | Path, skipped: Counter[str] | None = None) -> list[chess.pgn.Game]:
+    """Every readable game of a PGN file, whole (headers, comments, variations).
+
+    A game with an illegal or unreadable move is left out and counted in ``skipped``
+    by its reason; without ``skipped`` it is an error. DataError when no game is left.
+    """
     path = Path(path)
     try:
         text = path.read_text(encoding="utf-8-sig", errors="replace")
@@ -73,10 +79,20 @@ def read_pgn_games(path: str | Path) -> list[chess.pgn.Game]:
         raise DataError(f"cannot read {path}: {exc.strerror or exc}") from None
     stream = io.StringIO(text)
     games = []
-    while (game := chess.pgn.read_game(stream)) is not None:
-        if game.errors:
-            raise DataError(f"{path}, game {len(games) + 1}: {game.errors[0]}")
-        games.append(game)
+    number = 0
+    logger = logging.getLogger("chess.pgn")  # its errors are collected in game.errors, not printed
+    level, logger.level = logger.level, logging.CRITICAL
+    try:
+        while (game := chess.pgn.read_game(stream)) is not None:
+            number += 1
+            if game.errors:
+                if skipped is None:
+                    raise DataError(f"{path}, game {number}: {game.errors[0]}")
+                skipped["illegal or unreadable move"] += 1
+                continue
+            games.append(game)
+    finally:
+        logger.level = level
     if not games:
-        raise DataError(f"no PGN games found in {path}")
+        raise DataError(f"no readable PGN game in {path}")
     return games

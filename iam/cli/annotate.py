@@ -73,9 +73,9 @@ def run(args: argparse.Namespace) -> int:
     paths = pgn_paths(args)
     if args.out:
         check_not_input(args.out, [*paths, args.model], "--out")
-    games = [game for path in paths for game in read_pgn_games(path)]
-    model = load_predictor(args.model, engine=args.engine)
     skipped: Counter[str] = Counter()
+    games = [game for path in paths for game in read_pgn_games(path, skipped)]
+    model = load_predictor(args.model, engine=args.engine)
     annotated: list[tuple[chess.pgn.Game, list[AnnotatedMove]]] = []
     try:
         for number, game in enumerate(games):

@@ -77,7 +77,7 @@ def run(args: argparse.Namespace) -> int:
         "top_chunks": chunks,
     }
     if ranker is not None:
-        summary = {"ranker": ranker, "iam": summary}
+        summary = {**summary, "ranker": ranker}  # the chunk summary stays at the top, as for an IAM model
     if args.json:
         print_json(summary)
         return 0
