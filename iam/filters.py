@@ -78,7 +78,8 @@ def add_filter_arguments(parser: Any, *, player_required: bool = False, player_h
     parser.add_argument(
         "--player",
         required=player_required,
-        help=player_help or "player name as written in the PGN (case-insensitive, whole words)",
+        help=(player_help or "player name as written in the PGN (case-insensitive, whole words)")
+        + "; the spellings matched are printed, and names of different people refused (see --partial-names)",
     )
     parser.add_argument("--alias", action="append", default=[], metavar="NAME", help="another spelling of the same player (repeatable)")
     parser.add_argument(
