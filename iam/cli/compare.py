@@ -31,8 +31,9 @@ DESCRIPTION = (
     "Retrain every predictor on the first N training games of a player for several N (game i is a test "
     "game when i % 5 == 4), predict every move of the player in the test games, and report coverage, "
     "top-1/top-3 accuracy, calibration and the belief-band table of each. Costly: one training per "
-    "predictor and size (the default, every predictor at four sizes on the bundled games, takes tens of "
-    "minutes on a 2-core laptop; --train-games all --predictor ranker --max-positions 500 a few)."
+    "predictor and size, and every test position scored by each (the default, every predictor at four sizes "
+    "on all the bundled player's test positions, takes hours on a 2-core laptop; --train-games all --predictor "
+    "ranker --max-positions 500 --search-depth 2 --train-positions 500 some minutes)."
 )
 PLAYER_HELP = (
     "player name (default: Botvinnik); without PGN, the bundled file of this player if there is one "

@@ -33,7 +33,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "evidence (--predictor iam: the source notes' chunks and opening memory alone). Cost: the ranker's "
         "time goes into its training positions, about half a second each at the default search depth 3 "
         "on a 2-core laptop, so the default (2,000 positions, one process) takes about 8 to 16 minutes; "
-        "--search-depth 2 takes about a third of that, and --search-depth 1 --train-positions 200 well "
+        "--search-depth 2 takes a fraction of that, and --search-depth 1 --train-positions 200 well "
         "under a minute. A status line on stderr says what it learns from and when it is done.",
     )
     add_game_arguments(parser, player_required=True)
