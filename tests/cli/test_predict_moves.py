@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import io
 import json
 
+import chess.pgn
 import pytest
 
 from iam.cli import main
@@ -26,11 +28,7 @@ def test_san_and_uci_give_the_same_position(quick_ranker, capsys):
 
 def test_the_position_after_a_game_or_a_ply(quick_ranker, later_games, capsys):
     after = _predictions(capsys, str(quick_ranker), "--pgn", str(later_games), "--ply", "4")
-    text = later_games.read_text()
-    import chess.pgn
-    import io
-
-    game = chess.pgn.read_game(io.StringIO(text))
+    game = chess.pgn.read_game(io.StringIO(later_games.read_text()))
     moves = [move.uci() for move in list(game.mainline_moves())[:4]]
     assert after == _predictions(capsys, str(quick_ranker), "--moves", *moves)
     last = _predictions(capsys, str(quick_ranker), "--pgn", str(later_games), "--ply", str(len(list(game.mainline_moves())) - 1))
