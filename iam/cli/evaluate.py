@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from pathlib import Path
 
 from iam.cli import compare
 from iam.cli._common import check_seed, output_dir, print_json
@@ -32,10 +33,17 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    if not args.pgn or not is_model_file(args.pgn[0]):
+    if not args.pgn or not _names_a_model(args.pgn[0]):
         print(_DEPRECATED, file=sys.stderr)
         return compare.run(args)
     return evaluate_model(args)
+
+
+def _names_a_model(path: str) -> bool:
+    """Whether the first argument is a model file: by its content, or by its name when it does not exist."""
+    if Path(path).exists():
+        return is_model_file(path)
+    return path.endswith((".json", ".json.gz"))
 
 
 def evaluate_model(args: argparse.Namespace) -> int:

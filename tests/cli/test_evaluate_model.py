@@ -61,3 +61,8 @@ def test_the_old_spelling_is_compare_with_a_note(later_games, capsys):
 def test_a_model_without_games_is_a_one_line_error(quick_ranker, capsys):
     code, _, err = _json(capsys, "evaluate", str(quick_ranker))
     assert code == 2 and err == "iam: error: give at least one PGN file\n"
+
+
+def test_a_missing_model_file_is_named_as_one(later_games, tmp_path, capsys):
+    code, _, err = _json(capsys, "evaluate", str(tmp_path / "gone.json.gz"), str(later_games))
+    assert code == 2 and err == f"iam: error: model file not found: {tmp_path / 'gone.json.gz'}\n"
