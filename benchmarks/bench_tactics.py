@@ -89,7 +89,7 @@ def main() -> int:
         name, _, command = item.partition("=")
         engines[name] = engine_command(command)
     if not engines:
-        engines["ours"] = engine_command("iam uci")
+        engines["ours"] = engine_command("iam uci", known={"iam": [sys.executable, "-m", "iam"]})
         if (sunfish := sunfish_command()) is not None:
             engines["sunfish"] = sunfish
     suite = read_suite(args.suite, args.limit)

@@ -77,6 +77,8 @@ class PlayerGame:
     black: str = ""
     event: str = ""
     date: str = ""
+    tags: dict[str, str] = field(default_factory=dict, compare=False, repr=False)
+    """Every tag pair of the game (TimeControl, WhiteElo, ...), for filters."""
 
     @property
     def split(self) -> Literal["train", "test"]:
@@ -107,6 +109,8 @@ class IngestReport:
     skipped_examples: list[str] = field(default_factory=list)
     spellings: Counter[str] = field(default_factory=Counter)
     names: Counter[str] = field(default_factory=Counter)
+    filtered: Counter[str] = field(default_factory=Counter)
+    """Games left out by the game filters (:mod:`iam.filters`), by reason."""
 
     @property
     def skipped_total(self) -> int:
@@ -125,6 +129,9 @@ class IngestReport:
             lines.append(
                 f"left out by request: {self.filtered_color} by colour, {self.filtered_split} by split"
             )
+        if self.filtered:
+            reasons = "; ".join(f"{reason}: {count}" for reason, count in self.filtered.most_common())
+            lines.append(f"left out by the filters {sum(self.filtered.values())}: {reasons}")
         if self.skipped:
             reasons = "; ".join(f"{reason}: {count}" for reason, count in self.skipped.most_common())
             lines.append(f"skipped {self.skipped_total}: {reasons}")
@@ -139,6 +146,7 @@ class IngestReport:
             "used": self.used,
             "filtered_color": self.filtered_color,
             "filtered_split": self.filtered_split,
+            "filtered": dict(self.filtered.most_common()),
             "skipped": dict(self.skipped.most_common()),
             "skipped_examples": self.skipped_examples,
             "spellings": dict(self.spellings.most_common()),
@@ -163,6 +171,7 @@ def iter_player_games(
     split: Split = "all",
     max_games: int | None = None,
     report: IngestReport | None = None,
+    aliases: Sequence[str] = (),
 ) -> Iterator[PlayerGame]:
     """Stream the player's games from ``paths`` (plain, .gz, .bz2, .xz or .zst PGN).
 
@@ -171,7 +180,8 @@ def iter_player_games(
     Raises :class:`DataError` for missing, empty, unreadable or non-PGN files and
     :class:`PlayerNotFoundError` when the player is in none of the games.
     ``player=None`` with ``color`` white or black reads whoever had that colour in
-    each game (an unknown player, identified by :mod:`iam.identify`).
+    each game (an unknown player, identified by :mod:`iam.identify`). ``aliases``
+    are other spellings of the player's name, matched the same way.
     """
     if player is None and color == "any":
         raise DataError("without a player name, the colour must be white or black")
@@ -188,7 +198,8 @@ def iter_player_games(
     for path in paths:
         report.files.append(str(path))
         games_in_file = 0
-        for visitor in _read_games(Path(path), player, report, side=None if player is not None else color == "white"):
+        names = None if player is None else (player, *aliases)
+        for visitor in _read_games(Path(path), names, report, side=None if player is not None else color == "white"):
             games_in_file += 1
             report.games_read += 1
             if not visitor.player_color:
@@ -223,6 +234,7 @@ def iter_player_games(
                 black=visitor.game.headers.get("Black", ""),
                 event=visitor.game.headers.get("Event", ""),
                 date=visitor.game.headers.get("Date", ""),
+                tags=dict(visitor.game.headers),
             )
         if games_in_file == 0:
             raise DataError(f"no PGN games found in {path} (no tag pairs such as [White \"...\"])")
@@ -302,8 +314,14 @@ def _player_moves(game: ParsedGame, color: chess.Color) -> int:
     return (len(game.moves) + first_is_player) // 2
 
 
-def _read_games(path: Path, player: str | None, report: IngestReport, *, side: chess.Color | None = None) -> Iterator[_Seen]:
-    """Yield every game of the file (each block of tag pairs is one game); ``side``: the player's colour in all."""
+def _read_games(
+    path: Path, player: str | Sequence[str] | None, report: IngestReport, *, side: chess.Color | None = None
+) -> Iterator[_Seen]:
+    """Yield every game of the file (each block of tag pairs is one game); ``side``: the player's colour in all.
+
+    ``player`` is a name or several spellings of it.
+    """
+    queries = (player,) if isinstance(player, str) else tuple(player or ())
     with _open_text(path) as handle:
         texts = split_games(handle)
         while True:
@@ -320,12 +338,12 @@ def _read_games(path: Path, player: str | None, report: IngestReport, *, side: c
                 name = game.headers.get(tag, "")
                 if name and name != "?":
                     report.names[name] += 1
-                if color == side or (player is not None and name_matches(player, name)):
+                if color == side or any(name_matches(query, name) for query in queries):
                     colors.add(color)
                     spelling = name
-            if not colors and player is not None and any(name_matches(player, line) for line in game.malformed_tags):
+            if not colors and any(name_matches(query, line) for query in queries for line in game.malformed_tags):
                 colors.add(chess.WHITE)  # his game by the look of it, and unreadable: counted, then skipped
-                spelling = player
+                spelling = queries[0]
             yield _Seen(game, text, colors, spelling)
 
 

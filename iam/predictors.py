@@ -10,6 +10,7 @@ without its population prior, a control), ``ranker+engine``
 
 from __future__ import annotations
 
+import zlib
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -23,7 +24,15 @@ from iam.ranker import DEFAULT_FAMILIES, MoveRanker
 from iam.ranker.evidence import DEFAULT_SEARCH_DEPTH, with_engine
 from iam.ranker.estimator import RANKER_FORMAT
 
-__all__ = ["PREDICTORS", "TRAINED", "PredictorSettings", "build_predictor", "load_predictor", "available_predictors"]
+__all__ = [
+    "PREDICTORS",
+    "TRAINED",
+    "PredictorSettings",
+    "build_predictor",
+    "load_predictor",
+    "is_model_file",
+    "available_predictors",
+]
 
 PREDICTORS: tuple[str, ...] = (
     "iam",
@@ -109,3 +118,26 @@ def load_predictor(path: str | Path, *, engine: str | None = None) -> OpponentMo
     raise ModelFileError(
         f"model file {path} is not an IAM model file (format {FORMAT!r} or {RANKER_FORMAT!r} expected, found {kind!r})"
     )
+
+
+_SNIFF_BYTES = 4096
+
+
+def is_model_file(path: str | Path) -> bool:
+    """Whether ``path`` holds a model file of either kind, judged by its first bytes (not its name).
+
+    A model file is JSON (plain or gzip) whose first key is its format; anything
+    else, or a file that cannot be read, is not one.
+    """
+    try:
+        with Path(path).open("rb") as stream:
+            head = stream.read(_SNIFF_BYTES)
+    except OSError:
+        return False
+    if head[:2] == b"\x1f\x8b":
+        try:
+            head = zlib.decompressobj(wbits=31).decompress(head, _SNIFF_BYTES)
+        except zlib.error:
+            return False
+    text = head.lstrip()
+    return text.startswith(b"{") and any(f'"{kind}"'.encode() in text[:200] for kind in (FORMAT, RANKER_FORMAT))

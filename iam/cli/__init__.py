@@ -12,11 +12,12 @@ import importlib
 import sys
 from collections.abc import Sequence
 
+from iam import __version__
 from iam.errors import IAMError
 
 __all__ = ["main", "build_parser"]
 
-_COMMANDS = ("train", "predict", "evaluate", "inspect", "identify", "uci", "match", "experiment")
+_COMMANDS = ("train", "predict", "annotate", "evaluate", "compare", "inspect", "identify", "uci", "match", "experiment")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -26,6 +27,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Model a chess opponent from their games, predict their moves, "
         "and search deeper along the lines they are likely to play.",
     )
+    parser.add_argument("--version", action="version", version=f"iam {__version__}", help="print the version and exit")
     subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for name in _COMMANDS:
         importlib.import_module(f"iam.cli.{name}").register(subparsers)

@@ -1,205 +1,98 @@
-"""``iam evaluate``: the held-out belief-band table for one player (bundled Botvinnik by default)."""
+"""``iam evaluate``: a saved model measured on the games the user gives (belief-band table)."""
 
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import time
+from pathlib import Path
 
-from experiments.bootstrap import interval, resample_games, summary_figures
-from iam.cli._common import (
-    add_quiet,
-    add_ranker_arguments,
-    bundled_or_given,
-    check_seed,
-    finite,
-    output_dir,
-    print_json,
-    progress,
-    ranker_params,
-    read_games,
-    usable_jobs,
-)
+from iam.cli import compare
+from iam.cli._common import check_seed, output_dir, print_json
+from iam.cli._games import pgn_paths, read_player_games
 from iam.errors import DataError
-from iam.evaluation import evaluate
-from iam.heldout import parse_sizes, sample_test_games, test_games, training_games
-from iam.predictors import PREDICTORS, TRAINED, PredictorSettings, available_predictors
-from iam.ranker.evidence import without_engine
+from iam.evaluation import EvaluationReport, EvaluationRun, sample_test_games, score_positions
+from iam.predictors import is_model_file, load_predictor
+from iam.ranker import MoveRanker
+
+_DEPRECATED = "iam: note: 'iam evaluate PGN' is now 'iam compare PGN'; 'iam evaluate' without a model file goes on working for one version"
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "evaluate",
-        help="measure predictions on held-out games (belief-band table)",
-        description="Train on the first N training games of a player (game i is a test game "
-        "when i % 5 == 4), predict every move of the player in the test games, and report "
-        "coverage, top-1/top-3 accuracy, calibration and the source notes' belief-band table.",
+        help="measure a saved model on the games you give (belief-band table)",
+        description="Predict every move of the modelled player in the given games with a saved model "
+        "(either kind, 'iam train' writes them) and report coverage, top-1/top-3 accuracy, calibration and "
+        "the belief-band table, with 95%% intervals over games. Usage: iam evaluate MODEL PGN [PGN ...]. "
+        "The figures are held-out figures only when the model was not trained on these games. "
+        "Without a model file as first argument, this is 'iam compare' (deprecated spelling).",
     )
-    parser.add_argument("pgn", nargs="?", metavar="PGN", help="PGN file (default: the bundled Botvinnik games)")
-    parser.add_argument(
-        "--player",
-        help="player name (default: Botvinnik); without PGN, the bundled file of this player if there is one "
-        "(Botvinnik, Capablanca, Alekhine, Lasker, Smyslov, Spassky), else Botvinnik's file",
-    )
-    parser.add_argument(
-        "--train-games", default="12,22,80,all", metavar="LIST", help="training sizes, e.g. 12,22,80,all (default)"
-    )
-    parser.add_argument(
-        "--predictor",
-        default="all",
-        metavar="LIST",
-        help="predictors compared, some of iam,ranker,ranker+engine,search-best,engine-best,opening-memory,random "
-        "(default all: those needing an engine only with --engine)",
-    )
-    parser.add_argument("--belief", choices=("learned", "rules"), default="learned", help="iam: the belief to evaluate")
-    parser.add_argument("--max-positions", type=int, metavar="N", help="score at most N test positions: whole test games sampled with --seed")
-    parser.add_argument("--seed", type=int, default=0, help="random seed of the models' position samples and of --max-positions")
-    add_ranker_arguments(parser)
-    parser.set_defaults(jobs=1)
-    parser.add_argument("--json", action="store_true", help="print the results as JSON")
-    parser.add_argument("--out", metavar="DIR", help="also write CSV and JSON files to this folder")
-    add_quiet(parser)
+    compare.add_compare_arguments(parser)
     parser.set_defaults(run=run)
 
 
-def parse_predictors(text: str, settings) -> list[str]:
-    """``"iam,ranker"`` or ``"all"`` -> predictor names (DataError on an unknown one or a missing engine)."""
-    if text.strip() == "all":
-        return available_predictors(settings)
-    names = [part.strip() for part in text.split(",") if part.strip()]
-    unknown = [name for name in names if name not in PREDICTORS]
-    if unknown or not names:
-        raise DataError(f"--predictor takes 'all' or some of {','.join(PREDICTORS)}, not {text!r}")
-    missing = [name for name in names if name not in available_predictors(settings)]
-    if missing:
-        raise DataError(f"{', '.join(missing)} needs --engine PATH")
-    return list(dict.fromkeys(names))
-
-
 def run(args: argparse.Namespace) -> int:
-    sizes = parse_sizes(args.train_games)
-    jobs = usable_jobs(args.jobs)
+    if not args.pgn or not _names_a_model(args.pgn[0]):
+        print(_DEPRECATED, file=sys.stderr)
+        return compare.run(args)
+    return evaluate_model(args)
+
+
+def _names_a_model(path: str) -> bool:
+    """Whether the first argument is a model file: by its content, or by its name when it does not exist."""
+    if Path(path).exists():
+        return is_model_file(path)
+    return path.endswith((".json", ".json.gz"))
+
+
+def evaluate_model(args: argparse.Namespace) -> int:
+    """``iam evaluate MODEL PGN ...``: the model's predictions of every position of the player in the games."""
     check_seed(args.seed)
     if args.max_positions is not None and args.max_positions < 1:
         raise DataError("--max-positions must be at least 1")
-    ranker = ranker_params(args)
-    ranker.update(families=without_engine(ranker["families"]))
-    if not ranker["families"]:
-        raise DataError("--families needs a family besides engine and glance (the ranker+engine row adds them)")
-    ranker.pop("engine", None)
-    settings = PredictorSettings(
-        iam={"belief": args.belief, "random_state": args.seed},
-        ranker={**{k: v for k, v in ranker.items() if not k.startswith("engine")}, "random_state": args.seed},
-        engine=args.engine,
-        engine_depth=args.engine_depth,
-        engine_cache=args.engine_cache if args.engine else None,
-        search_depth=args.search_depth,
-    )
-    predictors = parse_predictors(args.predictor, settings)
-    runs = sum(len(sizes) if name in TRAINED else 1 for name in predictors)
-    # Runs go to the workers; a single run keeps them for its ranker's training features instead.
-    settings.ranker["jobs"] = jobs if runs == 1 else 1
-    paths, player = bundled_or_given(args.pgn, args.player)
+    model_path, args.pgn = args.pgn[0], args.pgn[1:]
+    pgn_paths(args)  # a PGN file is needed: fail before loading the model
     folder = output_dir(args.out) if args.out else None
-    games, ingest = read_games(paths, player=player, quiet=args.quiet)
-    training = training_games(games)
-    test = test_games(games)
-    if not training or not test:
-        raise DataError(f"{player} needs at least one training and one test game (found {len(games)} games)")
-    test = sample_test_games(test, args.max_positions, seed=args.seed)
-    started = time.perf_counter()
-    report = evaluate(
-        training + test,
-        player=player,
-        train_sizes=sizes,
-        predictors=predictors,
-        settings=settings,
-        jobs=jobs if runs > 1 else 1,
-        progress=lambda finished: progress(finished, quiet=args.quiet, total=runs, desc="runs", unit=" runs"),
-    )
+    model = load_predictor(model_path, engine=args.engine)
+    try:
+        if not args.player:
+            args.player = model.player_
+        games, ingest, player, _ = read_player_games(args, quiet=args.quiet)
+        if not games:
+            raise DataError(f"none of the player's games can be used ({'; '.join(ingest.summary_lines()[1:])})")
+        games = sample_test_games(games, args.max_positions, seed=args.seed)
+        started = time.perf_counter()
+        records = score_positions(model, games)
+    finally:
+        if hasattr(model, "close"):
+            model.close()
     elapsed = time.perf_counter() - started
-    intervals = _intervals(report, seed=args.seed)
-    payload = report.to_dict()
+    kind = "ranker" if isinstance(model, MoveRanker) else "iam"
+    report = EvaluationReport(
+        player=player, test_games=len(games), runs=[EvaluationRun(train_games=model.n_games_, records=records, predictor=kind)]
+    )
+    intervals = compare._intervals(report, seed=args.seed)
+    payload = {"model": str(model_path), **report.to_dict()}
     for run_, cis in zip(payload["runs"], intervals):
         run_.update(cis)
+    text = compare._markdown(report, ingest, elapsed, intervals, title=f"{model_path} on the given games", scored="")
     if folder is not None:
         try:
             report.summary_frame().to_csv(folder / "summary.csv", index=False)
             report.band_frame().to_csv(folder / "bands.csv", index=False)
             report.position_frame().to_csv(folder / "positions.csv", index=False)
-            (folder / "evaluation.json").write_text(_json_text(payload))
-            (folder / "evaluation.md").write_text(_markdown(report, ingest, elapsed, intervals))
+            (folder / "evaluation.json").write_text(compare._json_text(payload))
+            (folder / "evaluation.md").write_text(text)
         except OSError as exc:
             raise DataError(f"cannot write to {folder}: {exc.strerror or exc}") from None
     if args.json:
         print_json(payload)
     else:
-        print(_markdown(report, ingest, elapsed, intervals))
+        print(text)
         if args.out:
             print(f"written: {args.out}/summary.csv, bands.csv, positions.csv, evaluation.json, evaluation.md")
-    if ingest.skipped_total and not args.quiet:
-        print(f"note: {ingest.skipped_total} games skipped ({dict(ingest.skipped)})", file=sys.stderr)
+    if (ingest.skipped_total or ingest.filtered) and not args.quiet:
+        print(f"note: {ingest.skipped_total} games skipped ({dict(ingest.skipped)}), {sum(ingest.filtered.values())} "
+              f"left out by the filters ({dict(ingest.filtered)})", file=sys.stderr)
     return 0
-
-
-def _intervals(report, *, seed: int) -> list[dict[str, list[float]]]:
-    """Per run, 95% bootstrap intervals over test games of top-1, top-3, log loss and ECE (``<figure>_ci``)."""
-    games = sorted({int(game) for run in report.runs for game in run.records["game"]})
-    if not games:
-        return [{} for _ in report.runs]
-    draws = resample_games(games, seed=seed)
-    found = []
-    for run in report.runs:
-        figures = summary_figures(run.records, draws)
-        found.append({f"{name}_ci": list(interval(figures[name])) for name in ("top1", "top3", "log_loss", "ece")})
-    return found
-
-
-def _markdown(report, ingest, elapsed: float, intervals: list[dict] | None = None) -> str:
-    """The readable report: summary figures and the belief-band table (hits/predictions and rate)."""
-    summary = report.summary_frame()
-    if intervals:
-        summary = summary.assign(
-            top1_95=[_span(cis.get("top1_ci")) for cis in intervals],
-            log_loss_95=[_span(cis.get("log_loss_ci")) for cis in intervals],
-        )
-    bands = report.band_frame()
-    lines = [
-        f"# {report.player}: held-out evaluation",
-        "",
-        f"{report.test_games} test games, {int(summary['test_positions'].iloc[0])} test positions "
-        f"(games read: {ingest.used}, skipped: {ingest.skipped_total}); {elapsed:.0f} s",
-        "",
-        summary[[c for c in ("predictor", "train_games", "coverage", "top1", "top1_95", "top3", "ece", "brier", "log_loss", "log_loss_95") if c in summary]]
-        .astype({"train_games": str})
-        .to_markdown(index=False, floatfmt=".3f"),
-        "",
-        "95%: percentile bootstrap intervals over test games (1,000 resamples).",
-        "",
-        "Belief bands: hits/predictions (hit rate) of each test position's top prediction",
-        "",
-    ]
-    cells = bands.assign(
-        cell=[
-            f"{h}/{p} ({r:.0%})" if p else "0/0"
-            for h, p, r in zip(bands["hits"], bands["predictions"], bands["rate"].fillna(0))
-        ]
-    )
-    table = cells.pivot(index=["predictor", "train_games"], columns="band", values="cell")
-    table = table.reindex(list(dict.fromkeys(zip(bands["predictor"], bands["train_games"]))))
-    order = [band for band in ("<25%", "25-30%", "30-40%", "40-50%", ">50%") if band in table.columns]
-    lines.append(table[order].reset_index().to_markdown(index=False))
-    return "\n".join(lines) + "\n"
-
-
-def _span(ci) -> str:
-    """``0.344-0.393`` for an interval (``-`` when there is none)."""
-    if not ci or ci[0] != ci[0]:
-        return "-"
-    return f"{ci[0]:.3f}-{ci[1]:.3f}"
-
-
-def _json_text(payload) -> str:
-
-    return json.dumps(finite(payload), indent=2) + "\n"

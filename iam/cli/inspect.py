@@ -11,16 +11,21 @@ from iam.chunk import Chunk
 from iam.cli._common import output_dir, print_json
 from iam.errors import DataError
 from iam.predictors import load_predictor
+from iam.ranker import MoveRanker
+from iam.ranker.evidence import FAMILY_WORDS, feature_words
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "inspect",
-        help="show a model's most frequent chunks",
-        description="Summarise a model file and list its most frequent chunks (optionally as SVG boards).",
+        help="describe a model: what it learned and what it weighs",
+        description="Describe a model file of either kind. A move ranker: its evidence families, its "
+        "strongest weights in words, search depth, calibration, training games and positions, and how many "
+        "positions his opening memory holds; then (for both kinds) its most frequent chunks, optionally "
+        "as SVG boards.",
     )
     parser.add_argument("model", metavar="MODEL", help="model file written by 'iam train'")
-    parser.add_argument("--top", type=int, default=10, metavar="N", help="how many chunks to list (default 10)")
+    parser.add_argument("--top", type=int, default=10, metavar="N", help="how many chunks (and ranker weights) to list (default 10)")
     parser.add_argument("--svg", metavar="DIR", help="draw each listed chunk as DIR/chunk-<rank>.svg")
     parser.add_argument("--json", action="store_true", help="print JSON")
     parser.set_defaults(run=run)
@@ -29,11 +34,17 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     if args.top < 1:
         raise DataError("--top must be at least 1")
-    model = load_predictor(args.model)
-    if getattr(model, "iam_", False) is None:
-        raise DataError(f"{args.model} is a move ranker without habit features: it holds no chunks to inspect")
-    model = getattr(model, "iam_", model)  # a ranker's chunks are those of its IAM model
+    model = load_predictor(args.model, engine="(not run)")
     folder = output_dir(args.svg) if args.svg else None
+    ranker = ranker_summary(model, top=args.top) if isinstance(model, MoveRanker) else None
+    if ranker is not None and model.iam_ is None:
+        if args.json:
+            print_json({"ranker": ranker})
+        else:
+            print(_ranker_text(ranker))
+            print("\nno chunks: the model has no habits family (no IAM model inside)")
+        return 0
+    model = getattr(model, "iam_", model)  # a ranker's chunks are those of its IAM model
     table = model.library_.table.head(args.top)
     chunks = []
     for rank, (code, row) in enumerate(table.iterrows(), 1):
@@ -65,9 +76,14 @@ def run(args: argparse.Namespace) -> int:
         "belief": model.belief_kind_,
         "top_chunks": chunks,
     }
+    if ranker is not None:
+        summary = {**summary, "ranker": ranker}  # the chunk summary stays at the top, as for an IAM model
     if args.json:
         print_json(summary)
         return 0
+    if ranker is not None:
+        print(_ranker_text(ranker))
+        print("\nhis habits (the IAM model inside the ranker):")
     counts = model.chunk_counts_
     print(f"model of {model.player_}: {model.n_games_} games, {model.n_positions_} positions, belief {model.belief_kind_}")
     print(f"chunks stored: {counts['stored']} (of {counts['distinct']} distinct); rote sequences: {len(model.rote_)}")
@@ -81,6 +97,52 @@ def run(args: argparse.Namespace) -> int:
     if args.svg:
         print(f"\nSVG boards written to {args.svg}/")
     return 0
+
+
+def ranker_summary(model: MoveRanker, *, top: int = 10) -> dict:
+    """What a move ranker holds, each weight with its words (JSON-ready; raw column names kept)."""
+    effects = {name: weight * spread for (name, weight), spread in zip(model.weights().items(), model.scale_.tolist())}
+    strongest = sorted(effects.items(), key=lambda item: -abs(item[1]))[:top]
+    memory = model.iam_.rote_ if model.iam_ is not None else None
+    return {
+        "player": model.player_,
+        "training_games": model.n_games_,
+        "training_positions": model.n_positions_,
+        "families": [{"family": family, "words": FAMILY_WORDS.get(family, family)} for family in model.families_],
+        "search_depth": model.search_depth,
+        "training_log_loss": model.training_log_loss_,
+        "temperature": model.temperature_,
+        "top_calibration": {"slope": model.top_calibration_.slope, "offset": model.top_calibration_.offset},
+        "residual_trees": model.trees_.trees if model.trees_ is not None else 0,
+        "prior": model.prior,
+        "opening_memory": None if memory is None else {"sequences": len(memory), "positions": len(memory.positions)},
+        "book_positions": len({epd for book in model.book_.masters.values() for epd in book}),
+        "strongest_evidence": [
+            {"feature": name, "words": feature_words(name), "effect": effect, "weight": model.weights()[name]}
+            for name, effect in strongest
+        ],
+    }
+
+
+def _ranker_text(summary: dict) -> str:
+    families = "; ".join(f"{entry['words']} ({entry['family']})" for entry in summary["families"])
+    calibration = summary["top_calibration"]
+    memory = summary["opening_memory"]
+    lines = [
+        f"move ranker of {summary['player']}: trained on {summary['training_games']} games, "
+        f"{summary['training_positions']} positions",
+        f"evidence: {families}",
+        f"search depth {summary['search_depth']} plies; prior: {summary['prior']}"
+        + (f", plus the population's {summary['residual_trees']} correction trees" if summary["residual_trees"] else ""),
+        f"calibration: temperature {summary['temperature']:.2f}, top belief recalibrated with slope "
+        f"{calibration['slope']:.2f} and offset {calibration['offset']:+.2f}; training log loss {summary['training_log_loss']:.3f}",
+        "opening memory: "
+        + ("none" if memory is None else f"{memory['positions']} positions, {memory['sequences']} move sequences")
+        + f"; other masters' book: {summary['book_positions']} positions",
+        "strongest evidence (the score one typical difference adds; + draws him to a move, - keeps him from it):",
+    ]
+    lines.extend(f"  {entry['words']} ({entry['effect']:+.2f})" for entry in summary["strongest_evidence"])
+    return "\n".join(lines)
 
 
 def chunk_diagram(chunk) -> str:

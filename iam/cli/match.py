@@ -6,6 +6,7 @@ import argparse
 import math
 import sys
 from pathlib import Path
+from statistics import NormalDist
 
 import chess.engine
 
@@ -21,8 +22,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "match",
         help="play two UCI engines against each other (ours is 'iam uci')",
         description="Play ENGINE_A against ENGINE_B with alternating colours, write the "
-        "games as PGN and print the score, the Elo difference and its 95% interval. "
-        "Engines are command lines, e.g. 'iam uci' or 'stockfish'.",
+        "games as PGN and print wins/draws/losses, the score, the draw ratio, the Elo difference "
+        "with its 95%% interval and the likelihood of superiority (LOS). Engines are command lines, "
+        "e.g. 'iam uci' or 'stockfish'.",
     )
     parser.add_argument("engine_a", metavar="ENGINE_A", help="command of the first engine")
     parser.add_argument("engine_b", metavar="ENGINE_B", help="command of the second engine")
@@ -30,6 +32,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     limit = parser.add_mutually_exclusive_group()
     limit.add_argument("--nodes", type=int, help="nodes per move")
     limit.add_argument("--movetime", type=int, help="milliseconds per move (default 100)")
+    limit.add_argument(
+        "--tc",
+        metavar="BASE+INC",
+        help="a clock per engine: BASE seconds for the game plus INC seconds a move (e.g. 10+0.1); "
+        "an engine whose clock runs out loses on time",
+    )
     parser.add_argument(
         "--openings", metavar="FILE", help="start positions: a PGN file or one FEN/EPD a line"
     )
@@ -66,6 +74,7 @@ def run(args: argparse.Namespace) -> int:
         raise IAMError(f"--timeout must be a positive number of seconds, not {args.timeout}")
     if args.movetime is not None and args.movetime > _MAX_MOVETIME_MS:
         raise IAMError(f"--movetime must be at most {_MAX_MOVETIME_MS} ms (one day)")
+    clock = _clock(args.tc) if args.tc is not None else None
     if args.openings:
         check_not_input(args.pgn, [args.openings], "--pgn")
     options_a, options_b = _options(args.option_a, "--option-a"), _options(args.option_b, "--option-b")
@@ -75,13 +84,14 @@ def run(args: argparse.Namespace) -> int:
         else chess.engine.Limit(time=(args.movetime or 100) / 1000)
     )
     try:
-        command_a, command_b = engine_command(args.engine_a), engine_command(args.engine_b)
+        known = {"iam": [sys.executable, "-m", "iam"]}  # this toolkit's engine when no iam script is on PATH
+        command_a, command_b = engine_command(args.engine_a, known=known), engine_command(args.engine_b, known=known)
         openings = load_openings(args.openings) if args.openings else []
         bar = progress(range(args.games), quiet=args.quiet, desc="games", total=args.games)
         estimate, records, names = play_match(
             command_a, command_b, games=args.games, limit=limit, openings=openings,
             on_game=lambda record: next(bar, None), move_timeout=args.timeout,
-            options_a=options_a, options_b=options_b,
+            options_a=options_a, options_b=options_b, clock=clock,
         )
     except MatchError as exc:
         raise IAMError(str(exc)) from None
@@ -109,17 +119,17 @@ def run(args: argparse.Namespace) -> int:
                 "draws": estimate.draws,
                 "losses": estimate.losses,
                 "score": estimate.score,
-                "elo": estimate.elo,
-                "elo_ci95": [estimate.low, estimate.high],
+                "draw_ratio": estimate.draws / estimate.games,
+                "elo": estimate.elo if math.isfinite(estimate.elo) else None,
+                "elo_bound": _bound(estimate),
+                "elo_ci95": [_finite(estimate.low), _finite(estimate.high)],
+                "los": likelihood_of_superiority(estimate.wins, estimate.losses),
                 "forfeits": forfeits,
                 "pgn": str(pgn_path),
             }
         )
         return 0
-    print(f"{names[0]} vs {names[1]}: +{estimate.wins} ={estimate.draws} -{estimate.losses} "
-          f"({estimate.score:.1%} of {estimate.games} games)")
-    interval = f"95% interval {_fmt(estimate.low)} to {_fmt(estimate.high)}"
-    print(f"Elo difference: {_fmt(estimate.elo)} ({interval})")
+    print("\n".join(report_lines(estimate, names)))
     for forfeit in forfeits:
         print(f"game {forfeit['game']} lost by {forfeit['engine']}: {forfeit['reason']}")
     print(f"games written to {pgn_path}", file=sys.stderr)
@@ -137,7 +147,61 @@ def _options(pairs: list[str], flag: str) -> dict[str, str]:
     return options
 
 
+def report_lines(estimate, names: tuple[str, str]) -> list[str]:
+    """The match's result as match runners print it: W/D/L, score, draw ratio, Elo with its interval, LOS."""
+    lines = [
+        f"{names[0]} vs {names[1]}: {estimate.games} games, W {estimate.wins} / D {estimate.draws} / L {estimate.losses}",
+        f"score {estimate.wins + estimate.draws / 2:g}/{estimate.games} ({estimate.score:.1%}), "
+        f"draw ratio {estimate.draws / estimate.games:.1%}",
+    ]
+    bound = _bound(estimate)
+    if bound is None:
+        lines.append(f"Elo difference: {_fmt(estimate.elo)} (95% interval {_fmt(estimate.low)} to {_fmt(estimate.high)})")
+    else:
+        everything = "every" if bound["side"] == ">" else "no"
+        lines.append(
+            f"Elo difference: {bound['side']} {_fmt(bound['value'])} (one-sided 95% bound: {names[0]} won {everything} "
+            "game, so the difference has no finite estimate)"
+        )
+    lines.append(f"LOS: {likelihood_of_superiority(estimate.wins, estimate.losses):.1%} (likelihood that {names[0]} is the stronger)")
+    return lines
+
+
+def likelihood_of_superiority(wins: int, losses: int) -> float:
+    """The likelihood of superiority: Phi((W - L) / sqrt(W + L)); draws say nothing; 0.5 without decisive games.
+
+    >>> round(likelihood_of_superiority(10, 5), 3), likelihood_of_superiority(0, 0)
+    (0.902, 0.5)
+    """
+    if wins + losses == 0:
+        return 0.5
+    return NormalDist().cdf((wins - losses) / math.sqrt(wins + losses))
+
+
+def _bound(estimate) -> dict | None:
+    """For a 0% or 100% score, the Elo difference as a one-sided bound (``{"side": ">", "value": ...}``)."""
+    if estimate.score >= 1.0:
+        return {"side": ">", "value": estimate.low}
+    if estimate.score <= 0.0:
+        return {"side": "<", "value": estimate.high}
+    return None
+
+
+def _finite(value: float) -> float | None:
+    return value if math.isfinite(value) else None
+
+
+def _clock(text: str) -> tuple[float, float]:
+    """``"10+0.1"`` -> ``(10.0, 0.1)`` seconds; IAMError otherwise."""
+    base, _, increment = text.partition("+")
+    try:
+        clock = float(base), float(increment or 0)
+    except ValueError:
+        clock = (math.nan, math.nan)
+    if not (math.isfinite(clock[0]) and math.isfinite(clock[1]) and 0 < clock[0] <= 86_400 and 0 <= clock[1] <= 3600):
+        raise IAMError(f"--tc takes BASE+INC in seconds (e.g. 10+0.1), not {text!r}")
+    return clock
+
+
 def _fmt(value: float) -> str:
-    if math.isinf(value):
-        return "+inf" if value > 0 else "-inf"
     return f"{round(value):+d}"

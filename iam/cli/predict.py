@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import argparse
+import re
 
 import chess
 
 from iam.cli._common import print_json
+from iam.cli._games import read_pgn_games
 from iam.errors import PositionError
 from iam.predictors import load_predictor
 from iam.ranker import MoveRanker
+from iam.ranker.evidence import feature_words
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -17,14 +20,17 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "predict",
         help="predict the modelled player's next move",
         description="Rank the moves of the side to move by the model's belief. The position is "
-        "--fen (default: the standard start) after the optional --moves. The opening memory follows "
+        "--fen (default: the standard start) after the optional --moves (SAN or UCI), or the position "
+        "after a game's last move (--pgn, or after ply N with --ply). The opening memory follows "
         "the moves from --fen; a position whose sequence it does not know (a transposition, or a "
         "--fen without --moves) is looked up by the position itself. One rule (a pattern the player "
         "just dissolved) needs the player's previous move, so give --moves when you have them.",
     )
     parser.add_argument("model", metavar="MODEL", help="model file written by 'iam train'")
     parser.add_argument("--fen", help="starting position (default: the standard start)")
-    parser.add_argument("--moves", nargs="*", default=[], metavar="UCI", help="moves played from --fen, in UCI (e2e4 ...)")
+    parser.add_argument("--moves", nargs="*", default=[], metavar="MOVE", help="moves played from --fen, in SAN or UCI (d4 Nf6 c4, or d2d4 g8f6 ...)")
+    parser.add_argument("--pgn", metavar="GAME", help="predict the move after this game's last move (the first game of the file)")
+    parser.add_argument("--ply", type=int, metavar="N", help="with --pgn: the position after the game's first N plies (half-moves; default: all)")
     parser.add_argument("--top", type=int, default=5, metavar="K", help="show the K most believed moves (default 5)")
     parser.add_argument("--json", action="store_true", help="print JSON: fen and predictions with sources")
     parser.add_argument(
@@ -36,7 +42,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     if args.top < 1:
         raise PositionError("--top must be at least 1")
-    board = position(args.fen, args.moves)
+    if args.pgn is not None:
+        if args.fen is not None or args.moves:
+            raise PositionError("--pgn gives the position: leave out --fen and --moves")
+        board = game_position(args.pgn, args.ply)
+    elif args.ply is not None:
+        raise PositionError("--ply needs --pgn")
+    else:
+        board = position(args.fen, args.moves)
     model = load_predictor(args.model, engine=args.engine)
     if isinstance(model, MoveRanker):
         try:
@@ -66,17 +79,52 @@ def position(fen: str | None, moves: list[str]):
         raise PositionError(f"invalid FEN {fen!r}: {exc}") from None
     if fen is not None and not board.is_valid():
         raise PositionError(f"invalid FEN {fen!r}: the position is not legal ({board.status()!r})")
-    for text in moves:
-        try:
-            move = chess.Move.from_uci(text)
-        except ValueError:
-            raise PositionError(f"{text!r} is not a move in UCI notation (e.g. e2e4)") from None
-        if move not in board.legal_moves:
-            raise PositionError(f"illegal move {text} in {board.fen()}")
+    for ply, text in enumerate(moves, 1):
+        board.push(parse_move(board, text, ply))
+    _check_not_over(board)
+    return board
+
+
+def parse_move(board: chess.Board, text: str, ply: int) -> chess.Move:
+    """``text`` as a legal move of ``board``, read as SAN then as UCI; PositionError naming it and its ply."""
+    try:
+        return board.parse_san(text)
+    except chess.AmbiguousMoveError:
+        raise PositionError(f"ambiguous move {text} (ply {ply}) in {board.fen()}: give the piece's file or rank (e.g. Nbd2)") from None
+    except ValueError:
+        pass
+    try:
+        move = chess.Move.from_uci(text)
+    except ValueError:
+        if _looks_like_a_move(text):
+            raise PositionError(f"illegal move {text} (ply {ply}) in {board.fen()}") from None
+        raise PositionError(f"{text!r} (ply {ply}) is not a move in SAN (Nf3) or UCI (g1f3) notation") from None
+    if move not in board.legal_moves:
+        raise PositionError(f"illegal move {text} (ply {ply}) in {board.fen()}")
+    return move
+
+
+def _looks_like_a_move(text: str) -> bool:
+    """Whether ``text`` is written like a SAN move (so refusing it means it is illegal here, not unreadable)."""
+    return re.fullmatch(r"[KQRBN]?[a-h]?[1-8]?x?[a-h][1-8](=?[QRBN])?[+#]?|O-O(-O)?[+#]?|0-0(-0)?", text.strip()) is not None
+
+
+def game_position(path: str, ply: int | None) -> chess.Board:
+    """The board after the first game of ``path`` (after its first ``ply`` half-moves when given)."""
+    game = read_pgn_games(path)[0]
+    moves = list(game.mainline_moves())
+    if ply is not None and not 0 <= ply <= len(moves):
+        raise PositionError(f"--ply must be from 0 to {len(moves)} (the game's half-moves), not {ply}")
+    board = game.board()
+    for move in moves[:ply]:
         board.push(move)
+    _check_not_over(board)
+    return board
+
+
+def _check_not_over(board: chess.Board) -> None:
     if board.is_game_over():
         raise PositionError(f"the game is over in {board.fen()} ({board.result()}): there is no move to predict")
-    return board
 
 
 def _evidence(prediction) -> str:
@@ -104,7 +152,13 @@ def _ranker(model, board, args: argparse.Namespace) -> int:
                 "san": item["san"],
                 "belief": item["belief"],
                 "features": [
-                    {"feature": c.feature, "family": c.family, "value": c.value, "contribution": c.contribution}
+                    {
+                        "feature": c.feature,
+                        "words": feature_words(c.feature),
+                        "family": c.family,
+                        "value": c.value,
+                        "contribution": c.contribution,
+                    }
                     for c in item["features"]
                 ],
             }
@@ -114,6 +168,6 @@ def _ranker(model, board, args: argparse.Namespace) -> int:
         return 0
     print(f"{model.player_} to move in {board.fen()}")
     for rank, item in enumerate(explained, 1):
-        reasons = ", ".join(f"{c.feature} {c.contribution:+.2f}" for c in item["features"][:3])
+        reasons = ", ".join(f"{feature_words(c.feature)} {c.contribution:+.2f}" for c in item["features"][:3])
         print(f"{rank:>2}. {item['san']:<8} {item['belief']:6.1%}  {reasons}")
     return 0

@@ -16,7 +16,7 @@ import asyncio
 import math
 import shlex
 import shutil
-import sys
+import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -126,11 +126,12 @@ def records_estimate(records: Sequence[GameRecord]) -> EloEstimate:
     return elo_estimate(tally["win"], tally["draw"], tally["loss"])
 
 
-def engine_command(text: str) -> list[str]:
+def engine_command(text: str, *, known: Mapping[str, Sequence[str]] | None = None) -> list[str]:
     """The argument list for an engine given as a command line ("iam uci", "stockfish").
 
-    ``iam`` falls back to this interpreter's module when no ``iam`` script is on PATH,
-    and Debian's games folder is searched too (where its stockfish lives).
+    The program is looked up on PATH, then in Debian's games folder (where its
+    stockfish lives), then in ``known``: the caller's own programs by name, e.g.
+    ``{"iam": [sys.executable, "-m", "iam"]}`` when no ``iam`` script is on PATH.
     """
     words = shlex.split(text)
     if not words:
@@ -139,8 +140,8 @@ def engine_command(text: str) -> list[str]:
     found = shutil.which(program) or shutil.which(program, path="/usr/games")
     if found:
         return [found, *words[1:]]
-    if program == "iam":
-        return [sys.executable, "-m", "iam", *words[1:]]
+    if known and program in known:
+        return [*known[program], *words[1:]]
     raise MatchError(f"engine command not found: {program}")
 
 
@@ -190,6 +191,7 @@ def play_match(
     move_timeout: float = 30.0,
     options_a: Mapping[str, str] | None = None,
     options_b: Mapping[str, str] | None = None,
+    clock: tuple[float, float] | None = None,
 ) -> tuple[EloEstimate, list[GameRecord], tuple[str, str]]:
     """Play ``games`` games, A with White in the even-numbered ones.
 
@@ -197,12 +199,16 @@ def play_match(
     ``move_timeout`` seconds beyond the limit's time (all of it under a node or depth
     limit) for each move. ``options_a`` and ``options_b`` are UCI options set on each
     engine when it starts (``{"UCI_LimitStrength": "true", "UCI_Elo": "1500"}``, say).
-    Returns the estimate, the games and the engines' names.
+    ``clock`` is ``(base, increment)`` in seconds: each engine gets its remaining time
+    and the increment (UCI wtime/btime/winc/binc) instead of ``limit``, and loses on
+    time when its clock runs out. Returns the estimate, the games and the engines' names.
     """
     if games < 1:
         raise MatchError("--games must be at least 1")
     if move_timeout <= 0:
         raise MatchError("the move timeout must be positive")
+    if clock is not None and not (clock[0] > 0 and clock[1] >= 0):
+        raise MatchError("the clock needs a positive base time and an increment of at least 0")
     starts = list(openings) or [chess.Board()]
     commands = (list(command_a), list(command_b))
     options = (dict(options_a or {}), dict(options_b or {}))
@@ -238,7 +244,7 @@ def play_match(
             else:
                 record, broken = _play_game(
                     [engines[i] for i in sides], [names[i] for i in sides], start, limit,
-                    round_number=index + 1, white_is_a=white_is_a, move_timeout=move_timeout,
+                    round_number=index + 1, white_is_a=white_is_a, move_timeout=move_timeout, clock=clock,
                 )
                 if broken is not None:  # crashed or hung: start it afresh for the next game
                     engine_index = sides[broken]
@@ -302,13 +308,22 @@ def _outcome_for_a(record: GameRecord) -> str:
 
 
 def _play_game(
-    engines, labels, start: chess.Board, limit, *, round_number: int, white_is_a: bool, move_timeout: float
+    engines,
+    labels,
+    start: chess.Board,
+    limit,
+    *,
+    round_number: int,
+    white_is_a: bool,
+    move_timeout: float,
+    clock: tuple[float, float] | None = None,
 ) -> tuple[GameRecord, int | None]:
     """Play one game; also returns the side (0 White, 1 Black) whose engine crashed or
     hung and needs a restart, or ``None``."""
     board = start.copy()
     result, termination, forfeit, broken = None, None, None, None
     seconds = (limit.time or 0.0) + move_timeout
+    remaining = [clock[0], clock[0]] if clock is not None else None
     while result is None:
         outcome = board.outcome(claim_draw=True)
         if outcome is not None:
@@ -319,6 +334,12 @@ def _play_game(
             break
         side = 0 if board.turn == chess.WHITE else 1
         engine = engines[side]
+        if remaining is not None:
+            limit = chess.engine.Limit(
+                white_clock=remaining[0], black_clock=remaining[1], white_inc=clock[1], black_inc=clock[1]
+            )
+            seconds = remaining[side] + move_timeout
+        started = time.monotonic()
         try:
             played = _play_move(engine, board, limit, round_number=round_number, seconds=seconds)
         except chess.engine.EngineTerminatedError as exc:
@@ -328,10 +349,16 @@ def _play_game(
         except chess.engine.EngineError as exc:  # an illegal or missing move forfeits
             termination = f"forfeit: {exc}"
         else:
+            if remaining is not None:
+                remaining[side] -= time.monotonic() - started
+                if remaining[side] < 0:
+                    played.move, termination = None, f"time forfeit: {labels[side]} ran out of time"
+                else:
+                    remaining[side] += clock[1]
             if played.move is not None:
                 board.push(played.move)
                 continue
-            termination = "forfeit: no move"
+            termination = termination or "forfeit: no move"
         result = "0-1" if board.turn == chess.WHITE else "1-0"
         forfeit = side
     if forfeit is not None:

@@ -64,7 +64,7 @@ def test_predict_json_contract(model_file, capsys):
 
 def test_evaluate_json_contract(small_pgn, tmp_path, capsys):
     out_dir = tmp_path / "results"
-    code, out, _ = run(capsys, "evaluate", "--predictor", "iam", str(small_pgn), "--player", "Botvinnik", "--train-games", "12,all", "--json", "--out", str(out_dir), "--quiet")
+    code, out, _ = run(capsys, "compare", "--predictor", "iam", str(small_pgn), "--player", "Botvinnik", "--train-games", "12,all", "--json", "--out", str(out_dir), "--quiet")
     assert code == 0
     payload = json.loads(out)
     assert payload["player"] == "Botvinnik"
@@ -143,14 +143,14 @@ def bad_inputs(tmp_path: Path, small_pgn: Path, model_file: Path) -> list[tuple[
         (["predict", str(damaged[2])], "'notamove', not a move"),
         (["inspect", str(damaged[3])], "belief coef must be finite"),
         (["uci", "--model", str(damaged[4])], "random_state"),
-        (["evaluate", str(small_pgn)], "--player is required"),
-        (["evaluate", "--train-games", "ten"], "--train-games"),
+        (["compare", str(small_pgn)], "--player is required"),
+        (["compare", "--train-games", "ten"], "--train-games"),
     ]
 
 
 def test_bad_input_is_one_line_and_exit_code_2(small_pgn, model_file, tmp_path, capsys):
     for argv, expected in bad_inputs(tmp_path, small_pgn, model_file):
-        code, out, err = run(capsys, *argv, *(["--quiet"] if argv[0] in ("train", "evaluate") else []))
+        code, out, err = run(capsys, *argv, *(["--quiet"] if argv[0] in ("train", "compare") else []))
         assert code == 2, argv
         lines = err.strip().splitlines()
         assert len(lines) == 1 and lines[0].startswith("iam: error: "), (argv, err)
@@ -166,7 +166,7 @@ def test_the_console_script_reports_errors_without_a_traceback(tmp_path):
     assert result.stderr.strip().startswith("iam: error: model file not found")
     assert "Traceback" not in result.stderr
     help_text = subprocess.run([executable, "--help"], capture_output=True, text=True, check=True).stdout
-    for command in ("train", "predict", "evaluate", "inspect", "uci", "match", "experiment"):
+    for command in ("train", "predict", "annotate", "evaluate", "compare", "inspect", "uci", "match", "experiment"):
         assert command in help_text
 
 
@@ -183,7 +183,7 @@ def test_train_and_predict_on_one_to_three_games(bundled_head, tmp_path, capsys,
 
 
 def test_evaluate_with_a_single_training_game(bundled_head, capsys):
-    code, out, _ = run(capsys, "evaluate", "--predictor", "iam", str(bundled_head(10)), "--player", "Botvinnik", "--train-games", "1", "--json", "--quiet")
+    code, out, _ = run(capsys, "compare", "--predictor", "iam", str(bundled_head(10)), "--player", "Botvinnik", "--train-games", "1", "--json", "--quiet")
     assert code == 0
     (run_,) = json.loads(out)["runs"]
     assert run_["train_games"] == 1 and run_["test_positions"] > 0
@@ -194,13 +194,12 @@ def test_bad_output_places_fail_before_any_work(small_pgn, model_file, tmp_path,
     def no_work(*args, **kwargs):
         raise AssertionError("the command started its work before checking where to write")
 
-    monkeypatch.setattr("iam.cli.evaluate.read_games", no_work)
-    monkeypatch.setattr("iam.cli.train.read_games", no_work)
+    monkeypatch.setattr("iam.cli._games.read_filtered", no_work)
     a_file = tmp_path / "a-file"
     a_file.write_text("keep me")
     cases = [
-        (["evaluate", "--out", str(a_file)], "it is a file, not a folder"),
-        (["evaluate", "--out", str(a_file / "sub")], "cannot create folder"),
+        (["compare", "--out", str(a_file)], "it is a file, not a folder"),
+        (["compare", "--out", str(a_file / "sub")], "cannot create folder"),
         (["inspect", str(model_file), "--svg", str(a_file)], "it is a file, not a folder"),
         (["train", str(small_pgn), "--player", "Botvinnik", "-o", str(tmp_path)], "it is a folder"),
         (["train", str(small_pgn), "--player", "Botvinnik", "-o", str(tmp_path / ("x" * 300))], "too long"),
@@ -246,12 +245,12 @@ def test_evaluate_without_a_pgn_reads_the_players_bundled_file(capsys, monkeypat
 
     seen = {}
 
-    def record(paths, *, player, **options):
-        seen.update(paths=paths, player=player)
+    def record(paths, games_filter, **options):
+        seen.update(paths=paths, player=games_filter.player)
         raise DataError("stop here")
 
-    monkeypatch.setattr("iam.cli.evaluate.read_games", record)
-    code, _, err = run(capsys, "evaluate", *(["--player", player] if player else []), "--quiet")
+    monkeypatch.setattr("iam.cli._games.read_filtered", record)
+    code, _, err = run(capsys, "compare", *(["--player", player] if player else []), "--quiet")
     assert code == 2 and "stop here" in err
     assert [Path(p).name for p in seen["paths"]] == [expected]
     assert seen["player"] == (player or "Botvinnik")

@@ -56,7 +56,7 @@ def test_the_reply_policy_is_fitted_only_when_asked(ranker_file, small_pgn, tmp_
 
 
 def test_a_single_ranker_run_gives_its_workers_to_the_features_with_the_same_figures(small_pgn, capsys):
-    argv = ["evaluate", str(small_pgn), "--player", "Botvinnik", "--train-games", "all", "--predictor", "ranker",
+    argv = ["compare", str(small_pgn), "--player", "Botvinnik", "--train-games", "all", "--predictor", "ranker",
             "--max-positions", "40", *FAST, "--json", "--quiet"]
     figures = []
     for jobs in ("1", "2"):
@@ -74,7 +74,7 @@ def test_inspect_shows_the_chunks_of_the_rankers_iam_model(ranker_file, capsys):
 
 def test_evaluate_compares_predictors_in_one_table(small_pgn, capsys):
     code, out, _ = run(
-        capsys, "evaluate", str(small_pgn), "--player", "Botvinnik", "--train-games", "12,all", "--predictor",
+        capsys, "compare", str(small_pgn), "--player", "Botvinnik", "--train-games", "12,all", "--predictor",
         "ranker,opening-memory,random", "--max-positions", "60", *FAST, "--json", "--quiet",
     )
     assert code == 0
@@ -91,14 +91,14 @@ def test_evaluate_compares_predictors_in_one_table(small_pgn, capsys):
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
-        (["evaluate", "--predictor", "psychic"], "--predictor takes"),
-        (["evaluate", "--predictor", "engine-best"], "needs --engine"),
-        (["evaluate", "--families", "move,telepathy"], "--families takes"),
-        (["evaluate", "--families", "engine"], "needs --engine"),
-        (["evaluate", "--max-positions", "0"], "--max-positions"),
-        (["evaluate", "--families", ""], "--families takes"),
-        (["evaluate", "--families", "engine", "--engine", "/bin/true"], "besides engine"),
-        (["evaluate", "--search-depth", "0"], "--search-depth"),
+        (["compare", "--predictor", "psychic"], "--predictor takes"),
+        (["compare", "--predictor", "engine-best"], "needs --engine"),
+        (["compare", "--families", "move,telepathy"], "--families takes"),
+        (["compare", "--families", "engine"], "needs --engine"),
+        (["compare", "--max-positions", "0"], "--max-positions"),
+        (["compare", "--families", ""], "--families takes"),
+        (["compare", "--families", "engine", "--engine", "/bin/true"], "besides engine"),
+        (["compare", "--search-depth", "0"], "--search-depth"),
         (["train", "x.pgn", "--player", "x", "--train-positions", "0", "-o", "m.json"], "--train-positions"),
         (["train", "x.pgn", "--player", "x", "--reply-positions", "-1", "-o", "m.json"], "--reply-positions"),
     ],
@@ -112,7 +112,7 @@ def test_bad_ranker_options_are_one_line_errors(argv, message, capsys, tmp_path,
 
 def test_evaluate_gives_intervals_and_runs_each_training_size_once(tiny_pgn, capsys):
     # The player has four training games here: 12, 22, 80 and all are the same four, one run.
-    code, out, _ = run(capsys, "evaluate", str(tiny_pgn), "--player", "Tester", "--predictor", "iam", "--json", "--quiet")
+    code, out, _ = run(capsys, "compare", str(tiny_pgn), "--player", "Tester", "--predictor", "iam", "--json", "--quiet")
     assert code == 0
     runs = json.loads(out)["runs"]
     assert [(r["predictor"], r["train_games"]) for r in runs] == [("iam", 4)]

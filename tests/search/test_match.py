@@ -63,7 +63,7 @@ def test_openings_files(tmp_path):
 
 
 def test_engine_commands():
-    assert engine_command("iam uci")[-1] == "uci"
+    assert engine_command("iam uci", known={"iam": ["python", "-m", "iam"]})[-1] == "uci"
     with pytest.raises(MatchError, match="not found"):
         engine_command("no-such-engine-here --flag")
 

@@ -28,8 +28,10 @@ def add_prediction_arguments(parser: argparse.ArgumentParser, *, train_games: st
         "--predictor",
         choices=("iam", "ranker"),
         default="iam",
-        help="iam: the source notes' chunks (default); ranker: the move ranker (pure Python; the learning curve adds it "
-        "without its population prior, as a control)",
+        help="iam: the source notes' chunks (default here, unlike 'iam train', whose default is the "
+        "ranker: the published belief-band and learning-curve tables are the IAM model's, and this default "
+        "reproduces them); ranker: the move ranker (pure Python; the learning curve adds it without its population "
+        "prior, as a control)",
     )
     parser.add_argument(
         "--resamples",

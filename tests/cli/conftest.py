@@ -1,0 +1,31 @@
+"""Fixtures of the command-line tests: a quickly trained move ranker and a few of its player's games."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from iam.cli import main
+
+QUICK = ["--families", "move,habits", "--train-positions", "300", "--search-depth", "1"]
+"""The quickest ranker training (two families, few positions)."""
+
+
+@pytest.fixture(scope="session")
+def quick_ranker(bundled_head, tmp_path_factory) -> Path:
+    """A move ranker of Botvinnik trained on his first 40 bundled games."""
+    path = tmp_path_factory.mktemp("quick") / "botvinnik.json.gz"
+    assert main(["train", str(bundled_head(40)), "--player", "Botvinnik, Mikhail", *QUICK, "-o", str(path), "--quiet"]) == 0
+    return path
+
+
+@pytest.fixture(scope="session")
+def later_games(tmp_path_factory) -> Path:
+    """Botvinnik's bundled games 100 to 111, which the quick ranker never saw."""
+    from iam.bundled import default_pgn
+
+    text = default_pgn().read_text(encoding="utf-8")
+    path = tmp_path_factory.mktemp("later") / "later.pgn"
+    path.write_text("".join("[Event " + game for game in text.split("[Event ")[101:113]), encoding="utf-8")
+    return path
