@@ -1,4 +1,4 @@
-"""Benchmark of the opponent model on the bundled Botvinnik games (issue: IAM core).
+"""Benchmark of the opponent model on the bundled Botvinnik games.
 
 Measures, in one run and against references measured in the same run:
 
@@ -12,7 +12,7 @@ Measures, in one run and against references measured in the same run:
   to python-chess listing the legal moves of the same positions;
 * the belief-band table for 12, 22, 80 and all training games.
 
-Each figure with a target in the issue is printed next to it, with "met" or "missed":
+Each figure with a target is printed next to it, with "met" or "missed":
 training / parse-and-replay <= 2.0, peak memory <= 500 MB, predict p50 <= 2 ms, p99 <= 10 ms.
 
 Run: ``python benchmarks/bench_iam.py [--repeats 3] [--out results/benchmarks]``.
@@ -61,7 +61,7 @@ TARGETS = {
     "predict_p50_ms": 2.0,
     "predict_p99_ms": 10.0,
 }
-"""The issue's targets (all upper bounds)."""
+"""The targets (all upper bounds)."""
 
 
 def parse_and_replay(path: Path) -> tuple[float, float]:

@@ -1,4 +1,4 @@
-"""Identification of 20 games among 6 models against the issue's target (<= 30 s with cached analyses).
+"""Identification of 20 games among 6 models against its target (<= 30 s with cached analyses).
 
     .venv/bin/python benchmarks/bench_identify.py [--engine /usr/games/stockfish --engine-cache FILE]
 

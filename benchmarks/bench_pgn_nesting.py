@@ -5,7 +5,7 @@
 Reads one game whose movetext holds N nested variations (and one with N comments on a
 line) for N = 10,000, 20,000 and 40,000, and prints the median time of three reads
 and the ratio of each time to the N = 10,000 one. Linear reading gives ratios near 2
-and 4; quadratic reading would give 4 and 16. Target (issue: hostile input): 40,000
+and 4; quadratic reading would give 4 and 16. Target: 40,000
 levels in under 2 s.
 """
 

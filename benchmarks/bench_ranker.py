@@ -1,8 +1,8 @@
-"""The move ranker against the issue's targets: held-out accuracy, calibration and cost.
+"""The move ranker against its targets: held-out accuracy, calibration and cost.
 
     .venv/bin/python benchmarks/bench_ranker.py --player Botvinnik [--engine /usr/games/stockfish]
 
-One held-out comparison (the protocol of the README: test games are those with index
+One held-out comparison (the held-out protocol: test games are those with index
 % 5 == 4, a seeded sample of whole test games capped at --max-positions) of the IAM
 model, the pure-Python ranker (with the search family), the baselines, and with
 --engine the ranker with engine features and the engine's best move; each target
@@ -85,7 +85,7 @@ def main() -> int:
 
 
 def targets(summary, bands, training_count: int, positions) -> list[str]:
-    """Each target of the issue with the measured figure and met/missed (``positions``: every run's records)."""
+    """Each target with the measured figure and met/missed (``positions``: every run's records)."""
     rows = []
 
     def check(label: str, value: float, goal: float, higher: bool = True) -> None:

@@ -104,7 +104,7 @@ class StylometryConfig(ExperimentConfig):
     prior_strength: float = 30.0
     """Pull of each ranker towards the population prior (the control's too). Weaker than
     the ranker's default: a fingerprint lives in what sets a player apart from the
-    population, and the figures in the README were measured at 30."""
+    population, and the figures in ``docs/results/identification.md`` were measured at 30."""
     ranker_families: tuple[str, ...] = RANKER_FAMILIES
     samples: int = 200
     """Seeded samples of k test games per group and k."""
@@ -534,7 +534,7 @@ def plot_confusion(result: StylometryResult, predictor: str, k: int) -> Figure:
 
 
 def run(config: StylometryConfig) -> ExperimentResult:
-    """The experiment as the CLI runs it: tables, the JSON payload of the issue's shape, a summary, plots.
+    """The experiment as the CLI runs it: tables, the JSON payload, a summary, plots.
 
     Raises :class:`~iam.errors.DataError` when the games cannot be told apart (fewer
     than two groups, a group without fitting, development or test games). A tiny run
@@ -559,7 +559,7 @@ def run(config: StylometryConfig) -> ExperimentResult:
 
 
 def experiment_result(result: StylometryResult) -> ExperimentResult:
-    """The tables, the JSON payload (the issue's shape), a markdown summary and the plots."""
+    """The tables, the JSON payload, a markdown summary and the plots."""
     rows = result.rows
     short = rows[["predictor", "k", "accuracy", "top2", "ci95", "samples"]].to_dict(orient="records")
     payload = {

@@ -47,7 +47,7 @@ __all__ = [
 FORMAT = "iam-opponent-model"
 VERSION = 1
 MAX_MODEL_BYTES = 64 * 1024 * 1024
-"""Largest model file read, after decompression (far above a real model: README, Model files)."""
+"""Largest model file read, after decompression (far above a real model: ``docs/results/hostile-input.md``)."""
 MAX_NESTING = 16
 """Deepest nesting of JSON objects and lists accepted (a model file needs 4)."""
 MAX_NUMBER_CHARS = 40

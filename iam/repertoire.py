@@ -53,9 +53,9 @@ BASE_STRENGTH = 1.0
 """Pseudo-games of "every legal move alike" in the pooled base."""
 MODEL_WEIGHT = 0.05
 """Weight of the models' log-likelihoods in the positions no candidate remembers, beside
-the repertoire's (weight 1). Measured on development games of the six bundled masters
-(stylometry, 1 to 10 games): every weight from 0 to 1 identified worse the larger it
-was (at 10 games 0.93 with weight 0, 0.91 with 0.05, 0.66 with 1): outside the openings
+the repertoire's (weight 1). Chosen on development games of the six bundled masters
+(``docs/results/identification.md``): the larger the weight, the worse the
+identification; outside the openings
 the models' likelihoods differ between candidates more by how sharp each model is than
 by who played. A small weight keeps them as the tie-breaker where no candidate's
 repertoire reaches."""

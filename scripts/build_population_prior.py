@@ -8,8 +8,8 @@ population rankers (all masters, and each master left out) at each search depth
 and writes the prior with a CSV of the fits next to it. Deterministic for fixed
 arguments. ``--update FILE`` refits part of an existing prior: the new fits replace
 FILE's fits of the same families, left-out master and depth, and FILE's others stay.
-The bundled file was built in two runs (the README's section on the population prior
-says why):
+The bundled file was built in two runs (``docs/results/ranker.md``, *The population
+prior*, says why):
 
     --positions 800 --search-depth 2 --engine /usr/games/stockfish --no-trees
     --positions 1600 --search-depth 3 --engine /usr/games/stockfish --update FILE

@@ -58,8 +58,8 @@ class Guidance:
     Beliefs are probabilities in [0, 1]; depths are in plies. Invalid settings raise
     ``ValueError`` on construction. The defaults are the settings chosen by
     ``iam experiment guidance-tuning`` (:mod:`experiments.guidance_tuning`) on
-    development games, never on test games; its figures are in the README, section
-    "Exploiting the model: the guided search".
+    development games, never on test games; its figures are in
+    ``docs/results/guided-search.md``.
     """
 
     extend_at: float = 0.3

@@ -2,9 +2,8 @@
 
 One temperature calibrates the beliefs as a whole (it minimises their log loss), yet the
 most believed move stays over-confident: when search, the policy network and the
-player's habits agree on a move, a linear score counts their agreement more than once.
-On Botvinnik's development games, beliefs above 50% averaged 0.742 and came true 0.673 of
-the time, with the temperature already fitted. A logistic map of that one belief (its
+player's habits agree on a move, a linear score counts their agreement more than once
+(measured in ``docs/results/ranker.md``, *Calibration*). A logistic map of that one belief (its
 log-odds times a slope, plus an offset), fitted on the same out-of-fold scores as the
 temperature, moves it to the rate at which such moves were played; the other moves share
 the rest in their old proportions. The most believed move stays the most believed, so

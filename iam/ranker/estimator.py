@@ -52,14 +52,12 @@ __all__ = ["MoveRanker", "FeatureContribution", "DEFAULT_PRIOR_STRENGTH", "RIDGE
 
 _PRIORS = ("population", "none")
 DEFAULT_PRIOR_STRENGTH = 1000.0
-"""L2 pull towards the population weights, chosen on development games of Botvinnik and
-Lasker (12 and all fitting games, strengths 3 to 3,000): from 30 to 1,000 the log loss fell
-for all four and top-1 rose from 12 games (0.405 to 0.414, 0.412 to 0.437) and held within
-half a point with all games. The population already knows most of how a master weighs
+"""L2 pull towards the population weights, chosen on development games (strengths 3 to 3,000;
+``docs/results/ranker.md``). The population already knows most of how a master weighs
 evidence; what is his own lives mostly in the habit features, his book and patterns."""
 RIDGE_STRENGTH = 30.0
 """L2 pull towards zero when there is no prior (``prior="none"``): a plain ridge, as light
-as the population's pull was before it was chosen on development games."""
+as the lightest pull tried for the population on development games."""
 
 
 def prior_penalty(prior: str, strength: float | None, *, exact: bool = True) -> float:
@@ -142,15 +140,13 @@ class MoveRanker(BaseEstimator):
     trees:
         Add the population's residual trees to the linear score, when the prior holds
         trees for exactly these families at this search depth (the default families do).
-        On development games of two masters, the shipped trees (boosted on the other
-        masters' positions) raised top-1 by 1.2 and 1.4 points and lowered the log loss by
-        0.05 and 0.04.
+        Their effect is measured in ``docs/results/ranker.md``.
     reply_positions:
         Positions of the player (a seeded sample of all his positions) on which
         the cheap reply policy a search reads at his interior nodes is fitted
         (:mod:`iam.ranker.replytable`, ``reply_policy_``); 0 (the default) fits none.
         Only the exploiting engine's selectivity reads it (``iam uci --exploit-reduce``),
-        which is off by default; 6,000 positions take about 4 s.
+        which is off by default.
     min_games:
         The IAM model's noise filter (a chunk or opening sequence seen in this many games).
     random_state:

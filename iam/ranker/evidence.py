@@ -70,23 +70,20 @@ ENGINE_FAMILIES: tuple[str, ...] = ("engine", "glance")
 """The families a UCI engine computes: a ranker with any of them needs an engine's path."""
 
 GLANCE_DEPTH = 1
-"""Depth of the ``glance`` family's analyses. Chosen on development games (1,500 training
-positions, no prior): stockfish's depth-1 scores beside its depth-8 ones took top-1 from
-0.556 to 0.577 for Botvinnik and from 0.550 to 0.564 for Lasker."""
+"""Depth of the ``glance`` family's analyses: how a move looks at first sight. Chosen on
+development games (``docs/results/ranker.md``, *Engine evidence*)."""
 
 DEFAULT_FAMILIES: tuple[str, ...] = ("move", "shape", "search", "value", "policy", "habits", "population")
 """The pure-Python ranker's families (``engine`` needs an engine)."""
 
 DEFAULT_SEARCH_DEPTH = 3
 """Plies at which this project's search scores every move. Chosen on development games:
-depth 2 named the played move more often than depth 1, at about three times the cost;
-depth 3 beat depth 2 (2,000 fitting positions, no prior: top-1 0.414 to 0.421 for Botvinnik,
-0.439 to 0.440 for Lasker, log loss 1.908 to 1.838 and 1.833 to 1.781), at about five
-times the cost (a median of 121 ms a position against 20 ms)."""
+each depth up to 3 named the played move more often than the one before, at several times
+the cost (``docs/results/ranker.md``)."""
 
 FAST_SEARCH_DEPTH = 2
 """The shallower depth the bundled prior is also fitted at: a ranker about twice as quick to
-train and to query, for a short run (the README's first command), at a point or so of top-1."""
+train and to query, for a short run (the first command of the README), at a point or so of top-1."""
 
 
 def family_columns(family: str) -> tuple[str, ...]:

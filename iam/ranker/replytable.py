@@ -24,12 +24,11 @@ __all__ = ["reply_table", "fit_reply_policy", "REPLY_PENALTY", "REPLY_POSITIONS"
 
 REPLY_POSITIONS = 6000
 """The positions the exploitation experiment fits the policy on when its engines use it
-(``MoveRanker(reply_positions=...)``): on Botvinnik's development positions 6,000 gave
-top-8 0.67, about 4 s of fitting."""
+(``MoveRanker(reply_positions=...)``), chosen on development positions
+(``docs/results/exploitation.md``)."""
 
 REPLY_PENALTY = 1.0
-"""The L2 penalty of the fit. On Botvinnik's development positions 1 and 10 gave the same
-top-1 and log loss (fitted on 2,000 or 6,000 of his other positions), 30 a worse fit."""
+"""The L2 penalty of the fit, chosen on development positions (penalties 1 to 30 tried)."""
 
 
 def reply_table(positions: Sequence[Position]) -> MoveTable:

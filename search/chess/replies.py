@@ -15,11 +15,9 @@ mover's side (squares mirrored when Black moves):
 * the piece-square gain of the move by the core's middlegame table.
 
 Its weights are fitted on a player's games by the model layer
-(:func:`iam.ranker.replytable.fit_reply_policy`); here they are only read. On
-Botvinnik's development positions, fitted on 6,000 of his other positions, it names his
-move first about 23% of the time and among its eight first about 67% (the move ranker:
-about 47% and 90%): good enough to say which moves he will hardly play, not which
-one he will.
+(:func:`iam.ranker.replytable.fit_reply_policy`); here they are only read. It is good
+enough to say which moves he will hardly play, not which one he will (its accuracy is in
+``docs/results/exploitation.md``).
 
 :class:`ReplyPolicy` gives the beliefs over a fast :class:`~search.chess.board.Position`'s
 pseudo-legal moves and, for the selective search of :mod:`search.chess.engine`, the

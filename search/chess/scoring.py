@@ -8,7 +8,7 @@ one after the other, sharing one transposition table and one move order, after a
 iterative-deepening pass to ``depth - 1`` that fills both.
 
 That costs several times one search of the same depth, not about one (the measured
-ratios are in the README, section "Search"; ``benchmarks/bench_scoring.py`` measures
+ratios are in ``docs/results/search.md``; ``benchmarks/bench_scoring.py`` measures
 them). The gap is the work exact values need, not overhead: where one search dismisses
 a worse move with a single refutation, an exact value needs the opponent's best reply,
 every other reply shown to be no better, and every capture sequence that could change

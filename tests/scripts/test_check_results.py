@@ -1,0 +1,87 @@
+"""The results checker: it reads the pages' marked tables, compares figures at the page's precision, and the
+quick tables of the results pages reproduce."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+
+import pytest
+
+SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "check_results.py"
+_spec = importlib.util.spec_from_file_location("check_results", SCRIPT)
+check_results = importlib.util.module_from_spec(_spec)
+sys.modules[_spec.name] = check_results  # dataclasses look their module up while the script loads
+_spec.loader.exec_module(check_results)
+
+PAGE = """# A page
+
+<!-- check quick: tool --json; table rows; where kind=a;
+     row name; column size; value score -->
+| name | size 1 | size 2 |
+| --- | ---: | ---: |
+| first | 0.431 | 1,032 |
+| second | **0.120** | 7 |
+
+Text after the table.
+"""
+
+
+def _output(first_small: float = 0.4312, first_large: int = 1032) -> dict:
+    rows = [
+        {"kind": "a", "name": "first", "size": 1, "score": first_small},
+        {"kind": "a", "name": "first", "size": 2, "score": first_large},
+        {"kind": "b", "name": "first", "size": 1, "score": 99.0},  # filtered out by `where`
+        {"kind": "a", "name": "second", "size": 1, "score": 0.1204},
+        {"kind": "a", "name": "second", "size": 2, "score": 7},
+    ]
+    return {"rows": rows}
+
+
+def _page(tmp_path: Path) -> Path:
+    path = tmp_path / "page.md"
+    path.write_text(PAGE, encoding="utf-8")
+    return path
+
+
+def test_a_marker_is_read_with_its_fields():
+    (marked,) = check_results.marked_tables(PAGE)
+    assert marked.command == "tool --json"
+    assert (marked.table, marked.row, marked.column, marked.value) == ("rows", "name", "size", "score")
+    assert marked.where == {"kind": "a"} and marked.quick
+    assert marked.text.startswith("| name |") and marked.text.rstrip().endswith("| 7 |")
+
+
+def test_figures_equal_at_the_pages_precision_pass(tmp_path):
+    assert check_results.check_page(_page(tmp_path), runner=lambda command: _output()) == []
+
+
+@pytest.mark.parametrize("output", [_output(first_small=0.4326), _output(first_large=1033)])
+def test_a_figure_that_differs_gives_a_diff(tmp_path, output):
+    (diff,) = check_results.check_page(_page(tmp_path), runner=lambda command: output)
+    assert "-| first | 0.431 | 1,032 |" in diff
+    assert "\n+| first |" in diff and "\n-| second" not in diff
+
+
+def test_update_rewrites_the_table_in_the_pages_format(tmp_path):
+    path = _page(tmp_path)
+    check_results.check_page(path, update=True, runner=lambda command: _output(first_small=0.5, first_large=12345))
+    text = path.read_text(encoding="utf-8")
+    assert "| first | 0.500 | 12,345 |" in text and "| second | **0.120** | 7 |" in text
+    assert text.endswith("Text after the table.\n")
+    assert check_results.check_page(path, runner=lambda command: _output(first_small=0.5, first_large=12345)) == []
+
+
+def test_a_marker_without_its_fields_is_refused():
+    with pytest.raises(ValueError, match="lacks"):
+        check_results.marked_tables("<!-- check: tool; table rows -->\n| a |\n| --- |\n")
+
+
+def test_the_quick_tables_of_the_results_pages_reproduce():
+    pages = sorted((SCRIPT.parents[1] / "docs" / "results").glob("*.md"))
+    quick = [page for page in pages if any(m.quick for m in check_results.marked_tables(page.read_text("utf-8")))]
+    assert quick, "no results page marks a quick table"
+    outputs: dict = {}
+    for page in quick:
+        assert check_results.check_page(page, quick=True, outputs=outputs) == [], page.name
