@@ -113,6 +113,12 @@ class ReplyPolicy:
         norm = peak + math.log(sum(math.exp(s - peak) for s in scores))
         return [s - norm for s in scores]
 
+    def position_beliefs(self, position: Position) -> dict[int, float]:
+        """Belief of each legal move of ``position`` (a :class:`~search.chess.guided.PositionPredictor`)."""
+        self.asked += 1
+        moves = position.legal_moves()
+        return {move: math.exp(belief) for move, belief in zip(moves, self.log_beliefs(position, moves))}
+
     def unlikely(self, position: Position, below: float) -> frozenset[int]:
         """The quiet moves (no capture, no promotion) believed less than ``below``, legal or not.
 
