@@ -18,7 +18,8 @@ The first legal move a node searches is never pruned, and reduced only with
 Predictions cost more than nodes, so a guide reads two predictors. The *predictor*
 (any :class:`~search.predictor.MovePredictor`: a ``chess.Board`` with the game's moves
 in its move stack to beliefs over ``chess.Move``) is asked at his nodes at most
-:attr:`GuideSettings.near` plies below the root; deeper, the *cheap* predictor, if any,
+:attr:`GuideSettings.near` plies below the root; deeper (or everywhere, without a
+predictor), the *cheap* predictor, if any,
 a :class:`PositionPredictor` that reads the fast board directly (the distilled reply
 policy of :mod:`search.chess.replies`, the oracles of :mod:`search.chess.oracle`).
 Either is asked only at nodes with at least ``min_depth`` plies left, once per
@@ -161,9 +162,7 @@ class ModelGuide:
         settings = self.settings
         if depth < settings.guidance.min_depth or (in_check and settings.quiet_only):
             return None
-        if ply <= settings.near:
-            if self.predictor is None:
-                return None
+        if ply <= settings.near and self.predictor is not None:
             prepared = self._near(position)
         elif self.cheap is not None:
             prepared = self._cheap(position)
