@@ -32,9 +32,10 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
+import chess
 import numpy as np
 
-from search.chess.board import SQUARES, Position
+from search.chess.board import SQUARES, Position, to_move
 from search.chess.pst import MG_TABLE
 
 __all__ = ["ReplyPolicy", "REPLY_INPUTS", "reply_inputs"]
@@ -118,6 +119,11 @@ class ReplyPolicy:
         self.asked += 1
         moves = position.legal_moves()
         return {move: math.exp(belief) for move, belief in zip(moves, self.log_beliefs(position, moves))}
+
+    def predict_proba(self, board: chess.Board) -> dict[chess.Move, float]:
+        """Belief of each legal move of ``board`` (a :class:`~search.predictor.MovePredictor`)."""
+        beliefs = self.position_beliefs(Position.from_board(board))
+        return {to_move(move): belief for move, belief in beliefs.items()}
 
     def unlikely(self, position: Position, below: float) -> frozenset[int]:
         """The quiet moves (no capture, no promotion) believed less than ``below``, legal or not.
