@@ -498,6 +498,8 @@ class ChessSearch:
         plan = None
         if self.guide is not None and position.side == self._his_side:
             plan = self.guide.plan(position, moves, ply, depth, in_check)
+            if self._deadline is not None:  # a prediction may take longer than a thousand nodes
+                self._check_budget()
             if plan is not None:
                 moves, adjust, pruned = plan
         for move in moves:
