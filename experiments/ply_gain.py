@@ -9,7 +9,10 @@ get the same budget and fresh tables. The searches run on the fast chess core
 :class:`~search.chess.guided.ModelGuide`, which watches the line itself) or on the
 generic search over the python-chess adapter (``core="generic"``: ordering,
 quiescence, transposition table, :mod:`search.omsearch`, watched by a
-:class:`search.probe.DepthProbe`), the reference and the slower of the two.
+:class:`search.probe.DepthProbe`), the reference and the slower of the two. The fast
+core looks at its budget every 1,024 nodes, so its plain and guided searches alike may
+pass a node budget by up to that many; under a time budget it also looks at the clock
+after each prediction, whose time counts against the guided search.
 
 Predictors (``predictors``, each a name; ``near+cheap`` reads the first at his nodes
 within ``near`` plies of the root and the second deeper, fast core only):
