@@ -45,10 +45,10 @@ class TimedPolicy(ReplyPolicy):
 
     seconds = 0.0
 
-    def unlikely(self, position, below):
+    def position_beliefs(self, position):
         started = time.perf_counter()
         try:
-            return super().unlikely(position, below)
+            return super().position_beliefs(position)
         finally:
             self.seconds += time.perf_counter() - started
 

@@ -2,11 +2,35 @@
 its opponent. The source notes report an average ply increase of 12.5%.
 
 Positions come from the held-out games where the modelled player's *opponent* is to
-move, so the predicted replies sit one ply down. For every node budget the plain
-iterative-deepening alpha-beta (ordering, quiescence, transposition table) and the
-guided search (the same plus the opponent model, :mod:`search.omsearch`) each get
-the same budget and fresh tables, and a :class:`search.probe.DepthProbe` watches
-both. Three depths are recorded, because a guided search's tree is not uniform:
+move, so the predicted replies sit one ply down. For every budget (nodes, or seconds)
+the plain iterative-deepening alpha-beta and the search guided by each predictor
+get the same budget and fresh tables. The searches run on the fast chess core
+(``core="fast"``: :class:`~search.chess.engine.ChessSearch`, guided by a
+:class:`~search.chess.guided.ModelGuide`, which watches the line itself) or on the
+generic search over the python-chess adapter (``core="generic"``: ordering,
+quiescence, transposition table, :mod:`search.omsearch`, watched by a
+:class:`search.probe.DepthProbe`), the reference and the slower of the two. The fast
+core looks at its budget every 1,024 nodes, so its plain and guided searches alike may
+pass a node budget by up to that many; under a time budget it also looks at the clock
+after each prediction, whose time counts against the guided search.
+
+Predictors (``predictors``, each a name; ``near+cheap`` reads the first at his nodes
+within ``near`` plies of the root and the second deeper, fast core only):
+
+* ``iam``: the IAM opponent model fitted on the training games (the generic core's
+  only predictor in earlier measurements);
+* ``ranker``: the player's move ranker (:class:`iam.ranker.MoveRanker`) fitted on the
+  same games, read near the root (it searches every move for its features);
+* ``policy``: the cheap reply policy distilled from that ranker's beliefs on his
+  training positions (:func:`iam.ranker.replytable.distil_reply_policy`), read at
+  every node of his;
+* ``oracle``: the game's actual continuation (:class:`~search.chess.oracle.LineOracle`),
+  certain along the watched line and silent elsewhere: the mechanism's ceiling;
+  ``oracle@p``: the noisy oracle naming the move played with probability ``p``.
+
+Each predictor's top-1 (how often its most believed move at the position one ply down
+is the move the player chose) is reported beside its gains. Three depths are
+recorded, because a guided search's tree is not uniform:
 
 * the *nominal* depth, the last iteration completed (what engines print, and the
   figure the source notes' "ply increase" compares);
@@ -46,10 +70,18 @@ from experiments.common import ExperimentResult, HeldOutConfig, load_games
 from iam.errors import DataError
 from iam.model import OpponentModel
 from iam.progress import progress
+from iam.ranker import MoveRanker
+from iam.ranker.positions import player_positions
+from iam.ranker.replytable import distil_reply_policy
 from search import HeuristicOrderer, Limits, TranspositionTable, search
+from search.chess.board import Position as FastPosition
+from search.chess.board import to_move
+from search.chess.engine import ChessSearch
 from search.chess.evaluation import material_pst_evaluator
 from search.chess.game import ChessGame
+from search.chess.guided import GuideSettings, ModelGuide
 from search.chess.match import MatchError, engine_command
+from search.chess.oracle import LineOracle
 from search.omsearch import Guidance, guided_search
 from search.probe import DepthProbe
 
@@ -67,6 +99,17 @@ EQUAL_MARGIN_CP = 10
 DECIDED_CP = 1000
 """Reference scores are clipped to +-this: a mate, or a rook and more ahead, is decided either
 way, and one such score must not swamp a mean over a few dozen moves."""
+CORES = ("fast", "generic")
+MODELS = ("iam", "ranker", "policy")
+"""Predictors fitted on the player's games (``oracle`` and ``oracle@p`` need none)."""
+CHEAP = ("policy", "oracle")
+"""Predictors cheap enough for every node of his (the rest are read near the root only)."""
+NEAR_PLIES = 1
+"""His nodes at most this many plies below the root read a costly predictor (the ranker, the IAM model)."""
+RANKER_POSITIONS = 2000
+"""Training positions of the ranker (its default)."""
+POLICY_POSITIONS = 1000
+"""Training positions on which the policy is distilled from the ranker's beliefs."""
 
 
 # ----------------------------------------------------------------------------- configs
@@ -100,6 +143,55 @@ class PlyGainConfig(SetupConfig):
     """Time budgets in seconds (each above 0): plain and guided search get the same time, so
     the time the guided search spends predicting counts against it."""
     guidance: Guidance = field(default_factory=Guidance)
+    core: str = "fast"
+    """``fast``: the fast chess core; ``generic``: the generic search on the python-chess adapter."""
+    predictors: tuple[str, ...] = ("iam",)
+    """Predictor names (see the module docstring)."""
+    near: int = NEAR_PLIES
+    """Fast core: his nodes at most this many plies below the root read the costly predictor."""
+    policy_positions: int = POLICY_POSITIONS
+    """Training positions the distilled policy is fitted on."""
+    ranker_model: str | None = None
+    """A saved move ranker to use instead of fitting one; it must have been fitted on the same training games."""
+
+
+def predictor_parts(spec: str) -> tuple[str | None, str | None]:
+    """``spec``'s predictor read near the root and its cheap one read deeper (DataError if unknown).
+
+    A cheap predictor alone (``policy``, ``oracle``, ``oracle@p``) is read at every node of his.
+    """
+    parts = spec.split("+")
+    if len(parts) > 2 or not all(parts):
+        raise DataError(f"a predictor is a name or near+cheap, not {spec!r}")
+    for part in parts:
+        _accuracy(part)
+    if len(parts) == 1:
+        return (None, spec) if _cheap(spec) else (spec, None)
+    if not _cheap(parts[1]):
+        raise DataError(f"{parts[1]!r} is too costly for every node; the cheap ones are {', '.join(CHEAP)}")
+    return parts[0], parts[1]
+
+
+def _cheap(name: str) -> bool:
+    return name.split("@")[0] in CHEAP
+
+
+def _accuracy(name: str) -> float | None:
+    """An oracle's accuracy (1 for ``oracle``), None for a model; DataError for an unknown name."""
+    base, _, rest = name.partition("@")
+    if base in MODELS and not rest:
+        return None
+    if base == "oracle":
+        if not rest:
+            return 1.0
+        try:
+            accuracy = float(rest)
+        except ValueError:
+            accuracy = -1.0
+        if 0.0 <= accuracy <= 1.0:
+            return accuracy
+        raise DataError(f"oracle@p takes an accuracy p in [0, 1], not {rest!r}")
+    raise DataError(f"unknown predictor {name!r}: choose from {', '.join((*MODELS, 'oracle', 'oracle@p'))}")
 
 
 # ----------------------------------------------------------------------------- setup
@@ -113,11 +205,14 @@ class Setup:
     split: str
     """``test`` or ``dev``: where the positions come from."""
     model: object
+    """The IAM model (None when no predictor asks for it)."""
     train_games: int
     positions: list[dict]
     line_plies: int
     reference: str | None
     reference_depth: int
+    models: dict = field(default_factory=dict)
+    """Fitted predictors by name (``iam``, ``ranker``, ``policy``) that the predictors need."""
 
     def describe(self) -> dict:
         return {
@@ -129,8 +224,11 @@ class Setup:
         }
 
 
-def prepare(config: SetupConfig, *, split: str) -> Setup:
-    """Read the games, fit the model and sample the positions the config asks for."""
+def prepare(config: SetupConfig, *, split: str, models: Sequence[str] = ("iam",)) -> Setup:
+    """Read the games, fit the ``models`` (``iam``, ``ranker``, ``policy``) and sample the positions.
+
+    The distilled ``policy`` needs the ranker, which is fitted for it.
+    """
     if config.train_games is not None and config.train_games < 1:
         raise DataError("--train-games takes one size here (a number or 'all')")
     if config.reference_depth < 1:
@@ -142,12 +240,47 @@ def prepare(config: SetupConfig, *, split: str) -> Setup:
     if not fitting or not games:
         raise DataError(f"{held.player} has no {'development' if split == 'dev' else 'test'} games to measure on")
     training = fitting if config.train_games is None else fitting[: config.train_games]
-    model = OpponentModel(random_state=config.seed).fit(training)
     positions = sample_positions(games, config.max_positions, config.seed, line_plies=config.line_plies)
     if not positions:
         raise DataError("the games hold no position where the modelled player's opponent is to move")
+    fitted = fit_models(held.player, training, models, seed=config.seed,
+                        policy_positions=getattr(config, "policy_positions", POLICY_POSITIONS),
+                        ranker_model=getattr(config, "ranker_model", None))
     reference = stockfish_path() if config.reference else None
-    return Setup(held.player, split, model, len(training), positions, config.line_plies, reference, config.reference_depth)
+    return Setup(held.player, split, fitted.get("iam"), len(training), positions, config.line_plies, reference,
+                 config.reference_depth, fitted)
+
+
+def fit_models(
+    player: str, training, names: Sequence[str], *, seed: int, policy_positions: int = POLICY_POSITIONS,
+    ranker_model: str | None = None,
+) -> dict:
+    """The models ``names`` asks for, fitted on ``training`` games only (the ranker loaded from ``ranker_model`` if given)."""
+    fitted: dict[str, object] = {}
+    if "iam" in names:
+        fitted["iam"] = OpponentModel(random_state=seed).fit(training)
+    if ("ranker" in names or "policy" in names) and ranker_model is not None:
+        fitted["ranker"] = load_ranker(ranker_model, player, len(training))
+    elif "ranker" in names or "policy" in names:
+        fitted["ranker"] = MoveRanker(player=player, max_positions=RANKER_POSITIONS, random_state=seed).fit(training)
+    if "policy" in names:
+        sample = player_positions(training, sample=policy_positions, random_state=seed + 1)
+        fitted["policy"] = distil_reply_policy(sample, fitted["ranker"])
+    return fitted
+
+
+def load_ranker(path: str, player: str, games: int) -> MoveRanker:
+    """A saved ranker of ``player`` fitted on ``games`` games (DataError otherwise: it may have seen the positions)."""
+    try:
+        ranker = MoveRanker.load(path)
+    except (OSError, ValueError, KeyError) as exc:
+        raise DataError(f"cannot read the ranker {path}: {exc}") from None
+    if ranker.player_ != player or ranker.n_games_ != games:
+        raise DataError(
+            f"the ranker {path} models {ranker.player_} on {ranker.n_games_} games; these positions need "
+            f"{player} fitted on their {games} training games"
+        )
+    return ranker
 
 
 def sample_positions(games, limit: int | None, seed: int, *, line_plies: int = LINE_PLIES) -> list[dict]:
@@ -226,68 +359,173 @@ def measure(
     for uci in position["moves"]:
         board.push_uci(uci)
     line = [chess.Move.from_uci(uci) for uci in position["line"]]
-    game, evaluator = ChessGame(), material_pst_evaluator()
     rows = []
     for item in budgets:
         kind, budget = item if isinstance(item, tuple) else ("nodes", item)
         limits = Limits(nodes=budget) if kind == "nodes" else Limits(time=budget)
-        common = dict(evaluator=evaluator, limits=limits, quiescence=True)
-        plain_probe = DepthProbe(game, board, line)
-        plain = search(game, board, ordering=HeuristicOrderer(), table=TranspositionTable(), probe=plain_probe, **common)
-        plain_shape = _shape(plain_probe, plain.depth)
+        plain, plain_shape, line_plies = _plain(board, line, limits, "generic")
         for name, guidance in guidances.items():
-            guided_probe = DepthProbe(game, board, line)
-            guided = guided_search(
-                game,
-                board,
-                predictor=model,
-                modelled_player=position["modelled"],
-                guidance=guidance,
-                ordering=HeuristicOrderer(),
-                table=TranspositionTable(),
-                probe=guided_probe,
-                **common,
-            )
-            g = guided.result
-            guided_shape = _shape(guided_probe, g.depth)
-            rows.append(
-                {
-                    "position": board.fen(),
-                    "game": position["game"],
-                    "ply": position["ply"],
-                    "guidance": name,
-                    "limit": kind,
-                    "budget": budget,
-                    "plain_depth": plain.depth,
-                    "guided_depth": g.depth,
-                    "ply_gain_pct": _gain(plain.depth, g.depth),
-                    "line_plies": plain_probe.line_length,
-                    "plain_line_depth": plain_shape["line_depth"],
-                    "guided_line_depth": guided_shape["line_depth"],
-                    "line_gain_pct": _gain(plain_shape["line_depth"], guided_shape["line_depth"]),
-                    "plain_line_entered": plain_shape["line_entered"],
-                    "guided_line_entered": guided_shape["line_entered"],
-                    "plain_horizon_mean": plain_shape["horizon_mean"],
-                    "guided_horizon_mean": guided_shape["horizon_mean"],
-                    "guided_horizon_min": guided_shape["horizon_min"],
-                    "guided_horizon_max": guided_shape["horizon_max"],
-                    "plain_pv_length": len(plain.pv),
-                    "guided_pv_length": len(g.pv),
-                    "plain_nodes": plain.total_nodes,
-                    "guided_nodes": g.total_nodes,
-                    "plain_seconds": plain.seconds,
-                    "guided_seconds": g.seconds,
-                    "predictor_seconds": guided.predictions.seconds,
-                    "predictor_calls": guided.predictions.calls,
-                    "guided_nodes_changed": guided.predictions.guided_nodes,
-                    "plain_move": plain.move.uci() if plain.move else None,
-                    "guided_move": g.move.uci() if g.move else None,
-                    "move_changed": plain.move != g.move,
-                }
-            )
+            found = _generic_guided(board, line, limits, model, Guided(core="generic", guidance=guidance), position["modelled"])
+            rows.append(_row(position, board, name, kind, budget, line_plies, plain, plain_shape, *found))
     if reference is not None:
         _judge(rows, board, reference, reference_depth)
     return rows
+
+
+@dataclass(frozen=True)
+class Guided:
+    """How each predictor guides a search: the core, the guidance, how near the costly ones are read."""
+
+    core: str = "fast"
+    guidance: Guidance = field(default_factory=Guidance)
+    near: int = NEAR_PLIES
+    seed: int = 0
+    """Seed of the noisy oracles' draws."""
+
+
+def measure_all_predictors(
+    setup: Setup, budgets: Sequence[int], specs: Sequence[str], guided: Guided, *, jobs: int, quiet: bool,
+    times: Sequence[float] = (),
+) -> pd.DataFrame:
+    """Every position at every budget (nodes, then seconds), plain and guided by each predictor: one row each."""
+    limits = [("nodes", budget) for budget in budgets] + [("time", seconds) for seconds in times]
+    tasks = [(setup.models, position, limits, specs, guided, setup.reference, setup.reference_depth) for position in setup.positions]
+    if jobs == 1:
+        finished = (measure_predictors(*task) for task in tasks)
+    else:
+        finished = Parallel(n_jobs=jobs, return_as="generator")(delayed(measure_predictors)(*task) for task in tasks)
+    done = progress(finished, quiet=quiet, total=len(setup.positions), desc="positions", unit=" pos")
+    return pd.DataFrame([row for rows in done for row in rows])
+
+
+def _predictor(name: str | None, models: Mapping[str, object], board: chess.Board, line: Sequence[chess.Move], seed: int):
+    if name is None:
+        return None
+    accuracy = _accuracy(name)
+    if accuracy is None:
+        return models[name]
+    return LineOracle(board, line, accuracy=accuracy, seed=seed)
+
+
+def _top1(predictor, board: chess.Board, line: Sequence[chess.Move]) -> float:
+    """1 if ``predictor`` names the player's next move first at the position one ply down, else 0 (NaN: no such move)."""
+    if predictor is None or len(line) < 2 or line[0] not in board.legal_moves:
+        return np.nan
+    after = board.copy()
+    after.push(line[0])
+    if hasattr(predictor, "predict_proba"):
+        beliefs = predictor.predict_proba(after)
+    else:
+        beliefs = {to_move(m): b for m, b in predictor.position_beliefs(FastPosition.from_board(after)).items()}
+    if not beliefs:
+        return 0.0
+    return float(max(beliefs, key=beliefs.get) == line[1])
+
+
+def measure_predictors(
+    models: Mapping[str, object],
+    position: dict,
+    budgets: Sequence[tuple[str, float]],
+    specs: Sequence[str],
+    guided: Guided,
+    reference: str | None,
+    reference_depth: int,
+) -> list[dict]:
+    """Plain search and the search guided by each predictor of one position at every budget (a row each)."""
+    board = chess.Board(position["start"])
+    for uci in position["moves"]:
+        board.push_uci(uci)
+    line = [chess.Move.from_uci(uci) for uci in position["line"]]
+    parts = {spec: predictor_parts(spec) for spec in specs}
+    top1 = {}
+    for spec, (near, cheap) in parts.items():
+        first = near if near is not None else cheap
+        top1[spec] = _top1(_predictor(first, models, board, line, guided.seed), board, line)
+    rows = []
+    for kind, budget in budgets:
+        limits = Limits(nodes=budget) if kind == "nodes" else Limits(time=budget)
+        plain, plain_shape, line_plies = _plain(board, line, limits, guided.core)
+        for spec, (near, cheap) in parts.items():
+            near_predictor = _predictor(near, models, board, line, guided.seed)
+            cheap_predictor = _predictor(cheap, models, board, line, guided.seed)
+            if guided.core == "fast":
+                result, shape, stats = _fast_guided(board, line, limits, near_predictor, cheap_predictor, guided, position["modelled"])
+            else:
+                result, shape, stats = _generic_guided(board, line, limits, near_predictor or cheap_predictor, guided, position["modelled"])
+            row = _row(position, board, spec, kind, budget, line_plies, plain, plain_shape, result, shape, stats)
+            row["predictor_top1"] = top1[spec]
+            rows.append(row)
+    if reference is not None:
+        _judge(rows, board, reference, reference_depth)
+    return rows
+
+
+def _plain(board: chess.Board, line: Sequence[chess.Move], limits: Limits, core: str):
+    if core == "fast":
+        searcher = ChessSearch()
+        result = searcher.search(board, limits, line=line)
+        return result, _shape(searcher, result.depth), searcher.line_length
+    game = ChessGame()
+    probe = DepthProbe(game, board, line)
+    result = search(game, board, evaluator=material_pst_evaluator(), limits=limits, quiescence=True,
+                    ordering=HeuristicOrderer(), table=TranspositionTable(), probe=probe)
+    return result, _shape(probe, result.depth), probe.line_length
+
+
+def _fast_guided(board, line, limits, near, cheap, guided: Guided, modelled: int):
+    guide = ModelGuide(near, cheap=cheap, settings=GuideSettings(guidance=guided.guidance, near=guided.near))
+    searcher = ChessSearch(guide=guide)
+    result = searcher.search(board, limits, line=line)
+    stats = guide.stats()
+    return result, _shape(searcher, result.depth), (stats.seconds, stats.calls, stats.guided_nodes)
+
+
+def _generic_guided(board, line, limits, predictor, guided: Guided, modelled: int):
+    game = ChessGame()
+    probe = DepthProbe(game, board, line)
+    found = guided_search(
+        game, board, predictor=predictor, modelled_player=modelled, guidance=guided.guidance, ordering=HeuristicOrderer(),
+        table=TranspositionTable(), probe=probe, evaluator=material_pst_evaluator(), limits=limits, quiescence=True,
+    )
+    stats = found.predictions
+    return found.result, _shape(probe, found.result.depth), (stats.seconds, stats.calls, stats.guided_nodes)
+
+
+def _row(position, board, name, kind, budget, line_plies, plain, plain_shape, g, guided_shape, stats) -> dict:
+    seconds, calls, changed = stats
+    return {
+        "position": board.fen(),
+        "game": position["game"],
+        "ply": position["ply"],
+        "guidance": name,
+        "limit": kind,
+        "budget": budget,
+        "plain_depth": plain.depth,
+        "guided_depth": g.depth,
+        "ply_gain_pct": _gain(plain.depth, g.depth),
+        "line_plies": line_plies,
+        "plain_line_depth": plain_shape["line_depth"],
+        "guided_line_depth": guided_shape["line_depth"],
+        "line_gain_pct": _gain(plain_shape["line_depth"], guided_shape["line_depth"]),
+        "plain_line_entered": plain_shape["line_entered"],
+        "guided_line_entered": guided_shape["line_entered"],
+        "plain_horizon_mean": plain_shape["horizon_mean"],
+        "guided_horizon_mean": guided_shape["horizon_mean"],
+        "guided_horizon_min": guided_shape["horizon_min"],
+        "guided_horizon_max": guided_shape["horizon_max"],
+        "plain_pv_length": len(plain.pv),
+        "guided_pv_length": len(g.pv),
+        "plain_nodes": plain.total_nodes,
+        "guided_nodes": g.total_nodes,
+        "plain_seconds": plain.seconds,
+        "guided_seconds": g.seconds,
+        "predictor_seconds": seconds,
+        "predictor_calls": calls,
+        "guided_nodes_changed": changed,
+        "plain_move": plain.move.uci() if plain.move else None,
+        "guided_move": g.move.uci() if g.move else None,
+        "move_changed": plain.move != g.move,
+    }
 
 
 def _shape(probe, depth: int) -> dict:
@@ -403,6 +641,8 @@ def summarise(rows: pd.DataFrame, seed: int, *, resamples: int = BOOTSTRAP_RESAM
             "plain_seconds_mean": float(group["plain_seconds"].mean()),
             "guided_seconds_mean": float(group["guided_seconds"].mean()),
             "predictor_share_pct": float(100 * group["predictor_seconds"].sum() / max(group["guided_seconds"].sum(), 1e-12)),
+            "time_ratio": float(group["guided_seconds"].sum() / max(group["plain_seconds"].sum(), 1e-12)),
+            "predictor_top1": _nanmean(group["predictor_top1"]) if "predictor_top1" in group else np.nan,
             "move_changed_pct": float(100 * changed.mean()),
         }
         if "reference_prefers" in group:
@@ -454,13 +694,29 @@ def run(config: PlyGainConfig) -> ExperimentResult:
         raise DataError("--budgets needs node counts of at least 10")
     if any(not 0 < t <= 600 for t in config.times):
         raise DataError("--times needs seconds above 0 and at most 600")
+    if config.core not in CORES:
+        raise DataError(f"core must be one of {', '.join(CORES)}, not {config.core!r}")
+    if not config.predictors:
+        raise DataError("ply-gain needs at least one predictor")
+    if config.near < 0:
+        raise DataError("--near must be at least 0 plies")
+    parts = {spec: predictor_parts(spec) for spec in config.predictors}
+    if config.core == "generic" and any(near is not None and cheap is not None for near, cheap in parts.values()):
+        raise DataError("the generic core reads one predictor at every node: near+cheap needs --core fast")
     budgets, times = sorted(set(config.budgets)), sorted(set(config.times))
     guidance = config.guidance
-    setup = prepare(config, split=config.positions)
-    rows = measure_all(setup, budgets, {"guided": guidance}, jobs=config.jobs, quiet=config.quiet, times=times)
+    names = {name.split("@")[0] for pair in parts.values() for name in pair if name is not None}
+    setup = prepare(config, split=config.positions, models=[name for name in MODELS if name in names])
+    guided = Guided(core=config.core, guidance=guidance, near=config.near, seed=config.seed)
+    rows = measure_all_predictors(
+        setup, budgets, list(dict.fromkeys(config.predictors)), guided, jobs=config.jobs, quiet=config.quiet, times=times
+    )
     summary = summarise(rows, config.seed)
     payload = {
         **setup.describe(),
+        "core": config.core,
+        "predictors": list(config.predictors),
+        "near": config.near,
         "guidance": asdict(guidance),
         "rows": rows.to_dict(orient="records"),
         "summary": summary.to_dict(orient="records"),
@@ -469,8 +725,8 @@ def run(config: PlyGainConfig) -> ExperimentResult:
         name=NAME,
         tables={"rows": rows, "summary": summary},
         payload=payload,
-        markdown=markdown(setup, summary, guidance),
-        figures={"ply_gain": figure(summary)},
+        markdown=markdown(setup, summary, guidance, core=config.core, near=config.near),
+        figures={"ply_gain": figure(summary), "gain_vs_top1": top1_figure(summary)},
     )
 
 
@@ -501,18 +757,22 @@ def summary_table(summary: pd.DataFrame, *, referenced: bool, with_guidance: boo
         "move_changed_pct",
         "predictor_share_pct",
     ]
+    columns += [column for column in ("time_ratio", "predictor_top1") if column in shown]
     if referenced and "reference_judged" in shown:
-        columns += ["reference_prefers_guided", "reference_prefers_plain", "reference_prefers_equal"]
+        columns += ["reference_prefers_guided", "reference_prefers_plain", "reference_prefers_equal", "reference_mean_cp_difference"]
     return shown[columns].to_markdown(index=False, floatfmt=".2f")
 
 
-def markdown(setup: Setup, summary: pd.DataFrame, guidance) -> str:
+def markdown(setup: Setup, summary: pd.DataFrame, guidance, *, core: str = "generic", near: int | None = None) -> str:
     split = "test games" if setup.split == "test" else "development games (training games set aside)"
+    where = ("the fast chess core" + (f", costly predictors read within {near} plies of the root" if near is not None else "")
+             if core == "fast" else "the generic search on the python-chess adapter")
     lines = [
         f"# Ply gain: {setup.player}",
         "",
         f"{len(setup.positions)} positions from {split}, the modelled player's opponent to move; "
-        f"model trained on {setup.train_games} games. Guidance: moves believed >= {guidance.extend_at} "
+        f"searches on {where}; "
+        f"models trained on {setup.train_games} games. Guidance: moves believed >= {guidance.extend_at} "
         f"extended by {guidance.extension}, moves believed < {guidance.reduce_below} reduced by "
         f"{guidance.reduction} where the predictions hold >= {guidance.confidence} of the belief; "
         f"table move kept first: {guidance.keep_first}, reducible: {guidance.reduce_first}; "
@@ -525,7 +785,7 @@ def markdown(setup: Setup, summary: pd.DataFrame, guidance) -> str:
         "intervals over games; `depth_ratio_gain_pct` is the gain of the mean nominal depth. "
         "Source note 001 reports an average ply increase of 12.5%.",
         "",
-        summary_table(summary, referenced=setup.reference is not None),
+        summary_table(summary, referenced=setup.reference is not None, with_guidance=True),
     ]
     if setup.reference is None:
         lines += ["", "No reference engine: install Debian's stockfish to judge the differing moves."]
@@ -562,5 +822,30 @@ def figure(summary: pd.DataFrame):
     right.set_xlabel("budget")
     right.set_ylabel("mean ply gain (%) with 95% interval")
     right.legend(fontsize="small")
+    fig.tight_layout()
+    return fig
+
+
+def top1_figure(summary: pd.DataFrame):
+    """Mean nominal and line depth gains against each predictor's top-1, at equal nodes and at equal time."""
+    fig = Figure(figsize=(11, 4))
+    panels = fig.subplots(1, 2)
+    limits = summary["limit"].to_numpy() if "limit" in summary else np.full(len(summary), "nodes")
+    for ax, limit, title in zip(panels, ("nodes", "time"), ("equal nodes", "equal time")):
+        part = summary[limits == limit]
+        for column, marker, label in (("mean_ply_gain_pct", "o", "nominal depth"), ("mean_line_gain_pct", "s", "along the game's line")):
+            for budget, group in part.groupby("budget", sort=True):
+                unit = f"{int(budget):,} nodes" if limit == "nodes" else f"{budget:g} s"
+                ax.scatter(group["predictor_top1"], group[column], marker=marker, label=f"{label}, {unit}")
+                for _, entry in group.iterrows():
+                    ax.annotate(str(entry["guidance"]), (entry["predictor_top1"], entry[column]), fontsize="x-small")
+        ax.axhline(0.0, color="black", linewidth=0.5)
+        ax.axhline(12.5, color="grey", linestyle="--")
+        ax.set_xlim(-0.02, 1.02)
+        ax.set_xlabel("predictor top-1 (his next move named first)")
+        ax.set_ylabel("mean depth gain (%)")
+        ax.set_title(title if len(part) else f"{title}: not measured")
+        if len(part):
+            ax.legend(fontsize="x-small")
     fig.tight_layout()
     return fig

@@ -90,6 +90,7 @@ def fit_conditional_logit(
     scale: np.ndarray | None = None,
     offset: np.ndarray | float = 0.0,
     max_iter: int = 500,
+    targets: np.ndarray | None = None,
 ) -> np.ndarray:
     """Weights maximising the likelihood of the played moves, L2-penalised towards ``prior``.
 
@@ -98,6 +99,11 @@ def fit_conditional_logit(
     features measured in different units. ``prior`` defaults to zero weights. A move's
     score is ``x @ w + offset``: ``offset`` (per row) is a fixed part of it, such as the
     population's residual trees (:mod:`iam.ranker.trees`).
+
+    ``targets`` (one per row, summing to 1 over each position's rows) replaces the
+    played moves by a distribution over each position's moves: the objective's
+    likelihood term becomes the cross-entropy ``-sum(targets * log p)``, as when a
+    cheaper model is fitted to a richer model's beliefs (distillation).
     """
     k = table.features.shape[1]
     prior = np.zeros(k) if prior is None else np.asarray(prior, dtype=np.float64)
@@ -105,14 +111,22 @@ def fit_conditional_logit(
     if table.positions == 0:
         return prior.copy()
     weight_of_penalty = penalty * scale**2
-    onehot = np.zeros(table.features.shape[0])
-    onehot[table.played] = 1.0
+    if targets is None:
+        onehot = np.zeros(table.features.shape[0])
+        onehot[table.played] = 1.0
+    else:
+        onehot = np.asarray(targets, dtype=np.float64)
+        if onehot.shape != (table.features.shape[0],) or not np.all(np.isfinite(onehot)) or np.any(onehot < 0):
+            raise ValueError("targets need one finite non-negative value per row")
     observed = table.features.T @ onehot
 
     def objective(w: np.ndarray) -> tuple[float, np.ndarray]:
         scores = table.features @ w + offset
         probs = softmax_by_position(scores, table.starts)
-        loglik = position_log_likelihood(table, w, offset).sum()
+        if targets is None:
+            loglik = position_log_likelihood(table, w, offset).sum()
+        else:
+            loglik = float(onehot @ _log_softmax_by_position(scores, table.starts))
         expected = table.features.T @ probs
         gap = w - prior
         value = -loglik + 0.5 * float(np.sum(weight_of_penalty * gap**2))
@@ -121,6 +135,14 @@ def fit_conditional_logit(
 
     result = minimize(objective, prior.copy(), jac=True, method="L-BFGS-B", options={"maxiter": max_iter})
     return result.x
+
+
+def _log_softmax_by_position(scores: np.ndarray, starts: np.ndarray) -> np.ndarray:
+    """Log of :func:`softmax_by_position`, computed without underflow."""
+    heads, sizes = starts[:-1], np.diff(starts)
+    peak = np.maximum.reduceat(scores, heads)
+    norm = peak + np.log(np.add.reduceat(np.exp(scores - np.repeat(peak, sizes)), heads))
+    return scores - np.repeat(norm, sizes)
 
 
 def take_positions(table: MoveTable, chosen: np.ndarray) -> MoveTable:

@@ -3,6 +3,10 @@
 - :mod:`search.chess.board`, :mod:`search.chess.pst`, :mod:`search.chess.engine`: the
   fast chess core (own board, tapered piece-square evaluation, a search loop written
   for it); python-chess only at its boundary and as the oracle of its tests;
+- :mod:`search.chess.guided` and :mod:`search.chess.oracle`: the opponent-model-guided
+  fast search (a :class:`~search.chess.guided.ModelGuide` plans the modelled player's
+  nodes from a predictor near the root and a cheap one deeper) and the oracles of a
+  game's continuation, its upper bound;
 - :mod:`search.chess.scoring`: :func:`score_root_moves`, a value for every legal move
   of a position at a given depth, at about the cost of one search;
 - :mod:`search.chess.game` and :mod:`search.chess.evaluation`: chess as one game of

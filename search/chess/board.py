@@ -720,6 +720,10 @@ class Position:
                 break
         return found
 
+    def moves_made(self) -> list[int]:
+        """The moves made since this position was built (from its board), oldest first."""
+        return [undo[0] for undo in self._undo]
+
     def unmake(self) -> None:
         """Take back the last :meth:`make`."""
         undo = self._undo.pop()

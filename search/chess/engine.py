@@ -17,13 +17,22 @@ capture or pawn move) is a draw, at the root only a threefold repetition; fifty 
 (halfmove clock 100) and insufficient material are draws; in check quiescence
 searches every move, elsewhere it may stand pat on the evaluation.
 
-Selectivity at his nodes (off by default): given a :class:`~search.chess.replies.ReplyPolicy`
-of the opponent (the side not to move at the root) and a belief threshold, at his nodes
-two or more plies from the horizon the quiet moves the policy believes less than the
-threshold are searched one ply shallower, with a zero window, and searched again in full
-only when one of them beats his best move so far. The search then looks deeper along
-the lines he is likely to choose; its values are no longer plain alpha-beta's, which is
-why it is off unless asked for (the exploiting search, :mod:`search.chess.exploit`).
+Guidance at his nodes (off by default): a :class:`~search.chess.guided.ModelGuide` of the
+opponent (the side not to move at the root) plans each of his nodes from a model's
+beliefs: his predicted moves first, the strongly believed ones searched deeper, the ones
+the model rules out shallower or not at all (:mod:`search.chess.guided`). The search then
+looks deeper along the lines he is likely to choose; its values are no longer plain
+alpha-beta's, which is why it is off unless asked for. One such guide is the reply
+policy's selectivity (``replies`` and ``reduce_below``, used by the exploiting search of
+:mod:`search.chess.exploit`): at his nodes two or more plies from the horizon, the quiet
+moves a :class:`~search.chess.replies.ReplyPolicy` believes less than the threshold are
+searched one ply shallower, with a zero window, and searched again in full only when one
+of them beats his best move so far.
+
+Line watch: given the line the game went on with (``line``), the search records per
+completed iteration how far it followed that line before handing it to the evaluation
+and where its horizon lay (:meth:`ChessSearch.shape`, the figures of
+:class:`search.probe.DepthProbe`); it changes nothing in the search.
 
 Contempt: a draw (repetition, fifty moves, dead material, stalemate) is worth
 ``-contempt`` to the side to move at the root and ``+contempt`` to the other side, so
@@ -35,12 +44,15 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING
 
 import chess
+import numpy as np
 
 from search.chess.board import Position, from_move, to_move
+from search.chess.guided import ModelGuide, line_keys, reply_guide
+from search.probe import IterationShape
 from search.result import MAX_PLY, Limits, SearchResult
 
 if TYPE_CHECKING:
@@ -86,8 +98,9 @@ class ChessSearch:
     Keep one per game (the table carries over from move to move); ``table_size`` bounds
     the table (it is emptied when full). ``quiescence=False`` evaluates the horizon
     statically. ``use_table=False`` searches without a table (for reference searches).
-    ``replies`` and ``reduce_below`` turn on the selectivity at the opponent's nodes
-    (see the module docstring); ``replies=None`` (the default) searches every move alike.
+    ``guide`` plans the opponent's nodes (see the module docstring); ``replies`` and
+    ``reduce_below`` set the reply policy's selectivity instead (a guide of its own).
+    With neither (the default) every move is searched alike.
 
     >>> import chess
     >>> from search import Limits
@@ -98,10 +111,12 @@ class ChessSearch:
 
     def __init__(
         self, *, table_size: int = 1_000_000, quiescence: bool = True, use_table: bool = True, contempt: int = 0,
-        replies: ReplyPolicy | None = None, reduce_below: float = 0.0,
+        replies: ReplyPolicy | None = None, reduce_below: float = 0.0, guide: ModelGuide | None = None,
     ) -> None:
         if not 0.0 <= reduce_below < 1.0:
             raise ValueError(f"reduce_below must be in [0, 1), got {reduce_below}")
+        if guide is not None and replies is not None:
+            raise ValueError("give a guide or a reply policy, not both")
         self.table_size = table_size
         self.contempt = contempt
         """Centipawns a draw costs the side to move at the root (may change between searches)."""
@@ -109,13 +124,22 @@ class ChessSearch:
         self._drawn_for: int | None = None  # the root side the table's draws were valued for under a contempt
         self.quiescence = quiescence
         self.use_table = use_table
-        self.replies = replies
-        """The opponent's reply policy for the selectivity at his nodes (None: none)."""
-        self.reduce_below = reduce_below
-        """His quiet moves believed less than this are searched a ply shallower first."""
-        self.reduced = 0
-        """Moves searched shallower at his nodes in the last search (cumulative over its depths)."""
+        self.guide = guide
+        """What plans the opponent's nodes (None: nothing)."""
+        self._replies = replies
+        self._reduce_below = reduce_below
+        if replies is not None:
+            self.guide = reply_guide(replies, reduce_below)
+        self.reduced = self.extended = self.pruned = 0
+        """Moves searched shallower, deeper, not at all at his nodes in the last search (over all its depths)."""
         self._his_side = -1
+        self._watch: list[int] | None = None
+        self._line_state = [0, 0.0]  # plies of the line entered, line depth (this iteration)
+        self._horizon_counts = np.zeros(MAX_PLY + 1, dtype=np.int64)
+        self.shapes: dict[int, IterationShape] = {}
+        """Per completed depth of the last watched search: the tree's shape (:meth:`shape`)."""
+        self.line_length = 0
+        """Plies of the watched line that could be followed from the root."""
         self.table: dict[int, tuple[int, int, int, int]] = {}
         self.qtable: dict[int, tuple[int, int]] = {}
         self.killers: list[list[int]] = [[0, 0] for _ in range(MAX_PLY + 2)]
@@ -126,6 +150,36 @@ class ChessSearch:
         self._stop: threading.Event | None = None
         self._pv: list[list[int]] = [[] for _ in range(MAX_PLY + 2)]
         self._root_only: int | None = None
+
+    @property
+    def replies(self) -> ReplyPolicy | None:
+        """The opponent's reply policy for the selectivity at his nodes (None: none).
+
+        Setting it (or :attr:`reduce_below`) replaces the guide by the reply policy's.
+        """
+        return self._replies
+
+    @replies.setter
+    def replies(self, policy: ReplyPolicy | None) -> None:
+        self._replies = policy
+        self.guide = None if policy is None else reply_guide(policy, self._reduce_below)
+
+    @property
+    def reduce_below(self) -> float:
+        """His quiet moves the reply policy believes less than this are searched a ply shallower first."""
+        return self._reduce_below
+
+    @reduce_below.setter
+    def reduce_below(self, below: float) -> None:
+        if not 0.0 <= below < 1.0:
+            raise ValueError(f"reduce_below must be in [0, 1), got {below}")
+        self._reduce_below = below
+        if self._replies is not None:
+            self.guide = reply_guide(self._replies, below)
+
+    def shape(self, depth: int) -> IterationShape | None:
+        """The watched search's iteration of nominal ``depth``: horizon and reach along the line."""
+        return self.shapes.get(depth)
 
     def clear(self) -> None:
         """Forget the tables, killers and history (a new game)."""
@@ -139,18 +193,22 @@ class ChessSearch:
 
     def iterate(
         self, board: chess.Board, limits: Limits = Limits(), *, stop: threading.Event | None = None,
-        only: chess.Move | None = None,
+        only: chess.Move | None = None, line: Sequence[chess.Move] | None = None,
     ) -> Iterator[SearchResult]:
         """Yield one result per completed depth (counters cumulative), as :func:`search.iterate`.
 
         ``only`` restricts the root to that one legal move (a reference search of one
-        move's value; ``ValueError`` if it is not legal). A finished game yields nothing.
+        move's value; ``ValueError`` if it is not legal). ``line`` watches that line of
+        play from the root (:meth:`shape`). A finished game yields nothing.
         """
         if only is not None and only not in board.legal_moves:
             raise ValueError(f"{only} is not legal in {board.fen()}")
         started = time.perf_counter()
         position = Position.from_board(board)
         self._begin(limits, stop, started)
+        self._begin_watch(board, line)
+        if self.guide is not None:
+            self.guide.begin(board)
         self._root_only = None if only is None else from_move(only)
         self._his_side = 1 - position.side
         self._value_draws(position)
@@ -158,17 +216,23 @@ class ChessSearch:
             return
         previous = 0
         for depth in range(1, (limits.depth or 64) + 1):
+            if self._watch is not None:
+                self._line_state = [0, float(depth)]
+                self._horizon_counts = np.zeros(MAX_PLY + 1, dtype=np.int64)
             try:
                 value = self._root(position, depth, previous)
             except _Aborted:
                 return
+            if self._watch is not None:
+                entered, reach = self._line_state
+                self.shapes[depth] = IterationShape(depth, self._horizon_counts, entered, reach)
             pv = self._pv[0]
             previous = pv[0] if pv else 0
             yield self._result(value, pv, depth, started)
 
     def search(
         self, board: chess.Board, limits: Limits, *, stop: threading.Event | None = None,
-        only: chess.Move | None = None,
+        only: chess.Move | None = None, line: Sequence[chess.Move] | None = None,
     ) -> SearchResult:
         """The deepest completed iteration's answer within ``limits`` (as :func:`search.search`).
 
@@ -178,7 +242,7 @@ class ChessSearch:
         """
         started = time.perf_counter()
         last = None
-        for last in self.iterate(board, limits, stop=stop, only=only):
+        for last in self.iterate(board, limits, stop=stop, only=only, line=line):
             pass
         seconds = time.perf_counter() - started
         counts = dict(nodes=self.nodes, qnodes=self.qnodes, cutoffs=self.cutoffs, tt_hits=self.tt_hits)
@@ -200,6 +264,9 @@ class ChessSearch:
         """
         position = Position.from_board(board)
         self._begin(Limits(), None, time.perf_counter())
+        self._begin_watch(board, None)
+        if self.guide is not None:
+            self.guide.begin(board)
         self._root_only = None
         self._his_side = 1 - position.side
         self._value_draws(position)
@@ -220,10 +287,27 @@ class ChessSearch:
     # ---- internals -----------------------------------------------------------------------
 
     def _begin(self, limits: Limits, stop: threading.Event | None, started: float) -> None:
-        self.nodes = self.qnodes = self.cutoffs = self.tt_hits = self.reduced = 0
+        self.nodes = self.qnodes = self.cutoffs = self.tt_hits = self.reduced = self.extended = self.pruned = 0
         self._deadline = None if limits.time is None else started + limits.time
         self._max_nodes = limits.nodes
         self._stop = stop
+
+    def _begin_watch(self, board: chess.Board, line: Sequence[chess.Move] | None) -> None:
+        self.shapes = {}
+        self._watch = None if line is None else line_keys(board, line)
+        self.line_length = 0 if self._watch is None else len(self._watch) - 1
+
+    def _visit(self, position: Position, ply: int, depth: int) -> None:
+        """A main-search node of a watched search (as :meth:`search.probe.DepthProbe.visit`)."""
+        if depth <= 0:
+            self._horizon_counts[ply] += 1
+        state = self._line_state
+        watch = self._watch
+        if 0 < ply < len(watch) and ply >= state[0] and position.key == watch[ply]:
+            reach = ply + max(depth, 0)
+            if ply == state[0]:
+                reach = max(reach, state[1])
+            state[0], state[1] = ply, float(reach)
 
     def _result(self, value: int, pv: list[int], depth: int, started: float) -> SearchResult:
         moves = tuple(to_move(m) for m in pv)
@@ -373,6 +457,8 @@ class ChessSearch:
         self.nodes += 1
         if not (self.nodes + self.qnodes) & _CHECK_EVERY:
             self._check_budget()
+        if self._watch is not None:
+            self._visit(position, ply, depth)
         pv = self._pv
         pv[ply] = []
         if position.halfmove >= 100 or position.repeated() or (not position.heavy and position.insufficient_material()):
@@ -409,25 +495,29 @@ class ChessSearch:
         child = depth - 1
         # a horizon child goes straight to quiescence, which applies the draw rules itself
         search = self._horizon if child <= 0 and self.quiescence else self._negamax
-        unlikely = None
-        if self.replies is not None and depth >= 2 and position.side == self._his_side and not in_check:
-            unlikely = self.replies.unlikely(position, self.reduce_below)
-            shallower = self._horizon if child <= 1 and self.quiescence else self._negamax
+        plan = None
+        if self.guide is not None and position.side == self._his_side:
+            plan = self.guide.plan(position, moves, ply, depth, in_check)
+            if self._deadline is not None:  # a prediction may take longer than a thousand nodes
+                self._check_budget()
+            if plan is not None:
+                moves, adjust, pruned = plan
         for move in moves:
             if not position.make(move, in_check):
                 position.unmake()
                 continue
-            legal += 1
-            if legal == 1:
+            if plan is not None:
+                if legal and move in pruned:
+                    position.unmake()
+                    self.pruned += 1
+                    continue
+                legal += 1
+                value = self._guided_child(position, child, adjust.get(move, 0), alpha, beta, ply, legal == 1)
+            elif legal == 0:
+                legal = 1
                 value = -search(position, child, -beta, -alpha, ply + 1)
-            elif unlikely and move in unlikely:
-                self.reduced += 1
-                value = -shallower(position, child - 1, -alpha - 1, -alpha, ply + 1)
-                if value > alpha:  # it would be his best move so far: search it in full
-                    value = -search(position, child, -alpha - 1, -alpha, ply + 1)
-                    if alpha < value < beta:
-                        value = -search(position, child, -beta, -alpha, ply + 1)
             else:
+                legal += 1
                 value = -search(position, child, -alpha - 1, -alpha, ply + 1)
                 if alpha < value < beta:
                     value = -search(position, child, -beta, -alpha, ply + 1)
@@ -447,9 +537,37 @@ class ChessSearch:
             self._store(key, depth, best, original_alpha, beta, best_move, ply)
         return best
 
+    def _guided_child(self, position: Position, child: int, extra: int, alpha: int, beta: int, ply: int, first: bool) -> int:
+        """A move's value at a guided node of his: searched ``extra`` plies deeper (or shallower).
+
+        The first move gets the full window and is reduced only with ``reduce_first``; a
+        reduced move whose value beats his best so far is searched again at full depth
+        under ``verify``.
+        """
+        settings = self.guide.settings
+        if extra < 0 and first and not settings.guidance.reduce_first:
+            extra = 0
+        depth = child + extra
+        search = self._horizon if depth <= 0 and self.quiescence else self._negamax
+        if extra > 0:
+            self.extended += 1
+        elif extra < 0:
+            self.reduced += 1
+        if first:
+            return -search(position, depth, -beta, -alpha, ply + 1)
+        value = -search(position, depth, -alpha - 1, -alpha, ply + 1)
+        if extra < 0 and value > alpha and settings.verify:  # it would be his best move so far: search it in full
+            search = self._horizon if child <= 0 and self.quiescence else self._negamax
+            value = -search(position, child, -alpha - 1, -alpha, ply + 1)
+        if alpha < value < beta:
+            value = -search(position, child if extra < 0 and settings.verify else depth, -beta, -alpha, ply + 1)
+        return value
+
     def _horizon(self, position: Position, depth: int, alpha: int, beta: int, ply: int) -> int:
         """A node at the horizon: counted as a main-search node, valued by quiescence."""
         self.nodes += 1
+        if self._watch is not None:
+            self._visit(position, ply, depth)
         self._pv[ply] = []
         return self._quiesce(position, alpha, beta, ply, False)
 

@@ -30,9 +30,10 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
+import chess
 import numpy as np
 
-from search.chess.board import SQUARES, Position
+from search.chess.board import SQUARES, Position, to_move
 from search.chess.pst import MG_TABLE
 
 __all__ = ["ReplyPolicy", "REPLY_INPUTS", "reply_inputs"]
@@ -110,6 +111,17 @@ class ReplyPolicy:
         peak = max(scores)
         norm = peak + math.log(sum(math.exp(s - peak) for s in scores))
         return [s - norm for s in scores]
+
+    def position_beliefs(self, position: Position) -> dict[int, float]:
+        """Belief of each legal move of ``position`` (a :class:`~search.chess.guided.PositionPredictor`)."""
+        self.asked += 1
+        moves = position.legal_moves()
+        return {move: math.exp(belief) for move, belief in zip(moves, self.log_beliefs(position, moves))}
+
+    def predict_proba(self, board: chess.Board) -> dict[chess.Move, float]:
+        """Belief of each legal move of ``board`` (a :class:`~search.predictor.MovePredictor`)."""
+        beliefs = self.position_beliefs(Position.from_board(board))
+        return {to_move(move): belief for move, belief in beliefs.items()}
 
     def unlikely(self, position: Position, below: float) -> frozenset[int]:
         """The quiet moves (no capture, no promotion) believed less than ``below``, legal or not.

@@ -32,7 +32,8 @@ def test_ply_gain_runs_end_to_end_and_the_model_steers_the_search(botvinnik60, t
     for row in rows:
         assert {"position", "budget", "plain_depth", "guided_depth", "plain_move", "guided_move"} <= set(row)
         assert row["plain_depth"] >= 1 and row["guided_depth"] >= 1
-        assert row["plain_nodes"] <= row["budget"] + 1 and row["guided_nodes"] <= row["budget"] + 1
+        # the fast core looks at its node budget every 1,024 nodes
+        assert row["plain_nodes"] <= row["budget"] + 1024 and row["guided_nodes"] <= row["budget"] + 1024
         assert row["move_changed"] == (row["plain_move"] != row["guided_move"])
         assert row["predictor_seconds"] <= row["guided_seconds"]
         # a plain search's line depth and horizon are its nominal depth
@@ -46,7 +47,7 @@ def test_ply_gain_runs_end_to_end_and_the_model_steers_the_search(botvinnik60, t
         lo, hi = entry["ci95"]
         assert lo <= entry["mean_ply_gain_pct"] <= hi
         assert 0 <= entry["move_changed_pct"] <= 100 and entry["positions"] == 3
-    assert {p.name for p in tmp_path.iterdir()} == {"rows.csv", "summary.csv", "results.json", "summary.md", "ply_gain.png"}
+    assert {p.name for p in tmp_path.iterdir()} == {"rows.csv", "summary.csv", "results.json", "summary.md", "ply_gain.png", "gain_vs_top1.png"}
 
 
 def test_time_budgets_give_plain_and_guided_search_the_same_time(botvinnik60):
@@ -198,3 +199,39 @@ def test_times_parsing(text, ok):
     else:
         with pytest.raises(DataError):
             parse_times(text)
+
+
+def test_predictors_on_the_fast_core_and_the_iam_model_on_the_generic_core(botvinnik60):
+    payload = run_on(
+        botvinnik60, "ply-gain", "--positions", "dev", "--max-positions", "3", "--budgets", "3000",
+        "--predictor", "oracle,oracle@0.5,iam", "--no-reference",
+    )
+    assert payload["core"] == "fast" and payload["predictors"] == ["oracle", "oracle@0.5", "iam"]
+    by_name = {entry["guidance"]: entry for entry in payload["summary"]}
+    assert set(by_name) == {"oracle", "oracle@0.5", "iam"}
+    assert by_name["oracle"]["predictor_top1"] == 1.0  # the oracle names the move played
+    oracle_rows = [row for row in payload["rows"] if row["guidance"] == "oracle"]
+    assert all(row["predictor_calls"] > 0 for row in oracle_rows)
+    generic = run_on(
+        botvinnik60, "ply-gain", "--positions", "dev", "--max-positions", "2", "--budgets", "300", "--core", "generic", "--no-reference",
+    )
+    assert generic["core"] == "generic" and [entry["guidance"] for entry in generic["summary"]] == ["iam"]
+    assert all(row["plain_nodes"] <= 301 and row["guided_nodes"] <= 301 for row in generic["rows"])
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        (["--predictor", "sunfish"], "unknown predictor 'sunfish'"),
+        (["--predictor", "oracle@2"], "oracle@p takes an accuracy p in [0, 1], not '2'"),
+        (["--predictor", "policy+ranker"], "'ranker' is too costly for every node"),
+        (["--predictor", "ranker+policy", "--core", "generic"], "the generic core reads one predictor at every node"),
+    ],
+)
+def test_bad_predictors_are_refused_in_one_line(botvinnik60, capsys, options, message):
+    from iam.cli import main
+
+    code = main(["experiment", "ply-gain", "--pgn", str(botvinnik60), "--no-reference", "--quiet", "--budgets", "300", *options])
+    assert code == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("iam: error: ") and message in err and "\n" not in err

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from experiments.ply_gain import DEFAULT_BUDGETS, HELP, NAME, PlyGainConfig, run
+from experiments.ply_gain import CORES, DEFAULT_BUDGETS, HELP, NAME, NEAR_PLIES, POLICY_POSITIONS, PlyGainConfig, run
 from iam.cli.experiments._setup import add_setup_arguments, setup_fields
 from iam.errors import DataError
 from search.omsearch import Guidance
@@ -18,6 +18,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_setup_arguments(parser)
     parser.add_argument("--budgets", default=_BUDGETS, help=f"node budgets (default {_BUDGETS}; 'none' for time budgets only)")
     parser.add_argument("--times", default="", help="time budgets in seconds, e.g. 0.5,2 (default none): plain and guided search at equal time")
+    parser.add_argument("--core", choices=CORES, default="fast",
+                        help="fast: the fast chess core (default); generic: the generic search on the python-chess adapter")
+    parser.add_argument("--predictor", default="iam",
+                        help="comma list of predictors: iam, ranker, policy, oracle, oracle@P (accuracy P), or near+cheap "
+                        "such as ranker+policy (default iam)")
+    parser.add_argument("--near", type=int, default=NEAR_PLIES,
+                        help=f"fast core: his nodes within this many plies of the root read the costly predictor (default {NEAR_PLIES})")
+    parser.add_argument("--policy-positions", type=int, default=POLICY_POSITIONS,
+                        help=f"training positions the policy is distilled on from the ranker (default {POLICY_POSITIONS})")
+    parser.add_argument("--ranker-model", help="a saved move ranker (iam train) fitted on the same training games, instead of fitting one")
     add_guidance_arguments(parser)
 
 
@@ -82,4 +92,12 @@ def config(args: argparse.Namespace) -> PlyGainConfig:
     if not budgets and not times:
         raise DataError("ply-gain needs node budgets (--budgets) or time budgets (--times)")
     guidance = guidance_from(args)
-    return PlyGainConfig(**setup_fields(args), positions=args.positions, budgets=budgets, times=times, guidance=guidance)
+    predictors = tuple(part.strip() for part in args.predictor.split(",") if part.strip())
+    if not predictors:
+        raise DataError("--predictor needs at least one predictor")
+    if args.policy_positions < 10:
+        raise DataError("--policy-positions must be at least 10")
+    return PlyGainConfig(
+        **setup_fields(args), positions=args.positions, budgets=budgets, times=times, guidance=guidance, core=args.core,
+        predictors=predictors, near=args.near, policy_positions=args.policy_positions, ranker_model=args.ranker_model,
+    )

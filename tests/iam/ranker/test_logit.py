@@ -87,3 +87,17 @@ def test_take_positions_keeps_each_positions_rows_and_label():
             part.features[part.starts[mine] : part.starts[mine + 1]], table.features[table.starts[theirs] : table.starts[theirs + 1]]
         )
         assert part.played[mine] - part.starts[mine] == table.played[theirs] - table.starts[theirs]
+
+
+def test_soft_targets_of_the_true_beliefs_recover_the_weights_and_one_hot_targets_are_the_played_fit():
+    truth = np.array([1.5, -1.0, 0.5, 0.0])
+    table = _simulated(truth, 400, seed=1)
+    beliefs = softmax_by_position(table.features @ truth, table.starts)
+    np.testing.assert_allclose(fit_conditional_logit(table, penalty=0.0, targets=beliefs), truth, atol=1e-3)
+    onehot = np.zeros(len(table.features))
+    onehot[table.played] = 1.0
+    np.testing.assert_allclose(
+        fit_conditional_logit(table, penalty=1.0, targets=onehot), fit_conditional_logit(table, penalty=1.0), atol=1e-5
+    )
+    with pytest.raises(ValueError):
+        fit_conditional_logit(table, targets=-beliefs)

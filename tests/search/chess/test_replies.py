@@ -90,9 +90,9 @@ def test_reducing_his_quiet_moves_saves_nodes_and_asks_only_about_his_positions(
     sides = []
 
     class Recording(ReplyPolicy):
-        def unlikely(self, position, below):
+        def position_beliefs(self, position):
             sides.append(position.side)
-            return super().unlikely(position, below)
+            return super().position_beliefs(position)
 
     for fen in (MIDDLEGAME, MIDDLEGAME.replace(" w ", " b ")):
         board = chess.Board(fen)
