@@ -16,7 +16,7 @@ from iam.errors import IAMError
 
 __all__ = ["main", "build_parser"]
 
-_COMMANDS = ("train", "predict", "evaluate", "inspect", "identify", "uci", "match", "experiment")
+_COMMANDS = ("train", "predict", "evaluate", "inspect", "identify", "uci", "match", "experiment", "prepare")
 
 
 def build_parser() -> argparse.ArgumentParser:
