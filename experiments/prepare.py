@@ -217,7 +217,8 @@ def run(config: PrepareExperimentConfig) -> ExperimentResult:
     held = load_games(config)
     model = fit_default_model(held.training, held.player, seed=config.seed, jobs=config.jobs)
     settings = PrepareConfig(
-        held.player, colors=config.colors, lines=LineSettings(plies=config.plies), engine=config.engine,
+        held.player, colors=config.colors, lines=LineSettings(plies=config.plies),
+        tree_plies=max(config.plies, 2 * config.opening_moves), engine=config.engine,
         engine_depth=config.engine_depth, engine_cache=config.engine_cache, search_depth=config.search_depth, quiet=config.quiet,
     )
     scorer = open_scorer(settings)

@@ -35,6 +35,8 @@ class PrepareConfig:
     colors: tuple[str, ...] = ("white", "black")
     """His colours to prepare against ("white", "black")."""
     lines: LineSettings = LineSettings()
+    tree_plies: int | None = None
+    """Plies his repertoire tree reaches (None: as far as the lines)."""
     min_games: int = 1
     """Fewer games of his with a colour than this is an error."""
     branch_games: int = 2
@@ -123,14 +125,14 @@ def prepare(
 def _side(games: Sequence[PlayerGame], color: chess.Color, model: Predictor, scorer: MoveScorer, config: PrepareConfig) -> Side:
     name = chess.COLOR_NAMES[color]
     repertoire = build_repertoire(
-        games, color, plies=config.lines.plies, half_life_years=config.half_life_years,
+        games, color, plies=config.tree_plies or config.lines.plies, half_life_years=config.half_life_years,
         branch_games=config.branch_games, predictor=model, predicted_belief=config.predicted_belief,
     )
     known = candidates(repertoire, None, model, habit_games=config.habit_games)
     bar = progress(range(len(known)), quiet=config.quiet, desc=f"{name}: scoring his positions", unit=" positions")
     score_all(scorer, [chess.Board(c.fen) for c in known], progress=lambda n: _advance(bar, n))
     bar = progress(iter(int, 1), quiet=config.quiet, desc=f"{name}: preparing lines", unit=" nodes")
-    plan = prepare_lines(chess.Board(), color, model, scorer, config.lines, tick=lambda: next(bar))
+    plan = prepare_lines(chess.Board(), color, model, scorer, config.lines, tick=lambda: next(bar), known=repertoire.played_moves)
     found = candidates(repertoire, plan, model, habit_games=config.habit_games, habit_belief=config.habit_belief)
     habits = find_habits(found, scorer, min_loss=config.habit_loss)
     return Side(color, repertoire.games, repertoire, plan, habits)

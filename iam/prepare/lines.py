@@ -6,7 +6,9 @@ point of view (we are the side he is not):
 * a leaf (``plies`` reached, game over, or no reply of his worth following) is worth
   the scorer's value of the position;
 * at our move, the best of our candidates: the scorer's moves within ``our_margin``
-  centipawns of its best, at most ``our_width`` of them;
+  centipawns of its best, at most ``our_width`` of them, and the moves his opponents
+  played there in his games (``known``) within ``known_margin`` of the best, so the
+  lines go where he has been when that costs us little;
 * at his move, ``sum_r p(r) V(child_r) + (1 - sum_r p(r)) V(here)`` over the replies
   followed: beliefs ``>= reply_min``, at most ``reply_width``, and only while the
   line's probability (the product of his beliefs along it) stays ``>= min_probability``.
@@ -21,6 +23,7 @@ is the scorer's main line: its best move for both sides, the no-model line.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import chess
@@ -40,6 +43,8 @@ class LineSettings:
     our_width: int = 2
     our_margin: int = 30
     """Our candidates: the scorer's moves within this many centipawns of its best."""
+    known_margin: int = 60
+    """Our moves his opponents played in his games are candidates too, within this many centipawns of the best."""
     reply_min: float = 0.1
     reply_width: int = 3
     min_probability: float = 0.02
@@ -134,8 +139,9 @@ class Plan:
 class _Search:
     """One expectimax over his beliefs; predictions kept by position."""
 
-    def __init__(self, predictor: Predictor, scorer: MoveScorer, settings: LineSettings, us: chess.Color, tick) -> None:
+    def __init__(self, predictor: Predictor, scorer: MoveScorer, settings: LineSettings, us: chess.Color, tick, known) -> None:
         self.predictor, self.scorer, self.settings, self.us, self.tick = predictor, scorer, settings, us, tick
+        self.known = known
         self.beliefs: dict[str, dict[chess.Move, float]] = {}
         self.nodes = 0
 
@@ -160,6 +166,9 @@ class _Search:
         best = max(scores.values())
         ranked = sorted(scores.items(), key=lambda item: (-item[1], item[0].uci()))
         candidates = [move for move, score in ranked if score >= best - self.settings.our_margin][: self.settings.our_width]
+        for move in self.known(board):
+            if move not in candidates and move in scores and scores[move] >= best - self.settings.known_margin:
+                candidates.append(move)
         for move in candidates:
             board.push(move)
             node.children[move.uci()] = (None, self.expand(board, reach))
@@ -196,10 +205,14 @@ def prepare_lines(
     scorer: MoveScorer,
     settings: LineSettings = LineSettings(),
     *,
-    tick=lambda: None,
+    tick: Callable[[], None] = lambda: None,
+    known: Callable[[chess.Board], list[chess.Move]] = lambda board: [],
 ) -> Plan:
-    """The prepared tree from ``board`` against him playing ``his_color``; ``tick()`` is called per node."""
-    search = _Search(predictor, scorer, settings, not his_color, tick)
+    """The prepared tree from ``board`` against him playing ``his_color``.
+
+    ``known(board)``: our moves his opponents played in his games there; ``tick()`` is called per node.
+    """
+    search = _Search(predictor, scorer, settings, not his_color, tick, known)
     root = search.expand(board.copy(), 1.0)
     lines = sorted(_lines(root, board.copy()), key=lambda line: (-line.probability, line.moves))
     return Plan(his_color, root, lines, main_line(board, scorer, settings.plies, not his_color), search.nodes)

@@ -89,7 +89,7 @@ def _tree_lines(side: Side) -> list[str]:
 def _habit_rows(side: Side) -> list[list[str]]:
     return [
         [
-            numbered(h.path) or "(predicted position)", h.usual_san, h.best_san, _pawns(-h.cost).lstrip("+"),
+            numbered(h.path) or "(predicted position)", h.usual_san, h.best_san, _pawns(h.cost).lstrip("+"),
             f"{h.played}/{h.reached} games" if h.source == "games" else f"predicted, reached {h.belief:.0%}",
         ]
         for h in side.habits

@@ -106,6 +106,14 @@ class Repertoire:
         usual = node.usual() if node is not None else None
         return chess.Move.from_uci(usual.uci) if usual is not None else None
 
+    def played_moves(self, board: chess.Board) -> list[chess.Move]:
+        """The moves played in ``board`` in ``branch_games`` of his games or more, most played first."""
+        node = self.node(board)
+        if node is None:
+            return []
+        edges = sorted((e for e in node.edges.values() if e.games >= self.branch_games), key=lambda e: (-e.games, e.uci))
+        return [chess.Move.from_uci(edge.uci) for edge in edges]
+
     def named_move(self, board: chess.Board, predictor: Predictor) -> chess.Move | None:
         """The move the dossier names for him: his usual move where his games went, else the model's top belief."""
         usual = self.usual_move(board)

@@ -80,3 +80,13 @@ def test_settings_refuse_nonsense():
         LineSettings(plies=0)
     with pytest.raises(ValueError):
         LineSettings(reply_min=0)
+
+
+def test_moves_his_opponents_played_join_within_the_known_margin():
+    wide = LineSettings(plies=2, our_width=1, our_margin=0, known_margin=200, reply_min=0.2, min_probability=0.01)
+    known = lambda board: [chess.Move.from_uci("c2c4")] if board.ply() == 0 else []  # noqa: E731
+    prepared = prepare_lines(chess.Board(), chess.BLACK, StubPredictor(BELIEFS), StubScorer(SCORES), wide, known=known)
+    assert sorted(prepared.root.children) == ["c2c4", "e2e4"]  # d4 is outside our_margin 0
+    narrow = LineSettings(plies=2, our_width=1, our_margin=0, known_margin=100, reply_min=0.2, min_probability=0.01)
+    prepared = prepare_lines(chess.Board(), chess.BLACK, StubPredictor(BELIEFS), StubScorer(SCORES), narrow, known=known)
+    assert sorted(prepared.root.children) == ["e2e4"]  # c4 loses 150 cp
