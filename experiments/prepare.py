@@ -215,7 +215,7 @@ def _summary(color: str, games: pd.DataFrame, openings: pd.DataFrame, steps: pd.
 def run(config: PrepareExperimentConfig) -> ExperimentResult:
     """Tables ``summary``, ``games``, ``openings`` and ``steps``; a payload with ``rows``; a summary and a plot."""
     held = load_games(config)
-    model = fit_default_model(held.training, held.player, seed=config.seed, jobs=config.jobs)
+    model = fit_default_model(held.training, held.player, seed=config.seed, jobs=config.jobs, quiet=config.quiet)
     settings = PrepareConfig(
         held.player, colors=config.colors, lines=LineSettings(plies=config.plies),
         tree_plies=max(config.plies, 2 * config.opening_moves), engine=config.engine,

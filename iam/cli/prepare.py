@@ -66,7 +66,7 @@ def run(args: argparse.Namespace) -> int:
         model, name = load_predictor(args.model, engine=args.engine), f"model file {args.model}"
     else:
         _check_colors(games, config)
-        model = fit_default_model(games, args.player, seed=args.seed)
+        model = fit_default_model(games, args.player, seed=args.seed, quiet=args.quiet)
         name = f"a move ranker fitted on his {len(games)} games (search depth {DEFAULT_MODEL['search_depth']}, {DEFAULT_MODEL['max_positions']} positions)"
     try:
         dossier = prepare(games, model, config, model_name=name)

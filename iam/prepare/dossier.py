@@ -148,6 +148,7 @@ DEFAULT_MODEL = {"search_depth": 1, "max_positions": 500}
 with the cheapest search (depth 1) and a small sample of his positions."""
 
 
-def fit_default_model(games: Sequence[PlayerGame], player: str, *, seed: int = 0, jobs: int = 1):
-    """The default move ranker (:data:`DEFAULT_MODEL`) fitted on ``games``."""
-    return MoveRanker(**DEFAULT_MODEL, random_state=seed, player=player, jobs=jobs).fit(games)
+def fit_default_model(games: Sequence[PlayerGame], player: str, *, seed: int = 0, jobs: int = 1, quiet: bool = False) -> MoveRanker:
+    """The default move ranker (:data:`DEFAULT_MODEL`) fitted on ``games``, with a progress bar."""
+    ranker = MoveRanker(**DEFAULT_MODEL, random_state=seed, player=player, jobs=jobs)
+    return ranker.fit(games, progress=lambda tasks, total: progress(tasks, quiet=quiet, total=total, desc="fitting the model", unit=" parts"))
