@@ -17,7 +17,9 @@ from iam.errors import IAMError
 
 __all__ = ["main", "build_parser"]
 
-_COMMANDS = ("train", "predict", "annotate", "evaluate", "compare", "inspect", "identify", "uci", "match", "experiment")
+_COMMANDS = (
+    "train", "predict", "annotate", "evaluate", "compare", "inspect", "prepare", "identify", "uci", "match", "experiment",
+)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -1,0 +1,300 @@
+"""The dossier checked on games it never saw: built from his training games, tested on his test games.
+
+For each of his colours, :func:`iam.prepare.dossier.prepare` builds the dossier from his
+*training* games (:mod:`iam.heldout`) with a move ranker fitted on them
+(:data:`iam.prepare.dossier.DEFAULT_MODEL`), and each of his *test* games of that colour
+is checked against it:
+
+* **entered**: the game reaches a position of a prepared line with him to move, at ply
+  ``entry_ply`` or later;
+* **opening moves named**: at each of his first ``opening_moves`` moves, whether the
+  dossier's named move (his usual move in the training games, else the model's top
+  belief) is the move he played, against the counting-only baseline (his usual move,
+  nothing where his training games never went); also over the positions where only the
+  model names a move;
+* **calibration**: at each of his prepared-line positions a test game reaches, each
+  reply the line follows is a prediction of belief ``p`` (a line's probability is the
+  product of these), hit when he played it; ECE over ten equal-width bins;
+* **evaluation at the exit**: where a game entered, the scorer's value (for us: his
+  opponent) of the last position of the prepared tree the game reached (where he, or his
+  opponent, left it, or its end), against the value of the scorer's own main line at the
+  same ply (the no-model reference); the difference per game.
+
+Intervals: 95% percentile bootstrap over test games (:mod:`experiments.bootstrap`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import chess
+from matplotlib.figure import Figure
+import numpy as np
+import pandas as pd
+
+from experiments.bootstrap import CONFIDENCE, RESAMPLES, interval, resample_games, resampled_means
+from experiments.common import ExperimentResult, HeldOutConfig, load_games
+from iam.evaluation import ECE_BINS
+from iam.pgn import PlayerGame
+from iam.prepare.dossier import COLORS, DEFAULT_MODEL, PrepareConfig, Side, fit_default_model, open_scorer, prepare
+from iam.prepare.lines import LineSettings, Plan, PlanNode
+from iam.prepare.scoring import MoveScorer, position_value
+from iam.prepare.tree import Predictor
+
+NAME = "prepare"
+HELP = "the dossier from his training games, checked on his test games: lines entered, opening moves named, calibration, value at the exit"
+
+__all__ = ["NAME", "HELP", "PrepareExperimentConfig", "run", "game_rows", "opening_rows", "step_rows", "ece"]
+
+
+@dataclass(frozen=True)
+class PrepareExperimentConfig(HeldOutConfig):
+    """The dossier experiment's settings."""
+
+    colors: tuple[str, ...] = ("white", "black")
+    plies: int = 12
+    entry_ply: int = 4
+    """A test game enters a prepared line at a position of it with him to move at this ply or later."""
+    opening_moves: int = 10
+    engine: str | None = None
+    engine_depth: int = 12
+    engine_cache: str | None = None
+    search_depth: int = 2
+    resamples: int = RESAMPLES
+
+
+def _prepared_nodes(plan: Plan) -> dict[str, PlanNode]:
+    """Every position on the prepared lines (our chosen moves, his followed replies), by EPD, first met kept."""
+    found: dict[str, PlanNode] = {}
+    stack = [plan.root]
+    while stack:
+        node = stack.pop()
+        found.setdefault(node.board.epd(), node)
+        if node.our_turn:
+            if node.choice is not None:
+                stack.append(node.children[node.choice][1])
+        else:
+            stack.extend(child for _, child in node.children.values())
+    return found
+
+
+def _reference_values(plan: Plan, scorer: MoveScorer) -> list[float]:
+    """The scorer's value for us of each position of its main line, by ply (the start included)."""
+    board = chess.Board()
+    values = []
+    for uci in (*plan.reference.moves, None):
+        value = position_value(scorer, board)
+        values.append(value if board.turn != plan.his_color else -value)
+        if uci is not None:
+            board.push_uci(uci)
+    return values
+
+
+def game_rows(side: Side, games: list[PlayerGame], scorer: MoveScorer, entry_ply: int) -> pd.DataFrame:
+    """One row per test game: whether it entered, where it left the prepared tree, the values there."""
+    plan = side.plan
+    his_nodes, nodes = plan.his_nodes(), _prepared_nodes(plan)
+    reference = _reference_values(plan, scorer)
+    rows = []
+    for game in games:
+        board, entry = chess.Board(), None
+        for ply, move in enumerate(game.moves):
+            if ply >= entry_ply and board.turn == plan.his_color and board.epd() in his_nodes:
+                entry = ply
+                break
+            board.push(move)
+        row = {"game": game.index, "color": chess.COLOR_NAMES[side.color], "entered": entry is not None, "entry_ply": entry}
+        if entry is not None:
+            node, left = nodes[board.epd()], "end"
+            for move in game.moves[entry:]:
+                if not node.children:
+                    break
+                if move.uci() not in node.children or (node.our_turn and move.uci() != node.choice):
+                    left = "us" if node.our_turn else "him"
+                    break
+                node = node.children[move.uci()][1]
+            ref = reference[min(node.ply, len(reference) - 1)]
+            row.update(exit_ply=node.ply, left=left, exit_value=node.static, reference_value=ref, gain=node.static - ref)
+        rows.append(row)
+    return pd.DataFrame(rows, columns=["game", "color", "entered", "entry_ply", "exit_ply", "left", "exit_value", "reference_value", "gain"])
+
+
+def opening_rows(side: Side, games: list[PlayerGame], model: Predictor, moves: int) -> pd.DataFrame:
+    """One row per move of his among his first ``moves`` in each test game: named by the dossier, by counting alone."""
+    rows = []
+    for game in games:
+        board = chess.Board()
+        his = 0
+        for ply, move in enumerate(game.moves):
+            if board.turn == side.color:
+                if his >= moves:
+                    break
+                usual = side.repertoire.usual_move(board)
+                named = usual if usual is not None else side.repertoire.named_move(board, model)
+                rows.append({"game": game.index, "ply": ply, "known": usual is not None, "dossier": named == move, "counting": usual == move})
+                his += 1
+            board.push(move)
+    return pd.DataFrame(rows, columns=["game", "ply", "known", "dossier", "counting"])
+
+
+def step_rows(side: Side, games: list[PlayerGame]) -> pd.DataFrame:
+    """One row per (test game at a prepared position of his, reply followed there): its belief and whether he played it."""
+    his_nodes = side.plan.his_nodes()
+    rows = []
+    for game in games:
+        board = chess.Board()
+        for ply, move in enumerate(game.moves):
+            node = his_nodes.get(board.epd()) if board.turn == side.color else None
+            if node is not None:
+                for uci, (belief, _) in node.children.items():
+                    rows.append({"game": game.index, "ply": ply, "belief": belief, "hit": uci == move.uci()})
+            board.push(move)
+    return pd.DataFrame(rows, columns=["game", "ply", "belief", "hit"])
+
+
+def ece(belief: np.ndarray, hit: np.ndarray, weight: np.ndarray | None = None, bins: int = ECE_BINS) -> float:
+    """Expected calibration error: the weighted mean over equal-width bins of |mean belief - hit rate|.
+
+    >>> round(ece(np.array([0.8, 0.8, 0.2, 0.2]), np.array([1, 0, 0, 0])), 3)
+    0.25
+    """
+    weight = np.ones(len(belief)) if weight is None else weight
+    if weight.sum() == 0:
+        return float("nan")
+    index = np.minimum((belief * bins).astype(int), bins - 1)
+    total = np.bincount(index, weight, bins)
+    gap = np.abs(np.bincount(index, weight * belief, bins) - np.bincount(index, weight * hit, bins))
+    return float(gap.sum() / total.sum())
+
+
+def _mean_ci(frame: pd.DataFrame, column: str, games: np.ndarray, resamples: int, seed: int) -> tuple[float, float, float]:
+    if frame.empty or len(games) == 0:
+        return (float("nan"),) * 3
+    values = frame[column].to_numpy(dtype=np.float64)
+    draws = resample_games(games, resamples=resamples, seed=seed)
+    low, high = interval(resampled_means(frame, draws, values)[:, 0])
+    return float(np.nanmean(values)) if len(values) else float("nan"), low, high
+
+
+def _ece_ci(steps: pd.DataFrame, games: np.ndarray, resamples: int, seed: int) -> tuple[float, float, float]:
+    if steps.empty:
+        return (float("nan"),) * 3
+    belief, hit = steps["belief"].to_numpy(dtype=np.float64), steps["hit"].to_numpy(dtype=np.float64)
+    draws = resample_games(games, resamples=resamples, seed=seed)
+    column = np.searchsorted(draws.games, steps["game"].to_numpy())
+    values = [ece(belief, hit, counts[column].astype(np.float64)) for counts in draws.counts]
+    low, high = interval(np.array(values))
+    return ece(belief, hit), low, high
+
+
+def _summary(color: str, games: pd.DataFrame, openings: pd.DataFrame, steps: pd.DataFrame, config: PrepareExperimentConfig) -> dict:
+    ids = games["game"].to_numpy()
+    entered = games[games["entered"]]
+    beyond = openings[~openings["known"]]
+    row: dict = {"color": color, "test_games": len(games), "entered_games": len(entered)}
+    figures = {
+        "entered": (games.assign(entered=games["entered"].astype(float)), "entered", ids),
+        "dossier_top1": (openings, "dossier", ids),
+        "counting_top1": (openings, "counting", ids),
+        "dossier_top1_beyond": (beyond, "dossier", ids),
+        "exit_value": (entered, "exit_value", entered["game"].to_numpy()),
+        "reference_value": (entered, "reference_value", entered["game"].to_numpy()),
+        "gain": (entered, "gain", entered["game"].to_numpy()),
+    }
+    for name, (frame, column, used) in figures.items():
+        kept = frame[frame["game"].isin(used)]
+        value, low, high = _mean_ci(kept.astype({column: float}), column, np.unique(kept["game"]), config.resamples, config.seed)
+        row.update({name: value, f"{name}_ci": [low, high]})
+    row["opening_positions"], row["beyond_positions"] = len(openings), len(beyond)
+    value, low, high = _ece_ci(steps, np.unique(steps["game"]) if not steps.empty else ids, config.resamples, config.seed)
+    row.update(steps=len(steps), mean_belief=float(steps["belief"].mean()) if len(steps) else float("nan"),
+               hit_rate=float(steps["hit"].mean()) if len(steps) else float("nan"), ece=value, ece_ci=[low, high])
+    return row
+
+
+def run(config: PrepareExperimentConfig) -> ExperimentResult:
+    """Tables ``summary``, ``games``, ``openings`` and ``steps``; a payload with ``rows``; a summary and a plot."""
+    held = load_games(config)
+    model = fit_default_model(held.training, held.player, seed=config.seed, jobs=config.jobs, quiet=config.quiet)
+    settings = PrepareConfig(
+        held.player, colors=config.colors, lines=LineSettings(plies=config.plies),
+        tree_plies=max(config.plies, 2 * config.opening_moves), engine=config.engine,
+        engine_depth=config.engine_depth, engine_cache=config.engine_cache, search_depth=config.search_depth, quiet=config.quiet,
+    )
+    scorer = open_scorer(settings)
+    try:
+        dossier = prepare(held.training, model, settings, scorer=scorer, model_name="the default ranker")
+        frames: dict[str, list[pd.DataFrame]] = {"games": [], "openings": [], "steps": []}
+        rows = []
+        for side in dossier.sides:
+            color = chess.COLOR_NAMES[side.color]
+            tests = [game for game in held.test if game.color == side.color]
+            games = game_rows(side, tests, scorer, config.entry_ply)
+            openings = opening_rows(side, tests, model, config.opening_moves).assign(color=color)
+            steps = step_rows(side, tests).assign(color=color)
+            rows.append(_summary(color, games, openings, steps, config))
+            for name, frame in (("games", games), ("openings", openings), ("steps", steps)):
+                frames[name].append(frame)
+        judged_by = dossier.scorer
+    finally:
+        scorer.close()
+        getattr(model, "close", lambda: None)()
+    tables = {name: pd.concat(parts, ignore_index=True) for name, parts in frames.items()}
+    summary = pd.DataFrame(rows)
+    payload = {
+        "experiment": NAME, "player": held.player, "judged_by": judged_by, "model": DEFAULT_MODEL, "plies": config.plies,
+        "entry_ply": config.entry_ply, "opening_moves": config.opening_moves, "seed": config.seed,
+        "resamples": config.resamples, "confidence": CONFIDENCE, "rows": rows,
+    }
+    return ExperimentResult(NAME, {"summary": summary.astype(object), **tables}, payload, markdown(held.player, judged_by, rows, config),
+                            {"gain": gain_figure(tables["games"])})
+
+
+def _cell(row: dict, name: str, percent: bool = True) -> str:
+    value, (low, high) = row[name], row[f"{name}_ci"]
+    if value != value:
+        return "-"
+    if percent:
+        return f"{value:.0%} ({low:.0%}-{high:.0%})"
+    return f"{value / 100:+.2f} ({low / 100:+.2f} to {high / 100:+.2f})"
+
+
+def markdown(player: str, judged_by: str, rows: list[dict], config: PrepareExperimentConfig) -> str:
+    """The summary table per colour, each figure with its interval."""
+    head = ["his colour", "test games", "entered", "dossier top-1", "counting top-1", "dossier top-1 beyond his games",
+            "ECE (steps)", "exit value", "reference", "gain"]
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for row in rows:
+        cells = [row["color"], str(row["test_games"]), f"{row['entered_games']} = {_cell(row, 'entered')}", _cell(row, "dossier_top1"),
+                 _cell(row, "counting_top1"), f"{_cell(row, 'dossier_top1_beyond')} of {row['beyond_positions']}",
+                 f"{_cell(row, 'ece')} over {row['steps']}", _cell(row, "exit_value", False), _cell(row, "reference_value", False),
+                 _cell(row, "gain", False)]
+        lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join([
+        f"# {player}: the dossier from his training games, on his test games", "",
+        f"Positions judged by {judged_by}; his replies by a move ranker fitted on his training games ({DEFAULT_MODEL}). "
+        f"Lines to ply {config.plies}; a game enters at ply {config.entry_ply} or later; opening moves: his first {config.opening_moves}.",
+        "", *lines, "",
+        f"Intervals: {CONFIDENCE:.0%} percentile bootstrap over test games. Values in pawns for his opponent; gain: exit value "
+        "less the scorer's main line at the same ply. ECE is over the steps of the lines (each followed reply's belief), "
+        "whose products are the line probabilities.",
+    ])
+
+
+def gain_figure(games: pd.DataFrame) -> Figure:
+    """Per entered test game: value at the exit against the reference at the same ply, one colour per side."""
+    fig = Figure(figsize=(5.5, 5))
+    ax = fig.subplots()
+    entered = games[games["entered"]]
+    for color, own in entered.groupby("color"):
+        ax.scatter(own["reference_value"] / 100, own["exit_value"] / 100, s=14, label=f"he plays {color}")
+    limits = [-3, 3]
+    ax.plot(limits, limits, color="0.5", linestyle="--")
+    ax.set_xlim(limits)
+    ax.set_ylim(limits)
+    ax.set_xlabel("engine main line at the same ply (pawns, for us)")
+    ax.set_ylabel("value where the game left the prepared tree (pawns, for us)")
+    ax.legend(fontsize=8)
+    ax.grid(True, alpha=0.3)
+    fig.tight_layout()
+    return fig

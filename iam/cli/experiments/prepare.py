@@ -1,0 +1,39 @@
+"""``iam experiment prepare``: options of :mod:`experiments.prepare`."""
+
+from __future__ import annotations
+
+import argparse
+
+from experiments.prepare import HELP, NAME, PrepareExperimentConfig, run
+from iam.cli.experiments._options import common_fields
+from iam.errors import DataError
+
+__all__ = ["NAME", "HELP", "add_arguments", "config", "run"]
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--pgn", metavar="PGN", help="PGN file (default: the bundled Botvinnik games)")
+    parser.add_argument("--player", help="player to prepare against (default with the bundled file: Botvinnik)")
+    parser.add_argument("--color", choices=("white", "black", "both"), default="both", help="his colour(s) (default both)")
+    parser.add_argument("--plies", type=int, default=12, metavar="N", help="plies the prepared lines reach (default 12)")
+    parser.add_argument("--entry-ply", type=int, default=4, metavar="N", help="a test game enters a prepared line at this ply or later (default 4)")
+    parser.add_argument("--opening-moves", type=int, default=10, metavar="N", help="his first N moves of each test game are checked (default 10)")
+    parser.add_argument("--engine", metavar="PATH", help="UCI engine judging positions (default: the toolkit's own search)")
+    parser.add_argument("--engine-depth", type=int, default=12, metavar="D", help="engine depth (default 12)")
+    parser.add_argument("--engine-cache", default="iam-engine-cache.sqlite", metavar="FILE", help="SQLite file of the engine's analyses")
+    parser.add_argument("--search-depth", type=int, default=2, metavar="D", help="the toolkit's search depth without --engine (default 2)")
+    parser.add_argument("--resamples", type=int, default=1000, metavar="N", help="bootstrap resamples (default 1000)")
+
+
+def config(args: argparse.Namespace) -> PrepareExperimentConfig:
+    for option, value in (("--plies", args.plies), ("--opening-moves", args.opening_moves), ("--resamples", args.resamples)):
+        if value < 1:
+            raise DataError(f"{option} must be at least 1")
+    if args.entry_ply < 0:
+        raise DataError("--entry-ply must be at least 0")
+    return PrepareExperimentConfig(
+        pgn=args.pgn, player=args.player, colors=("white", "black") if args.color == "both" else (args.color,),
+        plies=args.plies, entry_ply=args.entry_ply, opening_moves=args.opening_moves, engine=args.engine,
+        engine_depth=args.engine_depth, engine_cache=args.engine_cache if args.engine else None,
+        search_depth=args.search_depth, resamples=args.resamples, **common_fields(args),
+    )

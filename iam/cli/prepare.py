@@ -1,0 +1,105 @@
+"""``iam prepare``: the dossier a player reads the night before a game against X."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from iam.cli._common import add_quiet, output_dir, read_games
+from iam.errors import DataError, IAMError
+from iam.jsonsafe import finite
+from iam.predictors import load_predictor
+from iam.prepare.book import write_book
+from iam.prepare.dossier import COLORS, DEFAULT_MODEL, PrepareConfig, fit_default_model, prepare
+from iam.prepare.lines import LineSettings
+from iam.prepare.report import to_dict, to_html, to_markdown, to_pgn
+
+__all__ = ["register", "run"]
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "prepare",
+        help="a dossier against a player: his repertoire, costly habits and lines prepared for him",
+        description="Build the dossier against --player from his games: his opening tree per colour (continued "
+        "by the model where his games run out), the positions where his usual move costs him, and lines "
+        "maximising our expected evaluation against his predicted replies. Writes dossier.html (self-contained), "
+        "dossier.md, dossier.json, lines.pgn and book.bin (polyglot) into --out.",
+    )
+    parser.add_argument("pgn", metavar="PGN", help="PGN file with his games")
+    parser.add_argument("--player", required=True, help="player name as written in the PGN")
+    parser.add_argument("--model", metavar="M", help="model file of him (default: fit a move ranker on his games, "
+                        f"search depth {DEFAULT_MODEL['search_depth']}, {DEFAULT_MODEL['max_positions']} positions)")
+    parser.add_argument("--color", choices=("white", "black", "both"), default="both", help="his colour(s) to prepare against (default both)")
+    parser.add_argument("--engine", metavar="PATH", help="UCI engine judging positions (default: the toolkit's own search)")
+    parser.add_argument("--engine-depth", type=int, default=12, metavar="D", help="engine depth (default 12)")
+    parser.add_argument("--engine-cache", default="iam-engine-cache.sqlite", metavar="FILE",
+                        help="SQLite file keeping the engine's analyses (default iam-engine-cache.sqlite)")
+    parser.add_argument("--search-depth", type=int, default=2, metavar="D", help="depth of the toolkit's search without --engine (default 2)")
+    parser.add_argument("--plies", type=int, default=12, metavar="N", help="plies from the start the tree and lines reach (default 12)")
+    parser.add_argument("--min-games", type=int, default=1, metavar="K", help="refuse a colour with fewer than K of his games (default 1)")
+    parser.add_argument("--habit-loss", type=int, default=50, metavar="CP", help="centipawns his usual move must lose to be a costly habit (default 50)")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the default model's fit")
+    parser.add_argument("--out", required=True, metavar="DIR", help="folder to write the dossier into")
+    add_quiet(parser)
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.plies < 1:
+        raise DataError("--plies must be at least 1")
+    colors = ("white", "black") if args.color == "both" else (args.color,)
+    config = PrepareConfig(
+        player=args.player, colors=colors, lines=LineSettings(plies=args.plies), min_games=args.min_games,
+        habit_loss=args.habit_loss, engine=args.engine, engine_depth=args.engine_depth,
+        engine_cache=args.engine_cache if args.engine else None, search_depth=args.search_depth, quiet=args.quiet,
+    )
+    folder = output_dir(args.out)
+    _check_writable(folder)
+    games, report = read_games([args.pgn], player=args.player, quiet=args.quiet)
+    if not args.quiet:
+        for line in report.summary_lines():
+            print(line, file=sys.stderr)
+    if args.model:
+        model, name = load_predictor(args.model, engine=args.engine), f"model file {args.model}"
+    else:
+        _check_colors(games, config)
+        model = fit_default_model(games, args.player, seed=args.seed, quiet=args.quiet)
+        name = f"a move ranker fitted on his {len(games)} games (search depth {DEFAULT_MODEL['search_depth']}, {DEFAULT_MODEL['max_positions']} positions)"
+    try:
+        dossier = prepare(games, model, config, model_name=name)
+    finally:
+        getattr(model, "close", lambda: None)()
+    _write(folder, dossier)
+    return 0
+
+
+def _check_colors(games, config: PrepareConfig) -> None:
+    """Refuse a colour with too few games before fitting a model (prepare checks again)."""
+    for name in config.colors:
+        count = sum(game.color == COLORS[name] for game in games)
+        if count < max(1, config.min_games):
+            raise DataError(f"{config.player} has {count} games with {name}, fewer than {max(1, config.min_games)}")
+
+
+def _check_writable(folder: Path) -> None:
+    probe = folder / ".iam-write-test"
+    try:
+        probe.write_text("", encoding="utf-8")
+        probe.unlink()
+    except OSError as exc:
+        raise IAMError(f"cannot write to {folder}: {exc.strerror or exc}") from None
+
+
+def _write(folder: Path, dossier) -> None:
+    try:
+        (folder / "dossier.html").write_text(to_html(dossier), encoding="utf-8")
+        (folder / "dossier.md").write_text(to_markdown(dossier), encoding="utf-8")
+        (folder / "dossier.json").write_text(json.dumps(finite(to_dict(dossier)), indent=2) + "\n", encoding="utf-8")
+        (folder / "lines.pgn").write_text(to_pgn(dossier), encoding="utf-8")
+        entries = write_book([move for side in dossier.sides for move in side.plan.our_moves()], folder / "book.bin")
+    except OSError as exc:
+        raise IAMError(f"cannot write to {folder}: {exc.strerror or exc}") from None
+    print(f"wrote dossier.html, dossier.md, dossier.json, lines.pgn and book.bin ({entries} entries) to {folder}", file=sys.stderr)

@@ -1,0 +1,15 @@
+"""Preparing against one player: his repertoire, his costly habits and lines prepared for him.
+
+One module per idea: :mod:`~iam.prepare.tree` (his opening tree, merged by position),
+:mod:`~iam.prepare.scoring` (what judges a position), :mod:`~iam.prepare.lines`
+(expectimax over his beliefs), :mod:`~iam.prepare.habits` (where his usual move
+costs him), :mod:`~iam.prepare.dossier` (the config and :func:`prepare`),
+:mod:`~iam.prepare.report` (HTML, markdown, JSON, PGN), :mod:`~iam.prepare.book`
+(a polyglot book of our prepared moves).
+"""
+
+from iam.prepare.book import write_book
+from iam.prepare.dossier import Dossier, PrepareConfig, prepare
+from iam.prepare.lines import LineSettings
+
+__all__ = ["Dossier", "PrepareConfig", "LineSettings", "prepare", "write_book"]

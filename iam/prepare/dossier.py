@@ -1,0 +1,154 @@
+"""The dossier against one player: his repertoire, his costly habits and lines prepared for him, per colour.
+
+:func:`prepare` is a function of his games, a model of him and a frozen
+:class:`PrepareConfig`; positions are judged by a UCI engine when the config names one
+(its analyses through the on-disk cache, so an interrupted run loses nothing analysed),
+else by the toolkit's own search (:mod:`iam.prepare.scoring`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import chess
+
+from iam.errors import DataError
+from iam.pgn import PlayerGame
+from iam.prepare.habits import Habit, candidates, find_habits
+from iam.prepare.lines import LineSettings, Plan, prepare_lines
+from iam.prepare.scoring import EngineScorer, MoveScorer, SearchScorer, score_all
+from iam.prepare.tree import Predictor, Repertoire, build_repertoire
+from iam.progress import progress
+from iam.ranker import MoveRanker
+
+__all__ = ["PrepareConfig", "Side", "Dossier", "prepare", "open_scorer", "fit_default_model", "DEFAULT_MODEL", "COLORS"]
+
+COLORS = {"white": chess.WHITE, "black": chess.BLACK}
+
+
+@dataclass(frozen=True)
+class PrepareConfig:
+    """Everything a dossier is built with."""
+
+    player: str
+    colors: tuple[str, ...] = ("white", "black")
+    """His colours to prepare against ("white", "black")."""
+    lines: LineSettings = LineSettings()
+    tree_plies: int | None = None
+    """Plies his repertoire tree reaches (None: as far as the lines)."""
+    min_games: int = 1
+    """Fewer games of his with a colour than this is an error."""
+    branch_games: int = 2
+    """A move of his repertoire is shown when played in this many games."""
+    predicted_belief: float = 0.2
+    """Where his games run out, the model's moves of at least this belief continue the tree."""
+    habit_games: int = 2
+    habit_belief: float = 0.3
+    habit_loss: int = 50
+    """Centipawns his usual move must lose against the best one to be a costly habit."""
+    half_life_years: float = 5.0
+    """Recency weight of a game: 0.5 ** (years before his latest game / half-life)."""
+    engine: str | None = None
+    engine_depth: int = 12
+    engine_cache: str | None = None
+    search_depth: int = 2
+    """Depth of the toolkit's own search when there is no engine."""
+    quiet: bool = False
+
+    def __post_init__(self) -> None:
+        unknown = [color for color in self.colors if color not in COLORS]
+        if unknown or not self.colors:
+            raise DataError(f"colours are white and black, not {', '.join(unknown) or 'none'}")
+        if self.min_games < 1 or self.branch_games < 1 or self.habit_games < 1:
+            raise DataError("--min-games and the game thresholds must be at least 1")
+        if self.engine_depth < 1 or self.search_depth < 1:
+            raise DataError("depths must be at least 1")
+
+
+@dataclass
+class Side:
+    """The dossier against him with one colour."""
+
+    color: chess.Color
+    games: int
+    repertoire: Repertoire
+    plan: Plan
+    habits: list[Habit]
+
+
+@dataclass
+class Dossier:
+    """His repertoire, habits and prepared lines, per colour, and what judged the positions."""
+
+    player: str
+    scorer: str
+    model: str
+    config: PrepareConfig
+    sides: list[Side] = field(default_factory=list)
+
+
+def open_scorer(config: PrepareConfig) -> MoveScorer:
+    """The engine the config names (through the cache), else the toolkit's own search."""
+    if config.engine:
+        return EngineScorer(config.engine, depth=config.engine_depth, cache=config.engine_cache)
+    return SearchScorer(config.search_depth)
+
+
+def prepare(
+    games: Sequence[PlayerGame], model: Predictor, config: PrepareConfig, *, scorer: MoveScorer | None = None, model_name: str = "model"
+) -> Dossier:
+    """The dossier against ``config.player`` from ``games`` (his, either colour); DataError when a colour has too few.
+
+    ``scorer`` replaces the one the config names (its owner closes it).
+    """
+    wanted = [COLORS[name] for name in config.colors]
+    for color in wanted:
+        count = sum(game.color == color for game in games)
+        name = chess.COLOR_NAMES[color]
+        if count == 0:
+            raise DataError(f"{config.player} has no games with {name} in the file")
+        if count < config.min_games:
+            raise DataError(f"{config.player} has {count} games with {name}, fewer than --min-games {config.min_games}")
+    own = scorer is None
+    scorer = open_scorer(config) if scorer is None else scorer
+    try:
+        dossier = Dossier(config.player, scorer.description, model_name, config)
+        for color in wanted:
+            dossier.sides.append(_side(games, color, model, scorer, config))
+        return dossier
+    finally:
+        if own:
+            scorer.close()
+
+
+def _side(games: Sequence[PlayerGame], color: chess.Color, model: Predictor, scorer: MoveScorer, config: PrepareConfig) -> Side:
+    name = chess.COLOR_NAMES[color]
+    repertoire = build_repertoire(
+        games, color, plies=config.tree_plies or config.lines.plies, half_life_years=config.half_life_years,
+        branch_games=config.branch_games, predictor=model, predicted_belief=config.predicted_belief,
+    )
+    known = candidates(repertoire, None, model, habit_games=config.habit_games)
+    bar = progress(range(len(known)), quiet=config.quiet, desc=f"{name}: scoring his positions", unit=" positions")
+    score_all(scorer, [chess.Board(c.fen) for c in known], progress=lambda n: _advance(bar, n))
+    bar = progress(iter(int, 1), quiet=config.quiet, desc=f"{name}: preparing lines", unit=" nodes")
+    plan = prepare_lines(chess.Board(), color, model, scorer, config.lines, tick=lambda: next(bar), known=repertoire.played_moves)
+    found = candidates(repertoire, plan, model, habit_games=config.habit_games, habit_belief=config.habit_belief)
+    habits = find_habits(found, scorer, min_loss=config.habit_loss)
+    return Side(color, repertoire.games, repertoire, plan, habits)
+
+
+def _advance(bar, count: int) -> None:
+    for _ in range(count):
+        next(bar, None)
+
+
+DEFAULT_MODEL = {"search_depth": 1, "max_positions": 500}
+"""The move ranker fitted when no model is given: its default evidence and population prior,
+with the cheapest search (depth 1) and a small sample of his positions."""
+
+
+def fit_default_model(games: Sequence[PlayerGame], player: str, *, seed: int = 0, jobs: int = 1, quiet: bool = False) -> MoveRanker:
+    """The default move ranker (:data:`DEFAULT_MODEL`) fitted on ``games``, with a progress bar."""
+    ranker = MoveRanker(**DEFAULT_MODEL, random_state=seed, player=player, jobs=jobs)
+    return ranker.fit(games, progress=lambda tasks, total: progress(tasks, quiet=quiet, total=total, desc="fitting the model", unit=" parts"))

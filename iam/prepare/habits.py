@@ -1,0 +1,107 @@
+"""His costly habits: positions he keeps reaching where his usual move loses against the best one.
+
+A candidate position is one he is to move in and either reached in ``habit_games``
+games or more (his usual move: the most weighted one of his repertoire, played in
+``played`` of those games) or reached on a prepared line with probability ``>=
+habit_belief`` (his usual move: the model's most believed one). The scorer scores
+every move there; the habit's cost is the best move's score less his usual move's,
+in centipawns from his point of view, and it is a habit when the cost is at least
+``min_loss``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass
+
+import chess
+
+from iam.prepare.lines import Plan
+from iam.prepare.scoring import MoveScorer
+from iam.prepare.tree import Predictor, Repertoire
+
+__all__ = ["Candidate", "Habit", "candidates", "find_habits"]
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A position to judge, with his usual move there and what makes it his."""
+
+    fen: str
+    path: tuple[str, ...]
+    usual: str
+    source: str
+    """"games": reached in his games; "predicted": on a prepared line."""
+    reached: int
+    played: int
+    belief: float | None
+
+
+@dataclass(frozen=True)
+class Habit:
+    """A costly habit: his usual move, the best one, and what his costs him."""
+
+    fen: str
+    path: tuple[str, ...]
+    usual: str
+    usual_san: str
+    best: str
+    best_san: str
+    cost: int
+    """Centipawns his usual move loses against the best one, by the scorer."""
+    source: str
+    reached: int
+    played: int
+    belief: float | None
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+def candidates(
+    repertoire: Repertoire,
+    plan: Plan | None,
+    predictor: Predictor,
+    *,
+    habit_games: int = 2,
+    habit_belief: float = 0.3,
+) -> list[Candidate]:
+    """Positions of his repertoire reached in ``habit_games`` games, then prepared-line positions reached with ``habit_belief``."""
+    found: dict[str, Candidate] = {}
+    for node in repertoire.nodes.values():
+        usual = node.usual()
+        if node.his_turn and node.games >= habit_games and usual is not None:
+            found[node.epd] = Candidate(node.fen, node.path, usual.uci, "games", node.games, usual.games, None)
+    if plan is not None:
+        for epd, node in plan.his_nodes().items():
+            if epd in found or node.reach < habit_belief:
+                continue
+            beliefs = predictor.predict_proba(node.board)
+            if beliefs:
+                move = max(beliefs, key=lambda m: (beliefs[m], m.uci()))
+                found[epd] = Candidate(node.fen, (), move.uci(), "predicted", 0, 0, float(node.reach))
+    return list(found.values())
+
+
+def find_habits(
+    found: Sequence[Candidate], scorer: MoveScorer, *, min_loss: int = 50, tick: Callable[[], None] = lambda: None
+) -> list[Habit]:
+    """The candidates whose usual move loses ``>= min_loss`` centipawns, costliest first."""
+    habits = []
+    for candidate in found:
+        board = chess.Board(candidate.fen)
+        scores = scorer.scores(board)
+        tick()
+        usual = chess.Move.from_uci(candidate.usual)
+        if usual not in scores:
+            continue
+        best = min(scores, key=lambda m: (-scores[m], m.uci()))
+        cost = scores[best] - scores[usual]
+        if cost >= min_loss:
+            habits.append(
+                Habit(
+                    candidate.fen, candidate.path, candidate.usual, board.san(usual), best.uci(), board.san(best), int(cost),
+                    candidate.source, candidate.reached, candidate.played, candidate.belief,
+                )
+            )
+    return sorted(habits, key=lambda habit: (-habit.reached * habit.cost, -habit.cost, habit.fen))

@@ -1,0 +1,261 @@
+"""Lines prepared for him: our moves that maximise the expected evaluation against his predicted replies.
+
+Expectimax over his beliefs, evaluation at the leaves, values in centipawns from *our*
+point of view (we are the side he is not):
+
+* a leaf (``plies`` reached, game over, or no reply of his worth following) is worth
+  the scorer's value of the position;
+* at our move, the best of our candidates: the scorer's moves within ``our_margin``
+  centipawns of its best, at most ``our_width`` of them, and the moves his opponents
+  played there in his games (``known``) within ``known_margin`` of the best, so the
+  lines go where he has been when that costs us little;
+* at his move, ``sum_r p(r) V(child_r) + (1 - sum_r p(r)) V(here)`` over the replies
+  followed: beliefs ``>= reply_min``, at most ``reply_width``, and only while the
+  line's probability (the product of his beliefs along it) stays ``>= min_probability``.
+  The belief his other moves hold is valued as the scorer values the position (his
+  best play), so a line never counts on a reply the model does not see.
+
+A *line* runs from the start along our chosen move at each of our nodes and one of
+the followed replies at each of his, to a leaf; its probability is the product of his
+beliefs along it (the chance he follows it when we play our moves). The *reference*
+is the scorer's main line: its best move for both sides, the no-model line.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import chess
+
+from iam.prepare.scoring import MoveScorer, position_value
+from iam.prepare.tree import Predictor
+
+__all__ = ["LineSettings", "PlanNode", "Line", "Plan", "prepare_lines", "main_line", "numbered"]
+
+
+@dataclass(frozen=True)
+class LineSettings:
+    """How wide and deep the prepared tree grows."""
+
+    plies: int = 12
+    """Plies from the start position."""
+    our_width: int = 2
+    our_margin: int = 30
+    """Our candidates: the scorer's moves within this many centipawns of its best."""
+    known_margin: int = 60
+    """Our moves his opponents played in his games are candidates too, within this many centipawns of the best."""
+    reply_min: float = 0.1
+    reply_width: int = 3
+    min_probability: float = 0.02
+
+    def __post_init__(self) -> None:
+        if self.plies < 1 or self.our_width < 1 or self.reply_width < 1 or self.our_margin < 0:
+            raise ValueError("plies and widths must be at least 1, the margin at least 0")
+        if not (0 < self.reply_min <= 1 and 0 < self.min_probability <= 1):
+            raise ValueError("reply_min and min_probability must be in (0, 1]")
+
+
+@dataclass
+class PlanNode:
+    """One position of the prepared tree."""
+
+    fen: str
+    ply: int
+    our_turn: bool
+    reach: float
+    """Probability that he plays into this position when we play our moves."""
+    value: float = 0.0
+    """Expectimax value, centipawns from our point of view."""
+    static: float = 0.0
+    """The scorer's value of the position, centipawns from our point of view."""
+    choice: str | None = None
+    """Our chosen move (UCI) at our node."""
+    children: dict[str, tuple[float | None, PlanNode]] = field(default_factory=dict)
+    """UCI -> (his belief, or None for our move; the child)."""
+    rest: float = 0.0
+    """At his node, the belief of his moves not followed."""
+
+    @property
+    def board(self) -> chess.Board:
+        return chess.Board(self.fen)
+
+
+@dataclass(frozen=True)
+class Line:
+    """A sequence of moves from the start: ours chosen, his followed, with its probability and end value."""
+
+    moves: tuple[str, ...]
+    sans: tuple[str, ...]
+    probability: float
+    value: float
+    """Value at the line's end, centipawns from our point of view."""
+    fen: str
+
+    def text(self) -> str:
+        """The moves in SAN with move numbers ("1. e4 e5 2. Nf3")."""
+        return numbered(self.sans)
+
+
+@dataclass(frozen=True)
+class Plan:
+    """The prepared tree for one colour of his, its lines, and the scorer's main line."""
+
+    his_color: chess.Color
+    root: PlanNode
+    lines: list[Line]
+    reference: Line
+    nodes: int
+
+    def our_moves(self) -> list[tuple[chess.Board, chess.Move, float]]:
+        """(position, our chosen move, probability of reaching it) at each of our nodes on the prepared lines."""
+        found: list[tuple[chess.Board, chess.Move, float]] = []
+        stack = [self.root]
+        while stack:
+            node = stack.pop()
+            if node.our_turn and node.choice is not None:
+                found.append((node.board, chess.Move.from_uci(node.choice), node.reach))
+                stack.append(node.children[node.choice][1])
+            elif not node.our_turn:
+                stack.extend(child for _, child in node.children.values())
+        return found
+
+    def his_nodes(self) -> dict[str, PlanNode]:
+        """His nodes on the prepared lines (he to move, replies followed), by EPD."""
+        found: dict[str, PlanNode] = {}
+        stack = [self.root]
+        while stack:
+            node = stack.pop()
+            if node.our_turn:
+                if node.choice is not None:
+                    stack.append(node.children[node.choice][1])
+                continue
+            if node.children:
+                found.setdefault(node.board.epd(), node)
+            stack.extend(child for _, child in node.children.values())
+        return found
+
+
+class _Search:
+    """One expectimax over his beliefs; predictions kept by position."""
+
+    def __init__(self, predictor: Predictor, scorer: MoveScorer, settings: LineSettings, us: chess.Color, tick, known) -> None:
+        self.predictor, self.scorer, self.settings, self.us, self.tick = predictor, scorer, settings, us, tick
+        self.known = known
+        self.beliefs: dict[str, dict[chess.Move, float]] = {}
+        self.nodes = 0
+
+    def ours(self, board: chess.Board, value: int) -> float:
+        return value if board.turn == self.us else -value
+
+    def expand(self, board: chess.Board, reach: float) -> PlanNode:
+        self.nodes += 1
+        self.tick()
+        node = PlanNode(board.fen(), board.ply(), board.turn == self.us, reach)
+        node.static = node.value = self.ours(board, position_value(self.scorer, board))
+        if board.ply() >= self.settings.plies or board.is_game_over(claim_draw=False):
+            return node
+        if node.our_turn:
+            self._our_move(board, node, reach)
+        else:
+            self._his_move(board, node, reach)
+        return node
+
+    def _our_move(self, board: chess.Board, node: PlanNode, reach: float) -> None:
+        scores = self.scorer.scores(board)
+        best = max(scores.values())
+        ranked = sorted(scores.items(), key=lambda item: (-item[1], item[0].uci()))
+        candidates = [move for move, score in ranked if score >= best - self.settings.our_margin][: self.settings.our_width]
+        for move in self.known(board):
+            if move not in candidates and move in scores and scores[move] >= best - self.settings.known_margin:
+                candidates.append(move)
+        for move in candidates:
+            board.push(move)
+            node.children[move.uci()] = (None, self.expand(board, reach))
+            board.pop()
+        node.choice = max(candidates, key=lambda move: node.children[move.uci()][1].value).uci()
+        node.value = node.children[node.choice][1].value
+
+    def _his_move(self, board: chess.Board, node: PlanNode, reach: float) -> None:
+        key = board.epd()
+        if key not in self.beliefs:
+            self.beliefs[key] = self.predictor.predict_proba(board)
+        ranked = sorted(self.beliefs[key].items(), key=lambda item: (-item[1], item[0].uci()))
+        settings = self.settings
+        followed = [
+            (move, float(p)) for move, p in ranked if p >= settings.reply_min and reach * p >= settings.min_probability
+        ][: settings.reply_width]
+        if not followed:
+            return
+        expected = 0.0
+        for move, belief in followed:
+            board.push(move)
+            child = self.expand(board, reach * belief)
+            board.pop()
+            node.children[move.uci()] = (belief, child)
+            expected += belief * child.value
+        node.rest = max(0.0, 1.0 - sum(belief for _, belief in followed))
+        node.value = expected + node.rest * node.static
+
+
+def prepare_lines(
+    board: chess.Board,
+    his_color: chess.Color,
+    predictor: Predictor,
+    scorer: MoveScorer,
+    settings: LineSettings = LineSettings(),
+    *,
+    tick: Callable[[], None] = lambda: None,
+    known: Callable[[chess.Board], list[chess.Move]] = lambda board: [],
+) -> Plan:
+    """The prepared tree from ``board`` against him playing ``his_color``.
+
+    ``known(board)``: our moves his opponents played in his games there; ``tick()`` is called per node.
+    """
+    search = _Search(predictor, scorer, settings, not his_color, tick, known)
+    root = search.expand(board.copy(), 1.0)
+    lines = sorted(_lines(root, board.copy()), key=lambda line: (-line.probability, line.moves))
+    return Plan(his_color, root, lines, main_line(board, scorer, settings.plies, not his_color), search.nodes)
+
+
+def _lines(root: PlanNode, board: chess.Board) -> list[Line]:
+    found: list[Line] = []
+    stack: list[tuple[PlanNode, tuple[str, ...], tuple[str, ...], float]] = [(root, (), (), 1.0)]
+    while stack:
+        node, moves, sans, probability = stack.pop()
+        steps = [(node.choice, 1.0)] if node.our_turn and node.choice else [(uci, b) for uci, (b, _) in node.children.items()]
+        if not steps:
+            found.append(Line(moves, sans, probability, node.value, node.fen))
+            continue
+        position = node.board
+        for uci, belief in steps:
+            san = position.san(chess.Move.from_uci(uci))
+            stack.append((node.children[uci][1], (*moves, uci), (*sans, san), probability * (belief or 1.0)))
+    return found
+
+
+def main_line(board: chess.Board, scorer: MoveScorer, plies: int, us: chess.Color) -> Line:
+    """The scorer's best move for both sides to ply ``plies``: the no-model reference."""
+    board = board.copy()
+    moves, sans = [], []
+    while board.ply() < plies and not board.is_game_over(claim_draw=False):
+        scores = scorer.scores(board)
+        move = min(scores, key=lambda m: (-scores[m], m.uci()))
+        moves.append(move.uci())
+        sans.append(board.san(move))
+        board.push(move)
+    value = position_value(scorer, board)
+    return Line(tuple(moves), tuple(sans), 1.0, value if board.turn == us else -value, board.fen())
+
+
+def numbered(sans: tuple[str, ...], start_ply: int = 0) -> str:
+    parts = []
+    for offset, san in enumerate(sans):
+        ply = start_ply + offset
+        if ply % 2 == 0:
+            parts.append(f"{ply // 2 + 1}. {san}")
+        elif offset == 0:
+            parts.append(f"{ply // 2 + 1}... {san}")
+        else:
+            parts.append(san)
+    return " ".join(parts)

@@ -1,0 +1,86 @@
+"""``iam prepare``: the files it writes, and one-line errors for bad input."""
+
+from __future__ import annotations
+
+import json
+import stat
+
+import chess
+import chess.polyglot
+import pytest
+
+from iam.cli import main
+
+
+@pytest.fixture(scope="module")
+def small_pgn(bundled_head):
+    return bundled_head(30)
+
+
+@pytest.fixture(scope="module")
+def model_file(small_pgn, tmp_path_factory):
+    path = tmp_path_factory.mktemp("model") / "m.json"
+    assert main(["train", "--predictor", "iam", "--belief", "rules", str(small_pgn), "--player", "Botvinnik", "-o", str(path), "--quiet"]) == 0
+    return path
+
+
+def run(capsys, *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+def test_prepare_writes_the_dossier_and_a_readable_book(small_pgn, model_file, tmp_path, capsys):
+    out = tmp_path / "dossier"
+    code, _, err = run(capsys, "prepare", str(small_pgn), "--player", "Botvinnik", "--model", str(model_file),
+                       "--color", "white", "--plies", "3", "--search-depth", "1", "--out", str(out), "--quiet")
+    assert code == 0, err
+    assert {p.name for p in out.iterdir()} == {"dossier.html", "dossier.md", "dossier.json", "lines.pgn", "book.bin"}
+    data = json.loads((out / "dossier.json").read_text())
+    assert [side["color"] for side in data["sides"]] == ["white"]
+    assert "toolkit's own search" in data["judged_by"]
+    with chess.polyglot.open_reader(out / "book.bin") as reader:
+        first = reader.get(chess.Board())  # he is White: our book starts at his first move's replies
+    assert first is None
+    lines = data["sides"][0]["lines"]
+    board = chess.Board()
+    board.push_uci(lines[0]["moves"][0])
+    with chess.polyglot.open_reader(out / "book.bin") as reader:
+        assert reader.find(board).move.uci() == lines[0]["moves"][1]
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        (["--min-games", "1000"], "fewer than"),
+        (["--plies", "0"], "--plies"),
+    ],
+)
+def test_bad_options_are_one_line_errors(small_pgn, model_file, tmp_path, capsys, options, message):
+    code, _, err = run(capsys, "prepare", str(small_pgn), "--player", "Botvinnik", "--model", str(model_file),
+                       "--out", str(tmp_path / "o"), "--quiet", *options)
+    assert code == 2 and err.startswith("iam: error:") and message in err and err.count("\n") == 1
+
+
+def test_no_games_of_a_colour(tmp_path, model_file, capsys):
+    pgn = tmp_path / "one.pgn"
+    pgn.write_text('[White "A"]\n[Black "X"]\n[Result "1-0"]\n\n1. e4 e5 1-0\n', encoding="utf-8")
+    code, _, err = run(capsys, "prepare", str(pgn), "--player", "X", "--model", str(model_file), "--color", "white",
+                       "--out", str(tmp_path / "o"), "--quiet")
+    assert code == 2 and "no games with white" in err and err.count("\n") == 1
+
+
+def test_an_unwritable_out(small_pgn, model_file, tmp_path, capsys):
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    code, _, err = run(capsys, "prepare", str(small_pgn), "--player", "Botvinnik", "--model", str(model_file), "--out", str(blocker), "--quiet")
+    assert code == 2 and err.startswith("iam: error: cannot write to")
+
+
+def test_an_engine_that_dies(small_pgn, model_file, tmp_path, capsys):
+    engine = tmp_path / "engine.sh"
+    engine.write_text("#!/bin/sh\nexit 1\n")
+    engine.chmod(engine.stat().st_mode | stat.S_IEXEC)
+    code, _, err = run(capsys, "prepare", str(small_pgn), "--player", "Botvinnik", "--model", str(model_file), "--plies", "2",
+                       "--engine", str(engine), "--engine-cache", str(tmp_path / "cache.sqlite"), "--out", str(tmp_path / "o"), "--quiet")
+    assert code == 2 and err.startswith("iam: error: engine") and err.count("\n") == 1

@@ -1,0 +1,40 @@
+"""Stub predictor and scorer for the dossier's tests: beliefs and move scores given per position."""
+
+from __future__ import annotations
+
+import chess
+
+
+def after(*ucis: str) -> chess.Board:
+    """The board after ``ucis`` from the start."""
+    board = chess.Board()
+    for uci in ucis:
+        board.push_uci(uci)
+    return board
+
+
+class StubPredictor:
+    """Beliefs given per position (by the moves that reach it); none elsewhere."""
+
+    def __init__(self, table: dict[tuple[str, ...], dict[str, float]]) -> None:
+        self.table = {after(*moves).epd(): {chess.Move.from_uci(m): p for m, p in beliefs.items()} for moves, beliefs in table.items()}
+
+    def predict_proba(self, board: chess.Board) -> dict[chess.Move, float]:
+        return dict(self.table.get(board.epd(), {}))
+
+
+class StubScorer:
+    """Move scores given per position; every legal move 0 elsewhere. Counts the positions asked for."""
+
+    description = "stub scores"
+
+    def __init__(self, table: dict[tuple[str, ...], dict[str, int]]) -> None:
+        self.table = {after(*moves).epd(): {chess.Move.from_uci(m): s for m, s in scores.items()} for moves, scores in table.items()}
+        self.asked: list[str] = []
+
+    def scores(self, board: chess.Board) -> dict[chess.Move, int]:
+        self.asked.append(board.epd())
+        return dict(self.table.get(board.epd(), {move: 0 for move in board.legal_moves}))
+
+    def close(self) -> None:
+        pass

@@ -1,0 +1,40 @@
+"""Costly habits: his usual move scored against the best, in his games and on prepared lines."""
+
+from __future__ import annotations
+
+import chess
+
+from iam.pgn import PlayerGame
+from iam.prepare.habits import candidates, find_habits
+from iam.prepare.lines import LineSettings, prepare_lines
+from iam.prepare.tree import build_repertoire
+
+from .stubs import StubPredictor, StubScorer, after
+
+
+def game(index: int, *ucis: str) -> PlayerGame:
+    moves = tuple(chess.Move.from_uci(uci) for uci in ucis)
+    return PlayerGame(index=index, color=chess.BLACK, start_fen=chess.STARTING_FEN, moves=moves, result="loss")
+
+
+GAMES = [game(0, "e2e4", "f7f6"), game(1, "e2e4", "f7f6"), game(2, "e2e4", "e7e5"), game(3, "d2d4", "d7d5")]
+
+
+def test_a_repeated_costly_move_is_a_habit():
+    tree = build_repertoire(GAMES, chess.BLACK, plies=2)
+    scorer = StubScorer({("e2e4",): {"e7e5": 20, "f7f6": -90, "c7c5": 15}})
+    found = candidates(tree, None, StubPredictor({}), habit_games=2)
+    assert [c.fen for c in found] == [after("e2e4").fen()]  # after 1. d4 he was there once only
+    habits = find_habits(found, scorer, min_loss=50)
+    assert [(h.usual_san, h.best_san, h.cost, h.played, h.reached, h.source) for h in habits] == [("f6", "e5", 110, 2, 3, "games")]
+    assert find_habits(found, scorer, min_loss=111) == []
+
+
+def test_a_predicted_position_counts_when_likely_enough():
+    tree = build_repertoire(GAMES[:1], chess.BLACK, plies=2)
+    predictor = StubPredictor({("e2e4",): {"f7f6": 0.9, "e7e5": 0.1}})
+    scorer = StubScorer({(): {"e2e4": 10}, ("e2e4",): {"e7e5": 20, "f7f6": -90}})
+    plan = prepare_lines(chess.Board(), chess.BLACK, predictor, scorer, LineSettings(plies=2, our_width=1))
+    found = candidates(tree, plan, predictor, habit_games=2, habit_belief=0.5)
+    assert [(c.usual, c.source, c.belief) for c in found] == [("f7f6", "predicted", 1.0)]
+    assert find_habits(found, scorer)[0].cost == 110

@@ -1,0 +1,92 @@
+"""Expectimax over his beliefs, checked against values computed by hand on a tiny tree."""
+
+from __future__ import annotations
+
+import chess
+import pytest
+
+from iam.prepare.lines import LineSettings, prepare_lines
+
+from .stubs import StubPredictor, StubScorer
+
+# We are White, he is Black, two plies. Our candidates at the start: e4 (50) and d4 (40),
+# within the 30 cp margin; c4 (-100) is not.
+SCORES = {
+    (): {"e2e4": 50, "d2d4": 40, "c2c4": -100},
+    ("e2e4",): {"c7c5": 20, "e7e5": 10, "a7a6": -5},  # he to move: worth 20 to him, -20 to us
+    ("e2e4", "e7e5"): {"g1f3": 30},
+    ("e2e4", "c7c5"): {"g1f3": 10},
+    ("d2d4",): {"d7d5": 5, "g8f6": 0},
+    ("d2d4", "d7d5"): {"c2c4": 40},
+    ("d2d4", "g8f6"): {"c2c4": 0},
+}
+BELIEFS = {
+    ("e2e4",): {"e7e5": 0.6, "c7c5": 0.3, "a7a6": 0.1},
+    ("d2d4",): {"d7d5": 0.5, "g8f6": 0.5},
+}
+SETTINGS = LineSettings(plies=2, our_width=2, our_margin=30, reply_min=0.2, reply_width=3, min_probability=0.01)
+
+
+def plan():
+    return prepare_lines(chess.Board(), chess.BLACK, StubPredictor(BELIEFS), StubScorer(SCORES), SETTINGS)
+
+
+def test_expectimax_values_by_hand():
+    root = plan().root
+    e4 = root.children["e2e4"][1]
+    d4 = root.children["d2d4"][1]
+    # e4: 0.6 * 30 + 0.3 * 10, and a7a6 (0.1, below reply_min) valued as the position: -20.
+    assert e4.value == pytest.approx(0.6 * 30 + 0.3 * 10 + 0.1 * -20)
+    assert e4.rest == pytest.approx(0.1)
+    assert d4.value == pytest.approx(0.5 * 40 + 0.5 * 0)
+    assert root.choice == "d2d4" and root.value == pytest.approx(20.0)
+    assert "c2c4" not in root.children
+
+
+def test_lines_carry_his_probabilities_and_end_values():
+    lines = plan().lines
+    assert [(line.moves, line.probability, line.value) for line in lines] == [
+        (("d2d4", "d7d5"), 0.5, 40),
+        (("d2d4", "g8f6"), 0.5, 0),
+    ]
+    assert lines[0].text() == "1. d4 d5"
+
+
+def test_reference_is_the_scorers_main_line():
+    reference = plan().reference
+    assert reference.moves == ("e2e4", "c7c5") and reference.value == 10
+
+
+def test_our_moves_and_his_nodes():
+    prepared = plan()
+    ours = prepared.our_moves()
+    assert [(board.epd(), move.uci(), reach) for board, move, reach in ours] == [(chess.Board().epd(), "d2d4", 1.0)]
+    assert list(prepared.his_nodes()) == [chess.Board("rnbqkbnr/pppppppp/8/8/3P4/8/PPP1PPPP/RNBQKBNR b KQkq - 0 1").epd()]
+
+
+def test_a_line_below_the_probability_floor_is_not_followed():
+    thin = LineSettings(plies=2, our_width=2, our_margin=30, reply_min=0.2, min_probability=0.55)
+    prepared = prepare_lines(chess.Board(), chess.BLACK, StubPredictor(BELIEFS), StubScorer(SCORES), thin)
+    e4 = prepared.root.children["e2e4"][1]
+    assert list(e4.children) == ["e7e5"]
+    assert e4.value == pytest.approx(0.6 * 30 + 0.4 * -20)
+    d4 = prepared.root.children["d2d4"][1]
+    assert d4.children == {} and d4.value == -5  # nothing followed: a leaf at the scorer's value
+    assert prepared.root.choice == "e2e4"
+
+
+def test_settings_refuse_nonsense():
+    with pytest.raises(ValueError):
+        LineSettings(plies=0)
+    with pytest.raises(ValueError):
+        LineSettings(reply_min=0)
+
+
+def test_moves_his_opponents_played_join_within_the_known_margin():
+    wide = LineSettings(plies=2, our_width=1, our_margin=0, known_margin=200, reply_min=0.2, min_probability=0.01)
+    known = lambda board: [chess.Move.from_uci("c2c4")] if board.ply() == 0 else []  # noqa: E731
+    prepared = prepare_lines(chess.Board(), chess.BLACK, StubPredictor(BELIEFS), StubScorer(SCORES), wide, known=known)
+    assert sorted(prepared.root.children) == ["c2c4", "e2e4"]  # d4 is outside our_margin 0
+    narrow = LineSettings(plies=2, our_width=1, our_margin=0, known_margin=100, reply_min=0.2, min_probability=0.01)
+    prepared = prepare_lines(chess.Board(), chess.BLACK, StubPredictor(BELIEFS), StubScorer(SCORES), narrow, known=known)
+    assert sorted(prepared.root.children) == ["e2e4"]  # c4 loses 150 cp

@@ -1,0 +1,86 @@
+"""The dossier's outputs: HTML that needs nothing outside itself (and renders in a real browser), markdown, JSON, PGN."""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+import shutil
+import subprocess
+
+import chess
+import chess.pgn
+import numpy as np
+import pytest
+from matplotlib.image import imread
+
+from iam.errors import DataError
+from iam.prepare.dossier import PrepareConfig, prepare
+from iam.prepare.lines import LineSettings
+from iam.prepare.report import to_dict, to_html, to_markdown, to_pgn
+
+from .stubs import StubPredictor, StubScorer, after
+from .test_habits import GAMES
+
+BELIEFS = {("e2e4",): {"f7f6": 0.7, "e7e5": 0.3}, ("d2d4",): {"d7d5": 1.0}}
+SCORES = {(): {"e2e4": 30, "d2d4": 10}, ("e2e4",): {"e7e5": 20, "f7f6": -90}}
+
+
+@pytest.fixture(scope="module")
+def dossier():
+    config = PrepareConfig("X", colors=("black",), lines=LineSettings(plies=2), quiet=True)
+    return prepare(GAMES, StubPredictor(BELIEFS), config, scorer=StubScorer(SCORES), model_name="a stub")
+
+
+def test_markdown_and_json_hold_the_same_tables(dossier):
+    data = to_dict(dossier)
+    side = data["sides"][0]
+    assert side["color"] == "black" and side["games"] == 4
+    assert [line["moves"] for line in side["lines"]] == [["e2e4", "f7f6"], ["e2e4", "e7e5"]]
+    assert side["lines"][0]["probability"] == pytest.approx(0.7)
+    assert side["habits"][0]["usual_san"] == "f6" and side["habits"][0]["cost"] == 110
+    assert json.loads(json.dumps(data))["judged_by"] == "stub scores"
+    text = to_markdown(dossier)
+    assert "| 1. e4 f6 | 70.0% |" in text and "stub scores" in text
+
+
+def test_pgn_lines_replay_with_comments(dossier):
+    stream = io.StringIO(to_pgn(dossier))
+    games = [chess.pgn.read_game(stream) for _ in range(3)]
+    assert [[m.uci() for m in g.mainline_moves()] for g in games] == [["e2e4", "f7f6"], ["e2e4", "e7e5"], ["e2e4", "e7e5"]]
+    assert "70.0%" in games[0].end().comment and "engine main line" in games[2].end().comment
+
+
+def test_html_needs_nothing_outside_itself(dossier):
+    page = to_html(dossier)
+    assert page.count("<svg") >= 2
+    links = re.findall(r"""(?:src|href)\s*=\s*["']([^"']*)["']""", page)
+    assert all(link.startswith("#") for link in links), links
+    assert "@import" not in page and "url(" not in page
+
+
+def test_too_few_games_is_a_data_error():
+    with pytest.raises(DataError, match="no games with white"):
+        prepare(GAMES, StubPredictor({}), PrepareConfig("X", colors=("white",)), scorer=StubScorer({}))
+    with pytest.raises(DataError, match="fewer than --min-games 5"):
+        prepare(GAMES, StubPredictor({}), PrepareConfig("X", colors=("black",), min_games=5), scorer=StubScorer({}))
+
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason="chromium is not installed")
+def test_the_page_renders_its_boards_in_a_headless_browser(dossier, tmp_path):
+    page = tmp_path / "dossier.html"
+    page.write_text(to_html(dossier), encoding="utf-8")
+    shot = tmp_path / "shot.png"
+    command = [
+        CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--window-size=1200,2400",
+        f"--screenshot={shot}", page.as_uri(),
+    ]
+    subprocess.run(command, capture_output=True, timeout=60, check=False)
+    assert shot.exists(), "chromium wrote no screenshot"
+    pixels = (imread(shot)[..., :3] * 255).round().astype(int)
+    light = np.all(np.abs(pixels - [0xFF, 0xCE, 0x9E]) <= 2, axis=-1)  # python-chess's light squares
+    dark = np.all(np.abs(pixels - [0xD1, 0x8B, 0x47]) <= 2, axis=-1)  # and dark squares
+    assert light.sum() > 5000 and dark.sum() > 5000
