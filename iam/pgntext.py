@@ -52,6 +52,7 @@ STANDARD_VARIANTS = frozenset({"", "standard", "chess", "normal", "from position
 _LINE_PIECE = 1 << 16
 _TAG_START = re.compile(r"\[([A-Za-z0-9][A-Za-z0-9_+#=:-]*)\s+\"")
 _TAG = re.compile(r"\[([A-Za-z0-9][A-Za-z0-9_+#=:-]*)\s+\"([^\r]*)\"\]\s*$")
+_STRICT_TAG = re.compile(r"\s*\[([A-Za-z0-9][A-Za-z0-9_+#=:-]*)\s+\"((?:[^\"\\\r\n]|\\.)*)\"\]")
 _TOKEN = re.compile(
     r"""
     (?P<comment>\{[^}]*\})
@@ -124,7 +125,7 @@ def split_games(handle: IO[str]) -> Iterator[GameText]:
                         yield game
                     game = GameText()
                 if not game.oversize:
-                    game.names.add(name)
+                    game.names.update(tag for tag, _ in _tag_pairs(piece) or [(name, "")])
             elif kind == "text" and not piece.strip():
                 continue  # a blank line: a separator at most, never the end of a game
         if game is not None and kind != "escape":
@@ -150,12 +151,31 @@ def read_headers(text: GameText) -> ParsedGame:
     headers: dict[str, str] = {}
     malformed: list[str] = []
     for line in text.tags:
-        match = _TAG.match(line)
-        if match:
-            headers[match.group(1)] = match.group(2)
+        pairs = _tag_pairs(line)
+        if pairs:
+            headers.update(pairs)
         else:
             malformed.append(line.strip()[:80])
     return ParsedGame(headers=headers, malformed_tags=malformed)
+
+
+def _tag_pairs(line: str) -> list[tuple[str, str]]:
+    """The tag pairs of one tag line, in order; empty if the line is not a tag line.
+
+    A line holding several well-formed tag pairs (``[White "A"] [Black "B"]``) gives
+    each of them; otherwise the whole line is one tag whose value runs to the last
+    ``"]`` (a value with unescaped quotes is read as written).
+    """
+    pairs, end = [], 0
+    for match in _STRICT_TAG.finditer(line):
+        if match.start() != end:
+            break
+        pairs.append((match.group(1), match.group(2)))
+        end = match.end()
+    if len(pairs) > 1 and not line[end:].strip():
+        return pairs
+    match = _TAG.match(line)
+    return [(match.group(1), match.group(2))] if match else []
 
 
 def parse_game(text: GameText, game: ParsedGame | None = None) -> ParsedGame:

@@ -176,3 +176,21 @@ def test_a_chess960_start_is_an_unsupported_variant(tmp_path):
     fen = "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9"
     games, report = _read(tmp_path, GAME.format(n=0) + f'[SetUp "1"]\n[FEN "{fen}"]\n\n9. g3 1-0\n')
     assert report.skipped == {"unsupported variant": 1} and "Chess960" in report.skipped_examples[0]
+
+
+def test_two_tag_pairs_on_one_line_give_both_tags(tmp_path):
+    text = (
+        '[Event "E"]\n[White "Capablanca, J."] [Black "Botvinnik, M."]\n[Result "0-1"]\n\n' + MOVES.replace("1-0", "0-1")
+    )
+    games, report = _read(tmp_path, text, player="Botvinnik")
+    assert len(games) == 1 and games[0].color == chess.BLACK
+    assert (games[0].white, games[0].black, games[0].result) == ("Capablanca, J.", "Botvinnik, M.", "win")
+    two_games = text + '[White "Botvinnik, M."] [Black "Tal, M."]\n\n' + MOVES
+    games, report = _read(tmp_path, two_games, player="Botvinnik")
+    assert report.games_read == 2 and [game.color for game in games] == [chess.BLACK, chess.WHITE]
+
+
+def test_a_tag_value_with_quotes_and_brackets_is_still_one_tag():
+    text = pgntext.GameText(tags=['[Event "The "Big" one] [x"]\n', '[Site "a \\"b\\""]\n'])
+    headers = pgntext.read_headers(text).headers
+    assert headers == {"Event": 'The "Big" one] [x', "Site": 'a \\"b\\"'}
