@@ -50,6 +50,7 @@ STANDARD_VARIANTS = frozenset({"", "standard", "chess", "normal", "from position
 """``Variant`` header values that mean ordinary chess (Lichess writes "From Position" for a set-up game)."""
 
 _LINE_PIECE = 1 << 16
+_BOM = "\ufeff"
 _TAG_START = re.compile(r"\[([A-Za-z0-9][A-Za-z0-9_+#=:-]*)\s+\"")
 _TAG = re.compile(r"\[([A-Za-z0-9][A-Za-z0-9_+#=:-]*)\s+\"([^\r]*)\"\]\s*$")
 _STRICT_TAG = re.compile(r"\s*\[([A-Za-z0-9][A-Za-z0-9_+#=:-]*)\s+\"((?:[^\"\\\r\n]|\\.)*)\"\]")
@@ -106,6 +107,7 @@ def split_games(handle: IO[str]) -> Iterator[GameText]:
 
     Text before the first tag line belongs to no game and is not returned. Lines are
     read in pieces of at most 64 KiB, so a file without line breaks costs bounded memory.
+    Byte-order marks are dropped wherever they are (files joined with ``cat`` keep each one's).
     """
     game: GameText | None = None
     at_line_start = True
@@ -114,6 +116,10 @@ def split_games(handle: IO[str]) -> Iterator[GameText]:
         piece = handle.readline(_LINE_PIECE)
         if not piece:
             break
+        if _BOM in piece:  # concatenated UTF-8 files: each one's byte-order mark is not text
+            piece = piece.replace(_BOM, "")
+            if not piece:
+                continue
         starts_line, at_line_start = at_line_start, piece.endswith("\n")
         if starts_line:
             match = _TAG_START.match(piece)

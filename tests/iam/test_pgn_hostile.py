@@ -194,3 +194,13 @@ def test_a_tag_value_with_quotes_and_brackets_is_still_one_tag():
     text = pgntext.GameText(tags=['[Event "The "Big" one] [x"]\n', '[Site "a \\"b\\""]\n'])
     headers = pgntext.read_headers(text).headers
     assert headers == {"Event": 'The "Big" one] [x', "Site": 'a \\"b\\"'}
+
+
+def test_two_utf8_files_joined_each_with_its_byte_order_mark(tmp_path):
+    one = "\ufeff" + GAME.format(n=0) + "\n" + MOVES + "\n"
+    two = "\ufeff" + GAME.format(n=1) + "\n" + MOVES + "\n"
+    path = tmp_path / "joined.pgn"
+    path.write_bytes(one.encode("utf-8") + two.encode("utf-8") + one.replace("G0", "G2").encode("utf-8"))
+    games, report = load_player_games([path], player="Tester")
+    assert report.games_read == 3 and report.used == 3 and not report.skipped
+    assert [game.event for game in games] == ["G0", "G1", "G2"]
