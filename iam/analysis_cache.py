@@ -108,7 +108,7 @@ class AnalysisCache:
         """Stored scores back as moves, checked against the position's legal moves."""
         try:
             scores = {chess.Move.from_uci(uci): int(score) for uci, score in json.loads(text).items()}
-        except (ValueError, AttributeError, TypeError) as exc:
+        except (ValueError, AttributeError, TypeError, OverflowError) as exc:  # Infinity, NaN, not a mapping
             raise self.error(f"{self.label} {self.path} is damaged: unreadable entry for {key} ({exc})") from exc
         if set(scores) != set(board.legal_moves):
             raise self.error(f"{self.label} {self.path} is damaged: the entry for {key} does not match its legal moves")

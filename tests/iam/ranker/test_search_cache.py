@@ -157,3 +157,15 @@ def test_identification_with_the_cache_in_two_processes_scores_alike(tmp_path, t
     with sqlite3.connect(path) as connection:
         stored = connection.execute("SELECT count(*) FROM analyses").fetchone()[0]
     assert 0 < stored <= plain.moves
+
+
+@pytest.mark.parametrize("value", ["Infinity", "-Infinity", "NaN", "1e999"])
+def test_an_entry_holding_a_non_finite_score_is_refused_in_one_line(tmp_path, value):
+    path = tmp_path / "search.sqlite"
+    stored = StoredSearchScores(path)
+    board = BOARDS[2]
+    entry = "{" + ",".join(f'"{move.uci()}": {value}' for move in board.legal_moves) + "}"
+    stored.cache._run("INSERT INTO analyses VALUES (?, ?, ?, ?)", (history_key(board), stored.source, 1, entry))
+    with pytest.raises(CacheError, match="damaged: unreadable entry") as error:
+        stored.scores(board, 1)
+    assert "\n" not in str(error.value)
