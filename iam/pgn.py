@@ -348,6 +348,8 @@ def _open_text(path: Path) -> IO[str]:
     if not head:
         raise DataError(f"PGN file is empty: {path}")
     kind = next((name for magic, name in _MAGIC.items() if head.startswith(magic)), "plain")
+    if len(head) == 4 and int.from_bytes(head, "little") & 0xFFFFFFF0 == _ZSTD_SKIPPABLE:
+        kind = "zstd"  # a skippable frame first, as pzstd writes
     if kind == "gzip":
         binary: IO[bytes] = gzip.open(path, "rb")
     elif kind == "bz2":
@@ -362,48 +364,115 @@ def _open_text(path: Path) -> IO[str]:
 
 
 class _ZstdReader(io.RawIOBase):
-    """Decompresses every frame of a zstd file; a file that ends inside a frame is an EOFError.
+    """Decompresses every frame of a zstd file in bounded pieces; a file that ends inside a frame is an EOFError.
 
-    (zstandard's ``stream_reader`` stops quietly at a cut, and by default after the
-    first frame: both would silently drop games.)
+    Skippable frames (``pzstd`` writes one before each frame) are passed over. The
+    decompressor reads the file through :class:`_ZstdFrames`, which follows the frames'
+    and blocks' headers, so a cut anywhere (which zstandard's ``stream_reader`` passes
+    over quietly) is found; each read returns at most the buffer's size, so however
+    well the text compresses, memory stays bounded.
     """
 
     def __init__(self, raw: IO[bytes]) -> None:
-        self._raw = raw
-        self._context = zstandard.ZstdDecompressor()
-        self._frame = self._context.decompressobj()
-        self._in_frame = False
-        self._pending = memoryview(b"")
+        self._frames = _ZstdFrames(raw)
+        self._reader = zstandard.ZstdDecompressor().stream_reader(self._frames, read_size=_CHUNK_BYTES, read_across_frames=True)
 
     def readable(self) -> bool:
         return True
 
     def readinto(self, buffer) -> int:
-        while not self._pending:
-            data = self._raw.read(_CHUNK_BYTES)
-            if not data:
-                if self._in_frame:
-                    raise EOFError(_TRUNCATED)
-                return 0
-            self._pending = memoryview(self._decompress(data))
-        size = min(len(buffer), len(self._pending))
-        buffer[:size] = self._pending[:size]
-        self._pending = self._pending[size:]
-        return size
-
-    def _decompress(self, data: bytes) -> bytes:
-        out = []
-        while data:
-            out.append(self._frame.decompress(data))
-            self._in_frame = True
-            data = b""
-            if self._frame.eof:  # the frame is complete: any bytes left start the next one
-                data = self._frame.unused_data
-                self._frame = self._context.decompressobj()
-                self._in_frame = False
-        return b"".join(out)
+        data = self._reader.read(len(buffer))
+        if not data:
+            self._frames.check_complete()
+        buffer[: len(data)] = data
+        return len(data)
 
     def close(self) -> None:
         if not self.closed:
-            self._raw.close()
+            self._reader.close()
+            self._frames.close()
         super().close()
+
+
+_ZSTD_FRAME = 0xFD2FB528
+_ZSTD_SKIPPABLE = 0x184D2A50  # to 0x184D2A5F: the low four bits are free
+_ZSTD_DICT_ID_BYTES = (0, 1, 2, 4)
+_ZSTD_CONTENT_SIZE_BYTES = (0, 2, 4, 8)
+
+
+class _ZstdFrames:
+    """The raw bytes of a zstd file, passed on unchanged while their frame layout is followed.
+
+    Only headers are read (frame and skippable-frame headers, block headers, checksums),
+    never the compressed data, so the cost is a few operations per 128 KiB block.
+    """
+
+    def __init__(self, raw: IO[bytes]) -> None:
+        self._raw = raw
+        self._state = "magic"
+        self._head = b""
+        self._skip = 0
+        self._checksum = False
+        self._frame_header_size = 0
+
+    def read(self, size: int = -1) -> bytes:
+        data = self._raw.read(size if size is not None and size >= 0 else _CHUNK_BYTES)
+        self._follow(data)
+        return data
+
+    def close(self) -> None:
+        self._raw.close()
+
+    def check_complete(self) -> None:
+        """EOFError unless the file ended exactly at the end of a frame."""
+        if self._state != "magic" or self._head or self._skip:
+            raise EOFError(_TRUNCATED)
+
+    def _follow(self, data: bytes) -> None:
+        position = 0
+        while position < len(data):
+            if self._skip:
+                step = min(self._skip, len(data) - position)
+                self._skip -= step
+                position += step
+                continue
+            need = self._header_size()
+            step = min(need - len(self._head), len(data) - position)
+            self._head += data[position : position + step]
+            position += step
+            if len(self._head) == need:
+                head, self._head = self._head, b""
+                self._parse(head)
+
+    def _header_size(self) -> int:
+        if self._state == "frame header":
+            return self._frame_header_size
+        return {"magic": 4, "skippable size": 4, "descriptor": 1, "block": 3}[self._state]
+
+    def _parse(self, head: bytes) -> None:
+        value = int.from_bytes(head, "little")
+        if self._state == "magic":
+            if value == _ZSTD_FRAME:
+                self._state = "descriptor"
+            elif value & 0xFFFFFFF0 == _ZSTD_SKIPPABLE:
+                self._state = "skippable size"
+            else:
+                raise zstandard.ZstdError(f"not a zstd frame (magic number {value:#010x})")
+        elif self._state == "skippable size":
+            self._state, self._skip = "magic", value
+        elif self._state == "descriptor":
+            single_segment = bool(value & 0x20)
+            self._checksum = bool(value & 0x04)
+            content_size = _ZSTD_CONTENT_SIZE_BYTES[value >> 6] or (1 if single_segment else 0)
+            self._frame_header_size = (0 if single_segment else 1) + _ZSTD_DICT_ID_BYTES[value & 0x03] + content_size
+            self._state = "frame header" if self._frame_header_size else "block"
+        elif self._state == "frame header":
+            self._state = "block"
+        else:  # a block header: last-block bit, type, size
+            kind, size = (value >> 1) & 0x03, value >> 3
+            if kind == 3:
+                raise zstandard.ZstdError("corrupt zstd block (reserved block type)")
+            self._skip = 1 if kind == 1 else size
+            if value & 0x01:
+                self._state = "magic"
+                self._skip += 4 if self._checksum else 0

@@ -204,3 +204,61 @@ def test_two_utf8_files_joined_each_with_its_byte_order_mark(tmp_path):
     games, report = load_player_games([path], player="Tester")
     assert report.games_read == 3 and report.used == 3 and not report.skipped
     assert [game.event for game in games] == ["G0", "G1", "G2"]
+
+
+def _zstd_rle_frame(head: bytes, run: int, tail: bytes) -> bytes:
+    """A zstd frame by hand: ``head`` as a raw block, ``run`` blocks each of 128 KiB of spaces (4 bytes each), ``tail``."""
+    block = 1 << 17
+
+    def header(last: bool, kind: int, size: int) -> bytes:
+        return (int(last) | kind << 1 | size << 3).to_bytes(3, "little")
+
+    blocks = [header(False, 0, len(head)) + head]
+    blocks += [header(False, 1, block) + b" "] * run
+    blocks.append(header(True, 0, len(tail)) + tail)
+    return (0xFD2FB528).to_bytes(4, "little") + bytes([0x00, 0x50]) + b"".join(blocks)  # window 1 MiB
+
+
+def _skippable(payload: bytes, low: int = 0) -> bytes:
+    return (0x184D2A50 + low).to_bytes(4, "little") + len(payload).to_bytes(4, "little") + payload
+
+
+def test_a_zstd_file_with_skippable_frames_is_read_whole(tmp_path):
+    import zstandard
+
+    one, two = (GAME.format(n=n) + "\n" + MOVES + "\n" for n in (0, 1))
+    data = (
+        _skippable(b"\x04\x00\x00\x00")
+        + zstandard.ZstdCompressor().compress(one.encode())
+        + _skippable(b"", low=15)
+        + _zstd_rle_frame(two.encode(), 2, b"\n")
+    )
+    path = tmp_path / "pzstd.pgn.zst"
+    path.write_bytes(data)
+    games, report = load_player_games([path], player="Tester")
+    assert [game.event for game in games] == ["G0", "G1"] and report.used == 2
+    for cut in (3, 9, len(data) - 1):  # inside a skippable frame's header, its payload, the last frame
+        path.write_bytes(data[:cut])
+        with pytest.raises(DataError, match="truncated|no PGN games|empty"):
+            load_player_games([path], player="Tester")
+
+
+def test_a_highly_compressed_zst_file_is_read_in_bounded_memory(tmp_path):
+    """256 MiB of text from 8 KiB of zstd blocks: the process stays far below that (measured in a child)."""
+    import subprocess
+    import sys
+
+    game = (GAME.format(n=0) + "\n1. e4 e5").encode()
+    path = tmp_path / "bomb.pgn.zst"
+    path.write_bytes(_zstd_rle_frame(game, 2048, b" 2. Nf3 Nc6 1-0\n\n" + (GAME.format(n=1) + "\n" + MOVES).encode()))
+    assert path.stat().st_size < 10_000
+    script = (
+        "import resource, sys\n"
+        "from iam.pgn import load_player_games\n"
+        "games, report = load_player_games([sys.argv[1]], player='Tester')\n"
+        "print(report.games_read, report.used, dict(report.skipped), resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)\n"
+    )
+    result = subprocess.run([sys.executable, "-c", script, str(path)], capture_output=True, text=True, check=True)
+    counts, peak_kib = result.stdout.rsplit(" ", 1)
+    assert counts == "2 1 {'game too long': 1}"
+    assert int(peak_kib) < 200 * 1024  # the text alone is 256 MiB
