@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
@@ -29,6 +30,7 @@ __all__ = [
     "check_seed",
     "usable_jobs",
     "check_not_input",
+    "check_output_file",
     "MAX_SEED",
 ]
 
@@ -75,17 +77,48 @@ def usable_jobs(jobs: int) -> int:
     return min(jobs, os.cpu_count() or 1)
 
 
-def check_not_input(output: str | Path, inputs: Iterable[str | Path], option: str) -> None:
-    """IAMError if the file ``output`` would be written over one of ``inputs``."""
+def check_not_input(output: str | Path, inputs: Iterable[str | Path | None], option: str) -> None:
+    """IAMError if the file ``output`` would be written over one of ``inputs`` (its input files and caches)."""
     target = Path(output)
     for given in inputs:
+        if given is None:
+            continue
         source = Path(given)
         try:
             same = os.path.samefile(target, source) if target.exists() and source.exists() else False
         except OSError:
             same = False
-        if same or target.resolve() == source.resolve():
-            raise IAMError(f"{option} {target} is an input file; it would be overwritten")
+        try:
+            same = same or target.resolve() == source.resolve()
+        except (OSError, RuntimeError):  # a symbolic-link loop: never the same file as a readable one
+            pass
+        if same:
+            raise IAMError(f"{option} {target} is an input file or cache of this command; it would be overwritten")
+
+
+def check_output_file(output: str | Path, option: str, *, inputs: Iterable[str | Path | None] = ()) -> Path:
+    """``output`` as a Path if it may be written: a new path or a regular file, none of ``inputs``; IAMError otherwise.
+
+    A device, pipe, socket, folder or symbolic link is never replaced by a regular
+    file (writing is atomic: a new file is renamed over the path), and an input file
+    or cache of the same command is never overwritten.
+    """
+    path = Path(output)
+    try:
+        mode = os.lstat(path).st_mode
+    except FileNotFoundError:
+        mode = None
+    except OSError as exc:
+        raise IAMError(f"cannot write {option} {path}: {exc.strerror or exc}") from None
+    if mode is not None and not stat.S_ISREG(mode):
+        kind = (
+            "a symbolic link" if stat.S_ISLNK(mode)
+            else "a folder" if stat.S_ISDIR(mode)
+            else "not a regular file (a device, pipe or socket)"
+        )
+        raise IAMError(f"{option} {path} is {kind}; give a regular file or a new path")
+    check_not_input(path, inputs, option)
+    return path
 
 
 def add_engine_arguments(parser: Any) -> None:

@@ -69,3 +69,51 @@ def test_belief_bands_on_games_too_few_for_any_prediction(tmp_path, tiny_pgn, ca
                      "--train-games", "2", "--quiet", "--out", str(tmp_path / "out"))
     assert code == 0, err
     assert (tmp_path / "out" / "reliability.png").exists() or any((tmp_path / "out").glob("*.png"))
+
+
+@pytest.mark.parametrize(
+    ("target", "message"),
+    [
+        ("link", "is a symbolic link"),
+        ("dangling", "is a symbolic link"),
+        ("loop", "is a symbolic link"),
+        ("fifo", "not a regular file"),
+        ("folder", "is a folder"),
+        ("cache", "is an input file or cache"),
+        ("engine-cache", "is an input file or cache"),
+    ],
+)
+def test_an_output_must_be_a_regular_file_or_a_new_path(tmp_path, tiny_pgn, capsys, target, message):
+    pgn = tmp_path / "games.pgn"
+    shutil.copy(tiny_pgn, pgn)
+    kept = tmp_path / "kept.json"
+    kept.write_text("{}")
+    (tmp_path / "link").symlink_to(kept)
+    (tmp_path / "dangling").symlink_to(tmp_path / "nowhere")
+    (tmp_path / "loop").symlink_to(tmp_path / "loop")
+    os.mkfifo(tmp_path / "fifo")
+    (tmp_path / "folder").mkdir()
+    extra = {
+        "cache": ["--search-cache", str(tmp_path / "cache")],
+        "engine-cache": ["--engine", "/bin/true", "--engine-cache", str(tmp_path / "./engine-cache")],
+    }.get(target, [])
+    code, err = _run(capsys, "train", str(pgn), "--player", "Tester", *extra, "-o", str(tmp_path / target))
+    assert code == 2 and err.startswith("iam: error: -o ") and message in err and err.count("\n") == 1
+    assert kept.read_text() == "{}" and (tmp_path / "link").is_symlink() and (tmp_path / "fifo").is_fifo()
+    assert not (tmp_path / "cache").exists() and not (tmp_path / "engine-cache").exists()
+
+
+def test_a_symbolic_link_loop_as_input_is_one_line(tmp_path, capsys):
+    (tmp_path / "loop.pgn").symlink_to(tmp_path / "loop.pgn")
+    for argv in (
+        ["train", str(tmp_path / "loop.pgn"), "--player", "Tester", "-o", str(tmp_path / "m.json")],
+        ["evaluate", str(tmp_path / "loop.pgn"), "--player", "Tester"],
+    ):
+        code, err = _run(capsys, *argv)
+        assert code == 2 and err.startswith("iam: error: ") and "loop.pgn" in err and err.count("\n") == 1
+
+
+def test_match_refuses_a_device_as_its_game_file(tmp_path, capsys):
+    os.mkfifo(tmp_path / "fifo")
+    code, err = _run(capsys, "match", "a", "b", "--pgn", str(tmp_path / "fifo"))
+    assert code == 2 and "--pgn" in err and "not a regular file" in err and (tmp_path / "fifo").is_fifo()
