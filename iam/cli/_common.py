@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import stat
 from collections.abc import Iterable
 from pathlib import Path
@@ -31,6 +32,7 @@ __all__ = [
     "usable_jobs",
     "check_not_input",
     "check_output_file",
+    "check_distinct_players",
     "MAX_SEED",
 ]
 
@@ -119,6 +121,16 @@ def check_output_file(output: str | Path, option: str, *, inputs: Iterable[str |
         raise IAMError(f"{option} {path} is {kind}; give a regular file or a new path")
     check_not_input(path, inputs, option)
     return path
+
+
+def check_distinct_players(names: Iterable[str], option: str = "--players") -> None:
+    """DataError if two of ``names`` name the same player (case and punctuation aside), before any work."""
+    seen: dict[tuple[str, ...], str] = {}
+    for name in names:
+        key = tuple(re.findall(r"\w+", name.lower()))
+        if key in seen:
+            raise DataError(f"{option} names the same player twice ({seen[key]!r} and {name!r})")
+        seen[key] = name
 
 
 def add_engine_arguments(parser: Any) -> None:

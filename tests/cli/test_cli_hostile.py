@@ -117,3 +117,16 @@ def test_match_refuses_a_device_as_its_game_file(tmp_path, capsys):
     os.mkfifo(tmp_path / "fifo")
     code, err = _run(capsys, "match", "a", "b", "--pgn", str(tmp_path / "fifo"))
     assert code == 2 and "--pgn" in err and "not a regular file" in err and (tmp_path / "fifo").is_fifo()
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["experiment", "stylometry", "--players", "Botvinnik", "Tal", "Botvinnik", "--pgn", "{pgn}"],
+        ["experiment", "stylometry", "--players", "Botvinnik, M.", "botvinnik m", "--pgn", "{pgn}"],
+        ["identify", "{pgn}", "--players", "Tal", "TAL", "--pgn", "{pgn}"],
+    ],
+)
+def test_the_same_player_named_twice_is_refused_before_any_work(tmp_path, capsys, argv):
+    code, err = _run(capsys, *(arg.format(pgn=tmp_path / "missing.pgn") for arg in argv))
+    assert code == 2 and "--players names the same player twice" in err and err.count("\n") == 1
