@@ -19,10 +19,12 @@ the split of the other games never depends on which games happen to be readable.
 from __future__ import annotations
 
 import bz2
+import codecs
 import gzip
 import io
 import lzma
 import re
+import sys
 import zlib
 from collections import Counter
 from collections.abc import Iterator, Sequence
@@ -107,6 +109,8 @@ class IngestReport:
     skipped_examples: list[str] = field(default_factory=list)
     spellings: Counter[str] = field(default_factory=Counter)
     names: Counter[str] = field(default_factory=Counter)
+    notes: list[str] = field(default_factory=list)
+    """What the reader did that the user should know (a file read as Windows-1252)."""
 
     @property
     def skipped_total(self) -> int:
@@ -125,6 +129,7 @@ class IngestReport:
             lines.append(
                 f"left out by request: {self.filtered_color} by colour, {self.filtered_split} by split"
             )
+        lines.extend(f"note: {note}" for note in self.notes)
         if self.skipped:
             reasons = "; ".join(f"{reason}: {count}" for reason, count in self.skipped.most_common())
             lines.append(f"skipped {self.skipped_total}: {reasons}")
@@ -306,11 +311,15 @@ def _read_games(path: Path, player: str | None, report: IngestReport, *, side: c
     """Yield every game of the file (each block of tag pairs is one game); ``side``: the player's colour in all."""
     with _open_text(path) as handle:
         texts = split_games(handle)
+        decoded = _CP1252_USED[0]
         while True:
             try:
                 text = next(texts, None)
             except _READ_ERRORS as exc:
                 raise DataError(f"cannot read {path}: {exc}") from None
+            if _CP1252_USED[0] != decoded:
+                decoded = _CP1252_USED[0]
+                _note_cp1252(path, report)
             if text is None:
                 return
             game = read_headers(text)
@@ -327,6 +336,32 @@ def _read_games(path: Path, player: str | None, report: IngestReport, *, side: c
                 colors.add(chess.WHITE)  # his game by the look of it, and unreadable: counted, then skipped
                 spelling = player
             yield _Seen(game, text, colors, spelling)
+
+
+def _as_cp1252(error: UnicodeError) -> tuple[str, int]:
+    """Decode the bytes that are not UTF-8 as Windows-1252 (the five bytes it leaves undefined as Latin-1)."""
+    if not isinstance(error, UnicodeDecodeError):
+        raise error
+    _CP1252_USED[0] += 1
+    piece = error.object[error.start : error.end]
+    return "".join(bytes([byte]).decode("cp1252", errors="ignore") or chr(byte) for byte in piece), error.end
+
+
+_CP1252_USED = [0]
+"""How many stretches of text :func:`_as_cp1252` has decoded (a file that needed it is noted once)."""
+_NOTED: set[str] = set()
+_CP1252_ERRORS = "iam-cp1252"
+codecs.register_error(_CP1252_ERRORS, _as_cp1252)
+
+
+def _note_cp1252(path: Path, report: IngestReport) -> None:
+    """Say once (per file, per process) on stderr that a file was read as Windows-1252, and keep it in the report."""
+    note = f"{path} is not valid UTF-8: its other bytes were read as Windows-1252"
+    if note not in report.notes:
+        report.notes.append(note)
+    if str(path) not in _NOTED:
+        _NOTED.add(str(path))
+        print(f"iam: note: {note}", file=sys.stderr)
 
 
 def _open_text(path: Path) -> IO[str]:
@@ -360,7 +395,7 @@ def _open_text(path: Path) -> IO[str]:
         binary = io.BufferedReader(_ZstdReader(path.open("rb")), buffer_size=_CHUNK_BYTES)
     else:
         binary = path.open("rb")
-    return io.TextIOWrapper(binary, encoding="utf-8-sig", errors="replace", newline=None)
+    return io.TextIOWrapper(binary, encoding="utf-8-sig", errors=_CP1252_ERRORS, newline=None)
 
 
 class _ZstdReader(io.RawIOBase):

@@ -55,6 +55,7 @@ __all__ = [
     "mutate_model",
     "uci_session",
     "reference_games",
+    "plain_text",
     "mainline_tokens",
     "check_pgn_bytes",
     "check_model_bytes",
@@ -123,6 +124,8 @@ def small_model_json(corpus: Corpus, games: int = 40) -> str:
 
 _TAG_LINE = re.compile(r"\[([A-Za-z0-9][A-Za-z0-9_+#=:-]*)\s+\"")
 _FULL_TAG = re.compile(r"\[([A-Za-z0-9][A-Za-z0-9_+#=:-]*)\s+\"(.*)\"\]\s*$")
+_ONE_TAG = re.compile(r'\[([A-Za-z0-9][A-Za-z0-9_+#=:-]*)\s+"((?:[^"\\\n\r]|\\.)*)"\]')
+_SEVERAL_TAGS = re.compile(r'(?:\s*\[[A-Za-z0-9][A-Za-z0-9_+#=:-]*\s+"(?:[^"\\\n\r]|\\.)*"\])+\s*')
 _NUMBER_PREFIX = re.compile(r"^\d+\.+")
 _SKIPPED_WORDS = re.compile(r"^(?:\d+\.*|\$\d+|[!?+#.]+|(?:1-0|0-1|1/2-1/2|\*)+)$")
 
@@ -137,13 +140,24 @@ class ReferenceGame:
     movetext: list[str] = field(default_factory=list)
 
 
+def plain_text(data: bytes) -> str:
+    """The text of a file: UTF-8, each byte that is not as Windows-1252 (Latin-1 where it has none), no BOMs."""
+    text = data.decode("utf-8", errors="surrogateescape")
+
+    def byte(match: re.Match) -> str:
+        raw = bytes([ord(match.group()) - 0xDC00])
+        return raw.decode("cp1252", errors="ignore") or raw.decode("latin-1")
+
+    return re.sub("[\udc80-\udcff]", byte, text).replace("\ufeff", "")
+
+
 def reference_games(data: bytes) -> list[ReferenceGame]:
     """Games by a plain reading of the tag pairs (the definition the reader must meet).
 
     A game starts at a tag line that follows movetext or repeats a tag of the game;
     lines starting with ``%`` are escapes; text before the first tag line is no game.
     """
-    text = data.decode("utf-8-sig", errors="replace")
+    text = plain_text(data)
     games: list[ReferenceGame] = []
     current: ReferenceGame | None = None
     for line in io.StringIO(text, newline=None):
@@ -154,9 +168,12 @@ def reference_games(data: bytes) -> list[ReferenceGame]:
             if current is None or current.movetext or match.group(1) in current.names:
                 current = ReferenceGame()
                 games.append(current)
-            current.names.add(match.group(1))
+            several = _ONE_TAG.findall(line) if _SEVERAL_TAGS.fullmatch(line) else []
+            current.names.update(name for name, _ in several or [(match.group(1), "")])
             full = _FULL_TAG.match(line)
-            if full:
+            if len(several) > 1:
+                current.tags.update(several)
+            elif full:
                 current.tags[full.group(1)] = full.group(2)
             else:
                 current.malformed.append(line)
@@ -361,7 +378,7 @@ def mutate_pgn(corpus: Corpus, seed: int) -> MutatedPgn:
             operation = _flip_bytes
         data = operation(rng, data)
         names.append(operation.__name__.lstrip("_"))
-    names_in_slice = re.findall(r'\[(?:White|Black) "([^"]*)"\]', data.decode("utf-8", errors="replace"))
+    names_in_slice = re.findall(r'\[(?:White|Black) "([^"]*)"\]', plain_text(data))
     player = rng.choice(names_in_slice + ["Botvinnik", "Capablanca"] if names_in_slice else ["Botvinnik", "Euwe, Max"])
     suffix, stored, damaged = "pgn", data, False
     if rng.random() < 0.25:

@@ -262,3 +262,19 @@ def test_a_highly_compressed_zst_file_is_read_in_bounded_memory(tmp_path):
     counts, peak_kib = result.stdout.rsplit(" ", 1)
     assert counts == "2 1 {'game too long': 1}"
     assert int(peak_kib) < 200 * 1024  # the text alone is 256 MiB
+
+
+def test_a_windows_1252_file_is_read_as_such_and_said_once(tmp_path, capsys):
+    text = GAME.format(n=0).replace("Other, Olga", "Réti, Richard") + "\n" + MOVES + "\n"
+    text += '[Event "G1"]\n[White "Réti, Richard"]\n[Black "Tester, Tom"]\n[Result "0-1"]\n\n' + MOVES.replace("1-0", "0-1")
+    path = tmp_path / "cp1252.pgn"
+    path.write_bytes(text.encode("cp1252") + b'\n[Event "\x81\x9d"]\n[White "R\xc3\xa9ti"]\n\n1. e4 *\n')
+    games, report = load_player_games([path], player="Réti")
+    assert report.games_read == 3 and report.used == 3 and [game.color for game in games] == [chess.BLACK, chess.WHITE, chess.WHITE]
+    assert games[0].black == "Réti, Richard" and games[2].event == "\x81\x9d" and games[2].white == "Réti"
+    assert report.notes == [f"{path} is not valid UTF-8: its other bytes were read as Windows-1252"]
+    load_player_games([path], player="Tester")
+    err = capsys.readouterr().err
+    assert err.count("iam: note:") == 1 and "Windows-1252" in err
+    path.write_text(text, encoding="utf-8")
+    assert load_player_games([path], player="Réti")[1].notes == []
