@@ -136,7 +136,7 @@ class AnalysisCache:
         else:
             if self.path.is_dir():
                 raise self.error(f"{self.label} {self.path} is a folder, not a file")
-            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self._make_folder(self.path.parent)
             connection = sqlite3.connect(self.path, timeout=_BUSY_TIMEOUT_S, isolation_level=None)
         try:
             self._prepare(connection)
@@ -144,6 +144,16 @@ class AnalysisCache:
             connection.close()
             raise
         return connection
+
+    def _make_folder(self, folder: Path) -> None:
+        """Create the cache's folder; one line naming the part of the path that is a file, if one is."""
+        for part in (folder, *folder.parents):
+            if part.exists() and not part.is_dir():
+                raise self.error(f"{self.label} {self.path} cannot be created: {part} is a file, not a folder")
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise self.error(f"{self.label} {self.path} cannot be created: {exc.strerror or exc}") from None
 
     def _prepare(self, connection: sqlite3.Connection) -> None:
         if self._is_fresh(connection):

@@ -169,3 +169,11 @@ def test_an_entry_holding_a_non_finite_score_is_refused_in_one_line(tmp_path, va
     with pytest.raises(CacheError, match="damaged: unreadable entry") as error:
         stored.scores(board, 1)
     assert "\n" not in str(error.value)
+
+
+def test_a_cache_under_a_file_names_that_file(tmp_path):
+    (tmp_path / "afile").write_text("x")
+    for path in (tmp_path / "afile" / "sub", tmp_path / "afile" / "deeper" / "sub"):
+        with pytest.raises(CacheError, match=f"{tmp_path / 'afile'} is a file, not a folder") as error:
+            StoredSearchScores(path)
+        assert "\n" not in str(error.value)
