@@ -177,3 +177,25 @@ def test_a_cache_under_a_file_names_that_file(tmp_path):
         with pytest.raises(CacheError, match=f"{tmp_path / 'afile'} is a file, not a folder") as error:
             StoredSearchScores(path)
         assert "\n" not in str(error.value)
+
+
+def test_a_read_only_cache_is_read_and_new_scores_are_not_kept(tmp_path, monkeypatch, capsys):
+    import iam.analysis_cache
+
+    path = tmp_path / "search.sqlite"
+    stored = StoredSearchScores(path)
+    expected = stored.scores(BOARDS[1], 1)
+    stored.close()
+    before = path.read_bytes()
+    monkeypatch.setattr(iam.analysis_cache.os, "access", lambda *args, **kwargs: False)  # as for a file of another user
+    reader = StoredSearchScores(path)
+    assert reader.cache.read_only and reader.scores(BOARDS[1], 1) == expected and reader.hits == 1
+    assert reader.scores(BOARDS[2], 1) == score_root_moves(BOARDS[2], 1) and reader.scores(BOARDS[0], 1)
+    assert reader.misses == 2 and reader.cache.get(history_key(BOARDS[2]), reader.source, 1, BOARDS[2]) is None
+    reader.close()
+    err = capsys.readouterr().err
+    assert err.count("iam: note: search cache") == 1 and "read-only" in err
+    assert path.read_bytes() == before
+    (tmp_path / "empty.sqlite").touch()
+    with pytest.raises(CacheError, match="read-only and holds no cache"):
+        StoredSearchScores(tmp_path / "empty.sqlite")
