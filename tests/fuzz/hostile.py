@@ -638,21 +638,23 @@ def mutate_ranker(corpus: Corpus, seed: int) -> tuple[bytes, tuple[str, ...]]:
     rng = random.Random(seed)
     data = json.loads(corpus.ranker_json)
     names: list[str] = []
-    numeric = [p for p in _paths(data)[1:] if type(_get(data, p)) in (int, float)]
-    targeted = [p for p in numeric if p[0] in ("trees", "weights", "prior_weights", "scale", "training")]
     for _ in range(rng.randint(1, 3)):
+        numeric = [p for p in _paths(data)[1:] if type(_get(data, p)) in (int, float)]
+        targeted = [p for p in numeric if p[0] in ("trees", "weights", "prior_weights", "scale", "training")]
         roll = rng.random()
-        if roll < 0.6:
+        if targeted and roll < 0.6:
             path = rng.choice(targeted)
             value = rng.choice(_RANKER_NUMBERS) if type(_get(data, path)) is float else rng.choice([0, 1, -1, 2**62, 10**7])
-        elif roll < 0.7:
+        elif roll < 0.7 and isinstance(data, dict) and isinstance(data.get("trees"), dict) and isinstance(data["trees"].get("nodes"), dict) and isinstance(data["trees"]["nodes"].get("value"), list):
             path = ("trees", "nodes", "value")
             value = [rng.choice(_RANKER_NUMBERS) for _ in _get(data, path)]
-        elif roll < 0.75:
+        elif roll < 0.75 and isinstance(data, dict):
             path, value = ("version",), rng.choice([True, False, 1.0, "5", None])
-        else:
+        elif _paths(data)[1:]:
             path = rng.choice(_paths(data)[1:])
             value = _DELETE if rng.random() < 0.15 else rng.choice(_EXTREMES)
+        else:
+            break  # the whole document was replaced by a number or text: nothing left to reach
         _set(data, path, value if value is _DELETE else copy.deepcopy(value))
         names.append(f"{'/'.join(map(str, path))} = {str(value)[:20] if value is not _DELETE else 'deleted'}")
     text = json.dumps(data).encode()
