@@ -122,7 +122,7 @@ def _print(summary: dict, seconds: float) -> None:
         if kind == "pgn":
             print(f"  games (plain reading) {figures['games']}, unaccounted {figures['unaccounted']}, "
                   f"used but cut short {figures['cut_short']}")
-        elif kind == "model":
+        elif kind in ("model", "ranker"):
             print(f"  beliefs checked {figures['beliefs_checked']}, out of range {figures['beliefs_out_of_range']}")
         else:
             print(f"  go commands {figures['gos']}, without a legal bestmove {figures['bestmoves_missing']}")
