@@ -18,7 +18,9 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
+import sys
 import time
+import urllib.parse
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -72,6 +74,7 @@ class AnalysisCache:
         self.label = label
         self.error = error
         self._connection: sqlite3.Connection | None = None
+        self.read_only = False
         self._database()
 
     def __getstate__(self) -> dict:
@@ -90,7 +93,12 @@ class AnalysisCache:
         return None if row is None else self._decode(key, row[0], board)
 
     def put(self, key: str, source: str, depth: int, scores: dict[chess.Move, int]) -> None:
-        """Store ``scores`` unless the key is there already (two processes computing alike)."""
+        """Store ``scores`` unless the key is there already (two processes computing alike).
+
+        A read-only file keeps nothing new: said once on stderr, the work goes on uncached.
+        """
+        if self._skip_write():
+            return
         text = json.dumps({move.uci(): score for move, score in scores.items()}, separators=(",", ":"))
         self._run("INSERT OR IGNORE INTO analyses VALUES (?, ?, ?, ?)", (key, source, depth, text))
 
@@ -102,13 +110,23 @@ class AnalysisCache:
         return row[2]
 
     def remember_engine(self, path: str, fingerprint: tuple[int, int], engine: str) -> None:
+        if self._skip_write():
+            return
         self._run("INSERT OR REPLACE INTO engines VALUES (?, ?, ?, ?)", (path, *fingerprint, engine))
+
+    def _skip_write(self) -> bool:
+        """True for a read-only file (noting once on stderr that new results are not kept)."""
+        self._database()
+        if self.read_only and not getattr(self, "_said_read_only", False):
+            self._said_read_only = True
+            print(f"iam: note: {self.label} {self.path} is read-only: what it holds is used, new results are not kept", file=sys.stderr)
+        return self.read_only
 
     def _decode(self, key: str, text: str, board: chess.Board) -> dict[chess.Move, int]:
         """Stored scores back as moves, checked against the position's legal moves."""
         try:
             scores = {chess.Move.from_uci(uci): int(score) for uci, score in json.loads(text).items()}
-        except (ValueError, AttributeError, TypeError) as exc:
+        except (ValueError, AttributeError, TypeError, OverflowError) as exc:  # Infinity, NaN, not a mapping
             raise self.error(f"{self.label} {self.path} is damaged: unreadable entry for {key} ({exc})") from exc
         if set(scores) != set(board.legal_moves):
             raise self.error(f"{self.label} {self.path} is damaged: the entry for {key} does not match its legal moves")
@@ -136,8 +154,9 @@ class AnalysisCache:
         else:
             if self.path.is_dir():
                 raise self.error(f"{self.label} {self.path} is a folder, not a file")
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            connection = sqlite3.connect(self.path, timeout=_BUSY_TIMEOUT_S, isolation_level=None)
+            self._make_folder(self.path.parent)
+            self.read_only = self.path.is_file() and not (os.access(self.path, os.W_OK) and os.access(self.path.parent, os.W_OK))
+            connection = self._connect_read_only() if self.read_only else sqlite3.connect(self.path, timeout=_BUSY_TIMEOUT_S, isolation_level=None)
         try:
             self._prepare(connection)
         except BaseException:
@@ -145,7 +164,33 @@ class AnalysisCache:
             raise
         return connection
 
+    def _connect_read_only(self) -> sqlite3.Connection:
+        """A connection that never writes; ``immutable`` when SQLite cannot read the file's log without writing."""
+        uri = "file:" + urllib.parse.quote(str(self.path.resolve()))
+        for flags in ("mode=ro", "immutable=1"):
+            connection = sqlite3.connect(f"{uri}?{flags}", uri=True, timeout=_BUSY_TIMEOUT_S, isolation_level=None)
+            try:
+                connection.execute("PRAGMA application_id").fetchone()
+                return connection
+            except sqlite3.DatabaseError:
+                connection.close()
+                if flags == "immutable=1":
+                    raise
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    def _make_folder(self, folder: Path) -> None:
+        """Create the cache's folder; one line naming the part of the path that is a file, if one is."""
+        for part in (folder, *folder.parents):
+            if part.exists() and not part.is_dir():
+                raise self.error(f"{self.label} {self.path} cannot be created: {part} is a file, not a folder")
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise self.error(f"{self.label} {self.path} cannot be created: {exc.strerror or exc}") from None
+
     def _prepare(self, connection: sqlite3.Connection) -> None:
+        if self.read_only and self._is_fresh(connection):
+            raise self.error(f"{self.label} {self.path} is read-only and holds no cache")
         if self._is_fresh(connection):
             if self.on_disk:
                 use_wal(connection)  # persistent: readers never block the writer
@@ -169,7 +214,8 @@ class AnalysisCache:
                 f"{self.label} {self.path} has schema version {version}, this version reads {SCHEMA_VERSION}: "
                 "use another file or delete it"
             )
-        connection.execute("PRAGMA synchronous = NORMAL")  # WAL + NORMAL: a committed position survives a crash
+        if not self.read_only:
+            connection.execute("PRAGMA synchronous = NORMAL")  # WAL + NORMAL: a committed position survives a crash
 
     @staticmethod
     def _is_fresh(connection: sqlite3.Connection) -> bool:

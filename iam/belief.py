@@ -185,8 +185,8 @@ class LearnedBelief:
         arrays = [_finite_list(data[key], f"belief {key}") for key in ("mean", "scale", "coef")]
         if any(array.shape != (len(features),) for array in arrays):
             raise ValueError("belief weights do not have one value per feature")
-        if np.any(arrays[1] <= 0):
-            raise ValueError("belief scales must be positive")
+        if np.any(arrays[1] < 1 / MAX_WEIGHT):
+            raise ValueError(f"belief scales must be at least {1 / MAX_WEIGHT:g} (a smaller one overflows the scores)")
         intercept = bounded_number(data["intercept"], "belief intercept")
         x = _finite_list(data["calibration"]["x"], "belief calibration x")
         y = _finite_list(data["calibration"]["y"], "belief calibration y")

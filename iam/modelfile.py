@@ -71,7 +71,7 @@ def from_document(data: Any, *, source: str = "model") -> FittedState:
     """The fitted state in :func:`to_document`'s content (ModelFileError if malformed)."""
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise ModelFileError(f"{source} is not an IAM model file (format {FORMAT!r} expected)")
-    if data.get("version") != VERSION:
+    if isinstance(data.get("version"), bool) or data.get("version") != VERSION:
         raise ModelFileError(
             f"{source} has model file version {data.get('version')!r}; this toolkit reads version {VERSION}"
         )

@@ -19,10 +19,12 @@ the split of the other games never depends on which games happen to be readable.
 from __future__ import annotations
 
 import bz2
+import codecs
 import gzip
 import io
 import lzma
 import re
+import sys
 import zlib
 from collections import Counter
 from collections.abc import Iterator, Sequence
@@ -111,6 +113,8 @@ class IngestReport:
     names: Counter[str] = field(default_factory=Counter)
     filtered: Counter[str] = field(default_factory=Counter)
     """Games left out by the game filters (:mod:`iam.filters`), by reason."""
+    notes: list[str] = field(default_factory=list)
+    """What the reader did that the user should know (a file read as Windows-1252)."""
 
     @property
     def skipped_total(self) -> int:
@@ -132,6 +136,7 @@ class IngestReport:
         if self.filtered:
             reasons = "; ".join(f"{reason}: {count}" for reason, count in self.filtered.most_common())
             lines.append(f"left out by the filters {sum(self.filtered.values())}: {reasons}")
+        lines.extend(f"note: {note}" for note in self.notes)
         if self.skipped:
             reasons = "; ".join(f"{reason}: {count}" for reason, count in self.skipped.most_common())
             lines.append(f"skipped {self.skipped_total}: {reasons}")
@@ -324,11 +329,15 @@ def _read_games(
     queries = (player,) if isinstance(player, str) else tuple(player or ())
     with _open_text(path) as handle:
         texts = split_games(handle)
+        decoded = _CP1252_USED[0]
         while True:
             try:
                 text = next(texts, None)
             except _READ_ERRORS as exc:
                 raise DataError(f"cannot read {path}: {exc}") from None
+            if _CP1252_USED[0] != decoded:
+                decoded = _CP1252_USED[0]
+                _note_cp1252(path, report)
             if text is None:
                 return
             game = read_headers(text)
@@ -345,6 +354,32 @@ def _read_games(
                 colors.add(chess.WHITE)  # his game by the look of it, and unreadable: counted, then skipped
                 spelling = queries[0]
             yield _Seen(game, text, colors, spelling)
+
+
+def _as_cp1252(error: UnicodeError) -> tuple[str, int]:
+    """Decode the bytes that are not UTF-8 as Windows-1252 (the five bytes it leaves undefined as Latin-1)."""
+    if not isinstance(error, UnicodeDecodeError):
+        raise error
+    _CP1252_USED[0] += 1
+    piece = error.object[error.start : error.end]
+    return "".join(bytes([byte]).decode("cp1252", errors="ignore") or chr(byte) for byte in piece), error.end
+
+
+_CP1252_USED = [0]
+"""How many stretches of text :func:`_as_cp1252` has decoded (a file that needed it is noted once)."""
+_NOTED: set[str] = set()
+_CP1252_ERRORS = "iam-cp1252"
+codecs.register_error(_CP1252_ERRORS, _as_cp1252)
+
+
+def _note_cp1252(path: Path, report: IngestReport) -> None:
+    """Say once (per file, per process) on stderr that a file was read as Windows-1252, and keep it in the report."""
+    note = f"{path} is not valid UTF-8: its other bytes were read as Windows-1252"
+    if note not in report.notes:
+        report.notes.append(note)
+    if str(path) not in _NOTED:
+        _NOTED.add(str(path))
+        print(f"iam: note: {note}", file=sys.stderr)
 
 
 def _open_text(path: Path) -> IO[str]:
@@ -366,6 +401,8 @@ def _open_text(path: Path) -> IO[str]:
     if not head:
         raise DataError(f"PGN file is empty: {path}")
     kind = next((name for magic, name in _MAGIC.items() if head.startswith(magic)), "plain")
+    if len(head) == 4 and int.from_bytes(head, "little") & 0xFFFFFFF0 == _ZSTD_SKIPPABLE:
+        kind = "zstd"  # a skippable frame first, as pzstd writes
     if kind == "gzip":
         binary: IO[bytes] = gzip.open(path, "rb")
     elif kind == "bz2":
@@ -376,52 +413,119 @@ def _open_text(path: Path) -> IO[str]:
         binary = io.BufferedReader(_ZstdReader(path.open("rb")), buffer_size=_CHUNK_BYTES)
     else:
         binary = path.open("rb")
-    return io.TextIOWrapper(binary, encoding="utf-8-sig", errors="replace", newline=None)
+    return io.TextIOWrapper(binary, encoding="utf-8-sig", errors=_CP1252_ERRORS, newline=None)
 
 
 class _ZstdReader(io.RawIOBase):
-    """Decompresses every frame of a zstd file; a file that ends inside a frame is an EOFError.
+    """Decompresses every frame of a zstd file in bounded pieces; a file that ends inside a frame is an EOFError.
 
-    (zstandard's ``stream_reader`` stops quietly at a cut, and by default after the
-    first frame: both would silently drop games.)
+    Skippable frames (``pzstd`` writes one before each frame) are passed over. The
+    decompressor reads the file through :class:`_ZstdFrames`, which follows the frames'
+    and blocks' headers, so a cut anywhere (which zstandard's ``stream_reader`` passes
+    over quietly) is found; each read returns at most the buffer's size, so however
+    well the text compresses, memory stays bounded.
     """
 
     def __init__(self, raw: IO[bytes]) -> None:
-        self._raw = raw
-        self._context = zstandard.ZstdDecompressor()
-        self._frame = self._context.decompressobj()
-        self._in_frame = False
-        self._pending = memoryview(b"")
+        self._frames = _ZstdFrames(raw)
+        self._reader = zstandard.ZstdDecompressor().stream_reader(self._frames, read_size=_CHUNK_BYTES, read_across_frames=True)
 
     def readable(self) -> bool:
         return True
 
     def readinto(self, buffer) -> int:
-        while not self._pending:
-            data = self._raw.read(_CHUNK_BYTES)
-            if not data:
-                if self._in_frame:
-                    raise EOFError(_TRUNCATED)
-                return 0
-            self._pending = memoryview(self._decompress(data))
-        size = min(len(buffer), len(self._pending))
-        buffer[:size] = self._pending[:size]
-        self._pending = self._pending[size:]
-        return size
-
-    def _decompress(self, data: bytes) -> bytes:
-        out = []
-        while data:
-            out.append(self._frame.decompress(data))
-            self._in_frame = True
-            data = b""
-            if self._frame.eof:  # the frame is complete: any bytes left start the next one
-                data = self._frame.unused_data
-                self._frame = self._context.decompressobj()
-                self._in_frame = False
-        return b"".join(out)
+        data = self._reader.read(len(buffer))
+        if not data:
+            self._frames.check_complete()
+        buffer[: len(data)] = data
+        return len(data)
 
     def close(self) -> None:
         if not self.closed:
-            self._raw.close()
+            self._reader.close()
+            self._frames.close()
         super().close()
+
+
+_ZSTD_FRAME = 0xFD2FB528
+_ZSTD_SKIPPABLE = 0x184D2A50  # to 0x184D2A5F: the low four bits are free
+_ZSTD_DICT_ID_BYTES = (0, 1, 2, 4)
+_ZSTD_CONTENT_SIZE_BYTES = (0, 2, 4, 8)
+
+
+class _ZstdFrames:
+    """The raw bytes of a zstd file, passed on unchanged while their frame layout is followed.
+
+    Only headers are read (frame and skippable-frame headers, block headers, checksums),
+    never the compressed data, so the cost is a few operations per 128 KiB block.
+    """
+
+    def __init__(self, raw: IO[bytes]) -> None:
+        self._raw = raw
+        self._state = "magic"
+        self._head = b""
+        self._skip = 0
+        self._checksum = False
+        self._frame_header_size = 0
+
+    def read(self, size: int = -1) -> bytes:
+        data = self._raw.read(size if size is not None and size >= 0 else _CHUNK_BYTES)
+        self._follow(data)
+        return data
+
+    def close(self) -> None:
+        self._raw.close()
+
+    def check_complete(self) -> None:
+        """EOFError unless the file ended exactly at the end of a frame."""
+        if self._state != "magic" or self._head or self._skip:
+            raise EOFError(_TRUNCATED)
+
+    def _follow(self, data: bytes) -> None:
+        position = 0
+        while position < len(data):
+            if self._skip:
+                step = min(self._skip, len(data) - position)
+                self._skip -= step
+                position += step
+                continue
+            need = self._header_size()
+            step = min(need - len(self._head), len(data) - position)
+            self._head += data[position : position + step]
+            position += step
+            if len(self._head) == need:
+                head, self._head = self._head, b""
+                self._parse(head)
+
+    def _header_size(self) -> int:
+        if self._state == "frame header":
+            return self._frame_header_size
+        return {"magic": 4, "skippable size": 4, "descriptor": 1, "block": 3}[self._state]
+
+    def _parse(self, head: bytes) -> None:
+        value = int.from_bytes(head, "little")
+        if self._state == "magic":
+            if value == _ZSTD_FRAME:
+                self._state = "descriptor"
+            elif value & 0xFFFFFFF0 == _ZSTD_SKIPPABLE:
+                self._state = "skippable size"
+            else:
+                raise zstandard.ZstdError(f"not a zstd frame (magic number {value:#010x})")
+        elif self._state == "skippable size":
+            self._state, self._skip = "magic", value
+        elif self._state == "descriptor":
+            single_segment = bool(value & 0x20)
+            self._checksum = bool(value & 0x04)
+            content_size = _ZSTD_CONTENT_SIZE_BYTES[value >> 6] or (1 if single_segment else 0)
+            self._frame_header_size = (0 if single_segment else 1) + _ZSTD_DICT_ID_BYTES[value & 0x03] + content_size
+            self._state = "frame header" if self._frame_header_size else "block"
+        elif self._state == "frame header":
+            self._state = "block"
+        else:  # a block header: last-block bit, type, size
+            kind, size = (value >> 1) & 0x03, value >> 3
+            if kind == 3:
+                raise zstandard.ZstdError("corrupt zstd block (reserved block type)")
+            self._skip = 1 if kind == 1 else size
+            if value & 0x01:
+                self._state = "magic"
+                self._skip += 4 if self._checksum else 0

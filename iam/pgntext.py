@@ -50,8 +50,10 @@ STANDARD_VARIANTS = frozenset({"", "standard", "chess", "normal", "from position
 """``Variant`` header values that mean ordinary chess (Lichess writes "From Position" for a set-up game)."""
 
 _LINE_PIECE = 1 << 16
+_BOM = "\ufeff"
 _TAG_START = re.compile(r"\[([A-Za-z0-9][A-Za-z0-9_+#=:-]*)\s+\"")
 _TAG = re.compile(r"\[([A-Za-z0-9][A-Za-z0-9_+#=:-]*)\s+\"([^\r]*)\"\]\s*$")
+_STRICT_TAG = re.compile(r"\s*\[([A-Za-z0-9][A-Za-z0-9_+#=:-]*)\s+\"((?:[^\"\\\r\n]|\\.)*)\"\]")
 _TOKEN = re.compile(
     r"""
     (?P<comment>\{[^}]*\})
@@ -105,6 +107,7 @@ def split_games(handle: IO[str]) -> Iterator[GameText]:
 
     Text before the first tag line belongs to no game and is not returned. Lines are
     read in pieces of at most 64 KiB, so a file without line breaks costs bounded memory.
+    Byte-order marks are dropped wherever they are (files joined with ``cat`` keep each one's).
     """
     game: GameText | None = None
     at_line_start = True
@@ -113,6 +116,10 @@ def split_games(handle: IO[str]) -> Iterator[GameText]:
         piece = handle.readline(_LINE_PIECE)
         if not piece:
             break
+        if _BOM in piece:  # concatenated UTF-8 files: each one's byte-order mark is not text
+            piece = piece.replace(_BOM, "")
+            if not piece:
+                continue
         starts_line, at_line_start = at_line_start, piece.endswith("\n")
         if starts_line:
             match = _TAG_START.match(piece)
@@ -124,7 +131,7 @@ def split_games(handle: IO[str]) -> Iterator[GameText]:
                         yield game
                     game = GameText()
                 if not game.oversize:
-                    game.names.add(name)
+                    game.names.update(tag for tag, _ in _tag_pairs(piece) or [(name, "")])
             elif kind == "text" and not piece.strip():
                 continue  # a blank line: a separator at most, never the end of a game
         if game is not None and kind != "escape":
@@ -150,12 +157,31 @@ def read_headers(text: GameText) -> ParsedGame:
     headers: dict[str, str] = {}
     malformed: list[str] = []
     for line in text.tags:
-        match = _TAG.match(line)
-        if match:
-            headers[match.group(1)] = match.group(2)
+        pairs = _tag_pairs(line)
+        if pairs:
+            headers.update(pairs)
         else:
             malformed.append(line.strip()[:80])
     return ParsedGame(headers=headers, malformed_tags=malformed)
+
+
+def _tag_pairs(line: str) -> list[tuple[str, str]]:
+    """The tag pairs of one tag line, in order; empty if the line is not a tag line.
+
+    A line holding several well-formed tag pairs (``[White "A"] [Black "B"]``) gives
+    each of them; otherwise the whole line is one tag whose value runs to the last
+    ``"]`` (a value with unescaped quotes is read as written).
+    """
+    pairs, end = [], 0
+    for match in _STRICT_TAG.finditer(line):
+        if match.start() != end:
+            break
+        pairs.append((match.group(1), match.group(2)))
+        end = match.end()
+    if len(pairs) > 1 and not line[end:].strip():
+        return pairs
+    match = _TAG.match(line)
+    return [(match.group(1), match.group(2))] if match else []
 
 
 def parse_game(text: GameText, game: ParsedGame | None = None) -> ParsedGame:

@@ -13,6 +13,7 @@ import sys
 from collections.abc import Sequence
 
 from iam import __version__
+from iam.cli._common import check_finite_options
 from iam.errors import IAMError
 
 __all__ = ["main", "build_parser"]
@@ -44,6 +45,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
+        check_finite_options(parser, args)
         return int(args.run(args) or 0)
     except IAMError as exc:
         print(f"iam: error: {exc}", file=sys.stderr)

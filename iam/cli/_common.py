@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import argparse
 import json
+import math
 import os
+import re
+import stat
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
@@ -29,6 +33,10 @@ __all__ = [
     "check_seed",
     "usable_jobs",
     "check_not_input",
+    "check_output_file",
+    "check_distinct_players",
+    "check_finite_options",
+    "number_or_infinity",
     "MAX_SEED",
 ]
 
@@ -75,17 +83,89 @@ def usable_jobs(jobs: int) -> int:
     return min(jobs, os.cpu_count() or 1)
 
 
-def check_not_input(output: str | Path, inputs: Iterable[str | Path], option: str) -> None:
-    """IAMError if the file ``output`` would be written over one of ``inputs``."""
+def check_not_input(output: str | Path, inputs: Iterable[str | Path | None], option: str) -> None:
+    """IAMError if the file ``output`` would be written over one of ``inputs`` (its input files and caches)."""
     target = Path(output)
     for given in inputs:
+        if given is None:
+            continue
         source = Path(given)
         try:
             same = os.path.samefile(target, source) if target.exists() and source.exists() else False
         except OSError:
             same = False
-        if same or target.resolve() == source.resolve():
-            raise IAMError(f"{option} {target} is an input file; it would be overwritten")
+        try:
+            same = same or target.resolve() == source.resolve()
+        except (OSError, RuntimeError):  # a symbolic-link loop: never the same file as a readable one
+            pass
+        if same:
+            raise IAMError(f"{option} {target} is an input file or cache of this command; it would be overwritten")
+
+
+def check_output_file(output: str | Path, option: str, *, inputs: Iterable[str | Path | None] = ()) -> Path:
+    """``output`` as a Path if it may be written: a new path or a regular file, none of ``inputs``; IAMError otherwise.
+
+    A device, pipe, socket, folder or symbolic link is never replaced by a regular
+    file (writing is atomic: a new file is renamed over the path), and an input file
+    or cache of the same command is never overwritten.
+    """
+    path = Path(output)
+    try:
+        mode = os.lstat(path).st_mode
+    except FileNotFoundError:
+        mode = None
+    except OSError as exc:
+        raise IAMError(f"cannot write {option} {path}: {exc.strerror or exc}") from None
+    if mode is not None and not stat.S_ISREG(mode):
+        kind = (
+            "a symbolic link" if stat.S_ISLNK(mode)
+            else "a folder" if stat.S_ISDIR(mode)
+            else "not a regular file (a device, pipe or socket)"
+        )
+        raise IAMError(f"{option} {path} is {kind}; give a regular file or a new path")
+    check_not_input(path, inputs, option)
+    return path
+
+
+def check_distinct_players(names: Iterable[str], option: str = "--players") -> None:
+    """DataError if two of ``names`` name the same player (case and punctuation aside), before any work."""
+    seen: dict[tuple[str, ...], str] = {}
+    for name in names:
+        key = tuple(re.findall(r"\w+", name.lower()))
+        if key in seen:
+            raise DataError(f"{option} names the same player twice ({seen[key]!r} and {name!r})")
+        seen[key] = name
+
+
+def number_or_infinity(text: str) -> float:
+    """An option's type for a number where ``inf`` means "no bound" (NaN is still refused)."""
+    return float(text)
+
+
+def check_finite_options(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
+    """IAMError for NaN in any number option, or an infinity in one not typed :func:`number_or_infinity`.
+
+    Run on every command line once it is parsed, so no option of any command can carry
+    a NaN into the work (it compares false with every bound a check could set).
+    """
+    values = vars(args)
+    for action in _actions(parser):
+        value = values.get(action.dest)
+        if action.type in (float, number_or_infinity) and isinstance(value, float) and not math.isfinite(value):
+            if math.isnan(value) or action.type is float:
+                raise IAMError(f"{action.option_strings[-1]} must be a finite number, not {value}")
+
+
+def _actions(parser: argparse.ArgumentParser) -> list[argparse.Action]:
+    """Every option of ``parser`` and of its subcommands' parsers, recursively."""
+    found = []
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for child in action.choices.values():
+                found.extend(_actions(child))
+        elif action.option_strings:
+            found.append(action)
+    return found
 
 
 def add_engine_arguments(parser: Any) -> None:

@@ -6,7 +6,7 @@ import argparse
 import sys
 
 from experiments.stylometry import StylometryConfig, trained_candidates
-from iam.cli._common import add_engine_arguments, add_quiet, check_seed, print_json, progress, usable_jobs
+from iam.cli._common import add_engine_arguments, add_quiet, check_distinct_players, check_seed, print_json, progress, usable_jobs
 from iam.errors import DataError
 from iam.identify import check_candidates, identify
 from iam.predictors import load_predictor
@@ -73,8 +73,8 @@ def _check_options(args: argparse.Namespace) -> None:
         raise DataError("--players needs --pgn (the files their models are trained on)")
     if args.players and len(args.pgn) not in (1, len(args.players)):
         raise DataError("--pgn takes one file per player, or one file holding all their games")
-    if args.players and len(set(args.players)) < len(args.players):
-        raise DataError("--players names a player twice")
+    if args.players:
+        check_distinct_players(args.players)
     if args.temperature is not None and (args.players or not 0 < args.temperature < float("inf")):
         raise DataError("--temperature must be a positive number, and is fitted on development games with --players")
     if not 0 <= args.model_weight < float("inf"):

@@ -10,7 +10,7 @@ from statistics import NormalDist
 
 import chess.engine
 
-from iam.cli._common import add_quiet, check_not_input, print_json, progress
+from iam.cli._common import add_quiet, check_output_file, print_json, progress
 from iam.errors import IAMError
 from search.chess.match import MatchError, engine_command, load_openings, play_match
 
@@ -75,8 +75,7 @@ def run(args: argparse.Namespace) -> int:
     if args.movetime is not None and args.movetime > _MAX_MOVETIME_MS:
         raise IAMError(f"--movetime must be at most {_MAX_MOVETIME_MS} ms (one day)")
     clock = _clock(args.tc) if args.tc is not None else None
-    if args.openings:
-        check_not_input(args.pgn, [args.openings], "--pgn")
+    check_output_file(args.pgn, "--pgn", inputs=[args.openings])
     options_a, options_b = _options(args.option_a, "--option-a"), _options(args.option_b, "--option-b")
     limit = (
         chess.engine.Limit(nodes=args.nodes)

@@ -10,7 +10,7 @@ from pathlib import Path
 from iam.cli._common import (
     add_quiet,
     add_ranker_arguments,
-    check_not_input,
+    check_output_file,
     check_seed,
     print_json,
     progress,
@@ -71,8 +71,8 @@ def run(args: argparse.Namespace) -> int:
     if args.min_formed_games < 0:
         raise DataError("--min-formed-games cannot be negative")
     check_seed(args.seed)
-    output = Path(args.output)
-    check_not_input(output, pgn_paths(args), "-o")
+    caches = [args.search_cache, args.engine_cache if args.engine else None]
+    output = check_output_file(args.output, "-o", inputs=[*pgn_paths(args), *caches])
     check_writable(output)  # before reading and training, not after
     games, report, _, _ = read_player_games(args, split=args.split, max_games=args.max_games, quiet=args.quiet)
     if not games:

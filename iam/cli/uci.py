@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 
+from iam.cli._common import number_or_infinity
 from iam.errors import IAMError
 from iam.predictors import load_predictor
 from search.chess.imitation import Imitation
@@ -39,7 +40,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "(they get what the plain search would leave unused; default 0.35)",
     )
     parser.add_argument(
-        "--exploit-margin", type=float, default=DEFAULT_MARGIN, metavar="CP",
+        "--exploit-margin", type=number_or_infinity, default=DEFAULT_MARGIN, metavar="CP",
         help="with --exploit: a move may replace the plain search's only if its deep value is within CP "
         f"centipawns of the plain move's ('inf': no bound but the weight; default {DEFAULT_MARGIN:g})",
     )

@@ -480,7 +480,7 @@ class MoveRanker(BaseEstimator):
         try:
             if not isinstance(data, dict) or data.get("format") != RANKER_FORMAT:
                 raise ModelFileError(f"{source} is not a move ranker model")
-            if data.get("version") not in _READABLE_VERSIONS:
+            if isinstance(data.get("version"), bool) or data.get("version") not in _READABLE_VERSIONS:
                 raise ModelFileError(
                     f"{source} has version {data.get('version')!r}; this program reads versions {' and '.join(map(str, _READABLE_VERSIONS))}"
                 )
@@ -506,11 +506,11 @@ class MoveRanker(BaseEstimator):
             model.n_positions_ = int(data["training"]["positions"])
             model.training_log_loss_ = float(data["training"]["log_loss"] if data["training"]["log_loss"] is not None else "nan")
             model.temperature_ = float(data["training"]["temperature"])
-            if not 0 < model.temperature_ < float("inf"):
-                raise ValueError("its temperature must be a positive number")
+            if not 1 / _MAX_WEIGHT <= model.temperature_ <= _MAX_WEIGHT:
+                raise ValueError(f"its temperature must be a positive number from {1 / _MAX_WEIGHT:g} to {_MAX_WEIGHT:g}")
             slope, offset = (float(value) for value in data["training"]["top_calibration"])
-            if not (np.isfinite(slope) and np.isfinite(offset) and slope > 0):
-                raise ValueError("its top-label calibration must be a positive slope and a finite offset")
+            if not (0 < slope <= _MAX_WEIGHT and abs(offset) <= _MAX_WEIGHT):
+                raise ValueError(f"its top-label calibration must be a positive slope and an offset of at most {_MAX_WEIGHT:g} in size")
             model.top_calibration_ = TopLabelCalibration(slope, offset)
             model.book_ = PopulationBook(_book(data["book"]))
             model.population_patterns_ = MovePatterns({"population": _patterns(data["patterns"]["population"])})

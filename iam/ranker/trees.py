@@ -22,10 +22,12 @@ import numpy as np
 
 from iam.ranker.logit import MoveTable, position_rows, softmax_by_position, take_positions
 
-__all__ = ["ResidualTrees", "TreeSettings", "fit_residual_trees"]
+__all__ = ["MAX_TREE_SCORE", "ResidualTrees", "TreeSettings", "fit_residual_trees"]
 
 _ROWS_PER_CHUNK = 4096
 _MAX_NODES = 10**6
+MAX_TREE_SCORE = 1e6
+"""Largest sum of the leaf values' magnitudes: a bound on any row's score (fitted trees sum to below 100)."""
 
 
 @dataclass(frozen=True)
@@ -125,6 +127,10 @@ class ResidualTrees:
             raise ValueError("its residual trees' node arrays must be lists of one length")
         if not (np.all(np.isfinite(threshold)) and np.all(np.isfinite(value))):
             raise ValueError("its residual trees' thresholds and values must be finite")
+        with np.errstate(over="ignore"):
+            leaf_total = float(np.abs(value[feature < 0]).sum())
+        if leaf_total > MAX_TREE_SCORE:
+            raise ValueError(f"its residual trees' leaf values sum to more than {MAX_TREE_SCORE:g} in size (scores would overflow)")
         inner = feature >= 0
         if np.any(feature < -1) or np.any(feature >= len(columns)):
             raise ValueError("its residual trees split on columns they do not name")

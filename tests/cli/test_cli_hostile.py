@@ -26,8 +26,13 @@ def _run(capsys, *argv: str) -> tuple[int, str]:
         (("train", "{pgn}", "--player", "Tester", "--seed", str(2**40), "-o", "{dir}/m.json"), "--seed must be"),
         (("compare", "{pgn}", "--player", "Tester", "--seed", "-2"), "--seed must be"),
         (("compare", "{pgn}", "--player", "Tester", "--jobs", "0"), "--jobs must be at least 1"),
-        (("match", "a", "b", "--timeout", "nan"), "--timeout must be a positive number"),
-        (("match", "a", "b", "--timeout", "inf"), "--timeout must be a positive number"),
+        (("match", "a", "b", "--timeout", "nan"), "--timeout must be a finite number, not nan"),
+        (("match", "a", "b", "--timeout", "inf"), "--timeout must be a finite number, not inf"),
+        (("experiment", "node-counts", "--time-cap", "nan"), "--time-cap must be a finite number, not nan"),
+        (("experiment", "node-counts", "--time-cap=-inf"), "--time-cap must be a finite number, not -inf"),
+        (("identify", "{pgn}", "--models", "{pgn}", "--model-weight", "NaN"), "--model-weight must be a finite number"),
+        (("uci", "--exploit-margin", "nan"), "--exploit-margin must be a finite number, not nan"),
+        (("train", "{pgn}", "--player", "Tester", "--prior-strength", "nan", "-o", "{dir}/m.json"), "--prior-strength must be"),
         (("match", "a", "b", "--movetime", "9" * 30), "--movetime must be at most"),
         (("train", "{pgn}", "--player", "Tester", "-o", "{pgn}"), "is an input file"),
         (("train", "/dev/zero", "--player", "Tester", "-o", "{dir}/m.json"), "not a regular file"),
@@ -69,3 +74,64 @@ def test_belief_bands_on_games_too_few_for_any_prediction(tmp_path, tiny_pgn, ca
                      "--train-games", "2", "--quiet", "--out", str(tmp_path / "out"))
     assert code == 0, err
     assert (tmp_path / "out" / "reliability.png").exists() or any((tmp_path / "out").glob("*.png"))
+
+
+@pytest.mark.parametrize(
+    ("target", "message"),
+    [
+        ("link", "is a symbolic link"),
+        ("dangling", "is a symbolic link"),
+        ("loop", "is a symbolic link"),
+        ("fifo", "not a regular file"),
+        ("folder", "is a folder"),
+        ("cache", "is an input file or cache"),
+        ("engine-cache", "is an input file or cache"),
+    ],
+)
+def test_an_output_must_be_a_regular_file_or_a_new_path(tmp_path, tiny_pgn, capsys, target, message):
+    pgn = tmp_path / "games.pgn"
+    shutil.copy(tiny_pgn, pgn)
+    kept = tmp_path / "kept.json"
+    kept.write_text("{}")
+    (tmp_path / "link").symlink_to(kept)
+    (tmp_path / "dangling").symlink_to(tmp_path / "nowhere")
+    (tmp_path / "loop").symlink_to(tmp_path / "loop")
+    os.mkfifo(tmp_path / "fifo")
+    (tmp_path / "folder").mkdir()
+    extra = {
+        "cache": ["--search-cache", str(tmp_path / "cache")],
+        "engine-cache": ["--engine", "/bin/true", "--engine-cache", str(tmp_path / "./engine-cache")],
+    }.get(target, [])
+    code, err = _run(capsys, "train", str(pgn), "--player", "Tester", *extra, "-o", str(tmp_path / target))
+    assert code == 2 and err.startswith("iam: error: -o ") and message in err and err.count("\n") == 1
+    assert kept.read_text() == "{}" and (tmp_path / "link").is_symlink() and (tmp_path / "fifo").is_fifo()
+    assert not (tmp_path / "cache").exists() and not (tmp_path / "engine-cache").exists()
+
+
+def test_a_symbolic_link_loop_as_input_is_one_line(tmp_path, capsys):
+    (tmp_path / "loop.pgn").symlink_to(tmp_path / "loop.pgn")
+    for argv in (
+        ["train", str(tmp_path / "loop.pgn"), "--player", "Tester", "-o", str(tmp_path / "m.json")],
+        ["evaluate", str(tmp_path / "loop.pgn"), "--player", "Tester"],
+    ):
+        code, err = _run(capsys, *argv)
+        assert code == 2 and err.startswith("iam: error: ") and "loop.pgn" in err and err.count("\n") == 1
+
+
+def test_match_refuses_a_device_as_its_game_file(tmp_path, capsys):
+    os.mkfifo(tmp_path / "fifo")
+    code, err = _run(capsys, "match", "a", "b", "--pgn", str(tmp_path / "fifo"))
+    assert code == 2 and "--pgn" in err and "not a regular file" in err and (tmp_path / "fifo").is_fifo()
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["experiment", "stylometry", "--players", "Botvinnik", "Tal", "Botvinnik", "--pgn", "{pgn}"],
+        ["experiment", "stylometry", "--players", "Botvinnik, M.", "botvinnik m", "--pgn", "{pgn}"],
+        ["identify", "{pgn}", "--players", "Tal", "TAL", "--pgn", "{pgn}"],
+    ],
+)
+def test_the_same_player_named_twice_is_refused_before_any_work(tmp_path, capsys, argv):
+    code, err = _run(capsys, *(arg.format(pgn=tmp_path / "missing.pgn") for arg in argv))
+    assert code == 2 and "--players names the same player twice" in err and err.count("\n") == 1

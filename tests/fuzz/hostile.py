@@ -8,8 +8,9 @@ failure is reproduced by its seed alone. The invariants:
   player's games add up (used + skipped with a reason + left out by request), and a
   used game has as many moves as its main line has move tokens (it was not cut short
   without a word). A damaged compressed file may instead be a clear error.
-* Model files: loading either refuses the file with a clear error or gives a model
-  whose beliefs are in [0, 1] and sum to at most 1, over legal moves only.
+* Model files (both formats, the IAM model's and the move ranker's): loading either
+  refuses the file with a clear error or gives a model whose beliefs are in [0, 1] and
+  sum to at most 1 (a ranker's: to 1, computed without an overflow), over legal moves only.
 * UCI: every ``go`` is answered by one ``bestmove``, legal in the engine's position and
   one of the ``searchmoves`` when it names legal ones;
   a ``position`` command the rules reject is reported with ``info string``, a valid
@@ -55,6 +56,7 @@ __all__ = [
     "mutate_model",
     "uci_session",
     "reference_games",
+    "plain_text",
     "mainline_tokens",
     "check_pgn_bytes",
     "check_model_bytes",
@@ -62,6 +64,10 @@ __all__ = [
     "PGN_MUTATIONS",
     "CASES",
     "small_model_json",
+    "small_ranker_json",
+    "mutate_ranker",
+    "check_ranker_bytes",
+    "ranker_case",
 ]
 
 BELIEF_TOLERANCE = 1e-9
@@ -96,14 +102,15 @@ class Corpus:
 
     games: tuple[str, ...]
     model_json: str = ""
+    ranker_json: str = ""
 
     @classmethod
-    def load(cls, *, model_json: str = "") -> Corpus:
+    def load(cls, *, model_json: str = "", ranker_json: str = "") -> Corpus:
         games: list[str] = []
         for path in sorted(default_pgn().parent.glob("*.pgn")):
             text = path.read_text(encoding="utf-8")
             games.extend("[Event " + block for block in text.split("[Event ")[1:])
-        return cls(tuple(games), model_json)
+        return cls(tuple(games), model_json, ranker_json)
 
 
 def small_model_json(corpus: Corpus, games: int = 40) -> str:
@@ -113,7 +120,7 @@ def small_model_json(corpus: Corpus, games: int = 40) -> str:
 
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "head.pgn"
-        path.write_text("".join(corpus.games[:games]), encoding="utf-8")
+        path.write_text("".join([game for game in corpus.games if "Botvinnik" in game][:games]), encoding="utf-8")
         played = list(iter_player_games([path], player="Botvinnik"))
     model = OpponentModel(belief_positions=300).fit(played)
     return json.dumps(to_document(model.state_))
@@ -123,6 +130,8 @@ def small_model_json(corpus: Corpus, games: int = 40) -> str:
 
 _TAG_LINE = re.compile(r"\[([A-Za-z0-9][A-Za-z0-9_+#=:-]*)\s+\"")
 _FULL_TAG = re.compile(r"\[([A-Za-z0-9][A-Za-z0-9_+#=:-]*)\s+\"(.*)\"\]\s*$")
+_ONE_TAG = re.compile(r'\[([A-Za-z0-9][A-Za-z0-9_+#=:-]*)\s+"((?:[^"\\\n\r]|\\.)*)"\]')
+_SEVERAL_TAGS = re.compile(r'(?:\s*\[[A-Za-z0-9][A-Za-z0-9_+#=:-]*\s+"(?:[^"\\\n\r]|\\.)*"\])+\s*')
 _NUMBER_PREFIX = re.compile(r"^\d+\.+")
 _SKIPPED_WORDS = re.compile(r"^(?:\d+\.*|\$\d+|[!?+#.]+|(?:1-0|0-1|1/2-1/2|\*)+)$")
 
@@ -137,13 +146,24 @@ class ReferenceGame:
     movetext: list[str] = field(default_factory=list)
 
 
+def plain_text(data: bytes) -> str:
+    """The text of a file: UTF-8, each byte that is not as Windows-1252 (Latin-1 where it has none), no BOMs."""
+    text = data.decode("utf-8", errors="surrogateescape")
+
+    def byte(match: re.Match) -> str:
+        raw = bytes([ord(match.group()) - 0xDC00])
+        return raw.decode("cp1252", errors="ignore") or raw.decode("latin-1")
+
+    return re.sub("[\udc80-\udcff]", byte, text).replace("\ufeff", "")
+
+
 def reference_games(data: bytes) -> list[ReferenceGame]:
     """Games by a plain reading of the tag pairs (the definition the reader must meet).
 
     A game starts at a tag line that follows movetext or repeats a tag of the game;
     lines starting with ``%`` are escapes; text before the first tag line is no game.
     """
-    text = data.decode("utf-8-sig", errors="replace")
+    text = plain_text(data)
     games: list[ReferenceGame] = []
     current: ReferenceGame | None = None
     for line in io.StringIO(text, newline=None):
@@ -154,9 +174,12 @@ def reference_games(data: bytes) -> list[ReferenceGame]:
             if current is None or current.movetext or match.group(1) in current.names:
                 current = ReferenceGame()
                 games.append(current)
-            current.names.add(match.group(1))
+            several = _ONE_TAG.findall(line) if _SEVERAL_TAGS.fullmatch(line) else []
+            current.names.update(name for name, _ in several or [(match.group(1), "")])
             full = _FULL_TAG.match(line)
-            if full:
+            if len(several) > 1:
+                current.tags.update(several)
+            elif full:
                 current.tags[full.group(1)] = full.group(2)
             else:
                 current.malformed.append(line)
@@ -361,7 +384,7 @@ def mutate_pgn(corpus: Corpus, seed: int) -> MutatedPgn:
             operation = _flip_bytes
         data = operation(rng, data)
         names.append(operation.__name__.lstrip("_"))
-    names_in_slice = re.findall(r'\[(?:White|Black) "([^"]*)"\]', data.decode("utf-8", errors="replace"))
+    names_in_slice = re.findall(r'\[(?:White|Black) "([^"]*)"\]', plain_text(data))
     player = rng.choice(names_in_slice + ["Botvinnik", "Capablanca"] if names_in_slice else ["Botvinnik", "Euwe, Max"])
     suffix, stored, damaged = "pgn", data, False
     if rng.random() < 0.25:
@@ -571,6 +594,124 @@ def model_case(corpus: Corpus, seed: int) -> Outcome:
     return outcome
 
 
+# -- ranker model files ----------------------------------------------------------------
+
+RANKER_FAMILIES = ("move", "population")
+"""The small ranker's evidence (quick to fit and to score)."""
+
+
+def small_ranker_json(corpus: Corpus, games: int = 20) -> str:
+    """The JSON of a move ranker fitted on the first ``games`` of Botvinnik's bundled games, with residual trees.
+
+    The trees (two one-split trees on its first columns, small leaves) are set by hand:
+    the population's trees exist only for its own families, and the damage needs some to reach.
+    """
+    from iam.ranker import MoveRanker
+
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "head.pgn"
+        path.write_text("".join([game for game in corpus.games if "Botvinnik" in game][:games]), encoding="utf-8")
+        played = list(iter_player_games([path], player="Botvinnik"))
+    document = MoveRanker(families=RANKER_FAMILIES, max_positions=150, prior="none").fit(played).to_dict()
+    columns = list(document["weights"])[:2]
+    document["trees"] = {
+        "columns": columns,
+        "depth": 1,
+        "roots": [0, 3],
+        "nodes": {
+            "feature": [0, -1, -1, 1, -1, -1],
+            "threshold": [0.5, 0.0, 0.0, 0.0, 0.0, 0.0],
+            "left": [1, 0, 0, 4, 0, 0],
+            "right": [2, 0, 0, 5, 0, 0],
+            "value": [0.0, -0.25, 0.5, 0.0, 0.125, -0.125],
+        },
+    }
+    return json.dumps(document)
+
+
+_RANKER_NUMBERS = (1e308, -1e308, 1e300, -1e300, 1e-300, 5e-324, 999_999.0, -999_999.0, 1e6, 1e7, 0.0, -1.0, 3.0)
+"""Finite numbers that can overflow a score once multiplied, summed or divided."""
+
+
+def mutate_ranker(corpus: Corpus, seed: int) -> tuple[bytes, tuple[str, ...]]:
+    """A ranker model file with seeded damage: its numbers (trees, weights, temperature, calibration) or its structure."""
+    rng = random.Random(seed)
+    data = json.loads(corpus.ranker_json)
+    names: list[str] = []
+    for _ in range(rng.randint(1, 3)):
+        numeric = [p for p in _paths(data)[1:] if type(_get(data, p)) in (int, float)]
+        targeted = [p for p in numeric if p[0] in ("trees", "weights", "prior_weights", "scale", "training")]
+        roll = rng.random()
+        if targeted and roll < 0.6:
+            path = rng.choice(targeted)
+            value = rng.choice(_RANKER_NUMBERS) if type(_get(data, path)) is float else rng.choice([0, 1, -1, 2**62, 10**7])
+        elif roll < 0.7 and isinstance(data, dict) and isinstance(data.get("trees"), dict) and isinstance(data["trees"].get("nodes"), dict) and isinstance(data["trees"]["nodes"].get("value"), list):
+            path = ("trees", "nodes", "value")
+            value = [rng.choice(_RANKER_NUMBERS) for _ in _get(data, path)]
+        elif roll < 0.75 and isinstance(data, dict):
+            path, value = ("version",), rng.choice([True, False, 1.0, "5", None])
+        elif _paths(data)[1:]:
+            path = rng.choice(_paths(data)[1:])
+            value = _DELETE if rng.random() < 0.15 else rng.choice(_EXTREMES)
+        else:
+            break  # the whole document was replaced by a number or text: nothing left to reach
+        _set(data, path, value if value is _DELETE else copy.deepcopy(value))
+        names.append(f"{'/'.join(map(str, path))} = {str(value)[:20] if value is not _DELETE else 'deleted'}")
+    text = json.dumps(data).encode()
+    if rng.random() < 0.1:
+        text = _flip_bytes(rng, text) if rng.random() < 0.5 else _truncate(rng, text)
+        names.append("bytes flipped or cut")
+    if rng.random() < 0.2:
+        text = gzip.compress(text, mtime=0)
+        names.append("gzip")
+    return text, tuple(names)
+
+
+def check_ranker_bytes(data: bytes, folder: Path, outcome: Outcome, boards: list[chess.Board]) -> None:
+    """Load a ranker file: a clear refusal, or finite beliefs that are probabilities over legal moves."""
+    from iam.ranker import MoveRanker
+
+    path = folder / "ranker.json.gz"
+    path.write_bytes(data)
+    try:
+        ranker = MoveRanker.load(path)
+    except ModelFileError as exc:
+        outcome.status, outcome.detail = "refused", str(exc)[:300]
+        return
+    except Exception:
+        outcome.fail("traceback", traceback.format_exc())
+        return
+    for board in boards:
+        try:
+            with np.errstate(over="raise", invalid="raise"):  # an overflow or NaN on the way to a belief fails, even if clipped later
+                beliefs = ranker.predict_proba(board)
+        except Exception:
+            outcome.fail("traceback", traceback.format_exc())
+            return
+        values = np.array(list(beliefs.values()), dtype=np.float64)
+        outcome.beliefs_checked += len(values)
+        bad = int(np.count_nonzero(~((values >= 0) & (values <= 1))))
+        if values.size and abs(values.sum() - 1) > 1e-6:
+            bad += 1
+        if set(beliefs) != set(board.legal_moves):
+            bad += 1
+        if bad:
+            outcome.beliefs_out_of_range += bad
+            outcome.fail("violation", f"beliefs {values.tolist()[:8]} (sum {values.sum()}) in {board.fen()}")
+
+
+def ranker_case(corpus: Corpus, seed: int) -> Outcome:
+    """One mutated ranker model file, loaded and (if accepted) asked for beliefs."""
+    outcome = Outcome("ranker", seed)
+    started = time.perf_counter()
+    data, names = mutate_ranker(corpus, seed)
+    outcome.mutations = list(names)
+    with tempfile.TemporaryDirectory() as folder:
+        check_ranker_bytes(data, Path(folder), outcome, _probe_boards(corpus)[::3])
+    outcome.seconds = time.perf_counter() - started
+    return outcome
+
+
 # -- UCI sessions -----------------------------------------------------------------------
 
 _FENS = (
@@ -743,6 +884,6 @@ def uci_case(corpus: Corpus, seed: int) -> Outcome:
 
 
 CASES: Mapping[str, Callable[[Corpus, int], Outcome]] = MappingProxyType(
-    {"pgn": pgn_case, "model": model_case, "uci": uci_case}
+    {"pgn": pgn_case, "model": model_case, "ranker": ranker_case, "uci": uci_case}
 )
 """The case kinds by name (read-only)."""

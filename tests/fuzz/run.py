@@ -1,6 +1,6 @@
-"""The large hostile-input run: mutated PGN files, model files and UCI sessions, with counts.
+"""The large hostile-input run: mutated PGN files, model files of both formats and UCI sessions, with counts.
 
-    .venv/bin/python tests/fuzz/run.py --pgn 10000 --models 1000 --uci 1000 --jobs 2
+    .venv/bin/python tests/fuzz/run.py --pgn 10000 --models 1000 --rankers 1000 --uci 1000 --jobs 2
     .venv/bin/python tests/fuzz/run.py --case pgn:1234      # replay one case and show it
 
 Each case runs in a worker process under a time limit (``--timeout``, 20 s): a case
@@ -31,7 +31,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import hostile  # noqa: E402  (the harness beside this script)
 
-KINDS = ("pgn", "model", "uci")
+KINDS = ("pgn", "model", "ranker", "uci")
 _SUMMED = ("games", "unaccounted", "cut_short", "beliefs_checked", "beliefs_out_of_range", "gos", "bestmoves_missing")
 
 
@@ -41,7 +41,9 @@ def _corpus(model_path: str) -> hostile.Corpus:
     import iam.model  # noqa: F401  (imported here, so that no case's time includes it)
     import search.chess.uci  # noqa: F401
 
-    return hostile.Corpus.load(model_json=Path(model_path).read_text())
+    ranker_path = Path(model_path).with_name("ranker.json")
+    ranker_json = ranker_path.read_text() if ranker_path.exists() else ""
+    return hostile.Corpus.load(model_json=Path(model_path).read_text(), ranker_json=ranker_json)
 
 
 def run_case(kind: str, seed: int, model_path: str) -> hostile.Outcome:
@@ -120,7 +122,7 @@ def _print(summary: dict, seconds: float) -> None:
         if kind == "pgn":
             print(f"  games (plain reading) {figures['games']}, unaccounted {figures['unaccounted']}, "
                   f"used but cut short {figures['cut_short']}")
-        elif kind == "model":
+        elif kind in ("model", "ranker"):
             print(f"  beliefs checked {figures['beliefs_checked']}, out of range {figures['beliefs_out_of_range']}")
         else:
             print(f"  go commands {figures['gos']}, without a legal bestmove {figures['bestmoves_missing']}")
@@ -142,6 +144,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--pgn", type=int, default=10_000, help="mutated PGN files (default 10,000)")
     parser.add_argument("--models", type=int, default=1_000, help="mutated model files (default 1,000)")
+    parser.add_argument("--rankers", type=int, default=1_000, help="mutated ranker model files (default 1,000)")
     parser.add_argument("--uci", type=int, default=1_000, help="random UCI sessions (default 1,000)")
     parser.add_argument("--seed", type=int, default=0, help="first seed of every kind (default 0)")
     parser.add_argument("--jobs", type=int, default=2, help="worker processes (default 2)")
@@ -153,9 +156,11 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as folder:
         model_path = str(Path(folder) / "model.json")
         Path(model_path).write_text(hostile.small_model_json(hostile.Corpus.load()))
+        if args.rankers or args.case and args.case.startswith("ranker:"):
+            Path(model_path).with_name("ranker.json").write_text(hostile.small_ranker_json(hostile.Corpus.load()))
         if args.case:
             return _replay(args.case, model_path)
-        counts = {"pgn": args.pgn, "model": args.models, "uci": args.uci}
+        counts = {"pgn": args.pgn, "model": args.models, "ranker": args.rankers, "uci": args.uci}
         cases = [(kind, args.seed + i) for kind in KINDS for i in range(counts[kind])]
         started = time.perf_counter()
         outcomes = run_all(cases, model_path, jobs=args.jobs, timeout=args.timeout, quiet=args.quiet)

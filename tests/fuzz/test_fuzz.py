@@ -61,6 +61,19 @@ def test_seeded_model_mutations_are_refused_or_give_probabilities(corpus):
     assert sum(o.status == "refused" for o in outcomes) > 5 and sum(o.beliefs_checked for o in outcomes) > 200
 
 
+@pytest.fixture(scope="module")
+def ranker_corpus(corpus):
+    return hostile.Corpus(corpus.games, corpus.model_json, hostile.small_ranker_json(corpus))
+
+
+def test_seeded_ranker_mutations_are_refused_or_give_probabilities(ranker_corpus):
+    outcomes = [hostile.ranker_case(ranker_corpus, seed) for seed in range(60)]
+    for outcome in outcomes:
+        _assert_ok(outcome)
+    assert sum(o.status == "refused" for o in outcomes) > 10 and sum(o.status == "ok" for o in outcomes) > 5
+    assert sum(o.beliefs_checked for o in outcomes) > 100
+
+
 def test_seeded_uci_sessions_answer_every_go(corpus):
     outcomes = [hostile.uci_case(corpus, seed) for seed in range(40)]
     for outcome in outcomes:

@@ -176,3 +176,102 @@ def test_a_chess960_start_is_an_unsupported_variant(tmp_path):
     fen = "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9"
     games, report = _read(tmp_path, GAME.format(n=0) + f'[SetUp "1"]\n[FEN "{fen}"]\n\n9. g3 1-0\n')
     assert report.skipped == {"unsupported variant": 1} and "Chess960" in report.skipped_examples[0]
+
+
+def test_two_tag_pairs_on_one_line_give_both_tags(tmp_path):
+    text = (
+        '[Event "E"]\n[White "Capablanca, J."] [Black "Botvinnik, M."]\n[Result "0-1"]\n\n' + MOVES.replace("1-0", "0-1")
+    )
+    games, report = _read(tmp_path, text, player="Botvinnik")
+    assert len(games) == 1 and games[0].color == chess.BLACK
+    assert (games[0].white, games[0].black, games[0].result) == ("Capablanca, J.", "Botvinnik, M.", "win")
+    two_games = text + '[White "Botvinnik, M."] [Black "Tal, M."]\n\n' + MOVES
+    games, report = _read(tmp_path, two_games, player="Botvinnik")
+    assert report.games_read == 2 and [game.color for game in games] == [chess.BLACK, chess.WHITE]
+
+
+def test_a_tag_value_with_quotes_and_brackets_is_still_one_tag():
+    text = pgntext.GameText(tags=['[Event "The "Big" one] [x"]\n', '[Site "a \\"b\\""]\n'])
+    headers = pgntext.read_headers(text).headers
+    assert headers == {"Event": 'The "Big" one] [x', "Site": 'a \\"b\\"'}
+
+
+def test_two_utf8_files_joined_each_with_its_byte_order_mark(tmp_path):
+    one = "\ufeff" + GAME.format(n=0) + "\n" + MOVES + "\n"
+    two = "\ufeff" + GAME.format(n=1) + "\n" + MOVES + "\n"
+    path = tmp_path / "joined.pgn"
+    path.write_bytes(one.encode("utf-8") + two.encode("utf-8") + one.replace("G0", "G2").encode("utf-8"))
+    games, report = load_player_games([path], player="Tester")
+    assert report.games_read == 3 and report.used == 3 and not report.skipped
+    assert [game.event for game in games] == ["G0", "G1", "G2"]
+
+
+def _zstd_rle_frame(head: bytes, run: int, tail: bytes) -> bytes:
+    """A zstd frame by hand: ``head`` as a raw block, ``run`` blocks each of 128 KiB of spaces (4 bytes each), ``tail``."""
+    block = 1 << 17
+
+    def header(last: bool, kind: int, size: int) -> bytes:
+        return (int(last) | kind << 1 | size << 3).to_bytes(3, "little")
+
+    blocks = [header(False, 0, len(head)) + head]
+    blocks += [header(False, 1, block) + b" "] * run
+    blocks.append(header(True, 0, len(tail)) + tail)
+    return (0xFD2FB528).to_bytes(4, "little") + bytes([0x00, 0x50]) + b"".join(blocks)  # window 1 MiB
+
+
+def _skippable(payload: bytes, low: int = 0) -> bytes:
+    return (0x184D2A50 + low).to_bytes(4, "little") + len(payload).to_bytes(4, "little") + payload
+
+
+def test_a_zstd_file_with_skippable_frames_is_read_whole(tmp_path):
+    import zstandard
+
+    one, two = (GAME.format(n=n) + "\n" + MOVES + "\n" for n in (0, 1))
+    data = (
+        _skippable(b"\x04\x00\x00\x00")
+        + zstandard.ZstdCompressor().compress(one.encode())
+        + _skippable(b"", low=15)
+        + _zstd_rle_frame(two.encode(), 2, b"\n")
+    )
+    path = tmp_path / "pzstd.pgn.zst"
+    path.write_bytes(data)
+    games, report = load_player_games([path], player="Tester")
+    assert [game.event for game in games] == ["G0", "G1"] and report.used == 2
+    for cut in (3, 9, len(data) - 1):  # inside a skippable frame's header, its payload, the last frame
+        path.write_bytes(data[:cut])
+        with pytest.raises(DataError, match="truncated|no PGN games|empty"):
+            load_player_games([path], player="Tester")
+
+
+def test_a_highly_compressed_zst_file_is_read_in_bounded_memory(tmp_path):
+    """128 MiB of text from 4 KiB of zstd blocks: Python's allocations peak far below that."""
+    import tracemalloc
+
+    game = (GAME.format(n=0) + "\n1. e4 e5").encode()
+    path = tmp_path / "bomb.pgn.zst"
+    path.write_bytes(_zstd_rle_frame(game, 1024, b" 2. Nf3 Nc6 1-0\n\n" + (GAME.format(n=1) + "\n" + MOVES).encode()))
+    assert path.stat().st_size < 5_000
+    tracemalloc.start()
+    try:
+        games, report = load_player_games([path], player="Tester")
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert (report.games_read, report.used, dict(report.skipped)) == (2, 1, {"game too long": 1})
+    assert peak < 32 * 2**20  # the text alone is 128 MiB
+
+
+def test_a_windows_1252_file_is_read_as_such_and_said_once(tmp_path, capsys):
+    text = GAME.format(n=0).replace("Other, Olga", "Réti, Richard") + "\n" + MOVES + "\n"
+    text += '[Event "G1"]\n[White "Réti, Richard"]\n[Black "Tester, Tom"]\n[Result "0-1"]\n\n' + MOVES.replace("1-0", "0-1")
+    path = tmp_path / "cp1252.pgn"
+    path.write_bytes(text.encode("cp1252") + b'\n[Event "\x81\x9d"]\n[White "R\xc3\xa9ti"]\n\n1. e4 *\n')
+    games, report = load_player_games([path], player="Réti")
+    assert report.games_read == 3 and report.used == 3 and [game.color for game in games] == [chess.BLACK, chess.WHITE, chess.WHITE]
+    assert games[0].black == "Réti, Richard" and games[2].event == "\x81\x9d" and games[2].white == "Réti"
+    assert report.notes == [f"{path} is not valid UTF-8: its other bytes were read as Windows-1252"]
+    load_player_games([path], player="Tester")
+    err = capsys.readouterr().err
+    assert err.count("iam: note:") == 1 and "Windows-1252" in err
+    path.write_text(text, encoding="utf-8")
+    assert load_player_games([path], player="Réti")[1].notes == []

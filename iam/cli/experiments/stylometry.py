@@ -6,7 +6,7 @@ import argparse
 
 from experiments.stylometry import CONTROL, HELP, NAME, StylometryConfig, run
 from iam.bundled import bundled_pgn, default_pgn, manifest
-from iam.cli._common import add_engine_arguments
+from iam.cli._common import add_engine_arguments, check_distinct_players
 from iam.errors import DataError
 from iam.ranker.evidence import EngineSettings
 from iam.repertoire import MODEL_WEIGHT
@@ -44,6 +44,7 @@ def config(args: argparse.Namespace) -> StylometryConfig:
     if args.pgn and not args.players:
         raise DataError("--pgn needs --players (whose games are in the files)")
     if args.players:
+        check_distinct_players(args.players)
         if not args.pgn:
             raise DataError("--players needs --pgn (one file per player, or one file holding them all)")
         if len(args.pgn) not in (1, len(args.players)):

@@ -244,3 +244,41 @@ def test_the_reply_policy_names_his_moves_far_better_than_chance(botvinnik_games
         top1, top8, chance = top1 + (rank == 0), top8 + (rank < 8), chance + 1 / len(moves)
     assert top1 / len(held) > 0.15 > 3 * chance / len(held)
     assert top8 / len(held) > 0.5
+
+
+def _with_trees(document: dict, leaf: float) -> dict:
+    """``document`` with two one-split residual trees on its first column, one leaf worth ``leaf``."""
+    column = next(iter(document["weights"]))
+    document["trees"] = {
+        "columns": [column],
+        "depth": 1,
+        "roots": [0, 3],
+        "nodes": {
+            "feature": [0, -1, -1, 0, -1, -1],
+            "threshold": [0.5, 0.0, 0.0, 0.5, 0.0, 0.0],
+            "left": [1, 0, 0, 4, 0, 0],
+            "right": [2, 0, 0, 5, 0, 0],
+            "value": [0.0, leaf, leaf, 0.0, leaf, leaf],
+        },
+    }
+    return document
+
+
+def test_numbers_that_would_overflow_the_scores_are_refused(ranker):
+    board = _board("e4 e5 Nf3")
+    sound = MoveRanker.from_dict(_with_trees(ranker.to_dict(), 0.5))
+    beliefs = np.array(list(sound.predict_proba(board).values()))
+    assert np.all(np.isfinite(beliefs)) and beliefs.sum() == pytest.approx(1.0)
+    with pytest.raises(ModelFileError, match="leaf values sum to more than"):
+        MoveRanker.from_dict(_with_trees(ranker.to_dict(), 1e308))
+    for damage, message in (
+        (lambda d: d["training"].update(temperature=1e-300), "temperature"),
+        (lambda d: d["training"].update(temperature=1e300), "temperature"),
+        (lambda d: d["training"].update(top_calibration=[1e308, 0.0]), "top-label"),
+        (lambda d: d["training"].update(top_calibration=[1.0, -1e308]), "top-label"),
+        (lambda d: d.update(version=True), "version True"),
+    ):
+        document = ranker.to_dict()
+        damage(document)
+        with pytest.raises(ModelFileError, match=message):
+            MoveRanker.from_dict(document)

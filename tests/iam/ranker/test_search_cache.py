@@ -157,3 +157,45 @@ def test_identification_with_the_cache_in_two_processes_scores_alike(tmp_path, t
     with sqlite3.connect(path) as connection:
         stored = connection.execute("SELECT count(*) FROM analyses").fetchone()[0]
     assert 0 < stored <= plain.moves
+
+
+@pytest.mark.parametrize("value", ["Infinity", "-Infinity", "NaN", "1e999"])
+def test_an_entry_holding_a_non_finite_score_is_refused_in_one_line(tmp_path, value):
+    path = tmp_path / "search.sqlite"
+    stored = StoredSearchScores(path)
+    board = BOARDS[2]
+    entry = "{" + ",".join(f'"{move.uci()}": {value}' for move in board.legal_moves) + "}"
+    stored.cache._run("INSERT INTO analyses VALUES (?, ?, ?, ?)", (history_key(board), stored.source, 1, entry))
+    with pytest.raises(CacheError, match="damaged: unreadable entry") as error:
+        stored.scores(board, 1)
+    assert "\n" not in str(error.value)
+
+
+def test_a_cache_under_a_file_names_that_file(tmp_path):
+    (tmp_path / "afile").write_text("x")
+    for path in (tmp_path / "afile" / "sub", tmp_path / "afile" / "deeper" / "sub"):
+        with pytest.raises(CacheError, match=f"{tmp_path / 'afile'} is a file, not a folder") as error:
+            StoredSearchScores(path)
+        assert "\n" not in str(error.value)
+
+
+def test_a_read_only_cache_is_read_and_new_scores_are_not_kept(tmp_path, monkeypatch, capsys):
+    import iam.analysis_cache
+
+    path = tmp_path / "search.sqlite"
+    stored = StoredSearchScores(path)
+    expected = stored.scores(BOARDS[1], 1)
+    stored.close()
+    before = path.read_bytes()
+    monkeypatch.setattr(iam.analysis_cache.os, "access", lambda *args, **kwargs: False)  # as for a file of another user
+    reader = StoredSearchScores(path)
+    assert reader.cache.read_only and reader.scores(BOARDS[1], 1) == expected and reader.hits == 1
+    assert reader.scores(BOARDS[2], 1) == score_root_moves(BOARDS[2], 1) and reader.scores(BOARDS[0], 1)
+    assert reader.misses == 2 and reader.cache.get(history_key(BOARDS[2]), reader.source, 1, BOARDS[2]) is None
+    reader.close()
+    err = capsys.readouterr().err
+    assert err.count("iam: note: search cache") == 1 and "read-only" in err
+    assert path.read_bytes() == before
+    (tmp_path / "empty.sqlite").touch()
+    with pytest.raises(CacheError, match="read-only and holds no cache"):
+        StoredSearchScores(tmp_path / "empty.sqlite")

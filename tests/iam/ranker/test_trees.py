@@ -86,6 +86,9 @@ def test_damaged_trees_are_refused():
         ({"left": [0, 0, 0]}, "deeper"),  # a loop back to the root
         ({"value": [0.0, float("nan"), 0.0]}, "finite"),
         ({"value": [0.0, 0.0]}, "one length"),
+        ({"value": [0.0, 0.0, 1e308]}, "overflow"),  # finite, and a sum of two such leaves is inf
+        ({"value": [0.0, -6e5, 6e5]}, "overflow"),
+        ({"value": [1e308, 0.0, 1.0]}, None),  # an inner node's value is never scored
     ):
         data = {**good, "nodes": {**good["nodes"], **change}}
         if message is None:
