@@ -112,7 +112,7 @@ def test_a_symbolic_link_loop_as_input_is_one_line(tmp_path, capsys):
     (tmp_path / "loop.pgn").symlink_to(tmp_path / "loop.pgn")
     for argv in (
         ["train", str(tmp_path / "loop.pgn"), "--player", "Tester", "-o", str(tmp_path / "m.json")],
-        ["evaluate", str(tmp_path / "loop.pgn"), "--player", "Tester"],
+        ["compare", str(tmp_path / "loop.pgn"), "--player", "Tester"],
     ):
         code, err = _run(capsys, *argv)
         assert code == 2 and err.startswith("iam: error: ") and "loop.pgn" in err and err.count("\n") == 1
