@@ -7,7 +7,9 @@ answered while it thinks; an ``info`` line follows every completed depth and
 ``bestmove`` (with the expected reply as ``ponder``) ends every ``go``, also when the
 search breaks. Unknown or malformed commands are ignored with an ``info string``
 note, as the protocol asks; a ``go`` always searches, its unknown or malformed words
-noted and left out, its numbers capped at :data:`MAX_GO_NUMBER`. An invalid
+noted and left out, its numbers capped at :data:`MAX_GO_NUMBER` and out-of-range ones
+clamped (a negative time to 0, a depth or node count below 1 to 1), so that every
+``go`` but ``go infinite`` and ``go ponder`` ends with a ``bestmove`` of its own. An invalid
 ``position`` is noted and leaves the engine on the valid part of it (the start
 position if the set-up itself is invalid, the moves up to the first illegal one),
 never on the previous position. The game history reaches the search: repetitions
@@ -18,7 +20,9 @@ the mover's clock (a fortieth, or the moves to go) plus most of the increment. A
 ``go`` with clock words but no clock for the side to move is malformed: it is noted
 and searched for a fixed :data:`FALLBACK_SECONDS`. ``go ponder`` searches without a
 time limit until ``ponderhit`` (from then on the clock budget of that ``go`` applies)
-or ``stop``; a bare ``go`` or ``go infinite`` searches until ``stop``.
+or ``stop``; ``go infinite`` searches until ``stop``. ``go mate N`` searches at most
+``2N - 1`` plies deep. A ``go`` with no limit of time, depth or nodes (a bare ``go``, a
+``go mate``, a ``go`` whose every word was malformed) searches :data:`UNTIMED_SECONDS`.
 
 Without a move predictor the engine searches with the fast chess core
 (:mod:`search.chess.engine`). Given a move predictor (an opponent model), it plays the
@@ -65,6 +69,7 @@ __all__ = [
     "clock_problem",
     "ENGINE_NAME",
     "FALLBACK_SECONDS",
+    "UNTIMED_SECONDS",
     "MAX_GO_NUMBER",
     "END_OF_INPUT_WAIT",
 ]
@@ -72,6 +77,8 @@ __all__ = [
 ENGINE_NAME = "IAM search 0.1"
 FALLBACK_SECONDS = 1.0
 """Thinking time for a ``go`` whose clock words leave out the side to move's clock."""
+UNTIMED_SECONDS = 10.0
+"""Thinking time bound of a ``go`` that names no time (not ``infinite`` or ``ponder``)."""
 MAX_GO_NUMBER = 10**9
 """Larger numbers in ``go`` (milliseconds, nodes, depth) are read as this (11.6 days)."""
 END_OF_INPUT_WAIT = 10.0
@@ -93,6 +100,8 @@ class GoCommand:
     winc: int = 0
     binc: int = 0
     movestogo: int | None = None
+    mate: int | None = None
+    """Search for a mate in this many moves (``go mate``): at most ``2 * mate - 1`` plies."""
     infinite: bool = False
     ponder: bool = False
     searchmoves: tuple[chess.Move, ...] = ()
@@ -112,15 +121,18 @@ class GoCommand:
         )
 
 
-_GO_INTS = {"depth", "nodes", "movetime", "wtime", "btime", "winc", "binc", "movestogo"}
+_GO_INTS = {"depth", "nodes", "movetime", "wtime", "btime", "winc", "binc", "movestogo", "mate"}
+_AT_LEAST_ONE = ("depth", "nodes", "mate")
 _GO_WORDS = _GO_INTS | {"infinite", "ponder", "searchmoves"}
 
 
 def parse_go(tokens: list[str]) -> GoCommand:
     """Parse the words after ``go``, leniently: a ``go`` must always be answered.
 
-    Unknown words, missing or malformed numbers and out-of-range values are left
-    out and listed in ``problems``; numbers above :data:`MAX_GO_NUMBER` are capped.
+    Unknown words and missing or malformed numbers are left out and listed in
+    ``problems``; numbers above :data:`MAX_GO_NUMBER` are capped; out-of-range numbers
+    are clamped (negative times to 0; depth, nodes and mate to at least 1; a
+    ``movestogo`` below 1 left out) and listed in ``problems`` too.
     """
     fields: dict = {}
     problems: list[str] = []
@@ -158,9 +170,13 @@ def _go_number(word: str, text: str | None, problems: list[str]) -> int | None:
     value = MAX_GO_NUMBER if len(digits) > 10 else min(int(digits), MAX_GO_NUMBER)
     if text.startswith("-") and value:
         value = -value
-    if value < 0 or (word in ("depth", "nodes", "movestogo") and value == 0):
+    if word == "movestogo" and value < 1:
         problems.append(f"go {word} {text[:20]} is out of range")
         return None
+    floor = 1 if word in _AT_LEAST_ONE else 0
+    if value < floor:
+        problems.append(f"go {word} {text[:20]} is out of range; read as {floor}")
+        return floor
     return value
 
 
@@ -180,8 +196,9 @@ def allotted_time(go: GoCommand, turn: chess.Color) -> float | None:
     ``movetime`` as sent; with a clock, a share of the mover's remaining time (a
     fortieth, or the moves to go) plus most of the increment, never more than the clock
     minus a safety margin; with clock words but no clock for the mover,
-    :data:`FALLBACK_SECONDS`. Pondering, ``infinite`` and a ``go`` without any time
-    word have no limit.
+    :data:`FALLBACK_SECONDS`; with no time, depth or node word (a bare ``go``, a
+    ``go mate``), :data:`UNTIMED_SECONDS`. Pondering, ``infinite`` and a depth or node
+    limit alone have no time limit.
     """
     if go.infinite or go.ponder:
         return None
@@ -189,7 +206,9 @@ def allotted_time(go: GoCommand, turn: chess.Color) -> float | None:
         return go.movetime / 1000
     remaining = go.wtime if turn == chess.WHITE else go.btime
     if remaining is None:
-        return FALLBACK_SECONDS if go.has_clock else None
+        if go.has_clock:
+            return FALLBACK_SECONDS
+        return UNTIMED_SECONDS if go.depth is None and go.nodes is None else None
     increment = (go.winc if turn == chess.WHITE else go.binc) / 1000
     clock = remaining / 1000
     share = clock / (go.movestogo or 40) + 0.8 * increment
@@ -377,7 +396,7 @@ class UciEngine:
             self._pondering = go
         elif not _waits_for_stop(go, seconds):
             self._release.set()
-        limits = Limits(depth=go.depth, nodes=go.nodes, time=seconds)
+        limits = Limits(depth=_depth_limit(go), nodes=go.nodes, time=seconds)
         self._thread = threading.Thread(
             target=self._think, args=(board, limits, self._stop, self._release, tuple(allowed)), daemon=True
         )
@@ -621,9 +640,15 @@ def _position(args: list[str]) -> tuple[chess.Board, str | None]:
     return board, None
 
 
+def _depth_limit(go: GoCommand) -> int | None:
+    """The deepest iteration for ``go``: its depth, or the plies a mate in ``mate`` moves takes."""
+    depths = [depth for depth in (go.depth, None if go.mate is None else 2 * go.mate - 1) if depth is not None]
+    return min(depths, default=None)
+
+
 def _waits_for_stop(go: GoCommand, seconds: float | None) -> bool:
     """Whether a search for ``go`` sends ``bestmove`` only after ``stop``."""
-    return go.infinite or (seconds is None and go.depth is None and go.nodes is None)
+    return go.infinite or (seconds is None and go.depth is None and go.nodes is None and go.mate is None)
 
 
 def main(

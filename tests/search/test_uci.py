@@ -14,6 +14,7 @@ from iam.cli import main as iam_main
 from search.chess.uci import (
     FALLBACK_SECONDS,
     MAX_GO_NUMBER,
+    UNTIMED_SECONDS,
     GoCommand,
     UciEngine,
     allotted_time,
@@ -242,7 +243,9 @@ def test_go_parsing_and_time_budget():
     assert allotted_time(parse_go(["movetime", "1000"]), chess.WHITE) == 1.0
     assert time_budget(parse_go(["movetime", "1000"]), chess.WHITE) < 1.0
     assert time_budget(parse_go(["infinite"]), chess.WHITE) is None
-    assert time_budget(parse_go([]), chess.WHITE) is None  # a bare go: until stop
+    assert allotted_time(parse_go([]), chess.WHITE) == UNTIMED_SECONDS  # a bare go ends on its own
+    assert allotted_time(parse_go(["mate", "3"]), chess.WHITE) == UNTIMED_SECONDS
+    assert allotted_time(parse_go(["depth", "3"]), chess.WHITE) is None
     # Pondering has no limit until ponderhit; its clocks are kept for then.
     ponder = parse_go("ponder wtime 8000 btime 8000".split())
     assert ponder == GoCommand(wtime=8000, btime=8000, ponder=True)
@@ -256,8 +259,10 @@ def test_go_parsing_and_time_budget():
     assert clock_problem(parse_go(["wtime", "1000"]), chess.WHITE) is None
     assert clock_problem(parse_go(["depth", "3"]), chess.WHITE) is None
     # Malformed words are left out and noted, never the whole go (a GUI waits for bestmove).
-    for bad, kept in ((["depth"], GoCommand()), (["depth", "0"], GoCommand()), (["nodes", "-5"], GoCommand()),
-                      (["wibble", "movetime", "100"], GoCommand(movetime=100))):
+    for bad, kept in ((["depth"], GoCommand()), (["depth", "0"], GoCommand(depth=1)),
+                      (["nodes", "-5"], GoCommand(nodes=1)), (["movetime", "-1"], GoCommand(movetime=0)),
+                      (["wtime", "-5"], GoCommand(wtime=0)), (["movestogo", "0"], GoCommand()),
+                      (["mate", "0"], GoCommand(mate=1)), (["wibble", "movetime", "100"], GoCommand(movetime=100))):
         go = parse_go(bad)
         assert len(go.problems) == 1 and dataclasses.replace(go, problems=()) == kept
     assert parse_go(["searchmoves", "e2e4", "d2d4", "depth", "2"]).searchmoves == (
@@ -372,3 +377,40 @@ def test_search_error_before_any_depth_falls_back_to_a_legal_move():
     board.push_uci("e2e4")
     assert lines[-1].startswith("bestmove ")
     assert chess.Move.from_uci(lines[-1].split()[1]) in board.legal_moves
+
+
+class _Uniform:
+    """A move predictor that believes every legal move equally."""
+
+    def predict_proba(self, board):
+        moves = list(board.legal_moves)
+        return {move: 1 / len(moves) for move in moves}
+
+
+def _mode(name):
+    """The keyword arguments of a :class:`UciEngine` in one of its four modes."""
+    from search.chess.imitation import Imitation
+    from search.exploit import Exploitation
+
+    return {
+        "plain": {},
+        "guided": {"predictor": _Uniform()},
+        "exploit": {"predictor": _Uniform(), "exploitation": Exploitation(weight=0.5)},
+        "imitate": {"predictor": _Uniform(), "imitation": Imitation()},
+    }[name]
+
+
+@pytest.mark.parametrize("mode", ["plain", "guided", "exploit", "imitate"])
+def test_out_of_range_go_limits_are_clamped_and_answered_without_stop(mode):
+    for go in ("go wtime -5 btime -5", "go movetime -1", "go depth 0", "go nodes 0", "go mate 2", "go depth -3 movetime x"):
+        out = io.StringIO()
+        engine = UciEngine(output=out, **_mode(mode))
+        engine.handle("position startpos moves e2e4")
+        engine.handle(go)
+        assert _wait_for(engine, 20), f"{mode}: {go!r} waited for a stop"
+        lines = out.getvalue().splitlines()
+        assert lines[-1].startswith("bestmove "), (mode, go, lines)
+        board = chess.Board()
+        board.push_uci("e2e4")
+        assert chess.Move.from_uci(lines[-1].split()[1]) in board.legal_moves
+        engine._stop_search()
