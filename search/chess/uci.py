@@ -12,8 +12,10 @@ clamped (a negative time to 0, a depth or node count below 1 to 1), so that ever
 ``go`` but ``go infinite`` and ``go ponder`` ends with a ``bestmove`` of its own. An invalid
 ``position`` is noted and leaves the engine on the valid part of it (the start
 position if the set-up itself is invalid, the moves up to the first illegal one),
-never on the previous position. The game history reaches the search: repetitions
-count, and a move predictor sees every move played.
+never on the previous position. A ``position`` whose moves extend the previous one's
+only plays the new moves, so setting up costs the same at any length of game. The game
+history reaches the search (its last :data:`SEARCH_HISTORY` plies): repetitions count,
+and a move predictor sees the moves played.
 
 Time: ``movetime`` is the time from ``go`` to ``bestmove``; with clocks, a share of
 the mover's clock (a fortieth, or the moves to go) plus most of the increment. A
@@ -72,6 +74,7 @@ __all__ = [
     "UNTIMED_SECONDS",
     "MAX_GO_NUMBER",
     "END_OF_INPUT_WAIT",
+    "SEARCH_HISTORY",
 ]
 
 ENGINE_NAME = "IAM search 0.1"
@@ -81,6 +84,9 @@ UNTIMED_SECONDS = 10.0
 """Thinking time bound of a ``go`` that names no time (not ``infinite`` or ``ponder``)."""
 MAX_GO_NUMBER = 10**9
 """Larger numbers in ``go`` (milliseconds, nodes, depth) are read as this (11.6 days)."""
+SEARCH_HISTORY = 1024
+"""Plies of the game a search sees: every real game whole; of a longer one, the recent
+part, which holds all that repetitions need (a halfmove clock of 100 is a draw)."""
 END_OF_INPUT_WAIT = 10.0
 """Seconds a search that ends on its own may still run once the input has ended."""
 _SAFETY = 0.030  # seconds kept back for unwinding, printing and pipe latency
@@ -262,6 +268,7 @@ class UciEngine:
         self.guidance = guidance
         self.game = ChessGame()
         self.board = chess.Board()
+        self._setup: tuple[list[str], list[str]] | None = None  # the last valid position command, to extend
         self.evaluator = material_pst_evaluator()
         self.hash_mb = _DEFAULT_HASH_MB
         self._new_tables()
@@ -348,6 +355,7 @@ class UciEngine:
         self._stop_search()
         self._new_tables()
         self.board = chess.Board()
+        self._setup = None
 
     def _cmd_setoption(self, args: list[str]) -> None:
         if len(args) < 2 or args[0] != "name":
@@ -372,8 +380,15 @@ class UciEngine:
         self._new_tables()
 
     def _cmd_position(self, args: list[str]) -> None:
+        """Set the position; a move list that extends the previous one only plays the new moves."""
         self._stop_search()
-        self.board, problem = _position(args)
+        setup, moves = _split_position(args)
+        previous = self._setup
+        if previous is not None and setup == previous[0] and moves[: len(previous[1])] == previous[1]:
+            problem = _play(self.board, moves[len(previous[1]) :])
+        else:
+            self.board, problem = _position(args)
+        self._setup = (setup, moves) if problem is None else None
         if problem is not None:
             self.send(f"info string invalid position ({problem}); the position is now {self.board.fen()}")
 
@@ -382,7 +397,7 @@ class UciEngine:
         self._stop_search()
         for problem in go.problems:
             self.send(f"info string ignored in go: {problem}")
-        board = self.board.copy()
+        board = self.board.copy(stack=SEARCH_HISTORY)
         allowed = [move for move in go.searchmoves if move in board.legal_moves]
         if go.searchmoves and not allowed:
             self.send("info string go searchmoves names no legal move; searching all moves")
@@ -613,11 +628,7 @@ def _position(args: list[str]) -> tuple[chess.Board, str | None]:
     An invalid set-up gives the start position; an illegal or malformed move ends the
     move list there (the moves before it are played).
     """
-    if "moves" in args:
-        split = args.index("moves")
-        setup, moves = args[:split], args[split + 1 :]
-    else:
-        setup, moves = args, []
+    setup, moves = _split_position(args)
     if setup == ["startpos"]:
         board = chess.Board()
     elif setup and setup[0] == "fen" and len(setup) > 1:
@@ -629,15 +640,28 @@ def _position(args: list[str]) -> tuple[chess.Board, str | None]:
             return chess.Board(), f"illegal position {board.fen()}"
     else:
         return chess.Board(), "expected: position startpos|fen <fen> [moves ...]"
+    return board, _play(board, moves)
+
+
+def _split_position(args: list[str]) -> tuple[list[str], list[str]]:
+    """The set-up words of a ``position`` command and its moves."""
+    if "moves" in args:
+        split = args.index("moves")
+        return args[:split], args[split + 1 :]
+    return args, []
+
+
+def _play(board: chess.Board, moves: list[str]) -> str | None:
+    """Push ``moves`` (UCI) on ``board`` up to the first bad one; what was wrong with it, or ``None``."""
     for uci in moves:
         try:
             move = chess.Move.from_uci(uci)
         except ValueError:
-            return board, f"malformed move {uci[:20]!r}"
+            return f"malformed move {uci[:20]!r}"
         if not board.is_legal(move):
-            return board, f"illegal move {uci} in {board.fen()}"
+            return f"illegal move {uci} in {board.fen()}"
         board.push(move)
-    return board, None
+    return None
 
 
 def _depth_limit(go: GoCommand) -> int | None:

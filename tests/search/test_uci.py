@@ -414,3 +414,26 @@ def test_out_of_range_go_limits_are_clamped_and_answered_without_stop(mode):
         board.push_uci("e2e4")
         assert chess.Move.from_uci(lines[-1].split()[1]) in board.legal_moves
         engine._stop_search()
+
+
+def test_a_position_extending_the_previous_one_plays_only_the_new_moves():
+    engine = UciEngine(output=io.StringIO())
+    engine.handle("position startpos moves e2e4 e7e5")
+    board = engine.board
+    engine.handle("position startpos moves e2e4 e7e5 g1f3 b8c6")
+    assert engine.board is board and [m.uci() for m in board.move_stack] == ["e2e4", "e7e5", "g1f3", "b8c6"]
+    engine.handle("position startpos moves d2d4")  # not an extension: set up afresh
+    assert engine.board is not board and [m.uci() for m in engine.board.move_stack] == ["d2d4"]
+    engine.handle("position startpos moves d2d4 e7e5 e1e3")  # an illegal move ends the list
+    assert [m.uci() for m in engine.board.move_stack] == ["d2d4", "e7e5"]
+    engine.handle("position startpos moves d2d4 e7e5 e2e4")  # after an invalid one: set up afresh
+    assert [m.uci() for m in engine.board.move_stack] == ["d2d4", "e7e5", "e2e4"]
+    engine.handle(f"position fen {MATE_IN_ONE} moves e1e2")  # another set-up, the same moves' prefix
+    assert engine.board.fen().startswith("6k1/5ppp/8/8/8/8/4RPPP/6K1 b")
+
+
+def test_a_very_long_game_is_searched_on_its_recent_history():
+    shuffle = ["g1f3", "g8f6", "f3g1", "f6g8"] * 600  # 2,400 plies of knight moves
+    lines, engine = _session("position startpos moves " + " ".join(shuffle), "go depth 2")
+    assert len(engine.board.move_stack) == 2400
+    assert lines[-1].startswith("bestmove ") and chess.Move.from_uci(lines[-1].split()[1]) in engine.board.legal_moves
