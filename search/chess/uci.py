@@ -43,6 +43,7 @@ from __future__ import annotations
 import dataclasses
 import sys
 import threading
+import time
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TextIO
@@ -89,6 +90,7 @@ SEARCH_HISTORY = 1024
 part, which holds all that repetitions need (a halfmove clock of 100 is a draw)."""
 END_OF_INPUT_WAIT = 10.0
 """Seconds a search that ends on its own may still run once the input has ended."""
+_IMITATION_SEARCH_SHARE = 0.25  # of an imitating move's time, kept for a search when the model cannot answer
 _SAFETY = 0.030  # seconds kept back for unwinding, printing and pipe latency
 _DEFAULT_HASH_MB = 64
 _ENTRY_BYTES = 200  # rough size of one table entry in CPython
@@ -282,6 +284,7 @@ class UciEngine:
         self._pondering: GoCommand | None = None
         self._timer: threading.Timer | None = None
         self.ponder_option = False
+        self._prediction_clock = _PredictionClock()
 
     def _new_tables(self) -> None:
         entries = max(1, self.hash_mb * 1_000_000 // _ENTRY_BYTES)
@@ -462,14 +465,15 @@ class UciEngine:
         does not come.
         """
         best: SearchResult | None = None
+        deadline = None if limits.time is None else time.perf_counter() + limits.time
         if self.imitation is not None and not allowed:
-            self._imitate(board, limits, stop, release)
+            self._imitate(board, limits, stop, release, deadline)
             return
         if self.exploiting is not None and not allowed:
             self._exploit(board, limits, stop, release)
             return
         try:
-            guided = self._guided(board)
+            guided = self._guided(board, deadline, stop)
             if allowed:  # go searchmoves: the generic search with a root filter and a table of its own
                 policy = _RootMoves(allowed, guided.policy if guided is not None else None)
                 restricted = Searcher(
@@ -488,25 +492,42 @@ class UciEngine:
                 stats = guided.policy.stats()
                 self.send(
                     f"info string predictor {stats.calls} positions, {stats.cache_hits} cached, "
-                    f"{round(stats.seconds * 1000)} ms"
+                    f"{round(stats.seconds * 1000)} ms" + (f", {self._bounded.skipped} left out for time" if self._bounded.skipped else "")
                 )
         except Exception as exc:  # the protocol needs a bestmove whatever broke
             self.send(f"info string search error: {type(exc).__name__}: {exc}")
         release.wait()
         self.send(f"bestmove {self._best_move(best, board, allowed)}")
 
-    def _imitate(self, board: chess.Board, limits: Limits, stop: threading.Event, release: threading.Event) -> None:
-        """The imitation's move: the model's, or the fast core's where the model leaves it to the search."""
+    def _imitate(
+        self, board: chess.Board, limits: Limits, stop: threading.Event, release: threading.Event, deadline: float | None
+    ) -> None:
+        """The imitation's move: the model's, or the fast core's where the model leaves it to the search.
+
+        With a time limit the prediction may use most of it (the rest is kept for a
+        search); a prediction that cannot finish in that time is given up and the fast
+        core's move played.
+        """
         best: SearchResult | None = None
         move: chess.Move | None = None
         try:
-            choice = choose_imitation_move(board, self.predictor.predict_proba(board), self.imitation)
-            self.choices[choice.source] += 1
-            if choice.move is not None:
+            reserve = None if deadline is None else deadline - _IMITATION_SEARCH_SHARE * limits.time
+            bounded = _BoundedPredictor(self.predictor, reserve, stop, self._prediction_clock)
+            beliefs = bounded.predict_proba(board)
+            choice = None if bounded.skipped else choose_imitation_move(board, beliefs, self.imitation)
+            if choice is not None:
+                self.choices[choice.source] += 1
+            if choice is not None and choice.move is not None:
                 move = choice.move
                 self.send(f"info string model move {move.uci()} belief {choice.belief:.3f} (most believed {choice.top_belief:.3f})")
             else:
-                self.send(f"info string search move: model unsure ({choice.top_belief:.3f}) in a tactical position")
+                if choice is None:
+                    self.choices["search"] += 1
+                    self.send("info string search move: no time for the model's prediction")
+                else:
+                    self.send(f"info string search move: model unsure ({choice.top_belief:.3f}) in a tactical position")
+                if deadline is not None:
+                    limits = dataclasses.replace(limits, time=max(0.0, deadline - time.perf_counter()))
                 for best in self.fast.iterate(board, limits, stop=stop):
                     self.send(self._info(best, board))
         except Exception as exc:  # the protocol needs a bestmove whatever broke
@@ -541,8 +562,10 @@ class UciEngine:
         legal = move is not None and move in board.legal_moves
         self.send(f"bestmove {move.uci() if legal else self._best_move(best, board)}")
 
-    def _guided(self, board: chess.Board) -> Searcher | None:
+    def _guided(self, board: chess.Board, deadline: float | None = None, stop: threading.Event | None = None) -> Searcher | None:
         """The guided search for a search from ``board``; ``None`` for a plain search.
+
+        The predictor's calls end by ``deadline``: its time counts against the move's budget.
 
         The model steers only the modelled player's nodes. When the engine itself is
         asked to move for the modelled colour (``--player-color`` names the side to
@@ -555,8 +578,9 @@ class UciEngine:
             self.send("info string the engine moves for the modelled player here: plain search")
             return None
         player = 0 if modelled == chess.WHITE else 1
+        self._bounded = _BoundedPredictor(self.predictor, deadline, stop or threading.Event(), self._prediction_clock)
         return guided_searcher(
-            self.game, predictor=self.predictor, modelled_player=player, evaluator=self.evaluator,
+            self.game, predictor=self._bounded, modelled_player=player, evaluator=self.evaluator,
             guidance=self.guidance, ordering=self.ordering, table=self.table, quiescence=True,
         )
 
@@ -593,6 +617,73 @@ class UciEngine:
             f"info depth {result.depth} score {score} nodes {nodes} "
             f"nps {nodes * 1000 // millis} time {millis} pv {pv}"
         )
+
+
+class _PredictionClock:
+    """What the engine knows of its predictor's cost: the last call's seconds, and a call
+    left running past its deadline (a Python thread cannot be interrupted)."""
+
+    def __init__(self) -> None:
+        self.cost = 0.0
+        self.running: threading.Thread | None = None
+
+    def busy(self) -> bool:
+        return self.running is not None and self.running.is_alive()
+
+
+class _BoundedPredictor:
+    """A move predictor whose calls end by ``deadline`` (``time.perf_counter`` seconds).
+
+    Each call runs in a worker thread, waited for until the deadline or ``stop``; a call
+    that does not finish by then gives no beliefs (the search goes on unguided there),
+    and so does one expected (by the last call's cost) to overrun the time left, or one
+    asked while an abandoned call still runs. ``deadline`` ``None``: calls run unbounded.
+    """
+
+    def __init__(
+        self, predictor: MovePredictor, deadline: float | None, stop: threading.Event, clock: _PredictionClock
+    ) -> None:
+        self.predictor = predictor
+        self.deadline = deadline
+        self.stop = stop
+        self.clock = clock
+        self.skipped = 0
+        """Calls given no beliefs for lack of time."""
+
+    def predict_proba(self, board: chess.Board) -> dict[chess.Move, float]:
+        if self.deadline is None:
+            return self._timed(board)
+        left = self.deadline - time.perf_counter()
+        if left <= 0 or self.clock.cost > left or self.clock.busy() or self.stop.is_set():
+            self.skipped += 1
+            return {}
+        box: dict[str, object] = {}
+        own = board.copy()  # the caller's board moves on if this call is abandoned
+
+        def work() -> None:
+            try:
+                box["beliefs"] = self._timed(own)
+            except BaseException as exc:  # handed to the caller below
+                box["error"] = exc
+
+        worker = threading.Thread(target=work, daemon=True)
+        worker.start()
+        while worker.is_alive() and not self.stop.is_set() and time.perf_counter() < self.deadline:
+            worker.join(min(0.005, max(0.0, self.deadline - time.perf_counter())))
+        if worker.is_alive():
+            self.clock.running = worker
+            self.skipped += 1
+            return {}
+        if "error" in box:
+            raise box["error"]  # type: ignore[misc]
+        return box["beliefs"]  # type: ignore[return-value]
+
+    def _timed(self, board: chess.Board) -> dict[chess.Move, float]:
+        started = time.perf_counter()
+        try:
+            return self.predictor.predict_proba(board)
+        finally:
+            self.clock.cost = time.perf_counter() - started
 
 
 class _RootMoves:

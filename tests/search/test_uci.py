@@ -437,3 +437,47 @@ def test_a_very_long_game_is_searched_on_its_recent_history():
     lines, engine = _session("position startpos moves " + " ".join(shuffle), "go depth 2")
     assert len(engine.board.move_stack) == 2400
     assert lines[-1].startswith("bestmove ") and chess.Move.from_uci(lines[-1].split()[1]) in engine.board.legal_moves
+
+
+class _Slow(_Uniform):
+    """A predictor that takes ``seconds`` to answer."""
+
+    def __init__(self, seconds):
+        self.seconds = seconds
+
+    def predict_proba(self, board):
+        time.sleep(self.seconds)
+        return super().predict_proba(board)
+
+
+@pytest.mark.parametrize("mode", ["guided", "imitate"])
+def test_a_prediction_that_cannot_fit_the_clock_is_left_out(mode):
+    kwargs = _mode(mode)
+    kwargs["predictor"] = _Slow(5.0)
+    out = io.StringIO()
+    engine = UciEngine(output=out, **kwargs)
+    engine.handle("position startpos moves e2e4")
+    engine.handle("go movetime 100")
+    assert _wait_for(engine, 3.0), "the engine waited for a prediction longer than its clock"
+    lines = out.getvalue().splitlines()
+    board = chess.Board()
+    board.push_uci("e2e4")
+    assert chess.Move.from_uci(lines[-1].split()[1]) in board.legal_moves
+    if mode == "imitate":
+        assert "info string search move: no time for the model's prediction" in lines
+        assert engine.choices == {"model": 0, "search": 1}
+    else:
+        assert any(line.startswith("info string predictor") and "left out for time" in line for line in lines)
+    # The abandoned call still runs: the next move does not wait for it or start another.
+    engine.handle("go movetime 100")
+    assert _wait_for(engine, 3.0)
+
+
+def test_a_prediction_that_fits_the_clock_is_used():
+    out = io.StringIO()
+    engine = UciEngine(output=out, **_mode("imitate"))
+    engine.handle("position startpos moves e2e4")
+    engine.handle("go movetime 2000")
+    assert _wait_for(engine, 10.0)
+    assert engine.choices == {"model": 1, "search": 0}
+    assert any(line.startswith("info string model move") for line in out.getvalue().splitlines())
