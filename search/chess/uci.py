@@ -1,8 +1,10 @@
 """A UCI chess engine around the search library (the protocol any chess GUI speaks).
 
 Commands: uci, isready, ucinewgame, setoption, position startpos|fen ... [moves ...],
-go depth|nodes|movetime|wtime|btime|winc|binc|movestogo|infinite|ponder|searchmoves,
-ponderhit, stop, quit. The search runs in a thread so ``stop`` and ``isready`` are
+go depth|nodes|mate|movetime|wtime|btime|winc|binc|movestogo|infinite|ponder|searchmoves,
+ponderhit, stop, quit. Options: Hash, Ponder, Threads (1 only: another number is
+refused with an ``info string``) and, when imitating, Temperature and Seed. The
+engine's name says its mode (``... (guided by a model of X)``). The search runs in a thread so ``stop`` and ``isready`` are
 answered while it thinks; an ``info`` line follows every completed depth and
 ``bestmove`` (with the expected reply as ``ponder``) ends every ``go``, also when the
 search breaks. Unknown or malformed commands are ignored with an ``info string``
@@ -41,6 +43,7 @@ model is unsure in a tactical position.
 from __future__ import annotations
 
 import dataclasses
+import importlib.metadata
 import sys
 import threading
 import time
@@ -78,7 +81,15 @@ __all__ = [
     "SEARCH_HISTORY",
 ]
 
-ENGINE_NAME = "IAM search 0.1"
+def _version() -> str:
+    try:
+        return importlib.metadata.version("iam-toolkit")
+    except importlib.metadata.PackageNotFoundError:  # run from a source tree that is not installed
+        return "(source)"
+
+
+ENGINE_NAME = f"IAM toolkit {_version()}"
+"""The engine's name; each mode adds what it plays with (see :meth:`UciEngine.name`)."""
 FALLBACK_SECONDS = 1.0
 """Thinking time for a ``go`` whose clock words leave out the side to move's clock."""
 UNTIMED_SECONDS = 10.0
@@ -335,9 +346,10 @@ class UciEngine:
         return True
 
     def _cmd_uci(self, args: list[str]) -> None:
-        self.send(f"id name {ENGINE_NAME}")
+        self.send(f"id name {self.name}")
         self.send("id author IAM toolkit")
         self.send(f"option name Hash type spin default {_DEFAULT_HASH_MB} min 1 max 4096")
+        self.send("option name Threads type spin default 1 min 1 max 1")
         self.send("option name Ponder type check default false")
         if self.imitation is not None:
             self.send(f"option name Temperature type string default {self.imitation.temperature:g}")
@@ -350,6 +362,17 @@ class UciEngine:
         elif self.predictor is not None:
             whose = {None: "the opponent's", chess.WHITE: "White's", chess.BLACK: "Black's"}[self.modelled_color]
             self.send(f"info string guided search with {self.predictor_name} at {whose} nodes")
+
+    @property
+    def name(self) -> str:
+        """The engine's name in this mode, e.g. ``IAM toolkit 0.1.0 (guided by a model of Botvinnik)``."""
+        if self.imitation is not None:
+            return f"{ENGINE_NAME} (playing as {self.predictor_name})"
+        if self.exploitation is not None:
+            return f"{ENGINE_NAME} (exploiting {self.predictor_name})"
+        if self.predictor is not None:
+            return f"{ENGINE_NAME} (guided by {self.predictor_name})"
+        return ENGINE_NAME
 
     def _cmd_isready(self, args: list[str]) -> None:
         self.send("readyok")
@@ -370,6 +393,10 @@ class UciEngine:
             if value.lower() not in ("true", "false"):
                 raise ValueError(f"Ponder must be true or false, got {value!r}")
             self.ponder_option = value.lower() == "true"  # the GUI decides when to ponder
+            return
+        if name.lower() == "threads":
+            if value.strip() != "1":
+                raise ValueError(f"Threads {value[:20]!r} refused: this engine searches with one thread")
             return
         if self.imitation is not None and name.lower() in ("temperature", "seed"):
             self.imitation = _imitation_option(self.imitation, name.lower(), value)
@@ -416,7 +443,8 @@ class UciEngine:
             self._release.set()
         limits = Limits(depth=_depth_limit(go), nodes=go.nodes, time=seconds)
         self._thread = threading.Thread(
-            target=self._think, args=(board, limits, self._stop, self._release, tuple(allowed)), daemon=True
+            target=self._think, args=(board, limits, self._stop, self._release, tuple(allowed), self.imitation),
+            daemon=True,
         )
         self._thread.start()
 
@@ -456,6 +484,7 @@ class UciEngine:
         stop: threading.Event,
         release: threading.Event,
         allowed: tuple[chess.Move, ...] = (),
+        imitation: Imitation | None = None,
     ) -> None:
         """The search thread: ``info`` per completed depth, then always one ``bestmove``.
 
@@ -466,14 +495,14 @@ class UciEngine:
         """
         best: SearchResult | None = None
         deadline = None if limits.time is None else time.perf_counter() + limits.time
-        if self.imitation is not None and not allowed:
-            self._imitate(board, limits, stop, release, deadline)
+        if imitation is not None and not allowed:  # the options as they were at go
+            self._imitate(board, limits, stop, release, deadline, imitation)
             return
         if self.exploiting is not None and not allowed:
             self._exploit(board, limits, stop, release)
             return
         try:
-            guided = self._guided(board, deadline, stop)
+            guided = self._guided(board, deadline)
             if allowed:  # go searchmoves: the generic search with a root filter and a table of its own
                 policy = _RootMoves(allowed, guided.policy if guided is not None else None)
                 restricted = Searcher(
@@ -500,7 +529,8 @@ class UciEngine:
         self.send(f"bestmove {self._best_move(best, board, allowed)}")
 
     def _imitate(
-        self, board: chess.Board, limits: Limits, stop: threading.Event, release: threading.Event, deadline: float | None
+        self, board: chess.Board, limits: Limits, stop: threading.Event, release: threading.Event,
+        deadline: float | None, imitation: Imitation,
     ) -> None:
         """The imitation's move: the model's, or the fast core's where the model leaves it to the search.
 
@@ -512,9 +542,9 @@ class UciEngine:
         move: chess.Move | None = None
         try:
             reserve = None if deadline is None else deadline - _IMITATION_SEARCH_SHARE * limits.time
-            bounded = _BoundedPredictor(self.predictor, reserve, stop, self._prediction_clock)
+            bounded = _BoundedPredictor(self.predictor, reserve, self._prediction_clock)
             beliefs = bounded.predict_proba(board)
-            choice = None if bounded.skipped else choose_imitation_move(board, beliefs, self.imitation)
+            choice = None if bounded.skipped else choose_imitation_move(board, beliefs, imitation)
             if choice is not None:
                 self.choices[choice.source] += 1
             if choice is not None and choice.move is not None:
@@ -562,7 +592,7 @@ class UciEngine:
         legal = move is not None and move in board.legal_moves
         self.send(f"bestmove {move.uci() if legal else self._best_move(best, board)}")
 
-    def _guided(self, board: chess.Board, deadline: float | None = None, stop: threading.Event | None = None) -> Searcher | None:
+    def _guided(self, board: chess.Board, deadline: float | None = None) -> Searcher | None:
         """The guided search for a search from ``board``; ``None`` for a plain search.
 
         The predictor's calls end by ``deadline``: its time counts against the move's budget.
@@ -578,7 +608,7 @@ class UciEngine:
             self.send("info string the engine moves for the modelled player here: plain search")
             return None
         player = 0 if modelled == chess.WHITE else 1
-        self._bounded = _BoundedPredictor(self.predictor, deadline, stop or threading.Event(), self._prediction_clock)
+        self._bounded = _BoundedPredictor(self.predictor, deadline, self._prediction_clock)
         return guided_searcher(
             self.game, predictor=self._bounded, modelled_player=player, evaluator=self.evaluator,
             guidance=self.guidance, ordering=self.ordering, table=self.table, quiescence=True,
@@ -634,18 +664,15 @@ class _PredictionClock:
 class _BoundedPredictor:
     """A move predictor whose calls end by ``deadline`` (``time.perf_counter`` seconds).
 
-    Each call runs in a worker thread, waited for until the deadline or ``stop``; a call
+    Each call runs in a worker thread, waited for until the deadline; a call
     that does not finish by then gives no beliefs (the search goes on unguided there),
     and so does one expected (by the last call's cost) to overrun the time left, or one
     asked while an abandoned call still runs. ``deadline`` ``None``: calls run unbounded.
     """
 
-    def __init__(
-        self, predictor: MovePredictor, deadline: float | None, stop: threading.Event, clock: _PredictionClock
-    ) -> None:
+    def __init__(self, predictor: MovePredictor, deadline: float | None, clock: _PredictionClock) -> None:
         self.predictor = predictor
         self.deadline = deadline
-        self.stop = stop
         self.clock = clock
         self.skipped = 0
         """Calls given no beliefs for lack of time."""
@@ -654,7 +681,7 @@ class _BoundedPredictor:
         if self.deadline is None:
             return self._timed(board)
         left = self.deadline - time.perf_counter()
-        if left <= 0 or self.clock.cost > left or self.clock.busy() or self.stop.is_set():
+        if left <= 0 or self.clock.cost > left or self.clock.busy():
             self.skipped += 1
             return {}
         box: dict[str, object] = {}
@@ -668,8 +695,7 @@ class _BoundedPredictor:
 
         worker = threading.Thread(target=work, daemon=True)
         worker.start()
-        while worker.is_alive() and not self.stop.is_set() and time.perf_counter() < self.deadline:
-            worker.join(min(0.005, max(0.0, self.deadline - time.perf_counter())))
+        worker.join(max(0.0, self.deadline - time.perf_counter()))
         if worker.is_alive():
             self.clock.running = worker
             self.skipped += 1

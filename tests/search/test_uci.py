@@ -3,6 +3,7 @@
 import asyncio
 import dataclasses
 import io
+import subprocess
 import sys
 import time
 
@@ -12,6 +13,7 @@ import pytest
 
 from iam.cli import main as iam_main
 from search.chess.uci import (
+    ENGINE_NAME,
     FALLBACK_SECONDS,
     MAX_GO_NUMBER,
     UNTIMED_SECONDS,
@@ -34,7 +36,8 @@ def engine():
 
 
 def test_identifies_itself(engine):
-    assert engine.id["name"].startswith("IAM search")
+    assert engine.id["name"] == ENGINE_NAME and ENGINE_NAME.startswith("IAM toolkit ")
+    assert engine.options["Threads"].max == 1
     assert "Hash" in engine.options
 
 
@@ -481,3 +484,45 @@ def test_a_prediction_that_fits_the_clock_is_used():
     assert _wait_for(engine, 10.0)
     assert engine.choices == {"model": 1, "search": 0}
     assert any(line.startswith("info string model move") for line in out.getvalue().splitlines())
+
+
+@pytest.mark.parametrize("mode, suffix", [("plain", ""), ("guided", " (guided by a model of X)"),
+                                          ("exploit", " (exploiting a model of X)"),
+                                          ("imitate", " (playing as a model of X)")])
+def test_each_mode_has_its_name_and_threads_other_than_one_are_refused(mode, suffix):
+    lines, _ = _session_with(_mode(mode), "uci", "setoption name Threads value 1", "setoption name Threads value 4",
+                             "isready")
+    assert f"id name {ENGINE_NAME}{suffix}" in lines
+    assert "option name Threads type spin default 1 min 1 max 1" in lines
+    notes = [line for line in lines if line.startswith("info string ignored setoption")]
+    assert len(notes) == 1 and "Threads '4' refused" in notes[0]
+
+
+def _session_with(kwargs, *commands):
+    out = io.StringIO()
+    engine = UciEngine(output=out, predictor_name="a model of X", **kwargs)
+    engine.run(commands)
+    return out.getvalue().splitlines(), engine
+
+
+def test_the_first_go_after_a_burst_of_commands_searches_its_time():
+    with subprocess.Popen([*COMMAND], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True) as process:
+        process.stdin.write("uci\nisready\nucinewgame\nposition startpos\ngo movetime 600\n")
+        process.stdin.flush()
+        for line in process.stdout:
+            if line.startswith("readyok"):
+                ready = time.perf_counter()
+            if line.startswith("bestmove"):
+                answered = time.perf_counter() - ready
+                break
+        process.stdin.write("quit\n")
+        process.stdin.flush()
+    assert answered > 0.3  # most of its 600 ms, not an answer after a shallow depth
+
+
+def test_the_sampling_option_is_renamed_and_the_old_name_still_works(capsys):
+    assert iam_main(["uci", "--sample-temperature", "1"]) == 2
+    assert "--sample-temperature, --seed and --unsure-below need --imitate" in capsys.readouterr().err
+    assert iam_main(["uci", "--temperature", "1"]) == 2
+    err = capsys.readouterr().err
+    assert "--temperature is renamed --sample-temperature" in err and "need --imitate" in err
