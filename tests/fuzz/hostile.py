@@ -113,7 +113,7 @@ def small_model_json(corpus: Corpus, games: int = 40) -> str:
 
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "head.pgn"
-        path.write_text("".join(corpus.games[:games]), encoding="utf-8")
+        path.write_text("".join([game for game in corpus.games if "Botvinnik" in game][:games]), encoding="utf-8")
         played = list(iter_player_games([path], player="Botvinnik"))
     model = OpponentModel(belief_positions=300).fit(played)
     return json.dumps(to_document(model.state_))
