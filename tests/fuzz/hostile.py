@@ -763,8 +763,8 @@ def uci_session_without_stop(seed: int) -> list[str]:
 
 
 def _last_go_waits_for_stop(lines: list[str]) -> bool:
-    """Whether the session's last ``go`` searches until a ``stop`` that never comes (infinite, or ponder
-    unhit, with no later ``position`` or ``ucinewgame`` to end it)."""
+    """Whether the session's last ``go`` searches until a ``stop`` that never comes (infinite, ponder
+    unhit, or a huge depth or node limit alone, with no later ``position`` or ``ucinewgame`` to end it)."""
     from search.chess.uci import parse_go
 
     gos = [index for index, line in enumerate(lines) if line.split()[:1] == ["go"]]
@@ -774,6 +774,8 @@ def _last_go_waits_for_stop(lines: list[str]) -> bool:
     later = {line.split()[0] for line in lines[gos[-1] + 1 :] if line.split()}
     if later & {"position", "ucinewgame"}:  # each stops the search, which then answers
         return False
+    if go.movetime is None and not go.has_clock and ((go.depth or 0) > 20 or (go.nodes or 0) > 10**7):
+        return True  # a depth or node limit alone, as asked, beyond what ends within a case's time
     return go.infinite or (go.ponder and "ponderhit" not in later)
 
 
