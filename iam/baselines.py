@@ -44,13 +44,13 @@ class SearchBest:
 class EngineBest:
     """A UCI engine's best move at a fixed depth (belief 1), its analyses cached on disk."""
 
-    def __init__(self, path: str, *, depth: int = 8, cache: str | None = None) -> None:
-        self.path, self.depth, self.cache = path, depth, cache
+    def __init__(self, path: str, *, depth: int = 8, cache: str | None = None, timeout: float | None = None) -> None:
+        self.path, self.depth, self.cache, self.timeout = path, depth, cache, timeout
         self._analyser: EngineAnalyser | None = None
 
     def predict_proba(self, board: chess.Board) -> dict[chess.Move, float]:
         if self._analyser is None:
-            self._analyser = EngineAnalyser(self.path, depth=self.depth, cache=self.cache)
+            self._analyser = EngineAnalyser(self.path, depth=self.depth, cache=self.cache, analysis_timeout=self.timeout)
         return _best_moves(self._analyser.analyse(board).scores)
 
     def close(self) -> None:

@@ -24,10 +24,13 @@ the game it came from or on what was analysed before it.
 
 from __future__ import annotations
 
+import asyncio
 import concurrent.futures
+import logging
 import os
 import shutil
 import threading
+import time
 import weakref
 from collections import Counter
 from collections.abc import Callable, Iterable
@@ -40,13 +43,39 @@ import chess.engine
 from iam.analysis_cache import SCHEMA_VERSION, AnalysisCache
 from iam.errors import IAMError
 
-__all__ = ["EngineAnalyser", "EngineError", "MoveScores", "MATE_SCORE", "MAX_CENTIPAWNS", "SCHEMA_VERSION"]
+__all__ = [
+    "EngineAnalyser",
+    "EngineError",
+    "MoveScores",
+    "MATE_SCORE",
+    "MAX_CENTIPAWNS",
+    "SCHEMA_VERSION",
+    "default_analysis_timeout",
+]
 
 MATE_SCORE = 100_000
 """A mate in n moves for the side to move scores ``MATE_SCORE - n``."""
 
 MAX_CENTIPAWNS = 20_000
 """Centipawn scores are clipped to +-this, far below any mate score."""
+
+_LONGEST_MATE = MATE_SCORE - MAX_CENTIPAWNS - 1
+"""Longer mates an engine reports are read as this long, so they stay in the mate range."""
+
+
+def default_analysis_timeout(depth: int) -> float:
+    """Seconds one position's analysis may take at ``depth`` before the engine counts as hung.
+
+    Generous (a search's cost grows about geometrically with its depth, and one
+    analysis scores every legal move): 30 s up to depth 8, doubling every 3 plies beyond.
+    """
+    return 30.0 * 2.0 ** (max(0, depth - 8) / 3)
+
+# python-chess logs an engine's malformed output (an illegal PV, say) as it parses it; the
+# analyser turns what matters into one EngineError line, so those notes reach stderr only
+# when the program configures logging itself.
+logging.getLogger("chess.engine").addHandler(logging.NullHandler())
+
 
 class EngineError(IAMError):
     """The engine is missing, not a UCI engine or died, or the cache file is unusable.
@@ -92,8 +121,11 @@ class EngineAnalyser:
     ``with`` block). The cache remembers which engine name a path reported (with the
     executable's size and modification time), so positions already in the cache are
     served without starting the engine at all, even when the executable is gone.
-    ``timeout`` bounds how long the engine may take to answer the UCI handshake; the
-    analysis itself has no time limit (the depth bounds it).
+    ``timeout`` bounds how long the engine may take to answer the UCI handshake;
+    ``analysis_timeout`` how long one position's analysis may take (default
+    :func:`default_analysis_timeout` of the depth). An engine that overruns it, or that
+    answers with an illegal move, is stopped (and started afresh for the next position)
+    and ``EngineError`` names it, the position and the reason.
     """
 
     def __init__(
@@ -105,6 +137,7 @@ class EngineAnalyser:
         threads: int = 1,
         hash_mb: int = 16,
         timeout: float = 10.0,
+        analysis_timeout: float | None = None,
     ) -> None:
         for name, value in (("depth", depth), ("threads", threads), ("hash_mb", hash_mb)):
             if not isinstance(value, int) or value < 1:
@@ -114,6 +147,11 @@ class EngineAnalyser:
         self.threads = threads
         self.hash_mb = hash_mb
         self.timeout = timeout
+        if analysis_timeout is not None and not 0 < analysis_timeout < float("inf"):
+            raise ValueError(f"analysis_timeout must be a positive number of seconds, not {analysis_timeout!r}")
+        self.analysis_timeout = default_analysis_timeout(depth) if analysis_timeout is None else analysis_timeout
+        self._asked = 0  # positions asked for over this analyser's life, and how many of them are done
+        self._done = 0
         self._cache = AnalysisCache(cache, label="engine cache", error=EngineError)
         self._engine: chess.engine.SimpleEngine | None = None
         self._engine_id: str | None = None
@@ -153,8 +191,9 @@ class EngineAnalyser:
         """Scores for each board, in order; cache hits first, then the engine, one position at a time.
 
         ``progress(n)`` is told that ``n`` more boards are done (all cache hits at once,
-        then each analysed position), so ``tqdm.update`` fits. If the engine dies, the
-        positions finished so far are in the cache and ``EngineError`` says how many.
+        then each analysed position), so ``tqdm.update`` fits. If the engine dies, hangs or
+        breaks the protocol, the positions finished so far are in the cache and
+        ``EngineError`` says how many, counted over every call to this analyser.
         """
         boards = list(boards)
         for board in boards:
@@ -164,10 +203,12 @@ class EngineAnalyser:
         found = self._cached({key: board for key, board in zip(keys, boards) if key is not None})
         missing = {key: board for key, board in zip(keys, boards) if key is not None and key not in found}
         done = len(boards) - sum(copies[key] for key in missing)
+        self._asked += len(boards)
+        self._done += done
         _report(progress, done)
         for key, board in missing.items():
-            found[key] = self._analyse_fresh(board, done=done, total=len(boards))
-            done += copies[key]
+            found[key] = self._analyse_fresh(board)
+            self._done += copies[key]
             _report(progress, copies[key])
         empty = MoveScores(scores={}, depth=self.depth)
         return [empty if key is None else found[key] for key in keys]
@@ -184,17 +225,20 @@ class EngineAnalyser:
                 found[key] = MoveScores(scores=scores, depth=self.depth)
         return found
 
-    def _analyse_fresh(self, board: chess.Board, *, done: int, total: int) -> MoveScores:
-        """Run the engine on one position and commit the result; EngineError if it dies."""
+    def _analyse_fresh(self, board: chess.Board) -> MoveScores:
+        """Run the engine on one position and commit the result; EngineError if it dies, hangs or lies."""
         try:
             scores = self._score_all_moves(board)
-        except (chess.engine.EngineError, ConnectionError, concurrent.futures.CancelledError) as exc:
+        except (chess.engine.EngineError, ConnectionError, concurrent.futures.CancelledError, TimeoutError) as exc:
             self._stop_engine()
             kept = "kept in the cache" if self._cache.on_disk else "kept"
-            reason = str(exc) or "its connection was closed"
+            if isinstance(exc, TimeoutError):
+                reason = f"no answer within {self.analysis_timeout:g} s at depth {self.depth} on {board.epd()}"
+            else:
+                reason = str(exc).replace("\n", " ") or "its connection was closed"
             raise EngineError(
-                f"engine {self.path} failed during analysis ({reason}): {done} of {total} positions "
-                f"finished and {kept}, {total - done} not analysed"
+                f"engine {self.path} failed during analysis ({reason}): {self._done} of {self._asked} positions "
+                f"finished and {kept}, {self._asked - self._done} not analysed"
             ) from exc
         self._cache.put(board.epd(), self.engine_id, self.depth, scores)
         return MoveScores(scores=scores, depth=self.depth)
@@ -207,11 +251,12 @@ class EngineAnalyser:
         widest = _multipv_limit(engine, len(legal))
         game = object()  # a new game token makes python-chess send ucinewgame: hash cleared
         limit = chess.engine.Limit(depth=self.depth)
-        infos = engine.analyse(board, limit, multipv=widest, game=game)
+        deadline = time.monotonic() + self.analysis_timeout
+        infos = _analyse_until(engine, deadline, board, limit, multipv=widest, game=game)
         scores = _scores_from_lines(board, infos, set(legal))
         while len(scores) < len(legal):
             batch = [move for move in legal if move not in scores][:widest]
-            infos = engine.analyse(board, limit, multipv=len(batch), game=game, root_moves=batch)
+            infos = _analyse_until(engine, deadline, board, limit, multipv=len(batch), game=game, root_moves=batch)
             new = _scores_from_lines(board, infos, set(batch))
             if not new:
                 raise chess.engine.EngineError(f"no scored line for {len(legal) - len(scores)} moves of {board.epd()}")
@@ -339,6 +384,46 @@ def _open_engine(path: str, command: str, timeout: float) -> chess.engine.Simple
         raise EngineError(f"engine {path} could not be started: {exc.strerror or exc}") from exc
 
 
+def _analyse_until(
+    engine: chess.engine.SimpleEngine, deadline: float, board: chess.Board, limit: chess.engine.Limit, **options: object
+) -> list[chess.engine.InfoDict]:
+    """``engine.analyse(board, limit, **options)``, ended by ``deadline`` (a ``time.monotonic`` instant).
+
+    TimeoutError when the engine has not finished by then; EngineError at once when it
+    answers with something python-chess cannot accept (an illegal ``bestmove``, say),
+    which otherwise leaves the analysis waiting forever: the protocol reports such a
+    late error only to its event loop's exception handler.
+    """
+
+    async def bounded() -> list[chess.engine.InfoDict]:
+        loop = asyncio.get_running_loop()
+        broken: asyncio.Future[None] = loop.create_future()
+
+        def on_error(loop: asyncio.AbstractEventLoop, context: dict) -> None:
+            if not broken.done():
+                problem = context.get("exception")
+                broken.set_exception(chess.engine.EngineError(str(problem) if problem else context["message"]))
+
+        previous = loop.get_exception_handler()
+        loop.set_exception_handler(on_error)
+        task = asyncio.ensure_future(engine.protocol.analyse(board, limit, **options))
+        try:
+            await asyncio.wait({task, broken}, timeout=max(0.0, deadline - time.monotonic()), return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            loop.set_exception_handler(previous)
+        if task.done():
+            broken.cancel()
+            return task.result()
+        # Left running: the caller stops the engine, which ends it (cancelling it instead
+        # sends a ``stop`` nobody answers, and python-chess then trips over its own state).
+        task.add_done_callback(lambda ended: ended.cancelled() or ended.exception())
+        if broken.done():
+            broken.result()  # raises the engine's error
+        raise TimeoutError
+
+    return asyncio.run_coroutine_threadsafe(bounded(), engine.protocol.loop).result()
+
+
 def _multipv_limit(engine: chess.engine.SimpleEngine, wanted: int) -> int:
     """How many lines one search may ask for: all moves, unless the engine caps MultiPV lower."""
     option = engine.options.get("MultiPV")
@@ -348,14 +433,23 @@ def _multipv_limit(engine: chess.engine.SimpleEngine, wanted: int) -> int:
 def _scores_from_lines(
     board: chess.Board, infos: list[chess.engine.InfoDict], asked: set[chess.Move]
 ) -> dict[chess.Move, int]:
-    """Each line's first move and its score from the side to move's view, mate-coded and clipped."""
+    """Each line's first move and its score from the side to move's view, mate-coded and clipped.
+
+    A mate longer than the mate range holds (an engine may report any number) is read as
+    the longest mate it holds: still a mate, for the same side.
+    """
     scores = {}
     for info in infos:
         pv, score = info.get("pv"), info.get("score")
         if not pv or score is None or pv[0] not in asked:
             continue
         relative = score.pov(board.turn)
-        value = relative.score(mate_score=MATE_SCORE)
+        mate = relative.mate()
+        if mate is not None:
+            plies = min(abs(mate), _LONGEST_MATE)
+            scores[pv[0]] = MATE_SCORE - plies if mate > 0 else -(MATE_SCORE - plies)
+            continue
+        value = relative.score()
         assert value is not None
-        scores[pv[0]] = value if relative.is_mate() else max(-MAX_CENTIPAWNS, min(MAX_CENTIPAWNS, value))
+        scores[pv[0]] = max(-MAX_CENTIPAWNS, min(MAX_CENTIPAWNS, value))
     return scores

@@ -65,6 +65,8 @@ class PredictorSettings:
     engine: str | None = None
     engine_depth: int = 8
     engine_cache: str | None = None
+    engine_timeout: float | None = None
+    """Seconds one engine analysis may take (``None``: derived from the depth)."""
     search_depth: int = DEFAULT_SEARCH_DEPTH
     """Depth of the ``search-best`` baseline (the ranker's own search depth is in ``ranker``)."""
 
@@ -98,7 +100,9 @@ def build_predictor(name: str, training: Sequence[PlayerGame], settings: Predict
     if name == "search-best":
         return SearchBest(settings.search_depth)
     if name == "engine-best":
-        return EngineBest(settings.engine, depth=settings.engine_depth, cache=settings.engine_cache)
+        return EngineBest(
+            settings.engine, depth=settings.engine_depth, cache=settings.engine_cache, timeout=settings.engine_timeout
+        )
     if name == "opening-memory":
         return OpeningMemory(min_games=settings.iam.get("min_games", 2)).fit(training)
     return UniformRandom()

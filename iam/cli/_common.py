@@ -173,6 +173,13 @@ def add_engine_arguments(parser: Any) -> None:
     parser.add_argument("--engine", metavar="PATH", help="UCI engine (e.g. /usr/games/stockfish) whose scores of every move become evidence")
     parser.add_argument("--engine-depth", type=int, default=8, metavar="D", help="fixed depth of the engine's analyses (default 8)")
     parser.add_argument(
+        "--engine-timeout",
+        type=float,
+        metavar="SECONDS",
+        help="the longest one position's analysis may take before the engine counts as hung and the run stops "
+        "with an error (default: 30 s up to depth 8, doubling every 3 plies beyond)",
+    )
+    parser.add_argument(
         "--engine-cache",
         default="iam-engine-cache.sqlite",
         metavar="FILE",
@@ -184,6 +191,13 @@ def add_engine_arguments(parser: Any) -> None:
         help="SQLite file keeping the ranker's search scores of every move for reuse (default: none, searched afresh; "
         "may be the engine cache's file)",
     )
+
+
+def check_engine_timeout(args: Any) -> None:
+    """Refuse an ``--engine-timeout`` that is not a positive, finite number of seconds (DataError)."""
+    timeout = getattr(args, "engine_timeout", None)
+    if timeout is not None and not 0 < timeout < float("inf"):
+        raise DataError("--engine-timeout must be a positive number of seconds")
 
 
 def add_ranker_arguments(parser: Any) -> None:
@@ -233,6 +247,7 @@ def ranker_params(args: Any) -> dict[str, Any]:
     for option, (value, lowest) in checks.items():
         if value < lowest:
             raise DataError(f"{option} must be at least {lowest}")
+    check_engine_timeout(args)
     if args.prior_strength is not None and not (0 <= args.prior_strength < float("inf")):
         raise DataError("--prior-strength must be a finite number >= 0")
     params: dict[str, Any] = {

@@ -105,6 +105,7 @@ def run(args: argparse.Namespace) -> int:
         engine=args.engine,
         engine_depth=args.engine_depth,
         engine_cache=args.engine_cache if args.engine else None,
+        engine_timeout=args.engine_timeout,
         search_depth=args.search_depth,
     )
     predictors = parse_predictors(args.predictor, settings)

@@ -6,7 +6,10 @@ import argparse
 import sys
 
 from experiments.stylometry import StylometryConfig, trained_candidates
-from iam.cli._common import add_engine_arguments, add_quiet, check_distinct_players, check_seed, print_json, progress, usable_jobs
+from iam.cli._common import (
+    add_engine_arguments, add_quiet, check_distinct_players, check_engine_timeout, check_seed, print_json, progress,
+    usable_jobs,
+)
 from iam.errors import DataError
 from iam.identify import check_candidates, identify
 from iam.predictors import load_predictor
@@ -47,6 +50,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     check_seed(args.seed)
+    check_engine_timeout(args)
     jobs = usable_jobs(args.jobs)
     _check_options(args)
     games, report, player = side_games(args.games, args.side)
@@ -106,7 +110,7 @@ def _candidates(args: argparse.Namespace, jobs: int) -> tuple[list[str], list, f
         model_weight=args.model_weight,
         train_games=args.train_games,
         train_positions=args.train_positions,
-        engine=EngineSettings(args.engine, args.engine_depth, args.engine_cache) if args.engine else None,
+        engine=EngineSettings(args.engine, args.engine_depth, args.engine_cache, args.engine_timeout) if args.engine else None,
         search_cache=args.search_cache,
         seed=args.seed,
         jobs=jobs,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import sys
 
 from iam.cli._common import number_or_infinity
 from iam.errors import IAMError
@@ -61,9 +62,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument("--imitate", metavar="MODEL", help="play like the player of this model file")
     parser.add_argument(
-        "--temperature", type=float, default=0.0, metavar="T",
+        "--sample-temperature", type=float, default=0.0, metavar="T",
         help="with --imitate: 0 plays the most believed move (default), 1 draws from the beliefs",
     )
+    parser.add_argument("--temperature", type=float, dest="old_temperature", help=argparse.SUPPRESS)
     parser.add_argument("--seed", type=int, default=0, help="with --imitate: seed of the draws (default 0)")
     parser.add_argument(
         "--unsure-below", type=float, default=Imitation().unsure_below, metavar="P",
@@ -83,6 +85,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.old_temperature is not None:
+        print("iam: note: --temperature is renamed --sample-temperature (the old name goes in the next version)", file=sys.stderr)
+        args.sample_temperature = args.old_temperature
     if args.player_color and not args.model:
         raise IAMError("--player-color needs --model")
     if args.exploit is not None and not args.model:
@@ -91,8 +96,8 @@ def run(args: argparse.Namespace) -> int:
         raise IAMError("--exploit models the engine's opponent at every move; leave out --player-color")
     if args.imitate and args.model:
         raise IAMError("give either --model (search against the player) or --imitate (play like him)")
-    if args.imitate is None and (args.temperature != 0.0 or args.seed != 0 or args.unsure_below != Imitation().unsure_below):
-        raise IAMError("--temperature, --seed and --unsure-below need --imitate")
+    if args.imitate is None and (args.sample_temperature != 0.0 or args.seed != 0 or args.unsure_below != Imitation().unsure_below):
+        raise IAMError("--sample-temperature, --seed and --unsure-below need --imitate")
     if not 0 < args.exploit_share < 1:
         raise IAMError(f"--exploit-share takes a share between 0 and 1, not {args.exploit_share:g}")
     if not 0 <= args.exploit_contempt < float("inf"):
@@ -106,7 +111,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         exploitation = Exploitation(weight=args.exploit, margin=args.exploit_margin, threshold=args.exploit_threshold) if args.exploit is not None else None
         imitation = (
-            Imitation(temperature=args.temperature, seed=args.seed, unsure_below=args.unsure_below)
+            Imitation(temperature=args.sample_temperature, seed=args.seed, unsure_below=args.unsure_below)
             if args.imitate else None
         )
     except ValueError as exc:

@@ -200,6 +200,8 @@ class EngineSettings:
     path: str
     depth: int = 8
     cache: str | None = None
+    timeout: float | None = None
+    """Seconds one position's analysis may take (``None``: derived from the depth)."""
 
 
 @dataclass
@@ -334,14 +336,18 @@ class Evidence:
         if self.engine is None:
             raise ValueError("the engine family needs an engine (EngineSettings)")
         if self.engine_analyser is None:
-            self.engine_analyser = EngineAnalyser(self.engine.path, depth=self.engine.depth, cache=self.engine.cache)
+            self.engine_analyser = EngineAnalyser(
+                self.engine.path, depth=self.engine.depth, cache=self.engine.cache, analysis_timeout=self.engine.timeout
+            )
         return self.engine_analyser.analyse(position.board).scores
 
     def _glance_scores(self, position: Position) -> dict:
         if self.engine is None:
             raise ValueError("the glance family needs an engine (EngineSettings)")
         if self.glance_analyser is None:
-            self.glance_analyser = EngineAnalyser(self.engine.path, depth=GLANCE_DEPTH, cache=self.engine.cache)
+            self.glance_analyser = EngineAnalyser(
+                self.engine.path, depth=GLANCE_DEPTH, cache=self.engine.cache, analysis_timeout=self.engine.timeout
+            )
         return self.glance_analyser.analyse(position.board).scores
 
 

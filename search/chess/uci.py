@@ -1,24 +1,32 @@
 """A UCI chess engine around the search library (the protocol any chess GUI speaks).
 
 Commands: uci, isready, ucinewgame, setoption, position startpos|fen ... [moves ...],
-go depth|nodes|movetime|wtime|btime|winc|binc|movestogo|infinite|ponder|searchmoves,
-ponderhit, stop, quit. The search runs in a thread so ``stop`` and ``isready`` are
+go depth|nodes|mate|movetime|wtime|btime|winc|binc|movestogo|infinite|ponder|searchmoves,
+ponderhit, stop, quit. Options: Hash, Ponder, Threads (1 only: another number is
+refused with an ``info string``) and, when imitating, Temperature and Seed. The
+engine's name says its mode (``... (guided by a model of X)``). The search runs in a thread so ``stop`` and ``isready`` are
 answered while it thinks; an ``info`` line follows every completed depth and
 ``bestmove`` (with the expected reply as ``ponder``) ends every ``go``, also when the
 search breaks. Unknown or malformed commands are ignored with an ``info string``
 note, as the protocol asks; a ``go`` always searches, its unknown or malformed words
-noted and left out, its numbers capped at :data:`MAX_GO_NUMBER`. An invalid
+noted and left out, its numbers capped at :data:`MAX_GO_NUMBER` and out-of-range ones
+clamped (a negative time to 0, a depth or node count below 1 to 1), so that every
+``go`` but ``go infinite`` and ``go ponder`` ends with a ``bestmove`` of its own. An invalid
 ``position`` is noted and leaves the engine on the valid part of it (the start
 position if the set-up itself is invalid, the moves up to the first illegal one),
-never on the previous position. The game history reaches the search: repetitions
-count, and a move predictor sees every move played.
+never on the previous position. A ``position`` whose moves extend the previous one's
+only plays the new moves, so setting up costs the same at any length of game. The game
+history reaches the search (its last :data:`SEARCH_HISTORY` plies): repetitions count,
+and a move predictor sees the moves played.
 
 Time: ``movetime`` is the time from ``go`` to ``bestmove``; with clocks, a share of
 the mover's clock (a fortieth, or the moves to go) plus most of the increment. A
 ``go`` with clock words but no clock for the side to move is malformed: it is noted
 and searched for a fixed :data:`FALLBACK_SECONDS`. ``go ponder`` searches without a
 time limit until ``ponderhit`` (from then on the clock budget of that ``go`` applies)
-or ``stop``; a bare ``go`` or ``go infinite`` searches until ``stop``.
+or ``stop``; ``go infinite`` searches until ``stop``. ``go mate N`` searches at most
+``2N - 1`` plies deep. A ``go`` with no limit of time, depth or nodes (a bare ``go``, a
+``go mate``, a ``go`` whose every word was malformed) searches :data:`UNTIMED_SECONDS`.
 
 Without a move predictor the engine searches with the fast chess core
 (:mod:`search.chess.engine`). Given a move predictor (an opponent model), it plays the
@@ -35,8 +43,10 @@ model is unsure in a tactical position.
 from __future__ import annotations
 
 import dataclasses
+import importlib.metadata
 import sys
 import threading
+import time
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TextIO
@@ -65,17 +75,33 @@ __all__ = [
     "clock_problem",
     "ENGINE_NAME",
     "FALLBACK_SECONDS",
+    "UNTIMED_SECONDS",
     "MAX_GO_NUMBER",
     "END_OF_INPUT_WAIT",
+    "SEARCH_HISTORY",
 ]
 
-ENGINE_NAME = "IAM search 0.1"
+def _version() -> str:
+    try:
+        return importlib.metadata.version("iam-toolkit")
+    except importlib.metadata.PackageNotFoundError:  # run from a source tree that is not installed
+        return "(source)"
+
+
+ENGINE_NAME = f"IAM toolkit {_version()}"
+"""The engine's name; each mode adds what it plays with (see :meth:`UciEngine.name`)."""
 FALLBACK_SECONDS = 1.0
 """Thinking time for a ``go`` whose clock words leave out the side to move's clock."""
+UNTIMED_SECONDS = 10.0
+"""Thinking time bound of a ``go`` that names no time (not ``infinite`` or ``ponder``)."""
 MAX_GO_NUMBER = 10**9
 """Larger numbers in ``go`` (milliseconds, nodes, depth) are read as this (11.6 days)."""
+SEARCH_HISTORY = 1024
+"""Plies of the game a search sees: every real game whole; of a longer one, the recent
+part, which holds all that repetitions need (a halfmove clock of 100 is a draw)."""
 END_OF_INPUT_WAIT = 10.0
 """Seconds a search that ends on its own may still run once the input has ended."""
+_IMITATION_SEARCH_SHARE = 0.25  # of an imitating move's time, kept for a search when the model cannot answer
 _SAFETY = 0.030  # seconds kept back for unwinding, printing and pipe latency
 _DEFAULT_HASH_MB = 64
 _ENTRY_BYTES = 200  # rough size of one table entry in CPython
@@ -93,6 +119,8 @@ class GoCommand:
     winc: int = 0
     binc: int = 0
     movestogo: int | None = None
+    mate: int | None = None
+    """Search for a mate in this many moves (``go mate``): at most ``2 * mate - 1`` plies."""
     infinite: bool = False
     ponder: bool = False
     searchmoves: tuple[chess.Move, ...] = ()
@@ -112,15 +140,18 @@ class GoCommand:
         )
 
 
-_GO_INTS = {"depth", "nodes", "movetime", "wtime", "btime", "winc", "binc", "movestogo"}
+_GO_INTS = {"depth", "nodes", "movetime", "wtime", "btime", "winc", "binc", "movestogo", "mate"}
+_AT_LEAST_ONE = ("depth", "nodes", "mate")
 _GO_WORDS = _GO_INTS | {"infinite", "ponder", "searchmoves"}
 
 
 def parse_go(tokens: list[str]) -> GoCommand:
     """Parse the words after ``go``, leniently: a ``go`` must always be answered.
 
-    Unknown words, missing or malformed numbers and out-of-range values are left
-    out and listed in ``problems``; numbers above :data:`MAX_GO_NUMBER` are capped.
+    Unknown words and missing or malformed numbers are left out and listed in
+    ``problems``; numbers above :data:`MAX_GO_NUMBER` are capped; out-of-range numbers
+    are clamped (negative times to 0; depth, nodes and mate to at least 1; a
+    ``movestogo`` below 1 left out) and listed in ``problems`` too.
     """
     fields: dict = {}
     problems: list[str] = []
@@ -158,9 +189,13 @@ def _go_number(word: str, text: str | None, problems: list[str]) -> int | None:
     value = MAX_GO_NUMBER if len(digits) > 10 else min(int(digits), MAX_GO_NUMBER)
     if text.startswith("-") and value:
         value = -value
-    if value < 0 or (word in ("depth", "nodes", "movestogo") and value == 0):
+    if word == "movestogo" and value < 1:
         problems.append(f"go {word} {text[:20]} is out of range")
         return None
+    floor = 1 if word in _AT_LEAST_ONE else 0
+    if value < floor:
+        problems.append(f"go {word} {text[:20]} is out of range; read as {floor}")
+        return floor
     return value
 
 
@@ -180,8 +215,9 @@ def allotted_time(go: GoCommand, turn: chess.Color) -> float | None:
     ``movetime`` as sent; with a clock, a share of the mover's remaining time (a
     fortieth, or the moves to go) plus most of the increment, never more than the clock
     minus a safety margin; with clock words but no clock for the mover,
-    :data:`FALLBACK_SECONDS`. Pondering, ``infinite`` and a ``go`` without any time
-    word have no limit.
+    :data:`FALLBACK_SECONDS`; with no time, depth or node word (a bare ``go``, a
+    ``go mate``), :data:`UNTIMED_SECONDS`. Pondering, ``infinite`` and a depth or node
+    limit alone have no time limit.
     """
     if go.infinite or go.ponder:
         return None
@@ -189,7 +225,9 @@ def allotted_time(go: GoCommand, turn: chess.Color) -> float | None:
         return go.movetime / 1000
     remaining = go.wtime if turn == chess.WHITE else go.btime
     if remaining is None:
-        return FALLBACK_SECONDS if go.has_clock else None
+        if go.has_clock:
+            return FALLBACK_SECONDS
+        return UNTIMED_SECONDS if go.depth is None and go.nodes is None else None
     increment = (go.winc if turn == chess.WHITE else go.binc) / 1000
     clock = remaining / 1000
     share = clock / (go.movestogo or 40) + 0.8 * increment
@@ -243,6 +281,7 @@ class UciEngine:
         self.guidance = guidance
         self.game = ChessGame()
         self.board = chess.Board()
+        self._setup: tuple[list[str], list[str]] | None = None  # the last valid position command, to extend
         self.evaluator = material_pst_evaluator()
         self.hash_mb = _DEFAULT_HASH_MB
         self._new_tables()
@@ -256,6 +295,7 @@ class UciEngine:
         self._pondering: GoCommand | None = None
         self._timer: threading.Timer | None = None
         self.ponder_option = False
+        self._prediction_clock = _PredictionClock()
 
     def _new_tables(self) -> None:
         entries = max(1, self.hash_mb * 1_000_000 // _ENTRY_BYTES)
@@ -306,9 +346,10 @@ class UciEngine:
         return True
 
     def _cmd_uci(self, args: list[str]) -> None:
-        self.send(f"id name {ENGINE_NAME}")
+        self.send(f"id name {self.name}")
         self.send("id author IAM toolkit")
         self.send(f"option name Hash type spin default {_DEFAULT_HASH_MB} min 1 max 4096")
+        self.send("option name Threads type spin default 1 min 1 max 1")
         self.send("option name Ponder type check default false")
         if self.imitation is not None:
             self.send(f"option name Temperature type string default {self.imitation.temperature:g}")
@@ -322,6 +363,17 @@ class UciEngine:
             whose = {None: "the opponent's", chess.WHITE: "White's", chess.BLACK: "Black's"}[self.modelled_color]
             self.send(f"info string guided search with {self.predictor_name} at {whose} nodes")
 
+    @property
+    def name(self) -> str:
+        """The engine's name in this mode, e.g. ``IAM toolkit 0.1.0 (guided by a model of Botvinnik)``."""
+        if self.imitation is not None:
+            return f"{ENGINE_NAME} (playing as {self.predictor_name})"
+        if self.exploitation is not None:
+            return f"{ENGINE_NAME} (exploiting {self.predictor_name})"
+        if self.predictor is not None:
+            return f"{ENGINE_NAME} (guided by {self.predictor_name})"
+        return ENGINE_NAME
+
     def _cmd_isready(self, args: list[str]) -> None:
         self.send("readyok")
 
@@ -329,6 +381,7 @@ class UciEngine:
         self._stop_search()
         self._new_tables()
         self.board = chess.Board()
+        self._setup = None
 
     def _cmd_setoption(self, args: list[str]) -> None:
         if len(args) < 2 or args[0] != "name":
@@ -340,6 +393,10 @@ class UciEngine:
             if value.lower() not in ("true", "false"):
                 raise ValueError(f"Ponder must be true or false, got {value!r}")
             self.ponder_option = value.lower() == "true"  # the GUI decides when to ponder
+            return
+        if name.lower() == "threads":
+            if value.strip() != "1":
+                raise ValueError(f"Threads {value[:20]!r} refused: this engine searches with one thread")
             return
         if self.imitation is not None and name.lower() in ("temperature", "seed"):
             self.imitation = _imitation_option(self.imitation, name.lower(), value)
@@ -353,8 +410,15 @@ class UciEngine:
         self._new_tables()
 
     def _cmd_position(self, args: list[str]) -> None:
+        """Set the position; a move list that extends the previous one only plays the new moves."""
         self._stop_search()
-        self.board, problem = _position(args)
+        setup, moves = _split_position(args)
+        previous = self._setup
+        if previous is not None and setup == previous[0] and moves[: len(previous[1])] == previous[1]:
+            problem = _play(self.board, moves[len(previous[1]) :])
+        else:
+            self.board, problem = _position(args)
+        self._setup = (setup, moves) if problem is None else None
         if problem is not None:
             self.send(f"info string invalid position ({problem}); the position is now {self.board.fen()}")
 
@@ -363,7 +427,7 @@ class UciEngine:
         self._stop_search()
         for problem in go.problems:
             self.send(f"info string ignored in go: {problem}")
-        board = self.board.copy()
+        board = self.board.copy(stack=SEARCH_HISTORY)
         allowed = [move for move in go.searchmoves if move in board.legal_moves]
         if go.searchmoves and not allowed:
             self.send("info string go searchmoves names no legal move; searching all moves")
@@ -377,9 +441,10 @@ class UciEngine:
             self._pondering = go
         elif not _waits_for_stop(go, seconds):
             self._release.set()
-        limits = Limits(depth=go.depth, nodes=go.nodes, time=seconds)
+        limits = Limits(depth=_depth_limit(go), nodes=go.nodes, time=seconds)
         self._thread = threading.Thread(
-            target=self._think, args=(board, limits, self._stop, self._release, tuple(allowed)), daemon=True
+            target=self._think, args=(board, limits, self._stop, self._release, tuple(allowed), self.imitation),
+            daemon=True,
         )
         self._thread.start()
 
@@ -419,6 +484,7 @@ class UciEngine:
         stop: threading.Event,
         release: threading.Event,
         allowed: tuple[chess.Move, ...] = (),
+        imitation: Imitation | None = None,
     ) -> None:
         """The search thread: ``info`` per completed depth, then always one ``bestmove``.
 
@@ -428,14 +494,15 @@ class UciEngine:
         does not come.
         """
         best: SearchResult | None = None
-        if self.imitation is not None and not allowed:
-            self._imitate(board, limits, stop, release)
+        deadline = None if limits.time is None else time.perf_counter() + limits.time
+        if imitation is not None and not allowed:  # the options as they were at go
+            self._imitate(board, limits, stop, release, deadline, imitation)
             return
         if self.exploiting is not None and not allowed:
             self._exploit(board, limits, stop, release)
             return
         try:
-            guided = self._guided(board)
+            guided = self._guided(board, deadline)
             if allowed:  # go searchmoves: the generic search with a root filter and a table of its own
                 policy = _RootMoves(allowed, guided.policy if guided is not None else None)
                 restricted = Searcher(
@@ -454,25 +521,43 @@ class UciEngine:
                 stats = guided.policy.stats()
                 self.send(
                     f"info string predictor {stats.calls} positions, {stats.cache_hits} cached, "
-                    f"{round(stats.seconds * 1000)} ms"
+                    f"{round(stats.seconds * 1000)} ms" + (f", {self._bounded.skipped} left out for time" if self._bounded.skipped else "")
                 )
         except Exception as exc:  # the protocol needs a bestmove whatever broke
             self.send(f"info string search error: {type(exc).__name__}: {exc}")
         release.wait()
         self.send(f"bestmove {self._best_move(best, board, allowed)}")
 
-    def _imitate(self, board: chess.Board, limits: Limits, stop: threading.Event, release: threading.Event) -> None:
-        """The imitation's move: the model's, or the fast core's where the model leaves it to the search."""
+    def _imitate(
+        self, board: chess.Board, limits: Limits, stop: threading.Event, release: threading.Event,
+        deadline: float | None, imitation: Imitation,
+    ) -> None:
+        """The imitation's move: the model's, or the fast core's where the model leaves it to the search.
+
+        With a time limit the prediction may use most of it (the rest is kept for a
+        search); a prediction that cannot finish in that time is given up and the fast
+        core's move played.
+        """
         best: SearchResult | None = None
         move: chess.Move | None = None
         try:
-            choice = choose_imitation_move(board, self.predictor.predict_proba(board), self.imitation)
-            self.choices[choice.source] += 1
-            if choice.move is not None:
+            reserve = None if deadline is None else deadline - _IMITATION_SEARCH_SHARE * limits.time
+            bounded = _BoundedPredictor(self.predictor, reserve, self._prediction_clock)
+            beliefs = bounded.predict_proba(board)
+            choice = None if bounded.skipped else choose_imitation_move(board, beliefs, imitation)
+            if choice is not None:
+                self.choices[choice.source] += 1
+            if choice is not None and choice.move is not None:
                 move = choice.move
                 self.send(f"info string model move {move.uci()} belief {choice.belief:.3f} (most believed {choice.top_belief:.3f})")
             else:
-                self.send(f"info string search move: model unsure ({choice.top_belief:.3f}) in a tactical position")
+                if choice is None:
+                    self.choices["search"] += 1
+                    self.send("info string search move: no time for the model's prediction")
+                else:
+                    self.send(f"info string search move: model unsure ({choice.top_belief:.3f}) in a tactical position")
+                if deadline is not None:
+                    limits = dataclasses.replace(limits, time=max(0.0, deadline - time.perf_counter()))
                 for best in self.fast.iterate(board, limits, stop=stop):
                     self.send(self._info(best, board))
         except Exception as exc:  # the protocol needs a bestmove whatever broke
@@ -507,8 +592,10 @@ class UciEngine:
         legal = move is not None and move in board.legal_moves
         self.send(f"bestmove {move.uci() if legal else self._best_move(best, board)}")
 
-    def _guided(self, board: chess.Board) -> Searcher | None:
+    def _guided(self, board: chess.Board, deadline: float | None = None) -> Searcher | None:
         """The guided search for a search from ``board``; ``None`` for a plain search.
+
+        The predictor's calls end by ``deadline``: its time counts against the move's budget.
 
         The model steers only the modelled player's nodes. When the engine itself is
         asked to move for the modelled colour (``--player-color`` names the side to
@@ -521,8 +608,9 @@ class UciEngine:
             self.send("info string the engine moves for the modelled player here: plain search")
             return None
         player = 0 if modelled == chess.WHITE else 1
+        self._bounded = _BoundedPredictor(self.predictor, deadline, self._prediction_clock)
         return guided_searcher(
-            self.game, predictor=self.predictor, modelled_player=player, evaluator=self.evaluator,
+            self.game, predictor=self._bounded, modelled_player=player, evaluator=self.evaluator,
             guidance=self.guidance, ordering=self.ordering, table=self.table, quiescence=True,
         )
 
@@ -561,6 +649,69 @@ class UciEngine:
         )
 
 
+class _PredictionClock:
+    """What the engine knows of its predictor's cost: the last call's seconds, and a call
+    left running past its deadline (a Python thread cannot be interrupted)."""
+
+    def __init__(self) -> None:
+        self.cost = 0.0
+        self.running: threading.Thread | None = None
+
+    def busy(self) -> bool:
+        return self.running is not None and self.running.is_alive()
+
+
+class _BoundedPredictor:
+    """A move predictor whose calls end by ``deadline`` (``time.perf_counter`` seconds).
+
+    Each call runs in a worker thread, waited for until the deadline; a call
+    that does not finish by then gives no beliefs (the search goes on unguided there),
+    and so does one expected (by the last call's cost) to overrun the time left, or one
+    asked while an abandoned call still runs. ``deadline`` ``None``: calls run unbounded.
+    """
+
+    def __init__(self, predictor: MovePredictor, deadline: float | None, clock: _PredictionClock) -> None:
+        self.predictor = predictor
+        self.deadline = deadline
+        self.clock = clock
+        self.skipped = 0
+        """Calls given no beliefs for lack of time."""
+
+    def predict_proba(self, board: chess.Board) -> dict[chess.Move, float]:
+        if self.deadline is None:
+            return self._timed(board)
+        left = self.deadline - time.perf_counter()
+        if left <= 0 or self.clock.cost > left or self.clock.busy():
+            self.skipped += 1
+            return {}
+        box: dict[str, object] = {}
+        own = board.copy()  # the caller's board moves on if this call is abandoned
+
+        def work() -> None:
+            try:
+                box["beliefs"] = self._timed(own)
+            except BaseException as exc:  # handed to the caller below
+                box["error"] = exc
+
+        worker = threading.Thread(target=work, daemon=True)
+        worker.start()
+        worker.join(max(0.0, self.deadline - time.perf_counter()))
+        if worker.is_alive():
+            self.clock.running = worker
+            self.skipped += 1
+            return {}
+        if "error" in box:
+            raise box["error"]  # type: ignore[misc]
+        return box["beliefs"]  # type: ignore[return-value]
+
+    def _timed(self, board: chess.Board) -> dict[chess.Move, float]:
+        started = time.perf_counter()
+        try:
+            return self.predictor.predict_proba(board)
+        finally:
+            self.clock.cost = time.perf_counter() - started
+
+
 class _RootMoves:
     """A search policy that keeps only ``allowed`` at the root (``go searchmoves``), then defers to ``inner``."""
 
@@ -594,11 +745,7 @@ def _position(args: list[str]) -> tuple[chess.Board, str | None]:
     An invalid set-up gives the start position; an illegal or malformed move ends the
     move list there (the moves before it are played).
     """
-    if "moves" in args:
-        split = args.index("moves")
-        setup, moves = args[:split], args[split + 1 :]
-    else:
-        setup, moves = args, []
+    setup, moves = _split_position(args)
     if setup == ["startpos"]:
         board = chess.Board()
     elif setup and setup[0] == "fen" and len(setup) > 1:
@@ -610,20 +757,39 @@ def _position(args: list[str]) -> tuple[chess.Board, str | None]:
             return chess.Board(), f"illegal position {board.fen()}"
     else:
         return chess.Board(), "expected: position startpos|fen <fen> [moves ...]"
+    return board, _play(board, moves)
+
+
+def _split_position(args: list[str]) -> tuple[list[str], list[str]]:
+    """The set-up words of a ``position`` command and its moves."""
+    if "moves" in args:
+        split = args.index("moves")
+        return args[:split], args[split + 1 :]
+    return args, []
+
+
+def _play(board: chess.Board, moves: list[str]) -> str | None:
+    """Push ``moves`` (UCI) on ``board`` up to the first bad one; what was wrong with it, or ``None``."""
     for uci in moves:
         try:
             move = chess.Move.from_uci(uci)
         except ValueError:
-            return board, f"malformed move {uci[:20]!r}"
+            return f"malformed move {uci[:20]!r}"
         if not board.is_legal(move):
-            return board, f"illegal move {uci} in {board.fen()}"
+            return f"illegal move {uci} in {board.fen()}"
         board.push(move)
-    return board, None
+    return None
+
+
+def _depth_limit(go: GoCommand) -> int | None:
+    """The deepest iteration for ``go``: its depth, or the plies a mate in ``mate`` moves takes."""
+    depths = [depth for depth in (go.depth, None if go.mate is None else 2 * go.mate - 1) if depth is not None]
+    return min(depths, default=None)
 
 
 def _waits_for_stop(go: GoCommand, seconds: float | None) -> bool:
     """Whether a search for ``go`` sends ``bestmove`` only after ``stop``."""
-    return go.infinite or (seconds is None and go.depth is None and go.nodes is None)
+    return go.infinite or (seconds is None and go.depth is None and go.nodes is None and go.mate is None)
 
 
 def main(

@@ -873,12 +873,88 @@ def _check_position(line: str, engine, printed: str, outcome: Outcome) -> None:
 
 
 def uci_case(corpus: Corpus, seed: int) -> Outcome:
-    """One random UCI session, played and checked."""
+    """One random UCI session, played and checked; odd seeds never send ``stop``."""
+    if seed % 2:
+        return uci_case_without_stop(corpus, seed)
     outcome = Outcome("uci", seed)
     started = time.perf_counter()
     lines = uci_session(seed)
     outcome.mutations = [line[:60] for line in lines]
     check_uci_session(lines, outcome)
+    outcome.seconds = time.perf_counter() - started
+    return outcome
+
+
+# --- UCI sessions that never send ``stop``, as a match runner's: every go must end on its own.
+
+_HOSTILE_GOS = (
+    "go wtime -5 btime -5", "go movetime -1", "go depth 0", "go nodes 0", "go mate 2", "go mate 0",
+    "go mate -3", "go depth -1 nodes -1", "go movetime x", "go wtime 0 btime 0", "go winc -100 binc -100 wtime 50",
+    "go movestogo -2 wtime 100 btime 100", "go", "go ponder", "go infinite",
+)
+
+
+def uci_session_without_stop(seed: int) -> list[str]:
+    """A seeded session like :func:`uci_session` without any ``stop``, its go's mixed with out-of-range limits."""
+    rng = random.Random(seed)
+    lines = [line for line in uci_session(seed) if line.strip() != "stop"]
+    for _ in range(rng.randint(1, 4)):
+        lines.insert(rng.randint(0, len(lines)), rng.choice(_HOSTILE_GOS))
+    return lines
+
+
+def _last_go_waits_for_stop(lines: list[str]) -> bool:
+    """Whether the session's last ``go`` searches until a ``stop`` that never comes (infinite, ponder
+    unhit, or a huge depth or node limit alone, with no later ``position`` or ``ucinewgame`` to end it)."""
+    from search.chess.uci import parse_go
+
+    gos = [index for index, line in enumerate(lines) if line.split()[:1] == ["go"]]
+    if not gos:
+        return False
+    go = parse_go(lines[gos[-1]].split()[1:])
+    later = {line.split()[0] for line in lines[gos[-1] + 1 :] if line.split()}
+    if later & {"position", "ucinewgame"}:  # each stops the search, which then answers
+        return False
+    if go.movetime is None and not go.has_clock and ((go.depth or 0) > 20 or (go.nodes or 0) > 10**7):
+        return True  # a depth or node limit alone, as asked, beyond what ends within a case's time
+    return go.infinite or (go.ponder and "ponderhit" not in later)
+
+
+def check_uci_session_without_stop(lines: list[str], outcome: Outcome, *, wait: float = 15.0) -> None:
+    """Feed a session with no ``stop`` and count the answers: every go but an unstopped infinite or ponder one."""
+    import search.chess.uci as uci
+
+    untimed, uci.UNTIMED_SECONDS = uci.UNTIMED_SECONDS, 0.2  # a bare go's bound, short so the run stays quick
+    out = io.StringIO()
+    engine = uci.UciEngine(output=out)
+    gos = 0
+    try:
+        for line in lines:
+            gos += line.split()[:1] == ["go"]
+            engine.handle(line)
+        if engine._thread is not None:
+            engine._thread.join(wait)
+    except Exception:
+        outcome.fail("traceback", traceback.format_exc())
+        return
+    finally:
+        uci.UNTIMED_SECONDS = untimed
+    answers = sum(1 for line in out.getvalue().splitlines() if line.startswith("bestmove"))
+    expected = gos - _last_go_waits_for_stop(lines)
+    outcome.gos = gos
+    outcome.bestmoves_missing = max(0, expected - answers)
+    engine._stop_search()
+    if answers != expected:
+        outcome.fail("violation", f"{gos} go commands without stop, {expected} to end on their own, {answers} answered")
+
+
+def uci_case_without_stop(corpus: Corpus, seed: int) -> Outcome:
+    """One random UCI session that never sends ``stop``, played and its answers counted."""
+    outcome = Outcome("uci", seed)
+    started = time.perf_counter()
+    lines = uci_session_without_stop(seed)
+    outcome.mutations = [line[:60] for line in lines]
+    check_uci_session_without_stop(lines, outcome)
     outcome.seconds = time.perf_counter() - started
     return outcome
 

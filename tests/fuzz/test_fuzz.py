@@ -81,6 +81,15 @@ def test_seeded_uci_sessions_answer_every_go(corpus):
     assert sum(o.gos for o in outcomes) > 40
 
 
+def test_go_commands_with_out_of_range_limits_end_without_stop():
+    for go in hostile._HOSTILE_GOS:
+        outcome = hostile.Outcome("uci", 0)
+        hostile.check_uci_session_without_stop(["position startpos moves e2e4", go], outcome)
+        expected = 0 if go in ("go ponder", "go infinite") else 1
+        assert outcome.status == "ok" and outcome.gos == 1 and outcome.bestmoves_missing == 0, (go, outcome)
+        assert expected == 1 - hostile._last_go_waits_for_stop([go])
+
+
 # -- hypothesis: inputs built from their parts ------------------------------------
 
 _PGN_PARTS = (

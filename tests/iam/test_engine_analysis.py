@@ -331,3 +331,97 @@ def test_switching_a_fresh_cache_to_wal_waits_for_another_process_doing_the_same
     with pytest.raises(sqlite3.OperationalError, match="disk I/O"):
         _use_wal(other)
     assert other.calls == 1
+
+
+def _fake_engine(tmp_path: Path, answers: str, *, name: str = "fake") -> Path:
+    """A UCI engine script answering its n-th ``go`` with the n-th of ``answers``
+    (``|``-separated, the last repeated): ``GOOD`` scores every legal move (mate in
+    10**12 for the first), ``HANG`` prints nothing, ``DIE`` exits, other text is printed
+    with ``;`` as line breaks."""
+    script = textwrap.dedent(
+        f'''\
+        #!{sys.executable}
+        import sys
+        import chess
+        answers, searches, board = {answers.split("|")!r}, 0, chess.Board()
+        for line in sys.stdin:
+            words = line.split()
+            if not words:
+                continue
+            if words[0] == "uci":
+                print("id name Fake 1\\noption name MultiPV type spin default 1 min 1 max 500\\nuciok", flush=True)
+            elif words[0] == "isready":
+                print("readyok", flush=True)
+            elif words[0] == "position" and words[1] == "fen":
+                board = chess.Board(" ".join(words[2:8]))
+            elif words[0] == "go":
+                searches += 1
+                answer = answers[min(searches, len(answers)) - 1]
+                if answer == "DIE":
+                    sys.exit(1)
+                if answer == "GOOD":
+                    for rank, move in enumerate(board.legal_moves, 1):
+                        score = "mate 999999999999" if rank == 1 else f"cp {{rank}}"
+                        print(f"info depth 2 multipv {{rank}} score {{score}} pv {{move.uci()}}")
+                    print(f"bestmove {{next(iter(board.legal_moves)).uci()}}", flush=True)
+                elif answer != "HANG":
+                    print(answer.replace(";", "\\n"), flush=True)
+            elif words[0] == "quit":
+                break
+        '''
+    )
+    return _executable(tmp_path / name, script)
+
+
+def test_an_engine_answering_with_an_illegal_move_is_an_error_naming_it(tmp_path):
+    for name, answer in (("illegal-best", "info depth 1 multipv 1 score cp 5 pv e2e4;bestmove a1a8"),
+                         ("illegal-pv", "info depth 1 multipv 1 score cp 5 pv a1a8;bestmove e2e4")):
+        engine = _fake_engine(tmp_path, answer, name=name)
+        with EngineAnalyser(engine, depth=2, analysis_timeout=20) as analyser:
+            started = time.monotonic()
+            with pytest.raises(EngineError, match=f"engine {engine} failed during analysis") as error:
+                analyser.analyse(chess.Board())
+        assert time.monotonic() - started < 15  # answered at once, long before the time limit
+        assert "\n" not in str(error.value) and "0 of 1 positions" in str(error.value)
+
+
+def test_an_engine_that_never_answers_is_stopped_at_the_time_limit_and_restarted(tmp_path):
+    engine = _fake_engine(tmp_path, "HANG|GOOD")
+    with EngineAnalyser(engine, depth=2, analysis_timeout=1.0) as analyser:
+        with pytest.raises(EngineError, match=r"no answer within 1 s at depth 2 on .*: 0 of 1 positions"):
+            analyser.analyse(chess.Board())
+        board = chess.Board("7k/8/8/8/8/8/8/K5R1 w - - 0 1")
+        with pytest.raises(EngineError, match="no answer within 1 s"):  # a fresh engine, hanging on its first go
+            analyser.analyse(board)
+
+
+def test_an_engine_dying_after_three_analyses_is_counted_right_and_huge_mates_stay_mates(tmp_path):
+    fens = ["7k/8/8/8/8/8/8/K7 w - - 0 1", "7k/8/8/8/8/8/8/K7 b - - 0 1", "6k1/8/8/8/8/8/8/K7 w - - 0 1",
+            "6k1/8/8/8/8/8/8/K7 b - - 0 1"]
+    engine = _fake_engine(tmp_path, "GOOD|GOOD|GOOD|DIE")
+    cache = tmp_path / "cache.sqlite"
+    with EngineAnalyser(engine, depth=2, cache=cache) as analyser:
+        first = analyser.analyse(chess.Board(fens[0]))  # one position a call, as the predictors ask
+        analyser.analyse(chess.Board(fens[1]))
+        analyser.analyse(chess.Board(fens[2]))
+        with pytest.raises(EngineError, match=r": 3 of 4 positions finished and kept in the cache, 1 not analysed"):
+            analyser.analyse(chess.Board(fens[3]))
+    best = next(iter(chess.Board(fens[0]).legal_moves))
+    assert MAX_CENTIPAWNS < first.scores[best] < MATE_SCORE  # a win by mate, however long the engine says
+    assert max(first.scores, key=first.scores.get) == best
+    engine.unlink()
+    with EngineAnalyser(engine, depth=2, cache=cache) as offline:  # the three are served from the cache
+        assert offline.analyse(chess.Board(fens[2])).scores
+
+
+def test_evaluate_with_a_hanging_engine_ends_in_one_line(tmp_path, capsys):
+    from iam.cli import main as iam_main
+
+    engine = _fake_engine(tmp_path, "HANG")
+    code = iam_main(["evaluate", "--predictor", "engine-best", "--engine", str(engine), "--engine-timeout", "1",
+                     "--engine-cache", str(tmp_path / "cache.sqlite"), "--max-positions", "2", "--quiet"])
+    err = capsys.readouterr().err
+    assert code == 2 and err.startswith("iam: error: engine ") and "no answer within 1 s" in err
+    assert err.count("\n") == 1
+    assert iam_main(["evaluate", "--predictor", "engine-best", "--engine", str(engine), "--engine-timeout", "nan"]) == 2
+    assert "--engine-timeout must be a positive number" in capsys.readouterr().err

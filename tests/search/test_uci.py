@@ -3,6 +3,7 @@
 import asyncio
 import dataclasses
 import io
+import subprocess
 import sys
 import time
 
@@ -12,8 +13,10 @@ import pytest
 
 from iam.cli import main as iam_main
 from search.chess.uci import (
+    ENGINE_NAME,
     FALLBACK_SECONDS,
     MAX_GO_NUMBER,
+    UNTIMED_SECONDS,
     GoCommand,
     UciEngine,
     allotted_time,
@@ -33,7 +36,8 @@ def engine():
 
 
 def test_identifies_itself(engine):
-    assert engine.id["name"].startswith("IAM search")
+    assert engine.id["name"] == ENGINE_NAME and ENGINE_NAME.startswith("IAM toolkit ")
+    assert engine.options["Threads"].max == 1
     assert "Hash" in engine.options
 
 
@@ -242,7 +246,9 @@ def test_go_parsing_and_time_budget():
     assert allotted_time(parse_go(["movetime", "1000"]), chess.WHITE) == 1.0
     assert time_budget(parse_go(["movetime", "1000"]), chess.WHITE) < 1.0
     assert time_budget(parse_go(["infinite"]), chess.WHITE) is None
-    assert time_budget(parse_go([]), chess.WHITE) is None  # a bare go: until stop
+    assert allotted_time(parse_go([]), chess.WHITE) == UNTIMED_SECONDS  # a bare go ends on its own
+    assert allotted_time(parse_go(["mate", "3"]), chess.WHITE) == UNTIMED_SECONDS
+    assert allotted_time(parse_go(["depth", "3"]), chess.WHITE) is None
     # Pondering has no limit until ponderhit; its clocks are kept for then.
     ponder = parse_go("ponder wtime 8000 btime 8000".split())
     assert ponder == GoCommand(wtime=8000, btime=8000, ponder=True)
@@ -256,8 +262,10 @@ def test_go_parsing_and_time_budget():
     assert clock_problem(parse_go(["wtime", "1000"]), chess.WHITE) is None
     assert clock_problem(parse_go(["depth", "3"]), chess.WHITE) is None
     # Malformed words are left out and noted, never the whole go (a GUI waits for bestmove).
-    for bad, kept in ((["depth"], GoCommand()), (["depth", "0"], GoCommand()), (["nodes", "-5"], GoCommand()),
-                      (["wibble", "movetime", "100"], GoCommand(movetime=100))):
+    for bad, kept in ((["depth"], GoCommand()), (["depth", "0"], GoCommand(depth=1)),
+                      (["nodes", "-5"], GoCommand(nodes=1)), (["movetime", "-1"], GoCommand(movetime=0)),
+                      (["wtime", "-5"], GoCommand(wtime=0)), (["movestogo", "0"], GoCommand()),
+                      (["mate", "0"], GoCommand(mate=1)), (["wibble", "movetime", "100"], GoCommand(movetime=100))):
         go = parse_go(bad)
         assert len(go.problems) == 1 and dataclasses.replace(go, problems=()) == kept
     assert parse_go(["searchmoves", "e2e4", "d2d4", "depth", "2"]).searchmoves == (
@@ -372,3 +380,149 @@ def test_search_error_before_any_depth_falls_back_to_a_legal_move():
     board.push_uci("e2e4")
     assert lines[-1].startswith("bestmove ")
     assert chess.Move.from_uci(lines[-1].split()[1]) in board.legal_moves
+
+
+class _Uniform:
+    """A move predictor that believes every legal move equally."""
+
+    def predict_proba(self, board):
+        moves = list(board.legal_moves)
+        return {move: 1 / len(moves) for move in moves}
+
+
+def _mode(name):
+    """The keyword arguments of a :class:`UciEngine` in one of its four modes."""
+    from search.chess.imitation import Imitation
+    from search.exploit import Exploitation
+
+    return {
+        "plain": {},
+        "guided": {"predictor": _Uniform()},
+        "exploit": {"predictor": _Uniform(), "exploitation": Exploitation(weight=0.5)},
+        "imitate": {"predictor": _Uniform(), "imitation": Imitation()},
+    }[name]
+
+
+@pytest.mark.parametrize("mode", ["plain", "guided", "exploit", "imitate"])
+def test_out_of_range_go_limits_are_clamped_and_answered_without_stop(mode):
+    for go in ("go wtime -5 btime -5", "go movetime -1", "go depth 0", "go nodes 0", "go mate 2", "go depth -3 movetime x"):
+        out = io.StringIO()
+        engine = UciEngine(output=out, **_mode(mode))
+        engine.handle("position startpos moves e2e4")
+        engine.handle(go)
+        assert _wait_for(engine, 20), f"{mode}: {go!r} waited for a stop"
+        lines = out.getvalue().splitlines()
+        assert lines[-1].startswith("bestmove "), (mode, go, lines)
+        board = chess.Board()
+        board.push_uci("e2e4")
+        assert chess.Move.from_uci(lines[-1].split()[1]) in board.legal_moves
+        engine._stop_search()
+
+
+def test_a_position_extending_the_previous_one_plays_only_the_new_moves():
+    engine = UciEngine(output=io.StringIO())
+    engine.handle("position startpos moves e2e4 e7e5")
+    board = engine.board
+    engine.handle("position startpos moves e2e4 e7e5 g1f3 b8c6")
+    assert engine.board is board and [m.uci() for m in board.move_stack] == ["e2e4", "e7e5", "g1f3", "b8c6"]
+    engine.handle("position startpos moves d2d4")  # not an extension: set up afresh
+    assert engine.board is not board and [m.uci() for m in engine.board.move_stack] == ["d2d4"]
+    engine.handle("position startpos moves d2d4 e7e5 e1e3")  # an illegal move ends the list
+    assert [m.uci() for m in engine.board.move_stack] == ["d2d4", "e7e5"]
+    engine.handle("position startpos moves d2d4 e7e5 e2e4")  # after an invalid one: set up afresh
+    assert [m.uci() for m in engine.board.move_stack] == ["d2d4", "e7e5", "e2e4"]
+    engine.handle(f"position fen {MATE_IN_ONE} moves e1e2")  # another set-up, the same moves' prefix
+    assert engine.board.fen().startswith("6k1/5ppp/8/8/8/8/4RPPP/6K1 b")
+
+
+def test_a_very_long_game_is_searched_on_its_recent_history():
+    shuffle = ["g1f3", "g8f6", "f3g1", "f6g8"] * 600  # 2,400 plies of knight moves
+    lines, engine = _session("position startpos moves " + " ".join(shuffle), "go depth 2")
+    assert len(engine.board.move_stack) == 2400
+    assert lines[-1].startswith("bestmove ") and chess.Move.from_uci(lines[-1].split()[1]) in engine.board.legal_moves
+
+
+class _Slow(_Uniform):
+    """A predictor that takes ``seconds`` to answer."""
+
+    def __init__(self, seconds):
+        self.seconds = seconds
+
+    def predict_proba(self, board):
+        time.sleep(self.seconds)
+        return super().predict_proba(board)
+
+
+@pytest.mark.parametrize("mode", ["guided", "imitate"])
+def test_a_prediction_that_cannot_fit_the_clock_is_left_out(mode):
+    kwargs = _mode(mode)
+    kwargs["predictor"] = _Slow(5.0)
+    out = io.StringIO()
+    engine = UciEngine(output=out, **kwargs)
+    engine.handle("position startpos moves e2e4")
+    engine.handle("go movetime 100")
+    assert _wait_for(engine, 3.0), "the engine waited for a prediction longer than its clock"
+    lines = out.getvalue().splitlines()
+    board = chess.Board()
+    board.push_uci("e2e4")
+    assert chess.Move.from_uci(lines[-1].split()[1]) in board.legal_moves
+    if mode == "imitate":
+        assert "info string search move: no time for the model's prediction" in lines
+        assert engine.choices == {"model": 0, "search": 1}
+    else:
+        assert any(line.startswith("info string predictor") and "left out for time" in line for line in lines)
+    # The abandoned call still runs: the next move does not wait for it or start another.
+    engine.handle("go movetime 100")
+    assert _wait_for(engine, 3.0)
+
+
+def test_a_prediction_that_fits_the_clock_is_used():
+    out = io.StringIO()
+    engine = UciEngine(output=out, **_mode("imitate"))
+    engine.handle("position startpos moves e2e4")
+    engine.handle("go movetime 2000")
+    assert _wait_for(engine, 10.0)
+    assert engine.choices == {"model": 1, "search": 0}
+    assert any(line.startswith("info string model move") for line in out.getvalue().splitlines())
+
+
+@pytest.mark.parametrize("mode, suffix", [("plain", ""), ("guided", " (guided by a model of X)"),
+                                          ("exploit", " (exploiting a model of X)"),
+                                          ("imitate", " (playing as a model of X)")])
+def test_each_mode_has_its_name_and_threads_other_than_one_are_refused(mode, suffix):
+    lines, _ = _session_with(_mode(mode), "uci", "setoption name Threads value 1", "setoption name Threads value 4",
+                             "isready")
+    assert f"id name {ENGINE_NAME}{suffix}" in lines
+    assert "option name Threads type spin default 1 min 1 max 1" in lines
+    notes = [line for line in lines if line.startswith("info string ignored setoption")]
+    assert len(notes) == 1 and "Threads '4' refused" in notes[0]
+
+
+def _session_with(kwargs, *commands):
+    out = io.StringIO()
+    engine = UciEngine(output=out, predictor_name="a model of X", **kwargs)
+    engine.run(commands)
+    return out.getvalue().splitlines(), engine
+
+
+def test_the_first_go_after_a_burst_of_commands_searches_its_time():
+    with subprocess.Popen([*COMMAND], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True) as process:
+        process.stdin.write("uci\nisready\nucinewgame\nposition startpos\ngo movetime 600\n")
+        process.stdin.flush()
+        for line in process.stdout:
+            if line.startswith("readyok"):
+                ready = time.perf_counter()
+            if line.startswith("bestmove"):
+                answered = time.perf_counter() - ready
+                break
+        process.stdin.write("quit\n")
+        process.stdin.flush()
+    assert answered > 0.3  # most of its 600 ms, not an answer after a shallow depth
+
+
+def test_the_sampling_option_is_renamed_and_the_old_name_still_works(capsys):
+    assert iam_main(["uci", "--sample-temperature", "1"]) == 2
+    assert "--sample-temperature, --seed and --unsure-below need --imitate" in capsys.readouterr().err
+    assert iam_main(["uci", "--temperature", "1"]) == 2
+    err = capsys.readouterr().err
+    assert "--temperature is renamed --sample-temperature" in err and "need --imitate" in err
