@@ -36,6 +36,8 @@ __all__ = ["RuleWeights", "LearnedBelief", "rule_beliefs", "normalise", "learn_b
 _SIZE_SPAN = 6.0  # a chunk has 2..8 pieces in practice: size bonus is (size - 2) / 6
 MAX_WEIGHT = 1e6
 """Largest magnitude of a weight, mean or scale read from a model file (fitted ones are below 10)."""
+_MIN_SCALE = 1e-200
+"""Smallest belief scale read from a model file: standardised values stay far from overflowing."""
 
 
 @dataclass(frozen=True)
@@ -185,8 +187,8 @@ class LearnedBelief:
         arrays = [_finite_list(data[key], f"belief {key}") for key in ("mean", "scale", "coef")]
         if any(array.shape != (len(features),) for array in arrays):
             raise ValueError("belief weights do not have one value per feature")
-        if np.any(arrays[1] < 1 / MAX_WEIGHT):
-            raise ValueError(f"belief scales must be at least {1 / MAX_WEIGHT:g} (a smaller one overflows the scores)")
+        if np.any(arrays[1] < _MIN_SCALE):
+            raise ValueError(f"belief scales must be at least {_MIN_SCALE:g} (a smaller one overflows the scores)")
         intercept = bounded_number(data["intercept"], "belief intercept")
         x = _finite_list(data["calibration"]["x"], "belief calibration x")
         y = _finite_list(data["calibration"]["y"], "belief calibration y")

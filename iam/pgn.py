@@ -243,6 +243,7 @@ def iter_player_games(
             )
         if games_in_file == 0:
             raise DataError(f"no PGN games found in {path} (no tag pairs such as [White \"...\"])")
+        _say_notes(path, report)
     if report.player_games == 0:
         common = ", ".join(f"{name!r}" for name, _ in report.names.most_common(8))
         raise PlayerNotFoundError(
@@ -373,13 +374,18 @@ codecs.register_error(_CP1252_ERRORS, _as_cp1252)
 
 
 def _note_cp1252(path: Path, report: IngestReport) -> None:
-    """Say once (per file, per process) on stderr that a file was read as Windows-1252, and keep it in the report."""
+    """Keep in the report that a file was read as Windows-1252 (said on stderr once its games are found)."""
     note = f"{path} is not valid UTF-8: its other bytes were read as Windows-1252"
     if note not in report.notes:
         report.notes.append(note)
-    if str(path) not in _NOTED:
-        _NOTED.add(str(path))
-        print(f"iam: note: {note}", file=sys.stderr)
+
+
+def _say_notes(path: str | Path, report: IngestReport) -> None:
+    """Print the report's notes about ``path`` on stderr, once per file and process."""
+    for note in report.notes:
+        if note.startswith(f"{Path(path)} ") and note not in _NOTED:
+            _NOTED.add(note)
+            print(f"iam: note: {note}", file=sys.stderr)
 
 
 def _open_text(path: Path) -> IO[str]:

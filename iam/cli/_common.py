@@ -112,17 +112,15 @@ def check_output_file(output: str | Path, option: str, *, inputs: Iterable[str |
     path = Path(output)
     try:
         mode = os.lstat(path).st_mode
-    except FileNotFoundError:
+    except OSError:  # a new path, or one the writer's own checks will name the problem of
         mode = None
-    except OSError as exc:
-        raise IAMError(f"cannot write {option} {path}: {exc.strerror or exc}") from None
     if mode is not None and not stat.S_ISREG(mode):
         kind = (
             "a symbolic link" if stat.S_ISLNK(mode)
             else "a folder" if stat.S_ISDIR(mode)
             else "not a regular file (a device, pipe or socket)"
         )
-        raise IAMError(f"{option} {path} is {kind}; give a regular file or a new path")
+        raise IAMError(f"{option} {path}: it is {kind}; give a regular file or a new path")
     check_not_input(path, inputs, option)
     return path
 
