@@ -418,10 +418,10 @@ def test_evaluate_with_a_hanging_engine_ends_in_one_line(tmp_path, capsys):
     from iam.cli import main as iam_main
 
     engine = _fake_engine(tmp_path, "HANG")
-    code = iam_main(["evaluate", "--predictor", "engine-best", "--engine", str(engine), "--engine-timeout", "1",
+    code = iam_main(["compare", "--predictor", "engine-best", "--engine", str(engine), "--engine-timeout", "1",
                      "--engine-cache", str(tmp_path / "cache.sqlite"), "--max-positions", "2", "--quiet"])
     err = capsys.readouterr().err
     assert code == 2 and err.startswith("iam: error: engine ") and "no answer within 1 s" in err
     assert err.count("\n") == 1
-    assert iam_main(["evaluate", "--predictor", "engine-best", "--engine", str(engine), "--engine-timeout", "nan"]) == 2
-    assert "--engine-timeout must be a positive number" in capsys.readouterr().err
+    assert iam_main(["compare", "--predictor", "engine-best", "--engine", str(engine), "--engine-timeout", "nan"]) == 2
+    assert "--engine-timeout must be a finite number, not nan" in capsys.readouterr().err
