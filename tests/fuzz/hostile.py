@@ -549,19 +549,24 @@ def _probe_boards(corpus: Corpus) -> list[chess.Board]:
     return boards
 
 
+def _load_or_refuse(load, data: bytes, path: Path, outcome: Outcome):
+    """The model ``load`` reads from ``data`` written at ``path``; None once a refusal or a traceback is recorded."""
+    path.write_bytes(data)
+    try:
+        return load(path)
+    except ModelFileError as exc:
+        outcome.status, outcome.detail = "refused", str(exc)[:300]
+    except Exception:
+        outcome.fail("traceback", traceback.format_exc())
+    return None
+
+
 def check_model_bytes(data: bytes, folder: Path, outcome: Outcome, boards: list[chess.Board]) -> None:
     """Load a model file: a clear refusal, or beliefs that are probabilities over legal moves."""
     from iam.model import OpponentModel
 
-    path = folder / "model.json.gz"
-    path.write_bytes(data)
-    try:
-        model = OpponentModel.load(path)
-    except ModelFileError as exc:
-        outcome.status, outcome.detail = "refused", str(exc)[:300]
-        return
-    except Exception:
-        outcome.fail("traceback", traceback.format_exc())
+    model = _load_or_refuse(OpponentModel.load, data, folder / "model.json.gz", outcome)
+    if model is None:
         return
     for board in boards:
         try:
@@ -671,15 +676,8 @@ def check_ranker_bytes(data: bytes, folder: Path, outcome: Outcome, boards: list
     """Load a ranker file: a clear refusal, or finite beliefs that are probabilities over legal moves."""
     from iam.ranker import MoveRanker
 
-    path = folder / "ranker.json.gz"
-    path.write_bytes(data)
-    try:
-        ranker = MoveRanker.load(path)
-    except ModelFileError as exc:
-        outcome.status, outcome.detail = "refused", str(exc)[:300]
-        return
-    except Exception:
-        outcome.fail("traceback", traceback.format_exc())
+    ranker = _load_or_refuse(MoveRanker.load, data, folder / "ranker.json.gz", outcome)
+    if ranker is None:
         return
     for board in boards:
         try:
