@@ -35,7 +35,7 @@ from iam.model import OpponentModel  # noqa: E402
 from iam.pgn import load_player_games  # noqa: E402
 from iam.ranker import MoveRanker  # noqa: E402
 from search.chess.imitation import Imitation  # noqa: E402
-from search.chess.uci import UciEngine, allotted_time, parse_go  # noqa: E402
+from search.chess.uci import UciEngine, allotted_time, parse_go, settle_memory  # noqa: E402
 from search.exploit import Exploitation  # noqa: E402
 
 GOS = ("movetime 50", "movetime 100", "movetime 200", "wtime 2000 btime 2000", "wtime 5000 btime 5000",
@@ -89,6 +89,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--moves", type=int, default=200, help="go commands per mode (default 200)")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    parser.add_argument("--modes", nargs="+", help="only these modes (default: all), e.g. 'exploit ranker'")
     args = parser.parse_args()
     games, _ = load_player_games([default_pgn()], player="Botvinnik")
     training = first_training_games(games, 30)
@@ -104,10 +105,16 @@ def main() -> int:
         modes[f"guided {name}"] = {"predictor": model}
         modes[f"exploit {name}"] = {"predictor": model, "exploitation": Exploitation(weight=0.5)}
         modes[f"imitate {name}"] = {"predictor": model, "imitation": Imitation()}
+    if args.modes:
+        unknown = set(args.modes) - set(modes)
+        if unknown:
+            parser.error(f"unknown modes {sorted(unknown)}; choose from {sorted(modes)}")
+        modes = {mode: modes[mode] for mode in args.modes}
     figures = {}
     for mode, kwargs in modes.items():
         answers = _Answers()
         engine = UciEngine(output=answers, **kwargs)
+        settle_memory()  # as the engine's process does once started
         late = sorted(overruns(engine, answers, commands))
         figures[mode] = {
             "moves": len(late),

@@ -23,6 +23,7 @@ import pandas as pd
 from experiments.bootstrap import CONFIDENCE, RESAMPLES, interval, resample_games, summary_figures
 from experiments.common import ExperimentResult, HeldOutConfig, load_games
 from iam.evaluation import RECORD_COLUMNS, position_record
+from iam.filters import GameFilter
 from iam.heldout import first_training_games, sample_test_games, test_games
 from iam.model import OpponentModel
 from iam.pgn import PlayerGame
@@ -64,6 +65,8 @@ class AblationConfig:
     """PGN file for :func:`run` (None: the bundled games)."""
     player: str | None = None
     """Player to model in :func:`run` (None with the bundled games: Botvinnik)."""
+    games_filter: GameFilter | None = None
+    """Conditions on the games' headers and length (:mod:`iam.filters`)."""
     quiet: bool = False
     """No progress bars on stderr."""
 
@@ -161,7 +164,10 @@ def run(config: AblationConfig) -> ExperimentResult:
     >>> run(config).tables["ablation"][["variant", "test_positions"]].values.tolist()
     [['all families', 30]]
     """
-    heldout = load_games(HeldOutConfig(pgn=config.pgn, player=config.player, max_positions=config.test_positions, quiet=config.quiet))
+    heldout = load_games(HeldOutConfig(
+        pgn=config.pgn, player=config.player, max_positions=config.test_positions, quiet=config.quiet,
+        games_filter=config.games_filter,
+    ))
     started = time.perf_counter()
     table = ablation(heldout.games, heldout.player, config)
     seconds = time.perf_counter() - started

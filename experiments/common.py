@@ -18,6 +18,7 @@ from typing import Any
 import pandas as pd
 
 from iam.errors import DataError
+from iam.filters import GameFilter
 from iam.jsonsafe import finite
 from iam.player_games import HeldOut, load_heldout
 
@@ -46,6 +47,8 @@ class HeldOutConfig(ExperimentConfig):
     """Player to model (None with the bundled games: Botvinnik)."""
     max_positions: int | None = None
     """At most this many test positions, sampled with ``seed`` (None: all)."""
+    games_filter: GameFilter | None = None
+    """Conditions on the games' headers and length (:mod:`iam.filters`); splits keep their numbering."""
 
 
 @dataclass
@@ -63,7 +66,7 @@ def load_games(config: HeldOutConfig) -> HeldOut:
     """The player's games the config names (DataError on bad input)."""
     if config.max_positions is not None and config.max_positions < 1:
         raise DataError("--max-positions must be at least 1")
-    return load_heldout(config.pgn, config.player, quiet=config.quiet)
+    return load_heldout(config.pgn, config.player, quiet=config.quiet, games_filter=config.games_filter)
 
 
 def write_result(result: ExperimentResult, out: str | Path) -> list[Path]:

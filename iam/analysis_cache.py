@@ -148,15 +148,19 @@ class AnalysisCache:
         return self._connection
 
     def _open(self) -> sqlite3.Connection:
-        """Connect, create the tables in a fresh file, refuse a foreign or newer one."""
+        """Connect, create the tables in a fresh file, refuse a foreign or newer one.
+
+        The connection may serve another thread than the one that opened it (an engine
+        runs each prediction in a worker thread under its deadline), one thread at a time.
+        """
         if self.path is None:
-            connection = sqlite3.connect(":memory:", isolation_level=None)
+            connection = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
         else:
             if self.path.is_dir():
                 raise self.error(f"{self.label} {self.path} is a folder, not a file")
             self._make_folder(self.path.parent)
             self.read_only = self.path.is_file() and not (os.access(self.path, os.W_OK) and os.access(self.path.parent, os.W_OK))
-            connection = self._connect_read_only() if self.read_only else sqlite3.connect(self.path, timeout=_BUSY_TIMEOUT_S, isolation_level=None)
+            connection = self._connect_read_only() if self.read_only else sqlite3.connect(self.path, timeout=_BUSY_TIMEOUT_S, isolation_level=None, check_same_thread=False)
         try:
             self._prepare(connection)
         except BaseException:
@@ -168,7 +172,9 @@ class AnalysisCache:
         """A connection that never writes; ``immutable`` when SQLite cannot read the file's log without writing."""
         uri = "file:" + urllib.parse.quote(str(self.path.resolve()))
         for flags in ("mode=ro", "immutable=1"):
-            connection = sqlite3.connect(f"{uri}?{flags}", uri=True, timeout=_BUSY_TIMEOUT_S, isolation_level=None)
+            connection = sqlite3.connect(
+                f"{uri}?{flags}", uri=True, timeout=_BUSY_TIMEOUT_S, isolation_level=None, check_same_thread=False,
+            )
             try:
                 connection.execute("PRAGMA application_id").fetchone()
                 return connection

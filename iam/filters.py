@@ -35,6 +35,7 @@ __all__ = [
     "TIME_CONTROLS",
     "GameFilter",
     "add_filter_arguments",
+    "add_header_filter_arguments",
     "filter_from_args",
     "read_filtered",
     "apply_filter",
@@ -88,6 +89,12 @@ def add_filter_arguments(parser: Any, *, player_required: bool = False, player_h
         help="accept games of different people whose names --player matches (default: refused)",
     )
     parser.add_argument("--color", choices=("white", "black", "any"), default="any", help="only the player's games with this colour (default any)")
+    add_header_filter_arguments(parser)
+
+
+def add_header_filter_arguments(parser: Any) -> None:
+    """Add the conditions on a game's headers and length, for commands whose player is not named
+    (``--since --until --event --opponent --time-control --rating --min-plies``)."""
     parser.add_argument("--since", metavar="YYYY[.MM[.DD]]", help="only games played on or after this date (default: any date)")
     parser.add_argument("--until", metavar="YYYY[.MM[.DD]]", help="only games played on or before this date (default: any date)")
     parser.add_argument("--event", metavar="TEXT", help="only games whose Event contains TEXT (case-insensitive)")
@@ -107,10 +114,10 @@ def filter_from_args(args: Any) -> GameFilter:
     if args.min_plies is not None and args.min_plies < 0:
         raise DataError("--min-plies cannot be negative")
     return GameFilter(
-        player=args.player,
+        player=getattr(args, "player", None),
         aliases=tuple(getattr(args, "alias", None) or ()),
         partial_names=bool(getattr(args, "partial_names", False)),
-        color=args.color,
+        color=getattr(args, "color", "any"),
         since=parse_date(args.since, "--since") if args.since else None,
         until=parse_date(args.until, "--until") if args.until else None,
         event=args.event or None,

@@ -20,6 +20,7 @@ from typing import Any
 
 from iam.bundled import bundled_pgn, default_pgn, manifest
 from iam.errors import DataError
+from iam.filters import GameFilter, apply_filter
 from iam.heldout import development_games, fitting_games, test_games, training_games
 from iam.pgn import IngestReport, PlayerGame, iter_player_games, name_matches
 from iam.progress import progress
@@ -83,8 +84,13 @@ class HeldOut:
         return fitting_games(self.games)
 
 
-def load_heldout(pgn: str | Path | None = None, player: str | None = None, *, quiet: bool = True) -> HeldOut:
+def load_heldout(
+    pgn: str | Path | None = None, player: str | None = None, *, quiet: bool = True, games_filter: GameFilter | None = None,
+) -> HeldOut:
     """The games of ``player`` in ``pgn`` (default: the bundled games); DataError on bad input.
+
+    ``games_filter``'s conditions on headers and length leave games out (counted in the
+    report) without renumbering the rest: a game's split stays what it was.
 
     >>> held = load_heldout()
     >>> held.player, len(held.training), len(held.test)
@@ -92,6 +98,8 @@ def load_heldout(pgn: str | Path | None = None, player: str | None = None, *, qu
     """
     paths, player = bundled_or_given(pgn, player)
     games, report = read_games(paths, player=player, quiet=quiet)
+    if games_filter is not None:
+        games = list(apply_filter(games, games_filter, report))
     held = HeldOut(player, games, report)
     if not held.training or not held.test:
         raise DataError(f"{player} needs at least one training and one test game (found {len(games)} games)")

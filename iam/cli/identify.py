@@ -11,6 +11,7 @@ from iam.cli._common import (
     usable_jobs,
 )
 from iam.errors import DataError
+from iam.filters import add_header_filter_arguments, apply_filter, filter_from_args
 from iam.identify import check_candidates, identify
 from iam.predictors import load_predictor
 from iam.ranker.evidence import EngineSettings
@@ -43,6 +44,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
     parser.add_argument("--jobs", type=int, default=1, metavar="N", help="worker processes (default 1)")
     parser.add_argument("--json", action="store_true", help="print the result as JSON")
+    add_header_filter_arguments(parser)
     add_engine_arguments(parser)
     add_quiet(parser)
     parser.set_defaults(run=run)
@@ -54,6 +56,9 @@ def run(args: argparse.Namespace) -> int:
     jobs = usable_jobs(args.jobs)
     _check_options(args)
     games, report, player = side_games(args.games, args.side)
+    games = list(apply_filter(games, filter_from_args(args), report))
+    if not games:
+        raise DataError(f"no game to identify is left by the filters ({'; '.join(report.summary_lines()[1:])})")
     names, models, temperature, fitted = _candidates(args, jobs)
     try:
         bar = None if args.quiet else (lambda items, total: progress(items, total=total, desc="scoring", unit=" pieces"))

@@ -10,9 +10,10 @@ from iam.cli._common import number_or_infinity
 from iam.errors import IAMError
 from iam.predictors import load_predictor
 from search.chess.imitation import Imitation
-from search.chess.uci import main
+from search.chess.uci import ModelLoader, main
 from search.chess.exploit import DEFAULT_MARGIN, DEFAULT_THRESHOLD
 from search.exploit import Exploitation
+from search.predictor import MovePredictor
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -117,8 +118,9 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as exc:
         raise IAMError(str(exc)) from None
     path = args.imitate or args.model
+    loader = model_loader(args.engine)
     if path is None:
-        return main()
+        return main(model_loader=loader)
     model = load_predictor(path, engine=args.engine)
     if args.exploit_reduce and getattr(model, "reply_policy_", None) is None:
         raise IAMError(f"--exploit-reduce needs a move ranker fitted with a reply policy; {path} has none (refit it)")
@@ -130,5 +132,18 @@ def run(args: argparse.Namespace) -> int:
         model, predictor_name=f"a model of {model.player_}", modelled_color=color,
         exploitation=exploitation, exploit_share=args.exploit_share, exploit_contempt=args.exploit_contempt,
         exploit_reduce=args.exploit_reduce,
-        imitation=imitation,
+        imitation=imitation, model_loader=loader, model_file=path,
     )
+
+
+def model_loader(engine: str | None) -> ModelLoader:
+    """What the engine's ``ModelFile`` option reads a model file with: a problem is a ValueError (one line)."""
+
+    def load(path: str) -> tuple[MovePredictor, str]:
+        try:
+            model = load_predictor(path, engine=engine)
+        except (IAMError, OSError) as exc:
+            raise ValueError(str(exc).splitlines()[0] if str(exc) else type(exc).__name__) from None
+        return model, f"a model of {model.player_}"
+
+    return load

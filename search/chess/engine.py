@@ -149,7 +149,7 @@ class ChessSearch:
         self._max_nodes: int | None = None
         self._stop: threading.Event | None = None
         self._pv: list[list[int]] = [[] for _ in range(MAX_PLY + 2)]
-        self._root_only: int | None = None
+        self._root_only: frozenset[int] | None = None  # the root moves searched (None: all)
 
     @property
     def replies(self) -> ReplyPolicy | None:
@@ -209,7 +209,7 @@ class ChessSearch:
         self._begin_watch(board, line)
         if self.guide is not None:
             self.guide.begin(board)
-        self._root_only = None if only is None else from_move(only)
+        self._root_only = None if only is None else frozenset((from_move(only),))
         self._his_side = 1 - position.side
         self._value_draws(position)
         if self._root_terminal(position):
@@ -229,6 +229,50 @@ class ChessSearch:
             pv = self._pv[0]
             previous = pv[0] if pv else 0
             yield self._result(value, pv, depth, started)
+
+    def iterate_lines(
+        self, board: chess.Board, limits: Limits, lines: int, *, stop: threading.Event | None = None,
+    ) -> Iterator[tuple[SearchResult, ...]]:
+        """The ``lines`` best root moves, each with its value and line, per completed depth (UCI MultiPV).
+
+        At each depth the root is searched once per line, each time without the moves
+        already ranked, so every line's value is exact for its move and the lines come
+        best first. The first line is what :meth:`iterate` finds. A depth whose lines
+        did not all finish is not yielded; a finished game yields nothing.
+        """
+        if lines < 1:
+            raise ValueError(f"lines must be at least 1, got {lines}")
+        started = time.perf_counter()
+        position = Position.from_board(board)
+        self._begin(limits, stop, started)
+        self._begin_watch(board, None)
+        if self.guide is not None:
+            self.guide.begin(board)
+        self._his_side = 1 - position.side
+        self._value_draws(position)
+        if self._root_terminal(position):
+            return
+        legal = frozenset(from_move(move) for move in board.legal_moves)
+        count = min(lines, len(legal))
+        previous: list[int] = []
+        try:
+            for depth in range(1, (limits.depth or 64) + 1):
+                ranked: list[int] = []
+                results = []
+                for line in range(count):
+                    self._root_only = None if not ranked else legal.difference(ranked)
+                    allowed = legal if self._root_only is None else self._root_only
+                    first = previous[line] if line < len(previous) and previous[line] in allowed else 0
+                    value = self._root(position, depth, first)
+                    pv = self._pv[0]
+                    ranked.append(pv[0])
+                    results.append(self._result(value, pv, depth, started))
+                previous = ranked
+                yield tuple(results)
+        except _Aborted:
+            return
+        finally:
+            self._root_only = None
 
     def search(
         self, board: chess.Board, limits: Limits, *, stop: threading.Event | None = None,
@@ -256,14 +300,25 @@ class ChessSearch:
         move = to_move(position.legal_moves()[0])
         return SearchResult(value=position.evaluate(), move=move, pv=(move,), depth=0, seconds=seconds, **counts)
 
-    def score_moves(self, board: chess.Board, depth: int) -> dict[chess.Move, int]:
+    def score_moves(self, board: chess.Board, depth: int, *, deadline: float | None = None) -> dict[chess.Move, int]:
         """Every legal move's exact value: each child searched ``depth - 1`` plies, full window.
 
         Iterative deepening to ``depth - 1`` first fills the table and the move order;
-        then every root move gets a full-window search, so each value is exact.
+        then every root move gets a full-window search, so each value is exact. A
+        full-window quiescence can be costly in a tactical position: with a ``deadline``
+        (``time.perf_counter`` seconds) the scoring raises :class:`TimeoutError` when it
+        passes, since a partial set of scores would not be exact.
         """
         position = Position.from_board(board)
-        self._begin(Limits(), None, time.perf_counter())
+        started = time.perf_counter()
+        self._begin(Limits(time=None if deadline is None else max(0.0, deadline - started)), None, started)
+        try:
+            return self._score_moves(board, position, depth)
+        except _Aborted:
+            raise TimeoutError(f"scoring {len(list(board.legal_moves))} moves to depth {depth} passed its deadline") from None
+
+    def _score_moves(self, board: chess.Board, position: Position, depth: int) -> dict[chess.Move, int]:
+        """The body of :meth:`score_moves`; raises ``_Aborted`` past the deadline."""
         self._begin_watch(board, None)
         if self.guide is not None:
             self.guide.begin(board)
@@ -343,7 +398,7 @@ class ChessSearch:
         in_check = position.in_check()
         moves = position.pseudo_moves()
         if self._root_only is not None:
-            moves = [m for m in moves if m == self._root_only]
+            moves = [m for m in moves if m in self._root_only]
         moves = self._order(position, moves, first or self._table_move(position), 0)
         alpha, best = -INFINITE, -INFINITE
         pv = self._pv
@@ -366,7 +421,7 @@ class ChessSearch:
                 pv[0] = [move, *pv[1]]
                 if value > alpha:
                     alpha = value
-        if self.use_table and self._root_only is None:  # one move's value is not the position's
+        if self.use_table and self._root_only is None:  # some moves' value is not the position's
             self._store(position.key, depth, best, -INFINITE, INFINITE, pv[0][0] if pv[0] else 0, 0)
         return best
 

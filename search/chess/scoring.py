@@ -102,8 +102,11 @@ class RootScoreCache:
         known = [depth for depth in range(1, 9) if (key, depth) in self._scores]
         return self.scores(board, known[-1] if known else otherwise)
 
-    def scores(self, board: chess.Board, depth: int) -> dict[chess.Move, int]:
-        """:func:`score_root_moves` of ``board`` at ``depth``, from the cache when known."""
+    def scores(self, board: chess.Board, depth: int, *, deadline: float | None = None) -> dict[chess.Move, int]:
+        """:func:`score_root_moves` of ``board`` at ``depth``, from the cache when known.
+
+        A scoring not finished by ``deadline`` raises :class:`TimeoutError` and is not kept.
+        """
         key = (position_history_key(board), depth)
         found = self._scores.get(key)
         if found is not None:
@@ -114,8 +117,10 @@ class RootScoreCache:
             raise ValueError(f"depth must be at least 1, got {depth}")
         self.misses += 1
         search = ChessSearch(quiescence=self.quiescence)  # fresh: the same values as score_root_moves
-        found = search.score_moves(board, depth)
-        self.nodes += search.nodes + search.qnodes
+        try:
+            found = search.score_moves(board, depth, deadline=deadline)
+        finally:
+            self.nodes += search.nodes + search.qnodes
         self._scores[key] = found
         if len(self._scores) > self.capacity:
             self._scores.popitem(last=False)

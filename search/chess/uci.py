@@ -3,14 +3,17 @@
 Commands: uci, isready, ucinewgame, setoption, position startpos|fen ... [moves ...],
 go depth|nodes|mate|movetime|wtime|btime|winc|binc|movestogo|infinite|ponder|searchmoves,
 ponderhit, stop, quit. Options: Hash, Ponder, Threads (1 only: another number is
-refused with an ``info string``) and, when imitating, Temperature and Seed. The
+refused with an ``info string``), MultiPV (the plain search's best lines), ModelFile
+(when the engine is given a way to read model files: a GUI loads the model of the
+player the engine then searches against) and, when imitating, Temperature and Seed. The
 engine's name says its mode (``... (guided by a model of X)``). The search runs in a thread so ``stop`` and ``isready`` are
 answered while it thinks; an ``info`` line follows every completed depth and
 ``bestmove`` (with the expected reply as ``ponder``) ends every ``go``, also when the
 search breaks. Unknown or malformed commands are ignored with an ``info string``
 note, as the protocol asks; a ``go`` always searches, its unknown or malformed words
 noted and left out, its numbers capped at :data:`MAX_GO_NUMBER` and out-of-range ones
-clamped (a negative time to 0, a depth or node count below 1 to 1), so that every
+clamped (a negative time to 0, a depth or node count below 1 to 1, a depth beyond the
+search's deepest ply to that ply), so that every
 ``go`` but ``go infinite`` and ``go ponder`` ends with a ``bestmove`` of its own. An invalid
 ``position`` is noted and leaves the engine on the valid part of it (the start
 position if the set-up itself is invalid, the moves up to the first illegal one),
@@ -43,16 +46,18 @@ model is unsure in a tactical position.
 from __future__ import annotations
 
 import dataclasses
+import gc
 import importlib.metadata
 import sys
 import threading
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import TextIO
 
 import chess
 
+from search.chess.deadline import BoundedPredictor, PredictionClock
 from search.chess.engine import ChessSearch
 from search.chess.evaluation import material_pst_evaluator
 from search.chess.exploit import ExploitingSearch
@@ -62,7 +67,7 @@ from search.exploit import Exploitation
 from search.omsearch import Guidance, ModelPolicy, guided_searcher
 from search.ordering import HeuristicOrderer
 from search.predictor import MovePredictor
-from search.result import Limits, SearchResult
+from search.result import MAX_PLY, Limits, SearchResult
 from search.searcher import Searcher
 from search.transposition import TranspositionTable
 
@@ -72,6 +77,9 @@ __all__ = [
     "parse_go",
     "allotted_time",
     "time_budget",
+    "settle_memory",
+    "MAX_MULTIPV",
+    "ModelLoader",
     "clock_problem",
     "ENGINE_NAME",
     "FALLBACK_SECONDS",
@@ -141,6 +149,14 @@ class GoCommand:
 
 
 _GO_INTS = {"depth", "nodes", "movetime", "wtime", "btime", "winc", "binc", "movestogo", "mate"}
+MAX_MULTIPV = 256
+"""The most lines ``setoption name MultiPV`` accepts."""
+
+ModelLoader = Callable[[str], "tuple[MovePredictor, str]"]
+"""Reads a model file for the ``ModelFile`` option: the predictor and the name it goes by
+(``a model of X``); a ValueError's message is reported to the GUI."""
+
+_DEEPEST = {"depth": MAX_PLY, "mate": MAX_PLY // 2}  # a deeper limit could not be reached: read as the deepest
 _AT_LEAST_ONE = ("depth", "nodes", "mate")
 _GO_WORDS = _GO_INTS | {"infinite", "ponder", "searchmoves"}
 
@@ -192,6 +208,10 @@ def _go_number(word: str, text: str | None, problems: list[str]) -> int | None:
     if word == "movestogo" and value < 1:
         problems.append(f"go {word} {text[:20]} is out of range")
         return None
+    ceiling = _DEEPEST.get(word)
+    if ceiling is not None and value > ceiling:
+        problems.append(f"go {word} {text[:20]} is beyond the search's {MAX_PLY} plies; read as {ceiling}")
+        return ceiling
     floor = 1 if word in _AT_LEAST_ONE else 0
     if value < floor:
         problems.append(f"go {word} {text[:20]} is out of range; read as {floor}")
@@ -258,6 +278,8 @@ class UciEngine:
         exploit_reduce: float = 0.0,
         imitation: Imitation | None = None,
         end_of_input_wait: float = END_OF_INPUT_WAIT,
+        model_loader: ModelLoader | None = None,
+        model_file: str = "",
     ) -> None:
         if (exploitation is not None or imitation is not None) and predictor is None:
             raise ValueError("exploiting or imitating needs a move predictor")
@@ -295,7 +317,12 @@ class UciEngine:
         self._pondering: GoCommand | None = None
         self._timer: threading.Timer | None = None
         self.ponder_option = False
-        self._prediction_clock = _PredictionClock()
+        self._prediction_clock = PredictionClock()
+        self.multipv = 1
+        """Lines the plain search reports (UCI MultiPV); the other modes report one."""
+        self.model_loader = model_loader
+        """Reads a model file for the ``ModelFile`` option (``None``: the option is not offered)."""
+        self.model_file = model_file
 
     def _new_tables(self) -> None:
         entries = max(1, self.hash_mb * 1_000_000 // _ENTRY_BYTES)
@@ -351,6 +378,9 @@ class UciEngine:
         self.send(f"option name Hash type spin default {_DEFAULT_HASH_MB} min 1 max 4096")
         self.send("option name Threads type spin default 1 min 1 max 1")
         self.send("option name Ponder type check default false")
+        self.send(f"option name MultiPV type spin default 1 min 1 max {MAX_MULTIPV}")
+        if self.model_loader is not None:
+            self.send(f"option name ModelFile type string default {self.model_file or '<empty>'}")
         if self.imitation is not None:
             self.send(f"option name Temperature type string default {self.imitation.temperature:g}")
             self.send(f"option name Seed type spin default {self.imitation.seed} min 0 max 2147483647")
@@ -398,15 +428,35 @@ class UciEngine:
             if value.strip() != "1":
                 raise ValueError(f"Threads {value[:20]!r} refused: this engine searches with one thread")
             return
+        if name.lower() == "multipv":
+            lines = _spin(name, value, 1, MAX_MULTIPV)
+            self._stop_search()
+            self.multipv = lines
+            return
+        if name.lower() == "modelfile" and self.model_loader is not None:
+            self._load_model(value.strip())
+            return
         if self.imitation is not None and name.lower() in ("temperature", "seed"):
             self.imitation = _imitation_option(self.imitation, name.lower(), value)
             return
         if name.lower() != "hash":
             raise ValueError(f"unknown option {name!r}")
-        megabytes = int(value)
-        if not 1 <= megabytes <= 4096:
-            raise ValueError(f"Hash {megabytes} is out of range 1..4096")
-        self.hash_mb = megabytes
+        self.hash_mb = _spin("Hash", value, 1, 4096)
+        self._new_tables()
+
+    def _load_model(self, path: str) -> None:
+        """The ``ModelFile`` option: guide (or exploit, or imitate) with the model of ``path``; empty: none."""
+        self._stop_search()
+        if path in ("", "<empty>"):
+            if self.exploitation is not None or self.imitation is not None:
+                raise ValueError("ModelFile cannot be emptied: this engine exploits or imitates a model")
+            self.predictor, self.model_file = None, ""
+            self.send("info string no model: plain search")
+        else:
+            self.predictor, self.predictor_name = self.model_loader(path)
+            self.model_file = path
+            self.send(f"info string loaded {path}: {self.predictor_name}")
+        self._prediction_clock = PredictionClock()
         self._new_tables()
 
     def _cmd_position(self, args: list[str]) -> None:
@@ -510,10 +560,18 @@ class UciEngine:
                     table=TranspositionTable(capacity=self.table.capacity),
                 )
                 iterations = restricted.iterate(board, limits, stop=stop)
+            elif guided is None and self.multipv > 1:  # the plain search, its best lines
+                iterations = ()
+                for lines in self.fast.iterate_lines(board, limits, self.multipv, stop=stop):
+                    best = lines[0]
+                    for index, line in enumerate(lines, 1):
+                        self.send(self._info(line, board, index))
             elif guided is None:  # the plain search runs on the fast chess core
                 iterations = self.fast.iterate(board, limits, stop=stop)
             else:
                 iterations = guided.iterate(board, limits, stop=stop)
+            if self.multipv > 1 and (guided is not None or allowed):
+                self.send(f"info string MultiPV {self.multipv} is for the plain search; this search reports one line")
             for result in iterations:
                 best = result
                 self.send(self._info(result, board))
@@ -542,7 +600,7 @@ class UciEngine:
         move: chess.Move | None = None
         try:
             reserve = None if deadline is None else deadline - _IMITATION_SEARCH_SHARE * limits.time
-            bounded = _BoundedPredictor(self.predictor, reserve, self._prediction_clock)
+            bounded = BoundedPredictor(self.predictor, reserve, self._prediction_clock)
             beliefs = bounded.predict_proba(board)
             choice = None if bounded.skipped else choose_imitation_move(board, beliefs, imitation)
             if choice is not None:
@@ -608,7 +666,7 @@ class UciEngine:
             self.send("info string the engine moves for the modelled player here: plain search")
             return None
         player = 0 if modelled == chess.WHITE else 1
-        self._bounded = _BoundedPredictor(self.predictor, deadline, self._prediction_clock)
+        self._bounded = BoundedPredictor(self.predictor, deadline, self._prediction_clock)
         return guided_searcher(
             self.game, predictor=self._bounded, modelled_player=player, evaluator=self.evaluator,
             guidance=self.guidance, ordering=self.ordering, table=self.table, quiescence=True,
@@ -633,7 +691,7 @@ class UciEngine:
         return ordered[0].uci()
 
     @staticmethod
-    def _info(result: SearchResult, board: chess.Board) -> str:
+    def _info(result: SearchResult, board: chess.Board, multipv: int | None = None) -> str:
         if is_mate_score(result.value):
             plies = mate_in_plies(result.value)
             moves = (plies + 1) // 2 if plies > 0 else -((-plies) // 2)
@@ -643,73 +701,11 @@ class UciEngine:
         millis = max(1, round(result.seconds * 1000))
         nodes = result.total_nodes
         pv = " ".join(move.uci() for move in result.pv)
+        line = "" if multipv is None else f" multipv {multipv}"
         return (
-            f"info depth {result.depth} score {score} nodes {nodes} "
+            f"info depth {result.depth}{line} score {score} nodes {nodes} "
             f"nps {nodes * 1000 // millis} time {millis} pv {pv}"
         )
-
-
-class _PredictionClock:
-    """What the engine knows of its predictor's cost: the last call's seconds, and a call
-    left running past its deadline (a Python thread cannot be interrupted)."""
-
-    def __init__(self) -> None:
-        self.cost = 0.0
-        self.running: threading.Thread | None = None
-
-    def busy(self) -> bool:
-        return self.running is not None and self.running.is_alive()
-
-
-class _BoundedPredictor:
-    """A move predictor whose calls end by ``deadline`` (``time.perf_counter`` seconds).
-
-    Each call runs in a worker thread, waited for until the deadline; a call
-    that does not finish by then gives no beliefs (the search goes on unguided there),
-    and so does one expected (by the last call's cost) to overrun the time left, or one
-    asked while an abandoned call still runs. ``deadline`` ``None``: calls run unbounded.
-    """
-
-    def __init__(self, predictor: MovePredictor, deadline: float | None, clock: _PredictionClock) -> None:
-        self.predictor = predictor
-        self.deadline = deadline
-        self.clock = clock
-        self.skipped = 0
-        """Calls given no beliefs for lack of time."""
-
-    def predict_proba(self, board: chess.Board) -> dict[chess.Move, float]:
-        if self.deadline is None:
-            return self._timed(board)
-        left = self.deadline - time.perf_counter()
-        if left <= 0 or self.clock.cost > left or self.clock.busy():
-            self.skipped += 1
-            return {}
-        box: dict[str, object] = {}
-        own = board.copy()  # the caller's board moves on if this call is abandoned
-
-        def work() -> None:
-            try:
-                box["beliefs"] = self._timed(own)
-            except BaseException as exc:  # handed to the caller below
-                box["error"] = exc
-
-        worker = threading.Thread(target=work, daemon=True)
-        worker.start()
-        worker.join(max(0.0, self.deadline - time.perf_counter()))
-        if worker.is_alive():
-            self.clock.running = worker
-            self.skipped += 1
-            return {}
-        if "error" in box:
-            raise box["error"]  # type: ignore[misc]
-        return box["beliefs"]  # type: ignore[return-value]
-
-    def _timed(self, board: chess.Board) -> dict[chess.Move, float]:
-        started = time.perf_counter()
-        try:
-            return self.predictor.predict_proba(board)
-        finally:
-            self.clock.cost = time.perf_counter() - started
 
 
 class _RootMoves:
@@ -726,6 +722,17 @@ class _RootMoves:
         pairs = plan if plan is not None else [(action, 0) for action in actions]
         kept = [(action, adjustment) for action, adjustment in pairs if action in self.allowed]
         return kept or [(action, 0) for action in actions if action in self.allowed]
+
+
+def _spin(name: str, value: str, low: int, high: int) -> int:
+    """The whole number a spin option was set to; ValueError if it is not one or out of ``low..high``."""
+    try:
+        number = int(value)
+    except ValueError:
+        raise ValueError(f"{name} needs a whole number, got {value[:20]!r}") from None
+    if not low <= number <= high:
+        raise ValueError(f"{name} {number} is out of range {low}..{high}")
+    return number
 
 
 def _imitation_option(imitation: Imitation, name: str, value: str) -> Imitation:
@@ -792,6 +799,14 @@ def _waits_for_stop(go: GoCommand, seconds: float | None) -> bool:
     return go.infinite or (seconds is None and go.depth is None and go.nodes is None and go.mate is None)
 
 
+def settle_memory() -> None:
+    """Collect garbage once and move every object the process holds now (the model, the
+    tables) out of the collector's reach, so that a full collection cannot stall a move:
+    with a model's many small objects one lasted about 0.1 s, past a short ``go``'s budget."""
+    gc.collect()
+    gc.freeze()
+
+
 def main(
     predictor: MovePredictor | None = None,
     *,
@@ -802,13 +817,17 @@ def main(
     exploit_contempt: float = 0.0,
     exploit_reduce: float = 0.0,
     imitation: Imitation | None = None,
+    model_loader: ModelLoader | None = None,
+    model_file: str = "",
 ) -> int:
     """Run the engine on standard input and output (bytes that are not UTF-8 read as U+FFFD)."""
     if hasattr(sys.stdin, "reconfigure"):
         sys.stdin.reconfigure(errors="replace")
-    UciEngine(
+    engine = UciEngine(
         predictor=predictor, predictor_name=predictor_name, modelled_color=modelled_color,
         exploitation=exploitation, exploit_share=exploit_share, exploit_contempt=exploit_contempt,
-        exploit_reduce=exploit_reduce, imitation=imitation,
-    ).run(sys.stdin)
+        exploit_reduce=exploit_reduce, imitation=imitation, model_loader=model_loader, model_file=model_file,
+    )
+    settle_memory()
+    engine.run(sys.stdin)
     return 0

@@ -136,3 +136,13 @@ def test_search_cache_keeps_the_rankers_search_scores_and_changes_nothing(capsys
         connection.execute("CREATE TABLE games (white TEXT)")
     code, out, err = _run(capsys, "identify", query, "--models", *paths, "--quiet", "--search-cache", foreign)
     assert code == 2 and out == "" and "search cache" in err and err.count("\n") == 1
+
+
+def test_the_games_to_identify_take_the_header_filters(capsys, model_files, query_games):
+    candidates = ("--models", model_files["Beta Bob"], model_files["Alpha Ann"])
+    code, out, _ = _run(capsys, "identify", query_games, *candidates, "--json", "--quiet", "--since", "1950")
+    payload = json.loads(out)
+    assert code == 0 and payload["games"] == 2  # of the six, those of 1952 and 1954
+    assert payload["report"]["filtered"] == {"before --since": 4}
+    code, _, err = _run(capsys, "identify", query_games, *candidates, "--quiet", "--until", "1900")
+    assert code == 2 and err.count("\n") == 1 and "left by the filters" in err

@@ -174,3 +174,23 @@ def test_train_json_reports_the_filters(tmp_path, capsys):
     assert code == 0
     games = json.loads(capsys.readouterr().out)["games"]
     assert games["used"] == 4 and games["filtered"] == {"fewer than 6 plies": 1}
+
+
+def test_experiments_take_the_header_filters_and_keep_each_games_split():
+    from iam.cli.experiments._options import add_common_arguments, add_heldout_arguments, heldout_fields
+    from iam.player_games import load_heldout
+
+    parser = argparse.ArgumentParser()
+    add_common_arguments(parser)
+    add_heldout_arguments(parser)
+    fields = heldout_fields(parser.parse_args(["--since", "1950", "--min-plies", "40"]))
+    assert fields["games_filter"] == GameFilter(since=(1950,), min_plies=40)
+    assert heldout_fields(parser.parse_args([]))["games_filter"] is None
+    whole = load_heldout()
+    held = load_heldout(games_filter=fields["games_filter"])
+    assert 0 < len(held.games) < len(whole.games)
+    assert all(int(game.date[:4]) >= 1950 and len(game.moves) >= 40 for game in held.games)
+    assert sum(held.report.filtered.values()) == len(whole.games) - len(held.games)
+    tested = {game.index for game in whole.test}
+    assert {game.index for game in held.test} == {game.index for game in held.games if game.index in tested}
+    assert held.test and held.training  # the filter leaves games of both splits, each where it was

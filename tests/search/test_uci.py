@@ -526,3 +526,45 @@ def test_the_sampling_option_is_renamed_and_the_old_name_still_works(capsys):
     assert iam_main(["uci", "--temperature", "1"]) == 2
     err = capsys.readouterr().err
     assert "--temperature is renamed --sample-temperature" in err and "need --imitate" in err
+
+
+def test_multipv_reports_the_best_lines_best_first_with_the_plain_move_first():
+    from search.chess.engine import ChessSearch
+    from search.result import Limits
+
+    fen = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3"
+    lines, engine = _session("uci", "setoption name MultiPV value 3", f"position fen {fen}", "go depth 3")
+    assert "option name MultiPV type spin default 1 min 1 max 256" in lines
+    deepest = [line.split() for line in lines if line.startswith("info depth 3 multipv")]
+    assert [words[4] for words in deepest] == ["1", "2", "3"]
+    moves = [words[words.index("pv") + 1] for words in deepest]
+    values = [int(words[words.index("cp") + 1]) for words in deepest]
+    assert len(set(moves)) == 3 and values == sorted(values, reverse=True)
+    board = chess.Board(fen)
+    exact = ChessSearch(use_table=False).score_moves(board, 3)
+    assert [exact[chess.Move.from_uci(move)] for move in moves] == values  # each line's value is its move's
+    assert sorted(exact.values(), reverse=True)[:3] == values
+    assert lines[-1].split()[1] == moves[0] == ChessSearch().search(board, Limits(depth=3)).move.uci()
+    refused, engine = _session("setoption name MultiPV value 0", "setoption name MultiPV value x")
+    assert sum(line.startswith("info string ignored setoption: MultiPV") for line in refused) == 2 and engine.multipv == 1
+
+
+def test_the_model_file_option_loads_a_model_and_a_bad_file_is_one_line(small_model, tmp_path):
+    from iam.cli.uci import model_loader
+
+    path = tmp_path / "botvinnik.json"
+    small_model.save(path)
+    out = io.StringIO()
+    engine = UciEngine(output=out, model_loader=model_loader(None))
+    engine.run(["uci", f"setoption name ModelFile value {path}"])
+    assert "option name ModelFile type string default <empty>" in out.getvalue()
+    assert engine.predictor is not None and engine.name.endswith("(guided by a model of Botvinnik, Mikhail)")
+    engine.run(["position startpos moves e2e4", "go depth 2"])
+    assert "info string guided search" in out.getvalue() or "info string predictor" in out.getvalue()
+    engine.run([f"setoption name ModelFile value {tmp_path / 'missing.json'}", "setoption name ModelFile value <empty>"])
+    notes = [line for line in out.getvalue().splitlines() if line.startswith("info string ignored setoption")]
+    assert len(notes) == 1 and "missing.json" in notes[0]
+    assert engine.predictor is None and engine.name == ENGINE_NAME
+    plain = io.StringIO()
+    UciEngine(output=plain).run(["uci"])
+    assert "ModelFile" not in plain.getvalue()  # no way to read model files: not offered

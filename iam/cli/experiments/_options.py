@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from iam.filters import GameFilter, add_header_filter_arguments, filter_from_args
+
 __all__ = ["add_common_arguments", "add_heldout_arguments", "common_fields", "heldout_fields"]
 
 
@@ -18,9 +20,10 @@ def add_common_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def add_heldout_arguments(parser: argparse.ArgumentParser, *, max_positions: int | None = None) -> None:
-    """``--pgn``, ``--player`` and ``--max-positions`` (with this experiment's default cap)."""
+    """``--pgn``, ``--player``, the header filters and ``--max-positions`` (with this experiment's default cap)."""
     parser.add_argument("--pgn", metavar="PGN", help="PGN file (default: the bundled Botvinnik games)")
     parser.add_argument("--player", help="player to model (default with the bundled file: Botvinnik)")
+    add_header_filter_arguments(parser)
     cap = "all" if max_positions is None else str(max_positions)
     parser.add_argument(
         "--max-positions",
@@ -38,4 +41,8 @@ def common_fields(args: argparse.Namespace) -> dict[str, Any]:
 
 def heldout_fields(args: argparse.Namespace) -> dict[str, Any]:
     """The fields of :class:`~experiments.common.HeldOutConfig` from the options."""
-    return {**common_fields(args), "pgn": args.pgn, "player": args.player, "max_positions": args.max_positions}
+    games_filter = filter_from_args(args)
+    return {
+        **common_fields(args), "pgn": args.pgn, "player": args.player, "max_positions": args.max_positions,
+        "games_filter": None if games_filter == GameFilter() else games_filter,
+    }

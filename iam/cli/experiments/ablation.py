@@ -7,7 +7,7 @@ import argparse
 from experiments.ablation import HELP, NAME, AblationConfig, run
 from experiments.bootstrap import RESAMPLES
 from iam.cli._common import parse_families
-from iam.cli.experiments._options import add_heldout_arguments
+from iam.cli.experiments._options import add_heldout_arguments, heldout_fields
 from iam.errors import IAMError
 from iam.ranker.evidence import DEFAULT_FAMILIES, DEFAULT_SEARCH_DEPTH, EngineSettings
 
@@ -47,5 +47,6 @@ def config(args: argparse.Namespace) -> AblationConfig:
         jobs=args.jobs,
         pgn=args.pgn,
         player=args.player,
+        games_filter=heldout_fields(args)["games_filter"],
         quiet=args.quiet,
     )
