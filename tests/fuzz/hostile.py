@@ -913,8 +913,10 @@ def _last_go_waits_for_stop(lines: list[str]) -> bool:
     later = {line.split()[0] for line in lines[gos[-1] + 1 :] if line.split()}
     if later & {"position", "ucinewgame"}:  # each stops the search, which then answers
         return False
-    if go.movetime is None and not go.has_clock and ((go.depth or 0) > 20 or (go.nodes or 0) > 10**7):
-        return True  # a depth or node limit alone, as asked, beyond what ends within a case's time
+    plies = min((d for d in (go.depth, None if go.mate is None else 2 * go.mate - 1) if d is not None), default=None)
+    bounded = (plies is not None and plies <= 20) or (go.nodes is not None and go.nodes <= 10**7)
+    if go.movetime is None and not go.has_clock and (plies is not None or go.nodes is not None) and not bounded:
+        return True  # depth or node limits alone, as asked, each beyond what ends within a case's time
     return go.infinite or (go.ponder and "ponderhit" not in later)
 
 
