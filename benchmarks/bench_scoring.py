@@ -45,8 +45,8 @@ def scoring_ratio(boards: list[chess.Board], depth: int, repeats: int = 5) -> di
     for board in boards:
         scoring, single = [], []
         for _ in range(repeats):
-            single.append(_seconds(lambda: ChessSearch().search(board, Limits(depth=depth))))
-            scoring.append(_seconds(lambda: score_root_moves(board, depth)))
+            single.append(_seconds(lambda board=board: ChessSearch().search(board, Limits(depth=depth))))
+            scoring.append(_seconds(lambda board=board: score_root_moves(board, depth)))
         one = ChessSearch()
         one.search(board, Limits(depth=depth))
         every = ChessSearch()

@@ -57,8 +57,8 @@ from positions import middlegame_positions  # noqa: E402  (benchmarks/positions.
 from search import Bound, HeuristicOrderer, Limits, TranspositionTable, iterate  # noqa: E402
 from search.chess.engine import ChessSearch  # noqa: E402
 from search.chess.evaluation import material_pst_evaluator  # noqa: E402
-from search.chess.scoring import score_root_moves  # noqa: E402
 from search.chess.game import ChessGame  # noqa: E402
+from search.chess.scoring import score_root_moves  # noqa: E402
 from search.chess.uci import GoCommand, allotted_time  # noqa: E402
 
 OVERRUN_TARGET_MS = 50.0

@@ -23,10 +23,10 @@ from pathlib import Path
 
 import chess
 import chess.engine
+from bench_search import sunfish_command
 from scipy.stats import binomtest
 from tqdm import tqdm
 
-from bench_search import sunfish_command
 from search.chess.match import engine_command
 
 ROOT = Path(__file__).resolve().parent.parent

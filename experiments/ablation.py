@@ -28,7 +28,14 @@ from iam.heldout import first_training_games, sample_test_games, test_games
 from iam.model import OpponentModel
 from iam.pgn import PlayerGame
 from iam.ranker.estimator import prior_penalty
-from iam.ranker.evidence import DEFAULT_FAMILIES, DEFAULT_SEARCH_DEPTH, FAMILIES, EngineSettings, family_columns, player_evidence
+from iam.ranker.evidence import (
+    DEFAULT_FAMILIES,
+    DEFAULT_SEARCH_DEPTH,
+    FAMILIES,
+    EngineSettings,
+    family_columns,
+    player_evidence,
+)
 from iam.ranker.logit import MoveTable, feature_scale, fit_conditional_logit, softmax_by_position
 from iam.ranker.patterns import count_patterns
 from iam.ranker.population import PopulationPrior, bundled_prior

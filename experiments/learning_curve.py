@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from matplotlib.figure import Figure
 import numpy as np
 import pandas as pd
+from matplotlib.figure import Figure
 
 from experiments.bootstrap import CONFIDENCE
 from experiments.common import ExperimentResult

@@ -23,7 +23,15 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from experiments.bootstrap import CONFIDENCE, RESAMPLES, SUMMARY_FIGURES, GameResamples, interval, resample_games, summary_figures
+from experiments.bootstrap import (
+    CONFIDENCE,
+    RESAMPLES,
+    SUMMARY_FIGURES,
+    GameResamples,
+    interval,
+    resample_games,
+    summary_figures,
+)
 from experiments.common import HeldOutConfig, load_games
 from iam.errors import DataError
 from iam.evaluation import EvaluationReport, EvaluationRun, evaluate

@@ -28,15 +28,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import chess
-from matplotlib.figure import Figure
 import numpy as np
 import pandas as pd
+from matplotlib.figure import Figure
 
 from experiments.bootstrap import CONFIDENCE, RESAMPLES, interval, resample_games, resampled_means
 from experiments.common import ExperimentResult, HeldOutConfig, load_games
 from iam.evaluation import ECE_BINS
 from iam.pgn import PlayerGame
-from iam.prepare.dossier import COLORS, DEFAULT_MODEL, PrepareConfig, Side, fit_default_model, open_scorer, prepare
+from iam.prepare.dossier import DEFAULT_MODEL, PrepareConfig, Side, fit_default_model, open_scorer, prepare
 from iam.prepare.lines import LineSettings, Plan, PlanNode
 from iam.prepare.scoring import MoveScorer, position_value
 from iam.prepare.tree import Predictor

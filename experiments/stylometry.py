@@ -22,9 +22,9 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
-from matplotlib.figure import Figure
 import numpy as np
 import pandas as pd
+from matplotlib.figure import Figure
 from scipy.stats import norm
 
 from experiments.common import ExperimentConfig, ExperimentResult

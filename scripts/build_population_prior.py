@@ -27,7 +27,14 @@ from tqdm import tqdm
 
 from iam.player_games import bundled_masters
 from iam.ranker.build_prior import PriorSettings, build_population_prior
-from iam.ranker.evidence import DEFAULT_FAMILIES, DEFAULT_SEARCH_DEPTH, FAMILIES, FAST_SEARCH_DEPTH, EngineSettings, with_engine
+from iam.ranker.evidence import (
+    DEFAULT_FAMILIES,
+    DEFAULT_SEARCH_DEPTH,
+    FAMILIES,
+    FAST_SEARCH_DEPTH,
+    EngineSettings,
+    with_engine,
+)
 from iam.ranker.population import PRIOR_FILE, load_prior, merge_priors, save_prior, update_prior
 from iam.ranker.trees import TreeSettings
 
@@ -72,7 +79,7 @@ def main() -> int:
             jobs=args.jobs,
         )
         prior, fitted = build_population_prior(
-            masters, settings, progress=lambda items: tqdm(items, desc=f"masters, depth {depth}", file=sys.stderr)
+            masters, settings, progress=lambda items, depth=depth: tqdm(items, desc=f"masters, depth {depth}", file=sys.stderr)
         )
         priors.append(prior)
         fits.append(fitted if not fits else fitted[fitted["search_depth"].notna()])

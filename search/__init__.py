@@ -24,7 +24,7 @@ from search.game import CHANCE, Capabilities, Cursor, Game, PathCursor, require
 from search.iterative import iterate, search
 from search.maxn import maxn
 from search.minimax import minimax
-from search.omsearch import GuidedResult, Guidance, ModelPolicy, PredictionStats, guided_search, guided_searcher
+from search.omsearch import Guidance, GuidedResult, ModelPolicy, PredictionStats, guided_search, guided_searcher
 from search.ordering import HeuristicOrderer, MoveOrderer
 from search.policy import PlainPolicy, SearchPolicy
 from search.predictor import MovePredictor, NullPredictor, checked_beliefs

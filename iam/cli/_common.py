@@ -16,7 +16,14 @@ from iam.errors import DataError, IAMError
 from iam.jsonsafe import finite
 from iam.player_games import bundled_or_given, read_games
 from iam.progress import progress
-from iam.ranker.evidence import DEFAULT_FAMILIES, DEFAULT_SEARCH_DEPTH, ENGINE_FAMILIES, FAMILIES, with_engine, without_engine
+from iam.ranker.evidence import (
+    DEFAULT_FAMILIES,
+    DEFAULT_SEARCH_DEPTH,
+    ENGINE_FAMILIES,
+    FAMILIES,
+    with_engine,
+    without_engine,
+)
 
 __all__ = [
     "add_quiet",

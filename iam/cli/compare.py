@@ -26,7 +26,6 @@ from iam.heldout import parse_sizes, sample_test_games, test_games, training_gam
 from iam.predictors import PREDICTORS, TRAINED, PredictorSettings, available_predictors
 from iam.ranker.evidence import without_engine
 
-
 DESCRIPTION = (
     "Retrain every predictor on the first N training games of a player for several N (game i is a test "
     "game when i % 5 == 4), predict every move of the player in the test games, and report coverage, "

@@ -7,7 +7,13 @@ import sys
 
 from experiments.stylometry import StylometryConfig, trained_candidates
 from iam.cli._common import (
-    add_engine_arguments, add_quiet, check_distinct_players, check_engine_timeout, check_seed, print_json, progress,
+    add_engine_arguments,
+    add_quiet,
+    check_distinct_players,
+    check_engine_timeout,
+    check_seed,
+    print_json,
+    progress,
     usable_jobs,
 )
 from iam.errors import DataError

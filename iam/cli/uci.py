@@ -9,9 +9,9 @@ import sys
 from iam.cli._common import number_or_infinity
 from iam.errors import IAMError
 from iam.predictors import load_predictor
+from search.chess.exploit import DEFAULT_MARGIN, DEFAULT_THRESHOLD
 from search.chess.imitation import Imitation
 from search.chess.uci import ModelLoader, main
-from search.chess.exploit import DEFAULT_MARGIN, DEFAULT_THRESHOLD
 from search.exploit import Exploitation
 from search.predictor import MovePredictor
 

@@ -22,7 +22,16 @@ import pandas as pd
 
 from iam.pgn import PlayerGame
 from iam.player_games import population_games
-from iam.ranker.evidence import DEFAULT_FAMILIES, DEFAULT_SEARCH_DEPTH, FAMILIES, EngineSettings, Evidence, family_columns, player_evidence, without_engine
+from iam.ranker.evidence import (
+    DEFAULT_FAMILIES,
+    DEFAULT_SEARCH_DEPTH,
+    FAMILIES,
+    EngineSettings,
+    Evidence,
+    family_columns,
+    player_evidence,
+    without_engine,
+)
 from iam.ranker.logit import MoveTable, feature_scale, fit_conditional_logit, position_log_likelihood
 from iam.ranker.patterns import MovePatterns, count_patterns
 from iam.ranker.population import PopulationBook, PopulationPrior, PriorWeights, book_counts

@@ -27,7 +27,16 @@ from iam.model import OpponentModel
 from iam.modelfile import from_document, read_document, to_document, write_document
 from iam.pgn import PlayerGame
 from iam.ranker.calibration import TopLabelCalibration, calibrate_top, fit_top_label
-from iam.ranker.evidence import DEFAULT_FAMILIES, DEFAULT_SEARCH_DEPTH, ENGINE_FAMILIES, FAMILIES, EngineSettings, Evidence, family_columns, player_evidence
+from iam.ranker.evidence import (
+    DEFAULT_FAMILIES,
+    DEFAULT_SEARCH_DEPTH,
+    ENGINE_FAMILIES,
+    FAMILIES,
+    EngineSettings,
+    Evidence,
+    family_columns,
+    player_evidence,
+)
 from iam.ranker.logit import (
     feature_scale,
     fit_conditional_logit,
@@ -38,12 +47,12 @@ from iam.ranker.logit import (
     take_positions,
 )
 from iam.ranker.patterns import MovePatterns, PatternCounts, count_patterns
+from iam.ranker.policynet import PolicyNet, require_policy_net
 from iam.ranker.population import PopulationBook, PopulationPrior, bundled_prior
 from iam.ranker.positions import player_positions, position_of
 from iam.ranker.replytable import fit_reply_policy
 from iam.ranker.training import move_table
 from iam.ranker.trees import ResidualTrees
-from iam.ranker.policynet import PolicyNet, require_policy_net
 from iam.ranker.valuenet import ValueNet, bundled_value_net, require_value_net
 from search.chess.replies import ReplyPolicy
 from search.chess.scoring import RootScoreCache

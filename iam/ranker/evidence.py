@@ -36,14 +36,14 @@ import numpy as np
 from iam.engine_analysis import EngineAnalyser
 from iam.model import OpponentModel
 from iam.ranker.habits import HABIT_FEATURES, habit_features
-from iam.ranker.patterns import MovePatterns, PatternCounts, pattern_keys, pattern_lift
 from iam.ranker.movefeatures import MOVE_FEATURES, move_features
+from iam.ranker.patterns import MovePatterns, PatternCounts, pattern_keys, pattern_lift
+from iam.ranker.policynet import POLICY_FEATURES, PolicyNet, policy_features, require_policy_net
 from iam.ranker.population import BOOK_FEATURES, PopulationBook, PopulationPrior, book_features
 from iam.ranker.positions import Position
 from iam.ranker.scorefeatures import SCORE_FEATURES, score_features
-from iam.ranker.shapefeatures import SHAPE_FEATURES, shape_features
 from iam.ranker.search_cache import StoredSearchScores
-from iam.ranker.policynet import POLICY_FEATURES, PolicyNet, policy_features, require_policy_net
+from iam.ranker.shapefeatures import SHAPE_FEATURES, shape_features
 from iam.ranker.valuenet import ValueNet, require_value_net
 from search.chess.scoring import RootScoreCache, score_root_moves
 

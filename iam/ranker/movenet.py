@@ -11,9 +11,9 @@ both losses compare the moves of one position with each other. Numpy and scipy o
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
 import base64
 import hashlib
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import cached_property
 

@@ -32,8 +32,8 @@ import scipy.sparse as sparse
 
 from iam.errors import ModelFileError
 from iam.modelfile import read_document, write_document
-from iam.ranker.artefacts import verified_file
 from iam.pgn import name_matches
+from iam.ranker.artefacts import verified_file
 from iam.ranker.logit import softmax_by_position
 from iam.ranker.movenet import MoveNet, MoveRows, fit_move_net, layers_from_dict
 from iam.ranker.positions import Position

@@ -30,8 +30,8 @@ import numpy as np
 
 from iam.errors import ModelFileError
 from iam.modelfile import read_document, write_document
-from iam.ranker.artefacts import verified_file
 from iam.pgn import PlayerGame, name_matches
+from iam.ranker.artefacts import verified_file
 from iam.ranker.patterns import MovePatterns, PatternCounts
 from iam.ranker.positions import Position
 from iam.ranker.trees import ResidualTrees

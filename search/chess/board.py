@@ -31,6 +31,8 @@ en-passant square is part of the key only when an en-passant capture is legal.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable, Iterable
+
 import chess
 
 from search.chess.pst import EG_TABLE, MG_TABLE, PHASE, PHASE_TOTAL

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Union
 
 from search.game import CHANCE, Capabilities, Game, Player
 
@@ -24,17 +23,17 @@ class Decision:
     """``player`` chooses among ``children`` (label -> subtree), in insertion order."""
 
     player: int
-    children: Mapping[str, "Tree"]
+    children: Mapping[str, Tree]
 
 
 @dataclass(frozen=True)
 class ChanceNode:
     """Nature picks a child: ``outcomes`` maps a label to ``(probability, subtree)``."""
 
-    outcomes: Mapping[str, tuple[float, "Tree"]]
+    outcomes: Mapping[str, tuple[float, Tree]]
 
 
-Tree = Union[Decision, ChanceNode, float, tuple]
+Tree = Decision | ChanceNode | float | tuple
 
 
 class TreeGame(Game):

@@ -6,8 +6,8 @@ import pandas as pd
 import pytest
 
 from experiments import learning_curve
-from iam.cli.experiment import experiments
 from iam.cli import main as iam_main
+from iam.cli.experiment import experiments
 
 from .conftest import run_on
 

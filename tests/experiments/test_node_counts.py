@@ -7,8 +7,8 @@ import chess
 import pytest
 
 from experiments import node_counts
-from iam.cli.experiment import experiments
 from iam.cli import main as iam_main
+from iam.cli.experiment import experiments
 
 
 def _perft(board, depth):

@@ -5,11 +5,11 @@ from __future__ import annotations
 import pytest
 
 from iam.evaluation import sample_test_games
+from iam.pgn import load_player_games
 
 
 def player_positions(game):
     return game.player_moves
-from iam.pgn import load_player_games
 
 
 @pytest.fixture(scope="module")

@@ -7,7 +7,6 @@ from pathlib import Path
 
 import chess
 import numpy as np
-import pandas as pd
 import pytest
 
 from experiments.prepare import ece, game_rows, opening_rows, step_rows

@@ -6,7 +6,6 @@ import itertools
 
 import chess
 import numpy as np
-import pytest
 
 from iam.board import PAWN, board_matrix, relative_square
 from iam.chunk import OPPONENT_PAWN, canonical, encode, from_pattern, to_pattern

@@ -7,9 +7,8 @@ import itertools
 import chess
 import numpy as np
 import pandas as pd
-import pytest
 
-from iam.board import board_matrix, relative_square
+from iam.board import board_matrix
 from iam.chunk import canonical, decode, from_pattern, mirror
 from iam.library import ChunkLibrary
 from iam.noise_filter import STAT_COLUMNS

@@ -9,9 +9,9 @@ import pytest
 from iam.identify import MoveScorer, game_positions
 from iam.model import OpponentModel
 from iam.pgn import load_player_games
+from iam.ranker import MoveRanker
 from iam.ranker.positions import position_of
 from iam.repertoire import RepertoireScorer, memory_of
-from iam.ranker import MoveRanker
 from iam.rote import RoteEntry, RoteMemory
 
 START = chess.Board()

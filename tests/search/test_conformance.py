@@ -7,9 +7,9 @@ import chess
 import pytest
 
 from search import CHANCE
-from search.game import distance_shifted
-from search.chess.game import ChessGame
 from search.chess.endgames import ChessEndgame
+from search.chess.game import ChessGame
+from search.game import distance_shifted
 from search.games import Nim, TicTacToe
 from search.games.seeds import (
     coin_flip_game,

@@ -109,7 +109,7 @@ def test_extensions_and_reductions_move_the_horizon_along_the_predicted_line():
         action = 0 if game.to_move(state) == 0 else FixedOpponent(game).choice(state)
         line.append(action)
         state = game.result(state, action)
-    plain_probe, guided_probe = DepthProbe(game, (), line), DepthProbe(game, (), line)
+    plain_probe = DepthProbe(game, (), line)
     plain = alphabeta(game, (), depth=4, evaluator=game.score, probe=plain_probe)
     for guidance, expected in ((Guidance(min_depth=2), 6), (Guidance(min_depth=1), 7)):
         probe = DepthProbe(game, (), line)

@@ -18,9 +18,9 @@ import chess.gaviota
 import pytest
 
 from search import HeuristicOrderer, alphabeta, best_action, retrograde
+from search.chess.endgames import ChessEndgame, symmetry_key
 from search.chess.evaluation import material_pst_evaluator
 from search.chess.game import ChessGame, mate_in_plies
-from search.chess.endgames import ChessEndgame, symmetry_key
 from search.games import Nim, TicTacToe
 
 GAVIOTA_DIR = Path(

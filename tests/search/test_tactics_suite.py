@@ -1,7 +1,7 @@
 """The bundled tactics suite is what its builder promises: 300 legal positions, one best move each."""
 
-from pathlib import Path
 import re
+from pathlib import Path
 
 import chess
 

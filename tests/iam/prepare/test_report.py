@@ -19,7 +19,7 @@ from iam.prepare.dossier import PrepareConfig, prepare
 from iam.prepare.lines import LineSettings
 from iam.prepare.report import to_dict, to_html, to_markdown, to_pgn
 
-from .stubs import StubPredictor, StubScorer, after
+from .stubs import StubPredictor, StubScorer
 from .test_habits import GAMES
 
 BELIEFS = {("e2e4",): {"f7f6": 0.7, "e7e5": 0.3}, ("d2d4",): {"d7d5": 1.0}}

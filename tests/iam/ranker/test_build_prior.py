@@ -116,8 +116,8 @@ def test_a_prior_fitted_at_two_depths_pulls_each_ranker_towards_its_own(two_mast
 
 
 def test_a_version_2_prior_names_one_depth_for_the_whole_file(tmp_path):
-    from iam.ranker.population import PRIOR_FORMAT
     from iam.modelfile import write_document
+    from iam.ranker.population import PRIOR_FORMAT
 
     ranker = {"families": ["move", "search"], "without": None, "positions": 3, "weights": {"castle": 1.0}}
     plain = dict(ranker, families=["move"])

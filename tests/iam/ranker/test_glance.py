@@ -9,7 +9,16 @@ import numpy as np
 import pytest
 
 from iam.engine_analysis import EngineAnalyser
-from iam.ranker.evidence import ENGINE_FAMILIES, FAMILIES, GLANCE_DEPTH, EngineSettings, Evidence, family_columns, with_engine, without_engine
+from iam.ranker.evidence import (
+    ENGINE_FAMILIES,
+    FAMILIES,
+    GLANCE_DEPTH,
+    EngineSettings,
+    Evidence,
+    family_columns,
+    with_engine,
+    without_engine,
+)
 from iam.ranker.positions import position_of
 from iam.ranker.scorefeatures import score_features
 

@@ -200,8 +200,9 @@ def test_the_noisy_oracle_is_reproducible_and_names_the_played_move_about_as_oft
 def test_settings_refuse_a_negative_reach_and_a_guide_with_a_reply_policy():
     with pytest.raises(ValueError):
         GuideSettings(near=-1)
-    from search.chess.replies import REPLY_INPUTS, ReplyPolicy
     import numpy as np
+
+    from search.chess.replies import REPLY_INPUTS, ReplyPolicy
 
     with pytest.raises(ValueError):
         ChessSearch(guide=ModelGuide(), replies=ReplyPolicy(np.zeros(REPLY_INPUTS)))
