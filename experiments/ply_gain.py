@@ -74,8 +74,6 @@ from iam.ranker import MoveRanker
 from iam.ranker.positions import player_positions
 from iam.ranker.replytable import distil_reply_policy
 from search import HeuristicOrderer, Limits, TranspositionTable, search
-from search.chess.board import Position as FastPosition
-from search.chess.board import to_move
 from search.chess.engine import ChessSearch
 from search.chess.evaluation import material_pst_evaluator
 from search.chess.game import ChessGame
@@ -128,6 +126,10 @@ class SetupConfig(HeldOutConfig):
     """Stockfish's depth for judging differing moves."""
     reference: bool = True
     """Judge differing moves with Debian's stockfish when it is installed."""
+    policy_positions: int = POLICY_POSITIONS
+    """Training positions the distilled policy is fitted on."""
+    ranker_model: str | None = None
+    """A saved move ranker to use instead of fitting one; it must have been fitted on the same training games."""
 
 
 @dataclass(frozen=True)
@@ -149,10 +151,6 @@ class PlyGainConfig(SetupConfig):
     """Predictor names (see the module docstring)."""
     near: int = NEAR_PLIES
     """Fast core: his nodes at most this many plies below the root read the costly predictor."""
-    policy_positions: int = POLICY_POSITIONS
-    """Training positions the distilled policy is fitted on."""
-    ranker_model: str | None = None
-    """A saved move ranker to use instead of fitting one; it must have been fitted on the same training games."""
 
 
 def predictor_parts(spec: str) -> tuple[str | None, str | None]:
@@ -244,8 +242,7 @@ def prepare(config: SetupConfig, *, split: str, models: Sequence[str] = ("iam",)
     if not positions:
         raise DataError("the games hold no position where the modelled player's opponent is to move")
     fitted = fit_models(held.player, training, models, seed=config.seed,
-                        policy_positions=getattr(config, "policy_positions", POLICY_POSITIONS),
-                        ranker_model=getattr(config, "ranker_model", None))
+                        policy_positions=config.policy_positions, ranker_model=config.ranker_model)
     reference = stockfish_path() if config.reference else None
     return Setup(held.player, split, fitted.get("iam"), len(training), positions, config.line_plies, reference,
                  config.reference_depth, fitted)
@@ -413,10 +410,7 @@ def _top1(predictor, board: chess.Board, line: Sequence[chess.Move]) -> float:
         return np.nan
     after = board.copy()
     after.push(line[0])
-    if hasattr(predictor, "predict_proba"):
-        beliefs = predictor.predict_proba(after)
-    else:
-        beliefs = {to_move(m): b for m, b in predictor.position_beliefs(FastPosition.from_board(after)).items()}
+    beliefs = predictor.predict_proba(after)
     if not beliefs:
         return 0.0
     return float(max(beliefs, key=beliefs.get) == line[1])

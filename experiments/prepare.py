@@ -238,7 +238,7 @@ def run(config: PrepareExperimentConfig) -> ExperimentResult:
         judged_by = dossier.scorer
     finally:
         scorer.close()
-        getattr(model, "close", lambda: None)()
+        model.close()
     tables = {name: pd.concat(parts, ignore_index=True) for name, parts in frames.items()}
     summary = pd.DataFrame(rows)
     payload = {

@@ -18,6 +18,7 @@ from iam.engine_analysis import EngineAnalyser
 from iam.pgn import PlayerGame
 from iam.rote import RoteMemory
 from search.chess.scoring import score_root_moves
+from search.predictor import Closeable
 
 __all__ = ["SearchBest", "EngineBest", "OpeningMemory", "UniformRandom"]
 
@@ -41,7 +42,7 @@ class SearchBest:
         return _best_moves(score_root_moves(board, self.depth))
 
 
-class EngineBest:
+class EngineBest(Closeable):
     """A UCI engine's best move at a fixed depth (belief 1), its analyses cached on disk."""
 
     def __init__(self, path: str, *, depth: int = 8, cache: str | None = None, timeout: float | None = None) -> None:

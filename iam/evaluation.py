@@ -26,6 +26,7 @@ from joblib import Parallel, delayed
 from iam.heldout import first_training_games, sample_test_games, test_games, training_games  # the first two re-exported
 from iam.pgn import PlayerGame
 from iam.predictors import TRAINED, PredictorSettings, build_predictor
+from search.predictor import in_use
 
 __all__ = [
     "BANDS",
@@ -291,10 +292,6 @@ def evaluate(
 def _run(predictor: str, training: list[PlayerGame], test: list[PlayerGame], settings: PredictorSettings) -> EvaluationRun:
     if not training:
         raise ValueError("no training games")
-    model = build_predictor(predictor, training, settings)
-    try:
+    with in_use(build_predictor(predictor, training, settings)) as model:
         records = score_positions(model, test)
-    finally:
-        if hasattr(model, "close"):
-            model.close()
     return EvaluationRun(train_games=len(training), records=records, predictor=predictor)

@@ -16,6 +16,7 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import replace
 from pathlib import Path
+from typing import ClassVar
 
 import chess
 import numpy as np
@@ -33,9 +34,10 @@ from iam.modelfile import load_state, save_state
 from iam.noise_filter import chunk_statistics, noise_filter, passes_filters
 from iam.partial import find_completions
 from iam.pgn import PlayerGame
-from iam.prediction import Prediction, explain
+from iam.prediction import Explanation, explain
 from iam.replay import PlayerMoves, player_move_count, replay
 from iam.rote import RoteMemory
+from search.predictor import Closeable
 
 __all__ = ["OpponentModel"]
 
@@ -59,7 +61,7 @@ class _Fitted:
         raise AttributeError(f"{self.field}_ is part of the fitted state; replace state_ instead")
 
 
-class OpponentModel(BaseEstimator):
+class OpponentModel(Closeable, BaseEstimator):
     """A model of one chess player: chunk library, rote memory and belief.
 
     Parameters
@@ -110,6 +112,9 @@ class OpponentModel(BaseEstimator):
     belief_ = _Fitted()
     belief_kind_ = _Fitted()
     facts_ = _Fitted()
+
+    kind: ClassVar[str] = "iam"
+    """Which kind of model this is, as reports and JSON name it (the IAM model)."""
 
     def __init__(
         self,
@@ -297,10 +302,23 @@ class OpponentModel(BaseEstimator):
         return rows, beliefs
 
     def predict_proba(self, board: chess.Board) -> dict[chess.Move, float]:
-        """Belief per candidate move of the side to move, highest first (absent moves: 0)."""
+        """Belief per candidate move of the side to move, highest first; they sum to at most 1.
+
+        The model abstains (:class:`search.predictor.Abstaining`): moves no chunk or
+        memory proposes are not named, and the belief left over is :meth:`abstention`.
+        """
         rows, beliefs = self.candidates(board)
         order = np.argsort(-beliefs, kind="stable")
         return {rows.moves[i]: float(beliefs[i]) for i in order.tolist() if beliefs[i] > 0.0}
+
+    def opening_memory(self) -> RoteMemory:
+        """The rote memory of his openings (what identification's repertoire reads)."""
+        check_is_fitted(self, "rote_")
+        return self.rote_
+
+    def abstention(self, board: chess.Board) -> float:
+        """The belief left to moves the model does not name here: it abstains where no chunk or memory applies."""
+        return max(0.0, 1.0 - sum(self.predict_proba(board).values()))
 
     def context_key(self, board: chess.Board) -> tuple:
         """What besides the position :meth:`predict_proba` depends on, as a hashable value.
@@ -321,8 +339,8 @@ class OpponentModel(BaseEstimator):
         ranked = list(self.predict_proba(board))
         return ranked if top is None else ranked[:top]
 
-    def explain(self, board: chess.Board, *, top: int | None = None) -> list[Prediction]:
-        """Ranked :class:`~iam.prediction.Prediction` objects saying why each move is believed."""
+    def explain(self, board: chess.Board, *, top: int | None = None) -> list[Explanation]:
+        """Ranked :class:`~iam.prediction.Explanation` objects saying why each move is believed."""
         return explain(self, board, top=top)
 
     # -- files ------------------------------------------------------------------

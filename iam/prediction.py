@@ -1,15 +1,17 @@
-"""Explained predictions: each candidate move with its belief and the evidence behind it.
+"""Explained predictions: each move a model believes, with its belief and the evidence behind it.
 
-Every prediction can say which chunks proposed it (their patterns, where on the
-board they would be completed, their statistics, their completion rate and how
-much each of the source notes' rules added to their belief), whether the rote memory
-remembers the move, and, for a learned belief, how much each feature moved the
-move's log-odds.
+:class:`Explanation` is the one explanation type of every model. An IAM model's says
+which chunks proposed the move (their patterns, where on the board they would be
+completed, their statistics, their completion rate and how much each of the source
+notes' rules added to their belief) and whether the rote memory remembers it; a learned
+belief, and a move ranker, say how much each feature moved the move's score
+(:class:`FeatureContribution`, strongest first).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import math
+from dataclasses import dataclass
 
 import chess
 import numpy as np
@@ -18,40 +20,62 @@ from iam.board import relative_square
 from iam.chunk import BOX, encode, to_pattern
 from iam.features import CandidateRows
 
-__all__ = ["Prediction", "explain", "MAX_CHUNK_SOURCES"]
+__all__ = ["Explanation", "Prediction", "FeatureContribution", "explain", "MAX_CHUNK_SOURCES"]
 
 MAX_CHUNK_SOURCES = 5
 """Chunk sources listed per move (the strongest by rule belief); the rest are counted."""
 
 
 @dataclass(frozen=True)
-class Prediction:
-    """One candidate move of the side to move, with its belief and why."""
+class FeatureContribution:
+    """How much one feature raised (or lowered) a move's score against the position's average move."""
+
+    feature: str
+    family: str
+    value: float
+    """The feature's value for the move (NaN where the model does not report it)."""
+    contribution: float
+
+    def to_dict(self) -> dict:
+        value = None if math.isnan(self.value) else self.value
+        return {"feature": self.feature, "family": self.family, "value": value, "contribution": self.contribution}
+
+
+@dataclass(frozen=True)
+class Explanation:
+    """One move of the side to move, with its belief and why."""
 
     move: chess.Move
     san: str
     belief: float
-    sources: list[dict] = field(default_factory=list)
-    """Chunk and rote evidence, strongest chunk first, then the rote memory."""
+    sources: tuple[dict, ...] = ()
+    """Chunk and rote evidence, strongest chunk first, then the rote memory (IAM models)."""
     chunk_sources: int = 0
     """How many chunk placements proposed the move (only the strongest are listed)."""
-    learned: dict[str, float] | None = None
-    """Feature -> contribution to the log-odds, when the belief is learned."""
+    features: tuple[FeatureContribution, ...] = ()
+    """What each feature added to the move's score, strongest first (a learned belief, a move ranker)."""
+
+    @property
+    def learned(self) -> dict[str, float] | None:
+        """Feature -> contribution, or ``None`` when no feature carried the belief (rule beliefs)."""
+        return {c.feature: c.contribution for c in self.features} if self.features else None
 
     def to_dict(self) -> dict:
-        payload = {
+        return {
             "move": self.move.uci(),
             "san": self.san,
             "belief": self.belief,
-            "sources": self.sources,
+            "sources": list(self.sources),
             "chunk_sources": self.chunk_sources,
+            "features": [c.to_dict() for c in self.features],
         }
-        if self.learned is not None:
-            payload["learned"] = self.learned
-        return payload
 
 
-def explain(model, board: chess.Board, *, top: int | None = None) -> list[Prediction]:
+Prediction = Explanation
+"""The same type under the name the IAM model's explanations carry."""
+
+
+def explain(model, board: chess.Board, *, top: int | None = None) -> list[Explanation]:
     """The model's ranked predictions for the side to move on ``board``, with their evidence."""
     rows, beliefs = model.candidates(board)
     entry = model.rote_.lookup(board)
@@ -65,8 +89,12 @@ def explain(model, board: chess.Board, *, top: int | None = None) -> list[Predic
         if entry is not None and entry.counts.get(move.uci(), 0) > 0:
             chosen = entry.counts[move.uci()]
             sources.append({"kind": "rote", "games": entry.games, "chosen": chosen, "share": chosen / entry.games})
-        learned = model.belief_.contributions(rows.features[i]) if model.belief_ is not None else None
-        predictions.append(Prediction(move, board.san(move), float(beliefs[i]), sources, len(proposals), learned))
+        learned = model.belief_.contributions(rows.features[i]) if model.belief_ is not None else {}
+        features = tuple(
+            FeatureContribution(name, "belief", math.nan, float(value))
+            for name, value in sorted(learned.items(), key=lambda item: -abs(item[1]))
+        )
+        predictions.append(Explanation(move, board.san(move), float(beliefs[i]), tuple(sources), len(proposals), features))
     return predictions
 
 

@@ -63,10 +63,7 @@ repertoire reaches."""
 
 def memory_of(model: OpponentModel | MoveRanker) -> RoteMemory | None:
     """The opening memory a candidate carries: an IAM model's own, a ranker's through its habits (None without)."""
-    if isinstance(model, OpponentModel):
-        return model.rote_
-    iam = getattr(model, "iam_", None)
-    return iam.rote_ if iam is not None else None
+    return model.opening_memory()
 
 
 class RepertoireScorer:

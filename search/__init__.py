@@ -27,7 +27,7 @@ from search.minimax import minimax
 from search.omsearch import Guidance, GuidedResult, ModelPolicy, PredictionStats, guided_search, guided_searcher
 from search.ordering import HeuristicOrderer, MoveOrderer
 from search.policy import PlainPolicy, SearchPolicy
-from search.predictor import MovePredictor, NullPredictor, checked_beliefs
+from search.predictor import Abilities, MovePredictor, NullPredictor, abilities_of, checked_beliefs
 from search.result import Limits, SearchResult
 from search.retrograde import Solution, best_action, retrograde
 from search.searcher import Searcher
@@ -69,6 +69,8 @@ __all__ = [
     "guided_search",
     "guided_searcher",
     "MovePredictor",
+    "Abilities",
+    "abilities_of",
     "NullPredictor",
     "checked_beliefs",
 ]

@@ -42,7 +42,7 @@ from dataclasses import dataclass
 from search.evaluation import Evaluator
 from search.game import Action, Cursor, Game, State
 from search.ordering import MoveOrderer
-from search.predictor import MovePredictor, checked_beliefs
+from search.predictor import MovePredictor, abilities_of, checked_beliefs
 from search.probe import DepthProbe
 from search.result import Limits, SearchResult
 from search.searcher import Searcher
@@ -123,7 +123,7 @@ class ModelPolicy:
         self.predictor = predictor
         self.modelled_player = modelled_player
         self.guidance = guidance
-        self._context = getattr(predictor, "context_key", None)
+        self._context = abilities_of(predictor).context_key
         self._cache: dict[object, dict[Action, float]] = {}
         self._calls = 0
         self._hits = 0

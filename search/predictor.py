@@ -1,31 +1,48 @@
-"""The move-predictor protocol: the one thing the search needs from an opponent model.
+"""The predictor contract: what a search, an evaluation or a command may ask of an opponent model.
 
-A predictor maps a state to beliefs over that state's legal actions: each belief in
-[0, 1], all together at most 1 (the rest is "some other move"); an empty mapping means
-no prediction. For chess the state is a ``chess.Board`` whose ``move_stack`` holds the
-game so far (an opponent model may use the opening moves and the previous position),
-and the actions are ``chess.Move`` objects. ``iam.model.OpponentModel`` satisfies the
-protocol as it is.
+Every predictor has one method, :meth:`MovePredictor.predict_proba`: a state to beliefs
+over that state's legal actions, each in [0, 1]. Its meaning:
 
-A predictor whose beliefs depend on more than the position (on the moves that led
-to it, say) may also define ``context_key(state) -> Hashable``, naming that extra
-dependence; a search that caches predictions by position adds it to the cache key.
-Without it, the beliefs are taken to depend on the position alone.
+* A predictor's beliefs cover every legal action and sum to 1, unless it is
+  :class:`Abstaining`: such a predictor names only the actions it has evidence for
+  and leaves the rest of the belief (:meth:`Abstaining.abstention`) to "some other
+  move". The type says so, not a smaller sum found by chance; an empty mapping from an
+  abstaining predictor means no prediction.
+* For chess the state is a ``chess.Board`` whose ``move_stack`` holds the game so far
+  (a model may use the opening moves and the previous position), and the actions are
+  ``chess.Move`` objects.
 
-A chess predictor whose beliefs rest partly on
-:func:`search.chess.scoring.score_root_moves` may also define
-``use_root_scores(cache)``: a search that computes the same scores hands it its
-:class:`~search.chess.scoring.RootScoreCache`, and the scores are computed once.
+Optional abilities are small protocols, read once by :func:`abilities_of` into an
+:class:`Abilities` record (nothing else probes a predictor for them):
+
+* :class:`ContextDependent`: the beliefs depend on more than the position; the
+  ``context_key`` names that dependence and a search caching predictions adds it to
+  its key. Without it, beliefs depend on the position alone.
+* :class:`SharesRootScores`: the beliefs rest partly on one-ply-and-deeper scores of
+  the root moves (:func:`search.chess.scoring.score_root_moves`); a search computing
+  the same scores hands over its cache and they are computed once.
+* :class:`HasReplyPolicy`: a cheap policy (``reply_policy_``) for the player's
+  moves deep in a search, where the full predictor costs too much.
+* :class:`Explaining`: ``explain(state, top=...)`` gives ranked explanations (the
+  product's one explanation type lives with the models).
+* :class:`Closing`: holds an engine process or a file; ``close()`` releases it. The
+  toolkit's models are :class:`Closeable` context managers (``with ... as model:``), and
+  :func:`in_use` gives any predictor that form.
 """
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping
-from typing import Protocol
+from collections.abc import Callable, Collection, Hashable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any, Protocol, runtime_checkable
 
 from search.game import Action, State
 
-__all__ = ["MovePredictor", "NullPredictor", "checked_beliefs"]
+__all__ = [
+    "MovePredictor", "NullPredictor", "checked_beliefs", "Abstaining", "ContextDependent", "SharesRootScores",
+    "HasReplyPolicy", "Explaining", "Closing", "Abilities", "abilities_of", "Closeable", "in_use",
+]
 
 _TOLERANCE = 1e-9
 
@@ -36,11 +53,105 @@ class MovePredictor(Protocol):
     def predict_proba(self, state: State) -> Mapping[Action, float]: ...
 
 
+@runtime_checkable
+class Abstaining(Protocol):
+    """A predictor that names only the moves it has evidence for (its beliefs sum to at most 1)."""
+
+    def predict_proba(self, state: State) -> Mapping[Action, float]: ...
+
+    def abstention(self, state: State) -> float:
+        """The belief left to moves it does not name: 1 less the sum of its beliefs."""
+        ...
+
+
+@runtime_checkable
+class ContextDependent(Protocol):
+    def context_key(self, state: State) -> Hashable: ...
+
+
+@runtime_checkable
+class SharesRootScores(Protocol):
+    search_depth: int
+    """The depth of the root scores its beliefs read."""
+
+    def use_root_scores(self, cache: Any) -> None: ...
+
+
+@runtime_checkable
+class HasReplyPolicy(Protocol):
+    reply_policy_: Any
+    """A cheap predictor of the player's moves at deep nodes, or ``None`` when fitted without one."""
+
+
+@runtime_checkable
+class Explaining(Protocol):
+    def explain(self, state: State, *, top: int | None = ...) -> Sequence[Any]: ...
+
+
+@runtime_checkable
+class Closing(Protocol):
+    def close(self) -> None: ...
+
+
+@dataclass(frozen=True)
+class Abilities:
+    """What a predictor can do beyond :meth:`MovePredictor.predict_proba` (``None``: it cannot)."""
+
+    abstains: bool
+    context_key: Callable[[State], Hashable] | None
+    use_root_scores: Callable[[Any], None] | None
+    root_score_depth: int | None
+    reply_policy: MovePredictor | None
+    explain: Callable[..., Sequence[Any]] | None
+    close: Callable[[], None] | None
+
+
+def abilities_of(predictor: object) -> Abilities:
+    """Read ``predictor``'s optional abilities once (the one place they are looked for)."""
+    return Abilities(
+        abstains=isinstance(predictor, Abstaining),
+        context_key=predictor.context_key if isinstance(predictor, ContextDependent) else None,
+        use_root_scores=predictor.use_root_scores if isinstance(predictor, SharesRootScores) else None,
+        root_score_depth=predictor.search_depth if isinstance(predictor, SharesRootScores) else None,
+        reply_policy=predictor.reply_policy_ if isinstance(predictor, HasReplyPolicy) else None,
+        explain=predictor.explain if isinstance(predictor, Explaining) else None,
+        close=predictor.close if isinstance(predictor, Closing) else None,
+    )
+
+
+class Closeable:
+    """A predictor that may hold an engine process or a file: ``close()`` releases it (here:
+    nothing to release), and ``with predictor as p:`` closes it at the end."""
+
+    def close(self) -> None:
+        """Release what the predictor holds; it may be used again afterwards (it reopens what it needs)."""
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+
+@contextmanager
+def in_use(predictor: MovePredictor) -> Iterator[MovePredictor]:
+    """``with in_use(predictor) as p:``: any predictor, closed at the end if it is :class:`Closing`."""
+    try:
+        yield predictor
+    finally:
+        close = abilities_of(predictor).close
+        if close is not None:
+            close()
+
+
 class NullPredictor:
     """Predicts nothing, ever: a guided search with it equals the plain search."""
 
     def predict_proba(self, state: State) -> Mapping[Action, float]:
         return {}
+
+    def abstention(self, state: State) -> float:
+        return 1.0
 
 
 def checked_beliefs(

@@ -85,8 +85,7 @@ def run(args: argparse.Namespace) -> int:
                 continue
             annotated.append((game, annotate_game(model, game, color, number=number)))
     finally:
-        if hasattr(model, "close"):
-            model.close()
+        model.close()
     if not annotated:
         raise DataError(f"no game to annotate ({'; '.join(f'{r}: {c}' for r, c in skipped.items())})")
     pgn_text = "".join(f"{game}\n\n" for game, _ in annotated)

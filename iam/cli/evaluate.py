@@ -13,7 +13,6 @@ from iam.cli._games import pgn_paths, read_player_games
 from iam.errors import DataError
 from iam.evaluation import EvaluationReport, EvaluationRun, sample_test_games, score_positions
 from iam.predictors import is_model_file, load_predictor
-from iam.ranker import MoveRanker
 
 _DEPRECATED = "iam: note: 'iam evaluate PGN' is now 'iam compare PGN'; 'iam evaluate' without a model file goes on working for one version"
 
@@ -65,10 +64,9 @@ def evaluate_model(args: argparse.Namespace) -> int:
         started = time.perf_counter()
         records = score_positions(model, games)
     finally:
-        if hasattr(model, "close"):
-            model.close()
+        model.close()
     elapsed = time.perf_counter() - started
-    kind = "ranker" if isinstance(model, MoveRanker) else "iam"
+    kind = model.kind
     report = EvaluationReport(
         player=player, test_games=len(games), runs=[EvaluationRun(train_games=model.n_games_, records=records, predictor=kind)]
     )

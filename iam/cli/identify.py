@@ -73,8 +73,7 @@ def run(args: argparse.Namespace) -> int:
         raise DataError(str(exc)) from None
     finally:
         for model in models:
-            if hasattr(model, "close"):
-                model.close()
+            model.close()
     _print(result, report, player, fitted, args)
     if report.skipped_total and not args.quiet and not args.json:
         print(f"skipped {report.skipped_total} games: {dict(report.skipped)}", file=sys.stderr)

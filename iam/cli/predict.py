@@ -10,8 +10,8 @@ import chess
 from iam.cli._common import print_json
 from iam.cli._games import read_pgn_games
 from iam.errors import PositionError
+from iam.prediction import Explanation
 from iam.predictors import load_predictor
-from iam.ranker import MoveRanker
 from iam.ranker.evidence import feature_words
 
 
@@ -50,15 +50,11 @@ def run(args: argparse.Namespace) -> int:
         raise PositionError("--ply needs --pgn")
     else:
         board = position(args.fen, args.moves)
-    model = load_predictor(args.model, engine=args.engine)
-    if isinstance(model, MoveRanker):
-        try:
-            return _ranker(model, board, args)
-        finally:
-            model.close()
-    predictions = model.explain(board, top=args.top)
+    with load_predictor(args.model, engine=args.engine) as model:
+        predictions = model.explain(board, top=args.top)
     if args.json:
-        print_json({"fen": board.fen(), "predictions": [p.to_dict() for p in predictions]})
+        payload = [_with_words(prediction.to_dict()) for prediction in predictions]
+        print_json({"fen": board.fen(), "predictor": model.kind, "predictions": payload})
         return 0
     print(f"{model.player_} to move in {board.fen()}")
     if not predictions:
@@ -127,7 +123,8 @@ def _check_not_over(board: chess.Board) -> None:
         raise PositionError(f"the game is over in {board.fen()} ({board.result()}): there is no move to predict")
 
 
-def _evidence(prediction) -> str:
+def _evidence(prediction: Explanation) -> str:
+    """The evidence in words: the memory and chunks that proposed the move, else the features that carried it."""
     parts = []
     for source in prediction.sources:
         if source["kind"] == "rote":
@@ -139,35 +136,14 @@ def _evidence(prediction) -> str:
             f"completes {prediction.chunk_sources} chunk placement(s), e.g. {best['pattern']} on "
             f"{' '.join(best['squares'])} (seen in {best['games']} games)"
         )
+    if not parts:
+        parts = [f"{feature_words(c.feature)} {c.contribution:+.2f}" for c in prediction.features[:3]]
+        return ", ".join(parts)
     return "; ".join(parts)
 
 
-def _ranker(model, board, args: argparse.Namespace) -> int:
-    """A move ranker's beliefs, each move with the features that carried it."""
-    explained = model.explain(board, top=args.top)
-    if args.json:
-        payload = [
-            {
-                "move": item["move"].uci(),
-                "san": item["san"],
-                "belief": item["belief"],
-                "features": [
-                    {
-                        "feature": c.feature,
-                        "words": feature_words(c.feature),
-                        "family": c.family,
-                        "value": c.value,
-                        "contribution": c.contribution,
-                    }
-                    for c in item["features"]
-                ],
-            }
-            for item in explained
-        ]
-        print_json({"fen": board.fen(), "predictor": "ranker", "predictions": payload})
-        return 0
-    print(f"{model.player_} to move in {board.fen()}")
-    for rank, item in enumerate(explained, 1):
-        reasons = ", ".join(f"{feature_words(c.feature)} {c.contribution:+.2f}" for c in item["features"][:3])
-        print(f"{rank:>2}. {item['san']:<8} {item['belief']:6.1%}  {reasons}")
-    return 0
+def _with_words(payload: dict) -> dict:
+    """An explanation's JSON with each feature's words beside its column name."""
+    for feature in payload["features"]:
+        feature["words"] = feature_words(feature["feature"])
+    return payload

@@ -71,7 +71,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         dossier = prepare(games, model, config, model_name=name)
     finally:
-        getattr(model, "close", lambda: None)()
+        model.close()
     _write(folder, dossier)
     return 0
 

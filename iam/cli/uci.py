@@ -13,7 +13,7 @@ from search.chess.exploit import DEFAULT_MARGIN, DEFAULT_THRESHOLD
 from search.chess.imitation import Imitation
 from search.chess.uci import ModelLoader, main
 from search.exploit import Exploitation
-from search.predictor import MovePredictor
+from search.predictor import MovePredictor, abilities_of
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -122,11 +122,12 @@ def run(args: argparse.Namespace) -> int:
     if path is None:
         return main(model_loader=loader)
     model = load_predictor(path, engine=args.engine)
-    if args.exploit_reduce and getattr(model, "reply_policy_", None) is None:
+    able = abilities_of(model)
+    if args.exploit_reduce and able.reply_policy is None:
         raise IAMError(f"--exploit-reduce needs a move ranker fitted with a reply policy; {path} has none (refit it)")
-    if exploitation is not None and getattr(model, "search_depth", None):
+    if exploitation is not None and able.root_score_depth:
         # Score the replies at the depth the ranker scores moves: its search features then come from the same scores.
-        exploitation = dataclasses.replace(exploitation, reply_depth=model.search_depth)
+        exploitation = dataclasses.replace(exploitation, reply_depth=able.root_score_depth)
     color = None if args.player_color is None else (args.player_color == "white")
     return main(
         model, predictor_name=f"a model of {model.player_}", modelled_color=color,

@@ -34,6 +34,10 @@ class MoveScorer(Protocol):
 
     def scores(self, board: chess.Board) -> dict[chess.Move, int]: ...
 
+    def analyse_many(self, boards: list[chess.Board], progress: Callable[[int], None] | None = None) -> None:
+        """Score ``boards`` ahead of use, so later :meth:`scores` calls are lookups."""
+        ...
+
 
 class SearchScorer:
     """The toolkit's own search at a fixed depth; each position searched once (kept by EPD)."""
@@ -53,6 +57,13 @@ class SearchScorer:
         if key not in self._known:
             self._known[key] = score_root_moves(board.copy(stack=False), self.depth)
         return self._known[key]
+
+    def analyse_many(self, boards: list[chess.Board], progress: Callable[[int], None] | None = None) -> None:
+        """Score ``boards`` one by one (a search has no batch to gain from)."""
+        for board in boards:
+            self.scores(board)
+            if progress is not None:
+                progress(1)
 
     def close(self) -> None:
         """Nothing to release; here so both scorers close alike."""
@@ -86,16 +97,8 @@ class EngineScorer:
 
 
 def score_all(scorer: MoveScorer, boards: Iterable[chess.Board], progress: Callable[[int], None] | None = None) -> None:
-    """Score ``boards`` ahead of use: one engine batch when the scorer has one, else one by one."""
-    boards = list(boards)
-    batch = getattr(scorer, "analyse_many", None)
-    if batch is not None:
-        batch(boards, progress)
-        return
-    for board in boards:
-        scorer.scores(board)
-        if progress is not None:
-            progress(1)
+    """Score ``boards`` ahead of use (an engine analyses them in one batch)."""
+    scorer.analyse_many(list(boards), progress)
 
 
 def position_value(scorer: MoveScorer, board: chess.Board) -> int:

@@ -9,7 +9,8 @@ weights are pulled towards a population prior (:mod:`iam.ranker.population`).
 :class:`MoveRanker` is the estimator.
 """
 
-from iam.ranker.estimator import FeatureContribution, MoveRanker
+from iam.prediction import FeatureContribution
+from iam.ranker.estimator import MoveRanker
 from iam.ranker.evidence import DEFAULT_FAMILIES, FAMILIES, family_columns
 
 __all__ = ["MoveRanker", "FeatureContribution", "FAMILIES", "DEFAULT_FAMILIES", "family_columns"]

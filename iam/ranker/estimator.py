@@ -14,8 +14,8 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
 from pathlib import Path
+from typing import ClassVar
 
 import chess
 import numpy as np
@@ -26,6 +26,7 @@ from iam.errors import ModelFileError
 from iam.model import OpponentModel
 from iam.modelfile import from_document, read_document, to_document, write_document
 from iam.pgn import PlayerGame
+from iam.prediction import Explanation, FeatureContribution
 from iam.ranker.calibration import TopLabelCalibration, calibrate_top, fit_top_label
 from iam.ranker.evidence import (
     DEFAULT_FAMILIES,
@@ -54,8 +55,10 @@ from iam.ranker.replytable import fit_reply_policy
 from iam.ranker.training import move_table
 from iam.ranker.trees import ResidualTrees
 from iam.ranker.valuenet import ValueNet, bundled_value_net, require_value_net
+from iam.rote import RoteMemory
 from search.chess.replies import ReplyPolicy
 from search.chess.scoring import RootScoreCache
+from search.predictor import Closeable
 
 __all__ = ["MoveRanker", "FeatureContribution", "DEFAULT_PRIOR_STRENGTH", "RIDGE_STRENGTH", "prior_penalty", "RANKER_FORMAT", "RANKER_VERSION"]
 
@@ -105,17 +108,7 @@ _MAX_BOOK_COUNT = 10**7
 _MAX_PATTERN_COUNT = 10**9
 
 
-@dataclass(frozen=True)
-class FeatureContribution:
-    """How much one feature raised (or lowered) a move's score against the position's average move."""
-
-    feature: str
-    family: str
-    value: float
-    contribution: float
-
-
-class MoveRanker(BaseEstimator):
+class MoveRanker(Closeable, BaseEstimator):
     """A conditional-logit model of one player's move choices over all legal moves.
 
     Parameters
@@ -165,6 +158,9 @@ class MoveRanker(BaseEstimator):
     jobs:
         Processes computing training features.
     """
+
+    kind: ClassVar[str] = "ranker"
+    """Which kind of model this is, as reports and JSON name it (the move ranker)."""
 
     def __init__(
         self,
@@ -262,7 +258,7 @@ class MoveRanker(BaseEstimator):
 
     def _tree_scores(self, rows: np.ndarray, temperature: float | None = None) -> np.ndarray | float:
         """The residual trees' part of each row's score (0 without trees), divided by the temperature."""
-        trees = getattr(self, "trees_", None)
+        trees = self.trees_
         if trees is None:
             return 0.0
         cached = getattr(self, "_tree_columns", None)
@@ -384,7 +380,7 @@ class MoveRanker(BaseEstimator):
         ranked = list(self.predict_proba(board))
         return ranked if top is None else ranked[:top]
 
-    def explain(self, board: chess.Board, *, top: int | None = 3, features: int = 4) -> list[dict]:
+    def explain(self, board: chess.Board, *, top: int | None = 3, features: int = 4) -> list[Explanation]:
         """The ``top`` moves with their belief and the ``features`` that carried each most.
 
         A feature's contribution is its weight times how far the move's value lies
@@ -398,7 +394,7 @@ class MoveRanker(BaseEstimator):
         names = list(self.feature_names_)
         family_of = {name: family for family in self.families_ for name in family_columns(family)}
         values = rows
-        if getattr(self, "trees_", None) is not None:
+        if self.trees_ is not None:
             names.append("residual_trees")
             family_of["residual_trees"] = "population"
             values = np.column_stack([rows, self._tree_scores(rows, temperature=1.0)])
@@ -418,16 +414,18 @@ class MoveRanker(BaseEstimator):
                 for j in strongest.tolist()
                 if centred[i, j] != 0.0
             ]
-            explained.append(
-                {"move": moves[i], "san": board.san(moves[i]), "belief": float(probs[i]), "features": contributions}
-            )
+            explained.append(Explanation(moves[i], board.san(moves[i]), float(probs[i]), features=tuple(contributions)))
         return explained
 
     def context_key(self, board: chess.Board) -> tuple:
         """What besides the position the beliefs depend on: the IAM model's context and the last two moves."""
         stack = board.move_stack
-        iam_key = self.iam_.context_key(board) if getattr(self, "iam_", None) is not None else ()
+        iam_key = self.iam_.context_key(board) if self.iam_ is not None else ()
         return (tuple(stack[-2:]), iam_key)
+
+    def opening_memory(self) -> RoteMemory | None:
+        """The rote memory of his openings, kept by the habits family's IAM model (``None`` without it)."""
+        return None if self.iam_ is None else self.iam_.rote_
 
     def use_root_scores(self, cache: RootScoreCache) -> None:
         """Look the search family's scores up in ``cache`` first (a search filling it shares them).

@@ -49,7 +49,7 @@ import chess
 
 from search.chess.board import Position, from_move, to_move
 from search.omsearch import Guidance
-from search.predictor import MovePredictor, checked_beliefs
+from search.predictor import MovePredictor, abilities_of, checked_beliefs
 
 __all__ = ["PositionPredictor", "GuideSettings", "GuideStats", "ModelGuide", "Plan", "reply_guide"]
 
@@ -136,7 +136,7 @@ class ModelGuide:
         self.predictor = predictor
         self.cheap = cheap
         self.settings = settings
-        self._context = getattr(predictor, "context_key", None)
+        self._context = abilities_of(predictor).context_key
         self._root: chess.Board | None = None
         self._cache: dict[Hashable, object] = {}
         self._near_calls = self._cheap_calls = self._hits = self._guided = 0

@@ -100,8 +100,8 @@ def test_a_damaged_ranker_file_is_refused(ranker, tmp_path):
 def test_explain_names_the_features_that_carried_a_move(ranker):
     board = _board("e4 d5 exd5")
     explained = ranker.explain(board, top=2)
-    assert explained[0]["move"] == ranker.predict(board)[0]
-    first = explained[0]["features"]
+    assert explained[0].move == ranker.predict(board)[0]
+    first = explained[0].features
     assert first and all(abs(a.contribution) >= abs(b.contribution) for a, b in zip(first, first[1:]))
     names = {c.feature for c in first}
     assert names <= set(ranker.feature_names_)

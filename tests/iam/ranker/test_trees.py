@@ -126,8 +126,8 @@ def test_a_ranker_adds_the_population_trees_to_its_linear_score(training, tmp_pa
     scores = rows @ boosted.coef_ + 2.0 * (rows[:, boosted.feature_names_.index("capture")] > 0.5) / boosted.temperature_
     assert np.argmax(probs) == np.argmax(scores)
     explained = boosted.explain(board, top=None, features=len(columns) + 30)
-    capture = next(entry for entry in explained if board.is_capture(entry["move"]))
-    assert "residual_trees" in {c.feature for c in capture["features"]}
+    capture = next(entry for entry in explained if board.is_capture(entry.move))
+    assert "residual_trees" in {c.feature for c in capture.features}
     boosted.save(tmp_path / "boosted.json.gz")
     loaded = MoveRanker.load(tmp_path / "boosted.json.gz")
     assert loaded.trees_ == trees and loaded.predict_proba(board) == pytest.approx(boosted.predict_proba(board))

@@ -25,6 +25,8 @@ QUIET = "4k3/pp6/8/8/8/8/PP6/4K3 w - - 0 1"
 class Fixed:
     """A predictor with fixed beliefs over UCI moves (those legal in the position asked about)."""
 
+    search_depth = 1  # the depth of the root scores it would read
+
     def __init__(self, beliefs: dict[str, float]) -> None:
         self.beliefs = beliefs
         self.asked = 0
