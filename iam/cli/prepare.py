@@ -5,10 +5,12 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 from iam.cli._common import add_quiet, output_dir, read_games
 from iam.errors import DataError, IAMError
+from iam.filters import add_header_filter_arguments, apply_filter, filter_from_args
 from iam.jsonsafe import finite
 from iam.predictors import load_predictor
 from iam.prepare.book import write_book
@@ -43,6 +45,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--habit-loss", type=int, default=50, metavar="CP", help="centipawns his usual move must lose to be a costly habit (default 50)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the default model's fit")
     parser.add_argument("--out", required=True, metavar="DIR", help="folder to write the dossier into")
+    add_header_filter_arguments(parser)
     add_quiet(parser)
     parser.set_defaults(run=run)
 
@@ -59,6 +62,9 @@ def run(args: argparse.Namespace) -> int:
     folder = output_dir(args.out)
     _check_writable(folder)
     games, report = read_games([args.pgn], player=args.player, quiet=args.quiet)
+    games = list(apply_filter(games, replace(filter_from_args(args), color="any"), report))
+    if not games:
+        raise DataError(f"none of {args.player}'s games is left by the filters ({'; '.join(report.summary_lines()[1:])})")
     if not args.quiet:
         for line in report.summary_lines():
             print(line, file=sys.stderr)

@@ -31,11 +31,10 @@ or ``stop``; ``go infinite`` searches until ``stop``. ``go mate N`` searches at 
 ``2N - 1`` plies deep. A ``go`` with no limit of time, depth or nodes (a bare ``go``, a
 ``go mate``, a ``go`` whose every word was malformed) searches :data:`UNTIMED_SECONDS`.
 
-Without a move predictor the engine searches with the fast chess core
-(:mod:`search.chess.engine`). Given a move predictor (an opponent model), it plays the
-guided search of :mod:`search.omsearch` (the generic search with its material and
-piece-square evaluation) at the modelled player's nodes: by default the modelled
-player is the engine's opponent, the side not to move when ``go`` arrives. With an
+The engine searches with the fast chess core (:mod:`search.chess.engine`). Given a
+move predictor (an opponent model), the core is guided at the modelled player's nodes
+(:mod:`search.chess.guided`): by default the modelled player is the engine's opponent,
+the side not to move when ``go`` arrives. With an
 :class:`~search.exploit.Exploitation` it plays the value-exploiting search of
 :mod:`search.chess.exploit` against that opponent instead. With an
 :class:`~search.chess.imitation.Imitation` it plays *as* the modelled player: the
@@ -62,11 +61,12 @@ from search.chess.engine import ChessSearch
 from search.chess.evaluation import material_pst_evaluator
 from search.chess.exploit import ExploitingSearch
 from search.chess.game import ChessGame, is_mate_score, mate_in_plies
+from search.chess.guided import GuideSettings, ModelGuide
 from search.chess.imitation import Imitation, choose_imitation_move
 from search.exploit import Exploitation
-from search.omsearch import Guidance, ModelPolicy, guided_searcher
+from search.omsearch import Guidance, ModelPolicy
 from search.ordering import HeuristicOrderer
-from search.predictor import MovePredictor
+from search.predictor import MovePredictor, abilities_of
 from search.result import MAX_PLY, Limits, SearchResult
 from search.searcher import Searcher
 from search.transposition import TranspositionTable
@@ -551,10 +551,14 @@ class UciEngine:
         if self.exploiting is not None and not allowed:
             self._exploit(board, limits, stop, release)
             return
+        guided = None
         try:
-            guided = self._guided(board, deadline)
+            guided = self._guide(board, deadline)
             if allowed:  # go searchmoves: the generic search with a root filter and a table of its own
-                policy = _RootMoves(allowed, guided.policy if guided is not None else None)
+                inner = None if guided is None else ModelPolicy(
+                    self._bounded, modelled_player=0 if not board.turn else 1, guidance=self.guidance,
+                )
+                policy = _RootMoves(allowed, inner)
                 restricted = Searcher(
                     self.game, evaluator=self.evaluator, ordering=self.ordering, quiescence=True, policy=policy,
                     table=TranspositionTable(capacity=self.table.capacity),
@@ -568,21 +572,24 @@ class UciEngine:
                         self.send(self._info(line, board, index))
             elif guided is None:  # the plain search runs on the fast chess core
                 iterations = self.fast.iterate(board, limits, stop=stop)
-            else:
-                iterations = guided.iterate(board, limits, stop=stop)
+            else:  # the fast core, guided at his nodes
+                self.fast.guide = guided
+                iterations = self.fast.iterate(board, limits, stop=stop)
             if self.multipv > 1 and (guided is not None or allowed):
                 self.send(f"info string MultiPV {self.multipv} is for the plain search; this search reports one line")
             for result in iterations:
                 best = result
                 self.send(self._info(result, board))
-            if guided is not None:
-                stats = guided.policy.stats()
+            if guided is not None and not allowed:
+                stats = guided.stats()
                 self.send(
                     f"info string predictor {stats.calls} positions, {stats.cache_hits} cached, "
                     f"{round(stats.seconds * 1000)} ms" + (f", {self._bounded.skipped} left out for time" if self._bounded.skipped else "")
                 )
         except Exception as exc:  # the protocol needs a bestmove whatever broke
             self.send(f"info string search error: {type(exc).__name__}: {exc}")
+        finally:
+            self.fast.guide = None
         release.wait()
         self.send(f"bestmove {self._best_move(best, board, allowed)}")
 
@@ -650,10 +657,14 @@ class UciEngine:
         legal = move is not None and move in board.legal_moves
         self.send(f"bestmove {move.uci() if legal else self._best_move(best, board)}")
 
-    def _guided(self, board: chess.Board, deadline: float | None = None) -> Searcher | None:
-        """The guided search for a search from ``board``; ``None`` for a plain search.
+    def _guide(self, board: chess.Board, deadline: float | None = None) -> ModelGuide | None:
+        """The guide of the fast core's search from ``board``; ``None`` for a plain search.
 
         The predictor's calls end by ``deadline``: its time counts against the move's budget.
+        A predictor with a cheap reply policy (a move ranker fitted with one) guides every
+        one of his nodes through that policy; another is asked at his nodes one ply below
+        the root (:class:`~search.chess.guided.GuideSettings`). A new guide per ``go``: a
+        prediction left out for time is asked again at the next move.
 
         The model steers only the modelled player's nodes. When the engine itself is
         asked to move for the modelled colour (``--player-color`` names the side to
@@ -665,12 +676,10 @@ class UciEngine:
         if modelled == board.turn:
             self.send("info string the engine moves for the modelled player here: plain search")
             return None
-        player = 0 if modelled == chess.WHITE else 1
         self._bounded = BoundedPredictor(self.predictor, deadline, self._prediction_clock)
-        return guided_searcher(
-            self.game, predictor=self._bounded, modelled_player=player, evaluator=self.evaluator,
-            guidance=self.guidance, ordering=self.ordering, table=self.table, quiescence=True,
-        )
+        cheap = abilities_of(self.predictor).reply_policy
+        settings = GuideSettings(guidance=self.guidance, near=0 if cheap is not None else 1)
+        return ModelGuide(self._bounded, cheap=cheap, settings=settings)
 
     def _best_move(self, best: SearchResult | None, board: chess.Board, allowed: tuple[chess.Move, ...] = ()) -> str:
         """The move to send (with the expected reply as ``ponder`` when known), one of ``allowed`` if given."""

@@ -84,3 +84,16 @@ def test_an_engine_that_dies(small_pgn, model_file, tmp_path, capsys):
     code, _, err = run(capsys, "prepare", str(small_pgn), "--player", "Botvinnik", "--model", str(model_file), "--plies", "2",
                        "--engine", str(engine), "--engine-cache", str(tmp_path / "cache.sqlite"), "--out", str(tmp_path / "o"), "--quiet")
     assert code == 2 and err.startswith("iam: error: engine") and err.count("\n") == 1
+
+
+def test_his_games_take_the_header_filters(small_pgn, model_file, tmp_path, capsys):
+    common = ("prepare", str(small_pgn), "--player", "Botvinnik", "--model", str(model_file), "--color", "white",
+              "--plies", "2", "--search-depth", "1", "--quiet")
+    code, _, err = run(capsys, *common, "--out", str(tmp_path / "all"))
+    assert code == 0, err
+    code, _, err = run(capsys, *common, "--min-plies", "80", "--out", str(tmp_path / "long"))
+    assert code == 0, err
+    every, long = (json.loads((tmp_path / name / "dossier.json").read_text()) for name in ("all", "long"))
+    assert 0 < long["sides"][0]["games"] < every["sides"][0]["games"]
+    code, _, err = run(capsys, *common, "--until", "1800", "--out", str(tmp_path / "none"))
+    assert code == 2 and "left by the filters" in err and err.count("\n") == 1

@@ -3,6 +3,7 @@
 import asyncio
 import dataclasses
 import io
+import re
 import subprocess
 import sys
 import time
@@ -568,3 +569,16 @@ def test_the_model_file_option_loads_a_model_and_a_bad_file_is_one_line(small_mo
     plain = io.StringIO()
     UciEngine(output=plain).run(["uci"])
     assert "ModelFile" not in plain.getvalue()  # no way to read model files: not offered
+
+
+def test_the_guided_engine_runs_the_fast_core_and_a_silent_model_changes_nothing():
+    from search.predictor import NullPredictor
+
+    commands = ("uci", "position startpos moves e2e4 c7c5 g1f3", "go depth 4")
+    plain, _ = _session(*commands)
+    guided, _ = _session_with({"predictor": NullPredictor()}, *commands)
+    depths = [[line for line in lines if line.startswith("info depth")] for lines in (plain, guided)]
+    strip = [[re.sub(r" (nps|time) \d+", "", line) for line in lines] for lines in depths]
+    assert strip[0] == strip[1] and len(strip[0]) == 4  # the same values, lines and node counts
+    asked = next(line for line in guided if line.startswith("info string predictor"))
+    assert int(asked.split()[3]) > 0  # asked at his nodes, and silent there
