@@ -5,6 +5,9 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import sys
+from pathlib import Path
+
+import chess.polyglot
 
 from iam.cli._common import number_or_infinity
 from iam.errors import IAMError
@@ -60,6 +63,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--exploit-reduce", type=float, default=0.0, metavar="P",
         help="with --exploit: inside the search, the player's quiet moves his model's cheap reply policy "
         "believes less than P are searched a ply shallower first (default 0: none)",
+    )
+    parser.add_argument(
+        "--book", metavar="FILE",
+        help="a polyglot opening book (such as the book.bin of 'iam prepare'): its most weighted move is played "
+        "where it has the position (UCI option OwnBook turns it off)",
     )
     parser.add_argument("--imitate", metavar="MODEL", help="play like the player of this model file")
     parser.add_argument(
@@ -117,10 +125,12 @@ def run(args: argparse.Namespace) -> int:
         )
     except ValueError as exc:
         raise IAMError(str(exc)) from None
+    if args.book is not None:
+        check_book(args.book)
     path = args.imitate or args.model
     loader = model_loader(args.engine)
     if path is None:
-        return main(model_loader=loader)
+        return main(model_loader=loader, book=args.book)
     model = load_predictor(path, engine=args.engine)
     able = abilities_of(model)
     if args.exploit_reduce and able.reply_policy is None:
@@ -133,8 +143,20 @@ def run(args: argparse.Namespace) -> int:
         model, predictor_name=f"a model of {model.player_}", modelled_color=color,
         exploitation=exploitation, exploit_share=args.exploit_share, exploit_contempt=args.exploit_contempt,
         exploit_reduce=args.exploit_reduce,
-        imitation=imitation, model_loader=loader, model_file=path,
+        imitation=imitation, model_loader=loader, model_file=path, book=args.book,
     )
+
+
+def check_book(path: str) -> None:
+    """IAMError (one line) unless ``path`` is a readable polyglot book: whole 16-byte entries, at least one."""
+    try:
+        size = Path(path).stat().st_size
+        if size == 0 or size % 16:
+            raise IAMError(f"{path} is not a polyglot opening book (its size, {size} bytes, is not a whole number of entries)")
+        with chess.polyglot.open_reader(path) as reader:
+            len(reader)
+    except OSError as exc:
+        raise IAMError(f"cannot read the book {path}: {exc.strerror or exc}") from None
 
 
 def model_loader(engine: str | None) -> ModelLoader:

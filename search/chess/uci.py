@@ -3,7 +3,8 @@
 Commands: uci, isready, ucinewgame, setoption, position startpos|fen ... [moves ...],
 go depth|nodes|mate|movetime|wtime|btime|winc|binc|movestogo|infinite|ponder|searchmoves,
 ponderhit, stop, quit. Options: Hash, Ponder, Threads (1 only: another number is
-refused with an ``info string``), MultiPV (the plain search's best lines), ModelFile
+refused with an ``info string``), MultiPV (the plain search's best lines), OwnBook (with a
+polyglot book: its most weighted move where it has the position, without a search), ModelFile
 (when the engine is given a way to read model files: a GUI loads the model of the
 player the engine then searches against) and, when imitating, Temperature and Seed. The
 engine's name says its mode (``... (guided by a model of X)``). The search runs in a thread so ``stop`` and ``isready`` are
@@ -55,6 +56,7 @@ from dataclasses import dataclass
 from typing import TextIO
 
 import chess
+import chess.polyglot
 
 from search.chess.deadline import BoundedPredictor, PredictionClock
 from search.chess.engine import ChessSearch
@@ -280,6 +282,7 @@ class UciEngine:
         end_of_input_wait: float = END_OF_INPUT_WAIT,
         model_loader: ModelLoader | None = None,
         model_file: str = "",
+        book: str | None = None,
     ) -> None:
         if (exploitation is not None or imitation is not None) and predictor is None:
             raise ValueError("exploiting or imitating needs a move predictor")
@@ -323,6 +326,9 @@ class UciEngine:
         self.model_loader = model_loader
         """Reads a model file for the ``ModelFile`` option (``None``: the option is not offered)."""
         self.model_file = model_file
+        self.book = book
+        """A polyglot opening book: where it has the position, its most weighted move is played at once."""
+        self.own_book = book is not None
 
     def _new_tables(self) -> None:
         entries = max(1, self.hash_mb * 1_000_000 // _ENTRY_BYTES)
@@ -381,6 +387,8 @@ class UciEngine:
         self.send(f"option name MultiPV type spin default 1 min 1 max {MAX_MULTIPV}")
         if self.model_loader is not None:
             self.send(f"option name ModelFile type string default {self.model_file or '<empty>'}")
+        if self.book is not None:
+            self.send("option name OwnBook type check default true")
         if self.imitation is not None:
             self.send(f"option name Temperature type string default {self.imitation.temperature:g}")
             self.send(f"option name Seed type spin default {self.imitation.seed} min 0 max 2147483647")
@@ -432,6 +440,11 @@ class UciEngine:
             lines = _spin(name, value, 1, MAX_MULTIPV)
             self._stop_search()
             self.multipv = lines
+            return
+        if name.lower() == "ownbook" and self.book is not None:
+            if value.lower() not in ("true", "false"):
+                raise ValueError(f"OwnBook must be true or false, got {value!r}")
+            self.own_book = value.lower() == "true"
             return
         if name.lower() == "modelfile" and self.model_loader is not None:
             self._load_model(value.strip())
@@ -545,6 +558,12 @@ class UciEngine:
         """
         best: SearchResult | None = None
         deadline = None if limits.time is None else time.perf_counter() + limits.time
+        booked = self._book_move(board, allowed)
+        if booked is not None:
+            self.send(f"info string book move {booked.uci()}")
+            release.wait()
+            self.send(f"bestmove {booked.uci()}")
+            return
         if imitation is not None and not allowed:  # the options as they were at go
             self._imitate(board, limits, stop, release, deadline, imitation)
             return
@@ -680,6 +699,19 @@ class UciEngine:
         cheap = abilities_of(self.predictor).reply_policy
         settings = GuideSettings(guidance=self.guidance, near=0 if cheap is not None else 1)
         return ModelGuide(self._bounded, cheap=cheap, settings=settings)
+
+    def _book_move(self, board: chess.Board, allowed: tuple[chess.Move, ...]) -> chess.Move | None:
+        """The book's most weighted legal move here (one of ``allowed`` if given), or ``None``."""
+        if self.book is None or not self.own_book:
+            return None
+        try:
+            with chess.polyglot.open_reader(self.book) as reader:
+                moves = [entry.move for entry in reader.find_all(board) if entry.move in board.legal_moves]
+        except (OSError, ValueError) as exc:
+            self.send(f"info string book {self.book} unreadable ({exc}); searching")
+            return None
+        moves = [move for move in moves if not allowed or move in allowed]
+        return moves[0] if moves else None
 
     def _best_move(self, best: SearchResult | None, board: chess.Board, allowed: tuple[chess.Move, ...] = ()) -> str:
         """The move to send (with the expected reply as ``ponder`` when known), one of ``allowed`` if given."""
@@ -828,6 +860,7 @@ def main(
     imitation: Imitation | None = None,
     model_loader: ModelLoader | None = None,
     model_file: str = "",
+    book: str | None = None,
 ) -> int:
     """Run the engine on standard input and output (bytes that are not UTF-8 read as U+FFFD)."""
     if hasattr(sys.stdin, "reconfigure"):
@@ -836,6 +869,7 @@ def main(
         predictor=predictor, predictor_name=predictor_name, modelled_color=modelled_color,
         exploitation=exploitation, exploit_share=exploit_share, exploit_contempt=exploit_contempt,
         exploit_reduce=exploit_reduce, imitation=imitation, model_loader=model_loader, model_file=model_file,
+        book=book,
     )
     settle_memory()
     engine.run(sys.stdin)

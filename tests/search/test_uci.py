@@ -582,3 +582,28 @@ def test_the_guided_engine_runs_the_fast_core_and_a_silent_model_changes_nothing
     assert strip[0] == strip[1] and len(strip[0]) == 4  # the same values, lines and node counts
     asked = next(line for line in guided if line.startswith("info string predictor"))
     assert int(asked.split()[3]) > 0  # asked at his nodes, and silent there
+
+
+def test_a_book_move_is_played_at_once_and_own_book_turns_it_off(tmp_path, capsys):
+    from iam.prepare.book import write_book
+
+    board = chess.Board()
+    board.push_uci("e2e4")
+    book = tmp_path / "book.bin"
+    write_book([(board, chess.Move.from_uci("c7c5"), 0.9), (board, chess.Move.from_uci("e7e5"), 0.1)], book)
+    started = time.perf_counter()
+    lines, _ = _session_with({"book": str(book)}, "uci", "position startpos moves e2e4", "go movetime 2000")
+    assert lines[-1] == "bestmove c7c5" and "info string book move c7c5" in lines
+    assert time.perf_counter() - started < 1.0  # no search
+    assert "option name OwnBook type check default true" in lines
+    lines, _ = _session_with({"book": str(book)}, "position startpos moves e2e4 c7c5", "go depth 2")
+    assert not any("book move" in line for line in lines)  # out of the book: a search
+    lines, _ = _session_with({"book": str(book)}, "setoption name OwnBook value false", "position startpos moves e2e4",
+                             "go depth 2")
+    assert not any("book move" in line for line in lines)
+    for bad, message in ((tmp_path / "missing.bin", "cannot read the book"), (tmp_path / "short.bin", "not a polyglot")):
+        if bad.name == "short.bin":
+            bad.write_bytes(b"12345")
+        assert iam_main(["uci", "--book", str(bad)]) == 2
+        err = capsys.readouterr().err
+        assert message in err and err.count("\n") == 1
