@@ -311,6 +311,10 @@ class OpponentModel(Closeable, BaseEstimator):
         order = np.argsort(-beliefs, kind="stable")
         return {rows.moves[i]: float(beliefs[i]) for i in order.tolist() if beliefs[i] > 0.0}
 
+    def chunk_model(self) -> OpponentModel:
+        """The model whose chunk library describes him: this one."""
+        return self
+
     def opening_memory(self) -> RoteMemory:
         """The rote memory of his openings (what identification's repertoire reads)."""
         check_is_fitted(self, "rote_")

@@ -36,15 +36,17 @@ def run(args: argparse.Namespace) -> int:
         raise DataError("--top must be at least 1")
     model = load_predictor(args.model, engine="(not run)")
     folder = output_dir(args.svg) if args.svg else None
-    ranker = ranker_summary(model, top=args.top) if isinstance(model, MoveRanker) else None
-    if ranker is not None and model.iam_ is None:
+    describe = _SUMMARIES.get(model.kind)
+    ranker = describe(model, top=args.top) if describe is not None else None
+    chunks_of = model.chunk_model()
+    if chunks_of is None:
         if args.json:
             print_json({"ranker": ranker})
         else:
             print(_ranker_text(ranker))
             print("\nno chunks: the model has no habits family (no IAM model inside)")
         return 0
-    model = getattr(model, "iam_", model)  # a ranker's chunks are those of its IAM model
+    model = chunks_of  # a ranker's chunks are those of its IAM model
     table = model.library_.table.head(args.top)
     chunks = []
     for rank, (code, row) in enumerate(table.iterrows(), 1):
@@ -165,3 +167,7 @@ def chunk_svg(chunk) -> str:
         chess.square(base_file + c, base_rank + r): "#cfe3ff80" for r in range(height) for c in range(width)
     }
     return chess.svg.board(board, fill=box, size=360, coordinates=True)
+
+
+_SUMMARIES = {"ranker": ranker_summary}
+"""What ``iam inspect`` says of a model beyond its chunks, by :attr:`kind` (an IAM model: its chunks say it all)."""

@@ -423,6 +423,10 @@ class MoveRanker(Closeable, BaseEstimator):
         iam_key = self.iam_.context_key(board) if self.iam_ is not None else ()
         return (tuple(stack[-2:]), iam_key)
 
+    def chunk_model(self) -> OpponentModel | None:
+        """The IAM model of his habits family, whose chunk library describes him (``None`` without it)."""
+        return self.iam_
+
     def opening_memory(self) -> RoteMemory | None:
         """The rote memory of his openings, kept by the habits family's IAM model (``None`` without it)."""
         return None if self.iam_ is None else self.iam_.rote_
