@@ -5,7 +5,7 @@ from pathlib import Path
 
 import chess
 
-SUITE = Path(__file__).resolve().parents[2] / "benchmarks" / "tactics.epd"
+SUITE = Path(__file__).resolve().parents[3] / "benchmarks" / "tactics.epd"
 
 
 def test_every_position_is_valid_with_a_legal_best_move_and_a_two_pawn_gap():
