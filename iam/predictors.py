@@ -21,8 +21,8 @@ from iam.model import OpponentModel
 from iam.modelfile import FORMAT, from_document, read_document
 from iam.pgn import PlayerGame
 from iam.ranker import DEFAULT_FAMILIES, MoveRanker
-from iam.ranker.estimator import RANKER_FORMAT
 from iam.ranker.evidence import DEFAULT_SEARCH_DEPTH, with_engine
+from iam.ranker.persistence import RANKER_FORMAT
 
 __all__ = [
     "PREDICTORS",

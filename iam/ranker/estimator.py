@@ -22,9 +22,8 @@ import numpy as np
 from sklearn.base import BaseEstimator
 from sklearn.utils.validation import check_is_fitted
 
-from iam.errors import ModelFileError
 from iam.model import OpponentModel
-from iam.modelfile import from_document, read_document, to_document, write_document
+from iam.modelfile import read_document, write_document
 from iam.pgn import PlayerGame
 from iam.prediction import Explanation, FeatureContribution
 from iam.ranker.calibration import TopLabelCalibration, calibrate_top, fit_top_label
@@ -47,16 +46,15 @@ from iam.ranker.logit import (
     softmax_by_position,
     take_positions,
 )
-from iam.ranker.patterns import MovePatterns, PatternCounts, count_patterns
+from iam.ranker.patterns import count_patterns
+from iam.ranker.persistence import RANKER_FORMAT, RANKER_VERSION, policy_record, ranker_document, ranker_from_document
 from iam.ranker.policynet import PolicyNet, require_policy_net
-from iam.ranker.population import PopulationBook, PopulationPrior, bundled_prior
+from iam.ranker.population import PopulationPrior, bundled_prior
 from iam.ranker.positions import player_positions, position_of
 from iam.ranker.replytable import fit_reply_policy
 from iam.ranker.training import move_table
-from iam.ranker.trees import ResidualTrees
-from iam.ranker.valuenet import ValueNet, bundled_value_net, require_value_net
+from iam.ranker.valuenet import ValueNet, require_value_net
 from iam.rote import RoteMemory
-from search.chess.replies import ReplyPolicy
 from search.chess.scoring import RootScoreCache
 from search.predictor import Closeable
 
@@ -83,29 +81,6 @@ def prior_penalty(prior: str, strength: float | None, *, exact: bool = True) -> 
         return float(strength)
     return DEFAULT_PRIOR_STRENGTH if prior == "population" and exact else RIDGE_STRENGTH
 
-RANKER_FORMAT = "iam-move-ranker"
-RANKER_VERSION = 4
-_READABLE_VERSIONS = (3, 4)
-"""Version 3 files hold no residual trees."""
-_SAVED_PARAMS = (
-    "families",
-    "search_depth",
-    "engine",
-    "engine_depth",
-    "max_positions",
-    "folds",
-    "prior",
-    "prior_strength",
-    "trees",
-    "min_games",
-    "random_state",
-    "player",
-)
-_OPTIONAL_PARAMS = {"reply_positions": 0}
-"""Parameters newer than the file versions above: a file without one gets this value."""
-_MAX_WEIGHT = 1e6
-_MAX_BOOK_COUNT = 10**7
-_MAX_PATTERN_COUNT = 10**9
 
 
 class MoveRanker(Closeable, BaseEstimator):
@@ -248,7 +223,7 @@ class MoveRanker(Closeable, BaseEstimator):
         )
         self.iam_ = OpponentModel(**iam_params).fit(games) if "habits" in families else None
         self.value_net_ = evidence.value_net.fingerprint if "value" in families else None
-        self.policy_net_ = _policy_record(families, self.player_)
+        self.policy_net_ = policy_record(families, self.player_)
         self.reply_policy_ = (
             fit_reply_policy(player_positions(games, sample=self.reply_positions, random_state=self.random_state + 1))
             if self.reply_positions else None
@@ -451,35 +426,8 @@ class MoveRanker(Closeable, BaseEstimator):
     # -- files ------------------------------------------------------------------
 
     def to_dict(self) -> dict:
-        """The JSON-ready content of the fitted model (its IAM model included)."""
-        check_is_fitted(self, "coef_")
-        return {
-            "format": RANKER_FORMAT,
-            "version": RANKER_VERSION,
-            "params": {name: getattr(self, name) for name in (*_SAVED_PARAMS, *_OPTIONAL_PARAMS) if name != "engine"},
-            "player": self.player_,
-            "training": {
-                "games": self.n_games_,
-                "positions": self.n_positions_,
-                "log_loss": self.training_log_loss_,
-                "temperature": self.temperature_,
-                "top_calibration": self.top_calibration_.to_list(),
-            },
-            "families": list(self.families_),
-            "weights": self.weights(),
-            "prior_weights": dict(zip(self.feature_names_, self.prior_weights_.tolist())),
-            "scale": dict(zip(self.feature_names_, self.scale_.tolist())),
-            "book": self.book_.masters,
-            "patterns": {
-                "population": self.population_patterns_.pooled.to_dict(),
-                "own": self.own_patterns_.to_dict() if self.own_patterns_ is not None else None,
-            },
-            "iam": to_document(self.iam_.state_) if self.iam_ is not None else None,
-            "trees": self.trees_.to_dict() if self.trees_ is not None else None,
-            "value_net": self.value_net_,
-            "policy_net": self.policy_net_,
-            "reply_policy": None if self.reply_policy_ is None else {"weights": self.reply_policy_.weights.tolist()},
-        }
+        """The JSON-ready content of the fitted model (its IAM model included; :mod:`iam.ranker.persistence`)."""
+        return ranker_document(self)
 
     @classmethod
     def from_dict(cls, data: dict, *, source: str = "model", engine: str | None = None) -> MoveRanker:
@@ -488,68 +436,7 @@ class MoveRanker(Closeable, BaseEstimator):
         A file never names a program to run: a ranker with engine evidence needs the
         engine's path from the caller (``engine``), and is refused without it.
         """
-        try:
-            if not isinstance(data, dict) or data.get("format") != RANKER_FORMAT:
-                raise ModelFileError(f"{source} is not a move ranker model")
-            if isinstance(data.get("version"), bool) or data.get("version") not in _READABLE_VERSIONS:
-                raise ModelFileError(
-                    f"{source} has version {data.get('version')!r}; this program reads versions {' and '.join(map(str, _READABLE_VERSIONS))}"
-                )
-            saved = dict(data["params"], trees=False) if data["version"] == 3 else data["params"]
-            params = {name: saved[name] for name in _SAVED_PARAMS if name != "engine"}
-            params.update({name: saved.get(name, default) for name, default in _OPTIONAL_PARAMS.items()})
-            params["families"] = tuple(params["families"])
-            if any(family in params["families"] for family in ENGINE_FAMILIES):
-                if not engine:
-                    raise ModelFileError(f"{source} uses engine evidence: name the engine to run (--engine PATH)")
-                params["engine"] = engine
-            model = cls(**params)
-            families = model._check_parameters()
-            if list(families) != list(data["families"]):
-                raise ValueError("its families do not match its parameters")
-            model.families_ = families
-            model.feature_names_ = tuple(name for family in families for name in family_columns(family))
-            model.coef_ = _vector(data["weights"], model.feature_names_, "weights")
-            model.prior_weights_ = _vector(data["prior_weights"], model.feature_names_, "prior weights")
-            model.scale_ = _vector(data["scale"], model.feature_names_, "scale")
-            model.player_ = str(data["player"])
-            model.n_games_ = int(data["training"]["games"])
-            model.n_positions_ = int(data["training"]["positions"])
-            model.training_log_loss_ = float(data["training"]["log_loss"] if data["training"]["log_loss"] is not None else "nan")
-            model.temperature_ = float(data["training"]["temperature"])
-            if not 1 / _MAX_WEIGHT <= model.temperature_ <= _MAX_WEIGHT:
-                raise ValueError(f"its temperature must be a positive number from {1 / _MAX_WEIGHT:g} to {_MAX_WEIGHT:g}")
-            slope, offset = (float(value) for value in data["training"]["top_calibration"])
-            if not (0 < slope <= _MAX_WEIGHT and abs(offset) <= _MAX_WEIGHT):
-                raise ValueError(f"its top-label calibration must be a positive slope and an offset of at most {_MAX_WEIGHT:g} in size")
-            model.top_calibration_ = TopLabelCalibration(slope, offset)
-            model.book_ = PopulationBook(_book(data["book"]))
-            model.population_patterns_ = MovePatterns({"population": _patterns(data["patterns"]["population"])})
-            own = data["patterns"]["own"]
-            model.own_patterns_ = None if own is None else _patterns(own)
-            if "habits" in families and model.own_patterns_ is None:
-                raise ValueError("the habits family needs the player's move patterns, which are missing")
-            model.trees_ = None if data.get("trees") is None else ResidualTrees.from_dict(data["trees"])
-            if model.trees_ is not None and not set(model.trees_.columns) <= set(model.feature_names_):
-                raise ValueError("its residual trees split on columns its families do not have")
-            model.iam_ = None if data["iam"] is None else OpponentModel.from_state(from_document(data["iam"], source=f"{source} (its IAM model)"))
-            if "habits" in families and model.iam_ is None:
-                raise ValueError("the habits family needs the IAM model, which is missing")
-            model.value_net_ = data["value_net"]
-            if "value" in families:
-                _check_value_net(model.value_net_, source)
-            replies = data.get("reply_policy")
-            model.reply_policy_ = None if replies is None else ReplyPolicy(replies["weights"])
-            model.policy_net_ = data.get("policy_net")
-            if "policy" in families and model.policy_net_ != _policy_record(families, model.player_):
-                raise ModelFileError(f"{source} was fitted with other policy networks than the ones installed (refit it)")
-            model._evidence = None
-        except ModelFileError:
-            raise
-        except (KeyError, TypeError, ValueError, AttributeError, OverflowError) as exc:
-            detail = f"missing field {exc}" if isinstance(exc, KeyError) else str(exc)
-            raise ModelFileError(f"{source} is malformed: {detail}") from None
-        return model
+        return ranker_from_document(cls, data, source=source, engine=engine)
 
     def save(self, path: str | Path) -> None:
         """Write the model as versioned JSON (gzip when the name ends in .gz), atomically."""
@@ -561,63 +448,13 @@ class MoveRanker(Closeable, BaseEstimator):
         return cls.from_dict(read_document(path), source=f"model file {path}", engine=engine)
 
 
-def _vector(values: dict, names: Sequence[str], what: str) -> np.ndarray:
-    """A finite weight vector in ``names``' order from a name -> number mapping."""
-    if not isinstance(values, dict) or set(values) != set(names):
-        raise ValueError(f"its {what} do not name exactly the features of its families")
-    vector = np.array([values[name] for name in names], dtype=np.float64)
-    if not np.all(np.isfinite(vector)) or np.any(np.abs(vector) > _MAX_WEIGHT):
-        raise ValueError(f"its {what} must be finite numbers of at most {_MAX_WEIGHT:g} in size")
-    return vector
-
-
-def _book(masters: dict) -> dict[str, dict[str, dict[str, int]]]:
-    """A population book's tables with every key and count checked (moves must be UCI text)."""
-    checked = {}
-    for name, table in masters.items():
-        entries = {}
-        for epd, moves in table.items():
-            counts = {chess.Move.from_uci(str(move)).uci(): int(count) for move, count in moves.items()}
-            if any(not 0 <= count <= _MAX_BOOK_COUNT for count in counts.values()):
-                raise ValueError(f"its book counts must be whole numbers from 0 to {_MAX_BOOK_COUNT}")
-            entries[str(epd)] = counts
-        checked[str(name)] = entries
-    return checked
-
-
 def _value_net(families: Sequence[str]) -> ValueNet | None:
     """The installed value network when ``families`` use it (ValueError when it is missing)."""
     return require_value_net() if "value" in families else None
 
-
 def _policy_net(families: Sequence[str], player: str) -> PolicyNet | None:
     """The installed policy network that never saw ``player``, when ``families`` use it."""
     return require_policy_net(player)[1] if "policy" in families else None
-
-
-def _policy_record(families: Sequence[str], player: str) -> dict | None:
-    """What a model file records of its policy network: whom it left out and its fingerprint."""
-    if "policy" not in families:
-        return None
-    without, net = require_policy_net(player)
-    return {"without": without, "fingerprint": net.fingerprint}
-
-
-def _check_value_net(fingerprint: object, source: str) -> None:
-    """ModelFileError unless the installed value network is the one the model was fitted with."""
-    installed = bundled_value_net()
-    if installed is None or installed.fingerprint != fingerprint:
-        raise ModelFileError(f"{source} was fitted with another value network than the one installed (refit it)")
-
-
-def _patterns(data: dict) -> PatternCounts:
-    """Move pattern counts from a model file, every count a whole number of bounded size."""
-    if not isinstance(data, dict) or any(not isinstance(v, list) for v in data.values()):
-        raise ValueError("its move patterns must be lists of counts")
-    values = [item for key in ("cells", "played", "legal") for item in data.get(key, [])]
-    if any(isinstance(v, bool) or not isinstance(v, int) or not 0 <= v <= _MAX_PATTERN_COUNT for v in values):
-        raise ValueError(f"its move pattern counts must be whole numbers from 0 to {_MAX_PATTERN_COUNT}")
-    return PatternCounts.from_dict(data)
 
 
 def _most_common_name(games: list[PlayerGame]) -> str:
