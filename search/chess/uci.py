@@ -556,7 +556,6 @@ class UciEngine:
         played, or a legal fallback move, so a GUI never waits for a ``bestmove`` that
         does not come.
         """
-        best: SearchResult | None = None
         deadline = None if limits.time is None else time.perf_counter() + limits.time
         booked = self._book_move(board, allowed)
         if booked is not None:
@@ -570,47 +569,53 @@ class UciEngine:
         if self.exploiting is not None and not allowed:
             self._exploit(board, limits, stop, release)
             return
-        guided = None
+        deepest: list[SearchResult] = []
         try:
-            guided = self._guide(board, deadline)
-            if allowed:  # go searchmoves: the generic search with a root filter and a table of its own
-                inner = None if guided is None else ModelPolicy(
-                    self._bounded, modelled_player=0 if not board.turn else 1, guidance=self.guidance,
-                )
-                policy = _RootMoves(allowed, inner)
-                restricted = Searcher(
-                    self.game, evaluator=self.evaluator, ordering=self.ordering, quiescence=True, policy=policy,
-                    table=TranspositionTable(capacity=self.table.capacity),
-                )
-                iterations = restricted.iterate(board, limits, stop=stop)
-            elif guided is None and self.multipv > 1:  # the plain search, its best lines
-                iterations = ()
-                for lines in self.fast.iterate_lines(board, limits, self.multipv, stop=stop):
-                    best = lines[0]
-                    for index, line in enumerate(lines, 1):
-                        self.send(self._info(line, board, index))
-            elif guided is None:  # the plain search runs on the fast chess core
-                iterations = self.fast.iterate(board, limits, stop=stop)
-            else:  # the fast core, guided at his nodes
-                self.fast.guide = guided
-                iterations = self.fast.iterate(board, limits, stop=stop)
-            if self.multipv > 1 and (guided is not None or allowed):
-                self.send(f"info string MultiPV {self.multipv} is for the plain search; this search reports one line")
-            for result in iterations:
-                best = result
-                self.send(self._info(result, board))
-            if guided is not None and not allowed:
-                stats = guided.stats()
-                self.send(
-                    f"info string predictor {stats.calls} positions, {stats.cache_hits} cached, "
-                    f"{round(stats.seconds * 1000)} ms" + (f", {self._bounded.skipped} left out for time" if self._bounded.skipped else "")
-                )
+            self._search(board, limits, stop, deadline, allowed, deepest)
         except Exception as exc:  # the protocol needs a bestmove whatever broke
             self.send(f"info string search error: {type(exc).__name__}: {exc}")
         finally:
             self.fast.guide = None
         release.wait()
-        self.send(f"bestmove {self._best_move(best, board, allowed)}")
+        self.send(f"bestmove {self._best_move(deepest[-1] if deepest else None, board, allowed)}")
+
+    def _search(
+        self, board: chess.Board, limits: Limits, stop: threading.Event, deadline: float | None,
+        allowed: tuple[chess.Move, ...], deepest: list[SearchResult],
+    ) -> None:
+        """The plain or guided search, an ``info`` line per completed depth, each result appended to ``deepest``
+        (kept when the search breaks later)."""
+        guided = self._guide(board, deadline)
+        if allowed:  # go searchmoves: the generic search with a root filter and a table of its own
+            inner = None if guided is None else ModelPolicy(
+                self._bounded, modelled_player=0 if not board.turn else 1, guidance=self.guidance,
+            )
+            restricted = Searcher(
+                self.game, evaluator=self.evaluator, ordering=self.ordering, quiescence=True,
+                policy=_RootMoves(allowed, inner), table=TranspositionTable(capacity=self.table.capacity),
+            )
+            iterations = restricted.iterate(board, limits, stop=stop)
+        elif guided is None and self.multipv > 1:  # the plain search, its best lines
+            iterations = ()
+            for lines in self.fast.iterate_lines(board, limits, self.multipv, stop=stop):
+                deepest.append(lines[0])
+                for index, line in enumerate(lines, 1):
+                    self.send(self._info(line, board, index))
+        else:  # the fast core, guided at his nodes when there is a guide
+            self.fast.guide = guided
+            iterations = self.fast.iterate(board, limits, stop=stop)
+        if self.multipv > 1 and (guided is not None or allowed):
+            self.send(f"info string MultiPV {self.multipv} is for the plain search; this search reports one line")
+        for result in iterations:
+            deepest.append(result)
+            self.send(self._info(result, board))
+        if guided is not None and not allowed:
+            stats = guided.stats()
+            skipped = f", {self._bounded.skipped} left out for time" if self._bounded.skipped else ""
+            self.send(
+                f"info string predictor {stats.calls} positions, {stats.cache_hits} cached, "
+                f"{round(stats.seconds * 1000)} ms{skipped}"
+            )
 
     def _imitate(
         self, board: chess.Board, limits: Limits, stop: threading.Event, release: threading.Event,
