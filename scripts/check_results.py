@@ -10,8 +10,8 @@ A table is marked by an HTML comment on the line before it, fields separated by 
     <!-- check quick: iam experiment node-counts --max-depth 3 --quiet --json; table rows;
          where position=start; row algorithm; column depth; value nodes -->
 
-The command (``iam ...`` runs as ``python -m iam ...``) prints JSON; ``table`` names the list of
-records in it, ``where`` keeps the records whose fields have these values (``k=v,k=v``), and
+The command (``iam ...`` runs as ``python -m iam ...``, ``python`` is this Python) prints JSON;
+``table`` names the list of records in it, ``where`` keeps the records whose fields have these values (``k=v,k=v``), and
 ``row``, ``column`` and ``value`` say which field gives the table's first column, its other
 columns (in order of appearance) and its cells. ``quick`` marks a table whose command takes
 well under 30 seconds. Three more forms:
@@ -95,10 +95,12 @@ def marked_tables(page: str) -> list[Marked]:
 
 
 def run_command(command: str) -> Any:
-    """The JSON a command prints; ``iam ...`` runs in this Python as ``python -m iam ...``."""
+    """The JSON a command prints; ``iam ...`` runs in this Python as ``python -m iam ...``, ``python ...`` in it."""
     argv = shlex.split(command)
     if argv and argv[0] == "iam":
         argv = [sys.executable, "-m", "iam", *argv[1:]]
+    elif argv and argv[0] in ("python", "python3"):
+        argv = [sys.executable, *argv[1:]]
     done = subprocess.run(argv, cwd=ROOT, capture_output=True, text=True, check=False)
     if done.returncode != 0:
         raise RuntimeError(f"{command!r} failed (exit {done.returncode}): {done.stderr.strip()[-500:]}")
