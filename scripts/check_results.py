@@ -10,11 +10,17 @@ A table is marked by an HTML comment on the line before it, fields separated by 
     <!-- check quick: iam experiment node-counts --max-depth 3 --quiet --json; table rows;
          where position=start; row algorithm; column depth; value nodes -->
 
-The command (``iam ...`` runs as ``python -m iam ...``) prints JSON; ``table`` names the list of
-records in it, ``where`` keeps the records whose fields have these values (``k=v,k=v``), and
+The command (``iam ...`` runs as ``python -m iam ...``, ``python`` is this Python) prints JSON;
+``table`` names the list of records in it, ``where`` keeps the records whose fields have these values (``k=v,k=v``), and
 ``row``, ``column`` and ``value`` say which field gives the table's first column, its other
 columns (in order of appearance) and its cells. ``quick`` marks a table whose command takes
-well under 30 seconds. Numbers are compared at the precision the page shows them (``9,323``
+well under 30 seconds. Three more forms:
+
+- ``table runs.bands``: the records of each record's list ``bands``, each with its parent's fields;
+- ``value {hits}/{predictions} ({rate:.0%})``: a cell written from the record's fields, compared as text;
+- ``columns F,G,...`` (instead of ``column`` and ``value``): one record a row, its fields ``F, G, ...`` the
+  cells; ``rows LABEL=F,...`` (instead of ``row`` and ``value``): one record a column, the row ``LABEL``
+  taking its cell from the field ``F``. Numbers are compared at the precision the page shows them (``9,323``
 exactly, ``0.431`` to three decimals); other cells as text. Each command runs once per call.
 """
 
@@ -49,13 +55,15 @@ class Marked:
     command: str
     table: str
     where: dict[str, str]
-    row: str
-    column: str
-    value: str
+    row: str | None
+    column: str | None
+    value: str | None
     quick: bool
     start: int  # offset of the table's first line in the page
     end: int
     text: str  # the table as the page has it
+    columns: tuple[str, ...] = ()  # fields that are the columns, one record a row
+    rows: tuple[tuple[str, str], ...] = ()  # (label, field) rows, one record a column
 
 
 def marked_tables(page: str) -> list[Marked]:
@@ -64,34 +72,69 @@ def marked_tables(page: str) -> list[Marked]:
     for match in _MARKER.finditer(page):
         parts = [part.strip() for part in " ".join(match.group(2).split()).split(";")]
         fields = dict(part.split(" ", 1) for part in parts[1:] if part)
-        missing = {"table", "row", "column", "value"} - fields.keys()
+        if "columns" in fields:
+            needed = {"table", "row", "columns"}
+        elif "rows" in fields:
+            needed = {"table", "rows", "column"}
+        else:
+            needed = {"table", "row", "column", "value"}
+        missing = needed - fields.keys()
         if missing:
             raise ValueError(f"check marker {parts[0]!r} lacks {', '.join(sorted(missing))}")
         where = dict(item.split("=", 1) for item in fields.get("where", "").split(",") if item)
+        columns = tuple(item.strip() for item in fields.get("columns", "").split(",") if item.strip())
+        rows = tuple(tuple(part.strip() for part in item.split("=", 1))
+                     for item in fields.get("rows", "").split(",") if item.strip())
+        if any(len(pair) != 2 for pair in rows):
+            raise ValueError(f"check marker {parts[0]!r}: rows are LABEL=FIELD")
         tables.append(
-            Marked(parts[0], fields["table"], where, fields["row"], fields["column"], fields["value"],
-                   bool(match.group(1)), match.start(3), match.end(3), match.group(3))
+            Marked(parts[0], fields["table"], where, fields.get("row"), fields.get("column"), fields.get("value"),
+                   bool(match.group(1)), match.start(3), match.end(3), match.group(3), columns, rows)
         )
     return tables
 
 
 def run_command(command: str) -> Any:
-    """The JSON a command prints; ``iam ...`` runs in this Python as ``python -m iam ...``."""
+    """The JSON a command prints; ``iam ...`` runs in this Python as ``python -m iam ...``, ``python ...`` in it."""
     argv = shlex.split(command)
     if argv and argv[0] == "iam":
         argv = [sys.executable, "-m", "iam", *argv[1:]]
+    elif argv and argv[0] in ("python", "python3"):
+        argv = [sys.executable, *argv[1:]]
     done = subprocess.run(argv, cwd=ROOT, capture_output=True, text=True, check=False)
     if done.returncode != 0:
         raise RuntimeError(f"{command!r} failed (exit {done.returncode}): {done.stderr.strip()[-500:]}")
     return json.loads(done.stdout)
 
 
+def records(output: Any, table: str) -> list[dict[str, Any]]:
+    """The records a ``table`` path names: ``a`` the list ``a``, ``a.b`` each record's list ``b`` under its
+    parent's fields."""
+    found: list[dict[str, Any]] = [output]
+    for name in table.split("."):
+        found = [{**{k: v for k, v in parent.items() if k != name}, **child}
+                 for parent in found for child in parent[name]]
+    return found
+
+
+def _cell(record: dict[str, Any], value: str) -> Any:
+    """A record's field, or with ``{...}`` in ``value`` the text it formats from the record's fields."""
+    return value.format_map(record) if "{" in value else record[value]
+
+
 def expected_cells(marked: Marked, output: Any) -> dict[str, dict[str, Any]]:
     """``{row: {column: value}}`` from a command's output, rows and columns in order of appearance."""
     cells: dict[str, dict[str, Any]] = {}
-    for record in output[marked.table]:
-        if all(str(record.get(key)) == value for key, value in marked.where.items()):
-            cells.setdefault(str(record[marked.row]), {})[str(record[marked.column])] = record[marked.value]
+    for record in records(output, marked.table):
+        if not all(str(record.get(key)) == value for key, value in marked.where.items()):
+            continue
+        if marked.columns:
+            cells.setdefault(str(record[marked.row]), {}).update({name: record[name] for name in marked.columns})
+        elif marked.rows:
+            for label, name in marked.rows:
+                cells.setdefault(label, {})[str(record[marked.column])] = _cell(record, name)
+        else:
+            cells.setdefault(str(record[marked.row]), {})[str(record[marked.column])] = _cell(record, marked.value)
     return cells
 
 

@@ -150,7 +150,7 @@ def main() -> int:
     parser.add_argument("--jobs", type=int, default=2, help="worker processes (default 2)")
     parser.add_argument("--timeout", type=float, default=20.0, help="seconds per case before it is a hang (default 20)")
     parser.add_argument("--case", metavar="KIND:SEED", help="replay one case and print it")
-    parser.add_argument("--json", metavar="FILE", help="also write the summary as JSON")
+    parser.add_argument("--json", metavar="FILE", help="also write the summary as JSON (-: print it instead of the text)")
     parser.add_argument("--quiet", action="store_true", help="no progress on stderr")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
@@ -166,9 +166,14 @@ def main() -> int:
         outcomes = run_all(cases, model_path, jobs=args.jobs, timeout=args.timeout, quiet=args.quiet)
         seconds = time.perf_counter() - started
     summary = summarise(outcomes)
-    _print(summary, seconds)
-    if args.json:
-        Path(args.json).write_text(json.dumps({"seconds": round(seconds), "kinds": summary}, indent=2) + "\n")
+    rows = [{"kind": kind, **figures} for kind, figures in summary.items()]
+    text = json.dumps({"seconds": round(seconds), "kinds": summary, "rows": rows}, indent=2) + "\n"
+    if args.json == "-":
+        print(text, end="")
+    else:
+        _print(summary, seconds)
+    if args.json and args.json != "-":
+        Path(args.json).write_text(text)
     failed = sum(figures["tracebacks"] + figures["violations"] + figures["hangs"] for figures in summary.values())
     return 1 if failed else 0
 

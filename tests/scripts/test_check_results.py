@@ -85,3 +85,50 @@ def test_the_quick_tables_of_the_results_pages_reproduce():
     outputs: dict = {}
     for page in quick:
         assert check_results.check_page(page, quick=True, outputs=outputs) == [], page.name
+
+
+NESTED = """<!-- check: tool --json; table runs.bands; row size; column band; value {hits}/{cases} ({rate:.0%}) -->
+| size | low | high |
+| ---: | :--- | :--- |
+| 1 | 3/10 (30%) | 1/4 (25%) |
+| 2 | 5/10 (50%) | 0/1 (0%) |
+"""
+
+FIELDS = """<!-- check: tool --json; table rows; row size; columns top1,ece -->
+| size | top-1 | ECE |
+| ---: | ---: | ---: |
+| 1 | 0.080 | 0.058 |
+| 2 | 0.113 | 0.026 |
+
+<!-- check: tool --json; table rows; rows top-1=top1,ECE=ece; column size -->
+| size | 1 | 2 |
+| --- | ---: | ---: |
+| top-1 | 0.080 | 0.113 |
+| ECE | 0.058 | 0.026 |
+"""
+
+
+def _nested(hits: int = 3) -> dict:
+    def band(name, hits, cases):
+        return {"band": name, "hits": hits, "cases": cases, "rate": hits / cases}
+    return {"runs": [{"size": 1, "bands": [band("low", hits, 10), band("high", 1, 4)]},
+                     {"size": 2, "bands": [band("low", 5, 10), band("high", 0, 1)]}]}
+
+
+def test_a_nested_table_and_a_cell_written_from_fields(tmp_path):
+    path = tmp_path / "page.md"
+    path.write_text(NESTED, encoding="utf-8")
+    assert check_results.check_page(path, runner=lambda command: _nested()) == []
+    (diff,) = check_results.check_page(path, runner=lambda command: _nested(hits=4))
+    assert "-| 1 | 3/10 (30%) | 1/4 (25%) |" in diff and "+| 1 | 4/10 (40%) | 1/4 (25%) |" in diff
+
+
+def test_fields_as_columns_and_fields_as_rows(tmp_path):
+    path = tmp_path / "page.md"
+    path.write_text(FIELDS, encoding="utf-8")
+    rows = [{"size": 1, "top1": 0.0801, "ece": 0.0581}, {"size": 2, "top1": 0.1131, "ece": 0.0264}]
+    assert check_results.check_page(path, runner=lambda command: {"rows": rows}) == []
+    rows[1]["ece"] = 0.0271
+    diffs = check_results.check_page(path, runner=lambda command: {"rows": rows})
+    assert len(diffs) == 2
+    assert "+| 2 | 0.113 | 0.027 |" in diffs[0] and "+| ECE | 0.058 | 0.027 |" in diffs[1]
