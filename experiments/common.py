@@ -33,6 +33,9 @@ class ExperimentConfig:
     """Random seed of every sample, model and resample of the experiment."""
     jobs: int = 1
     """Worker processes for independent work."""
+    scheduler: str | None = None
+    """Dask scheduler the independent work runs on, e.g. ``tcp://127.0.0.1:8786`` (None: ``$IAM_SCHEDULER``,
+    else ``jobs`` local processes; :mod:`iam.execution`)."""
     quiet: bool = False
     """No progress bars on stderr (they are off anyway when stderr is not a terminal)."""
 

@@ -103,7 +103,7 @@ def run(config: GuidanceTuningConfig) -> ExperimentResult:
     if config.budget < 10:
         raise DataError("--budget must be at least 10 nodes")
     setup = prepare(config, split="dev")
-    rows = measure_all(setup, [config.budget], grid, jobs=config.jobs, quiet=config.quiet)
+    rows = measure_all(setup, [config.budget], grid, jobs=config.jobs, quiet=config.quiet, scheduler=config.scheduler)
     summary = summarise(rows, config.seed)
     order = {name: i for i, name in enumerate(grid)}
     summary = summary.sort_values("guidance", key=lambda names: names.map(order), kind="stable").reset_index(drop=True)

@@ -19,11 +19,11 @@ from dataclasses import dataclass
 
 import chess
 import pandas as pd
-from joblib import Parallel, delayed
 from matplotlib.figure import Figure
 
 from experiments.common import ExperimentConfig, ExperimentResult
 from iam.errors import IAMError
+from iam.execution import execution_from, map_in_order
 from iam.progress import progress
 from search import HeuristicOrderer, Limits, TranspositionTable, minimax, search
 from search.alphabeta import AlphaBetaWorker, Budget, SearchAborted
@@ -177,10 +177,9 @@ def run(config: NodeCountsConfig) -> ExperimentResult:
     if config.time_cap <= 0:
         raise IAMError("--time-cap must be positive")
     tasks = [(a, p) for p in positions for a in ALGORITHMS]
-    jobs = Parallel(n_jobs=config.jobs, return_as="generator")(
-        delayed(series)(a, p, config.max_depth, config.time_cap) for a, p in tasks
-    )
-    chunks = progress(jobs, quiet=config.quiet, total=len(tasks), desc="series")
+    work = [(a, p, config.max_depth, config.time_cap) for a, p in tasks]
+    finished = map_in_order(series, work, execution_from(config.jobs, config.scheduler))
+    chunks = progress(finished, quiet=config.quiet, total=len(tasks), desc="series")
     rows = [row for chunk in chunks for row in chunk]
     table = pd.DataFrame(rows)[
         ["algorithm", "position", "depth", "nodes", "qnodes", "seconds", "value", "move", "capped", "note"]

@@ -62,12 +62,12 @@ import chess
 import chess.engine
 import numpy as np
 import pandas as pd
-from joblib import Parallel, delayed
 from matplotlib.figure import Figure
 
 from experiments.bootstrap import interval, resample_games, resampled_means
 from experiments.common import ExperimentResult, HeldOutConfig, load_games
 from iam.errors import DataError
+from iam.execution import execution_from, map_in_order
 from iam.model import OpponentModel
 from iam.progress import progress
 from iam.ranker import MoveRanker
@@ -328,14 +328,12 @@ def measure_all(
     jobs: int,
     quiet: bool,
     times: Sequence[float] = (),
+    scheduler: str | None = None,
 ) -> pd.DataFrame:
     """Every position at every budget (nodes, then seconds), plain and under each named guidance: one row each."""
     limits = [("nodes", budget) for budget in budgets] + [("time", seconds) for seconds in times]
     tasks = [(setup.model, position, limits, guidances, setup.reference, setup.reference_depth) for position in setup.positions]
-    if jobs == 1:
-        finished = (measure(*task) for task in tasks)
-    else:
-        finished = Parallel(n_jobs=jobs, return_as="generator")(delayed(measure)(*task) for task in tasks)
+    finished = map_in_order(measure, tasks, execution_from(jobs, scheduler))
     done = progress(finished, quiet=quiet, total=len(setup.positions), desc="positions", unit=" pos")
     return pd.DataFrame([row for rows in done for row in rows])
 
@@ -382,15 +380,12 @@ class Guided:
 
 def measure_all_predictors(
     setup: Setup, budgets: Sequence[int], specs: Sequence[str], guided: Guided, *, jobs: int, quiet: bool,
-    times: Sequence[float] = (),
+    times: Sequence[float] = (), scheduler: str | None = None,
 ) -> pd.DataFrame:
     """Every position at every budget (nodes, then seconds), plain and guided by each predictor: one row each."""
     limits = [("nodes", budget) for budget in budgets] + [("time", seconds) for seconds in times]
     tasks = [(setup.models, position, limits, specs, guided, setup.reference, setup.reference_depth) for position in setup.positions]
-    if jobs == 1:
-        finished = (measure_predictors(*task) for task in tasks)
-    else:
-        finished = Parallel(n_jobs=jobs, return_as="generator")(delayed(measure_predictors)(*task) for task in tasks)
+    finished = map_in_order(measure_predictors, tasks, execution_from(jobs, scheduler))
     done = progress(finished, quiet=quiet, total=len(setup.positions), desc="positions", unit=" pos")
     return pd.DataFrame([row for rows in done for row in rows])
 
@@ -703,7 +698,8 @@ def run(config: PlyGainConfig) -> ExperimentResult:
     setup = prepare(config, split=config.positions, models=[name for name in MODELS if name in names])
     guided = Guided(core=config.core, guidance=guidance, near=config.near, seed=config.seed)
     rows = measure_all_predictors(
-        setup, budgets, list(dict.fromkeys(config.predictors)), guided, jobs=config.jobs, quiet=config.quiet, times=times
+        setup, budgets, list(dict.fromkeys(config.predictors)), guided, jobs=config.jobs, quiet=config.quiet, times=times,
+        scheduler=config.scheduler,
     )
     summary = summarise(rows, config.seed)
     payload = {

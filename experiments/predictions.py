@@ -125,6 +125,7 @@ def run_predictions(config: PredictionConfig, *, controls: Sequence[str] = ()) -
         predictors=predictors,
         settings=settings,
         jobs=config.jobs,
+        scheduler=config.scheduler,
         progress=lambda runs: progress(runs, quiet=config.quiet, total=len(sizes) * len(predictors), desc="runs", unit=" runs"),
     )
     draws = resample_games([game.index for game in test], resamples=config.resamples, seed=bootstrap_seed)

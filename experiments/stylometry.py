@@ -266,8 +266,10 @@ class _OpeningsOnly:
         self.models = list(models)
         self._scorer = RepertoireScorer([memory_of(model) for model in self.models])
 
-    def games(self, games: Sequence[PlayerGame], *, cap: int | None, random_state: int, jobs: int, progress) -> list[np.ndarray]:
-        del jobs, progress  # a dictionary look-up per position: not worth a worker process
+    def games(
+        self, games: Sequence[PlayerGame], *, cap: int | None, random_state: int, jobs: int, scheduler: str | None, progress
+    ) -> list[np.ndarray]:
+        del jobs, scheduler, progress  # a dictionary look-up per position: not worth a worker process
         found = []
         for game in games:
             rows = [self._scorer.position(position) for position in game_positions(game, cap=cap, random_state=random_state)]
@@ -283,7 +285,7 @@ def _scorer(predictor: str, models: list, config: StylometryConfig) -> MoveScore
 
 def _game_matrix(scorer: MoveScorer | _OpeningsOnly, games: list[PlayerGame], config: StylometryConfig, progress) -> tuple[np.ndarray, np.ndarray]:
     """Summed log-likelihood of each game under each model, and the moves scored per game."""
-    per_game = scorer.games(games, cap=config.positions_per_game, random_state=config.seed, jobs=config.jobs, progress=progress)
+    per_game = scorer.games(games, cap=config.positions_per_game, random_state=config.seed, jobs=config.jobs, scheduler=config.scheduler, progress=progress)
     sums = np.array([scores.sum(axis=0) for scores in per_game]).reshape(len(games), len(scorer.models))
     return sums, np.array([len(scores) for scores in per_game])
 

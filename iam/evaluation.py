@@ -21,8 +21,8 @@ from dataclasses import dataclass
 import chess
 import numpy as np
 import pandas as pd
-from joblib import Parallel, delayed
 
+from iam.execution import execution_from, map_in_order
 from iam.heldout import first_training_games, sample_test_games, test_games, training_games  # the first two re-exported
 from iam.pgn import PlayerGame
 from iam.predictors import TRAINED, PredictorSettings, build_predictor
@@ -32,6 +32,7 @@ __all__ = [
     "BANDS",
     "ECE_BINS",
     "score_positions",
+    "score_games",
     "position_record",
     "band_table",
     "summarise",
@@ -86,6 +87,20 @@ def score_positions(model, games: Sequence[PlayerGame], *, progress=None) -> pd.
                 records.append(position_record(game.index, ply, move, model.predict_proba(board)))
             board.push(move)
     return pd.DataFrame.from_records(records, columns=RECORD_COLUMNS)
+
+
+def score_games(model, games: Sequence[PlayerGame], *, jobs: int = 1, scheduler: str | None = None) -> pd.DataFrame:
+    """:func:`score_positions` with the games cut into pieces for ``jobs`` local processes or a Dask ``scheduler``.
+
+    The pieces keep the games' order, so the records are those of one serial pass; the model
+    travels to each piece, so it must pickle (a model holding an engine process does not).
+    """
+    execution = execution_from(jobs, scheduler)
+    if (execution.jobs == 1 and not execution.distributed) or len(games) < 2:
+        return score_positions(model, games)
+    pieces = np.array_split(np.arange(len(games)), min(len(games), execution.workers * 3))
+    frames = map_in_order(score_positions, [(model, [games[i] for i in piece.tolist()]) for piece in pieces], execution)
+    return pd.concat(list(frames), ignore_index=True)
 
 
 def position_record(game: int, ply: int, move: chess.Move, beliefs: dict[chess.Move, float]) -> tuple:
@@ -261,6 +276,7 @@ def evaluate(
     predictors: Sequence[str] = ("iam",),
     settings: PredictorSettings | None = None,
     jobs: int = 1,
+    scheduler: str | None = None,
     progress=None,
 ) -> EvaluationReport:
     """Fit each predictor on the first N training games for each N and score all test games.
@@ -270,7 +286,8 @@ def evaluate(
     games become all of them, once. A predictor that does not
     learn (a search's or engine's best move, random) runs once, labelled with the
     largest size. ``model_params`` are the IAM model's parameters (shorthand for
-    ``settings.iam``). Runs are independent and may go to ``jobs`` worker processes;
+    ``settings.iam``). Runs are independent and may go to ``jobs`` worker processes
+    or to the Dask ``scheduler`` (:mod:`iam.execution`);
     ``progress`` optionally wraps the runs as they finish, in order (a progress bar).
     """
     settings = settings or PredictorSettings(iam=dict(model_params or {}))
@@ -281,10 +298,7 @@ def evaluate(
     for predictor in predictors:
         for size in sizes if predictor in TRAINED else [max(sizes)]:
             work.append((predictor, first_training_games(games, size), test, settings))
-    if jobs == 1:
-        finished = (_run(*arguments) for arguments in work)
-    else:
-        finished = Parallel(n_jobs=jobs, return_as="generator")(delayed(_run)(*arguments) for arguments in work)
+    finished = map_in_order(_run, work, execution_from(jobs, scheduler))
     runs = list(progress(finished) if progress else finished)
     return EvaluationReport(player=player, test_games=len(test), runs=runs)
 

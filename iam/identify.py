@@ -24,10 +24,10 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
-from joblib import Parallel, delayed
 from scipy.optimize import minimize_scalar
 from scipy.special import softmax
 
+from iam.execution import execution_from, map_in_order
 from iam.model import OpponentModel
 from iam.pgn import PlayerGame
 from iam.ranker.calibration import TopLabelCalibration, calibrate_top
@@ -191,10 +191,17 @@ class MoveScorer:
         """Stop the engine process, if one was started."""
         self.evidence.close()
 
-    def games(self, games: Sequence[PlayerGame], *, cap: int | None = None, random_state: int = 0, jobs: int = 1, progress=None) -> list[np.ndarray]:
-        """Per game an array (its scored positions, models); ``cap`` positions at most per game."""
+    def games(
+        self, games: Sequence[PlayerGame], *, cap: int | None = None, random_state: int = 0, jobs: int = 1,
+        scheduler: str | None = None, progress=None,
+    ) -> list[np.ndarray]:
+        """Per game an array (its scored positions, models); ``cap`` positions at most per game.
+
+        The pieces go to ``jobs`` local processes or to the Dask ``scheduler`` (:mod:`iam.execution`).
+        """
         tasks = [game_positions(game, cap=cap, random_state=random_state) for game in games]
-        if jobs == 1:
+        execution = execution_from(jobs, scheduler)
+        if execution.jobs == 1 and not execution.distributed:
             finished = (self.positions(task) for task in tasks)
             try:
                 return list(progress(finished, total=len(tasks)) if progress else finished)
@@ -203,18 +210,21 @@ class MoveScorer:
         # a few large pieces per process, cut by positions, not games, so the workers finish
         # together: each piece ships every model to its worker once
         flat = [position for task in tasks for position in task]
-        pieces = np.array_split(np.arange(len(flat)), min(len(flat), jobs * 3)) if flat else []
-        work = Parallel(n_jobs=jobs, return_as="generator")(delayed(self._many)([flat[i] for i in piece]) for piece in pieces)
+        pieces = np.array_split(np.arange(len(flat)), min(len(flat), execution.workers * 3)) if flat else []
+        work = map_in_order(_score_piece, [(self, [flat[i] for i in piece]) for piece in pieces], execution)
         if progress is not None:
             work = progress(work, total=len(pieces))
         scores = np.concatenate([np.zeros((0, len(self.models))), *work])
         return np.split(scores, np.cumsum([len(task) for task in tasks])[:-1]) if tasks else []
 
-    def _many(self, positions: list[Position]) -> np.ndarray:
-        try:
-            return self.positions(positions)
-        finally:
-            self.close()
+
+
+def _score_piece(scorer: MoveScorer, positions: list[Position]) -> np.ndarray:
+    """One piece of :meth:`MoveScorer.games` in a worker: its positions scored, the scorer's engine closed."""
+    try:
+        return scorer.positions(positions)
+    finally:
+        scorer.close()
 
 
 def _log_softmax_played(scores: np.ndarray, played: int) -> np.ndarray:
@@ -349,6 +359,7 @@ def identify(
     model_weight: float = MODEL_WEIGHT,
     search_cache: str | None = None,
     jobs: int = 1,
+    scheduler: str | None = None,
     progress=None,
 ) -> Identification:
     """Score the player's moves in ``games`` under each candidate model.
@@ -358,7 +369,8 @@ def identify(
     positions a candidate remembers from his openings are scored by the candidates'
     repertoires (:mod:`iam.repertoire`), and the others by the models with ``model_weight``
     (:data:`~iam.repertoire.MODEL_WEIGHT`). ``search_cache``: an SQLite file keeping the
-    rankers' search scores across runs (the same scores, found again at once). ValueError for candidates that cannot be
+    rankers' search scores across runs (the same scores, found again at once). The scoring runs in ``jobs`` local processes or on
+    the Dask ``scheduler`` (:mod:`iam.execution`). ValueError for candidates that cannot be
     compared or games without a move of the player.
     """
     check_candidates(models)
@@ -368,7 +380,7 @@ def identify(
     if len(names) != len(models):
         raise ValueError("one name per candidate model")
     scorer = MoveScorer(models, repertoire=repertoire, model_weight=model_weight, search_cache=search_cache)
-    per_game = scorer.games(games, cap=cap, jobs=jobs, progress=progress)
+    per_game = scorer.games(games, cap=cap, jobs=jobs, scheduler=scheduler, progress=progress)
     positions = tuple(p for game in games for p in game_positions(game, cap=cap))
     weights = np.array([scorer.weight(position) for position in positions])
     game_of = tuple(number for number, scores in enumerate(per_game) for _ in range(len(scores)))

@@ -39,6 +39,8 @@ __all__ = [
     "add_engine_arguments",
     "check_seed",
     "usable_jobs",
+    "add_scheduler_argument",
+    "SCHEDULER_HELP",
     "check_not_input",
     "check_output_file",
     "check_distinct_players",
@@ -81,6 +83,14 @@ def check_seed(seed: int) -> int:
     if not 0 <= seed <= MAX_SEED:
         raise IAMError(f"--seed must be between 0 and {MAX_SEED}, not {seed}")
     return seed
+
+
+SCHEDULER_HELP = "Dask scheduler to run on, e.g. tcp://127.0.0.1:8786 (default: $IAM_SCHEDULER, else local processes)"
+
+
+def add_scheduler_argument(parser: Any) -> None:
+    """Add ``--scheduler ADDRESS``: the independent work goes to a Dask cluster (:mod:`iam.execution`)."""
+    parser.add_argument("--scheduler", metavar="ADDRESS", help=SCHEDULER_HELP.replace("%", "%%"))
 
 
 def usable_jobs(jobs: int) -> int:

@@ -11,6 +11,7 @@ from experiments.bootstrap import interval, resample_games, summary_figures
 from iam.cli._common import (
     add_quiet,
     add_ranker_arguments,
+    add_scheduler_argument,
     check_seed,
     finite,
     output_dir,
@@ -68,6 +69,7 @@ def add_compare_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=int, default=0, help="random seed of the models' position samples and of --max-positions (default 0)")
     add_ranker_arguments(parser)
     parser.set_defaults(jobs=1)
+    add_scheduler_argument(parser)
     parser.add_argument("--json", action="store_true", help="print the results as JSON")
     parser.add_argument("--out", metavar="DIR", help="also write CSV and JSON files to this folder (default: none)")
     add_quiet(parser)
@@ -126,6 +128,7 @@ def run(args: argparse.Namespace) -> int:
         predictors=predictors,
         settings=settings,
         jobs=jobs if runs > 1 else 1,
+        scheduler=args.scheduler,
         progress=lambda finished: progress(finished, quiet=args.quiet, total=runs, desc="runs", unit=" runs"),
     )
     elapsed = time.perf_counter() - started

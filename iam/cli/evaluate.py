@@ -8,10 +8,10 @@ import time
 from pathlib import Path
 
 from iam.cli import compare
-from iam.cli._common import check_seed, output_dir, print_json
+from iam.cli._common import check_seed, output_dir, print_json, usable_jobs
 from iam.cli._games import pgn_paths, read_player_games
 from iam.errors import DataError
-from iam.evaluation import EvaluationReport, EvaluationRun, sample_test_games, score_positions
+from iam.evaluation import EvaluationReport, EvaluationRun, sample_test_games, score_games, score_positions
 from iam.predictors import is_model_file, load_predictor
 
 _DEPRECATED = "iam: note: 'iam evaluate PGN' is now 'iam compare PGN'; 'iam evaluate' without a model file goes on working for one version"
@@ -62,7 +62,10 @@ def evaluate_model(args: argparse.Namespace) -> int:
             raise DataError(f"none of the player's games can be used ({'; '.join(ingest.summary_lines()[1:])})")
         games = sample_test_games(games, args.max_positions, seed=args.seed)
         started = time.perf_counter()
-        records = score_positions(model, games)
+        if args.engine:  # the engine process stays on this machine
+            records = score_positions(model, games)
+        else:
+            records = score_games(model, games, jobs=usable_jobs(args.jobs), scheduler=args.scheduler)
     finally:
         model.close()
     elapsed = time.perf_counter() - started

@@ -9,6 +9,7 @@ from experiments.stylometry import StylometryConfig, trained_candidates
 from iam.cli._common import (
     add_engine_arguments,
     add_quiet,
+    add_scheduler_argument,
     check_distinct_players,
     check_engine_timeout,
     check_seed,
@@ -49,6 +50,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--top", type=int, default=5, metavar="N", help="show the N positions that weighed most (default 5)")
     parser.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
     parser.add_argument("--jobs", type=int, default=1, metavar="N", help="worker processes (default 1)")
+    add_scheduler_argument(parser)
     parser.add_argument("--json", action="store_true", help="print the result as JSON")
     add_header_filter_arguments(parser)
     add_engine_arguments(parser)
@@ -68,7 +70,7 @@ def run(args: argparse.Namespace) -> int:
     names, models, temperature, fitted = _candidates(args, jobs)
     try:
         bar = None if args.quiet else (lambda items, total: progress(items, total=total, desc="scoring", unit=" pieces"))
-        result = identify(games, models, names, temperature=temperature, cap=args.max_positions, repertoire=not args.no_repertoire, model_weight=args.model_weight, search_cache=args.search_cache, jobs=jobs, progress=bar)
+        result = identify(games, models, names, temperature=temperature, cap=args.max_positions, repertoire=not args.no_repertoire, model_weight=args.model_weight, search_cache=args.search_cache, jobs=jobs, scheduler=args.scheduler, progress=bar)
     except ValueError as exc:
         raise DataError(str(exc)) from None
     finally:

@@ -14,8 +14,8 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 import scipy.sparse as sparse
-from joblib import Parallel, delayed
 
+from iam.execution import Execution, run_map
 from iam.pgn import PlayerGame, name_matches
 from iam.player_games import game_key
 from iam.ranker.movefeatures import move_features
@@ -45,7 +45,7 @@ def table_of(positions: Sequence[Position], jobs: int = 1) -> tuple[PolicyTable,
     """The table of the labelled ``positions`` (computed in ``jobs`` processes) and the positions in its row order."""
     kept = [position for position in positions if position.moves and position.played >= 0]
     pieces = [kept[start :: jobs * 4] for start in range(jobs * 4)]
-    done = Parallel(n_jobs=jobs)(delayed(policy_rows)(piece) for piece in pieces)
+    done = run_map(policy_rows, pieces, Execution(jobs=max(1, jobs)))
     return policy_table([row for part in done for row in part]), [position for piece in pieces for position in piece]
 
 

@@ -14,8 +14,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 import numpy as np
-from joblib import Parallel, delayed
 
+from iam.execution import Execution, map_in_order
 from iam.model import OpponentModel
 from iam.pgn import PlayerGame
 from iam.ranker.evidence import Evidence
@@ -87,10 +87,7 @@ def move_table(
     for fold_evidence, mine in pairs:
         size = max(1, -(-len(mine) // pieces))
         tasks.extend((fold_evidence, mine[start : start + size]) for start in range(0, len(mine), size))
-    if jobs == 1:
-        finished = (_rows(*task) for task in tasks)
-    else:
-        finished = Parallel(n_jobs=jobs, return_as="generator")(delayed(_rows)(*task) for task in tasks)
+    finished = map_in_order(_rows, tasks, Execution(jobs=max(1, jobs)))
     if progress is not None:
         finished = progress(finished, total=len(tasks))
     matrices = [matrix for chunk in finished for matrix in chunk]

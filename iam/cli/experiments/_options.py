@@ -35,8 +35,8 @@ def add_heldout_arguments(parser: argparse.ArgumentParser, *, max_positions: int
 
 
 def common_fields(args: argparse.Namespace) -> dict[str, Any]:
-    """``seed``, ``jobs`` and ``quiet`` of :class:`~experiments.common.ExperimentConfig`."""
-    return {"seed": args.seed, "jobs": args.jobs, "quiet": args.quiet}
+    """``seed``, ``jobs``, ``scheduler`` and ``quiet`` of :class:`~experiments.common.ExperimentConfig`."""
+    return {"seed": args.seed, "jobs": args.jobs, "scheduler": getattr(args, "scheduler", None), "quiet": args.quiet}
 
 
 def heldout_fields(args: argparse.Namespace) -> dict[str, Any]:

@@ -7,6 +7,7 @@ from typing import Any
 
 from experiments.bootstrap import RESAMPLES
 from experiments.predictions import MAX_RESAMPLES
+from iam.cli._common import add_scheduler_argument
 from iam.cli.experiments._options import add_heldout_arguments, heldout_fields
 from iam.heldout import parse_sizes
 
@@ -16,6 +17,7 @@ __all__ = ["add_prediction_arguments", "prediction_fields", "sizes_text"]
 def add_prediction_arguments(parser: argparse.ArgumentParser, *, train_games: str) -> None:
     """``--pgn --player --max-positions --train-games --belief --predictor --resamples``."""
     add_heldout_arguments(parser)
+    add_scheduler_argument(parser)
     parser.add_argument(
         "--train-games",
         default=train_games,

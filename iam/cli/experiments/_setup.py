@@ -6,6 +6,7 @@ import argparse
 from typing import Any
 
 from experiments.ply_gain import DEFAULT_POSITIONS, LINE_PLIES
+from iam.cli._common import add_scheduler_argument
 from iam.cli.experiments._options import add_heldout_arguments, heldout_fields
 from iam.errors import DataError
 from iam.heldout import parse_sizes
@@ -30,6 +31,7 @@ def add_setup_arguments(
     parser.add_argument("--line-plies", type=int, default=LINE_PLIES, help=f"plies of the actual continuation watched (default {LINE_PLIES})")
     parser.add_argument("--reference-depth", type=int, default=12, help="stockfish depth for judging differing moves (default 12)")
     parser.add_argument("--no-reference", action="store_true", help="do not use stockfish even if it is installed")
+    add_scheduler_argument(parser)
 
 
 def setup_fields(args: argparse.Namespace) -> dict[str, Any]:

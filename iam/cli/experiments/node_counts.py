@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 
 from experiments.node_counts import HELP, NAME, POSITIONS, NodeCountsConfig, run
+from iam.cli._common import add_scheduler_argument
 from iam.cli.experiments._options import common_fields
 
 __all__ = ["NAME", "HELP", "add_arguments", "config", "run"]
@@ -23,6 +24,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default=",".join(POSITIONS),
         help=f"comma-separated subset of: {', '.join(POSITIONS)}",
     )
+    add_scheduler_argument(parser)
 
 
 def config(args: argparse.Namespace) -> NodeCountsConfig:

@@ -6,7 +6,7 @@ import argparse
 
 from experiments.stylometry import CONTROL, HELP, NAME, StylometryConfig, run
 from iam.bundled import bundled_pgn, default_pgn, manifest
-from iam.cli._common import add_engine_arguments, check_distinct_players
+from iam.cli._common import add_engine_arguments, add_scheduler_argument, check_distinct_players
 from iam.errors import DataError
 from iam.ranker.evidence import EngineSettings
 from iam.repertoire import MODEL_WEIGHT
@@ -31,6 +31,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--by-decade", action="store_true", help="tell a player's decades apart (his games of each decade against his models of the others)")
     parser.add_argument("--min-decade-games", type=int, default=40, metavar="N", help="with --by-decade: games a decade needs (default 40)")
     add_engine_arguments(parser)
+    add_scheduler_argument(parser)
 
 
 def config(args: argparse.Namespace) -> StylometryConfig:
@@ -79,6 +80,7 @@ def config(args: argparse.Namespace) -> StylometryConfig:
         search_cache=args.search_cache,
         seed=args.seed,
         jobs=args.jobs,
+        scheduler=args.scheduler,
         quiet=args.quiet,
     )
 

@@ -1,0 +1,148 @@
+"""Where independent work runs: local processes, or the workers of a Dask scheduler.
+
+Everything heavy in the toolkit is a map of a top-level function over independent items
+(training runs, pieces of positions, searches). :func:`run_map` runs such a map in order,
+serially, in ``jobs`` local processes (joblib), or on a Dask distributed cluster, and
+returns the same results whichever runs it: each item carries its own seed, none comes
+from the worker.
+
+>>> run_map(abs, [-2, 3, -1], Execution())
+[2, 3, 1]
+"""
+
+from __future__ import annotations
+
+import os
+import warnings
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import TypeVar
+
+from iam.errors import IAMError
+
+__all__ = ["Execution", "ExecutionError", "SCHEDULER_VARIABLE", "TIMEOUT_VARIABLE", "execution_from", "run_map", "map_in_order"]
+
+T = TypeVar("T")
+R = TypeVar("R")
+
+SCHEDULER_VARIABLE = "IAM_SCHEDULER"
+"""Environment variable naming the Dask scheduler when no address is given."""
+
+CONNECT_TIMEOUT = 10.0
+"""Seconds to wait for a scheduler before giving up (``$IAM_SCHEDULER_TIMEOUT`` when it is set)."""
+
+TIMEOUT_VARIABLE = "IAM_SCHEDULER_TIMEOUT"
+"""Environment variable with the seconds to wait for the scheduler."""
+
+
+class ExecutionError(IAMError):
+    """The Dask scheduler cannot be reached, or the library to reach it is not installed."""
+
+
+@dataclass(frozen=True)
+class Execution:
+    """Where a map runs: ``jobs`` local processes (1: in this process), or the Dask scheduler at ``scheduler``."""
+
+    jobs: int = 1
+    """Local worker processes (ignored with a scheduler)."""
+    scheduler: str | None = None
+    """Address of a Dask scheduler, e.g. ``tcp://127.0.0.1:8786`` (None: local processes)."""
+    timeout: float = CONNECT_TIMEOUT
+    """Seconds to wait for the scheduler to answer."""
+
+    @property
+    def distributed(self) -> bool:
+        """Whether the work goes to a Dask cluster."""
+        return self.scheduler is not None
+
+    @property
+    def workers(self) -> int:
+        """How many pieces to cut the work into, at the least (a cluster's size is unknown here: four)."""
+        return 4 if self.distributed else max(1, self.jobs)
+
+
+def execution_from(jobs: int = 1, scheduler: str | None = None, *, timeout: float | None = None) -> Execution:
+    """The execution of ``jobs`` local processes, or of ``scheduler`` (else ``$IAM_SCHEDULER`` when it is set).
+
+    ``timeout``: seconds to wait for the scheduler (None: ``$IAM_SCHEDULER_TIMEOUT``, else 10).
+
+    >>> execution_from(2, None).jobs
+    2
+    """
+    address = scheduler if scheduler is not None else (os.environ.get(SCHEDULER_VARIABLE) or None)
+    if address is not None:
+        address = address.strip()
+        if not address:
+            raise ExecutionError("--scheduler needs an address, e.g. tcp://127.0.0.1:8786")
+    if timeout is None:
+        try:
+            timeout = float(os.environ.get(TIMEOUT_VARIABLE) or CONNECT_TIMEOUT)
+        except ValueError:
+            raise ExecutionError(f"${TIMEOUT_VARIABLE} must be a number of seconds") from None
+    if not 0 < timeout < float("inf"):
+        raise ExecutionError("the scheduler's timeout must be a positive number of seconds")
+    return Execution(jobs=max(1, jobs), scheduler=address, timeout=timeout)
+
+
+def map_in_order(function: Callable[..., R], tasks: Sequence[tuple], execution: Execution) -> Iterator[R]:
+    """``function(*task)`` for every task, yielded in the order of ``tasks`` as they finish.
+
+    Local: serial when ``jobs`` is 1, else joblib processes. Dask: the tasks go to the
+    scheduler's workers (each retried twice on a lost worker) and come back in order.
+    """
+    tasks = list(tasks)
+    if execution.distributed:
+        return iter(_dask_map(function, tasks, execution))
+    if execution.jobs == 1 or len(tasks) <= 1:
+        return (function(*task) for task in tasks)
+    from joblib import Parallel, delayed
+
+    return iter(Parallel(n_jobs=execution.jobs, return_as="generator")(delayed(function)(*task) for task in tasks))
+
+
+def run_map(function: Callable[[T], R], items: Iterable[T], execution: Execution) -> list[R]:
+    """``[function(item) for item in items]``, run where ``execution`` says, in order."""
+    return list(map_in_order(function, [(item,) for item in items], execution))
+
+
+def _dask_map(function: Callable[..., R], tasks: list[tuple], execution: Execution) -> list[R]:
+    try:
+        from distributed import Client, KilledWorker
+        from distributed.comm.addressing import parse_address, parse_host_port
+    except ImportError:
+        raise ExecutionError("--scheduler needs the distributed package: pip install 'iam-toolkit[cluster]'") from None
+    try:
+        scheme, location = parse_address(execution.scheduler)
+        if scheme not in ("tcp", "tls"):
+            raise ValueError(scheme)
+        parse_host_port(location)
+    except ValueError:
+        raise ExecutionError(f"--scheduler takes an address such as tcp://127.0.0.1:8786, not {execution.scheduler!r}") from None
+    try:
+        client = Client(execution.scheduler, timeout=execution.timeout, set_as_default=False)
+    except Exception as exc:  # any failure to connect is the user's address or network
+        reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        raise ExecutionError(f"cannot reach the Dask scheduler at {execution.scheduler}: {reason}") from None
+    try:
+        if not tasks:
+            return []
+        columns = [list(column) for column in zip(*tasks)]
+        with warnings.catch_warnings():
+            # each task carries its own copy of what it needs (a model, a scorer), as a local process does:
+            # nothing is shared between a worker's threads, and a large task is expected, not a mistake
+            warnings.filterwarnings("ignore", message="Sending large graph", category=UserWarning)
+            futures = client.map(function, *columns, pure=False, retries=2)
+        try:
+            return client.gather(futures)
+        except KilledWorker as exc:
+            raise ExecutionError(f"the Dask workers were lost running {exc.args[0] if exc.args else 'a task'}") from None
+        except RuntimeError as exc:
+            if "deserializ" not in str(exc):
+                raise
+            raise ExecutionError(
+                "the Dask cluster cannot load this toolkit's code: install the same version on the scheduler and "
+                "every worker, and restart them after an upgrade"
+            ) from None
+    finally:
+        client.close()
+
