@@ -204,16 +204,10 @@ class ChessSearch:
         if only is not None and only not in board.legal_moves:
             raise ValueError(f"{only} is not legal in {board.fen()}")
         started = time.perf_counter()
-        position = Position.from_board(board)
-        self._begin(limits, stop, started)
-        self._begin_watch(board, line)
-        if self.guide is not None:
-            self.guide.begin(board)
-        self._root_only = None if only is None else frozenset((from_move(only),))
-        self._his_side = 1 - position.side
-        self._value_draws(position)
-        if self._root_terminal(position):
+        position = self._start(board, limits, stop, started, line)
+        if position is None:
             return
+        self._root_only = None if only is None else frozenset((from_move(only),))
         previous = 0
         for depth in range(1, (limits.depth or 64) + 1):
             if self._watch is not None:
@@ -243,14 +237,8 @@ class ChessSearch:
         if lines < 1:
             raise ValueError(f"lines must be at least 1, got {lines}")
         started = time.perf_counter()
-        position = Position.from_board(board)
-        self._begin(limits, stop, started)
-        self._begin_watch(board, None)
-        if self.guide is not None:
-            self.guide.begin(board)
-        self._his_side = 1 - position.side
-        self._value_draws(position)
-        if self._root_terminal(position):
+        position = self._start(board, limits, stop, started, None)
+        if position is None:
             return
         legal = frozenset(from_move(move) for move in board.legal_moves)
         count = min(lines, len(legal))
@@ -309,24 +297,18 @@ class ChessSearch:
         (``time.perf_counter`` seconds) the scoring raises :class:`TimeoutError` when it
         passes, since a partial set of scores would not be exact.
         """
-        position = Position.from_board(board)
         started = time.perf_counter()
-        self._begin(Limits(time=None if deadline is None else max(0.0, deadline - started)), None, started)
+        limits = Limits(time=None if deadline is None else max(0.0, deadline - started))
+        position = self._start(board, limits, None, started, None)
+        if position is None:
+            return {}
         try:
-            return self._score_moves(board, position, depth)
+            return self._score_moves(position, depth)
         except _Aborted:
             raise TimeoutError(f"scoring {len(list(board.legal_moves))} moves to depth {depth} passed its deadline") from None
 
-    def _score_moves(self, board: chess.Board, position: Position, depth: int) -> dict[chess.Move, int]:
+    def _score_moves(self, position: Position, depth: int) -> dict[chess.Move, int]:
         """The body of :meth:`score_moves`; raises ``_Aborted`` past the deadline."""
-        self._begin_watch(board, None)
-        if self.guide is not None:
-            self.guide.begin(board)
-        self._root_only = None
-        self._his_side = 1 - position.side
-        self._value_draws(position)
-        if self._root_terminal(position):
-            return {}
         previous = 0
         for shallower in range(1, depth):
             self._root(position, shallower, previous)
@@ -340,6 +322,21 @@ class ChessSearch:
         return scores
 
     # ---- internals -----------------------------------------------------------------------
+
+    def _start(
+        self, board: chess.Board, limits: Limits, stop: threading.Event | None, started: float,
+        line: Sequence[chess.Move] | None,
+    ) -> Position | None:
+        """Ready a search from ``board`` (budget, watched line, guide, draw values); ``None`` if the game is over."""
+        position = Position.from_board(board)
+        self._begin(limits, stop, started)
+        self._begin_watch(board, line)
+        if self.guide is not None:
+            self.guide.begin(board)
+        self._root_only = None
+        self._his_side = 1 - position.side
+        self._value_draws(position)
+        return None if self._root_terminal(position) else position
 
     def _begin(self, limits: Limits, stop: threading.Event | None, started: float) -> None:
         self.nodes = self.qnodes = self.cutoffs = self.tt_hits = self.reduced = self.extended = self.pruned = 0
