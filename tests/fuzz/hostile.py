@@ -45,6 +45,7 @@ import zstandard
 from iam.bundled import default_pgn
 from iam.errors import IAMError, ModelFileError
 from iam.pgn import IngestReport, iter_player_games, name_matches
+from search.predictor import abilities_of
 
 __all__ = [
     "Outcome",
@@ -561,6 +562,23 @@ def _load_or_refuse(load, data: bytes, path: Path, outcome: Outcome):
     return None
 
 
+def check_beliefs(beliefs: dict, board: chess.Board, abstains: bool, outcome: Outcome) -> None:
+    """Count the beliefs and note a violation of the predictor contract: each in [0, 1], over legal moves, and
+    summing to at most 1 for an abstaining model (the IAM model), to 1 over every legal move for any other."""
+    values = np.array(list(beliefs.values()), dtype=np.float64)
+    outcome.beliefs_checked += len(values)
+    bad = int(np.count_nonzero(~((values >= 0) & (values <= 1))))
+    if abstains:
+        bad += values.sum() > 1 + BELIEF_TOLERANCE
+        bad += any(move not in board.legal_moves for move in beliefs)
+    else:
+        bad += bool(values.size) and abs(values.sum() - 1) > 1e-6
+        bad += set(beliefs) != set(board.legal_moves)
+    if bad:
+        outcome.beliefs_out_of_range += bad
+        outcome.fail("violation", f"beliefs {values.tolist()[:8]} (sum {values.sum()}) in {board.fen()}")
+
+
 def check_model_bytes(data: bytes, folder: Path, outcome: Outcome, boards: list[chess.Board]) -> None:
     """Load a model file: a clear refusal, or beliefs that are probabilities over legal moves."""
     from iam.model import OpponentModel
@@ -575,16 +593,7 @@ def check_model_bytes(data: bytes, folder: Path, outcome: Outcome, boards: list[
         except Exception:
             outcome.fail("traceback", traceback.format_exc())
             return
-        values = np.array(list(beliefs.values()), dtype=np.float64)
-        outcome.beliefs_checked += len(values)
-        bad = int(np.count_nonzero(~((values >= 0) & (values <= 1))))
-        if values.sum() > 1 + BELIEF_TOLERANCE:
-            bad += 1
-        if any(move not in board.legal_moves for move in beliefs):
-            bad += 1
-        if bad:
-            outcome.beliefs_out_of_range += bad
-            outcome.fail("violation", f"beliefs {values.tolist()[:8]} (sum {values.sum()}) in {board.fen()}")
+        check_beliefs(beliefs, board, abilities_of(model).abstains, outcome)
 
 
 def model_case(corpus: Corpus, seed: int) -> Outcome:
@@ -686,16 +695,7 @@ def check_ranker_bytes(data: bytes, folder: Path, outcome: Outcome, boards: list
         except Exception:
             outcome.fail("traceback", traceback.format_exc())
             return
-        values = np.array(list(beliefs.values()), dtype=np.float64)
-        outcome.beliefs_checked += len(values)
-        bad = int(np.count_nonzero(~((values >= 0) & (values <= 1))))
-        if values.size and abs(values.sum() - 1) > 1e-6:
-            bad += 1
-        if set(beliefs) != set(board.legal_moves):
-            bad += 1
-        if bad:
-            outcome.beliefs_out_of_range += bad
-            outcome.fail("violation", f"beliefs {values.tolist()[:8]} (sum {values.sum()}) in {board.fen()}")
+        check_beliefs(beliefs, board, abilities_of(ranker).abstains, outcome)
 
 
 def ranker_case(corpus: Corpus, seed: int) -> Outcome:
