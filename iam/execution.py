@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import os
 import warnings
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import TypeVar
 
@@ -84,20 +84,32 @@ def execution_from(jobs: int = 1, scheduler: str | None = None, *, timeout: floa
     return Execution(jobs=max(1, jobs), scheduler=address, timeout=timeout)
 
 
-def map_in_order(function: Callable[..., R], tasks: Sequence[tuple], execution: Execution) -> Iterator[R]:
+def map_in_order(
+    function: Callable[..., R], tasks: Iterable[tuple], execution: Execution, *, window: int | None = None
+) -> Iterator[R]:
     """``function(*task)`` for every task, yielded in the order of ``tasks`` as they finish.
 
     Local: serial when ``jobs`` is 1, else joblib processes. Dask: the tasks go to the
     scheduler's workers (each retried twice on a lost worker) and come back in order.
+    ``window``: at most this many tasks are taken from ``tasks`` ahead of the result
+    being yielded (for a stream of tasks too large to hold); None takes them all at once.
+    The scheduler is reached before the first result is asked for, so a wrong address
+    fails at once.
     """
-    tasks = list(tasks)
     if execution.distributed:
-        return iter(_dask_map(function, tasks, execution))
-    if execution.jobs == 1 or len(tasks) <= 1:
+        client = _connect(execution)
+        return _dask_results(client, function, tasks, window)
+    if execution.jobs == 1:
         return (function(*task) for task in tasks)
+    if window is None:
+        tasks = list(tasks)
+        if len(tasks) <= 1:
+            return (function(*task) for task in tasks)
     from joblib import Parallel, delayed
 
-    return iter(Parallel(n_jobs=execution.jobs, return_as="generator")(delayed(function)(*task) for task in tasks))
+    dispatch = "2*n_jobs" if window is None else max(1, window)
+    run = Parallel(n_jobs=execution.jobs, return_as="generator", pre_dispatch=dispatch)
+    return iter(run(delayed(function)(*task) for task in tasks))
 
 
 def run_map(function: Callable[[T], R], items: Iterable[T], execution: Execution) -> list[R]:
@@ -105,9 +117,9 @@ def run_map(function: Callable[[T], R], items: Iterable[T], execution: Execution
     return list(map_in_order(function, [(item,) for item in items], execution))
 
 
-def _dask_map(function: Callable[..., R], tasks: list[tuple], execution: Execution) -> list[R]:
+def _connect(execution: Execution):  # -> distributed.Client
     try:
-        from distributed import Client, KilledWorker
+        from distributed import Client
         from distributed.comm.addressing import parse_address, parse_host_port
     except ImportError:
         raise ExecutionError("--scheduler needs the distributed package: pip install 'iam-toolkit[cluster]'") from None
@@ -119,30 +131,51 @@ def _dask_map(function: Callable[..., R], tasks: list[tuple], execution: Executi
     except ValueError:
         raise ExecutionError(f"--scheduler takes an address such as tcp://127.0.0.1:8786, not {execution.scheduler!r}") from None
     try:
-        client = Client(execution.scheduler, timeout=execution.timeout, set_as_default=False)
+        return Client(execution.scheduler, timeout=execution.timeout, set_as_default=False)
     except Exception as exc:  # any failure to connect is the user's address or network
         reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
         raise ExecutionError(f"cannot reach the Dask scheduler at {execution.scheduler}: {reason}") from None
+
+
+def _dask_results(client, function: Callable[..., R], tasks: Iterable[tuple], window: int | None) -> Iterator[R]:
+    """The results of the tasks in order, at most ``window`` of them submitted ahead (all when None)."""
+    from collections import deque
+
     try:
-        if not tasks:
-            return []
-        columns = [list(column) for column in zip(*tasks)]
         with warnings.catch_warnings():
-            # each task carries its own copy of what it needs (a model, a scorer), as a local process does:
-            # nothing is shared between a worker's threads, and a large task is expected, not a mistake
+            # each task carries its own copy of what it needs (a model, a scorer, a chunk of text), as a
+            # local process does: nothing is shared between a worker's threads, and a large task is expected
             warnings.filterwarnings("ignore", message="Sending large graph", category=UserWarning)
-            futures = client.map(function, *columns, pure=False, retries=2)
-        try:
-            return client.gather(futures)
-        except KilledWorker as exc:
-            raise ExecutionError(f"the Dask workers were lost running {exc.args[0] if exc.args else 'a task'}") from None
-        except RuntimeError as exc:
-            if "deserializ" not in str(exc):
-                raise
-            raise ExecutionError(
-                "the Dask cluster cannot load this toolkit's code: install the same version on the scheduler and "
-                "every worker, and restart them after an upgrade"
-            ) from None
+            warnings.filterwarnings("ignore", message="Large object", category=UserWarning)
+            if window is None:
+                tasks = list(tasks)
+                columns = [list(column) for column in zip(*tasks)]
+                futures = deque(client.map(function, *columns, pure=False, retries=2) if tasks else [])
+                while futures:
+                    yield _result(futures.popleft())
+                return
+            pending: deque = deque()
+            for task in tasks:
+                pending.append(client.submit(function, *task, pure=False, retries=2))
+                if len(pending) >= window:
+                    yield _result(pending.popleft())
+            while pending:
+                yield _result(pending.popleft())
     finally:
         client.close()
 
+
+def _result(future):
+    from distributed import KilledWorker
+
+    try:
+        return future.result()
+    except KilledWorker as exc:
+        raise ExecutionError(f"the Dask workers were lost running {exc.args[0] if exc.args else 'a task'}") from None
+    except RuntimeError as exc:
+        if "deserializ" not in str(exc):
+            raise
+        raise ExecutionError(
+            "the Dask cluster cannot load this toolkit's code: install the same version on the scheduler and "
+            "every worker, and restart them after an upgrade"
+        ) from None

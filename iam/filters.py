@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 import sys
 from collections import Counter
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -39,6 +39,7 @@ __all__ = [
     "filter_from_args",
     "read_filtered",
     "apply_filter",
+    "reason_left_out",
     "same_person",
     "person_groups",
     "time_control_class",
@@ -265,25 +266,36 @@ def _spelling(game: PlayerGame) -> str:
 
 
 def _reason_left_out(game: PlayerGame, games_filter: GameFilter) -> str:
-    """Why ``game`` fails the filter ('' when it passes)."""
-    if games_filter.min_plies is not None and len(game.moves) < games_filter.min_plies:
+    """Why the player's ``game`` fails the filter ('' when it passes)."""
+    tags = {**game.tags, "Date": game.date, "Event": game.event, "White": game.white, "Black": game.black}
+    return reason_left_out(tags, len(game.moves), games_filter, color=game.color)
+
+
+def reason_left_out(tags: Mapping[str, str], plies: int, games_filter: GameFilter, *, color: chess.Color | None) -> str:
+    """Why a game of these tag pairs and ``plies`` fails the header conditions ('' when it passes).
+
+    ``color`` is the player's colour; ``None`` for a game seen from no side (a collection's
+    game), where ``--rating`` asks both players' ratings to be in the band and
+    ``--opponent`` is not a condition. The date is the ``Date`` tag, else ``UTCDate``.
+    """
+    if games_filter.min_plies is not None and plies < games_filter.min_plies:
         return f"fewer than {games_filter.min_plies} plies"
     if games_filter.dated:
-        date = parse_game_date(game.date)
+        date = parse_game_date(tags.get("Date", "")) or parse_game_date(tags.get("UTCDate", ""))
         if date is None:
             return "unknown date"
         if games_filter.since is not None and _before(date, games_filter.since):
             return "before --since"
         if games_filter.until is not None and _before(games_filter.until, date):
             return "after --until"
-    if games_filter.event is not None and games_filter.event.lower() not in game.event.lower():
+    if games_filter.event is not None and games_filter.event.lower() not in tags.get("Event", "").lower():
         return "other event"
-    if games_filter.opponent is not None:
-        opponent = game.black if game.color == chess.WHITE else game.white
+    if games_filter.opponent is not None and color is not None:
+        opponent = tags.get("Black" if color == chess.WHITE else "White", "")
         if not name_matches(games_filter.opponent, opponent):
             return "other opponent"
     if games_filter.time_control is not None:
-        tag = game.tags.get("TimeControl", "").strip()
+        tag = tags.get("TimeControl", "").strip()
         if games_filter.time_control in TIME_CONTROLS:
             found = time_control_class(tag)
             if found is None:
@@ -293,12 +305,14 @@ def _reason_left_out(game: PlayerGame, games_filter: GameFilter) -> str:
         elif tag != games_filter.time_control:
             return "other time control"
     if games_filter.rating is not None:
-        text = game.tags.get("WhiteElo" if game.color == chess.WHITE else "BlackElo", "").strip()
-        if not text.isdigit() or int(text) == 0:
-            return "unknown rating"
-        low, high = games_filter.rating
-        if not low <= int(text) <= high:
-            return "rating outside --rating"
+        sides = ("WhiteElo", "BlackElo") if color is None else ("WhiteElo" if color == chess.WHITE else "BlackElo",)
+        for side in sides:
+            text = tags.get(side, "").strip()
+            if not text.isdigit() or int(text) == 0:
+                return "unknown rating"
+            low, high = games_filter.rating
+            if not low <= int(text) <= high:
+                return "rating outside --rating"
     return ""
 
 

@@ -50,6 +50,8 @@ __all__ = [
     "split_of",
     "name_matches",
     "TEST_EVERY",
+    "decode_text",
+    "file_kind",
 ]
 
 ColorFilter = Literal["white", "black", "any"]
@@ -389,6 +391,31 @@ def _say_notes(path: str | Path, report: IngestReport) -> None:
 
 
 def _open_text(path: Path) -> IO[str]:
+    kind = file_kind(path)
+    if kind == "gzip":
+        binary: IO[bytes] = gzip.open(path, "rb")
+    elif kind == "bz2":
+        binary = bz2.open(path, "rb")
+    elif kind == "xz":
+        binary = lzma.open(path, "rb")
+    elif kind == "zstd":
+        binary = io.BufferedReader(_ZstdReader(path.open("rb")), buffer_size=_CHUNK_BYTES)
+    else:
+        binary = path.open("rb")
+    return decode_text(binary)
+
+
+def decode_text(binary: IO[bytes]) -> IO[str]:
+    """PGN text of a byte stream: UTF-8 (byte-order marks dropped), other bytes read as Windows-1252."""
+    return io.TextIOWrapper(binary, encoding="utf-8-sig", errors=_CP1252_ERRORS, newline=None)
+
+
+def file_kind(path: str | Path) -> str:
+    """How a file of games is stored, from its first bytes: plain, gzip, bz2, xz, zstd or parquet.
+
+    DataError for a path that is missing, a folder, not a regular file, unreadable or empty.
+    """
+    path = Path(path)
     try:
         exists, folder, regular = path.exists(), path.is_dir(), path.is_file()
     except OSError as exc:
@@ -406,20 +433,12 @@ def _open_text(path: Path) -> IO[str]:
         raise DataError(f"cannot open {path}: {exc.strerror}") from None
     if not head:
         raise DataError(f"PGN file is empty: {path}")
+    if head == b"PAR1":
+        return "parquet"
     kind = next((name for magic, name in _MAGIC.items() if head.startswith(magic)), "plain")
     if len(head) == 4 and int.from_bytes(head, "little") & 0xFFFFFFF0 == _ZSTD_SKIPPABLE:
         kind = "zstd"  # a skippable frame first, as pzstd writes
-    if kind == "gzip":
-        binary: IO[bytes] = gzip.open(path, "rb")
-    elif kind == "bz2":
-        binary = bz2.open(path, "rb")
-    elif kind == "xz":
-        binary = lzma.open(path, "rb")
-    elif kind == "zstd":
-        binary = io.BufferedReader(_ZstdReader(path.open("rb")), buffer_size=_CHUNK_BYTES)
-    else:
-        binary = path.open("rb")
-    return io.TextIOWrapper(binary, encoding="utf-8-sig", errors=_CP1252_ERRORS, newline=None)
+    return kind
 
 
 class _ZstdReader(io.RawIOBase):
