@@ -106,6 +106,8 @@ class CollectionGame:
     headers: dict[str, str]
     start_fen: str
     moves: tuple[chess.Move, ...]
+    problem: str = ""
+    """Why the game is not used (a filter's or a skip's reason); '' for a usable game."""
 
     @property
     def white(self) -> str:
@@ -400,10 +402,14 @@ def _next_magic(handle: io.BufferedReader, position: int, size: int) -> int:
 # -- reading a chunk (on a worker) ------------------------------------------------------
 
 
-def chunk_games(chunk: Chunk, games_filter: GameFilter, report: CollectionReport) -> Iterator[CollectionGame]:
+def chunk_games(
+    chunk: Chunk, games_filter: GameFilter, report: CollectionReport, *, every_game: bool = False
+) -> Iterator[CollectionGame]:
     """The usable games of ``chunk`` that pass ``games_filter``; every game is counted in ``report``.
 
     ``games_filter.player`` (with its aliases) keeps the games in which he is either side.
+    ``every_game`` yields the others too, with their headers, no moves and the reason in
+    ``problem`` (to number a player's games as :mod:`iam.pgn` does: all of them count).
     """
     report.chunks += 1
     if chunk.kind == "text" and chunk.stop > chunk.start:
@@ -416,32 +422,35 @@ def chunk_games(chunk: Chunk, games_filter: GameFilter, report: CollectionReport
     names = (games_filter.player, *games_filter.aliases) if games_filter.player else ()
     for number, (text, cut) in enumerate(texts):
         report.games += 1
-        if cut or (chunk.cut_after and number == len(texts) - 1):
-            report.skipped[DAMAGED] += 1
-            continue
         game = read_headers(text)
-        if names and not any(name_matches(name, game.headers.get(side, "")) for name in names for side in ("White", "Black")):
-            report.filtered["another player's game"] += 1
-            continue
-        color = _player_color(game.headers, names)
-        reason = reason_left_out(game.headers, 1 << 30, games_filter, color=color)
-        if reason:
-            report.filtered[reason] += 1
-            continue
-        parse_game(text, game)
-        if game.problem:
-            report.skipped[game.problem] += 1
-            continue
-        if not game.moves:
-            report.skipped["no moves"] += 1
-            continue
-        reason = reason_left_out({}, len(game.moves), GameFilter(min_plies=games_filter.min_plies), color=None)
-        if reason:
-            report.filtered[reason] += 1
+        problem, counter = _problem(game, text, cut or (chunk.cut_after and number == len(texts) - 1), names, games_filter)
+        if problem:
+            (report.filtered if counter == "filtered" else report.skipped)[problem] += 1
+            if every_game:
+                yield CollectionGame(chunk.number, number, game.headers, game.start_fen, (), problem)
             continue
         report.used += 1
         report.plies += len(game.moves)
         yield CollectionGame(chunk.number, number, game.headers, game.start_fen, tuple(game.moves))
+
+
+def _problem(game: ParsedGame, text: GameText, cut: bool, names: Sequence[str], games_filter: GameFilter) -> tuple[str, str]:
+    """Why the game is not used and whether it was ``"filtered"`` or ``"skipped"`` ('' when it is used)."""
+    if cut:
+        return DAMAGED, "skipped"
+    if names and not any(name_matches(name, game.headers.get(side, "")) for name in names for side in ("White", "Black")):
+        return "another player's game", "filtered"
+    reason = reason_left_out(game.headers, 1 << 30, games_filter, color=_player_color(game.headers, names))
+    if reason:
+        return reason, "filtered"
+    parse_game(text, game)
+    if game.problem:
+        return game.problem, "skipped"
+    if not game.moves:
+        return "no moves", "skipped"
+    if games_filter.min_plies is not None and len(game.moves) < games_filter.min_plies:
+        return f"fewer than {games_filter.min_plies} plies", "filtered"
+    return "", ""
 
 
 def _player_color(headers: Mapping[str, str], names: Sequence[str]) -> chess.Color | None:
@@ -551,25 +560,26 @@ def map_chunks(
     *,
     arguments: tuple = (),
     chunk_bytes: int = CHUNK_BYTES,
+    every_game: bool = False,
 ) -> Iterator[tuple[R, CollectionReport]]:
     """``function(games, *arguments)`` over each chunk's games, run where ``execution`` says.
 
     ``function`` (a top-level function, so it can travel to a worker) receives an
     iterator of the chunk's :class:`CollectionGame` s and returns something small (a
     count, a table); the games it does not consume are still counted. Results come in
-    collection order, a few chunks ahead at most.
+    collection order, a few chunks ahead at most. ``every_game``: as for :func:`chunk_games`.
     """
     chunks = plan_chunks(paths, chunk_bytes=chunk_bytes)
-    tasks = ((chunk, games_filter, function, arguments) for chunk in chunks)
+    tasks = ((chunk, games_filter, function, arguments, every_game) for chunk in chunks)
     window = 2 * execution.workers
     return map_in_order(_run_chunk, tasks, execution, window=window)
 
 
 def _run_chunk(
-    chunk: Chunk, games_filter: GameFilter, function: Callable[..., R], arguments: tuple
+    chunk: Chunk, games_filter: GameFilter, function: Callable[..., R], arguments: tuple, every_game: bool
 ) -> tuple[R, CollectionReport]:
     report = CollectionReport()
-    games = chunk_games(chunk, games_filter, report)
+    games = chunk_games(chunk, games_filter, report, every_game=every_game)
     result = function(games, *arguments)
     for _ in games:  # what the function left is counted too
         pass

@@ -51,6 +51,7 @@ __all__ = [
     "name_matches",
     "TEST_EVERY",
     "decode_text",
+    "result_for",
     "file_kind",
 ]
 
@@ -236,7 +237,7 @@ def iter_player_games(
                 color=player_color,
                 start_fen=visitor.game.start_fen,
                 moves=tuple(visitor.game.moves),
-                result=_result_for(visitor.game.headers.get("Result", "*"), player_color),
+                result=result_for(visitor.game.headers.get("Result", "*"), player_color),
                 white=visitor.game.headers.get("White", ""),
                 black=visitor.game.headers.get("Black", ""),
                 event=visitor.game.headers.get("Event", ""),
@@ -284,7 +285,7 @@ def _words(text: str) -> list[str]:
     return re.findall(r"\w+", text.lower())
 
 
-def _result_for(result: str, color: chess.Color) -> Literal["win", "draw", "loss", "unknown"]:
+def result_for(result: str, color: chess.Color) -> Literal["win", "draw", "loss", "unknown"]:
     if result == "1/2-1/2":
         return "draw"
     if result in _RESULTS:

@@ -13,19 +13,24 @@ other's, and it must not teach the population the test game's moves.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from collections import Counter
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+import chess
+
 from iam.bundled import bundled_pgn, default_pgn, manifest
+from iam.collection import CHUNK_BYTES, CollectionGame, CollectionReport, map_chunks
 from iam.errors import DataError
+from iam.execution import Execution
 from iam.filters import GameFilter, apply_filter
 from iam.heldout import development_games, fitting_games, test_games, training_games
-from iam.pgn import IngestReport, PlayerGame, iter_player_games, name_matches
+from iam.pgn import IngestReport, PlayerGame, iter_player_games, name_matches, result_for
 from iam.progress import progress
 
-__all__ = ["read_games", "bundled_or_given", "HeldOut", "load_heldout", "bundled_masters", "game_key", "population_games"]
+__all__ = ["read_games", "bundled_or_given", "HeldOut", "load_heldout", "bundled_masters", "game_key", "population_games", "collection_players"]
 
 
 def read_games(
@@ -136,3 +141,87 @@ def population_games(
         kept[name] = [game for game in chosen if game_key(game) not in tests]
         dropped[name] = len(chosen) - len(kept[name])
     return kept, dropped
+
+
+def collection_players(
+    paths: Sequence[str | Path],
+    games_filter: GameFilter,
+    execution: Execution,
+    *,
+    players: Sequence[str] = (),
+    top: int = 8,
+    min_games: int = 20,
+    max_games: int | None = None,
+    chunk_bytes: int = CHUNK_BYTES,
+) -> tuple[dict[str, list[PlayerGame]], CollectionReport]:
+    """The games of several players of a large collection, numbered as :mod:`iam.pgn` numbers them.
+
+    The players are ``players`` (names matched as ``--player`` matches them), else the
+    ``top`` most frequent names among the games that pass ``games_filter`` with at
+    least ``min_games`` games each (a first pass over the collection counts them).
+    Each player's games are numbered in collection order among every game that names
+    him, used or not, so his held-out split is the one ``iam train --player NAME`` on the
+    same files would use; ``max_games`` keeps his first N usable games. The work runs
+    where ``execution`` says; the report accounts for every game of the collection.
+    """
+    if not players:
+        counts: Counter[str] = Counter()
+        for found, _ in map_chunks(_name_counts, paths, games_filter, execution, chunk_bytes=chunk_bytes):
+            counts.update(found)
+        players = [name for name, count in counts.most_common() if count >= min_games and name != "?"][:top]
+        if not players:
+            raise DataError(f"no player has {min_games} or more games in {', '.join(map(str, paths))} after the filters")
+    names = tuple(dict.fromkeys(players))
+    games: dict[str, list[PlayerGame]] = {name: [] for name in names}
+    seen = dict.fromkeys(names, 0)
+    total = CollectionReport()
+    chunks = map_chunks(_player_games, paths, games_filter, execution, arguments=(names,), chunk_bytes=chunk_bytes, every_game=True)
+    for found, report in chunks:
+        total.add(report)
+        for name, (count, kept) in found.items():
+            for ordinal, game in kept:
+                if max_games is None or len(games[name]) < max_games:
+                    games[name].append(replace(game, index=seen[name] + ordinal))
+            seen[name] += count
+    empty = [name for name, played in games.items() if not played]
+    if empty:
+        raise DataError(f"no usable game of {', '.join(map(repr, empty))} in {', '.join(map(str, paths))} after the filters")
+    return games, total
+
+
+def _name_counts(games: Iterable[CollectionGame]) -> Counter[str]:
+    """How many usable games each name (as written) played in a chunk."""
+    counts: Counter[str] = Counter()
+    for game in games:
+        counts.update((game.white, game.black))
+    return counts
+
+
+def _player_games(games: Iterable[CollectionGame], names: Sequence[str]) -> dict[str, tuple[int, list]]:
+    """Per player: how many of the chunk's games name him, and his usable ones with their ordinal among those."""
+    found: dict[str, tuple[int, list]] = {}
+    for game in games:
+        for name in names:
+            sides = [color for color, side in ((chess.WHITE, game.white), (chess.BLACK, game.black)) if name_matches(name, side)]
+            if not sides:
+                continue
+            count, kept = found.get(name, (0, []))
+            if len(sides) == 1 and not game.problem:
+                kept.append((count, _as_player_game(game, sides[0])))
+            found[name] = (count + 1, kept)
+    return found
+
+
+def _as_player_game(game: CollectionGame, color: chess.Color) -> PlayerGame:
+    return PlayerGame(
+        index=0,
+        color=color,
+        start_fen=game.start_fen,
+        moves=game.moves,
+        result=result_for(game.headers.get("Result", "*"), color),
+        white=game.white,
+        black=game.black,
+        event=game.headers.get("Event", ""),
+        date=game.headers.get("Date") or game.headers.get("UTCDate", ""),
+        tags=dict(game.headers),
+    )
