@@ -8,10 +8,6 @@ from __future__ import annotations
 
 import json
 import operator
-import os
-import signal
-import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -45,42 +41,6 @@ def test_the_scheduler_comes_from_the_option_or_the_environment(monkeypatch):
         execution_from(1, " ")
     with pytest.raises(ExecutionError):
         run_map(abs, [1], Execution(scheduler="nonsense:::"))
-
-
-def _start(argv: list[str]) -> subprocess.Popen:
-    return subprocess.Popen(
-        [sys.executable, "-m", *argv], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True
-    )
-
-
-@pytest.fixture(scope="module")
-def cluster(tmp_path_factory):
-    """A Dask scheduler and two one-thread workers on localhost; yields the scheduler's address."""
-    distributed = pytest.importorskip("distributed")
-    folder = tmp_path_factory.mktemp("cluster")
-    scheduler_file = folder / "scheduler.json"
-    processes = []
-    try:
-        processes.append(_start(["distributed.cli.dask_scheduler", "--host", "127.0.0.1", "--port", "0",
-                                 "--scheduler-file", str(scheduler_file), "--no-dashboard"]))
-        deadline = time.monotonic() + 60
-        while not scheduler_file.exists() or not scheduler_file.read_text().strip():
-            if time.monotonic() > deadline or processes[0].poll() is not None:
-                pytest.fail("the Dask scheduler did not start")
-            time.sleep(0.1)
-        address = json.loads(scheduler_file.read_text())["address"]
-        for _ in range(2):
-            processes.append(_start(["distributed.cli.dask_worker", "--nthreads", "1", "--nworkers", "1",
-                                     "--no-dashboard", "--scheduler-file", str(scheduler_file)]))
-        with distributed.Client(address, timeout=30) as client:
-            client.wait_for_workers(2, timeout=60)
-        yield address
-    finally:
-        for process in reversed(processes):  # each in a session of its own: a worker with its nanny
-            if process.poll() is None:
-                os.killpg(process.pid, signal.SIGKILL)
-        for process in processes:
-            process.wait(timeout=30)
 
 
 @pytest.fixture(scope="module")

@@ -16,6 +16,7 @@ from iam.errors import DataError, IAMError
 from iam.jsonsafe import finite
 from iam.player_games import bundled_or_given, read_games
 from iam.progress import progress
+from iam.ranker.population import load_prior
 from iam.ranker.evidence import (
     DEFAULT_FAMILIES,
     DEFAULT_SEARCH_DEPTH,
@@ -225,7 +226,13 @@ def add_ranker_arguments(parser: Any) -> None:
     )
     parser.add_argument("--search-depth", type=int, default=DEFAULT_SEARCH_DEPTH, metavar="D", help=f"ranker: depth of the search scoring every move (default {DEFAULT_SEARCH_DEPTH})")
     parser.add_argument("--train-positions", dest="ranker_positions", type=int, default=2000, metavar="N", help="ranker: training positions sampled (default 2000)")
-    parser.add_argument("--prior", choices=("population", "none"), default="population", help="ranker: pull towards the bundled population (default) or not")
+    parser.add_argument(
+        "--prior",
+        default="population",
+        metavar="population|none|FILE",
+        help="ranker: pull towards the bundled population (default), no population, or the prior FILE that "
+        "`iam prior build` wrote",
+    )
     parser.add_argument("--prior-strength", type=float, default=None, metavar="L", help="ranker: strength of that pull (default: the ranker's)")
     parser.add_argument("--no-trees", action="store_true", help="ranker: leave out the population's residual trees (a linear score only)")
     parser.add_argument("--reply-positions", type=int, default=0, metavar="N", help="ranker: also fit the cheap reply policy that `iam uci --exploit-reduce` reads, on N of the player's positions (default 0: none; 6000 takes about 4 s)")
@@ -269,11 +276,13 @@ def ranker_params(args: Any) -> dict[str, Any]:
         "families": families,
         "search_depth": args.search_depth,
         "max_positions": args.ranker_positions,
-        "prior": args.prior,
+        "prior": "none" if args.prior == "none" else "population",
         "trees": not args.no_trees,
         "reply_positions": args.reply_positions,
         "jobs": usable_jobs(args.jobs),
     }
+    if args.prior not in ("population", "none"):
+        params["prior_data"] = load_prior(args.prior)
     if args.prior_strength is not None:
         params["prior_strength"] = args.prior_strength
     if args.engine:

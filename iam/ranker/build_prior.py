@@ -16,12 +16,17 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pandas as pd
 
+from iam import __version__
+from iam.execution import Execution, map_in_order
 from iam.pgn import PlayerGame
 from iam.player_games import population_games
+from iam.ranker.artefacts import feature_code_digest
 from iam.ranker.evidence import (
     DEFAULT_FAMILIES,
     DEFAULT_SEARCH_DEPTH,
@@ -34,12 +39,20 @@ from iam.ranker.evidence import (
 )
 from iam.ranker.logit import MoveTable, feature_scale, fit_conditional_logit, position_log_likelihood
 from iam.ranker.patterns import MovePatterns, count_patterns
-from iam.ranker.population import PopulationBook, PopulationPrior, PriorWeights, book_counts
+from iam.ranker.population import (
+    PopulationBook,
+    PopulationPrior,
+    PriorWeights,
+    book_counts,
+    load_prior,
+    merge_priors,
+    update_prior,
+)
 from iam.ranker.positions import Position
 from iam.ranker.training import move_table
 from iam.ranker.trees import TreeSettings, fit_residual_trees
 
-__all__ = ["PriorSettings", "build_population_prior"]
+__all__ = ["PriorSettings", "build_population_prior", "build_prior", "fits_file"]
 
 
 @dataclass(frozen=True)
@@ -59,6 +72,9 @@ class PriorSettings:
     jobs: int = 1
     trees: TreeSettings | None = TreeSettings()
     """How the residual trees are boosted; None fits none (and needs no LightGBM)."""
+    leave_each_out: bool = True
+    """Also fit the population without each master (what a ranker of one of them is pulled towards);
+    False fits the whole population only (for many players)."""
 
 
 @dataclass
@@ -69,34 +85,28 @@ class _MasterRows:
 
 
 def build_population_prior(
-    masters: Mapping[str, Sequence[PlayerGame]], settings: PriorSettings, *, progress: Callable | None = None
+    masters: Mapping[str, Sequence[PlayerGame]],
+    settings: PriorSettings,
+    *,
+    progress: Callable | None = None,
+    execution: Execution | None = None,
 ) -> tuple[PopulationPrior, pd.DataFrame]:
-    """The prior of ``masters`` (name -> his games, all splits) and one row per fitted ranker."""
+    """The prior of ``masters`` (name -> his games, all splits) and one row per fitted ranker.
+
+    Each master's positions are described where ``execution`` says (default:
+    ``settings.jobs`` local processes), one task a master; the result is the same
+    whichever runs it.
+    """
+    execution = execution if execution is not None else Execution(jobs=max(1, settings.jobs))
     training, dropped = population_games(masters)
     book = PopulationBook({name: book_counts(games, min_games=settings.min_games) for name, games in training.items()})
     patterns = MovePatterns({name: count_patterns(games) for name, games in training.items()})
     static = tuple(family for family in settings.families if family != "population")
-    rows = {}
-    for name, games in (progress(training.items()) if progress else training.items()):
-        evidence = player_evidence(
-            name,
-            static,
-            PopulationPrior(book=PopulationBook(), patterns=patterns),
-            search_depth=settings.search_depth,
-            engine=settings.engine,
-            search_cache=settings.search_cache,
-        )
-        table, positions = move_table(
-            games,
-            evidence,
-            max_positions=settings.positions_per_master,
-            iam_params={"min_games": settings.min_games, "random_state": settings.random_state, "player": name},
-            random_state=settings.random_state,
-            jobs=settings.jobs,
-        )
-        rows[name] = _MasterRows(positions, table, evidence.columns)
+    tasks = [(name, games, static, patterns, settings) for name, games in training.items()]
+    described = map_in_order(_master_rows, tasks, execution)
+    rows = dict(zip(training, progress(described, total=len(tasks)) if progress else described))
     fitted, report = [], []
-    for without in (None, *masters):
+    for without in (None, *masters) if settings.leave_each_out else (None,):
         included = [name for name in masters if name != without]
         pooled = {
             name: _with_population(rows[name], book.without(name).without(without), patterns.without(name).without(without), settings.families)
@@ -138,8 +148,31 @@ def build_population_prior(
         "search_depth": settings.search_depth,
         "engine": None if settings.engine is None else {"path": settings.engine.path, "depth": settings.engine.depth},
         "random_state": settings.random_state,
+        "leave_each_out": settings.leave_each_out,
     }
     return PopulationPrior(book=book, rankers=tuple(fitted), settings=info, patterns=patterns), pd.DataFrame(report)
+
+
+def _master_rows(
+    name: str, games: Sequence[PlayerGame], static: tuple[str, ...], patterns: MovePatterns, settings: PriorSettings
+) -> _MasterRows:
+    """One master's sampled positions described by every family but the population's (one task)."""
+    evidence = player_evidence(
+        name,
+        static,
+        PopulationPrior(book=PopulationBook(), patterns=patterns),
+        search_depth=settings.search_depth,
+        engine=settings.engine,
+        search_cache=settings.search_cache,
+    )
+    table, positions = move_table(
+        games,
+        evidence,
+        max_positions=settings.positions_per_master,
+        iam_params={"min_games": settings.min_games, "random_state": settings.random_state, "player": name},
+        random_state=settings.random_state,
+    )
+    return _MasterRows(positions, table, evidence.columns)
 
 
 def _family_sets(families: Sequence[str]) -> list[tuple[str, ...]]:
@@ -196,3 +229,59 @@ def _top1(table: MoveTable, weights: np.ndarray) -> float:
     best = np.maximum.reduceat(scores, heads)
     ties = np.add.reduceat((scores == np.repeat(best, sizes)).astype(np.float64), heads)
     return float(np.mean((scores[table.played] >= best) / ties))
+
+
+def build_prior(
+    masters: Mapping[str, Sequence[PlayerGame]],
+    settings: PriorSettings,
+    depths: Sequence[int],
+    *,
+    source: Mapping[str, Any],
+    update: str | Path | None = None,
+    execution: Execution | None = None,
+    progress: Callable | None = None,
+) -> tuple[PopulationPrior, pd.DataFrame]:
+    """The prior of ``masters`` fitted at each search depth of ``depths``, with its provenance.
+
+    ``source`` says where the games came from (the files, the filters, the game counts);
+    it is kept in the prior's settings with the toolkit's version and the digest of the
+    feature code the fits depend on. ``update``: a prior file whose fits of the same
+    families, left-out master and depth this build replaces (its other fits are kept,
+    and so are the other rows of its table of fits).
+    """
+    if not depths:
+        raise ValueError("at least one search depth is needed")
+    priors, fits = [], []
+    for depth in depths:
+        prior, fitted = build_population_prior(
+            masters, replace(settings, search_depth=depth), progress=progress, execution=execution
+        )
+        priors.append(prior)
+        fits.append(fitted if not fits else fitted[fitted["search_depth"].notna()])
+    prior, table = merge_priors(priors), pd.concat(fits, ignore_index=True)
+    if update is not None:
+        base = load_prior(update)
+        prior = update_prior(base, prior)
+        table = _updated_fits(fits_file(update), table)
+    provenance = {"source": dict(source), "toolkit": __version__, "feature_code": feature_code_digest()}
+    return replace(prior, settings={**prior.settings, **provenance}), table
+
+
+def fits_file(prior_file: str | Path) -> Path:
+    """The table of a prior file's fits, beside it: ``population_prior.json.gz`` -> ``population_prior_fits.csv``."""
+    path = Path(prior_file)
+    stem = path.name.removesuffix(".gz").removesuffix(".json")
+    return path.with_name(f"{stem}_fits.csv")
+
+
+def _updated_fits(old_file: Path, fits: pd.DataFrame) -> pd.DataFrame:
+    """The rows of ``old_file`` that ``fits`` does not refit, then ``fits``."""
+    if not old_file.is_file():
+        return fits
+    old = pd.read_csv(old_file, keep_default_na=False, na_values={"search_depth": [""]})
+    key = ["without", "families", "search_depth"]
+    fits = fits.assign(without=fits["without"].fillna(""), search_depth=fits["search_depth"].astype(float))
+    kept = old.assign(search_depth=old["search_depth"].astype(float)).merge(
+        fits[key].drop_duplicates(), on=key, how="left", indicator=True
+    )
+    return pd.concat([kept[kept["_merge"] == "left_only"].drop(columns="_merge"), fits], ignore_index=True)
