@@ -8,7 +8,7 @@ The steps run in the order their inputs need (the prior reads the networks' outp
 
 1. the value network (``build_value_net.py``: stockfish at depth 1 on 30,000 positions a master);
 2. the policy networks (``build_policy_nets.py``: 40,000 positions a master and side);
-3. the population prior, its linear fits at depth 2 (``build_population_prior.py``: 800
+3. the population prior, its linear fits at depth 2 (``iam prior build --bundled``: 800
    positions a master, no trees);
 4. the population prior at depth 3 with its residual trees (1,600 positions a master),
    replacing the depth-3 fits of step 3.
@@ -55,16 +55,21 @@ def _steps(engine: str, jobs: int) -> dict[str, list[list[str]]]:
         "value_net.json.gz": [["build_value_net.py", "--positions", "30000", "--engine", engine, "--jobs", str(jobs)]],
         "policy_nets.json.gz": [["build_policy_nets.py", "--positions", "40000", "--jobs", str(jobs)]],
         "population_prior.json.gz": [
-            ["build_population_prior.py", "--positions", "800", "--search-depth", "2", "--engine", engine,
-             "--no-trees", "--jobs", str(jobs)],
-            ["build_population_prior.py", "--positions", "1600", "--search-depth", "3", "--engine", engine,
-             "--update", str(PRIOR), "--jobs", str(jobs)],
+            ["-m", "iam", "prior", "build", "--bundled", "--positions", "800", "--search-depth", "2", "--engine", engine,
+             "--no-trees", "--jobs", str(jobs), "--out", str(PRIOR)],
+            ["-m", "iam", "prior", "build", "--bundled", "--positions", "1600", "--search-depth", "3", "--engine", engine,
+             "--update", str(PRIOR), "--jobs", str(jobs), "--out", str(PRIOR)],
         ],
     }
 
 
 def _command(step: list[str]) -> str:
-    return " ".join(["python", f"scripts/{step[0]}", *step[1:]]).replace(str(PRIOR), "iam/ranker/population_prior.json.gz")
+    words = ["iam", *step[2:]] if step[0] == "-m" else ["python", f"scripts/{step[0]}", *step[1:]]
+    return " ".join(words).replace(str(PRIOR), "iam/ranker/population_prior.json.gz")
+
+
+def _argv(step: list[str]) -> list[str]:
+    return [sys.executable, *step] if step[0] == "-m" else [sys.executable, str(SCRIPTS / step[0]), *step[1:]]
 
 
 def _entry(name: str, build: str) -> ArtefactEntry:
@@ -122,7 +127,7 @@ def main() -> int:
         for invocations in _steps(args.engine, args.jobs).values():
             for step in invocations:
                 print(f"$ {_command(step)}", flush=True)
-                subprocess.run([sys.executable, str(SCRIPTS / step[0]), *step[1:]], check=True)
+                subprocess.run(_argv(step), check=True)
         print(f"built every artefact in {time.perf_counter() - started:.0f} s")
     write_manifest(manifest_of_files(args.engine, args.jobs))
     print(f"wrote {ARTEFACT_DIR / 'artefacts.json'}")

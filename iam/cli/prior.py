@@ -65,7 +65,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     settings, depths = _settings(args)
     execution = execution_from(usable_jobs(args.jobs), args.scheduler)
-    check_not_input(args.out, [*args.games, args.update, args.engine_cache, args.search_cache], "--out")
+    check_not_input(args.out, [*args.games, args.engine_cache, args.search_cache], "--out")  # --update FILE may be --out
     started = time.perf_counter()
     if args.bundled:
         if args.games or args.player:

@@ -7,7 +7,7 @@ here. The prior weights of the ranker are a ranker fitted on those masters'
 positions; a player's ranker is pulled towards them (:mod:`iam.ranker.logit`).
 
 The prior file (``iam/ranker/population_prior.json.gz``, rebuilt by
-``scripts/build_population_prior.py``) keeps each master's book and several
+``iam prior build``) keeps each master's book and several
 weight vectors: one fitted on all masters, and one per master fitted without him,
 so that the model of a bundled master never learns from his own games through the
 population. A weight vector with the search family was fitted on the search's scores at
@@ -309,7 +309,7 @@ def _same_player(a: str, b: str) -> bool:
 
 
 PRIOR_FILE = Path(__file__).resolve().parent / "population_prior.json.gz"
-"""The bundled population prior (rebuilt by ``scripts/build_population_prior.py``)."""
+"""The bundled population prior (rebuilt by ``iam prior build --bundled``, see ``scripts/build_artefacts.py``)."""
 
 
 @cache

@@ -53,7 +53,7 @@ def test_a_damaged_artefact_is_refused_with_its_build_command(tmp_path, damage):
     else:
         data = data[:-10]
     (tmp_path / name).write_bytes(bytes(data))
-    with pytest.raises(ModelFileError, match="does not match its manifest.*build_population_prior.py"):
+    with pytest.raises(ModelFileError, match="does not match its manifest.*iam prior build --bundled"):
         verified_file(name, tmp_path)
     (tmp_path / name).write_bytes((ARTEFACT_DIR / name).read_bytes())
     assert verified_file(name, tmp_path) == tmp_path / name
