@@ -43,7 +43,7 @@ from iam.errors import DataError
 from iam.execution import Execution, map_in_order
 from iam.filters import GameFilter, reason_left_out
 from iam.pgn import decode_text, file_kind, name_matches
-from iam.pgntext import GameText, parse_game, read_headers, split_games
+from iam.pgntext import GameText, ParsedGame, parse_game, read_headers, split_games
 
 __all__ = [
     "CHUNK_BYTES",

@@ -131,10 +131,19 @@ def _connect(execution: Execution):  # -> distributed.Client
     except ValueError:
         raise ExecutionError(f"--scheduler takes an address such as tcp://127.0.0.1:8786, not {execution.scheduler!r}") from None
     try:
-        return Client(execution.scheduler, timeout=execution.timeout, set_as_default=False)
+        client = Client(execution.scheduler, timeout=execution.timeout, set_as_default=False)
     except Exception as exc:  # any failure to connect is the user's address or network
         reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
         raise ExecutionError(f"cannot reach the Dask scheduler at {execution.scheduler}: {reason}") from None
+    try:
+        client.wait_for_workers(1, timeout=execution.timeout)
+    except Exception:  # a scheduler with no worker would hold the tasks forever
+        client.close()
+        raise ExecutionError(
+            f"the Dask scheduler at {execution.scheduler} has no workers (waited {execution.timeout:g} s): "
+            f"start some with: dask worker {execution.scheduler}"
+        ) from None
+    return client
 
 
 def _dask_results(client, function: Callable[..., R], tasks: Iterable[tuple], window: int | None) -> Iterator[R]:

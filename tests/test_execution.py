@@ -90,3 +90,18 @@ def test_an_unreachable_scheduler_is_one_error_line(capsys, monkeypatch, model_f
     lines = err.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("iam: error: cannot reach the Dask scheduler at tcp://127.0.0.1:1")
     assert time.monotonic() - started < 15
+
+
+def test_a_scheduler_without_workers_is_one_error_line(tmp_path):
+    distributed = pytest.importorskip("distributed")
+    import asyncio
+
+    async def empty_scheduler() -> None:
+        async with distributed.Scheduler(host="127.0.0.1", port=0, dashboard_address=None) as scheduler:
+            execution = Execution(scheduler=scheduler.address, timeout=1.0)
+            started = time.monotonic()
+            with pytest.raises(ExecutionError, match="has no workers"):
+                await asyncio.to_thread(run_map, abs, [1, 2], execution)
+            assert time.monotonic() - started < 10
+
+    asyncio.run(empty_scheduler())

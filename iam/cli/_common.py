@@ -16,7 +16,6 @@ from iam.errors import DataError, IAMError
 from iam.jsonsafe import finite
 from iam.player_games import bundled_or_given, read_games
 from iam.progress import progress
-from iam.ranker.population import load_prior
 from iam.ranker.evidence import (
     DEFAULT_FAMILIES,
     DEFAULT_SEARCH_DEPTH,
@@ -25,6 +24,7 @@ from iam.ranker.evidence import (
     with_engine,
     without_engine,
 )
+from iam.ranker.population import load_prior
 
 __all__ = [
     "add_quiet",
