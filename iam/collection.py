@@ -34,7 +34,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TypeVar
 
 import chess
 import zstandard
@@ -42,6 +42,7 @@ import zstandard
 from iam.errors import DataError
 from iam.execution import Execution, map_in_order
 from iam.filters import GameFilter, reason_left_out
+from iam.parquet_games import PARQUET_COLUMNS, parquet_file, parquet_game_texts
 from iam.pgn import decode_text, file_kind, name_matches
 from iam.pgntext import GameText, ParsedGame, parse_game, read_headers, split_games
 
@@ -61,9 +62,6 @@ R = TypeVar("R")
 
 CHUNK_BYTES = 8 << 20
 """Bytes of PGN text per chunk (Parquet files are cut by their own row groups)."""
-
-PARQUET_COLUMNS = ("movetext", "White", "Black")
-"""Columns a Parquet collection must have; every other column is read as a tag pair."""
 
 DAMAGED = "damaged compressed data"
 """The reason a game cut by a damaged zstd frame is skipped."""
@@ -182,7 +180,7 @@ def plan_chunks(paths: Sequence[str | Path], *, chunk_bytes: int = CHUNK_BYTES) 
     kinds = [(str(path), file_kind(path)) for path in paths]
     for path, kind in kinds:
         if kind == "parquet":
-            _parquet_file(path)
+            parquet_file(path)
     return _chunks(kinds, chunk_bytes)
 
 
@@ -191,7 +189,7 @@ def _chunks(kinds: list[tuple[str, str]], chunk_bytes: int) -> Iterator[Chunk]:
     for path, kind in kinds:
         if kind == "parquet":
             pieces: Iterable[Chunk] = (
-                Chunk(0, path, "rows", group, group + 1) for group in range(_parquet_file(path).num_row_groups)
+                Chunk(0, path, "rows", group, group + 1) for group in range(parquet_file(path).num_row_groups)
             )
         elif kind == "plain":
             pieces = (Chunk(0, path, "range", start, stop) for start, stop in _ranges(path, chunk_bytes))
@@ -480,73 +478,6 @@ def _texts(chunk: Chunk) -> Iterator[tuple[GameText, bool]]:
         yield from ((text, False) for text in split_games(decode_text(io.BytesIO(data))))
     except (UnicodeError, ValueError) as exc:
         raise DataError(f"cannot read {chunk.path}: {exc}") from None
-
-
-# -- Parquet ---------------------------------------------------------------------------------
-
-
-def _parquet_file(path: str) -> Any:
-    """The opened Parquet file, its columns checked (DataError when it is not usable)."""
-    try:
-        import pyarrow.parquet as parquet
-    except ImportError:
-        raise DataError("reading Parquet needs pyarrow: pip install 'iam-toolkit[cluster]'") from None
-    try:
-        handle = parquet.ParquetFile(path)
-    except Exception as exc:  # pyarrow raises its own errors for a damaged file
-        raise DataError(f"cannot read {path} as Parquet: {str(exc).splitlines()[0] if str(exc) else exc}") from None
-    present = {name.lower() for name in handle.schema_arrow.names}
-    missing = [name for name in PARQUET_COLUMNS if name.lower() not in present]
-    if missing:
-        raise DataError(
-            f"{path} has no column {', '.join(missing)}: a Parquet collection needs "
-            f"{', '.join(PARQUET_COLUMNS)} (its columns: {', '.join(handle.schema_arrow.names[:12])})"
-        )
-    return handle
-
-
-def parquet_game_texts(path: str | Path, group: int | None = None) -> Iterator[GameText]:
-    """The games of a Parquet file (one row group, or all) as PGN text: each column a tag pair.
-
-    Dates are written as PGN dates (``2024.01.31``), missing values left out.
-    """
-    handle = _parquet_file(str(path))
-    columns = handle.schema_arrow.names
-    tags = {name: _tag_name(name) for name in columns}
-    movetext = next(name for name in columns if name.lower() == "movetext")
-    groups = range(handle.num_row_groups) if group is None else [group]
-    for number in groups:
-        table = handle.read_row_group(number)
-        values = {name: table.column(name).to_pylist() for name in columns}
-        for row in range(table.num_rows):
-            lines = [
-                f'[{tags[name]} "{_tag_value(values[name][row])}"]\n'
-                for name in columns
-                if name != movetext and values[name][row] is not None
-            ]
-            yield GameText(tags=lines, movetext=[str(values[movetext][row] or "")], has_movetext=True)
-
-
-_LICHESS_TAGS = {
-    name.lower(): name
-    for name in (
-        "Event", "Site", "White", "Black", "Result", "WhiteTitle", "BlackTitle", "WhiteElo", "BlackElo",
-        "WhiteRatingDiff", "BlackRatingDiff", "UTCDate", "UTCTime", "Date", "ECO", "Opening", "Termination",
-        "TimeControl", "FEN", "Variant", "Round",
-    )
-}
-
-
-def _tag_name(column: str) -> str:
-    return _LICHESS_TAGS.get(column.lower(), column)
-
-
-def _tag_value(value: Any) -> str:
-    if hasattr(value, "strftime"):
-        return value.strftime("%Y.%m.%d") if not hasattr(value, "hour") or value.hour == 0 else value.isoformat()
-    if isinstance(value, float) and value.is_integer():
-        value = int(value)
-    return str(value).replace("\\", "\\\\").replace('"', '\\"').replace("\n", " ")
 
 
 # -- running work over the chunks ---------------------------------------------------------------

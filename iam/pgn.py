@@ -37,6 +37,7 @@ import zstandard
 
 from iam.errors import DataError, PlayerNotFoundError
 from iam.heldout import TEST_EVERY, split_of
+from iam.parquet_games import parquet_game_texts
 from iam.pgntext import GameText, ParsedGame, parse_game, read_headers, split_games
 
 __all__ = [
@@ -331,8 +332,9 @@ def _read_games(
     ``player`` is a name or several spellings of it.
     """
     queries = (player,) if isinstance(player, str) else tuple(player or ())
-    with _open_text(path) as handle:
-        texts = split_games(handle)
+    parquet = file_kind(path) == "parquet"
+    with io.StringIO() if parquet else _open_text(path) as handle:
+        texts = parquet_game_texts(path) if parquet else split_games(handle)
         decoded = _CP1252_USED[0]
         while True:
             try:

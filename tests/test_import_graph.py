@@ -19,7 +19,7 @@ PACKAGES = ("iam", "search", "experiments")
 LAYERS = (
     (
         "iam.errors", "iam.pgn", "iam.pgntext", "iam.bundled", "iam.heldout", "iam.player_games",
-        "iam.progress", "iam.jsonsafe", "iam.filters", "iam.execution",
+        "iam.progress", "iam.jsonsafe", "iam.filters", "iam.execution", "iam.collection", "iam.parquet_games",
     ),
     ("search",),
     ("search.chess",),

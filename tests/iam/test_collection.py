@@ -171,3 +171,12 @@ def test_bad_collections_are_one_line_errors(tmp_path, head):
     (tmp_path / "fake.parquet").write_bytes(b"PAR1 and nothing else")
     with pytest.raises(DataError, match="as Parquet"):
         plan_chunks([tmp_path / "fake.parquet"])
+
+
+def test_the_player_reader_reads_parquet_rows_as_games(head, tmp_path):
+    path, _ = head
+    games = _lichess_parquet(tmp_path / "games.parquet", path)
+    read, report = load_player_games([tmp_path / "games.parquet"], player="Botvinnik", color="white")
+    expected = [game for game in games if game.color]
+    assert [(g.index, g.moves, g.result) for g in read] == [(g.index, g.moves, g.result) for g in expected]
+    assert read[0].tags["WhiteElo"] == str(2000 + 10 * read[0].index) and report.games_read == 120
