@@ -16,6 +16,7 @@ import sys
 import time
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 from iam.cli._common import add_engine_arguments, add_scheduler_argument, check_not_input, parse_families, usable_jobs
 from iam.collection import CHUNK_BYTES
@@ -24,7 +25,6 @@ from iam.execution import execution_from
 from iam.filters import GameFilter, add_header_filter_arguments, filter_from_args
 from iam.player_games import bundled_masters, collection_players
 from iam.progress import progress
-from iam.ranker.build_prior import PriorSettings, build_prior, fits_file
 from iam.ranker.evidence import DEFAULT_SEARCH_DEPTH, EngineSettings
 from iam.ranker.population import save_prior
 from iam.ranker.trees import TreeSettings
@@ -63,6 +63,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from iam.ranker.build_prior import build_prior, fits_file  # build code, loaded by this command only
+
     settings, depths = _settings(args)
     execution = execution_from(usable_jobs(args.jobs), args.scheduler)
     check_not_input(args.out, [*args.games, args.engine_cache, args.search_cache], "--out")  # --update FILE may be --out
@@ -95,7 +97,9 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _settings(args: argparse.Namespace) -> tuple[PriorSettings, list[int]]:
+def _settings(args: argparse.Namespace) -> tuple[Any, list[int]]:
+    from iam.ranker.build_prior import PriorSettings
+
     for option, value, lowest in (("--positions", args.positions, 1), ("--players", args.players, 1),
                                   ("--min-games", args.min_games, 1), ("--max-games", args.max_games or 1, 1)):
         if value < lowest:
