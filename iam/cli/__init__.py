@@ -19,7 +19,7 @@ from iam.errors import IAMError
 __all__ = ["main", "build_parser"]
 
 _COMMANDS = (
-    "train", "predict", "annotate", "evaluate", "compare", "inspect", "prepare", "identify", "uci", "match", "experiment",
+    "train", "predict", "annotate", "evaluate", "compare", "inspect", "prepare", "identify", "analyse", "uci", "match", "experiment",
 )
 
 
