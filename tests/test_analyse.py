@@ -258,3 +258,19 @@ def test_a_worker_killed_mid_run_costs_nothing_but_time(stockfish, cluster, botv
     # the killed worker's tasks ran again elsewhere (its finished results lived on it until the run gathered them)
     # and found what it had committed in the shared cache
     assert remote.cached > 0
+
+
+@pytest.mark.slow
+def test_the_command_on_a_cluster_writes_the_local_table(stockfish, cluster, tmp_path, capsys):
+    argv = ("analyse", TINY, "--player", PLAYER, "--depth", "5", "--all-moves", "--quiet", "--task-positions", "3")
+    code, _, _ = _run(capsys, *argv, "--engine", stockfish, "--cache", tmp_path / "local.sqlite", "--out", tmp_path / "local.csv")
+    assert code == 0
+    code, printed, err = _run(capsys, *argv, "--engine", stockfish, "--cache", tmp_path / "shared.sqlite",
+                              "--out", tmp_path / "remote.csv", "--scheduler", cluster)
+    assert code == 0 and not err and "0 from the cache" in printed
+    assert (tmp_path / "remote.csv").read_text() == (tmp_path / "local.csv").read_text()
+    code, out, err = _run(capsys, *argv, "--engine", tmp_path / "missing", "--cache", tmp_path / "none.sqlite",
+                          "--out", tmp_path / "none.csv", "--scheduler", cluster)
+    lines = err.strip().splitlines()
+    assert code == 2 and not out and len(lines) == 1
+    assert lines[0].startswith(f"iam: error: engine {tmp_path / 'missing'} not found")
