@@ -35,7 +35,7 @@ from iam.engine_analysis import EngineAnalyser
 from iam.execution import Execution, map_in_order
 from iam.pgn import PlayerGame
 
-__all__ = ["AnalysisSettings", "GameAnalysis", "COLUMNS", "LOSS_CAP", "analyse_games", "analysed_positions"]
+__all__ = ["AnalysisSettings", "GameAnalysis", "COLUMNS", "LOSS_CAP", "PlayedMove", "analyse_games", "played_moves"]
 
 COLUMNS = (
     "game", "ply", "move_number", "side", "fen", "played", "played_san", "played_score",
@@ -110,25 +110,25 @@ class GameAnalysis:
 
 
 @dataclass(frozen=True)
-class _Move:
+class PlayedMove:
     """One move to judge: where it was played and the position before it."""
 
     game: int
+    """The game's index among the player's games (:attr:`iam.pgn.PlayerGame.index`)."""
     ply: int
+    """Moves played before this one in the game, from 0."""
     board: chess.Board
+    """The position before the move (without the moves that led to it)."""
     move: chess.Move
 
 
-def analysed_positions(games: Sequence[PlayerGame], *, all_moves: bool = False) -> Iterator[tuple[int, int, chess.Board, chess.Move]]:
-    """``(game index, ply, board before the move, move)`` for the player's moves (or all) of every game, in order.
-
-    The ply counts the moves played before this one in the game, from 0.
-    """
+def played_moves(games: Sequence[PlayerGame], *, all_moves: bool = False) -> Iterator[PlayedMove]:
+    """The player's moves (or every move) of each game, in order."""
     for game in games:
         board = game.board()
         for ply, move in enumerate(game.moves):
             if all_moves or board.turn == game.color:
-                yield game.index, ply, board.copy(stack=False), move
+                yield PlayedMove(game.index, ply, board.copy(stack=False), move)
             board.push(move)
 
 
@@ -141,12 +141,12 @@ def analyse_games(
     EngineError (from the workers) when the engine is missing or fails; locally the
     engine and the cache are checked before any task starts.
     """
-    moves = [_Move(*found) for found in analysed_positions(games, all_moves=settings.all_moves)]
-    fens = list(dict.fromkeys(move.board.epd() for move in moves))  # distinct positions, first seen first
+    moves = list(played_moves(games, all_moves=settings.all_moves))
+    epds = list(dict.fromkeys(move.board.epd() for move in moves))  # distinct positions (the cache's key), first seen first
     if moves and not execution.distributed:
         _engine_name(settings)
     size = settings.positions_per_task
-    tasks = [(tuple(fens[start : start + size]), settings) for start in range(0, len(fens), size)]
+    tasks = [(tuple(epds[start : start + size]), settings) for start in range(0, len(epds), size)]
     finished: Iterable[tuple[list[dict[str, int]], int]] = map_in_order(_analyse_task, tasks, execution)
     if progress is not None:
         finished = progress(finished, len(tasks))
@@ -156,7 +156,7 @@ def analyse_games(
         scores.update(zip(chunk, found))
         fresh += engine_scored
     table = pd.DataFrame([_row(move, scores[move.board.epd()]) for move in moves], columns=list(COLUMNS))
-    return GameAnalysis(moves=table.astype(_DTYPES), positions=len(fens), fresh=min(fresh, len(fens)))
+    return GameAnalysis(moves=table.astype(_DTYPES), positions=len(epds), fresh=min(fresh, len(epds)))
 
 
 def _analyse_task(epds: tuple[str, ...], settings: AnalysisSettings) -> tuple[list[dict[str, int]], int]:
@@ -182,7 +182,7 @@ _DTYPES = {
 }
 
 
-def _row(move: _Move, scores: dict[str, int]) -> tuple:
+def _row(move: PlayedMove, scores: dict[str, int]) -> tuple:
     """The table row of one move from its position's scores (best first)."""
     board, played = move.board, move.move.uci()
     best = next(iter(scores))

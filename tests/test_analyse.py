@@ -27,7 +27,7 @@ import pytest
 
 from iam.cli import main
 from iam.engine_analysis import EngineAnalyser
-from iam.engine_run import COLUMNS, LOSS_CAP, AnalysisSettings, analyse_games, analysed_positions
+from iam.engine_run import COLUMNS, LOSS_CAP, AnalysisSettings, analyse_games, played_moves
 from iam.execution import Execution
 from iam.pgn import load_player_games
 
@@ -63,12 +63,14 @@ def _cached_positions(path: Path) -> int:
 
 
 def test_the_positions_are_the_players_moves_or_all_of_them(tiny_games):
-    player = list(analysed_positions(tiny_games))
-    every = list(analysed_positions(tiny_games, all_moves=True))
+    player = list(played_moves(tiny_games))
+    every = list(played_moves(tiny_games, all_moves=True))
     assert len(player) == sum(game.player_moves for game in tiny_games)
     assert len(every) == sum(len(game.moves) for game in tiny_games)
-    assert all(board.turn == game.color for game in tiny_games for index, _, board, _ in player if index == game.index)
-    assert all(move in board.legal_moves for _, _, board, move in every)
+    colors = {game.index: game.color for game in tiny_games}
+    assert all(played.board.turn == colors[played.game] for played in player)
+    assert all(played.move in played.board.legal_moves for played in every)
+    assert [played.ply for played in every if played.game == tiny_games[0].index] == list(range(len(tiny_games[0].moves)))
 
 
 def test_settings_refuse_a_depth_or_task_size_below_one():
