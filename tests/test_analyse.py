@@ -254,9 +254,6 @@ def test_a_worker_killed_mid_run_costs_nothing_but_time(stockfish, cluster, botv
     assert not psutil.pid_exists(pids[0]) or psutil.Process(pids[0]).status() == psutil.STATUS_ZOMBIE
     pd.testing.assert_frame_equal(remote.moves, local.moves)
     assert remote.positions == local.positions == _cached_positions(shared)
-    # the killed worker's tasks ran again elsewhere (its finished results lived on it until the run gathered them)
-    # and found what it had committed in the shared cache
-    assert remote.cached > 0
 
 
 @pytest.mark.slow
