@@ -152,6 +152,7 @@ class EngineAnalyser:
         self.analysis_timeout = default_analysis_timeout(depth) if analysis_timeout is None else analysis_timeout
         self._asked = 0  # positions asked for over this analyser's life, and how many of them are done
         self._done = 0
+        self._fresh = 0
         self._cache = AnalysisCache(cache, label="engine cache", error=EngineError)
         self._engine: chess.engine.SimpleEngine | None = None
         self._engine_id: str | None = None
@@ -180,6 +181,11 @@ class EngineAnalyser:
             self._start_engine()
         assert self._engine_id is not None
         return self._engine_id
+
+    @property
+    def fresh(self) -> int:
+        """How many positions the engine has scored for this analyser (the others it gave came from the cache)."""
+        return self._fresh
 
     def analyse(self, board: chess.Board) -> MoveScores:
         """Scores of every legal move of ``board`` (from the cache when it is there)."""
@@ -241,6 +247,7 @@ class EngineAnalyser:
                 f"finished and {kept}, {self._asked - self._done} not analysed"
             ) from exc
         self._cache.put(board.epd(), self.engine_id, self.depth, scores)
+        self._fresh += 1
         return MoveScores(scores=scores, depth=self.depth)
 
     def _score_all_moves(self, board: chess.Board) -> dict[chess.Move, int]:

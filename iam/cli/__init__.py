@@ -19,8 +19,8 @@ from iam.errors import IAMError
 __all__ = ["main", "build_parser"]
 
 _COMMANDS = (
-    "train", "predict", "annotate", "evaluate", "compare", "inspect", "prepare", "identify", "prior", "uci", "match",
-    "experiment",
+    "train", "predict", "annotate", "evaluate", "compare", "inspect", "prepare", "identify", "analyse", "prior", "uci",
+    "match", "experiment",
 )
 
 
