@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -97,16 +99,19 @@ def synthetic_players(tmp_path_factory) -> dict[str, Path]:
 
 
 def _start(argv: list[str]) -> subprocess.Popen:
+    """A process of its own session that imports this checkout's toolkit (the tasks' code)."""
+    root = str(Path(__file__).resolve().parents[1])
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [root, os.environ.get("PYTHONPATH")]))}
     return subprocess.Popen(
-        [sys.executable, "-m", *argv], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True
+        [sys.executable, "-m", *argv], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True, env=env
     )
 
 
-@pytest.fixture(scope="session")
-def cluster(tmp_path_factory):
-    """A Dask scheduler and two one-thread workers on localhost; yields the scheduler's address."""
+@contextlib.contextmanager
+def dask_cluster(folder: Path, workers: int = 2) -> Iterator[str]:
+    """A Dask scheduler and ``workers`` one-thread workers (each under a nanny) on localhost, started with
+    Dask's own commands as separate processes; yields the scheduler's address, and kills them all at the end."""
     distributed = pytest.importorskip("distributed")
-    folder = tmp_path_factory.mktemp("cluster")
     scheduler_file = folder / "scheduler.json"
     processes = []
     try:
@@ -118,15 +123,28 @@ def cluster(tmp_path_factory):
                 pytest.fail("the Dask scheduler did not start")
             time.sleep(0.1)
         address = json.loads(scheduler_file.read_text())["address"]
-        for _ in range(2):
-            processes.append(_start(["distributed.cli.dask_worker", "--nthreads", "1", "--nworkers", "1",
+        for _ in range(workers):
+            processes.append(_start(["distributed.cli.dask_worker", "--nthreads", "1", "--nworkers", "1", "--nanny",
                                      "--no-dashboard", "--scheduler-file", str(scheduler_file)]))
         with distributed.Client(address, timeout=30) as client:
-            client.wait_for_workers(2, timeout=60)
+            client.wait_for_workers(workers, timeout=60)
         yield address
     finally:
-        for process in reversed(processes):  # each in a session of its own: a worker with its nanny
+        for process in reversed(processes):  # each in a session of its own: a nanny, its worker and their engines
             if process.poll() is None:
                 os.killpg(process.pid, signal.SIGKILL)
         for process in processes:
             process.wait(timeout=30)
+
+
+@pytest.fixture(scope="session")
+def cluster(tmp_path_factory):
+    """A Dask scheduler and two workers on localhost, shared by the tests; yields the scheduler's address."""
+    with dask_cluster(tmp_path_factory.mktemp("cluster")) as address:
+        yield address
+
+
+@pytest.fixture(scope="session")
+def start_dask_cluster():
+    """``start_dask_cluster(folder, workers=2)``: a cluster of a test module's own (a context manager)."""
+    return dask_cluster

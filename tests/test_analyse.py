@@ -9,15 +9,11 @@ undisturbed table and a shared cache holding every position.
 
 from __future__ import annotations
 
-import json
 import os
 import shutil
 import signal
 import sqlite3
-import subprocess
-import sys
 import threading
-import time
 from dataclasses import replace
 from pathlib import Path
 
@@ -162,42 +158,11 @@ def test_bad_input_is_one_error_line(tmp_path, capsys, monkeypatch, change, expe
     assert not (tmp_path / "moves.csv").exists()
 
 
-def _start(argv: list[str]) -> subprocess.Popen:
-    """A process of its own session that imports this checkout's toolkit (the tasks' code)."""
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))}
-    return subprocess.Popen(
-        [sys.executable, "-m", *argv], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True, env=env
-    )
-
-
 @pytest.fixture(scope="module")
-def cluster(tmp_path_factory):
-    """A Dask scheduler and two one-thread workers, each under a nanny, on localhost; yields the scheduler's address."""
-    distributed = pytest.importorskip("distributed")
-    folder = tmp_path_factory.mktemp("cluster")
-    scheduler_file = folder / "scheduler.json"
-    processes = []
-    try:
-        processes.append(_start(["distributed.cli.dask_scheduler", "--host", "127.0.0.1", "--port", "0",
-                                 "--scheduler-file", str(scheduler_file), "--no-dashboard"]))
-        deadline = time.monotonic() + 60
-        while not scheduler_file.exists() or not scheduler_file.read_text().strip():
-            if time.monotonic() > deadline or processes[0].poll() is not None:
-                pytest.fail("the Dask scheduler did not start")
-            time.sleep(0.1)
-        address = json.loads(scheduler_file.read_text())["address"]
-        for _ in range(2):
-            processes.append(_start(["distributed.cli.dask_worker", "--nthreads", "1", "--nworkers", "1", "--nanny",
-                                     "--no-dashboard", "--scheduler-file", str(scheduler_file)]))
-        with distributed.Client(address, timeout=30) as client:
-            client.wait_for_workers(2, timeout=60)
+def cluster(tmp_path_factory, start_dask_cluster):
+    """A cluster of this module's own: the kill test leaves it with a worker its nanny restarted."""
+    with start_dask_cluster(tmp_path_factory.mktemp("cluster")) as address:
         yield address
-    finally:
-        for process in reversed(processes):  # each in a session of its own: a nanny, its worker and their engines
-            if process.poll() is None:
-                os.killpg(process.pid, signal.SIGKILL)
-        for process in processes:
-            process.wait(timeout=30)
 
 
 def _worker_pids(address: str) -> list[int]:
