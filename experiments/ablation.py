@@ -20,8 +20,8 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from experiments.bootstrap import CONFIDENCE, RESAMPLES, interval, resample_games, summary_figures
 from experiments.common import ExperimentResult, HeldOutConfig, load_games
+from iam.bootstrap import CONFIDENCE, RESAMPLES, interval, resample_games, summary_figures
 from iam.evaluation import RECORD_COLUMNS, position_record
 from iam.filters import GameFilter
 from iam.heldout import first_training_games, sample_test_games, test_games

@@ -5,7 +5,7 @@ model predicts every held-out move of the player; each test position's top predi
 falls in one of the source notes' bands (<25%, 25-30%, 30-40%, 40-50%, >50%), and the table
 counts predictions and hits per band, with coverage, top-1, top-3, ECE and Brier as in
 ``iam evaluate`` (the same JSON), plus 95% bootstrap intervals over test games
-(:mod:`experiments.bootstrap`). A reliability diagram shows mean belief against hit
+(:mod:`iam.bootstrap`). A reliability diagram shows mean belief against hit
 rate in ten equal-width belief bins: a calibrated model lies on the diagonal.
 """
 
@@ -17,7 +17,6 @@ import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
-from experiments.bootstrap import CONFIDENCE, band_rates, interval, reliability_bins
 from experiments.common import ExperimentResult
 from experiments.predictions import (
     PredictionConfig,
@@ -28,6 +27,7 @@ from experiments.predictions import (
     run_predictions,
     run_rows,
 )
+from iam.bootstrap import CONFIDENCE, band_rates, interval, reliability_bins
 from iam.evaluation import BANDS, ECE_BINS
 
 NAME = "belief-bands"

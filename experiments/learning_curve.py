@@ -4,7 +4,7 @@ One model per training size (default 5, 12, 22, 40, 80, 160, 320 and all trainin
 games, the first N in file order as the held-out protocol says), each scored on the
 same test positions: coverage, top-1 and top-3 accuracy, log loss of the move played
 and ECE, with 95% bootstrap intervals over test games (one set of resamples for all
-sizes, :mod:`experiments.bootstrap`).
+sizes, :mod:`iam.bootstrap`).
 """
 
 from __future__ import annotations
@@ -15,7 +15,6 @@ import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
-from experiments.bootstrap import CONFIDENCE
 from experiments.common import ExperimentResult
 from experiments.predictions import (
     PredictionConfig,
@@ -26,6 +25,7 @@ from experiments.predictions import (
     run_predictions,
     run_rows,
 )
+from iam.bootstrap import CONFIDENCE
 
 NAME = "learning-curve"
 HELP = "top-1, top-3, coverage, log loss and ECE against the number of training games"

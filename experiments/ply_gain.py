@@ -64,8 +64,8 @@ import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
-from experiments.bootstrap import interval, resample_games, resampled_means
 from experiments.common import ExperimentResult, HeldOutConfig, load_games
+from iam.bootstrap import interval, resample_games, resampled_means
 from iam.errors import DataError
 from iam.execution import execution_from, map_in_order
 from iam.model import OpponentModel

@@ -3,7 +3,7 @@
 Each experiment fits one model per training size on the first N training games and
 scores the player's moves in the test games (:func:`iam.evaluation.evaluate`, runs in
 parallel with ``jobs``), then resamples the test games for bootstrap intervals
-(:mod:`experiments.bootstrap`), one set of resamples shared by all training sizes.
+(:mod:`iam.bootstrap`), one set of resamples shared by all training sizes.
 
 A cap on the test positions (``max_positions``) keeps the protocol intact and only scores fewer test
 positions: the test games are shuffled with ``seed`` and taken whole, in that
@@ -23,7 +23,8 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from experiments.bootstrap import (
+from experiments.common import HeldOutConfig, load_games
+from iam.bootstrap import (
     CONFIDENCE,
     RESAMPLES,
     SUMMARY_FIGURES,
@@ -32,7 +33,6 @@ from experiments.bootstrap import (
     resample_games,
     summary_figures,
 )
-from experiments.common import HeldOutConfig, load_games
 from iam.errors import DataError
 from iam.evaluation import EvaluationReport, EvaluationRun, evaluate
 from iam.heldout import sample_test_games, training_sizes

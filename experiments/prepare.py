@@ -20,7 +20,7 @@ is checked against it:
   opponent, left it, or its end), against the value of the scorer's own main line at the
   same ply (the no-model reference); the difference per game.
 
-Intervals: 95% percentile bootstrap over test games (:mod:`experiments.bootstrap`).
+Intervals: 95% percentile bootstrap over test games (:mod:`iam.bootstrap`).
 """
 
 from __future__ import annotations
@@ -32,8 +32,8 @@ import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
-from experiments.bootstrap import CONFIDENCE, RESAMPLES, interval, resample_games, resampled_means
 from experiments.common import ExperimentResult, HeldOutConfig, load_games
+from iam.bootstrap import CONFIDENCE, RESAMPLES, interval, resample_games, resampled_means
 from iam.evaluation import ECE_BINS
 from iam.pgn import PlayerGame
 from iam.prepare.dossier import DEFAULT_MODEL, PrepareConfig, Side, fit_default_model, open_scorer, prepare

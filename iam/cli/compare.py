@@ -7,7 +7,7 @@ import json
 import sys
 import time
 
-from experiments.bootstrap import interval, resample_games, summary_figures
+from iam.bootstrap import interval, resample_games, summary_figures
 from iam.cli._common import (
     add_quiet,
     add_ranker_arguments,

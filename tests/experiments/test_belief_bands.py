@@ -9,7 +9,7 @@ import pandas as pd
 import pytest
 
 from experiments import belief_bands
-from experiments.bootstrap import interval, resample_games, summary_figures
+from iam.bootstrap import interval, resample_games, summary_figures
 from iam.cli import main as iam_main
 from iam.cli.experiment import experiments
 from iam.evaluation import ECE_BINS

@@ -5,8 +5,8 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from experiments.bootstrap import RESAMPLES
 from experiments.predictions import MAX_RESAMPLES
+from iam.bootstrap import RESAMPLES
 from iam.cli._common import add_scheduler_argument
 from iam.cli.experiments._options import add_heldout_arguments, heldout_fields
 from iam.heldout import parse_sizes

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 
 from experiments.ablation import HELP, NAME, AblationConfig, run
-from experiments.bootstrap import RESAMPLES
+from iam.bootstrap import RESAMPLES
 from iam.cli._common import parse_families
 from iam.cli.experiments._options import add_heldout_arguments, heldout_fields
 from iam.errors import IAMError

@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from experiments.bootstrap import (
+from iam.bootstrap import (
     GameResamples,
     band_rates,
     interval,
