@@ -26,6 +26,8 @@ import numpy as np
 import pandas as pd
 from scipy.optimize import minimize_scalar
 from scipy.special import softmax
+from sklearn.exceptions import NotFittedError
+from sklearn.utils.validation import check_is_fitted
 
 from iam.execution import execution_from, map_in_order
 from iam.model import OpponentModel
@@ -70,19 +72,27 @@ def check_candidates(models: Sequence[Candidate]) -> str:
     """
     if not models:
         raise ValueError("no candidate models")
-    kinds = {"ranker" if isinstance(model, MoveRanker) else "iam" if isinstance(model, OpponentModel) else "?" for model in models}
-    if "?" in kinds:
-        raise ValueError("candidates must be IAM models or move rankers")
+    kinds = {_kind(model) for model in models}
     if len(kinds) > 1:
         raise ValueError("candidate models are of different kinds (IAM models and move rankers); compare one kind at a time")
     for model in models:
-        if not hasattr(model, "library_" if isinstance(model, OpponentModel) else "coef_"):
-            raise ValueError("candidate models must be fitted")
+        try:
+            check_is_fitted(model)
+        except NotFittedError:
+            raise ValueError("candidate models must be fitted") from None
     if kinds == {"ranker"}:
         settings = {_shared_settings(model) for model in models}
         if len(settings) > 1:
             raise ValueError("candidate move rankers use different search or engine settings; fit them alike")
     return kinds.pop()
+
+
+def _kind(model: Candidate) -> str:
+    """The model's kind as its class declares it (``"iam"`` or ``"ranker"``); ValueError for anything else."""
+    kind = next((klass.__dict__["kind"] for klass in type(model).__mro__ if "kind" in klass.__dict__), None)
+    if kind not in ("iam", "ranker"):
+        raise ValueError("candidates must be IAM models or move rankers")
+    return kind
 
 
 def _shared_settings(model: MoveRanker) -> tuple:
@@ -113,7 +123,7 @@ class MoveScorer:
         the candidates' repertoires (:mod:`iam.repertoire`), the rest by the models, their
         log-likelihoods times ``model_weight``."""
         self.model_weight = model_weight if repertoire else 1.0
-        rankers = [model for model in self.models if isinstance(model, MoveRanker)]
+        rankers = [model for model in self.models if _kind(model) == "ranker"]
         if rankers:
             check_candidates(rankers)
         shared = tuple(f for f in _SHARED if any(f in model.families_ for model in rankers))
@@ -127,12 +137,13 @@ class MoveScorer:
         columns = list(self.evidence.columns)
         self._weights = np.zeros((len(columns), len(self.models)))
         self._own: dict[int, tuple[tuple[str, ...], list[str], np.ndarray]] = {}
-        calibrations = [model.top_calibration_ if isinstance(model, MoveRanker) else TopLabelCalibration() for model in self.models]
+        calibrations = [model.top_calibration_ if _kind(model) == "ranker" else TopLabelCalibration() for model in self.models]
         self._slopes = np.array([c.slope for c in calibrations])
         self._offsets = np.array([c.offset for c in calibrations])
         self._calibrated = not all(c.identity for c in calibrations)
+        self._iam = [j for j, model in enumerate(self.models) if _kind(model) == "iam"]
         for j, model in enumerate(self.models):
-            if isinstance(model, MoveRanker):
+            if _kind(model) == "ranker":
                 self._place_weights(j, model, columns)
 
     def _place_weights(self, j: int, model: MoveRanker, columns: list[str]) -> None:
@@ -159,7 +170,7 @@ class MoveScorer:
                 scores += np.column_stack([shared[name] for name in self.evidence.columns]) @ self._weights
             for j, (own, names, weights) in self._own.items():
                 model = self.models[j]
-                trees = getattr(model, "trees_", None)
+                trees = model.trees_
                 if own and (weights.any() or trees is not None):
                     found = model.evidence.features(position, own, known=shared)
                     scores[:, j] += np.column_stack([found[name] for name in names]) @ weights
@@ -171,9 +182,8 @@ class MoveScorer:
             result = np.log(np.maximum(probs[position.played], 1e-300))
         else:
             result = _log_softmax_played(scores, position.played)
-        for j, model in enumerate(self.models):
-            if isinstance(model, OpponentModel):
-                result[j] = _iam_log_probability(model, position)
+        for j in self._iam:
+            result[j] = _iam_log_probability(self.models[j], position)
         return result * self.model_weight if self.model_weight != 1.0 else result
 
     def weight(self, position: Position) -> float:
@@ -402,5 +412,5 @@ def identify(
 
 
 def _name(model: Candidate, number: int) -> str:
-    name = getattr(model, "player_", None) or getattr(model, "player", None)
+    name = model.player_ or model.player  # both kinds are fitted here (check_candidates)
     return str(name) if name else f"model {number + 1}"
