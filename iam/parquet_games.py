@@ -9,6 +9,7 @@ in any case. Reading needs pyarrow (``pip install 'iam-toolkit[cluster]'``).
 
 from __future__ import annotations
 
+import datetime
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -79,8 +80,10 @@ def _tag_name(column: str) -> str:
 
 
 def _tag_value(value: Any) -> str:
-    if hasattr(value, "strftime"):
-        return value.strftime("%Y.%m.%d") if not hasattr(value, "hour") or value.hour == 0 else value.isoformat()
+    if isinstance(value, datetime.datetime):
+        return value.strftime("%Y.%m.%d") if value.time() == datetime.time() else value.isoformat()
+    if isinstance(value, datetime.date):
+        return value.strftime("%Y.%m.%d")
     if isinstance(value, float) and value.is_integer():
         value = int(value)
     return str(value).replace("\\", "\\\\").replace('"', '\\"').replace("\n", " ")

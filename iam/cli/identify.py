@@ -108,7 +108,7 @@ def _candidates(args: argparse.Namespace, jobs: int) -> tuple[list[str], list, f
             check_candidates(models)
         except ValueError as exc:
             raise DataError(str(exc)) from None
-        names = [str(getattr(m, "player_", "") or path) for m, path in zip(models, args.models)]
+        names = [str(m.player_ or path) for m, path in zip(models, args.models)]
         if len(set(names)) < len(names):
             names = [f"{name} ({path})" for name, path in zip(names, args.models)]
         return names, models, args.temperature or 1.0, False
