@@ -29,6 +29,7 @@ from scipy.stats import norm
 
 from experiments.common import ExperimentConfig, ExperimentResult
 from iam.errors import DataError
+from iam.filters import GameFilter, apply_filter
 from iam.heldout import development_games, fitting_games, test_games
 from iam.identify import MoveScorer, candidate_probabilities, fit_temperature, game_positions, rank_credit
 from iam.model import OpponentModel
@@ -120,6 +121,8 @@ class StylometryConfig(ExperimentConfig):
     search_depth: int = DEFAULT_SEARCH_DEPTH
     search_cache: str | None = None
     """SQLite file keeping the rankers' search scores across runs (the same scores; :mod:`iam.ranker.search_cache`)."""
+    games_filter: GameFilter | None = None
+    """Conditions on every player's games' headers and length (:mod:`iam.filters`); the splits keep their numbering."""
 
 
 @dataclass(frozen=True)
@@ -148,6 +151,10 @@ def load_groups(config: StylometryConfig) -> tuple[list[Group], list[str]]:
     groups, notes = [], []
     for name, path in config.players:
         games, report = load_player_games([path], player=name)
+        if config.games_filter is not None:  # the games left out keep their numbers: the splits do not move
+            games = list(apply_filter(games, config.games_filter, report))
+            if report.filtered:
+                notes.append(f"{name}: {sum(report.filtered.values())} games left out by the filters ({dict(report.filtered)})")
         if report.skipped_total:
             notes.append(f"{name}: {report.skipped_total} games skipped ({dict(report.skipped)})")
         if config.by_decade:

@@ -222,3 +222,14 @@ def test_the_repertoire_alone_tells_players_with_their_own_openings_apart(tmp_pa
     # of a random one); the control scores all 15
     assert (games["repertoire"] >= 3).all() and games["repertoire"].mean() < 4
     assert (games[CONTROL] == 15).all()
+
+
+def test_the_filters_leave_games_out_without_moving_the_splits(synthetic_players):
+    from iam.filters import GameFilter, parse_date
+
+    whole, _ = load_groups(_config(synthetic_players))
+    found, notes = load_groups(_config(synthetic_players, games_filter=GameFilter(until=parse_date("1949", "--until"))))
+    for group, kept in zip(whole, found):
+        assert [game.index for game in kept.games] == [game.index for game in group.games if game.date < "1950"]
+        assert len(kept.games) == 20 and len(group.games) == 30
+    assert any("10 games left out by the filters" in note for note in notes)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from dataclasses import replace
 from typing import Any
 
 from iam.filters import GameFilter, add_header_filter_arguments, filter_from_args
@@ -46,3 +47,9 @@ def heldout_fields(args: argparse.Namespace) -> dict[str, Any]:
         **common_fields(args), "pgn": args.pgn, "player": args.player, "max_positions": args.max_positions,
         "games_filter": None if games_filter == GameFilter() else games_filter,
     }
+
+
+def header_filter(args: argparse.Namespace) -> GameFilter | None:
+    """The conditions of :func:`~iam.filters.add_header_filter_arguments` (None when none is set)."""
+    games_filter = replace(filter_from_args(args), player=None, aliases=(), partial_names=False, color="any")
+    return None if games_filter == GameFilter() else games_filter

@@ -7,7 +7,9 @@ import argparse
 from experiments.stylometry import CONTROL, HELP, NAME, StylometryConfig, run
 from iam.bundled import bundled_pgn, default_pgn, manifest
 from iam.cli._common import add_engine_arguments, add_scheduler_argument, check_distinct_players
+from iam.cli.experiments._options import header_filter
 from iam.errors import DataError
+from iam.filters import add_header_filter_arguments
 from iam.ranker.evidence import EngineSettings
 from iam.repertoire import MODEL_WEIGHT
 
@@ -31,6 +33,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--by-decade", action="store_true", help="tell a player's decades apart (his games of each decade against his models of the others)")
     parser.add_argument("--min-decade-games", type=int, default=40, metavar="N", help="with --by-decade: games a decade needs (default 40)")
     add_engine_arguments(parser)
+    add_header_filter_arguments(parser)
     add_scheduler_argument(parser)
 
 
@@ -82,6 +85,7 @@ def config(args: argparse.Namespace) -> StylometryConfig:
         jobs=args.jobs,
         scheduler=args.scheduler,
         quiet=args.quiet,
+        games_filter=header_filter(args),
     )
 
 
