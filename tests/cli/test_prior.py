@@ -111,3 +111,19 @@ def test_bad_collections_and_options_are_one_error_line(collection, tmp_path, ca
         lines = err.strip().splitlines()
         assert code == 2 and lines[-1].startswith("iam: error:") and message in lines[-1], (argv, err)
         assert not (tmp_path / "p.json").exists()
+
+
+def test_a_damaged_zstd_frame_is_counted_and_the_rest_is_used(collection, tmp_path, capsys):
+    zstandard = pytest.importorskip("zstandard")
+    data = collection.read_bytes()
+    compressor = zstandard.ZstdCompressor(write_checksum=True)
+    frames = [compressor.compress(data[start : start + 20_000]) for start in range(0, len(data), 20_000)]
+    damaged = bytearray(b"".join(frames))
+    middle = sum(map(len, frames[: len(frames) // 2]))
+    damaged[middle + 20 : middle + 40] = bytes(20)
+    (tmp_path / "two.pgn.zst").write_bytes(bytes(damaged))
+    code, out, err = _run(capsys, "prior", "build", tmp_path / "two.pgn.zst", *SMALL, "--out", tmp_path / "p.json")
+    assert code == 0, err
+    assert "damaged compressed data: 2" in err and "cannot be decompressed (a damaged zstd frame)" in err
+    read = load_prior(tmp_path / "p.json").settings["source"]["read"]
+    assert read["skipped"] == {"damaged compressed data": 2} and 150 < read["used"] < 200
