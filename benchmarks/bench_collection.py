@@ -7,8 +7,8 @@ varied headers (invented players, ratings, dates, time controls, events), as one
 PGN file, and one four times as large. Each run reads a collection through
 :func:`iam.collection.map_chunks` on a real Dask cluster (a ``LocalCluster`` of
 separate worker processes, one thread each): every game's headers read, its moves
-replayed on a board, the filters applied (``--rating 1800-2400``, so a share is left
-out and counted). Runs alternate between one and two workers, ``--repeats`` times each;
+replayed on a board, and the filter ``--min-plies 20`` applied (every game is replayed
+to count its plies; a short one is left out, and counted). Runs alternate between one and two workers, ``--repeats`` times each;
 reported are the median games per second, per worker, the ratio of two workers to one
 (target: at least 1.7), and the peak resident memory of the reading process and of the
 largest worker, sampled every 50 ms, for the collection and the one four times as large
@@ -38,7 +38,8 @@ from iam.filters import GameFilter
 FIRST = ("Anna", "Boris", "Chen", "Dara", "Emil", "Fatima", "Goran", "Hana", "Ivan", "Jules", "Kofi", "Lena")
 LAST = ("Ruiz", "Novak", "Okafor", "Silva", "Tanaka", "Weber", "Kowalski", "Haddad", "Larsen", "Moreau")
 CONTROLS = ("60+0", "180+2", "300+3", "600+5", "900+10", "1800+0", "5400+30")
-FILTER = GameFilter(rating=(1800, 2400))
+FILTER = GameFilter(min_plies=20)
+"""Every game is replayed to count its plies; the shorter ones are left out, and counted."""
 
 
 def movetexts() -> list[str]:
