@@ -200,7 +200,7 @@ class _Killer(threading.Thread):
 def test_a_worker_killed_mid_run_costs_nothing_but_time(stockfish, cluster, botvinnik_games, tmp_path):
     psutil = pytest.importorskip("psutil")
     games = [replace(game, moves=game.moves[:48]) for game in botvinnik_games[:3]]  # about 70 distinct positions
-    settings = AnalysisSettings(stockfish, depth=8, positions_per_task=4)
+    settings = AnalysisSettings(stockfish, depth=6, positions_per_task=4)
     local = analyse_games(games, replace(settings, cache=str(tmp_path / "local.sqlite")), Execution(jobs=1))
 
     pids = _worker_pids(cluster)
