@@ -45,6 +45,7 @@ from iam.filters import GameFilter, reason_left_out
 from iam.parquet_games import PARQUET_COLUMNS, parquet_file, parquet_game_texts
 from iam.pgn import decode_text, file_kind, name_matches
 from iam.pgntext import GameText, ParsedGame, parse_game, read_headers, split_games
+from iam.zstd_layout import FRAME_MAGIC, block_header, frame_header, is_skippable
 
 __all__ = [
     "CHUNK_BYTES",
@@ -69,10 +70,7 @@ DAMAGED = "damaged compressed data"
 _PIECE = 1 << 20
 _TAG_START = re.compile(rb'\[[A-Za-z0-9][A-Za-z0-9_+#=:-]*\s+"')
 """A tag line's start, as :mod:`iam.pgntext` reads it."""
-_ZSTD_MAGIC = (0xFD2FB528).to_bytes(4, "little")
-_ZSTD_SKIPPABLE = 0x184D2A50
-_ZSTD_DICT_ID_BYTES = (0, 1, 2, 4)
-_ZSTD_CONTENT_SIZE_BYTES = (0, 2, 4, 8)
+_ZSTD_MAGIC = FRAME_MAGIC.to_bytes(4, "little")
 
 
 @dataclass(frozen=True)
@@ -341,7 +339,7 @@ def _zstd_frames(handle: io.BufferedReader) -> Iterator[tuple[int, int, str]]:
         handle.seek(position)
         magic = handle.read(4)
         value = int.from_bytes(magic, "little") if len(magic) == 4 else -1
-        if value & 0xFFFFFFF0 == _ZSTD_SKIPPABLE:
+        if is_skippable(value):
             skip = int.from_bytes(handle.read(4), "little")
             position += 8 + skip
             continue
@@ -361,22 +359,19 @@ def _frame_end(handle: io.BufferedReader, start: int, size: int) -> tuple[int, s
     descriptor = handle.read(1)
     if not descriptor:
         return size, "the file ends inside a frame"
-    value = descriptor[0]
-    single_segment = bool(value & 0x20)
-    checksum = 4 if value & 0x04 else 0
-    content_size = _ZSTD_CONTENT_SIZE_BYTES[value >> 6] or (1 if single_segment else 0)
-    position = start + 5 + (0 if single_segment else 1) + _ZSTD_DICT_ID_BYTES[value & 0x03] + content_size
+    header, has_checksum = frame_header(descriptor[0])
+    checksum = 4 if has_checksum else 0
+    position = start + 5 + header
     while True:
         handle.seek(position)
         head = handle.read(3)
         if len(head) < 3:
             return size, "the file ends inside a frame"
-        header = int.from_bytes(head, "little")
-        kind, length = (header >> 1) & 0x03, header >> 3
+        last, kind, length = block_header(int.from_bytes(head, "little"))
         if kind == 3:
             return position, "corrupt block header"
-        position += 3 + (1 if kind == 1 else length)
-        if header & 0x01:
+        position += 3 + length
+        if last:
             end = position + checksum
             return (end, "") if end <= size else (size, "the file ends inside a frame")
         if position > size:

@@ -39,6 +39,7 @@ from iam.errors import DataError, PlayerNotFoundError
 from iam.heldout import TEST_EVERY, split_of
 from iam.parquet_games import parquet_game_texts
 from iam.pgntext import GameText, ParsedGame, parse_game, read_headers, split_games
+from iam.zstd_layout import FRAME_MAGIC, block_header, frame_header, is_skippable
 
 __all__ = [
     "ColorFilter",
@@ -439,7 +440,7 @@ def file_kind(path: str | Path) -> str:
     if head == b"PAR1":
         return "parquet"
     kind = next((name for magic, name in _MAGIC.items() if head.startswith(magic)), "plain")
-    if len(head) == 4 and int.from_bytes(head, "little") & 0xFFFFFFF0 == _ZSTD_SKIPPABLE:
+    if len(head) == 4 and is_skippable(int.from_bytes(head, "little")):
         kind = "zstd"  # a skippable frame first, as pzstd writes
     return kind
 
@@ -475,10 +476,6 @@ class _ZstdReader(io.RawIOBase):
         super().close()
 
 
-_ZSTD_FRAME = 0xFD2FB528
-_ZSTD_SKIPPABLE = 0x184D2A50  # to 0x184D2A5F: the low four bits are free
-_ZSTD_DICT_ID_BYTES = (0, 1, 2, 4)
-_ZSTD_CONTENT_SIZE_BYTES = (0, 2, 4, 8)
 
 
 class _ZstdFrames:
@@ -533,27 +530,23 @@ class _ZstdFrames:
     def _parse(self, head: bytes) -> None:
         value = int.from_bytes(head, "little")
         if self._state == "magic":
-            if value == _ZSTD_FRAME:
+            if value == FRAME_MAGIC:
                 self._state = "descriptor"
-            elif value & 0xFFFFFFF0 == _ZSTD_SKIPPABLE:
+            elif is_skippable(value):
                 self._state = "skippable size"
             else:
                 raise zstandard.ZstdError(f"not a zstd frame (magic number {value:#010x})")
         elif self._state == "skippable size":
             self._state, self._skip = "magic", value
         elif self._state == "descriptor":
-            single_segment = bool(value & 0x20)
-            self._checksum = bool(value & 0x04)
-            content_size = _ZSTD_CONTENT_SIZE_BYTES[value >> 6] or (1 if single_segment else 0)
-            self._frame_header_size = (0 if single_segment else 1) + _ZSTD_DICT_ID_BYTES[value & 0x03] + content_size
+            self._frame_header_size, self._checksum = frame_header(value)
             self._state = "frame header" if self._frame_header_size else "block"
         elif self._state == "frame header":
             self._state = "block"
         else:  # a block header: last-block bit, type, size
-            kind, size = (value >> 1) & 0x03, value >> 3
+            last, kind, self._skip = block_header(value)
             if kind == 3:
                 raise zstandard.ZstdError("corrupt zstd block (reserved block type)")
-            self._skip = 1 if kind == 1 else size
-            if value & 0x01:
+            if last:
                 self._state = "magic"
                 self._skip += 4 if self._checksum else 0

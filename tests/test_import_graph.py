@@ -20,6 +20,7 @@ LAYERS = (
     (
         "iam.errors", "iam.pgn", "iam.pgntext", "iam.bundled", "iam.heldout", "iam.player_games",
         "iam.progress", "iam.jsonsafe", "iam.filters", "iam.execution", "iam.collection", "iam.parquet_games",
+        "iam.zstd_layout",
     ),
     ("search",),
     ("search.chess",),
