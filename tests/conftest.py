@@ -148,3 +148,17 @@ def cluster(tmp_path_factory):
 def start_dask_cluster():
     """``start_dask_cluster(folder, workers=2)``: a cluster of a test module's own (a context manager)."""
     return dask_cluster
+
+
+@pytest.fixture(scope="session")
+def synthetic_model_files(synthetic_players, tmp_path_factory) -> dict[str, Path]:
+    """IAM model files of both invented players, fitted on their training games only."""
+    from iam.model import OpponentModel
+
+    folder = tmp_path_factory.mktemp("models")
+    paths = {}
+    for name, pgn in synthetic_players.items():
+        games, _ = load_player_games([pgn], player=name, split="train")
+        OpponentModel(player=name, belief_positions=200).fit(games).save(folder / f"{name}.json")
+        paths[name] = folder / f"{name}.json"
+    return paths

@@ -15,8 +15,6 @@ import pytest
 
 from iam.cli import main
 from iam.execution import Execution, ExecutionError, execution_from, map_in_order, run_map
-from iam.model import OpponentModel
-from iam.pgn import load_player_games
 
 NAMES = ("Alpha Ann", "Beta Bob")
 
@@ -44,15 +42,9 @@ def test_the_scheduler_comes_from_the_option_or_the_environment(monkeypatch):
 
 
 @pytest.fixture(scope="module")
-def model_files(synthetic_players, tmp_path_factory) -> dict[str, Path]:
+def model_files(synthetic_model_files) -> dict[str, Path]:
     """IAM model files of both invented players (training games only)."""
-    folder = tmp_path_factory.mktemp("models")
-    paths = {}
-    for name in NAMES:
-        games, _ = load_player_games([synthetic_players[name]], player=name, split="train")
-        OpponentModel(player=name, belief_positions=200).fit(games).save(folder / f"{name}.json")
-        paths[name] = folder / f"{name}.json"
-    return paths
+    return synthetic_model_files
 
 
 def _run(capsys, *argv) -> tuple[int, str, str]:

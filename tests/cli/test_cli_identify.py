@@ -8,7 +8,6 @@ import json
 import pytest
 
 from iam.cli import main
-from iam.model import OpponentModel
 from iam.pgn import load_player_games
 from iam.ranker import MoveRanker
 
@@ -16,17 +15,12 @@ NAMES = ("Alpha Ann", "Beta Bob")
 
 
 @pytest.fixture(scope="module")
-def model_files(synthetic_players, tmp_path_factory):
+def model_files(synthetic_model_files, synthetic_players, tmp_path_factory):
     """IAM model files of both invented players (training games only), and a ranker file."""
-    folder = tmp_path_factory.mktemp("models")
-    paths = {}
-    for name in NAMES:
-        games, _ = load_player_games([synthetic_players[name]], player=name, split="train")
-        OpponentModel(player=name, belief_positions=200).fit(games).save(folder / f"{name}.json")
-        paths[name] = folder / f"{name}.json"
+    paths = dict(synthetic_model_files)
     games, _ = load_player_games([synthetic_players["Beta Bob"]], player="Beta Bob", split="train")
-    MoveRanker(families=("move",), prior="none", max_positions=60).fit(games).save(folder / "ranker.json")
-    paths["ranker"] = folder / "ranker.json"
+    paths["ranker"] = tmp_path_factory.mktemp("ranker") / "ranker.json"
+    MoveRanker(families=("move",), prior="none", max_positions=60).fit(games).save(paths["ranker"])
     return paths
 
 
