@@ -28,15 +28,25 @@ from matplotlib.figure import Figure
 from scipy.stats import norm
 
 from experiments.common import ExperimentConfig, ExperimentResult
+from iam import candidates
+from iam.candidates import (
+    RANKER_FAMILIES,
+    TEMPERATURE_KS,
+    CandidateSettings,
+    Group,
+    deal_sums,
+    development_temperature,
+    fit_candidates,
+    game_matrix,
+)
 from iam.errors import DataError
-from iam.filters import GameFilter, apply_filter
-from iam.heldout import development_games, fitting_games, test_games
-from iam.identify import MoveScorer, candidate_probabilities, fit_temperature, game_positions, rank_credit
+from iam.filters import GameFilter
+from iam.identify import MoveScorer, candidate_probabilities, game_positions, rank_credit
 from iam.model import OpponentModel
-from iam.pgn import PlayerGame, load_player_games
+from iam.pgn import PlayerGame
 from iam.progress import progress
 from iam.ranker import MoveRanker
-from iam.ranker.evidence import DEFAULT_SEARCH_DEPTH, EngineSettings, with_engine
+from iam.ranker.evidence import DEFAULT_SEARCH_DEPTH, EngineSettings
 from iam.repertoire import MODEL_WEIGHT, RepertoireScorer, memory_of
 
 __all__ = [
@@ -44,17 +54,13 @@ __all__ = [
     "CONTROL",
     "RANKER_FAMILIES",
     "StylometryConfig",
-    "Group",
     "StylometryResult",
     "stylometry",
     "run",
     "NAME",
     "HELP",
-    "trained_candidates",
     "load_groups",
-    "decade_groups",
     "split_group",
-    "sample_sums",
     "summarise",
     "wilson_interval",
     "plot",
@@ -71,12 +77,10 @@ CONTROL = "population"
 
 _CONTROL_FAMILIES = ("move", "population")
 
-RANKER_FAMILIES = ("move", "search", "value", "habits")
 """The ranker's families here: without the population book, which differs between
 candidates (a player's own book leaves him out, everyone else's holds his openings) and
 so speaks against the true player."""
 _CONTROL_PLAYER = "population control"
-_DEV_SAMPLES = 100
 
 
 @dataclass(frozen=True)
@@ -85,7 +89,7 @@ class StylometryConfig(ExperimentConfig):
 
     players: tuple[tuple[str, str], ...] = field(kw_only=True)
     """(name, PGN path) per player (required, by keyword)."""
-    ks: tuple[int, ...] = (1, 5, 10, 20, 50)
+    ks: tuple[int, ...] = TEMPERATURE_KS
     predictors: tuple[str, ...] = ("iam", "ranker", "repertoire", CONTROL)
     repertoire: bool = True
     """Score the positions a candidate remembers from his openings by the candidates'
@@ -124,14 +128,26 @@ class StylometryConfig(ExperimentConfig):
     games_filter: GameFilter | None = None
     """Conditions on every player's games' headers and length (:mod:`iam.filters`); the splits keep their numbering."""
 
-
-@dataclass(frozen=True)
-class Group:
-    """One candidate: a label, the player's name (for the prior), and his games (all splits)."""
-
-    label: str
-    player: str
-    games: tuple[PlayerGame, ...]
+    def candidate_settings(self) -> CandidateSettings:
+        """How this run fits and scores its candidate models (:mod:`iam.candidates`)."""
+        return CandidateSettings(
+            repertoire=self.repertoire,
+            model_weight=self.model_weight,
+            train_games=self.train_games,
+            train_positions=self.train_positions,
+            prior_strength=self.prior_strength,
+            ranker_families=self.ranker_families,
+            max_dev_games=self.max_dev_games,
+            positions_per_game=self.positions_per_game,
+            ks=self.ks,
+            engine=self.engine,
+            search_depth=self.search_depth,
+            search_cache=self.search_cache,
+            games_filter=self.games_filter,
+            seed=self.seed,
+            jobs=self.jobs,
+            scheduler=self.scheduler,
+        )
 
 
 @dataclass(frozen=True)
@@ -148,90 +164,26 @@ class StylometryResult:
 
 def load_groups(config: StylometryConfig) -> tuple[list[Group], list[str]]:
     """The groups of a run (players, or decades of players) and notes on what was read."""
-    groups, notes = [], []
-    for name, path in config.players:
-        games, report = load_player_games([path], player=name)
-        if config.games_filter is not None:  # the games left out keep their numbers: the splits do not move
-            games = list(apply_filter(games, config.games_filter, report))
-            if report.filtered:
-                notes.append(f"{name}: {sum(report.filtered.values())} games left out by the filters ({dict(report.filtered)})")
-        if report.skipped_total:
-            notes.append(f"{name}: {report.skipped_total} games skipped ({dict(report.skipped)})")
-        if config.by_decade:
-            found, dropped = decade_groups(name, games, config.min_decade_games)
-            groups.extend(found)
-            notes.extend(dropped)
-        else:
-            groups.append(Group(name, name, tuple(games)))
-    return groups, notes
-
-
-def decade_groups(player: str, games: Sequence[PlayerGame], minimum: int) -> tuple[list[Group], list[str]]:
-    """One group per decade of the games' dates with at least ``minimum`` games; notes on the rest."""
-    by_decade: dict[str, list[PlayerGame]] = {}
-    undated = 0
-    for game in games:
-        year = game.date[:4]
-        if year.isdigit():
-            by_decade.setdefault(f"{year[:3]}0s", []).append(game)
-        else:
-            undated += 1
-    notes = [f"{player}: {undated} undated games left out"] if undated else []
-    groups = []
-    for decade in sorted(by_decade):
-        found = by_decade[decade]
-        if len(found) >= minimum and any(g.split == "test" for g in found):
-            groups.append(Group(f"{player} {decade}", player, tuple(found)))
-        else:
-            notes.append(f"{player} {decade}: {len(found)} games, fewer than {minimum} (left out)")
-    return groups, notes
+    return candidates.load_groups(config.players, config.games_filter, by_decade=config.by_decade, min_decade_games=config.min_decade_games)
 
 
 def split_group(group: Group, config: StylometryConfig, rng: np.random.Generator) -> dict[str, list[PlayerGame]]:
     """The group's fitting, development and test games (development and test capped by seeded samples)."""
-    fitting = fitting_games(group.games)
-    if config.train_games is not None:
-        fitting = fitting[: config.train_games]
-    development = development_games(group.games)
-    test = test_games(group.games)
-    return {
-        "fitting": fitting,
-        "development": _sample(development, config.max_dev_games, rng),
-        "test": _sample(test, config.max_test_games, rng),
-    }
-
-
-def _sample(games: list[PlayerGame], cap: int | None, rng: np.random.Generator) -> list[PlayerGame]:
-    if cap is None or len(games) <= cap:
-        return games
-    chosen = np.sort(rng.choice(len(games), size=cap, replace=False))
-    return [games[i] for i in chosen.tolist()]
+    return candidates.split_group(group, config.candidate_settings(), rng, max_test_games=config.max_test_games)
 
 
 def _fit_models(groups: list[Group], splits: list[dict], config: StylometryConfig, rng: np.random.Generator) -> dict[str, list]:
     """Per predictor, one fitted model per group (the control's from a random share of everyone's games)."""
     models: dict[str, list] = {}
-    ranker = dict(
-        max_positions=config.train_positions,
-        prior_strength=config.prior_strength,
-        search_depth=config.search_depth,
-        search_cache=config.search_cache,
-        random_state=config.seed,
-        jobs=config.jobs,
-    )
+    fitting = [split["fitting"] for split in splits]
     for predictor in config.predictors:
         if predictor in ("iam", "repertoire"):
-            models[predictor] = models.get("iam") or models.get("repertoire") or [
-                OpponentModel(player=g.player, random_state=config.seed).fit(s["fitting"]) for g, s in zip(groups, splits)
-            ]
-        elif predictor == "ranker":
-            models[predictor] = [MoveRanker(player=g.player, families=config.ranker_families, **ranker).fit(s["fitting"]) for g, s in zip(groups, splits)]
-        elif predictor == "ranker+engine":
-            engine = dict(engine=config.engine.path, engine_depth=config.engine.depth, engine_cache=config.engine.cache)
-            families = with_engine(config.ranker_families)
-            models[predictor] = [MoveRanker(player=g.player, families=families, **engine, **ranker).fit(s["fitting"]) for g, s in zip(groups, splits)]
+            shared = models.get("iam") or models.get("repertoire")
+            models[predictor] = shared or fit_candidates("iam", groups, fitting, config.candidate_settings())
         elif predictor == CONTROL:
             models[predictor] = _control_models(splits, config, rng)
+        else:
+            models[predictor] = fit_candidates(predictor, groups, fitting, config.candidate_settings())
     return models
 
 
@@ -292,28 +244,7 @@ def _scorer(predictor: str, models: list, config: StylometryConfig) -> MoveScore
 
 def _game_matrix(scorer: MoveScorer | _OpeningsOnly, games: list[PlayerGame], config: StylometryConfig, progress) -> tuple[np.ndarray, np.ndarray]:
     """Summed log-likelihood of each game under each model, and the moves scored per game."""
-    per_game = scorer.games(games, cap=config.positions_per_game, random_state=config.seed, jobs=config.jobs, scheduler=config.scheduler, progress=progress)
-    sums = np.array([scores.sum(axis=0) for scores in per_game]).reshape(len(games), len(scorer.models))
-    return sums, np.array([len(scores) for scores in per_game])
-
-
-def sample_sums(matrix: np.ndarray, owner: np.ndarray, k: int, samples: int, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
-    """Summed rows of ``samples`` seeded samples of k games per group (without replacement within a sample).
-
-    ``matrix`` has one row per game and ``owner`` the group of each row; groups with
-    fewer than k games are left out. Returns (sums: samples x columns, true group per sample).
-    """
-    sums, truth = [], []
-    for group in np.unique(owner).tolist():
-        rows = np.flatnonzero(owner == group)
-        if len(rows) < k:
-            continue
-        chosen = np.argsort(rng.random((samples, len(rows))), axis=1)[:, :k]
-        sums.append(matrix[rows[chosen]].sum(axis=1))
-        truth.append(np.full(samples, group))
-    if not sums:
-        return np.zeros((0, matrix.shape[1])), np.zeros(0, dtype=np.int64)
-    return np.concatenate(sums), np.concatenate(truth)
+    return game_matrix(scorer, games, config.candidate_settings(), progress)
 
 
 def wilson_interval(share: float, n: float, confidence: float = 0.95) -> tuple[float, float]:
@@ -326,25 +257,9 @@ def wilson_interval(share: float, n: float, confidence: float = 0.95) -> tuple[f
     return (float(min(share, max(0.0, centre - half))), float(max(share, min(1.0, centre + half))))
 
 
-def deal_sums(matrix: np.ndarray, owner: np.ndarray, k: int, samples: int, seed: Sequence[int], deals: int = 1) -> tuple[np.ndarray, np.ndarray]:
-    """:func:`sample_sums` under each deal's models (``matrix``: their columns deal after deal), stacked.
-
-    Every deal sees the same samples of games (drawn with ``seed``), so the deals differ
-    only in their models.
-    """
-    width = matrix.shape[1] // deals
-    found = [sample_sums(matrix[:, d * width : (d + 1) * width], owner, k, samples, np.random.default_rng(seed)) for d in range(deals)]
-    return np.concatenate([sums for sums, _ in found]), np.concatenate([truth for _, truth in found])
-
-
 def _temperature(matrix: np.ndarray, owner: np.ndarray, ks: Sequence[int], seed: Sequence[int], deals: int = 1) -> float:
     """The temperature fitted on samples of development games of every size k that fits."""
-    sums, truth = [], []
-    for k in ks:
-        found, owners = deal_sums(matrix, owner, k, _DEV_SAMPLES, [*seed, k], deals)
-        sums.append(found)
-        truth.append(owners)
-    return fit_temperature(np.concatenate(sums), np.concatenate(truth).astype(np.int64))
+    return development_temperature(matrix, owner, ks, seed, deals)
 
 
 def _rows_for(
@@ -470,27 +385,6 @@ def stylometry(config: StylometryConfig, *, groups: list[Group] | None = None, p
         groups=group_table,
         notes=notes,
     )
-
-
-def trained_candidates(config: StylometryConfig) -> tuple[list[str], list, float]:
-    """Candidate models of the first predictor, fitted now, and their temperature from development games.
-
-    What ``iam identify --players`` uses: each player's model from his fitting games,
-    the temperature from samples of his development games (never his test games).
-    """
-    _check(config)
-    groups, _ = load_groups(config)
-    rng = np.random.default_rng(config.seed)
-    splits = [split_group(group, config, rng) for group in groups]
-    for group, split in zip(groups, splits):
-        if not split["fitting"] or not split["development"]:
-            raise ValueError(f"{group.label} needs fitting and development games (has {len(split['fitting'])} and {len(split['development'])})")
-    predictor = config.predictors[0]
-    models = _fit_models(groups, splits, replace(config, predictors=(predictor,)), rng)[predictor]
-    development = [game for split in splits for game in split["development"]]
-    owner = np.array([number for number, split in enumerate(splits) for _ in split["development"]], dtype=np.int64)
-    matrix, _ = _game_matrix(_scorer(predictor, models, config), development, config, None)
-    return [group.label for group in groups], models, _temperature(matrix, owner, config.ks, [config.seed, 0])
 
 
 def _check(config: StylometryConfig) -> None:

@@ -182,3 +182,19 @@ def test_lightgbm_is_imported_only_inside_the_functions_that_fit():
             if any(found.split(".")[0] == "lightgbm" for found in names):
                 at_top.append(name)
     assert at_top == []
+
+
+RESEARCH_COMMANDS = ("iam.cli.experiment", "iam.cli.experiments")
+"""The CLI's front doors to the experiments; every other command is a product command."""
+
+
+def test_product_commands_import_no_experiment():
+    importing = sorted(
+        f"{module} -> {target}"
+        for module, targets in _graph().items()
+        if _layer(module) == len(LAYERS) - 1 and not any(module == p or module.startswith(p + ".") for p in RESEARCH_COMMANDS)
+        for target in targets
+        if target == "experiments" or target.startswith("experiments.")
+    )
+    assert importing == []
+    assert "experiments.stylometry" in _graph()["iam.cli.experiments.stylometry"]  # the rule sees the front doors' imports

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from experiments.stylometry import StylometryConfig, trained_candidates
+from iam.candidates import CandidateSettings, trained_candidates
 from iam.cli._common import (
     add_engine_arguments,
     add_quiet,
@@ -115,9 +115,7 @@ def _candidates(args: argparse.Namespace, jobs: int) -> tuple[list[str], list, f
 
     files = args.pgn if len(args.pgn) == len(args.players) else args.pgn * len(args.players)
     predictor = "ranker+engine" if args.predictor == "ranker" and args.engine else args.predictor
-    config = StylometryConfig(
-        players=tuple(zip(args.players, files)),
-        predictors=(predictor,),
+    settings = CandidateSettings(
         repertoire=not args.no_repertoire,
         model_weight=args.model_weight,
         train_games=args.train_games,
@@ -126,9 +124,10 @@ def _candidates(args: argparse.Namespace, jobs: int) -> tuple[list[str], list, f
         search_cache=args.search_cache,
         seed=args.seed,
         jobs=jobs,
+        scheduler=args.scheduler,
     )
     try:
-        names, models, temperature = trained_candidates(config)
+        names, models, temperature = trained_candidates(predictor, tuple(zip(args.players, files)), settings)
     except ValueError as exc:
         raise DataError(str(exc)) from None
     return names, models, temperature, True

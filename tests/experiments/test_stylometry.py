@@ -11,10 +11,7 @@ import experiments.stylometry as stylometry_module
 from experiments.stylometry import (
     CONTROL,
     StylometryConfig,
-    deal_sums,
-    decade_groups,
     load_groups,
-    sample_sums,
     stylometry,
     wilson_interval,
 )
@@ -108,33 +105,6 @@ def test_test_games_never_reach_a_fit_or_the_temperature(spied_run, synthetic_pl
     assert np.array_equal(seen["temperature"][0], dev_iam)
 
 
-def test_sample_sums_are_sums_of_k_distinct_rows_of_the_group():
-    rng = np.random.default_rng(0)
-    matrix = rng.normal(size=(9, 3))
-    owner = np.array([0, 0, 0, 0, 1, 1, 1, 2, 2])
-    sums, truth = sample_sums(matrix, owner, 3, 50, np.random.default_rng(1))
-    assert sorted(set(truth.tolist())) == [0, 1]  # group 2 has fewer than 3 games
-    replay = np.random.default_rng(1)
-    for group in (0, 1):
-        rows = np.flatnonzero(owner == group)
-        chosen = np.argsort(replay.random((50, len(rows))), axis=1)[:, :3]
-        assert np.allclose(sums[truth == group], matrix[rows[chosen]].sum(axis=1))
-        assert all(len(set(c)) == 3 for c in chosen.tolist())
-
-
-def test_every_deal_of_the_control_sees_the_same_samples():
-    rng = np.random.default_rng(0)
-    matrix = rng.normal(size=(9, 6))  # two deals of three candidates
-    owner = np.array([0, 0, 0, 0, 1, 1, 1, 2, 2])
-    sums, truth = deal_sums(matrix, owner, 2, 30, [7, 2], deals=2)
-    first, first_truth = sample_sums(matrix[:, :3], owner, 2, 30, np.random.default_rng([7, 2]))
-    second, _ = sample_sums(matrix[:, 3:], owner, 2, 30, np.random.default_rng([7, 2]))
-    assert np.array_equal(sums, np.concatenate([first, second]))
-    assert np.array_equal(truth, np.concatenate([first_truth, first_truth]))
-    alone, _ = deal_sums(matrix[:, :3], owner, 2, 30, [7, 2])
-    assert np.array_equal(alone, first)
-
-
 def _text(game) -> str:
     return " ".join(move.uci() for move in game.moves)
 
@@ -163,17 +133,6 @@ def test_wilson_interval_contains_the_share_and_narrows_with_trials():
     assert low < 0.8 < high
     assert wilson_interval(0.8, 1000)[1] - wilson_interval(0.8, 1000)[0] < high - low
     assert np.isnan(wilson_interval(0.5, 0)[0])
-
-
-def test_decades_with_enough_games_become_groups(synthetic_players):
-    games, _ = load_player_games([synthetic_players["Beta Bob"]], player="Beta Bob")
-    groups, notes = decade_groups("Beta Bob", games, 10)
-    assert [g.label for g in groups] == ["Beta Bob 1940s", "Beta Bob 1950s"]
-    assert [len(g.games) for g in groups] == [20, 10]
-    groups, notes = decade_groups("Beta Bob", games, 15)
-    assert len(groups) == 1 and "1950s: 10 games" in notes[0]
-    found, _ = load_groups(_config(synthetic_players, by_decade=True, min_decade_games=10))
-    assert len(found) == 4
 
 
 def test_the_cli_prints_the_issues_json_shape(synthetic_players):
