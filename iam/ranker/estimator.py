@@ -52,7 +52,7 @@ from iam.ranker.policynet import PolicyNet, require_policy_net
 from iam.ranker.population import PopulationPrior, bundled_prior
 from iam.ranker.positions import player_positions, position_of
 from iam.ranker.replytable import fit_reply_policy
-from iam.ranker.training import move_table
+from iam.ranker.training import deal_folds, move_table
 from iam.ranker.valuenet import ValueNet, require_value_net
 from iam.rote import RoteMemory
 from search.chess.scoring import RootScoreCache
@@ -179,13 +179,14 @@ class MoveRanker(Closeable, BaseEstimator):
     # -- learning ---------------------------------------------------------------
 
     def fit(self, games: Iterable[PlayerGame], y: None = None, *, progress: Callable | None = None) -> MoveRanker:
-        """Learn the player's weights from his games; returns ``self``."""
+        """Learn the player's weights from his games (in any order: they are taken by their index); returns ``self``."""
         games = list(games)
         families = self._check_parameters()
         if not games:
             raise ValueError("cannot fit a move ranker on no games")
         if not all(isinstance(game, PlayerGame) for game in games):
             raise TypeError("fit expects PlayerGame records (see iam.pgn.load_player_games)")
+        games.sort(key=lambda game: game.index)  # the sample and the folds follow the games' numbers, not their order
         self.player_ = self.player or _most_common_name(games)
         prior = self._population() if self.prior == "population" else None
         evidence = player_evidence(
@@ -244,18 +245,18 @@ class MoveRanker(Closeable, BaseEstimator):
     def _calibration(self, table, positions, penalty: float, offset: np.ndarray | float) -> tuple[float, TopLabelCalibration]:
         """The softmax temperature and the top-label map that calibrate the beliefs, from out-of-fold scores.
 
-        The training games are dealt into folds as for the habit features; each fold's
+        The games of the training positions are dealt into folds by the habit features' rule
+        (:func:`~iam.ranker.training.deal_folds`); each fold's
         positions are scored by weights fitted on the other folds; one temperature is
         fitted to those scores, then the map of the top belief
         (:mod:`iam.ranker.calibration`) to the scores divided by it. With too few games to
         hold any out: temperature 1 and no map. The residual trees (``offset``) never saw
         the player, so they are the same in every fold.
         """
-        games = sorted({position.game for position in positions})
-        folds = min(self.folds, len(games))
+        fold_of = deal_folds((position.game for position in positions), self.folds)
+        folds = max(fold_of.values(), default=0) + 1
         if folds < 2:
             return 1.0, TopLabelCalibration()
-        fold_of = {game: number % folds for number, game in enumerate(games)}
         fold = np.array([fold_of[position.game] for position in positions])
         scores = np.zeros(len(table.features))
         offset = np.broadcast_to(offset, scores.shape)

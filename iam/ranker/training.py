@@ -2,7 +2,7 @@
 
 The habit features of a training position must come from an IAM model (and move
 pattern counts) that never saw that position's game: the training games are dealt
-into folds (game ``i`` of the list into fold ``i % folds``) and each fold's positions
+into folds (:func:`deal_folds`) and each fold's positions
 are described by an IAM model and pattern counts of the other folds. The other families do not depend on the player's
 games (the population book holds other masters only) and are computed directly.
 Feature rows are computed in ``jobs`` processes.
@@ -10,7 +10,7 @@ Feature rows are computed in ``jobs`` processes.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 
 import numpy as np
@@ -23,7 +23,19 @@ from iam.ranker.logit import MoveTable
 from iam.ranker.patterns import PatternCounts, count_patterns
 from iam.ranker.positions import Position, player_positions
 
-__all__ = ["move_table", "out_of_fold_evidence", "stack_table"]
+__all__ = ["deal_folds", "move_table", "out_of_fold_evidence", "stack_table"]
+
+
+def deal_folds(game_indices: Iterable[int], folds: int) -> dict[int, int]:
+    """Each game's fold: the games in the order of their index, dealt in turn into ``min(folds, games)`` folds.
+
+    The one rule by which the ranker holds games out: the habit features deal the training games,
+    the calibration the games its positions come from. A game's fold depends on the indices alone,
+    not on the order the games arrive in.
+    """
+    games = sorted(set(game_indices))
+    folds = min(folds, len(games))
+    return {game: number % folds for number, game in enumerate(games)}
 
 
 def out_of_fold_evidence(
@@ -32,8 +44,8 @@ def out_of_fold_evidence(
     """Pairs (evidence, its positions): each fold's positions with an IAM model and pattern counts without that fold."""
     if "habits" not in evidence.families or len(games) < 2:
         return [(replace(evidence, iam=None, own_patterns=None), list(positions))]
-    folds = min(folds, len(games))
-    fold_of = {game.index: number % folds for number, game in enumerate(games)}
+    fold_of = deal_folds((game.index for game in games), folds)
+    folds = max(fold_of.values()) + 1
     fold_patterns = [count_patterns(game for game in games if fold_of[game.index] == fold) for fold in range(folds)]
     all_patterns = sum(fold_patterns, PatternCounts())
     pairs = []

@@ -15,7 +15,7 @@ from iam.ranker.evidence import Evidence
 from iam.ranker.population import PopulationBook, PopulationPrior, PriorWeights
 from iam.ranker.positions import player_positions
 from iam.ranker.replytable import fit_reply_policy
-from iam.ranker.training import out_of_fold_evidence
+from iam.ranker.training import deal_folds, out_of_fold_evidence
 from search.chess.board import Position as FastPosition
 from search.chess.board import from_move
 from search.chess.replies import REPLY_INPUTS
@@ -156,6 +156,21 @@ def test_habits_of_a_training_position_come_from_a_model_without_its_game(traini
     for evidence, mine in pairs:
         assert evidence.iam.n_games_ == 24  # 30 games, 5 folds: each model sees the other 24
         assert len({fold_of[p.game] for p in mine}) == 1  # one fold's positions, one model
+
+
+def test_folds_follow_the_games_indices_not_their_order():
+    assert deal_folds([7, 3, 11, 5, 3], 3) == {3: 0, 5: 1, 7: 2, 11: 0}
+    assert deal_folds([11, 7, 5, 3], 3) == deal_folds([3, 5, 7, 11], 3)
+    assert deal_folds([4, 9], 5) == {4: 0, 9: 1}  # fewer games than folds: one fold a game
+    assert deal_folds([], 5) == {}
+
+
+def test_a_fit_does_not_depend_on_the_order_the_games_arrive_in(training):
+    """Folds of the habits and of the calibration follow the games' indices: reversed games, the same ranker."""
+    forward = MoveRanker(families=FAST, max_positions=80, prior="none").fit(training)
+    backward = MoveRanker(families=FAST, max_positions=80, prior="none").fit(list(reversed(training)))
+    assert np.array_equal(forward.coef_, backward.coef_)
+    assert forward.temperature_ == backward.temperature_
 
 
 def test_search_features_come_from_scoring_every_move(training):
