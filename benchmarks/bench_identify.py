@@ -31,6 +31,7 @@ from iam.identify import MoveScorer, game_positions
 from iam.pgn import load_player_games
 from iam.ranker import DEFAULT_FAMILIES, MoveRanker
 from iam.ranker.evidence import with_engine
+from iam.ranker.resources import Resources
 
 TARGET_SECONDS = 30.0
 
@@ -39,8 +40,9 @@ def _fit(entry, args) -> MoveRanker:
     games, _ = load_player_games([bundled_pgn(entry.file)], player=entry.player, split="train", max_games=args.train_games)
     chosen = tuple(args.families.split(",")) if args.families else DEFAULT_FAMILIES
     families = with_engine(chosen) if args.engine else chosen
-    engine = dict(engine=args.engine, engine_depth=args.engine_depth, engine_cache=args.engine_cache) if args.engine else {}
-    return MoveRanker(player=entry.player, families=families, max_positions=args.train_positions, jobs=args.jobs, **engine).fit(games)
+    resources = Resources(engine=args.engine, engine_cache=args.engine_cache if args.engine else None, jobs=args.jobs)
+    ranker = MoveRanker(player=entry.player, families=families, max_positions=args.train_positions, engine_depth=args.engine_depth)
+    return ranker.fit(games, resources=resources)
 
 
 def _test_file(entry, count: int, folder: Path) -> tuple[Path, list]:

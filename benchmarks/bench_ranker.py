@@ -27,6 +27,7 @@ from iam.pgn import load_player_games
 from iam.predictors import PredictorSettings
 from iam.ranker import DEFAULT_FAMILIES, MoveRanker
 from iam.ranker.positions import player_positions
+from iam.ranker.resources import Resources
 
 FAMILIES = DEFAULT_FAMILIES
 
@@ -59,10 +60,11 @@ def main() -> int:
         predictors += [name for name in ("ranker+engine", "engine-best") if name not in predictors]
     settings = PredictorSettings(
         iam={"random_state": args.seed},
-        ranker={"families": FAMILIES, "max_positions": args.train_positions, "random_state": args.seed, "search_cache": args.search_cache},
+        ranker={"families": FAMILIES, "max_positions": args.train_positions, "random_state": args.seed},
         engine=args.engine,
         engine_depth=args.engine_depth,
         engine_cache=args.engine_cache,
+        search_cache=args.search_cache,
     )
     started = time.perf_counter()
     report = evaluate(training + test, player=args.player, train_sizes=sizes, predictors=predictors, settings=settings, jobs=args.jobs)
@@ -120,8 +122,8 @@ def targets(summary, bands, training_count: int, positions) -> list[str]:
 def cost(training, test, args) -> list[str]:
     """Train the pure-Python ranker on 400 games, score 1,000 positions; predict latency."""
     started = time.perf_counter()
-    model = MoveRanker(families=FAMILIES, max_positions=args.train_positions, jobs=args.jobs, random_state=args.seed)
-    model.fit(first_training_games(training, 400))
+    model = MoveRanker(families=FAMILIES, max_positions=args.train_positions, random_state=args.seed)
+    model.fit(first_training_games(training, 400), resources=Resources(jobs=args.jobs))
     fitted = time.perf_counter() - started
     positions = player_positions(sample_test_games(test, 1000, seed=args.seed))
     latencies = []

@@ -210,10 +210,8 @@ def _control_models(splits: list[dict], config: StylometryConfig, rng: np.random
             max_positions=config.train_positions,
             prior_strength=config.prior_strength,
             search_depth=config.search_depth,
-            search_cache=config.search_cache,
             random_state=config.seed,
-            jobs=config.jobs,
-        ).fit([pool[i] for i in share.tolist()])
+        ).fit([pool[i] for i in share.tolist()], resources=config.candidate_settings().resources())
         for share in shares
     ]
 

@@ -22,6 +22,7 @@ from iam.model import OpponentModel
 from iam.pgn import PlayerGame, load_player_games
 from iam.ranker import MoveRanker
 from iam.ranker.evidence import DEFAULT_SEARCH_DEPTH, EngineSettings, with_engine
+from iam.ranker.resources import Resources
 from iam.repertoire import MODEL_WEIGHT
 
 __all__ = [
@@ -86,6 +87,17 @@ class CandidateSettings:
     seed: int = 0
     jobs: int = 1
     scheduler: str | None = None
+
+    def resources(self) -> Resources:
+        """What the candidate rankers run on: the engine, the caches, the processes."""
+        engine = self.engine
+        return Resources(
+            engine=engine.path if engine else None,
+            engine_cache=engine.cache if engine else None,
+            engine_timeout=engine.timeout if engine else None,
+            search_cache=self.search_cache,
+            jobs=self.jobs,
+        )
 
 
 @dataclass(frozen=True)
@@ -176,17 +188,18 @@ def fit_candidates(predictor: str, groups: Sequence[Group], fitting: Sequence[Se
         max_positions=settings.train_positions,
         prior_strength=settings.prior_strength,
         search_depth=settings.search_depth,
-        search_cache=settings.search_cache,
         random_state=settings.seed,
-        jobs=settings.jobs,
     )
     families = settings.ranker_families
+    resources = settings.resources()
     if predictor == "ranker+engine":
         if settings.engine is None:
             raise ValueError("the ranker+engine predictor needs an engine")
-        options.update(engine=settings.engine.path, engine_depth=settings.engine.depth, engine_cache=settings.engine.cache)
+        options["engine_depth"] = settings.engine.depth
         families = with_engine(families)
-    return [MoveRanker(player=g.player, families=families, **options).fit(games) for g, games in zip(groups, fitting)]
+    return [
+        MoveRanker(player=g.player, families=families, **options).fit(games, resources=resources) for g, games in zip(groups, fitting)
+    ]
 
 
 def game_matrix(scorer, games: list[PlayerGame], settings: CandidateSettings, progress: Callable | None = None) -> tuple[np.ndarray, np.ndarray]:

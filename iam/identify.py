@@ -128,7 +128,9 @@ class MoveScorer:
             check_candidates(rankers)
         shared = tuple(f for f in _SHARED if any(f in model.families_ for model in rankers))
         first = rankers[0] if rankers else None
-        engine = next((model._engine_settings() for model in rankers if model._engine_settings() is not None), None)
+        engine = next(
+            (r.resources.engine_settings(r.engine_depth) for r in rankers if any(f in r.families_ for f in ENGINE_FAMILIES)), None
+        )
         self.evidence = Evidence(
             families=shared, search_depth=first.search_depth if first else 1, engine=engine, search_cache=search_cache
         )

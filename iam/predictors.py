@@ -23,6 +23,7 @@ from iam.pgn import PlayerGame
 from iam.ranker import DEFAULT_FAMILIES, MoveRanker
 from iam.ranker.evidence import DEFAULT_SEARCH_DEPTH, with_engine
 from iam.ranker.persistence import RANKER_FORMAT
+from iam.ranker.resources import Resources
 
 __all__ = [
     "PREDICTORS",
@@ -67,8 +68,23 @@ class PredictorSettings:
     engine_cache: str | None = None
     engine_timeout: float | None = None
     """Seconds one engine analysis may take (``None``: derived from the depth)."""
+    search_cache: str | None = None
+    """SQLite file keeping the rankers' search scores across runs (the same scores)."""
+    jobs: int = 1
+    """Processes computing a ranker's training features."""
     search_depth: int = DEFAULT_SEARCH_DEPTH
     """Depth of the ``search-best`` baseline (the ranker's own search depth is in ``ranker``)."""
+
+
+    def resources(self) -> Resources:
+        """What the rankers run on: the engine, the caches, the processes."""
+        return Resources(
+            engine=self.engine,
+            engine_cache=self.engine_cache,
+            engine_timeout=self.engine_timeout,
+            search_cache=self.search_cache,
+            jobs=self.jobs,
+        )
 
 
 def available_predictors(settings: PredictorSettings) -> list[str]:
@@ -90,13 +106,8 @@ def build_predictor(name: str, training: Sequence[PlayerGame], settings: Predict
             params["prior"] = "none"
         if name == "ranker+engine":
             families = tuple(params.get("families", DEFAULT_FAMILIES))
-            params.update(
-                families=with_engine(families),
-                engine=settings.engine,
-                engine_depth=settings.engine_depth,
-                engine_cache=settings.engine_cache,
-            )
-        return MoveRanker(**params).fit(training)
+            params.update(families=with_engine(families), engine_depth=settings.engine_depth)
+        return MoveRanker(**params).fit(training, resources=settings.resources())
     if name == "search-best":
         return SearchBest(settings.search_depth)
     if name == "engine-best":
@@ -108,15 +119,15 @@ def build_predictor(name: str, training: Sequence[PlayerGame], settings: Predict
     return UniformRandom()
 
 
-def load_predictor(path: str | Path, *, engine: str | None = None) -> OpponentModel | MoveRanker:
+def load_predictor(path: str | Path, *, resources: Resources | None = None) -> OpponentModel | MoveRanker:
     """A model file of either kind (IAM model or move ranker); ModelFileError if it is neither.
 
-    ``engine`` is the UCI engine a ranker with engine evidence runs (files never name one).
+    ``resources``: what a ranker runs on, its engine among them when it has engine evidence (files never name one).
     """
     data = read_document(path)
     kind = data.get("format") if isinstance(data, dict) else None
     if kind == RANKER_FORMAT:
-        return MoveRanker.from_dict(data, source=f"model file {path}", engine=engine)
+        return MoveRanker.from_dict(data, source=f"model file {path}", resources=resources)
     if kind == FORMAT:
         return OpponentModel.from_state(from_document(data, source=f"model file {path}"))
     raise ModelFileError(

@@ -25,6 +25,7 @@ from iam.ranker.evidence import (
     without_engine,
 )
 from iam.ranker.population import load_prior
+from iam.ranker.resources import Resources
 
 __all__ = [
     "add_quiet",
@@ -37,6 +38,7 @@ __all__ = [
     "add_ranker_arguments",
     "parse_families",
     "ranker_params",
+    "ranker_resources",
     "add_engine_arguments",
     "check_seed",
     "usable_jobs",
@@ -279,14 +281,23 @@ def ranker_params(args: Any) -> dict[str, Any]:
         "prior": "none" if args.prior == "none" else "population",
         "trees": not args.no_trees,
         "reply_positions": args.reply_positions,
-        "jobs": usable_jobs(args.jobs),
     }
     if args.prior not in ("population", "none"):
         params["prior_data"] = load_prior(args.prior)
     if args.prior_strength is not None:
         params["prior_strength"] = args.prior_strength
     if args.engine:
-        params.update(engine=args.engine, engine_depth=args.engine_depth, engine_cache=args.engine_cache)
-    if args.search_cache:
-        params["search_cache"] = args.search_cache
+        params["engine_depth"] = args.engine_depth
     return params
+
+
+def ranker_resources(args: Any) -> Resources:
+    """What a ranker runs on, from the engine options, ``--search-cache`` and ``--jobs`` where a command has them."""
+    engine = getattr(args, "engine", None)
+    return Resources(
+        engine=engine,
+        engine_cache=getattr(args, "engine_cache", None) if engine else None,
+        engine_timeout=getattr(args, "engine_timeout", None),
+        search_cache=getattr(args, "search_cache", None),
+        jobs=usable_jobs(getattr(args, "jobs", 1) or 1),
+    )

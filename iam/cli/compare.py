@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import sys
 import time
@@ -99,10 +100,10 @@ def run(args: argparse.Namespace) -> int:
     ranker.update(families=without_engine(ranker["families"]))
     if not ranker["families"]:
         raise DataError("--families needs a family besides engine and glance (the ranker+engine row adds them)")
-    ranker.pop("engine", None)
     settings = PredictorSettings(
         iam={"belief": args.belief, "random_state": args.seed},
         ranker={**{k: v for k, v in ranker.items() if not k.startswith("engine")}, "random_state": args.seed},
+        search_cache=args.search_cache,
         engine=args.engine,
         engine_depth=args.engine_depth,
         engine_cache=args.engine_cache if args.engine else None,
@@ -112,7 +113,7 @@ def run(args: argparse.Namespace) -> int:
     predictors = parse_predictors(args.predictor, settings)
     runs = sum(len(sizes) if name in TRAINED else 1 for name in predictors)
     # Runs go to the workers; a single run keeps them for its ranker's training features instead.
-    settings.ranker["jobs"] = jobs if runs == 1 else 1
+    settings = dataclasses.replace(settings, jobs=jobs if runs == 1 else 1)
     folder = output_dir(args.out) if args.out else None
     games, ingest, player, _ = read_player_games(args, optional=True, quiet=args.quiet)
     training = training_games(games)

@@ -8,7 +8,7 @@ import time
 from pathlib import Path
 
 from iam.cli import compare
-from iam.cli._common import check_seed, output_dir, print_json, usable_jobs
+from iam.cli._common import check_seed, output_dir, print_json, ranker_resources, usable_jobs
 from iam.cli._games import pgn_paths, read_player_games
 from iam.errors import DataError
 from iam.evaluation import EvaluationReport, EvaluationRun, sample_test_games, score_games, score_positions
@@ -53,7 +53,7 @@ def evaluate_model(args: argparse.Namespace) -> int:
     model_path, args.pgn = args.pgn[0], args.pgn[1:]
     pgn_paths(args)  # a PGN file is needed: fail before loading the model
     folder = output_dir(args.out) if args.out else None
-    model = load_predictor(model_path, engine=args.engine)
+    model = load_predictor(model_path, resources=ranker_resources(args))
     try:
         if not args.player:
             args.player = model.player_

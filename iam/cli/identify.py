@@ -15,6 +15,7 @@ from iam.cli._common import (
     check_seed,
     print_json,
     progress,
+    ranker_resources,
     usable_jobs,
 )
 from iam.errors import DataError
@@ -103,7 +104,8 @@ def _check_options(args: argparse.Namespace) -> None:
 def _candidates(args: argparse.Namespace, jobs: int) -> tuple[list[str], list, float, bool]:
     """(names, models, temperature, whether it was fitted) from model files or from --players."""
     if args.models:
-        models = [load_predictor(path, engine=args.engine) for path in args.models]
+        resources = ranker_resources(args)
+        models = [load_predictor(path, resources=resources) for path in args.models]
         try:
             check_candidates(models)
         except ValueError as exc:

@@ -13,6 +13,7 @@ from iam.errors import DataError
 from iam.predictors import load_predictor
 from iam.ranker import MoveRanker
 from iam.ranker.evidence import FAMILY_WORDS, feature_words
+from iam.ranker.resources import Resources
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -34,7 +35,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     if args.top < 1:
         raise DataError("--top must be at least 1")
-    model = load_predictor(args.model, engine="(not run)")
+    model = load_predictor(args.model, resources=Resources(engine="(not run)"))
     folder = output_dir(args.svg) if args.svg else None
     describe = _SUMMARIES.get(model.kind)
     ranker = describe(model, top=args.top) if describe is not None else None

@@ -8,7 +8,7 @@ import sys
 from dataclasses import replace
 from pathlib import Path
 
-from iam.cli._common import add_quiet, output_dir, read_games
+from iam.cli._common import add_quiet, output_dir, ranker_resources, read_games
 from iam.errors import DataError, IAMError
 from iam.filters import add_header_filter_arguments, apply_filter, filter_from_args
 from iam.jsonsafe import finite
@@ -69,7 +69,7 @@ def run(args: argparse.Namespace) -> int:
         for line in report.summary_lines():
             print(line, file=sys.stderr)
     if args.model:
-        model, name = load_predictor(args.model, engine=args.engine), f"model file {args.model}"
+        model, name = load_predictor(args.model, resources=ranker_resources(args)), f"model file {args.model}"
     else:
         _check_colors(games, config)
         model = fit_default_model(games, args.player, seed=args.seed, quiet=args.quiet)

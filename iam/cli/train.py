@@ -15,6 +15,7 @@ from iam.cli._common import (
     print_json,
     progress,
     ranker_params,
+    ranker_resources,
 )
 from iam.cli._games import add_game_arguments, pgn_paths, read_player_games
 from iam.errors import DataError
@@ -136,7 +137,7 @@ def _train_ranker(args: argparse.Namespace, games, report, output: Path) -> int:
     """Fit and write a move ranker; print what it learned."""
     model = MoveRanker(**ranker_params(args), min_games=args.min_games, random_state=args.seed)
     try:
-        model.fit(games, progress=lambda tasks, total: progress(tasks, quiet=args.quiet, total=total, desc="features", unit=" parts"))
+        model.fit(games, resources=ranker_resources(args), progress=lambda tasks, total: progress(tasks, quiet=args.quiet, total=total, desc="features", unit=" parts"))
     finally:
         model.close()
     model.save(output)

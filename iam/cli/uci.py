@@ -9,9 +9,10 @@ from pathlib import Path
 
 import chess.polyglot
 
-from iam.cli._common import number_or_infinity
+from iam.cli._common import number_or_infinity, ranker_resources
 from iam.errors import IAMError
 from iam.predictors import load_predictor
+from iam.ranker.resources import Resources
 from search.chess.exploit import DEFAULT_MARGIN, DEFAULT_THRESHOLD
 from search.chess.imitation import Imitation
 from search.chess.uci import ModelLoader, main
@@ -128,10 +129,10 @@ def run(args: argparse.Namespace) -> int:
     if args.book is not None:
         check_book(args.book)
     path = args.imitate or args.model
-    loader = model_loader(args.engine)
+    loader = model_loader(ranker_resources(args))
     if path is None:
         return main(model_loader=loader, book=args.book)
-    model = load_predictor(path, engine=args.engine)
+    model = load_predictor(path, resources=ranker_resources(args))
     able = abilities_of(model)
     if args.exploit_reduce and able.reply_policy is None:
         raise IAMError(f"--exploit-reduce needs a move ranker fitted with a reply policy; {path} has none (refit it)")
@@ -159,12 +160,12 @@ def check_book(path: str) -> None:
         raise IAMError(f"cannot read the book {path}: {exc.strerror or exc}") from None
 
 
-def model_loader(engine: str | None) -> ModelLoader:
+def model_loader(resources: Resources) -> ModelLoader:
     """What the engine's ``ModelFile`` option reads a model file with: a problem is a ValueError (one line)."""
 
     def load(path: str) -> tuple[MovePredictor, str]:
         try:
-            model = load_predictor(path, engine=engine)
+            model = load_predictor(path, resources=resources)
         except (IAMError, OSError) as exc:
             raise ValueError(str(exc).splitlines()[0] if str(exc) else type(exc).__name__) from None
         return model, f"a model of {model.player_}"

@@ -21,6 +21,7 @@ from iam.prepare.scoring import EngineScorer, MoveScorer, SearchScorer, score_al
 from iam.prepare.tree import Predictor, Repertoire, build_repertoire
 from iam.progress import progress
 from iam.ranker import MoveRanker
+from iam.ranker.resources import Resources
 
 __all__ = ["PrepareConfig", "Side", "Dossier", "prepare", "open_scorer", "fit_default_model", "DEFAULT_MODEL", "COLORS"]
 
@@ -150,5 +151,5 @@ with the cheapest search (depth 1) and a small sample of his positions."""
 
 def fit_default_model(games: Sequence[PlayerGame], player: str, *, seed: int = 0, jobs: int = 1, quiet: bool = False) -> MoveRanker:
     """The default move ranker (:data:`DEFAULT_MODEL`) fitted on ``games``, with a progress bar."""
-    ranker = MoveRanker(**DEFAULT_MODEL, random_state=seed, player=player, jobs=jobs)
-    return ranker.fit(games, progress=lambda tasks, total: progress(tasks, quiet=quiet, total=total, desc="fitting the model", unit=" parts"))
+    ranker = MoveRanker(**DEFAULT_MODEL, random_state=seed, player=player)
+    return ranker.fit(games, resources=Resources(jobs=jobs), progress=lambda tasks, total: progress(tasks, quiet=quiet, total=total, desc="fitting the model", unit=" parts"))

@@ -52,6 +52,7 @@ from iam.ranker.policynet import PolicyNet, require_policy_net
 from iam.ranker.population import PopulationPrior, bundled_prior
 from iam.ranker.positions import player_positions, position_of
 from iam.ranker.replytable import fit_reply_policy
+from iam.ranker.resources import NO_RESOURCES, Resources
 from iam.ranker.training import deal_folds, move_table
 from iam.ranker.valuenet import ValueNet, require_value_net
 from iam.rote import RoteMemory
@@ -89,17 +90,13 @@ class MoveRanker(Closeable, BaseEstimator):
     Parameters
     ----------
     families:
-        Feature families used (see :mod:`iam.ranker.evidence`); ``"engine"`` and ``"glance"`` need ``engine``.
+        Feature families used (see :mod:`iam.ranker.evidence`); ``"engine"`` and ``"glance"`` need an engine
+        in the :class:`~iam.ranker.resources.Resources` the ranker runs on.
     search_depth:
         Depth (plies before quiescence) at which this project's search scores every move.
-    engine, engine_depth, engine_cache:
-        Path of a UCI engine for the ``engine`` family, its fixed depth (the ``glance``
-        family's is :data:`~iam.ranker.evidence.GLANCE_DEPTH`), and an SQLite cache of its
-        analyses (reused across runs and processes).
-    search_cache:
-        An SQLite file keeping the search family's scores across runs and processes
-        (:mod:`iam.ranker.search_cache`; may be the engine cache's file). The scores are
-        the same with or without it; not saved with the model.
+    engine_depth:
+        The fixed depth of the ``engine`` family's analyses (the ``glance`` family's is
+        :data:`~iam.ranker.evidence.GLANCE_DEPTH`).
     max_positions:
         Training positions used (a seeded sample of the player's positions).
     folds:
@@ -130,8 +127,9 @@ class MoveRanker(Closeable, BaseEstimator):
         Seed of the position sample and of the IAM models.
     player:
         Name of the modelled player (inferred from the games if None).
-    jobs:
-        Processes computing training features.
+
+    What the ranker runs on (the engine program, caches, processes) is not a parameter: it is
+    given to :meth:`fit` and :meth:`load` as :class:`~iam.ranker.resources.Resources`, or by :meth:`use`.
     """
 
     kind: ClassVar[str] = "ranker"
@@ -142,10 +140,7 @@ class MoveRanker(Closeable, BaseEstimator):
         *,
         families: Sequence[str] = DEFAULT_FAMILIES,
         search_depth: int = DEFAULT_SEARCH_DEPTH,
-        engine: str | None = None,
         engine_depth: int = 8,
-        engine_cache: str | None = None,
-        search_cache: str | None = None,
         max_positions: int | None = 2000,
         folds: int = 5,
         prior: str = "population",
@@ -156,14 +151,10 @@ class MoveRanker(Closeable, BaseEstimator):
         min_games: int = 2,
         random_state: int = 0,
         player: str | None = None,
-        jobs: int = 1,
     ) -> None:
         self.families = families
         self.search_depth = search_depth
-        self.engine = engine
         self.engine_depth = engine_depth
-        self.engine_cache = engine_cache
-        self.search_cache = search_cache
         self.max_positions = max_positions
         self.folds = folds
         self.prior = prior
@@ -174,14 +165,20 @@ class MoveRanker(Closeable, BaseEstimator):
         self.min_games = min_games
         self.random_state = random_state
         self.player = player
-        self.jobs = jobs
 
     # -- learning ---------------------------------------------------------------
 
-    def fit(self, games: Iterable[PlayerGame], y: None = None, *, progress: Callable | None = None) -> MoveRanker:
-        """Learn the player's weights from his games (in any order: they are taken by their index); returns ``self``."""
+    def fit(
+        self, games: Iterable[PlayerGame], y: None = None, *, resources: Resources | None = None, progress: Callable | None = None
+    ) -> MoveRanker:
+        """Learn the player's weights from his games (in any order: they are taken by their index); returns ``self``.
+
+        ``resources``: the engine, caches and processes the features are computed with (none, one process, by
+        default); the fitted ranker goes on predicting with them until :meth:`use` says otherwise.
+        """
         games = list(games)
         families = self._check_parameters()
+        self._attach(resources, families)
         if not games:
             raise ValueError("cannot fit a move ranker on no games")
         if not all(isinstance(game, PlayerGame) for game in games):
@@ -190,7 +187,7 @@ class MoveRanker(Closeable, BaseEstimator):
         self.player_ = self.player or _most_common_name(games)
         prior = self._population() if self.prior == "population" else None
         evidence = player_evidence(
-            self.player_, families, prior, search_depth=self.search_depth, engine=self._engine_settings(), search_cache=self.search_cache
+            self.player_, families, prior, search_depth=self.search_depth, engine=self._engine_settings(), search_cache=self.resources.search_cache
         )
         self.book_, self.population_patterns_ = evidence.book, evidence.patterns
         self.own_patterns_ = count_patterns(games) if "habits" in families else None
@@ -202,7 +199,7 @@ class MoveRanker(Closeable, BaseEstimator):
             folds=self.folds,
             iam_params=iam_params,
             random_state=self.random_state,
-            jobs=self.jobs,
+            jobs=self.resources.jobs,
             progress=progress,
         )
         self.feature_names_ = evidence.columns
@@ -281,12 +278,9 @@ class MoveRanker(Closeable, BaseEstimator):
         unknown = [family for family in self.families if family not in FAMILIES]
         if unknown or not self.families:
             raise ValueError(f"families must be some of {', '.join(FAMILIES)}, not {list(self.families)!r}")
-        needing = [family for family in ENGINE_FAMILIES if family in self.families]
-        if needing and not self.engine:
-            raise ValueError(f"the {needing[0]} family needs an engine path (engine=...)")
         if self.prior not in _PRIORS:
             raise ValueError(f"prior must be one of {_PRIORS}, not {self.prior!r}")
-        limits = {"search_depth": (1, 6), "engine_depth": (1, 40), "folds": (2, 100), "min_games": (1, 10**6), "jobs": (1, 1024)}
+        limits = {"search_depth": (1, 6), "engine_depth": (1, 40), "folds": (2, 100), "min_games": (1, 10**6)}
         for name, (lowest, highest) in limits.items():
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not lowest <= value <= highest:
@@ -310,9 +304,34 @@ class MoveRanker(Closeable, BaseEstimator):
         return bundled_prior()
 
     def _engine_settings(self) -> EngineSettings | None:
-        if not self.engine:
-            return None
-        return EngineSettings(path=self.engine, depth=self.engine_depth, cache=self.engine_cache)
+        return self.resources.engine_settings(self.engine_depth)
+
+    def _attach(self, resources: Resources | None, families: Sequence[str]) -> None:
+        """Run on ``resources`` from now on (ValueError when ``families`` need an engine it lacks)."""
+        resources = NO_RESOURCES if resources is None else resources
+        if not isinstance(resources, Resources):
+            raise TypeError(f"resources must be iam.ranker.resources.Resources, not {type(resources).__name__}")
+        needing = [family for family in ENGINE_FAMILIES if family in families]
+        if needing and not resources.engine:
+            raise ValueError(f"the {needing[0]} family needs an engine path: fit or load with Resources(engine=PATH)")
+        self.close()
+        self._evidence = None
+        self._resources = resources
+
+    @property
+    def resources(self) -> Resources:
+        """The engine, caches and processes this ranker computes its evidence with."""
+        return getattr(self, "_resources", NO_RESOURCES)
+
+    def use(self, resources: Resources | None) -> MoveRanker:
+        """Predict with ``resources`` from now on (an engine it held is stopped); returns ``self``.
+
+        The beliefs do not change with the caches or the number of processes; with the engine
+        families they are the engine's, so name the same program the ranker was fitted with.
+        """
+        check_is_fitted(self, "coef_")
+        self._attach(resources, self.families_)
+        return self
 
     # -- predicting ------------------------------------------------------------
 
@@ -331,7 +350,7 @@ class MoveRanker(Closeable, BaseEstimator):
                 policy_net=_policy_net(self.families_, self.player_),
                 search_depth=self.search_depth,
                 engine=self._engine_settings(),
-                search_cache=self.search_cache,
+                search_cache=self.resources.search_cache,
             )
         return self._evidence
 
@@ -431,22 +450,22 @@ class MoveRanker(Closeable, BaseEstimator):
         return ranker_document(self)
 
     @classmethod
-    def from_dict(cls, data: dict, *, source: str = "model", engine: str | None = None) -> MoveRanker:
-        """A fitted ranker from :meth:`to_dict`'s content; ModelFileError if it is not one.
+    def from_dict(cls, data: dict, *, source: str = "model", resources: Resources | None = None) -> MoveRanker:
+        """A fitted ranker from :meth:`to_dict`'s content, running on ``resources``; ModelFileError if it is not one.
 
         A file never names a program to run: a ranker with engine evidence needs the
-        engine's path from the caller (``engine``), and is refused without it.
+        engine's path from the caller (``Resources(engine=PATH)``), and is refused without it.
         """
-        return ranker_from_document(cls, data, source=source, engine=engine)
+        return ranker_from_document(cls, data, source=source, resources=resources)
 
     def save(self, path: str | Path) -> None:
         """Write the model as versioned JSON (gzip when the name ends in .gz), atomically."""
         write_document(self.to_dict(), path)
 
     @classmethod
-    def load(cls, path: str | Path, *, engine: str | None = None) -> MoveRanker:
-        """Read a file written by :meth:`save` (ModelFileError if it is not one); ``engine`` as in :meth:`from_dict`."""
-        return cls.from_dict(read_document(path), source=f"model file {path}", engine=engine)
+    def load(cls, path: str | Path, *, resources: Resources | None = None) -> MoveRanker:
+        """Read a file written by :meth:`save` (ModelFileError if it is not one); ``resources`` as in :meth:`from_dict`."""
+        return cls.from_dict(read_document(path), source=f"model file {path}", resources=resources)
 
 
 def _value_net(families: Sequence[str]) -> ValueNet | None:

@@ -21,6 +21,7 @@ from iam.ranker.evidence import ENGINE_FAMILIES, family_columns
 from iam.ranker.patterns import MovePatterns, PatternCounts
 from iam.ranker.policynet import require_policy_net
 from iam.ranker.population import PopulationBook
+from iam.ranker.resources import Resources
 from iam.ranker.trees import ResidualTrees
 from iam.ranker.valuenet import bundled_value_net
 from search.chess.replies import ReplyPolicy
@@ -34,7 +35,6 @@ _READABLE_VERSIONS = (3, 4)
 _SAVED_PARAMS = (
     "families",
     "search_depth",
-    "engine",
     "engine_depth",
     "max_positions",
     "folds",
@@ -58,7 +58,7 @@ def ranker_document(model) -> dict:
     return {
         "format": RANKER_FORMAT,
         "version": RANKER_VERSION,
-        "params": {name: getattr(model, name) for name in (*_SAVED_PARAMS, *_OPTIONAL_PARAMS) if name != "engine"},
+        "params": {name: getattr(model, name) for name in (*_SAVED_PARAMS, *_OPTIONAL_PARAMS)},
         "player": model.player_,
         "training": {
             "games": model.n_games_,
@@ -83,11 +83,11 @@ def ranker_document(model) -> dict:
         "reply_policy": None if model.reply_policy_ is None else {"weights": model.reply_policy_.weights.tolist()},
     }
 
-def ranker_from_document(cls: type, data: dict, *, source: str = "model", engine: str | None = None):
+def ranker_from_document(cls: type, data: dict, *, source: str = "model", resources: Resources | None = None):
     """A fitted ranker of class ``cls`` from :func:`ranker_document`'s content; ModelFileError if it is not one.
 
     A file never names a program to run: a ranker with engine evidence needs the
-    engine's path from the caller (``engine``), and is refused without it.
+    engine's path from the caller (``resources``), and is refused without it.
     """
     try:
         if not isinstance(data, dict) or data.get("format") != RANKER_FORMAT:
@@ -97,13 +97,11 @@ def ranker_from_document(cls: type, data: dict, *, source: str = "model", engine
                 f"{source} has version {data.get('version')!r}; this program reads versions {' and '.join(map(str, _READABLE_VERSIONS))}"
             )
         saved = dict(data["params"], trees=False) if data["version"] == 3 else data["params"]
-        params = {name: saved[name] for name in _SAVED_PARAMS if name != "engine"}
+        params = {name: saved[name] for name in _SAVED_PARAMS}
         params.update({name: saved.get(name, default) for name, default in _OPTIONAL_PARAMS.items()})
         params["families"] = tuple(params["families"])
-        if any(family in params["families"] for family in ENGINE_FAMILIES):
-            if not engine:
-                raise ModelFileError(f"{source} uses engine evidence: name the engine to run (--engine PATH)")
-            params["engine"] = engine
+        if any(family in params["families"] for family in ENGINE_FAMILIES) and not (resources and resources.engine):
+            raise ModelFileError(f"{source} uses engine evidence: name the engine to run (--engine PATH)")
         model = cls(**params)
         families = model._check_parameters()
         if list(families) != list(data["families"]):
@@ -144,7 +142,7 @@ def ranker_from_document(cls: type, data: dict, *, source: str = "model", engine
         model.policy_net_ = data.get("policy_net")
         if "policy" in families and model.policy_net_ != policy_record(families, model.player_):
             raise ModelFileError(f"{source} was fitted with other policy networks than the ones installed (refit it)")
-        model._evidence = None
+        model.use(resources)
     except ModelFileError:
         raise
     except (KeyError, TypeError, ValueError, AttributeError, OverflowError) as exc:

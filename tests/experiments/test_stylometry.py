@@ -116,7 +116,7 @@ def test_the_control_fits_one_model_per_group_in_each_deal_each_deal_a_partition
     splits = [stylometry_module.split_group(group, config, rng) for group in groups]
     dealt = []
     patch = pytest.MonkeyPatch()
-    patch.setattr(MoveRanker, "fit", lambda self, games: dealt.append(sorted(_text(g) for g in games)) or self)
+    patch.setattr(MoveRanker, "fit", lambda self, games, **_: dealt.append(sorted(_text(g) for g in games)) or self)
     try:
         models = stylometry_module._control_models(splits, config, rng)
     finally:

@@ -17,6 +17,7 @@ from iam.pgn import load_player_games
 from iam.ranker import MoveRanker
 from iam.ranker.evidence import Evidence
 from iam.ranker.positions import player_positions
+from iam.ranker.resources import Resources
 from iam.ranker.search_cache import StoredSearchScores, history_key, search_source
 from search.chess.scoring import score_root_moves
 
@@ -130,7 +131,7 @@ def test_evidence_and_rankers_give_the_same_features_with_the_cache(tmp_path, mo
     cached.close()
     settings = dict(player=player, families=("move", "search"), search_depth=1, prior="none", max_positions=40, folds=2)
     fitted = MoveRanker(**settings).fit(training)
-    with_cache = MoveRanker(**settings, search_cache=path).fit(training)
+    with_cache = MoveRanker(**settings).fit(training, resources=Resources(search_cache=path))
     monkeypatch.setattr(search_cache, "score_root_moves", _no_search)
     again = Evidence(families=("move", "search"), search_depth=1, search_cache=path).matrices(positions)
     for a, b, c in zip(plain, first, again):
