@@ -65,7 +65,7 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 from experiments.common import ExperimentResult, HeldOutConfig, load_games
-from iam.bootstrap import interval, resample_games, resampled_means
+from iam.bootstrap import GameResamples, interval, resample_games, resampled_means
 from iam.errors import DataError
 from iam.execution import execution_from, map_in_order
 from iam.model import OpponentModel
@@ -586,64 +586,96 @@ def summarise(rows: pd.DataFrame, seed: int, *, resamples: int = BOOTSTRAP_RESAM
     if "limit" not in rows:
         rows = rows.assign(limit="nodes")
     draws = resample_games(rows["game"].unique(), resamples=resamples, seed=seed)
-    figures = ["ply_gain_pct", "line_gain_pct", "plain_depth", "guided_depth", "plain_line_depth", "guided_line_depth"]
-    summary = []
-    for (name, limit, budget), group in rows.groupby(["guidance", "limit", "budget"], sort=True):
-        group = group.reset_index(drop=True)
-        undefined = group["plain_line_depth"].isna() | group["guided_line_depth"].isna()
-        group.loc[undefined, ["plain_line_depth", "guided_line_depth"]] = np.nan  # compare like with like
-        means = resampled_means(group, draws, group[figures].to_numpy(dtype=float))
-        resampled = dict(zip(figures, means.T))
-        depth_ratio = 100 * (resampled["guided_depth"] / resampled["plain_depth"] - 1)
-        line_ratio = 100 * (resampled["guided_line_depth"] / resampled["plain_line_depth"] - 1)
-        changed = group["move_changed"].to_numpy(dtype=bool)
-        entry = {
-            "guidance": name,
-            "limit": limit,
-            "budget": int(budget) if limit == "nodes" else float(budget),
-            "positions": len(group),
-            "games": int(group["game"].nunique()),
-            "unfinished": int((group["plain_depth"] < 1).sum()),
-            "plain_depth_mean": float(group["plain_depth"].mean()),
-            "guided_depth_mean": float(group["guided_depth"].mean()),
-            "mean_ply_gain_pct": _nanmean(group["ply_gain_pct"]),
-            "median_ply_gain_pct": _nanmedian(group["ply_gain_pct"]),
-            "ci95": list(interval(resampled["ply_gain_pct"])),
-            "depth_ratio_gain_pct": _ratio_gain(group["guided_depth"], group["plain_depth"]),
-            "depth_ratio_ci95": list(interval(depth_ratio)),
-            "plain_line_depth_mean": _nanmean(group["plain_line_depth"]),
-            "guided_line_depth_mean": _nanmean(group["guided_line_depth"]),
-            "mean_line_gain_pct": _nanmean(group["line_gain_pct"]),
-            "line_ci95": list(interval(resampled["line_gain_pct"])),
-            "line_ratio_gain_pct": _ratio_gain(group["guided_line_depth"], group["plain_line_depth"]),
-            "line_ratio_ci95": list(interval(line_ratio)),
-            "deeper_pct": float(100 * np.mean(group["guided_depth"] > group["plain_depth"])),
-            "shallower_pct": float(100 * np.mean(group["guided_depth"] < group["plain_depth"])),
-            "line_deeper_pct": float(100 * np.mean(group["guided_line_depth"] > group["plain_line_depth"])),
-            "line_shallower_pct": float(100 * np.mean(group["guided_line_depth"] < group["plain_line_depth"])),
-            "plain_horizon_mean": _nanmean(group["plain_horizon_mean"]) if "plain_horizon_mean" in group else np.nan,
-            "guided_horizon_mean": _nanmean(group["guided_horizon_mean"]) if "guided_horizon_mean" in group else np.nan,
-            "plain_pv_mean": float(group["plain_pv_length"].mean()) if "plain_pv_length" in group else np.nan,
-            "guided_pv_mean": float(group["guided_pv_length"].mean()) if "guided_pv_length" in group else np.nan,
-            "plain_nodes_mean": float(group["plain_nodes"].mean()) if "plain_nodes" in group else np.nan,
-            "guided_nodes_mean": float(group["guided_nodes"].mean()) if "guided_nodes" in group else np.nan,
-            "plain_seconds_mean": float(group["plain_seconds"].mean()),
-            "guided_seconds_mean": float(group["guided_seconds"].mean()),
-            "predictor_share_pct": float(100 * group["predictor_seconds"].sum() / max(group["guided_seconds"].sum(), 1e-12)),
-            "time_ratio": float(group["guided_seconds"].sum() / max(group["plain_seconds"].sum(), 1e-12)),
-            "predictor_top1": _nanmean(group["predictor_top1"]) if "predictor_top1" in group else np.nan,
-            "move_changed_pct": float(100 * changed.mean()),
-        }
-        if "reference_prefers" in group:
-            verdicts = group.loc[changed, "reference_prefers"]
-            for name_ in ("guided", "plain", "equal"):
-                entry[f"reference_prefers_{name_}"] = int((verdicts == name_).sum())
-            judged = verdicts.isin(["guided", "plain", "equal"])
-            difference = (group.loc[changed, "reference_guided_cp"] - group.loc[changed, "reference_plain_cp"]).astype(float)
-            entry["reference_judged"] = int(judged.sum())
-            entry["reference_mean_cp_difference"] = float(difference.mean()) if judged.any() else np.nan
-        summary.append(entry)
+    summary = [
+        _summary_row(name, limit, budget, group, draws)
+        for (name, limit, budget), group in rows.groupby(["guidance", "limit", "budget"], sort=True)
+    ]
     return pd.DataFrame(summary)
+
+
+_RESAMPLED = ["ply_gain_pct", "line_gain_pct", "plain_depth", "guided_depth", "plain_line_depth", "guided_line_depth"]
+"""The columns whose means are resampled by game for the intervals of :func:`summarise`."""
+
+
+def _summary_row(name: str, limit: str, budget: float, group: pd.DataFrame, draws: GameResamples) -> dict:
+    """The summary of one guidance and budget: depths and gains, costs, changed moves, the reference's verdicts."""
+    group = group.reset_index(drop=True)
+    undefined = group["plain_line_depth"].isna() | group["guided_line_depth"].isna()
+    group.loc[undefined, ["plain_line_depth", "guided_line_depth"]] = np.nan  # compare like with like
+    means = resampled_means(group, draws, group[_RESAMPLED].to_numpy(dtype=float))
+    resampled = dict(zip(_RESAMPLED, means.T))
+    changed = group["move_changed"].to_numpy(dtype=bool)
+    entry = {
+        "guidance": name,
+        "limit": limit,
+        "budget": int(budget) if limit == "nodes" else float(budget),
+        "positions": len(group),
+        "games": int(group["game"].nunique()),
+        "unfinished": int((group["plain_depth"] < 1).sum()),
+        **_depth_figures(group, resampled),
+        **_cost_figures(group),
+        "predictor_top1": _nanmean(group["predictor_top1"]) if "predictor_top1" in group else np.nan,
+        "move_changed_pct": float(100 * changed.mean()),
+    }
+    if "reference_prefers" in group:
+        entry.update(_reference_figures(group, changed))
+    return entry
+
+
+def _depth_figures(group: pd.DataFrame, resampled: dict[str, np.ndarray]) -> dict:
+    """Mean depths of both searches and the guided search's gains, with their resampled intervals."""
+    depth_ratio = 100 * (resampled["guided_depth"] / resampled["plain_depth"] - 1)
+    line_ratio = 100 * (resampled["guided_line_depth"] / resampled["plain_line_depth"] - 1)
+    return {
+        "plain_depth_mean": float(group["plain_depth"].mean()),
+        "guided_depth_mean": float(group["guided_depth"].mean()),
+        "mean_ply_gain_pct": _nanmean(group["ply_gain_pct"]),
+        "median_ply_gain_pct": _nanmedian(group["ply_gain_pct"]),
+        "ci95": list(interval(resampled["ply_gain_pct"])),
+        "depth_ratio_gain_pct": _ratio_gain(group["guided_depth"], group["plain_depth"]),
+        "depth_ratio_ci95": list(interval(depth_ratio)),
+        "plain_line_depth_mean": _nanmean(group["plain_line_depth"]),
+        "guided_line_depth_mean": _nanmean(group["guided_line_depth"]),
+        "mean_line_gain_pct": _nanmean(group["line_gain_pct"]),
+        "line_ci95": list(interval(resampled["line_gain_pct"])),
+        "line_ratio_gain_pct": _ratio_gain(group["guided_line_depth"], group["plain_line_depth"]),
+        "line_ratio_ci95": list(interval(line_ratio)),
+        "deeper_pct": float(100 * np.mean(group["guided_depth"] > group["plain_depth"])),
+        "shallower_pct": float(100 * np.mean(group["guided_depth"] < group["plain_depth"])),
+        "line_deeper_pct": float(100 * np.mean(group["guided_line_depth"] > group["plain_line_depth"])),
+        "line_shallower_pct": float(100 * np.mean(group["guided_line_depth"] < group["plain_line_depth"])),
+    }
+
+
+def _cost_figures(group: pd.DataFrame) -> dict:
+    """What both searches spent: horizons, principal variations, nodes, seconds and the predictor's share."""
+    return {
+        "plain_horizon_mean": _nanmean(group["plain_horizon_mean"]) if "plain_horizon_mean" in group else np.nan,
+        "guided_horizon_mean": _nanmean(group["guided_horizon_mean"]) if "guided_horizon_mean" in group else np.nan,
+        "plain_pv_mean": float(group["plain_pv_length"].mean()) if "plain_pv_length" in group else np.nan,
+        "guided_pv_mean": float(group["guided_pv_length"].mean()) if "guided_pv_length" in group else np.nan,
+        "plain_nodes_mean": float(group["plain_nodes"].mean()) if "plain_nodes" in group else np.nan,
+        "guided_nodes_mean": float(group["guided_nodes"].mean()) if "guided_nodes" in group else np.nan,
+        "plain_seconds_mean": float(group["plain_seconds"].mean()),
+        "guided_seconds_mean": float(group["guided_seconds"].mean()),
+        "predictor_share_pct": float(
+            100 * group["predictor_seconds"].sum() / max(group["guided_seconds"].sum(), 1e-12)
+        ),
+        "time_ratio": float(group["guided_seconds"].sum() / max(group["plain_seconds"].sum(), 1e-12)),
+    }
+
+
+def _reference_figures(group: pd.DataFrame, changed: np.ndarray) -> dict:
+    """How often the reference engine prefers each move where the guided search changed it, and by how much."""
+    entry = {}
+    verdicts = group.loc[changed, "reference_prefers"]
+    for preferred in ("guided", "plain", "equal"):
+        entry[f"reference_prefers_{preferred}"] = int((verdicts == preferred).sum())
+    judged = verdicts.isin(["guided", "plain", "equal"])
+    difference = (group.loc[changed, "reference_guided_cp"] - group.loc[changed, "reference_plain_cp"]).astype(float)
+    entry["reference_judged"] = int(judged.sum())
+    entry["reference_mean_cp_difference"] = float(difference.mean()) if judged.any() else np.nan
+    return entry
 
 
 def _nanmean(values: pd.Series) -> float:

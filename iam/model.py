@@ -13,13 +13,14 @@ before the player's previous move.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import replace
 from pathlib import Path
 from typing import ClassVar
 
 import chess
 import numpy as np
+import pandas as pd
 from sklearn.base import BaseEstimator
 from sklearn.utils.validation import check_is_fitted
 
@@ -146,11 +147,7 @@ class OpponentModel(Closeable, BaseEstimator):
         bar such as ``tqdm``); fitting advances it once per step.
         """
         games = list(games)
-        self._check_parameters()
-        if not games:
-            raise ValueError("cannot fit an opponent model on no games")
-        if not all(isinstance(game, PlayerGame) for game in games):
-            raise TypeError("fit expects PlayerGame records (see iam.pgn.load_player_games)")
+        self._check_games(games)
         steps = _FIT_STEPS if self.belief == "learned" else _FIT_STEPS[:3]
         step = iter(progress(steps) if progress is not None else steps)
         next(step)  # replaying the games
@@ -160,23 +157,10 @@ class OpponentModel(Closeable, BaseEstimator):
         if len(moves) == 0:
             raise ValueError("the games contain no move of the modelled player")
         next(step)  # collecting chunks
-        occurrences = collect(planes_from_bitboards(moves.bitboards), moved_to=moves.moved_to)
-        statistics = chunk_statistics(occurrences, moves.info)
-        filtered = noise_filter(statistics, min_games=self.min_games)
-        stored = passes_filters(
-            filtered["games"], filtered["formed_games"], min_games=self.min_games, min_formed_games=self.min_formed_games
-        )
-        table = filtered[stored]
+        occurrences, chunk_counts, table = self._stored_chunks(moves)
         next(step)  # the library and the rote memory
         rote = RoteMemory.learn(games, max_ply=self.rote_max_ply, min_games=self.min_games)
-        notes: list[str] = []
-        if len(table) == 0:
-            remembers = len(rote) > 0 or len(rote.positions) > 0
-            left = "only the rote memory can predict" if remembers else "nothing can be predicted (the rote memory is empty too)"
-            notes.append(
-                f"no chunk passed the filters (seen in >= {self.min_games} games, formed by a move in "
-                f">= {self.min_formed_games} games): {left}"
-            )
+        notes = self._library_notes(table, rote)
         white = sum(game.color == chess.WHITE for game in games)
         self.state_ = FittedState(
             params=self.get_params(),
@@ -184,12 +168,7 @@ class OpponentModel(Closeable, BaseEstimator):
             n_games=len(games),
             n_positions=len(moves),
             colors={"white": int(white), "black": len(games) - int(white)},
-            chunk_counts={
-                "occurrences": int(len(occurrences)),
-                "distinct": int(len(statistics)),
-                "after_noise_filter": int(len(filtered)),
-                "stored": int(len(table)),
-            },
+            chunk_counts=chunk_counts,
             rule_weights=self.rule_weights or RuleWeights(),
             library=ChunkLibrary.from_table(table),
             rote=rote,
@@ -197,21 +176,83 @@ class OpponentModel(Closeable, BaseEstimator):
             notes=notes,
         )
         if self.belief == "learned":
-            next(step)  # the belief's sample of training positions
-            sample = self._sample(games, moves, occurrences, picked)
-            record = CompletionRecord(sample, len(table))
-            table = table.assign(completed=record.completed, opportunities=record.opportunities)
-            self.state_ = replace(self.state_, library=replace(self.library_, table=table))
-            next(step)  # fitting the belief
-            rows, played, position, game = self._training_rows(sample, record)
-            try:
-                belief = learn_belief(rows, played, position, game, random_state=self.random_state)
-                self.state_ = replace(self.state_, belief=belief)
-            except ValueError as exc:
-                notes.append(f"learned belief unavailable ({exc}); using the source notes' rules")
-                self.state_ = replace(self.state_, belief_kind="rules", notes=notes)
+            self._fit_learned_belief(games, moves, occurrences, picked, table, notes, step)
         next(step, None)  # lets a progress bar show the last step done
         return self
+
+    def _check_games(self, games: list[PlayerGame]) -> None:
+        """ValueError or TypeError for parameters or games the model cannot be fitted with."""
+        self._check_parameters()
+        if not games:
+            raise ValueError("cannot fit an opponent model on no games")
+        if not all(isinstance(game, PlayerGame) for game in games):
+            raise TypeError("fit expects PlayerGame records (see iam.pgn.load_player_games)")
+
+    def _stored_chunks(self, moves: PlayerMoves) -> tuple[ChunkOccurrences, dict[str, int], pd.DataFrame]:
+        """The chunks of the player's positions, how many each filter kept, and the table of those stored.
+
+        The counts are the model's ``chunk_counts``: occurrences, distinct chunks, those
+        after the noise filter and those stored.
+        """
+        occurrences = collect(planes_from_bitboards(moves.bitboards), moved_to=moves.moved_to)
+        statistics = chunk_statistics(occurrences, moves.info)
+        filtered = noise_filter(statistics, min_games=self.min_games)
+        stored = passes_filters(
+            filtered["games"], filtered["formed_games"],
+            min_games=self.min_games, min_formed_games=self.min_formed_games,
+        )
+        table = filtered[stored]
+        counts = {
+            "occurrences": int(len(occurrences)),
+            "distinct": int(len(statistics)),
+            "after_noise_filter": int(len(filtered)),
+            "stored": int(len(table)),
+        }
+        return occurrences, counts, table
+
+    def _library_notes(self, table: pd.DataFrame, rote: RoteMemory) -> list[str]:
+        """The fitting notes about the library: one saying what can still predict when no chunk was stored."""
+        notes: list[str] = []
+        if len(table) == 0:
+            remembers = len(rote) > 0 or len(rote.positions) > 0
+            left = (
+                "only the rote memory can predict"
+                if remembers else "nothing can be predicted (the rote memory is empty too)"
+            )
+            notes.append(
+                f"no chunk passed the filters (seen in >= {self.min_games} games, formed by a move in "
+                f">= {self.min_formed_games} games): {left}"
+            )
+        return notes
+
+    def _fit_learned_belief(
+        self,
+        games: list[PlayerGame],
+        moves: PlayerMoves,
+        occurrences: ChunkOccurrences,
+        picked: np.ndarray,
+        table: pd.DataFrame,
+        notes: list[str],
+        step: Iterator,
+    ) -> None:
+        """Count the chunks' completions on the sampled positions, then fit the learned belief on them.
+
+        Advances ``step`` once per stage. When the belief cannot be learned, the model
+        keeps the source notes' rules and says why in ``notes`` (the state's own list).
+        """
+        next(step)  # the belief's sample of training positions
+        sample = self._sample(games, moves, occurrences, picked)
+        record = CompletionRecord(sample, len(table))
+        table = table.assign(completed=record.completed, opportunities=record.opportunities)
+        self.state_ = replace(self.state_, library=replace(self.library_, table=table))
+        next(step)  # fitting the belief
+        rows, played, position, game = self._training_rows(sample, record)
+        try:
+            belief = learn_belief(rows, played, position, game, random_state=self.random_state)
+            self.state_ = replace(self.state_, belief=belief)
+        except ValueError as exc:
+            notes.append(f"learned belief unavailable ({exc}); using the source notes' rules")
+            self.state_ = replace(self.state_, belief_kind="rules", notes=notes)
 
     def _check_parameters(self) -> None:
         """ValueError for a parameter of the wrong type or range (not sklearn's ``_validate_params``)."""

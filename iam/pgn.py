@@ -193,16 +193,7 @@ def iter_player_games(
     each game (an unknown player, identified by :mod:`iam.identify`). ``aliases``
     are other spellings of the player's name, matched the same way.
     """
-    if player is None and color == "any":
-        raise DataError("without a player name, the colour must be white or black")
-    if player is not None and not _words(player):
-        raise DataError("the player name is empty")
-    if color not in ("white", "black", "any"):
-        raise DataError(f"colour must be white, black or any, not {color!r}")
-    if split not in ("all", "train", "test"):
-        raise DataError(f"split must be all, train or test, not {split!r}")
-    if max_games is not None and max_games < 0:
-        raise DataError("the number of games cannot be negative")
+    _check_request(player, color, split, max_games)
     report = report if report is not None else IngestReport()
     index = 0
     for path in paths:
@@ -234,27 +225,51 @@ def iter_player_games(
                 _skip(report, reason, game_index, visitor.game)
                 continue
             report.used += 1
-            yield PlayerGame(
-                index=game_index,
-                color=player_color,
-                start_fen=visitor.game.start_fen,
-                moves=tuple(visitor.game.moves),
-                result=result_for(visitor.game.headers.get("Result", "*"), player_color),
-                white=visitor.game.headers.get("White", ""),
-                black=visitor.game.headers.get("Black", ""),
-                event=visitor.game.headers.get("Event", ""),
-                date=visitor.game.headers.get("Date", ""),
-                tags=dict(visitor.game.headers),
-            )
+            yield _player_game(visitor.game, game_index, player_color)
         if games_in_file == 0:
             raise DataError(f"no PGN games found in {path} (no tag pairs such as [White \"...\"])")
         _say_notes(path, report)
     if report.player_games == 0:
-        common = ", ".join(f"{name!r}" for name, _ in report.names.most_common(8))
-        raise PlayerNotFoundError(
-            f"no game with player {player!r} in {', '.join(map(str, paths))}; "
-            f"the most common names are: {common or 'none'}"
-        )
+        raise _not_found(player, paths, report)
+
+
+def _check_request(player: str | None, color: ColorFilter, split: Split, max_games: int | None) -> None:
+    """DataError for a request :func:`iter_player_games` cannot serve, before any file is opened."""
+    if player is None and color == "any":
+        raise DataError("without a player name, the colour must be white or black")
+    if player is not None and not _words(player):
+        raise DataError("the player name is empty")
+    if color not in ("white", "black", "any"):
+        raise DataError(f"colour must be white, black or any, not {color!r}")
+    if split not in ("all", "train", "test"):
+        raise DataError(f"split must be all, train or test, not {split!r}")
+    if max_games is not None and max_games < 0:
+        raise DataError("the number of games cannot be negative")
+
+
+def _player_game(game: ParsedGame, index: int, color: chess.Color) -> PlayerGame:
+    """The record of a readable game of the player, numbered ``index``, who had ``color`` in it."""
+    return PlayerGame(
+        index=index,
+        color=color,
+        start_fen=game.start_fen,
+        moves=tuple(game.moves),
+        result=result_for(game.headers.get("Result", "*"), color),
+        white=game.headers.get("White", ""),
+        black=game.headers.get("Black", ""),
+        event=game.headers.get("Event", ""),
+        date=game.headers.get("Date", ""),
+        tags=dict(game.headers),
+    )
+
+
+def _not_found(player: str | None, paths: Sequence[str | Path], report: IngestReport) -> PlayerNotFoundError:
+    """The error for files without a game of the player, naming the most common names they hold instead."""
+    common = ", ".join(f"{name!r}" for name, _ in report.names.most_common(8))
+    return PlayerNotFoundError(
+        f"no game with player {player!r} in {', '.join(map(str, paths))}; "
+        f"the most common names are: {common or 'none'}"
+    )
 
 
 def load_player_games(

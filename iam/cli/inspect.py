@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 
 import chess
 import chess.svg
@@ -10,6 +11,7 @@ import chess.svg
 from iam.chunk import Chunk
 from iam.cli._common import output_dir, print_json
 from iam.errors import DataError
+from iam.model import OpponentModel
 from iam.predictors import load_predictor
 from iam.ranker import MoveRanker
 from iam.ranker.evidence import FAMILY_WORDS, feature_words
@@ -48,7 +50,33 @@ def run(args: argparse.Namespace) -> int:
             print("\nno chunks: the model has no habits family (no IAM model inside)")
         return 0
     model = chunks_of  # a ranker's chunks are those of its IAM model
-    table = model.library_.table.head(args.top)
+    chunks = _top_chunks(model, args.top, folder)
+    summary = {
+        "player": model.player_,
+        "games": model.n_games_,
+        "positions": model.n_positions_,
+        "chunks": model.chunk_counts_,
+        "rote_sequences": len(model.rote_),
+        "belief": model.belief_kind_,
+        "top_chunks": chunks,
+    }
+    if ranker is not None:
+        summary = {**summary, "ranker": ranker}  # the chunk summary stays at the top, as for an IAM model
+    if args.json:
+        print_json(summary)
+        return 0
+    if ranker is not None:
+        print(_ranker_text(ranker))
+        print("\nhis habits (the IAM model inside the ranker):")
+    _print_chunks(model, chunks)
+    if args.svg:
+        print(f"\nSVG boards written to {args.svg}/")
+    return 0
+
+
+def _top_chunks(model: OpponentModel, top: int, folder: Path | None) -> list[dict]:
+    """The ``top`` most frequent chunks of the IAM model, each drawn as ``folder/chunk-<rank>.svg`` when given."""
+    table = model.library_.table.head(top)
     chunks = []
     for rank, (code, row) in enumerate(table.iterrows(), 1):
         chunk = Chunk(int(code))
@@ -70,25 +98,16 @@ def run(args: argparse.Namespace) -> int:
                 (folder / f"chunk-{rank}.svg").write_text(chunk_svg(chunk))
             except OSError as exc:
                 raise DataError(f"cannot write to {folder}: {exc.strerror or exc}") from None
-    summary = {
-        "player": model.player_,
-        "games": model.n_games_,
-        "positions": model.n_positions_,
-        "chunks": model.chunk_counts_,
-        "rote_sequences": len(model.rote_),
-        "belief": model.belief_kind_,
-        "top_chunks": chunks,
-    }
-    if ranker is not None:
-        summary = {**summary, "ranker": ranker}  # the chunk summary stays at the top, as for an IAM model
-    if args.json:
-        print_json(summary)
-        return 0
-    if ranker is not None:
-        print(_ranker_text(ranker))
-        print("\nhis habits (the IAM model inside the ranker):")
+    return chunks
+
+
+def _print_chunks(model: OpponentModel, chunks: list[dict]) -> None:
+    """Print what the IAM model holds, then each listed chunk with its counts and diagram."""
     counts = model.chunk_counts_
-    print(f"model of {model.player_}: {model.n_games_} games, {model.n_positions_} positions, belief {model.belief_kind_}")
+    print(
+        f"model of {model.player_}: {model.n_games_} games, {model.n_positions_} positions, "
+        f"belief {model.belief_kind_}"
+    )
     print(f"chunks stored: {counts['stored']} (of {counts['distinct']} distinct); rote sequences: {len(model.rote_)}")
     for entry in chunks:
         print(
@@ -97,9 +116,6 @@ def run(args: argparse.Namespace) -> int:
             f"won {entry['won_games']} / lost {entry['lost_games']}"
         )
         print(entry["diagram"])
-    if args.svg:
-        print(f"\nSVG boards written to {args.svg}/")
-    return 0
 
 
 def ranker_summary(model: MoveRanker, *, top: int = 10) -> dict:

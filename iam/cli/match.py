@@ -12,7 +12,7 @@ import chess.engine
 
 from iam.cli._common import add_quiet, check_output_file, print_json, progress
 from iam.errors import IAMError
-from search.chess.match import MatchError, engine_command, load_openings, play_match
+from search.chess.match import EloEstimate, GameRecord, MatchError, engine_command, load_openings, play_match
 
 _MAX_MOVETIME_MS = 86_400_000
 
@@ -64,16 +64,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
 
-    if args.games < 1:
-        raise IAMError("--games must be at least 1")
-    if args.nodes is not None and args.nodes < 1:
-        raise IAMError("--nodes must be at least 1")
-    if args.movetime is not None and args.movetime < 1:
-        raise IAMError("--movetime must be at least 1")
-    if not math.isfinite(args.timeout) or args.timeout <= 0:
-        raise IAMError(f"--timeout must be a positive number of seconds, not {args.timeout}")
-    if args.movetime is not None and args.movetime > _MAX_MOVETIME_MS:
-        raise IAMError(f"--movetime must be at most {_MAX_MOVETIME_MS} ms (one day)")
+    _check_numbers(args)
     clock = _clock(args.tc) if args.tc is not None else None
     check_output_file(args.pgn, "--pgn", inputs=[args.openings])
     options_a, options_b = _options(args.option_a, "--option-a"), _options(args.option_b, "--option-b")
@@ -95,6 +86,34 @@ def run(args: argparse.Namespace) -> int:
     except MatchError as exc:
         raise IAMError(str(exc)) from None
     pgn_path = Path(args.pgn)
+    _write_games(pgn_path, records)
+    forfeits = _forfeits(records, names)
+    if args.json:
+        print_json(_result_json(estimate, names, forfeits, pgn_path))
+        return 0
+    print("\n".join(report_lines(estimate, names)))
+    for forfeit in forfeits:
+        print(f"game {forfeit['game']} lost by {forfeit['engine']}: {forfeit['reason']}")
+    print(f"games written to {pgn_path}", file=sys.stderr)
+    return 0
+
+
+def _check_numbers(args: argparse.Namespace) -> None:
+    """IAMError for a game count, node or time limit, or timeout the match cannot be played with."""
+    if args.games < 1:
+        raise IAMError("--games must be at least 1")
+    if args.nodes is not None and args.nodes < 1:
+        raise IAMError("--nodes must be at least 1")
+    if args.movetime is not None and args.movetime < 1:
+        raise IAMError("--movetime must be at least 1")
+    if not math.isfinite(args.timeout) or args.timeout <= 0:
+        raise IAMError(f"--timeout must be a positive number of seconds, not {args.timeout}")
+    if args.movetime is not None and args.movetime > _MAX_MOVETIME_MS:
+        raise IAMError(f"--movetime must be at most {_MAX_MOVETIME_MS} ms (one day)")
+
+
+def _write_games(pgn_path: Path, records: list[GameRecord]) -> None:
+    """Write the match's games to ``pgn_path``; IAMError when the file cannot be written."""
     try:
         with pgn_path.open("w", encoding="utf-8") as handle:
             for record in records:
@@ -102,37 +121,35 @@ def run(args: argparse.Namespace) -> int:
     except OSError as exc:
         raise IAMError(f"cannot write {pgn_path}: {exc.strerror}") from None
 
-    forfeits = [
+
+def _forfeits(records: list[GameRecord], names: tuple[str, str]) -> list[dict]:
+    """The games lost by forfeit: the game's number, the engine that lost it and why."""
+    return [
         {"game": number, "engine": names[0] if record.forfeited_by == "A" else names[1],
          "reason": record.termination}
         for number, record in enumerate(records, 1)
         if record.forfeited_by is not None
     ]
-    if args.json:
-        print_json(
-            {
-                "engine_a": names[0],
-                "engine_b": names[1],
-                "games": estimate.games,
-                "wins": estimate.wins,
-                "draws": estimate.draws,
-                "losses": estimate.losses,
-                "score": estimate.score,
-                "draw_ratio": estimate.draws / estimate.games,
-                "elo": estimate.elo if math.isfinite(estimate.elo) else None,
-                "elo_bound": _bound(estimate),
-                "elo_ci95": [_finite(estimate.low), _finite(estimate.high)],
-                "los": likelihood_of_superiority(estimate.wins, estimate.losses),
-                "forfeits": forfeits,
-                "pgn": str(pgn_path),
-            }
-        )
-        return 0
-    print("\n".join(report_lines(estimate, names)))
-    for forfeit in forfeits:
-        print(f"game {forfeit['game']} lost by {forfeit['engine']}: {forfeit['reason']}")
-    print(f"games written to {pgn_path}", file=sys.stderr)
-    return 0
+
+
+def _result_json(estimate: EloEstimate, names: tuple[str, str], forfeits: list[dict], pgn_path: Path) -> dict:
+    """The match's result as ``--json`` prints it."""
+    return {
+        "engine_a": names[0],
+        "engine_b": names[1],
+        "games": estimate.games,
+        "wins": estimate.wins,
+        "draws": estimate.draws,
+        "losses": estimate.losses,
+        "score": estimate.score,
+        "draw_ratio": estimate.draws / estimate.games,
+        "elo": estimate.elo if math.isfinite(estimate.elo) else None,
+        "elo_bound": _bound(estimate),
+        "elo_ci95": [_finite(estimate.low), _finite(estimate.high)],
+        "los": likelihood_of_superiority(estimate.wins, estimate.losses),
+        "forfeits": forfeits,
+        "pgn": str(pgn_path),
+    }
 
 
 def _options(pairs: list[str], flag: str) -> dict[str, str]:

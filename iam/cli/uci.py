@@ -36,6 +36,19 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "where the model is unsure in a tactical position.",
     )
     parser.add_argument("--model", metavar="MODEL", help="opponent model file written by 'iam train'")
+    _add_exploit_options(parser)
+    parser.add_argument(
+        "--book", metavar="FILE",
+        help="a polyglot opening book (such as the book.bin of 'iam prepare'): its most weighted move is played "
+        "where it has the position (UCI option OwnBook turns it off)",
+    )
+    _add_imitation_options(parser)
+    _add_model_file_options(parser)
+    parser.set_defaults(run=run)
+
+
+def _add_exploit_options(parser: argparse.ArgumentParser) -> None:
+    """The options of the exploiting search: its blend weight and what bounds and shapes it."""
     parser.add_argument(
         "--exploit", type=float, metavar="W",
         help="with --model: choose moves by (1-W) * minimax + W * the belief-weighted value of the replies",
@@ -65,11 +78,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="with --exploit: inside the search, the player's quiet moves his model's cheap reply policy "
         "believes less than P are searched a ply shallower first (default 0: none)",
     )
-    parser.add_argument(
-        "--book", metavar="FILE",
-        help="a polyglot opening book (such as the book.bin of 'iam prepare'): its most weighted move is played "
-        "where it has the position (UCI option OwnBook turns it off)",
-    )
+
+
+def _add_imitation_options(parser: argparse.ArgumentParser) -> None:
+    """The options of playing like the player: his model file and how its moves are drawn."""
     parser.add_argument("--imitate", metavar="MODEL", help="play like the player of this model file")
     parser.add_argument(
         "--sample-temperature", type=float, default=0.0, metavar="T",
@@ -82,8 +94,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="with --imitate: a most-believed move below P leaves a tactical position to the search "
         f"(default {Imitation().unsure_below:g})",
     )
+
+
+def _add_model_file_options(parser: argparse.ArgumentParser) -> None:
+    """The options on how a model file is used: the engine it may run and the colour it models."""
     parser.add_argument(
-        "--engine", metavar="PATH", help="the UCI engine a move ranker with engine evidence runs (a model file never names one)"
+        "--engine", metavar="PATH",
+        help="the UCI engine a move ranker with engine evidence runs (a model file never names one)",
     )
     parser.add_argument(
         "--player-color",
@@ -91,7 +108,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="the colour of the modelled player (default: the engine's opponent at each move; "
         "when the engine moves for this colour, it searches without the model)",
     )
-    parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:

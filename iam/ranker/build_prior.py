@@ -101,47 +101,87 @@ def build_population_prior(
     training, dropped = population_games(masters)
     book = PopulationBook({name: book_counts(games, min_games=settings.min_games) for name, games in training.items()})
     patterns = MovePatterns({name: count_patterns(games) for name, games in training.items()})
-    static = tuple(family for family in settings.families if family != "population")
-    tasks = [(name, games, static, patterns, settings) for name, games in training.items()]
-    described = map_in_order(_master_rows, tasks, execution)
-    rows = dict(zip(training, progress(described, total=len(tasks)) if progress else described))
+    rows = _described(training, patterns, settings, progress, execution)
     fitted, report = [], []
     for without in (None, *masters) if settings.leave_each_out else (None,):
         included = [name for name in masters if name != without]
         pooled = {
-            name: _with_population(rows[name], book.without(name).without(without), patterns.without(name).without(without), settings.families)
+            name: _with_population(
+                rows[name],
+                book.without(name).without(without),
+                patterns.without(name).without(without),
+                settings.families,
+            )
             for name in included
         }
-        games = np.array([f"{name}/{position.game}" for name in included for position in rows[name].positions if position.moves])
+        games = np.array(
+            [f"{name}/{position.game}" for name in included for position in rows[name].positions if position.moves]
+        )
         for families in _family_sets(settings.families):
-            columns = tuple(column for family in FAMILIES if family in families for column in family_columns(family))
-            table = _stack([_select(pooled[name], columns) for name in included])
-            weights = fit_conditional_logit(table, penalty=settings.prior_strength, scale=feature_scale(table))
-            trees = None
-            if settings.trees is not None and families in _bases(settings.families):
-                trees = fit_residual_trees(table, table.features @ weights, columns, games, settings.trees)
-            fitted.append(
-                PriorWeights(
-                    families=families,
-                    without=without,
-                    weights=dict(zip(columns, weights.tolist())),
-                    positions=table.positions,
-                    search_depth=settings.search_depth if "search" in families else None,
-                    trees=trees,
-                )
-            )
-            report.append(
-                {
-                    "without": without or "",
-                    "families": "+".join(families),
-                    "search_depth": settings.search_depth if "search" in families else None,
-                    "positions": table.positions,
-                    "log_loss": float(-position_log_likelihood(table, weights).mean()),
-                    "top1": _top1(table, weights),
-                    "trees": trees.trees if trees is not None else 0,
-                }
-            )
-    info = {
+            weights, row = _fit_families(families, without, [pooled[name] for name in included], games, settings)
+            fitted.append(weights)
+            report.append(row)
+    info = _prior_info(training, dropped, settings)
+    return PopulationPrior(book=book, rankers=tuple(fitted), settings=info, patterns=patterns), pd.DataFrame(report)
+
+
+def _described(
+    training: Mapping[str, Sequence[PlayerGame]],
+    patterns: MovePatterns,
+    settings: PriorSettings,
+    progress: Callable | None,
+    execution: Execution,
+) -> dict[str, _MasterRows]:
+    """Each master's positions described by every family but the population's, one task a master."""
+    static = tuple(family for family in settings.families if family != "population")
+    tasks = [(name, games, static, patterns, settings) for name, games in training.items()]
+    described = map_in_order(_master_rows, tasks, execution)
+    return dict(zip(training, progress(described, total=len(tasks)) if progress else described))
+
+
+def _fit_families(
+    families: tuple[str, ...],
+    without: str | None,
+    pooled: list[tuple[np.ndarray, tuple[str, ...], MoveTable]],
+    games: np.ndarray,
+    settings: PriorSettings,
+) -> tuple[PriorWeights, dict[str, Any]]:
+    """One ranker of the population (less ``without``) on the columns of ``families``, and its row of the report.
+
+    ``pooled`` holds each included master's rows with every column; residual trees are
+    boosted on top when ``families`` is one of the full sets.
+    """
+    columns = tuple(column for family in FAMILIES if family in families for column in family_columns(family))
+    table = _stack([_select(rows, columns) for rows in pooled])
+    weights = fit_conditional_logit(table, penalty=settings.prior_strength, scale=feature_scale(table))
+    trees = None
+    if settings.trees is not None and families in _bases(settings.families):
+        trees = fit_residual_trees(table, table.features @ weights, columns, games, settings.trees)
+    fitted = PriorWeights(
+        families=families,
+        without=without,
+        weights=dict(zip(columns, weights.tolist())),
+        positions=table.positions,
+        search_depth=settings.search_depth if "search" in families else None,
+        trees=trees,
+    )
+    row = {
+        "without": without or "",
+        "families": "+".join(families),
+        "search_depth": settings.search_depth if "search" in families else None,
+        "positions": table.positions,
+        "log_loss": float(-position_log_likelihood(table, weights).mean()),
+        "top1": _top1(table, weights),
+        "trees": trees.trees if trees is not None else 0,
+    }
+    return fitted, row
+
+
+def _prior_info(
+    training: Mapping[str, Sequence[PlayerGame]], dropped: dict[str, int], settings: PriorSettings
+) -> dict[str, Any]:
+    """The prior's record of how it was built: the masters' game counts and the settings that shape it."""
+    return {
         "masters": {name: len(games) for name, games in training.items()},
         "dropped_test_games_of_others": dropped,
         "positions_per_master": settings.positions_per_master,
@@ -150,7 +190,6 @@ def build_population_prior(
         "random_state": settings.random_state,
         "leave_each_out": settings.leave_each_out,
     }
-    return PopulationPrior(book=book, rankers=tuple(fitted), settings=info, patterns=patterns), pd.DataFrame(report)
 
 
 def _master_rows(

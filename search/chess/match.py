@@ -203,53 +203,21 @@ def play_match(
     and the increment (UCI wtime/btime/winc/binc) instead of ``limit``, and loses on
     time when its clock runs out. Returns the estimate, the games and the engines' names.
     """
-    if games < 1:
-        raise MatchError("--games must be at least 1")
-    if move_timeout <= 0:
-        raise MatchError("the move timeout must be positive")
-    if clock is not None and not (clock[0] > 0 and clock[1] >= 0):
-        raise MatchError("the clock needs a positive base time and an increment of at least 0")
+    _check_match(games, move_timeout, clock)
     starts = list(openings) or [chess.Board()]
     commands = (list(command_a), list(command_b))
     options = (dict(options_a or {}), dict(options_b or {}))
     engines: list[chess.engine.SimpleEngine | None] = []
     try:
-        for command, chosen in zip(commands, options):
-            try:
-                engines.append(_start(command))
-            except (OSError, chess.engine.EngineError, chess.engine.EngineTerminatedError, TimeoutError) as exc:
-                raise MatchError(f"engine {' '.join(command)} did not start as UCI: {exc}") from None
-            _configure(engines[-1], chosen, command)
-        names = [engine.id.get("name", "engine") for engine in engines]
-        if names[0] == names[1]:
-            names = [f"{names[0]} (A)", f"{names[1]} (B)"]
+        _start_engines(commands, options, engines)
+        names = _engine_names(engines)
         records = []
         for index in range(games):
-            white_is_a = index % 2 == 0
             start = starts[(index // 2) % len(starts)]
-            sides = (0, 1) if white_is_a else (1, 0)  # engine index of White, of Black
-            missing = [i for i in (0, 1) if engines[i] is None]
-            for i in missing:
-                try:
-                    engines[i] = _start(commands[i])
-                    engines[i].configure(options[i])
-                except (OSError, chess.engine.EngineError, chess.engine.EngineTerminatedError, TimeoutError):
-                    pass
-            if any(engines[i] is None for i in (0, 1)):
-                loser = next(i for i in (0, 1) if engines[i] is None)
-                record = _forfeit_record(
-                    start, sides, names, loser, f"forfeit: {names[loser]} did not restart",
-                    round_number=index + 1, white_is_a=white_is_a,
-                )
-            else:
-                record, broken = _play_game(
-                    [engines[i] for i in sides], [names[i] for i in sides], start, limit,
-                    round_number=index + 1, white_is_a=white_is_a, move_timeout=move_timeout, clock=clock,
-                )
-                if broken is not None:  # crashed or hung: start it afresh for the next game
-                    engine_index = sides[broken]
-                    _shut_down(engines[engine_index], polite=False)
-                    engines[engine_index] = None
+            record = _play_round(
+                engines, commands, options, names, start, limit,
+                index=index, move_timeout=move_timeout, clock=clock,
+            )
             records.append(record)
             if on_game is not None:
                 on_game(record)
@@ -258,6 +226,93 @@ def play_match(
         for engine in engines:
             if engine is not None:
                 _shut_down(engine)
+
+
+def _check_match(games: int, move_timeout: float, clock: tuple[float, float] | None) -> None:
+    """MatchError for a match :func:`play_match` cannot play, before any engine starts."""
+    if games < 1:
+        raise MatchError("--games must be at least 1")
+    if move_timeout <= 0:
+        raise MatchError("the move timeout must be positive")
+    if clock is not None and not (clock[0] > 0 and clock[1] >= 0):
+        raise MatchError("the clock needs a positive base time and an increment of at least 0")
+
+
+def _start_engines(
+    commands: tuple[list[str], list[str]],
+    options: tuple[dict[str, str], dict[str, str]],
+    engines: list[chess.engine.SimpleEngine | None],
+) -> None:
+    """Start and configure both engines, appending each to ``engines`` as soon as it runs.
+
+    Appending at once lets the caller shut down the first engine when the second fails.
+    """
+    for command, chosen in zip(commands, options):
+        try:
+            engines.append(_start(command))
+        except (OSError, chess.engine.EngineError, chess.engine.EngineTerminatedError, TimeoutError) as exc:
+            raise MatchError(f"engine {' '.join(command)} did not start as UCI: {exc}") from None
+        _configure(engines[-1], chosen, command)
+
+
+def _engine_names(engines: list[chess.engine.SimpleEngine]) -> list[str]:
+    """The engines' UCI names, marked (A) and (B) when they are the same, so that the games tell them apart."""
+    names = [engine.id.get("name", "engine") for engine in engines]
+    if names[0] == names[1]:
+        names = [f"{names[0]} (A)", f"{names[1]} (B)"]
+    return names
+
+
+def _restart_missing(
+    engines: list[chess.engine.SimpleEngine | None],
+    commands: tuple[list[str], list[str]],
+    options: tuple[dict[str, str], dict[str, str]],
+) -> None:
+    """Try to start afresh each engine that crashed or hung in an earlier game; one that fails stays ``None``."""
+    missing = [i for i in (0, 1) if engines[i] is None]
+    for i in missing:
+        try:
+            engines[i] = _start(commands[i])
+            engines[i].configure(options[i])
+        except (OSError, chess.engine.EngineError, chess.engine.EngineTerminatedError, TimeoutError):
+            pass
+
+
+def _play_round(
+    engines: list[chess.engine.SimpleEngine | None],
+    commands: tuple[list[str], list[str]],
+    options: tuple[dict[str, str], dict[str, str]],
+    names: list[str],
+    start: chess.Board,
+    limit: chess.engine.Limit,
+    *,
+    index: int,
+    move_timeout: float,
+    clock: tuple[float, float] | None,
+) -> GameRecord:
+    """Play game ``index`` of the match (A with White when it is even) from ``start``.
+
+    An engine that could not be restarted forfeits the game; one that crashes or hangs
+    during it is shut down and left ``None`` in ``engines``, to be restarted for the next.
+    """
+    white_is_a = index % 2 == 0
+    sides = (0, 1) if white_is_a else (1, 0)  # engine index of White, of Black
+    _restart_missing(engines, commands, options)
+    if any(engines[i] is None for i in (0, 1)):
+        loser = next(i for i in (0, 1) if engines[i] is None)
+        return _forfeit_record(
+            start, sides, names, loser, f"forfeit: {names[loser]} did not restart",
+            round_number=index + 1, white_is_a=white_is_a,
+        )
+    record, broken = _play_game(
+        [engines[i] for i in sides], [names[i] for i in sides], start, limit,
+        round_number=index + 1, white_is_a=white_is_a, move_timeout=move_timeout, clock=clock,
+    )
+    if broken is not None:  # crashed or hung: start it afresh for the next game
+        engine_index = sides[broken]
+        _shut_down(engines[engine_index], polite=False)
+        engines[engine_index] = None
+    return record
 
 
 def _start(command: list[str]) -> chess.engine.SimpleEngine:

@@ -263,6 +263,16 @@ def time_budget(go: GoCommand, turn: chess.Color) -> float | None:
     return None if allotted is None else max(0.0, allotted - _SAFETY)
 
 
+def _check_modes(
+    predictor: MovePredictor | None, exploitation: Exploitation | None, imitation: Imitation | None
+) -> None:
+    """ValueError for an engine asked to exploit or imitate without a predictor, or to do both."""
+    if (exploitation is not None or imitation is not None) and predictor is None:
+        raise ValueError("exploiting or imitating needs a move predictor")
+    if exploitation is not None and imitation is not None:
+        raise ValueError("an engine either exploits the modelled player or imitates him, not both")
+
+
 class UciEngine:
     """Reads UCI commands, writes responses; one instance per engine process."""
 
@@ -284,10 +294,7 @@ class UciEngine:
         model_file: str = "",
         book: str | None = None,
     ) -> None:
-        if (exploitation is not None or imitation is not None) and predictor is None:
-            raise ValueError("exploiting or imitating needs a move predictor")
-        if exploitation is not None and imitation is not None:
-            raise ValueError("an engine either exploits the modelled player or imitates him, not both")
+        _check_modes(predictor, exploitation, imitation)
         self.exploitation = exploitation
         self.exploit_share = exploit_share
         """The most of each move's budget the exploiting search's probes may use."""
@@ -310,6 +317,18 @@ class UciEngine:
         self.evaluator = material_pst_evaluator()
         self.hash_mb = _DEFAULT_HASH_MB
         self._new_tables()
+        self._init_search_control()
+        self.multipv = 1
+        """Lines the plain search reports (UCI MultiPV); the other modes report one."""
+        self.model_loader = model_loader
+        """Reads a model file for the ``ModelFile`` option (``None``: the option is not offered)."""
+        self.model_file = model_file
+        self.book = book
+        """A polyglot opening book: where it has the position, its most weighted move is played at once."""
+        self.own_book = book is not None
+
+    def _init_search_control(self) -> None:
+        """The lock, events, thread and timer that let one search run at a time, and the pondering state."""
         self._lock = threading.Lock()
         # One search at a time. ``_stop`` ends its iterations; ``_release`` lets it
         # send ``bestmove`` (set at once, or by stop / ponderhit for infinite and ponder
@@ -321,14 +340,6 @@ class UciEngine:
         self._timer: threading.Timer | None = None
         self.ponder_option = False
         self._prediction_clock = PredictionClock()
-        self.multipv = 1
-        """Lines the plain search reports (UCI MultiPV); the other modes report one."""
-        self.model_loader = model_loader
-        """Reads a model file for the ``ModelFile`` option (``None``: the option is not offered)."""
-        self.model_file = model_file
-        self.book = book
-        """A polyglot opening book: where it has the position, its most weighted move is played at once."""
-        self.own_book = book is not None
 
     def _new_tables(self) -> None:
         entries = max(1, self.hash_mb * 1_000_000 // _ENTRY_BYTES)
