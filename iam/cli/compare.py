@@ -7,6 +7,7 @@ import dataclasses
 import json
 import sys
 import time
+from pathlib import Path
 
 from iam.bootstrap import interval, resample_games, summary_figures
 from iam.cli._common import (
@@ -96,20 +97,7 @@ def run(args: argparse.Namespace) -> int:
     check_seed(args.seed)
     if args.max_positions is not None and args.max_positions < 1:
         raise DataError("--max-positions must be at least 1")
-    ranker = ranker_params(args)
-    ranker.update(families=without_engine(ranker["families"]))
-    if not ranker["families"]:
-        raise DataError("--families needs a family besides engine and glance (the ranker+engine row adds them)")
-    settings = PredictorSettings(
-        iam={"belief": args.belief, "random_state": args.seed},
-        ranker={**{k: v for k, v in ranker.items() if not k.startswith("engine")}, "random_state": args.seed},
-        search_cache=args.search_cache,
-        engine=args.engine,
-        engine_depth=args.engine_depth,
-        engine_cache=args.engine_cache if args.engine else None,
-        engine_timeout=args.engine_timeout,
-        search_depth=args.search_depth,
-    )
+    settings = _settings(args)
     predictors = parse_predictors(args.predictor, settings)
     runs = sum(len(sizes) if name in TRAINED else 1 for name in predictors)
     # Runs go to the workers; a single run keeps them for its ranker's training features instead.
@@ -138,14 +126,7 @@ def run(args: argparse.Namespace) -> int:
     for run_, cis in zip(payload["runs"], intervals):
         run_.update(cis)
     if folder is not None:
-        try:
-            report.summary_frame().to_csv(folder / "summary.csv", index=False)
-            report.band_frame().to_csv(folder / "bands.csv", index=False)
-            report.position_frame().to_csv(folder / "positions.csv", index=False)
-            (folder / "evaluation.json").write_text(_json_text(payload))
-            (folder / "evaluation.md").write_text(_markdown(report, ingest, elapsed, intervals))
-        except OSError as exc:
-            raise DataError(f"cannot write to {folder}: {exc.strerror or exc}") from None
+        _write(folder, report, payload, _markdown(report, ingest, elapsed, intervals))
     if args.json:
         print_json(payload)
     else:
@@ -155,6 +136,36 @@ def run(args: argparse.Namespace) -> int:
     if ingest.skipped_total and not args.quiet:
         print(f"note: {ingest.skipped_total} games skipped ({dict(ingest.skipped)})", file=sys.stderr)
     return 0
+
+
+def _settings(args: argparse.Namespace) -> PredictorSettings:
+    """The predictors' settings from the ranker's and the engine's options (DataError when wrong)."""
+    ranker = ranker_params(args)
+    ranker.update(families=without_engine(ranker["families"]))
+    if not ranker["families"]:
+        raise DataError("--families needs a family besides engine and glance (the ranker+engine row adds them)")
+    return PredictorSettings(
+        iam={"belief": args.belief, "random_state": args.seed},
+        ranker={**{k: v for k, v in ranker.items() if not k.startswith("engine")}, "random_state": args.seed},
+        search_cache=args.search_cache,
+        engine=args.engine,
+        engine_depth=args.engine_depth,
+        engine_cache=args.engine_cache if args.engine else None,
+        engine_timeout=args.engine_timeout,
+        search_depth=args.search_depth,
+    )
+
+
+def _write(folder: Path, report, payload: dict, markdown: str) -> None:
+    """The comparison's tables as CSV, its payload as JSON and its summary as markdown in ``folder``."""
+    try:
+        report.summary_frame().to_csv(folder / "summary.csv", index=False)
+        report.band_frame().to_csv(folder / "bands.csv", index=False)
+        report.position_frame().to_csv(folder / "positions.csv", index=False)
+        (folder / "evaluation.json").write_text(_json_text(payload))
+        (folder / "evaluation.md").write_text(markdown)
+    except OSError as exc:
+        raise DataError(f"cannot write to {folder}: {exc.strerror or exc}") from None
 
 
 def _intervals(report, *, seed: int) -> list[dict[str, list[float]]]:

@@ -91,6 +91,11 @@ def run(args: argparse.Namespace) -> int:
         code = _train_ranker(args, games, report, output)
         _done(args, started)
         return code
+    return _train_iam(args, games, report, output, started)
+
+
+def _train_iam(args: argparse.Namespace, games, report, output: Path, started: float) -> int:
+    """Fit and write the source notes' IAM model; print what it learned."""
     model = OpponentModel(
         min_games=args.min_games, min_formed_games=args.min_formed_games, belief=args.belief, random_state=args.seed
     )

@@ -90,56 +90,14 @@ def ranker_from_document(cls: type, data: dict, *, source: str = "model", resour
     engine's path from the caller (``resources``), and is refused without it.
     """
     try:
-        if not isinstance(data, dict) or data.get("format") != RANKER_FORMAT:
-            raise ModelFileError(f"{source} is not a move ranker model")
-        if isinstance(data.get("version"), bool) or data.get("version") not in _READABLE_VERSIONS:
-            raise ModelFileError(
-                f"{source} has version {data.get('version')!r}; this program reads versions {' and '.join(map(str, _READABLE_VERSIONS))}"
-            )
-        saved = dict(data["params"], trees=False) if data["version"] == 3 else data["params"]
-        params = {name: saved[name] for name in _SAVED_PARAMS}
-        params.update({name: saved.get(name, default) for name, default in _OPTIONAL_PARAMS.items()})
-        params["families"] = tuple(params["families"])
-        if any(family in params["families"] for family in ENGINE_FAMILIES) and not (resources and resources.engine):
-            raise ModelFileError(f"{source} uses engine evidence: name the engine to run (--engine PATH)")
-        model = cls(**params)
+        model = cls(**_params(data, source, resources))
         families = model._check_parameters()
         if list(families) != list(data["families"]):
             raise ValueError("its families do not match its parameters")
         model.families_ = families
         model.feature_names_ = tuple(name for family in families for name in family_columns(family))
-        model.coef_ = _vector(data["weights"], model.feature_names_, "weights")
-        model.prior_weights_ = _vector(data["prior_weights"], model.feature_names_, "prior weights")
-        model.scale_ = _vector(data["scale"], model.feature_names_, "scale")
-        model.player_ = str(data["player"])
-        model.n_games_ = int(data["training"]["games"])
-        model.n_positions_ = int(data["training"]["positions"])
-        model.training_log_loss_ = float(data["training"]["log_loss"] if data["training"]["log_loss"] is not None else "nan")
-        model.temperature_ = float(data["training"]["temperature"])
-        if not 1 / _MAX_WEIGHT <= model.temperature_ <= _MAX_WEIGHT:
-            raise ValueError(f"its temperature must be a positive number from {1 / _MAX_WEIGHT:g} to {_MAX_WEIGHT:g}")
-        slope, offset = (float(value) for value in data["training"]["top_calibration"])
-        if not (0 < slope <= _MAX_WEIGHT and abs(offset) <= _MAX_WEIGHT):
-            raise ValueError(f"its top-label calibration must be a positive slope and an offset of at most {_MAX_WEIGHT:g} in size")
-        model.top_calibration_ = TopLabelCalibration(slope, offset)
-        model.book_ = PopulationBook(_book(data["book"]))
-        model.population_patterns_ = MovePatterns({"population": _patterns(data["patterns"]["population"])})
-        own = data["patterns"]["own"]
-        model.own_patterns_ = None if own is None else _patterns(own)
-        if "habits" in families and model.own_patterns_ is None:
-            raise ValueError("the habits family needs the player's move patterns, which are missing")
-        model.trees_ = None if data.get("trees") is None else ResidualTrees.from_dict(data["trees"])
-        if model.trees_ is not None and not set(model.trees_.columns) <= set(model.feature_names_):
-            raise ValueError("its residual trees split on columns its families do not have")
-        model.iam_ = None if data["iam"] is None else OpponentModel.from_state(from_document(data["iam"], source=f"{source} (its IAM model)"))
-        if "habits" in families and model.iam_ is None:
-            raise ValueError("the habits family needs the IAM model, which is missing")
-        model.value_net_ = data["value_net"]
-        if "value" in families:
-            _check_value_net(model.value_net_, source)
-        replies = data.get("reply_policy")
-        model.reply_policy_ = None if replies is None else ReplyPolicy(replies["weights"])
-        model.policy_net_ = data.get("policy_net")
+        _read_weights(model, data)
+        _read_memories(model, data, source)
         if "policy" in families and model.policy_net_ != policy_record(families, model.player_):
             raise ModelFileError(f"{source} was fitted with other policy networks than the ones installed (refit it)")
         model.use(resources)
@@ -149,6 +107,66 @@ def ranker_from_document(cls: type, data: dict, *, source: str = "model", resour
         detail = f"missing field {exc}" if isinstance(exc, KeyError) else str(exc)
         raise ModelFileError(f"{source} is malformed: {detail}") from None
     return model
+
+
+def _params(data: dict, source: str, resources: Resources | None) -> dict:
+    """The ranker's parameters from a document of a readable version (ModelFileError for another kind of file)."""
+    if not isinstance(data, dict) or data.get("format") != RANKER_FORMAT:
+        raise ModelFileError(f"{source} is not a move ranker model")
+    if isinstance(data.get("version"), bool) or data.get("version") not in _READABLE_VERSIONS:
+        raise ModelFileError(
+            f"{source} has version {data.get('version')!r}; this program reads versions {' and '.join(map(str, _READABLE_VERSIONS))}"
+        )
+    saved = dict(data["params"], trees=False) if data["version"] == 3 else data["params"]
+    params = {name: saved[name] for name in _SAVED_PARAMS}
+    params.update({name: saved.get(name, default) for name, default in _OPTIONAL_PARAMS.items()})
+    params["families"] = tuple(params["families"])
+    if any(family in params["families"] for family in ENGINE_FAMILIES) and not (resources and resources.engine):
+        raise ModelFileError(f"{source} uses engine evidence: name the engine to run (--engine PATH)")
+    return params
+
+
+def _read_weights(model, data: dict) -> None:
+    """The fitted weights, the training summary and the calibration, each checked against its bounds."""
+    names = model.feature_names_
+    model.coef_ = _vector(data["weights"], names, "weights")
+    model.prior_weights_ = _vector(data["prior_weights"], names, "prior weights")
+    model.scale_ = _vector(data["scale"], names, "scale")
+    model.player_ = str(data["player"])
+    training = data["training"]
+    model.n_games_ = int(training["games"])
+    model.n_positions_ = int(training["positions"])
+    model.training_log_loss_ = float(training["log_loss"] if training["log_loss"] is not None else "nan")
+    model.temperature_ = float(training["temperature"])
+    if not 1 / _MAX_WEIGHT <= model.temperature_ <= _MAX_WEIGHT:
+        raise ValueError(f"its temperature must be a positive number from {1 / _MAX_WEIGHT:g} to {_MAX_WEIGHT:g}")
+    slope, offset = (float(value) for value in training["top_calibration"])
+    if not (0 < slope <= _MAX_WEIGHT and abs(offset) <= _MAX_WEIGHT):
+        raise ValueError(f"its top-label calibration must be a positive slope and an offset of at most {_MAX_WEIGHT:g} in size")
+    model.top_calibration_ = TopLabelCalibration(slope, offset)
+    model.trees_ = None if data.get("trees") is None else ResidualTrees.from_dict(data["trees"])
+    if model.trees_ is not None and not set(model.trees_.columns) <= set(names):
+        raise ValueError("its residual trees split on columns its families do not have")
+
+
+def _read_memories(model, data: dict, source: str) -> None:
+    """What the ranker remembers of players: the book, the move patterns, his IAM model, the networks it read."""
+    families = model.families_
+    model.book_ = PopulationBook(_book(data["book"]))
+    model.population_patterns_ = MovePatterns({"population": _patterns(data["patterns"]["population"])})
+    own = data["patterns"]["own"]
+    model.own_patterns_ = None if own is None else _patterns(own)
+    if "habits" in families and model.own_patterns_ is None:
+        raise ValueError("the habits family needs the player's move patterns, which are missing")
+    model.iam_ = None if data["iam"] is None else OpponentModel.from_state(from_document(data["iam"], source=f"{source} (its IAM model)"))
+    if "habits" in families and model.iam_ is None:
+        raise ValueError("the habits family needs the IAM model, which is missing")
+    model.value_net_ = data["value_net"]
+    if "value" in families:
+        _check_value_net(model.value_net_, source)
+    replies = data.get("reply_policy")
+    model.reply_policy_ = None if replies is None else ReplyPolicy(replies["weights"])
+    model.policy_net_ = data.get("policy_net")
 
 
 def _vector(values: dict, names: Sequence[str], what: str) -> np.ndarray:
