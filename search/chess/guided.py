@@ -183,6 +183,25 @@ class ModelGuide:
         self._guided += 1
         return ordered, adjust, pruned
 
+    def believed_move(self, board: chess.Board) -> chess.Move | None:
+        """His most believed move at ``board`` when this guide's search already asked a predictor there, else ``None``.
+
+        ``board`` carries the game's move stack (a predictor's context may read it). Nothing is
+        predicted here: the beliefs come from the cache the search filled, so the answer costs no time.
+        An engine names this move as the reply it ponders on.
+        """
+        position = Position.from_board(board)
+        keys = [(True, position.key, self._context(board)) if self._context is not None else (True, position.key)]
+        keys.append((False, position.key))
+        for key in keys:
+            found = self._cache.get(key)
+            if found:
+                ranked = found[0]
+                move = to_move(ranked[0]) if ranked else None
+                if move is not None and move in board.legal_moves:
+                    return move
+        return None
+
     # ---- beliefs ----------------------------------------------------------------------
 
     def _near(self, position: Position) -> tuple | None:

@@ -9,8 +9,8 @@ polyglot book: its most weighted move where it has the position, without a searc
 player the engine then searches against) and, when imitating, Temperature and Seed. The
 engine's name says its mode (``... (guided by a model of X)``). The search runs in a thread so ``stop`` and ``isready`` are
 answered while it thinks; an ``info`` line follows every completed depth and
-``bestmove`` (with the expected reply as ``ponder``) ends every ``go``, also when the
-search breaks. Unknown or malformed commands are ignored with an ``info string``
+``bestmove`` (with the expected reply as ``ponder``: with a model, the modelled player's most believed reply where
+the search asked the model, else the principal variation's) ends every ``go``, also when the search breaks. Unknown or malformed commands are ignored with an ``info string``
 note, as the protocol asks; a ``go`` always searches, its unknown or malformed words
 noted and left out, its numbers capped at :data:`MAX_GO_NUMBER` and out-of-range ones
 clamped (a negative time to 0, a depth or node count below 1 to 1, a depth beyond the
@@ -337,6 +337,7 @@ class UciEngine:
         self._release = threading.Event()
         self._thread: threading.Thread | None = None
         self._pondering: GoCommand | None = None
+        self._last_guide: ModelGuide | None = None  # the guide of the last search, whose beliefs name the ponder move
         self._timer: threading.Timer | None = None
         self.ponder_option = False
         self._prediction_clock = PredictionClock()
@@ -568,6 +569,7 @@ class UciEngine:
         does not come.
         """
         deadline = None if limits.time is None else time.perf_counter() + limits.time
+        self._last_guide = None
         booked = self._book_move(board, allowed)
         if booked is not None:
             self.send(f"info string book move {booked.uci()}")
@@ -596,7 +598,7 @@ class UciEngine:
     ) -> None:
         """The plain or guided search, an ``info`` line per completed depth, each result appended to ``deepest``
         (kept when the search breaks later)."""
-        guided = self._guide(board, deadline)
+        guided = self._last_guide = self._guide(board, deadline)
         if allowed:  # go searchmoves: the generic search with a root filter and a table of its own
             inner = None if guided is None else ModelPolicy(
                 self._bounded, modelled_player=0 if not board.turn else 1, guidance=self.guidance,
@@ -732,12 +734,8 @@ class UciEngine:
     def _best_move(self, best: SearchResult | None, board: chess.Board, allowed: tuple[chess.Move, ...] = ()) -> str:
         """The move to send (with the expected reply as ``ponder`` when known), one of ``allowed`` if given."""
         if best is not None and best.move is not None and best.move in (allowed or board.legal_moves):
-            if len(best.pv) >= 2 and best.pv[0] == best.move:
-                after = board.copy(stack=False)
-                after.push(best.move)
-                if best.pv[1] in after.legal_moves:
-                    return f"{best.move.uci()} ponder {best.pv[1].uci()}"
-            return best.move.uci()
+            reply = self._expected_reply(best, board)
+            return best.move.uci() if reply is None else f"{best.move.uci()} ponder {reply.uci()}"
         moves = list(allowed or board.legal_moves)
         if not moves:
             return "0000"  # the game is over: the protocol's null move
@@ -746,6 +744,19 @@ class UciEngine:
         except Exception:  # a broken orderer must not cost the move
             ordered = moves
         return ordered[0].uci()
+
+    def _expected_reply(self, best: SearchResult, board: chess.Board) -> chess.Move | None:
+        """The reply to ponder on: the modelled player's most believed one where the guided search asked the model
+        (no new prediction: its time is spent), else the principal variation's."""
+        after = board.copy()  # with the game's moves: a model's context reads them
+        after.push(best.move)
+        guide = self._last_guide
+        believed = guide.believed_move(after) if guide is not None else None
+        if believed is not None:
+            return believed
+        if len(best.pv) >= 2 and best.pv[0] == best.move and best.pv[1] in after.legal_moves:
+            return best.pv[1]
+        return None
 
     @staticmethod
     def _info(result: SearchResult, board: chess.Board, multipv: int | None = None) -> str:

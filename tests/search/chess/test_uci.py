@@ -607,3 +607,38 @@ def test_a_book_move_is_played_at_once_and_own_book_turns_it_off(tmp_path, capsy
         assert iam_main(["uci", "--book", str(bad)]) == 2
         err = capsys.readouterr().err
         assert message in err and err.count("\n") == 1
+
+
+class _Stubborn:
+    """A predictor sure of one odd move everywhere: the legal move last in UCI order."""
+
+    def predict_proba(self, board: chess.Board) -> dict[chess.Move, float]:
+        moves = sorted(board.legal_moves, key=lambda move: move.uci())
+        return {moves[-1]: 0.95, **{move: 0.05 / (len(moves) - 1) for move in moves[:-1]}}
+
+
+def _bestmove_and_ponder(lines: list[str]) -> tuple[str, str | None]:
+    words = lines[-1].split()
+    return words[1], (words[3] if len(words) == 4 and words[2] == "ponder" else None)
+
+
+def test_the_ponder_move_is_the_models_most_believed_reply_not_the_principal_variations():
+    position = "position startpos moves e2e4 e7e5 g1f3"
+    lines, _ = _session_with({"predictor": _Stubborn()}, position, "go depth 4")
+    best, ponder = _bestmove_and_ponder(lines)
+    board = chess.Board()
+    for move in ("e2e4", "e7e5", "g1f3", best):
+        board.push_uci(move)
+    assert ponder == max(move.uci() for move in board.legal_moves)  # what the model believes he plays
+    plain, _ = _session(position, "go depth 4")
+    plain_best, plain_ponder = _bestmove_and_ponder(plain)
+    assert plain_ponder is not None and (plain_best, plain_ponder) != (best, ponder)  # the plain engine expects another
+
+
+def test_without_a_belief_for_the_reply_the_ponder_move_is_the_principal_variations():
+    # The engine moves for the modelled colour: a plain search, so no belief exists and the line's reply is named.
+    position = "position startpos moves e2e4 e7e5"
+    lines, _ = _session_with({"predictor": _Stubborn(), "modelled_color": chess.WHITE}, position, "go depth 4")
+    plain, _ = _session(position, "go depth 4")
+    assert _bestmove_and_ponder(lines) == _bestmove_and_ponder(plain)
+    assert _bestmove_and_ponder(plain)[1] is not None
