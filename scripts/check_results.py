@@ -19,9 +19,11 @@ well under 30 seconds. Three more forms:
 - ``table runs.bands``: the records of each record's list ``bands``, each with its parent's fields;
 - ``value {hits}/{predictions} ({rate:.0%})``: a cell written from the record's fields, compared as text;
 - ``columns F,G,...`` (instead of ``column`` and ``value``): one record a row, its fields ``F, G, ...`` the
-  cells; ``rows LABEL=F,...`` (instead of ``row`` and ``value``): one record a column, the row ``LABEL``
-  taking its cell from the field ``F``. Numbers are compared at the precision the page shows them (``9,323``
-exactly, ``0.431`` to three decimals); other cells as text. Each command runs once per call.
+  cells, each a field or a ``{...}`` text (no comma) as in ``value``; ``rows LABEL=F,...`` (instead of ``row`` and
+  ``value``): one record a column, the row ``LABEL`` taking its cell from the field (or text) ``F``.
+Numbers are compared at the precision the page shows them (``9,323`` exactly, ``0.431`` to three decimals); other
+cells as text. Bold is kept as the page has it: a cell's whole text, or (``**0.450** (0.428-0.474)``) its first
+word. Each command runs once per call.
 """
 
 from __future__ import annotations
@@ -129,7 +131,7 @@ def expected_cells(marked: Marked, output: Any) -> dict[str, dict[str, Any]]:
         if not all(str(record.get(key)) == value for key, value in marked.where.items()):
             continue
         if marked.columns:
-            cells.setdefault(str(record[marked.row]), {}).update({name: record[name] for name in marked.columns})
+            cells.setdefault(str(record[marked.row]), {}).update({name: _cell(record, name) for name in marked.columns})
         elif marked.rows:
             for label, name in marked.rows:
                 cells.setdefault(label, {})[str(record[marked.column])] = _cell(record, name)
@@ -153,7 +155,12 @@ def _format(value: Any, like: str) -> str:
         text = f"{value:,.{decimals}f}"
         if numeric and "," not in bare:
             text = text.replace(",", "")
-    return f"**{text}**" if like.startswith("**") else text
+    if not like.startswith("**"):
+        return text
+    if like.find("**", 2) < len(like) - 2:  # only the first word is bold
+        head, space, tail = text.partition(" ")
+        return f"**{head}**{space}{tail}"
+    return f"**{text}**"
 
 
 def rendered(marked: Marked, output: Any) -> str:

@@ -132,3 +132,30 @@ def test_fields_as_columns_and_fields_as_rows(tmp_path):
     diffs = check_results.check_page(path, runner=lambda command: {"rows": rows})
     assert len(diffs) == 2
     assert "+| 2 | 0.113 | 0.027 |" in diffs[0] and "+| ECE | 0.058 | 0.027 |" in diffs[1]
+
+
+TEXTS = """<!-- check: tool --json; table rows; where kind=a; row name;
+     columns {top1:.3f} ({top1_lo:.3f}-{top1_hi:.3f}), ece -->
+| name | top-1 | ECE |
+| --- | ---: | ---: |
+| linear | 0.442 (0.416-0.469) | 0.031 |
+| trees | **0.450** (0.428-0.474) | **0.021** |
+"""
+
+
+def _texts(top1: float = 0.4501) -> dict:
+    return {"rows": [
+        {"kind": "a", "name": "linear", "top1": 0.4421, "top1_lo": 0.4159, "top1_hi": 0.469, "ece": 0.0312},
+        {"kind": "b", "name": "other", "top1": 0.1, "top1_lo": 0.0, "top1_hi": 0.2, "ece": 0.5},
+        {"kind": "a", "name": "trees", "top1": top1, "top1_lo": 0.428, "top1_hi": 0.474, "ece": 0.0209},
+    ]}
+
+
+def test_columns_written_from_fields_with_the_first_word_bold(tmp_path):
+    path = tmp_path / "page.md"
+    path.write_text(TEXTS, encoding="utf-8")
+    assert check_results.check_page(path, runner=lambda command: _texts()) == []
+    (diff,) = check_results.check_page(path, runner=lambda command: _texts(top1=0.4612))
+    assert "+| trees | **0.461** (0.428-0.474) | **0.021** |" in diff and "\n-| linear" not in diff
+    check_results.check_page(path, update=True, runner=lambda command: _texts(top1=0.4612))
+    assert "| trees | **0.461** (0.428-0.474) | **0.021** |" in path.read_text(encoding="utf-8")
