@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 
 import numpy as np
 import pandas as pd
@@ -130,24 +130,7 @@ class StylometryConfig(ExperimentConfig):
 
     def candidate_settings(self) -> CandidateSettings:
         """How this run fits and scores its candidate models (:mod:`iam.candidates`)."""
-        return CandidateSettings(
-            repertoire=self.repertoire,
-            model_weight=self.model_weight,
-            train_games=self.train_games,
-            train_positions=self.train_positions,
-            prior_strength=self.prior_strength,
-            ranker_families=self.ranker_families,
-            max_dev_games=self.max_dev_games,
-            positions_per_game=self.positions_per_game,
-            ks=self.ks,
-            engine=self.engine,
-            search_depth=self.search_depth,
-            search_cache=self.search_cache,
-            games_filter=self.games_filter,
-            seed=self.seed,
-            jobs=self.jobs,
-            scheduler=self.scheduler,
-        )
+        return CandidateSettings(**{setting.name: getattr(self, setting.name) for setting in fields(CandidateSettings)})
 
 
 @dataclass(frozen=True)
