@@ -6,10 +6,10 @@ For each of his colours, :func:`iam.prepare.dossier.prepare` builds the dossier 
 is checked against it:
 
 * **entered**: the game reaches a position of a prepared line with him to move, at ply
-  ``entry_ply`` or later;
+  ``entry_ply`` or later (and, apart, of a main line: our chosen moves only);
 * **opening moves named**: at each of his first ``opening_moves`` moves, whether the
-  dossier's named move (his usual move in the training games, else the model's top
-  belief) is the move he played, against the counting-only baseline (his usual move,
+  dossier's named move (his most believed: the model's belief updated by his training
+  games there, :class:`~iam.prepare.tree.RepertoireBeliefs`) is the move he played, against the counting-only baseline (his usual move,
   nothing where his training games never went); also over the positions where only the
   model names a move;
 * **calibration**: at each of his prepared-line positions a test game reaches, each
@@ -39,7 +39,6 @@ from iam.pgn import PlayerGame
 from iam.prepare.dossier import DEFAULT_MODEL, PrepareConfig, Side, fit_default_model, open_scorer, prepare
 from iam.prepare.lines import LineSettings, Plan, PlanNode
 from iam.prepare.scoring import MoveScorer, position_value
-from iam.prepare.tree import Predictor
 
 NAME = "prepare"
 HELP = "the dossier from his training games, checked on his test games: lines entered, opening moves named, calibration, value at the exit"
@@ -63,21 +62,6 @@ class PrepareExperimentConfig(HeldOutConfig):
     resamples: int = RESAMPLES
 
 
-def _prepared_nodes(plan: Plan) -> dict[str, PlanNode]:
-    """Every position on the prepared lines (our chosen moves, his followed replies), by EPD, first met kept."""
-    found: dict[str, PlanNode] = {}
-    stack = [plan.root]
-    while stack:
-        node = stack.pop()
-        found.setdefault(node.board.epd(), node)
-        if node.our_turn:
-            if node.choice is not None:
-                stack.append(node.children[node.choice][1])
-        else:
-            stack.extend(child for _, child in node.children.values())
-    return found
-
-
 def _reference_values(plan: Plan, scorer: MoveScorer) -> list[float]:
     """The scorer's value for us of each position of its main line, by ply (the start included)."""
     board = chess.Board()
@@ -91,35 +75,45 @@ def _reference_values(plan: Plan, scorer: MoveScorer) -> list[float]:
 
 
 def game_rows(side: Side, games: list[PlayerGame], scorer: MoveScorer, entry_ply: int) -> pd.DataFrame:
-    """One row per test game: whether it entered, where it left the prepared tree, the values there."""
+    """One row per test game: whether it entered (a prepared line, a main line), where it left the prepared tree, the values there."""
     plan = side.plan
-    his_nodes, nodes = plan.his_nodes(), _prepared_nodes(plan)
+    his_nodes, main_nodes, nodes = plan.his_nodes(), plan.his_nodes(alternatives=False), plan.nodes_on_lines()
     reference = _reference_values(plan, scorer)
     rows = []
     for game in games:
-        board, entry = chess.Board(), None
-        for ply, move in enumerate(game.moves):
-            if ply >= entry_ply and board.turn == plan.his_color and board.epd() in his_nodes:
-                entry = ply
-                break
-            board.push(move)
-        row = {"game": game.index, "color": chess.COLOR_NAMES[side.color], "entered": entry is not None, "entry_ply": entry}
+        entry = _entry(game, his_nodes, plan.his_color, entry_ply)
+        row = {"game": game.index, "color": chess.COLOR_NAMES[side.color], "entered": entry is not None,
+               "entered_main": _entry(game, main_nodes, plan.his_color, entry_ply) is not None, "entry_ply": entry}
         if entry is not None:
+            board = chess.Board()
+            for move in game.moves[:entry]:
+                board.push(move)
             node, left = nodes[board.epd()], "end"
             for move in game.moves[entry:]:
                 if not node.children:
                     break
-                if move.uci() not in node.children or (node.our_turn and move.uci() != node.choice):
+                if move.uci() not in node.prepared():
                     left = "us" if node.our_turn else "him"
                     break
                 node = node.children[move.uci()][1]
             ref = reference[min(node.ply, len(reference) - 1)]
             row.update(exit_ply=node.ply, left=left, exit_value=node.static, reference_value=ref, gain=node.static - ref)
         rows.append(row)
-    return pd.DataFrame(rows, columns=["game", "color", "entered", "entry_ply", "exit_ply", "left", "exit_value", "reference_value", "gain"])
+    columns = ["game", "color", "entered", "entered_main", "entry_ply", "exit_ply", "left", "exit_value", "reference_value", "gain"]
+    return pd.DataFrame(rows, columns=columns)
 
 
-def opening_rows(side: Side, games: list[PlayerGame], model: Predictor, moves: int) -> pd.DataFrame:
+def _entry(game: PlayerGame, his_nodes: dict[str, PlanNode], his_color: chess.Color, entry_ply: int) -> int | None:
+    """The first ply at or after ``entry_ply`` where the game stands at one of ``his_nodes`` with him to move."""
+    board = chess.Board()
+    for ply, move in enumerate(game.moves):
+        if ply >= entry_ply and board.turn == his_color and board.epd() in his_nodes:
+            return ply
+        board.push(move)
+    return None
+
+
+def opening_rows(side: Side, games: list[PlayerGame], moves: int) -> pd.DataFrame:
     """One row per move of his among his first ``moves`` in each test game: named by the dossier, by counting alone."""
     rows = []
     for game in games:
@@ -130,7 +124,7 @@ def opening_rows(side: Side, games: list[PlayerGame], model: Predictor, moves: i
                 if his >= moves:
                     break
                 usual = side.repertoire.usual_move(board)
-                named = usual if usual is not None else side.repertoire.named_move(board, model)
+                named = side.repertoire.named_move(board, side.beliefs)
                 rows.append({"game": game.index, "ply": ply, "known": usual is not None, "dossier": named == move, "counting": usual == move})
                 his += 1
             board.push(move)
@@ -194,6 +188,7 @@ def _summary(color: str, games: pd.DataFrame, openings: pd.DataFrame, steps: pd.
     row: dict = {"color": color, "test_games": len(games), "entered_games": len(entered)}
     figures = {
         "entered": (games.assign(entered=games["entered"].astype(float)), "entered", ids),
+        "entered_main": (games.assign(entered_main=games["entered_main"].astype(float)), "entered_main", ids),
         "dossier_top1": (openings, "dossier", ids),
         "counting_top1": (openings, "counting", ids),
         "dossier_top1_beyond": (beyond, "dossier", ids),
@@ -230,7 +225,7 @@ def run(config: PrepareExperimentConfig) -> ExperimentResult:
             color = chess.COLOR_NAMES[side.color]
             tests = [game for game in held.test if game.color == side.color]
             games = game_rows(side, tests, scorer, config.entry_ply)
-            openings = opening_rows(side, tests, model, config.opening_moves).assign(color=color)
+            openings = opening_rows(side, tests, config.opening_moves).assign(color=color)
             steps = step_rows(side, tests).assign(color=color)
             rows.append(_summary(color, games, openings, steps, config))
             for name, frame in (("games", games), ("openings", openings), ("steps", steps)):
@@ -261,11 +256,12 @@ def _cell(row: dict, name: str, percent: bool = True) -> str:
 
 def markdown(player: str, judged_by: str, rows: list[dict], config: PrepareExperimentConfig) -> str:
     """The summary table per colour, each figure with its interval."""
-    head = ["his colour", "test games", "entered", "dossier top-1", "counting top-1", "dossier top-1 beyond his games",
+    head = ["his colour", "test games", "entered", "entered a main line", "dossier top-1", "counting top-1", "dossier top-1 beyond his games",
             "ECE (steps)", "exit value", "reference", "gain"]
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for row in rows:
-        cells = [row["color"], str(row["test_games"]), f"{row['entered_games']} = {_cell(row, 'entered')}", _cell(row, "dossier_top1"),
+        cells = [row["color"], str(row["test_games"]), f"{row['entered_games']} = {_cell(row, 'entered')}", _cell(row, "entered_main"),
+                 _cell(row, "dossier_top1"),
                  _cell(row, "counting_top1"), f"{_cell(row, 'dossier_top1_beyond')} of {row['beyond_positions']}",
                  f"{_cell(row, 'ece')} over {row['steps']}", _cell(row, "exit_value", False), _cell(row, "reference_value", False),
                  _cell(row, "gain", False)]

@@ -42,6 +42,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--search-depth", type=int, default=2, metavar="D", help="depth of the toolkit's search without --engine (default 2)")
     parser.add_argument("--plies", type=int, default=12, metavar="N", help="plies from the start the tree and lines reach (default 12)")
     parser.add_argument("--min-games", type=int, default=1, metavar="K", help="refuse a colour with fewer than K of his games (default 1)")
+    parser.add_argument("--half-life", type=float, default=20.0, metavar="YEARS",
+                        help="a game weighs 0.5 ** (years before his latest game / YEARS) (default 20)")
     parser.add_argument("--habit-loss", type=int, default=50, metavar="CP", help="centipawns his usual move must lose to be a costly habit (default 50)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the default model's fit")
     parser.add_argument("--out", required=True, metavar="DIR", help="folder to write the dossier into")
@@ -56,7 +58,7 @@ def run(args: argparse.Namespace) -> int:
     colors = ("white", "black") if args.color == "both" else (args.color,)
     config = PrepareConfig(
         player=args.player, colors=colors, lines=LineSettings(plies=args.plies), min_games=args.min_games,
-        habit_loss=args.habit_loss, engine=args.engine, engine_depth=args.engine_depth,
+        habit_loss=args.habit_loss, half_life_years=args.half_life, engine=args.engine, engine_depth=args.engine_depth,
         engine_cache=args.engine_cache if args.engine else None, search_depth=args.search_depth, quiet=args.quiet,
     )
     folder = output_dir(args.out)

@@ -18,7 +18,7 @@ from iam.pgn import PlayerGame
 from iam.prepare.habits import Habit, candidates, find_habits
 from iam.prepare.lines import LineSettings, Plan, prepare_lines
 from iam.prepare.scoring import EngineScorer, MoveScorer, SearchScorer, score_all
-from iam.prepare.tree import Predictor, Repertoire, build_repertoire
+from iam.prepare.tree import PRIOR_STRENGTH, Predictor, Repertoire, RepertoireBeliefs, build_repertoire
 from iam.progress import progress
 from iam.ranker import MoveRanker
 from iam.ranker.resources import Resources
@@ -44,11 +44,14 @@ class PrepareConfig:
     """A move of his repertoire is shown when played in this many games."""
     predicted_belief: float = 0.2
     """Where his games run out, the model's moves of at least this belief continue the tree."""
+    prior_strength: float | None = PRIOR_STRENGTH
+    """His beliefs where his games went: the model's, as a prior this many games strong, updated by
+    his games (:class:`~iam.prepare.tree.RepertoireBeliefs`); None: the model's alone."""
     habit_games: int = 2
     habit_belief: float = 0.3
     habit_loss: int = 50
     """Centipawns his usual move must lose against the best one to be a costly habit."""
-    half_life_years: float = 5.0
+    half_life_years: float = 20.0
     """Recency weight of a game: 0.5 ** (years before his latest game / half-life)."""
     engine: str | None = None
     engine_depth: int = 12
@@ -63,6 +66,10 @@ class PrepareConfig:
             raise DataError(f"colours are white and black, not {', '.join(unknown) or 'none'}")
         if self.min_games < 1 or self.branch_games < 1 or self.habit_games < 1:
             raise DataError("--min-games and the game thresholds must be at least 1")
+        if not self.half_life_years > 0:
+            raise DataError(f"--half-life must be a positive number of years, not {self.half_life_years:g}")
+        if self.prior_strength is not None and not self.prior_strength > 0:
+            raise DataError(f"the prior's strength must be positive, not {self.prior_strength}")
         if self.engine_depth < 1 or self.search_depth < 1:
             raise DataError("depths must be at least 1")
 
@@ -76,6 +83,8 @@ class Side:
     repertoire: Repertoire
     plan: Plan
     habits: list[Habit]
+    beliefs: Predictor
+    """His beliefs the lines and habits were built with."""
 
 
 @dataclass
@@ -129,14 +138,15 @@ def _side(games: Sequence[PlayerGame], color: chess.Color, model: Predictor, sco
         games, color, plies=config.tree_plies or config.lines.plies, half_life_years=config.half_life_years,
         branch_games=config.branch_games, predictor=model, predicted_belief=config.predicted_belief,
     )
-    known = candidates(repertoire, None, model, habit_games=config.habit_games)
+    beliefs = model if config.prior_strength is None else RepertoireBeliefs(repertoire, model, config.prior_strength)
+    known = candidates(repertoire, None, beliefs, habit_games=config.habit_games)
     bar = progress(range(len(known)), quiet=config.quiet, desc=f"{name}: scoring his positions", unit=" positions")
     score_all(scorer, [chess.Board(c.fen) for c in known], progress=lambda n: _advance(bar, n))
     bar = progress(iter(int, 1), quiet=config.quiet, desc=f"{name}: preparing lines", unit=" nodes")
-    plan = prepare_lines(chess.Board(), color, model, scorer, config.lines, tick=lambda: next(bar), known=repertoire.played_moves)
-    found = candidates(repertoire, plan, model, habit_games=config.habit_games, habit_belief=config.habit_belief)
+    plan = prepare_lines(chess.Board(), color, beliefs, scorer, config.lines, tick=lambda: next(bar), known=repertoire.played_moves)
+    found = candidates(repertoire, plan, beliefs, habit_games=config.habit_games, habit_belief=config.habit_belief)
     habits = find_habits(found, scorer, min_loss=config.habit_loss)
-    return Side(color, repertoire.games, repertoire, plan, habits)
+    return Side(color, repertoire.games, repertoire, plan, habits, beliefs)
 
 
 def _advance(bar, count: int) -> None:

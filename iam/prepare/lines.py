@@ -7,17 +7,22 @@ point of view (we are the side he is not):
   the scorer's value of the position;
 * at our move, the best of our candidates: the scorer's moves within ``our_margin``
   centipawns of its best, at most ``our_width`` of them, and the moves his opponents
-  played there in his games (``known``) within ``known_margin`` of the best, so the
-  lines go where he has been when that costs us little;
+  played there in his games (``known``) within ``known_margin`` of the best. Of those,
+  the one his opponents played most is chosen when its value is within
+  ``familiar_margin`` of the best candidate's, so the lines go where he has been (where
+  his beliefs rest on his games) when that costs us little. The other candidates worth
+  within ``alternative_margin`` of the chosen move are prepared too, as *alternatives*
+  (a player with another repertoire, or who wants a second weapon, finds them ready);
 * at his move, ``sum_r p(r) V(child_r) + (1 - sum_r p(r)) V(here)`` over the replies
   followed: beliefs ``>= reply_min``, at most ``reply_width``, and only while the
   line's probability (the product of his beliefs along it) stays ``>= min_probability``.
   The belief his other moves hold is valued as the scorer values the position (his
   best play), so a line never counts on a reply the model does not see.
 
-A *line* runs from the start along our chosen move at each of our nodes and one of
-the followed replies at each of his, to a leaf; its probability is the product of his
-beliefs along it (the chance he follows it when we play our moves). The *reference*
+A *line* runs from the start along one of our prepared moves at each of our nodes and
+one of the followed replies at each of his, to a leaf; its probability is the product
+of his beliefs along it (the chance he follows it when we play our moves). A *main*
+line takes our chosen move everywhere; the others take an alternative somewhere. The *reference*
 is the scorer's main line: its best move for both sides, the no-model line.
 """
 
@@ -45,12 +50,17 @@ class LineSettings:
     """Our candidates: the scorer's moves within this many centipawns of its best."""
     known_margin: int = 60
     """Our moves his opponents played in his games are candidates too, within this many centipawns of the best."""
+    familiar_margin: int = 25
+    """The candidate his opponents played most is chosen over a better one worth up to this many centipawns more."""
+    alternative_margin: int | None = 30
+    """Our other candidates worth within this many centipawns of the chosen move are prepared too (None: none)."""
     reply_min: float = 0.1
     reply_width: int = 3
     min_probability: float = 0.02
 
     def __post_init__(self) -> None:
-        if self.plies < 1 or self.our_width < 1 or self.reply_width < 1 or self.our_margin < 0:
+        margins = (self.our_margin, self.familiar_margin, 0 if self.alternative_margin is None else self.alternative_margin)
+        if self.plies < 1 or self.our_width < 1 or self.reply_width < 1 or min(margins) < 0:
             raise ValueError("plies and widths must be at least 1, the margin at least 0")
         if not (0 < self.reply_min <= 1 and 0 < self.min_probability <= 1):
             raise ValueError("reply_min and min_probability must be in (0, 1]")
@@ -71,6 +81,8 @@ class PlanNode:
     """The scorer's value of the position, centipawns from our point of view."""
     choice: str | None = None
     """Our chosen move (UCI) at our node."""
+    alternatives: list[str] = field(default_factory=list)
+    """Our other prepared moves (UCI) at our node, best first."""
     children: dict[str, tuple[float | None, PlanNode]] = field(default_factory=dict)
     """UCI -> (his belief, or None for our move; the child)."""
     rest: float = 0.0
@@ -79,6 +91,14 @@ class PlanNode:
     @property
     def board(self) -> chess.Board:
         return chess.Board(self.fen)
+
+    def prepared(self, alternatives: bool = True) -> list[str]:
+        """Our prepared moves at our node (the chosen one first), his followed replies at his."""
+        if not self.our_turn:
+            return list(self.children)
+        if self.choice is None:
+            return []
+        return [self.choice, *self.alternatives] if alternatives else [self.choice]
 
 
 @dataclass(frozen=True)
@@ -91,6 +111,8 @@ class Line:
     value: float
     """Value at the line's end, centipawns from our point of view."""
     fen: str
+    main: bool = True
+    """Our chosen move everywhere along it (False: an alternative somewhere)."""
 
     def text(self) -> str:
         """The moves in SAN with move numbers ("1. e4 e5 2. Nf3")."""
@@ -120,20 +142,19 @@ class Plan:
                 stack.extend(child for _, child in node.children.values())
         return found
 
-    def his_nodes(self) -> dict[str, PlanNode]:
-        """His nodes on the prepared lines (he to move, replies followed), by EPD."""
+    def nodes_on_lines(self, alternatives: bool = True) -> dict[str, PlanNode]:
+        """Every position on the prepared lines (main lines only without ``alternatives``), by EPD, first met kept."""
         found: dict[str, PlanNode] = {}
         stack = [self.root]
         while stack:
             node = stack.pop()
-            if node.our_turn:
-                if node.choice is not None:
-                    stack.append(node.children[node.choice][1])
-                continue
-            if node.children:
-                found.setdefault(node.board.epd(), node)
-            stack.extend(child for _, child in node.children.values())
+            found.setdefault(node.board.epd(), node)
+            stack.extend(node.children[uci][1] for uci in reversed(node.prepared(alternatives)))
         return found
+
+    def his_nodes(self, alternatives: bool = True) -> dict[str, PlanNode]:
+        """His nodes on the prepared lines (he to move, replies followed), by EPD."""
+        return {epd: node for epd, node in self.nodes_on_lines(alternatives).items() if not node.our_turn and node.children}
 
 
 class _Search:
@@ -166,15 +187,29 @@ class _Search:
         best = max(scores.values())
         ranked = sorted(scores.items(), key=lambda item: (-item[1], item[0].uci()))
         candidates = [move for move, score in ranked if score >= best - self.settings.our_margin][: self.settings.our_width]
-        for move in self.known(board):
+        known = self.known(board)
+        for move in known:
             if move not in candidates and move in scores and scores[move] >= best - self.settings.known_margin:
                 candidates.append(move)
         for move in candidates:
             board.push(move)
             node.children[move.uci()] = (None, self.expand(board, reach))
             board.pop()
-        node.choice = max(candidates, key=lambda move: node.children[move.uci()][1].value).uci()
+        node.choice = self._choice(node, candidates, known)
         node.value = node.children[node.choice][1].value
+        margin = self.settings.alternative_margin
+        if margin is not None:
+            others = sorted((m.uci() for m in candidates if m.uci() != node.choice), key=lambda uci: (-node.children[uci][1].value, uci))
+            node.alternatives = [uci for uci in others if node.children[uci][1].value >= node.value - margin]
+
+    def _choice(self, node: PlanNode, candidates: list[chess.Move], known: list[chess.Move]) -> str:
+        """The best-valued candidate, or his opponents' most played one when it is worth nearly as much."""
+        value = {move.uci(): node.children[move.uci()][1].value for move in candidates}
+        best = max(candidates, key=lambda move: value[move.uci()]).uci()
+        familiar = next((move.uci() for move in known if move.uci() in value), None)
+        if familiar is not None and value[familiar] >= value[best] - self.settings.familiar_margin:
+            return familiar
+        return best
 
     def _his_move(self, board: chess.Board, node: PlanNode, reach: float) -> None:
         key = board.epd()
@@ -214,23 +249,24 @@ def prepare_lines(
     """
     search = _Search(predictor, scorer, settings, not his_color, tick, known)
     root = search.expand(board.copy(), 1.0)
-    lines = sorted(_lines(root, board.copy()), key=lambda line: (-line.probability, line.moves))
+    lines = sorted(_lines(root, board.copy()), key=lambda line: (not line.main, -line.probability, line.moves))
     return Plan(his_color, root, lines, main_line(board, scorer, settings.plies, not his_color), search.nodes)
 
 
 def _lines(root: PlanNode, board: chess.Board) -> list[Line]:
     found: list[Line] = []
-    stack: list[tuple[PlanNode, tuple[str, ...], tuple[str, ...], float]] = [(root, (), (), 1.0)]
+    stack: list[tuple[PlanNode, tuple[str, ...], tuple[str, ...], float, bool]] = [(root, (), (), 1.0, True)]
     while stack:
-        node, moves, sans, probability = stack.pop()
-        steps = [(node.choice, 1.0)] if node.our_turn and node.choice else [(uci, b) for uci, (b, _) in node.children.items()]
+        node, moves, sans, probability, main = stack.pop()
+        steps = node.prepared()
         if not steps:
-            found.append(Line(moves, sans, probability, node.value, node.fen))
+            found.append(Line(moves, sans, probability, node.value, node.fen, main))
             continue
         position = node.board
-        for uci, belief in steps:
+        for uci in steps:
+            belief, child = node.children[uci]
             san = position.san(chess.Move.from_uci(uci))
-            stack.append((node.children[uci][1], (*moves, uci), (*sans, san), probability * (belief or 1.0)))
+            stack.append((child, (*moves, uci), (*sans, san), probability * (belief or 1.0), main and (not node.our_turn or uci == node.choice)))
     return found
 
 

@@ -31,7 +31,10 @@ def _pawns(centipawns: float) -> str:
 
 
 def _line_dict(line: Line) -> dict:
-    return {"moves": list(line.moves), "san": line.text(), "probability": line.probability, "value_cp": line.value, "fen": line.fen}
+    return {
+        "moves": list(line.moves), "san": line.text(), "probability": line.probability, "value_cp": line.value, "fen": line.fen,
+        "main": line.main,
+    }
 
 
 def _side_dict(side: Side) -> dict:
@@ -97,13 +100,19 @@ def _habit_rows(side: Side) -> list[list[str]]:
 
 
 def _line_rows(side: Side) -> list[list[str]]:
-    rows = [[line.text(), f"{line.probability:.1%}", _pawns(line.value)] for line in side.plan.lines[:LINES_SHOWN]]
+    rows = [[_line_text(line), f"{line.probability:.1%}", _pawns(line.value)] for line in side.plan.lines[:LINES_SHOWN]]
     ref = side.plan.reference
     return rows + [[f"reference (engine main line): {ref.text()}", "-", _pawns(ref.value)]]
 
 
 _HABIT_HEAD = ["reached by", "his move", "best", "cost (pawns)", "how often"]
-_LINE_HEAD = ["line (ours chosen, his followed)", "probability he follows", "value at end (us)"]
+
+
+def _line_text(line: Line) -> str:
+    return line.text() if line.main else f"{line.text()} (an alternative of ours)"
+
+
+_LINE_HEAD = ["line (ours prepared, his followed)", "probability he follows", "value at end (us)"]
 
 
 def _md_table(head: list[str], rows: list[list[str]]) -> str:
@@ -111,9 +120,16 @@ def _md_table(head: list[str], rows: list[list[str]]) -> str:
     return "\n".join(lines + ["| " + " | ".join(cell.replace("|", "/") for cell in row) + " |" for row in rows])
 
 
+def _updated_by_his_games(strength: float | None) -> str:
+    if strength is None:
+        return ""
+    return f", updated by his games where he has been (the model's belief counting as {strength:g} games)"
+
+
 def _intro(dossier: Dossier) -> list[str]:
     return [
-        f"Positions judged by {dossier.scorer}; his replies predicted by {dossier.model}.",
+        f"Positions judged by {dossier.scorer}; his replies predicted by {dossier.model}"
+        + _updated_by_his_games(dossier.config.prior_strength) + ".",
         f"Recency: a game weighs 0.5 ** (years before his latest game / {dossier.config.half_life_years:g}).",
         "Values are in pawns from our side's point of view.",
     ]
@@ -203,6 +219,8 @@ def to_pgn(dossier: Dossier) -> str:
             for uci in line.moves:
                 node = node.add_variation(chess.Move.from_uci(uci))
             kind = "engine main line (no model)" if reference else f"he follows with probability {line.probability:.1%}"
+            if not line.main:
+                kind = f"an alternative of ours; {kind}"
             node.comment = f"{kind}; value for us {_pawns(line.value)} by {dossier.scorer}"
             print(game, file=out, end="\n\n")
     return out.getvalue()

@@ -13,6 +13,19 @@ weight. Where his games run out (a node he is to move in, reached in ``branch_ga
 games or more, where no move of his was played in that many games), the model's
 beliefs continue the tree: its moves of belief ``>= predicted_belief`` become
 *predicted* edges, with that belief.
+
+His beliefs where his games went (:class:`RepertoireBeliefs`): a Dirichlet posterior
+whose prior is the model's belief, ``A`` pseudo-games strong, updated by his games
+there:
+
+    P(move) = (c(move) + A * q(move)) / (n + A)
+
+with ``q`` the model's belief and ``c`` his recency-weighted games with the move, scaled
+so that they sum to the position's effective number of games ``n = W^2 / S`` (``W``
+the sum of the weights of his games there, ``S`` the sum of their squares): a few recent
+games weigh more than many old ones, but never count as more games than there were. A move he played in many games is believed about as
+often as he played it; a position he reached once leans on the model. Elsewhere the
+model's beliefs stand alone.
 """
 
 from __future__ import annotations
@@ -26,9 +39,17 @@ import chess
 
 from iam.pgn import PlayerGame
 
-__all__ = ["Edge", "Node", "Repertoire", "build_repertoire", "game_weights", "tree_beliefs", "Predictor"]
+__all__ = [
+    "Edge", "Node", "Repertoire", "RepertoireBeliefs", "build_repertoire", "game_weights", "tree_beliefs", "Predictor",
+    "PRIOR_STRENGTH",
+]
 
 _POINTS = {"win": 1.0, "draw": 0.5, "loss": 0.0}
+
+PRIOR_STRENGTH = 2.0
+"""Pseudo-games of the model's belief in :class:`RepertoireBeliefs`. Chosen with the
+recency half-life on development games of two bundled masters (2 and 5 games, 20
+years and none: the line probabilities calibrated alike, 2 named his moves best)."""
 
 
 class Predictor(Protocol):
@@ -50,6 +71,8 @@ class Edge:
     scored: int = 0
     """Games of known result among ``games`` (the score's denominator)."""
     weight: float = 0.0
+    weight_squares: float = 0.0
+    """Sum of the squared weights of ``games`` (for the effective number of games)."""
     first_date: str = ""
     last_date: str = ""
     belief: float | None = None
@@ -115,12 +138,13 @@ class Repertoire:
         return [chess.Move.from_uci(edge.uci) for edge in edges]
 
     def named_move(self, board: chess.Board, predictor: Predictor) -> chess.Move | None:
-        """The move the dossier names for him: his usual move where his games went, else the model's top belief."""
-        usual = self.usual_move(board)
-        if usual is not None:
-            return usual
+        """The move the dossier names for him: the most believed by ``predictor`` (ties: UCI order).
+
+        Given :class:`RepertoireBeliefs` over this tree, that is his most played move
+        where his games went, unless the model sees another move he played about as often.
+        """
         beliefs = predictor.predict_proba(board)
-        return max(beliefs, key=beliefs.get) if beliefs else None
+        return min(beliefs, key=lambda move: (-beliefs[move], move.uci())) if beliefs else None
 
     def shown(self) -> list[tuple[Node, Edge, int]]:
         """The tree in reading order: (node, edge, depth), depth first, most played first.
@@ -141,6 +165,37 @@ class Repertoire:
             if not edge.predicted and edge.child in self.nodes and edge.child not in seen:
                 seen.add(edge.child)
                 self._visit(edge.child, depth + 1, rows, seen)
+
+
+class RepertoireBeliefs:
+    """His beliefs where his games went: the model's belief updated by his games there (see the module docstring).
+
+    A :data:`Predictor` itself; each position's beliefs are computed once.
+    """
+
+    def __init__(self, repertoire: Repertoire, model: Predictor, strength: float = PRIOR_STRENGTH) -> None:
+        if not strength > 0:
+            raise ValueError(f"the prior's strength must be positive, not {strength}")
+        self.repertoire, self.model, self.strength = repertoire, model, strength
+        self._known: dict[str, dict[chess.Move, float]] = {}
+
+    def predict_proba(self, board: chess.Board) -> dict[chess.Move, float]:
+        key = board.epd()
+        if key not in self._known:
+            self._known[key] = self._beliefs(board)
+        return dict(self._known[key])
+
+    def _beliefs(self, board: chess.Board) -> dict[chess.Move, float]:
+        prior = self.model.predict_proba(board)
+        node = self.repertoire.node(board)
+        edges = [] if node is None or not node.his_turn else [edge for edge in node.edges.values() if edge.games]
+        if not edges or not prior:
+            return prior
+        weight, squares = sum(edge.weight for edge in edges), sum(edge.weight_squares for edge in edges)
+        scale = weight / squares  # c(move) = w(move) * n / W with n = W^2 / S
+        played = {edge.uci: edge.weight * scale for edge in edges}
+        total = weight * scale + self.strength
+        return {move: (played.get(move.uci(), 0.0) + self.strength * belief) / total for move, belief in prior.items()}
 
 
 def game_weights(games: Sequence[PlayerGame], half_life_years: float) -> list[float]:
@@ -171,7 +226,7 @@ def build_repertoire(
     color: chess.Color,
     *,
     plies: int,
-    half_life_years: float = 5.0,
+    half_life_years: float = 20.0,
     branch_games: int = 2,
     predictor: Predictor | None = None,
     predicted_belief: float = 0.2,
@@ -223,6 +278,7 @@ def _add_game(nodes: dict[str, Node], root: Node, game: PlayerGame, weight: floa
 def _count(edge: Edge, game: PlayerGame, weight: float) -> None:
     edge.games += 1
     edge.weight += weight
+    edge.weight_squares += weight * weight
     if game.result in _POINTS:
         edge.points += _POINTS[game.result]
         edge.scored += 1

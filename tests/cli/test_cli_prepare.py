@@ -54,6 +54,7 @@ def test_prepare_writes_the_dossier_and_a_readable_book(small_pgn, model_file, t
     [
         (["--min-games", "1000"], "fewer than"),
         (["--plies", "0"], "--plies"),
+        (["--half-life", "0"], "--half-life"),
     ],
 )
 def test_bad_options_are_one_line_errors(small_pgn, model_file, tmp_path, capsys, options, message):

@@ -24,7 +24,7 @@ def game(index: int, *ucis: str) -> PlayerGame:
 
 
 TRAINING = [game(0, "e2e4", "e7e5", "g1f3", "b8c6"), game(1, "e2e4", "e7e5", "g1f3", "b8c6")]
-BELIEFS = {("e2e4",): {"e7e5": 0.8, "c7c5": 0.2}, ("e2e4", "e7e5", "g1f3"): {"b8c6": 0.6, "d7d6": 0.4}}
+BELIEFS = {("e2e4",): {"e7e5": 0.8, "c7c5": 0.2}, ("e2e4", "e7e5", "g1f3"): {"b8c6": 0.6, "d7d6": 0.4}, ("d2d4",): {"d7d5": 1.0}}
 SCORES = {
     (): {"e2e4": 40, "d2d4": 0},
     ("e2e4",): {"e7e5": -30, "c7c5": -40},
@@ -35,7 +35,8 @@ SCORES = {
 
 @pytest.fixture(scope="module")
 def setup():
-    config = PrepareConfig("X", colors=("black",), lines=LineSettings(plies=4, our_width=1, reply_min=0.1), quiet=True)
+    # The model's beliefs alone (no update by his games), so the steps' beliefs are the stub's.
+    config = PrepareConfig("X", colors=("black",), lines=LineSettings(plies=4, our_width=1, reply_min=0.1), prior_strength=None, quiet=True)
     scorer = StubScorer(SCORES)
     side = prepare(TRAINING, StubPredictor(BELIEFS), config, scorer=scorer).sides[0]
     return side, scorer
@@ -49,7 +50,7 @@ def test_entered_and_exit(setup):
         game(14, "e2e4", "c7c5", "g1f3"),  # enters at ply 1 only: before the entry ply
     ]
     rows = game_rows(side, tests, scorer, entry_ply=2).set_index("game")
-    assert rows["entered"].tolist() == [True, False, False]
+    assert rows["entered"].tolist() == [True, False, False] and rows["entered_main"].tolist() == [True, False, False]
     first = rows.loc[4]
     assert (first.entry_ply, first.exit_ply, first.left) == (3, 4, "end")
     # After 1. e4 e5 2. Nf3 d6, White to move: the stub scores every move 0 there.
@@ -67,11 +68,10 @@ def test_he_leaves_the_line(setup):
 
 def test_opening_moves_named(setup):
     side, _ = setup
-    predictor = StubPredictor(BELIEFS)
-    rows = opening_rows(side, [game(4, "e2e4", "e7e5", "g1f3", "d7d6"), game(9, "e2e4", "c7c5")], predictor, moves=10)
+    rows = opening_rows(side, [game(4, "e2e4", "e7e5", "g1f3", "d7d6"), game(9, "e2e4", "c7c5")], moves=10)
     assert rows["known"].tolist() == [True, True, True]
     assert rows["dossier"].tolist() == [True, False, False] and rows["counting"].tolist() == [True, False, False]
-    beyond = opening_rows(side, [game(4, "d2d4", "d7d5")], StubPredictor({("d2d4",): {"d7d5": 1.0}}), moves=10)
+    beyond = opening_rows(side, [game(4, "d2d4", "d7d5")], moves=10)
     assert beyond[["known", "dossier", "counting"]].values.tolist() == [[False, True, False]]
 
 

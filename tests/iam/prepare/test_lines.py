@@ -24,7 +24,7 @@ BELIEFS = {
     ("e2e4",): {"e7e5": 0.6, "c7c5": 0.3, "a7a6": 0.1},
     ("d2d4",): {"d7d5": 0.5, "g8f6": 0.5},
 }
-SETTINGS = LineSettings(plies=2, our_width=2, our_margin=30, reply_min=0.2, reply_width=3, min_probability=0.01)
+SETTINGS = LineSettings(plies=2, our_width=2, our_margin=30, reply_min=0.2, reply_width=3, min_probability=0.01, alternative_margin=None)
 
 
 def plan():
@@ -65,7 +65,7 @@ def test_our_moves_and_his_nodes():
 
 
 def test_a_line_below_the_probability_floor_is_not_followed():
-    thin = LineSettings(plies=2, our_width=2, our_margin=30, reply_min=0.2, min_probability=0.55)
+    thin = LineSettings(plies=2, our_width=2, our_margin=30, reply_min=0.2, min_probability=0.55, alternative_margin=None)
     prepared = prepare_lines(chess.Board(), chess.BLACK, StubPredictor(BELIEFS), StubScorer(SCORES), thin)
     e4 = prepared.root.children["e2e4"][1]
     assert list(e4.children) == ["e7e5"]
@@ -90,3 +90,30 @@ def test_moves_his_opponents_played_join_within_the_known_margin():
     narrow = LineSettings(plies=2, our_width=1, our_margin=0, known_margin=100, reply_min=0.2, min_probability=0.01)
     prepared = prepare_lines(chess.Board(), chess.BLACK, StubPredictor(BELIEFS), StubScorer(SCORES), narrow, known=known)
     assert sorted(prepared.root.children) == ["e2e4"]  # c4 loses 150 cp
+
+
+def test_his_opponents_most_played_move_is_chosen_when_worth_nearly_as_much():
+    # e4 is worth 19 to us, d4 20: the familiar e4 is chosen within a 25 cp margin, not within 0.
+    known = lambda board: [chess.Move.from_uci("e2e4")] if board.ply() == 0 else []  # noqa: E731
+    familiar = prepare_lines(chess.Board(), chess.BLACK, StubPredictor(BELIEFS), StubScorer(SCORES), SETTINGS, known=known)
+    assert familiar.root.choice == "e2e4" and familiar.root.value == pytest.approx(19.0)
+    strict = LineSettings(**{**SETTINGS.__dict__, "familiar_margin": 0})
+    assert prepare_lines(chess.Board(), chess.BLACK, StubPredictor(BELIEFS), StubScorer(SCORES), strict, known=known).root.choice == "d2d4"
+
+
+def test_alternatives_within_the_margin_are_prepared_lines_too():
+    wide = LineSettings(**{**SETTINGS.__dict__, "alternative_margin": 30})
+    prepared = prepare_lines(chess.Board(), chess.BLACK, StubPredictor(BELIEFS), StubScorer(SCORES), wide)
+    assert prepared.root.choice == "d2d4" and prepared.root.alternatives == ["e2e4"]  # 19 is within 30 of 20
+    assert [(line.moves, line.probability, line.main) for line in prepared.lines] == [
+        (("d2d4", "d7d5"), 0.5, True),
+        (("d2d4", "g8f6"), 0.5, True),
+        (("e2e4", "e7e5"), 0.6, False),
+        (("e2e4", "c7c5"), 0.3, False),
+    ]
+    after_d4, after_e4 = (chess.Board(prepared.root.children[uci][1].fen).epd() for uci in ("d2d4", "e2e4"))
+    assert set(prepared.his_nodes()) == {after_d4, after_e4}
+    assert list(prepared.his_nodes(alternatives=False)) == [after_d4]
+    assert [move.uci() for _, move, _ in prepared.our_moves()] == ["d2d4"]  # the book holds our chosen moves only
+    narrow = LineSettings(**{**SETTINGS.__dict__, "alternative_margin": 0})
+    assert prepare_lines(chess.Board(), chess.BLACK, StubPredictor(BELIEFS), StubScorer(SCORES), narrow).root.alternatives == []

@@ -36,19 +36,25 @@ def test_markdown_and_json_hold_the_same_tables(dossier):
     data = to_dict(dossier)
     side = data["sides"][0]
     assert side["color"] == "black" and side["games"] == 4
-    assert [line["moves"] for line in side["lines"]] == [["e2e4", "f7f6"], ["e2e4", "e7e5"]]
-    assert side["lines"][0]["probability"] == pytest.approx(0.7)
+    # 1. e4 and 1. d4 are worth 0 alike (the positions at ply 2 are unscored): e4, which his opponents played
+    # most, is chosen, d4 prepared as an alternative. After 1. e4 his two games with f6 and one with e5
+    # update the model's 0.7 / 0.3 two games strong: f6 (2 + 2 * 0.7) / 5.
+    assert [(line["moves"], line["main"]) for line in side["lines"]] == [
+        (["e2e4", "f7f6"], True), (["e2e4", "e7e5"], True), (["d2d4", "d7d5"], False),
+    ]
+    assert side["lines"][0]["probability"] == pytest.approx(0.68)
     assert side["habits"][0]["usual_san"] == "f6" and side["habits"][0]["cost"] == 110
     assert json.loads(json.dumps(data))["judged_by"] == "stub scores"
     text = to_markdown(dossier)
-    assert "| 1. e4 f6 | 70.0% |" in text and "stub scores" in text
+    assert "| 1. e4 f6 | 68.0% |" in text and "| 1. d4 d5 (an alternative of ours) | 100.0% |" in text and "stub scores" in text
 
 
 def test_pgn_lines_replay_with_comments(dossier):
     stream = io.StringIO(to_pgn(dossier))
-    games = [chess.pgn.read_game(stream) for _ in range(3)]
-    assert [[m.uci() for m in g.mainline_moves()] for g in games] == [["e2e4", "f7f6"], ["e2e4", "e7e5"], ["e2e4", "e7e5"]]
-    assert "70.0%" in games[0].end().comment and "engine main line" in games[2].end().comment
+    games = [chess.pgn.read_game(stream) for _ in range(4)]
+    assert [[m.uci() for m in g.mainline_moves()] for g in games] == [["e2e4", "f7f6"], ["e2e4", "e7e5"], ["d2d4", "d7d5"], ["e2e4", "e7e5"]]
+    assert "68.0%" in games[0].end().comment and "alternative" in games[2].end().comment
+    assert "engine main line" in games[3].end().comment
 
 
 def test_html_needs_nothing_outside_itself(dossier):

@@ -6,7 +6,7 @@ import chess
 import pytest
 
 from iam.player_games import read_games
-from iam.prepare.tree import build_repertoire, game_weights
+from iam.prepare.tree import RepertoireBeliefs, build_repertoire, game_weights
 
 from .stubs import StubPredictor, after
 
@@ -87,3 +87,21 @@ def test_game_weights_undated_and_half_life(games):
     assert weights[0] == pytest.approx(0.5)
     with pytest.raises(ValueError):
         game_weights(games, 0.0)
+
+
+def test_his_beliefs_are_the_model_updated_by_his_games_counted_as_effective_games(games):
+    tree = build_repertoire(games, chess.WHITE, plies=4, half_life_years=5.0, branch_games=1)
+    model = StubPredictor({(): {"d2d4": 0.5, "c2c4": 0.25, "e2e4": 0.25}, ("d2d4",): {"g8f6": 0.5, "d7d5": 0.5}})
+    beliefs = RepertoireBeliefs(tree, model, strength=2.0).predict_proba(chess.Board())
+    # d4: games weighing 1/4 (2000) and 1 (2010); c4: one game weighing 1. W = 2.25, S = 1/16 + 1 + 1,
+    # so his 3 games count as W^2 / S = 2.45 effective games, each weight scaled by W / S.
+    weight, squares = 2.25, 1 / 16 + 2
+    games_d4, games_c4, n = 1.25 * weight / squares, 1.0 * weight / squares, weight**2 / squares
+    expected = {"d2d4": (games_d4 + 2 * 0.5) / (n + 2), "c2c4": (games_c4 + 2 * 0.25) / (n + 2), "e2e4": 2 * 0.25 / (n + 2)}
+    assert {move.uci(): p for move, p in beliefs.items()} == pytest.approx(expected)
+    assert sum(beliefs.values()) == pytest.approx(1.0)
+    # His opponent's move (1. d4 with Black to move) and a position he never reached keep the model's beliefs.
+    assert RepertoireBeliefs(tree, model).predict_proba(after("d2d4")) == model.predict_proba(after("d2d4"))
+    assert RepertoireBeliefs(tree, model).predict_proba(after("e2e4")) == {}
+    with pytest.raises(ValueError):
+        RepertoireBeliefs(tree, model, strength=0.0)
