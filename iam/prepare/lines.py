@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 
 import chess
 
-from iam.prepare.scoring import MoveScorer, position_value
+from iam.prepare.scoring import MoveScorer, move_score, position_value
 from iam.prepare.tree import Predictor
 
 __all__ = ["LineSettings", "PlanNode", "Line", "Plan", "prepare_lines", "main_line", "numbered"]
@@ -167,7 +167,7 @@ class _Search:
         ranked = sorted(scores.items(), key=lambda item: (-item[1], item[0].uci()))
         candidates = [move for move, score in ranked if score >= best - self.settings.our_margin][: self.settings.our_width]
         for move in self.known(board):
-            if move not in candidates and move in scores and scores[move] >= best - self.settings.known_margin:
+            if move not in candidates and move_score(self.scorer, board, move) >= best - self.settings.known_margin:
                 candidates.append(move)
         for move in candidates:
             board.push(move)

@@ -90,3 +90,16 @@ def test_moves_his_opponents_played_join_within_the_known_margin():
     narrow = LineSettings(plies=2, our_width=1, our_margin=0, known_margin=100, reply_min=0.2, min_probability=0.01)
     prepared = prepare_lines(chess.Board(), chess.BLACK, StubPredictor(BELIEFS), StubScorer(SCORES), narrow, known=known)
     assert sorted(prepared.root.children) == ["e2e4"]  # c4 loses 150 cp
+
+
+def test_a_known_move_outside_the_scorer_lines_is_valued_by_the_position_it_leads_to():
+    # The scorer gives only e4 at the start; c4, played by his opponents, leads to a position
+    # worth -20 to him, so it scores 20 for us: 30 cp below e4, inside a 40 cp known margin.
+    scores = {(): {"e2e4": 50}, ("c2c4",): {"e7e5": -20}, **{key: value for key, value in SCORES.items() if key}}
+    known = lambda board: [chess.Move.from_uci("c2c4")] if board.ply() == 0 else []  # noqa: E731
+    inside = LineSettings(plies=2, our_width=1, our_margin=0, known_margin=40, reply_min=0.2, min_probability=0.01)
+    prepared = prepare_lines(chess.Board(), chess.BLACK, StubPredictor(BELIEFS), StubScorer(scores), inside, known=known)
+    assert sorted(prepared.root.children) == ["c2c4", "e2e4"]
+    outside = LineSettings(plies=2, our_width=1, our_margin=0, known_margin=29, reply_min=0.2, min_probability=0.01)
+    prepared = prepare_lines(chess.Board(), chess.BLACK, StubPredictor(BELIEFS), StubScorer(scores), outside, known=known)
+    assert sorted(prepared.root.children) == ["e2e4"]
