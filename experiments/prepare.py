@@ -58,6 +58,8 @@ class PrepareExperimentConfig(HeldOutConfig):
     engine: str | None = None
     engine_depth: int = 12
     engine_cache: str | None = None
+    engine_lines: int | None = 3
+    """The engine scores its best this many moves of each position (None: every legal move)."""
     search_depth: int = 2
     resamples: int = RESAMPLES
 
@@ -214,7 +216,8 @@ def run(config: PrepareExperimentConfig) -> ExperimentResult:
     settings = PrepareConfig(
         held.player, colors=config.colors, lines=LineSettings(plies=config.plies),
         tree_plies=max(config.plies, 2 * config.opening_moves), engine=config.engine,
-        engine_depth=config.engine_depth, engine_cache=config.engine_cache, search_depth=config.search_depth, quiet=config.quiet,
+        engine_depth=config.engine_depth, engine_cache=config.engine_cache, engine_lines=config.engine_lines,
+        search_depth=config.search_depth, quiet=config.quiet,
     )
     scorer = open_scorer(settings)
     try:

@@ -10,7 +10,8 @@ and the depth; both kinds may live in one file.
 Each entry is committed at once in its own short transaction, so work already done
 survives a crash, and several processes may read and write one file together (WAL
 mode, a busy timeout). A file that is not such a cache, or of another schema version,
-is refused in one line; so is an entry whose moves are not the position's legal moves.
+is refused in one line; so is an entry whose moves are not the position's legal moves
+(or, for a partial analysis of the best ``k`` moves, not ``k`` of them).
 """
 
 from __future__ import annotations
@@ -87,10 +88,16 @@ class AnalysisCache:
             self._connection.close()
             self._connection = None
 
-    def get(self, key: str, source: str, depth: int, board: chess.Board) -> dict[chess.Move, int] | None:
-        """The stored scores of ``board`` (stored under ``key``), checked against its legal moves; None if absent."""
+    def get(
+        self, key: str, source: str, depth: int, board: chess.Board, *, lines: int | None = None
+    ) -> dict[chess.Move, int] | None:
+        """The stored scores of ``board`` (stored under ``key``), checked against its legal moves; None if absent.
+
+        ``lines`` None asks for a complete entry (every legal move); ``lines`` ``k`` for a
+        partial one: ``min(k, number of legal moves)`` of its legal moves. Any other entry is damaged.
+        """
         row = self._run("SELECT scores FROM analyses WHERE epd = ? AND engine = ? AND depth = ?", (key, source, depth))
-        return None if row is None else self._decode(key, row[0], board)
+        return None if row is None else self._decode(key, row[0], board, lines)
 
     def put(self, key: str, source: str, depth: int, scores: dict[chess.Move, int]) -> None:
         """Store ``scores`` unless the key is there already (two processes computing alike).
@@ -122,13 +129,18 @@ class AnalysisCache:
             print(f"iam: note: {self.label} {self.path} is read-only: what it holds is used, new results are not kept", file=sys.stderr)
         return self.read_only
 
-    def _decode(self, key: str, text: str, board: chess.Board) -> dict[chess.Move, int]:
-        """Stored scores back as moves, checked against the position's legal moves."""
+    def _decode(self, key: str, text: str, board: chess.Board, lines: int | None = None) -> dict[chess.Move, int]:
+        """Stored scores back as moves, checked against the position's legal moves (all, or ``lines`` of them)."""
         try:
             scores = {chess.Move.from_uci(uci): int(score) for uci, score in json.loads(text).items()}
         except (ValueError, AttributeError, TypeError, OverflowError) as exc:  # Infinity, NaN, not a mapping
             raise self.error(f"{self.label} {self.path} is damaged: unreadable entry for {key} ({exc})") from exc
-        if set(scores) != set(board.legal_moves):
+        legal = set(board.legal_moves)
+        if lines is None:
+            sound = set(scores) == legal
+        else:
+            sound = set(scores) <= legal and len(scores) == min(lines, len(legal))
+        if not sound:
             raise self.error(f"{self.label} {self.path} is damaged: the entry for {key} does not match its legal moves")
         return scores
 

@@ -1,9 +1,11 @@
-"""Engine evidence: every legal move of a position scored by a UCI engine, cached on disk.
+"""Engine evidence: every legal move of a position (or its best few) scored by a UCI engine, cached on disk.
 
 A move ranker needs a score for *every* legal move, not just the engine's best one, and
 the same positions come back in training, evaluation and experiments. So one analysis
 asks the engine for as many principal variations as there are legal moves (MultiPV), at
 a fixed depth, and keeps the result in a SQLite file that several processes may share.
+A caller that needs only the engine's best moves asks for ``lines=k``: one MultiPV-``k``
+search, far cheaper, kept in the cache apart from the complete analyses.
 
 Scores are centipawns from the side to move's point of view; a mate in ``n`` (moves) for
 the mover is ``MATE_SCORE - n``, being mated in ``n`` is ``-(MATE_SCORE - n)``, and
@@ -86,24 +88,33 @@ class EngineError(IAMError):
 
 @dataclass(frozen=True)
 class MoveScores:
-    """One analysed position: a score for every legal move, and the search depth.
+    """One analysed position: a score for every legal move (or for the best few), and the search depth.
 
-    ``scores`` maps each legal move to centipawns from the side to move's point of view
-    (see the module docstring for mates and clipping), best first (ties in the engine's
-    order), fresh or from the cache alike; it is empty for a position without legal
-    moves (checkmate, stalemate).
+    ``scores`` maps moves to centipawns from the side to move's point of view (see the
+    module docstring for mates and clipping), best first (ties in the engine's order),
+    fresh or from the cache alike; it is empty for a position without legal moves
+    (checkmate, stalemate). With ``lines`` None the analysis is complete: every legal
+    move is there. With ``lines`` ``k`` it is partial: only the engine's best ``k`` moves
+    of one MultiPV-``k`` search are there (all of them when the position has ``k`` or
+    fewer), so a move missing from ``scores`` is one the engine ranks below those.
     """
 
     scores: dict[chess.Move, int]
     depth: int
+    lines: int | None = None
 
 
 class EngineAnalyser:
-    """Scores every legal move with a UCI engine at a fixed depth, with an on-disk cache.
+    """Scores every legal move (or the best ``lines``) with a UCI engine at a fixed depth, with an on-disk cache.
+
+    ``lines`` None scores every legal move: one MultiPV search as wide as the engine
+    allows, then searches restricted to the moves it left out. ``lines`` ``k`` scores the
+    engine's best ``k`` moves only, with one MultiPV-``k`` search (see :class:`MoveScores`).
 
     The cache (a SQLite file, created when missing) is keyed by the position's EPD
     (pieces, side to move, castling rights, en passant square), the engine's UCI name
-    and the depth, and the engine is shown exactly that: the position alone, without the
+    (followed by ``multipv k`` for a partial analysis, so complete and partial analyses,
+    and partial ones of different widths, never mix) and the depth, and the engine is shown exactly that: the position alone, without the
     game's move history and with the half-move clock at 0. So repetitions are ignored (a
     move that would repeat the position for the third time is scored as if it did not),
     and so is the fifty-move rule (Stockfish would otherwise damp its scores as the clock
@@ -138,12 +149,16 @@ class EngineAnalyser:
         hash_mb: int = 16,
         timeout: float = 10.0,
         analysis_timeout: float | None = None,
+        lines: int | None = None,
     ) -> None:
         for name, value in (("depth", depth), ("threads", threads), ("hash_mb", hash_mb)):
             if not isinstance(value, int) or value < 1:
                 raise ValueError(f"{name} must be a positive integer, not {value!r}")
+        if lines is not None and (not isinstance(lines, int) or lines < 1):
+            raise ValueError(f"lines must be a positive integer or None, not {lines!r}")
         self.path = os.fspath(path)
         self.depth = depth
+        self.lines = lines
         self.threads = threads
         self.hash_mb = hash_mb
         self.timeout = timeout
@@ -183,12 +198,17 @@ class EngineAnalyser:
         return self._engine_id
 
     @property
+    def source(self) -> str:
+        """The cache key's engine part: the engine's name, followed by ``multipv k`` for a partial analysis."""
+        return self.engine_id if self.lines is None else f"{self.engine_id} multipv {self.lines}"
+
+    @property
     def fresh(self) -> int:
         """How many positions the engine has scored for this analyser (the others it gave came from the cache)."""
         return self._fresh
 
     def analyse(self, board: chess.Board) -> MoveScores:
-        """Scores of every legal move of ``board`` (from the cache when it is there)."""
+        """Scores of every legal move of ``board``, or of its best ``lines`` (from the cache when it is there)."""
         return self.analyse_many([board])[0]
 
     def analyse_many(
@@ -216,25 +236,25 @@ class EngineAnalyser:
             found[key] = self._analyse_fresh(board)
             self._done += copies[key]
             _report(progress, copies[key])
-        empty = MoveScores(scores={}, depth=self.depth)
+        empty = MoveScores(scores={}, depth=self.depth, lines=self.lines)
         return [empty if key is None else found[key] for key in keys]
 
     def _cached(self, boards: dict[str, chess.Board]) -> dict[str, MoveScores]:
         """The cached analyses among ``boards`` (by EPD; asks for the engine's name only when there are some)."""
         if not boards:
             return {}
-        engine_id = self.engine_id
+        source = self.source
         found = {}
         for key, board in boards.items():
-            scores = self._cache.get(key, engine_id, self.depth, board)
+            scores = self._cache.get(key, source, self.depth, board, lines=self.lines)
             if scores is not None:
-                found[key] = MoveScores(scores=scores, depth=self.depth)
+                found[key] = MoveScores(scores=scores, depth=self.depth, lines=self.lines)
         return found
 
     def _analyse_fresh(self, board: chess.Board) -> MoveScores:
         """Run the engine on one position and commit the result; EngineError if it dies, hangs or lies."""
         try:
-            scores = self._score_all_moves(board)
+            scores = self._score_moves(board)
         except (chess.engine.EngineError, ConnectionError, concurrent.futures.CancelledError, TimeoutError) as exc:
             self._stop_engine()
             kept = "kept in the cache" if self._cache.on_disk else "kept"
@@ -246,29 +266,38 @@ class EngineAnalyser:
                 f"engine {self.path} failed during analysis ({reason}): {self._done} of {self._asked} positions "
                 f"finished and {kept}, {self._asked - self._done} not analysed"
             ) from exc
-        self._cache.put(board.epd(), self.engine_id, self.depth, scores)
+        self._cache.put(board.epd(), self.source, self.depth, scores)
         self._fresh += 1
-        return MoveScores(scores=scores, depth=self.depth)
+        return MoveScores(scores=scores, depth=self.depth, lines=self.lines)
 
-    def _score_all_moves(self, board: chess.Board) -> dict[chess.Move, int]:
-        """One MultiPV search over all legal moves, then restricted searches for any it left out."""
+    def _score_moves(self, board: chess.Board) -> dict[chess.Move, int]:
+        """One MultiPV search over all legal moves (or the best ``lines``), then restricted searches for any it left out.
+
+        The restricted searches run only when the engine caps MultiPV below what is
+        wanted: a partial analysis then takes the best of the moves not yet scored, so it
+        still holds the engine's best ``lines`` moves.
+        """
         engine = self._running_engine()
         board = _position_alone(board)
         legal = list(board.legal_moves)
-        widest = _multipv_limit(engine, len(legal))
+        wanted = len(legal) if self.lines is None else min(self.lines, len(legal))
+        widest = _multipv_limit(engine, wanted)
         game = object()  # a new game token makes python-chess send ucinewgame: hash cleared
         limit = chess.engine.Limit(depth=self.depth)
         deadline = time.monotonic() + self.analysis_timeout
         infos = _analyse_until(engine, deadline, board, limit, multipv=widest, game=game)
         scores = _scores_from_lines(board, infos, set(legal))
-        while len(scores) < len(legal):
-            batch = [move for move in legal if move not in scores][:widest]
-            infos = _analyse_until(engine, deadline, board, limit, multipv=len(batch), game=game, root_moves=batch)
+        while len(scores) < wanted:
+            left = [move for move in legal if move not in scores]
+            batch = left[:widest] if self.lines is None else left
+            width = min(widest, wanted - len(scores))
+            infos = _analyse_until(engine, deadline, board, limit, multipv=width, game=game, root_moves=batch)
             new = _scores_from_lines(board, infos, set(batch))
             if not new:
-                raise chess.engine.EngineError(f"no scored line for {len(legal) - len(scores)} moves of {board.epd()}")
+                raise chess.engine.EngineError(f"no scored line for {wanted - len(scores)} moves of {board.epd()}")
             scores.update(new)
-        return dict(sorted(scores.items(), key=lambda item: -item[1]))  # stable: ties keep the engine's order
+        ranked = sorted(scores.items(), key=lambda item: -item[1])  # stable: ties keep the engine's order
+        return dict(ranked[:wanted])
 
     def _running_engine(self) -> chess.engine.SimpleEngine:
         if self._engine is None:

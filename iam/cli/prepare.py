@@ -18,7 +18,7 @@ from iam.prepare.dossier import COLORS, DEFAULT_MODEL, PrepareConfig, fit_defaul
 from iam.prepare.lines import LineSettings
 from iam.prepare.report import to_dict, to_html, to_markdown, to_pgn
 
-__all__ = ["register", "run"]
+__all__ = ["register", "run", "add_engine_lines", "engine_lines"]
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -39,6 +39,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--engine-depth", type=int, default=12, metavar="D", help="engine depth (default 12)")
     parser.add_argument("--engine-cache", default="iam-engine-cache.sqlite", metavar="FILE",
                         help="SQLite file keeping the engine's analyses (default iam-engine-cache.sqlite)")
+    add_engine_lines(parser)
     parser.add_argument("--search-depth", type=int, default=2, metavar="D", help="depth of the toolkit's search without --engine (default 2)")
     parser.add_argument("--plies", type=int, default=12, metavar="N", help="plies from the start the tree and lines reach (default 12)")
     parser.add_argument("--min-games", type=int, default=1, metavar="K", help="refuse a colour with fewer than K of his games (default 1)")
@@ -55,10 +56,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     if args.plies < 1:
         raise DataError("--plies must be at least 1")
+    lines = engine_lines(args)
     colors = ("white", "black") if args.color == "both" else (args.color,)
     config = PrepareConfig(
         player=args.player, colors=colors, lines=LineSettings(plies=args.plies), min_games=args.min_games,
         habit_loss=args.habit_loss, half_life_years=args.half_life, engine=args.engine, engine_depth=args.engine_depth,
+        engine_lines=lines,
         engine_cache=args.engine_cache if args.engine else None, search_depth=args.search_depth, quiet=args.quiet,
     )
     folder = output_dir(args.out)
@@ -82,6 +85,22 @@ def run(args: argparse.Namespace) -> int:
         model.close()
     _write(folder, dossier)
     return 0
+
+
+def add_engine_lines(parser: argparse.ArgumentParser) -> None:
+    """The ``--engine-lines K`` option, shared by ``iam prepare`` and its experiment."""
+    parser.add_argument(
+        "--engine-lines", type=int, default=3, metavar="K",
+        help="the engine scores its best K moves of each position (default 3; other moves are valued by the "
+        "position they lead to); 0 scores every legal move, far slower. The cache keeps each width apart",
+    )
+
+
+def engine_lines(args: argparse.Namespace) -> int | None:
+    """``--engine-lines`` as the config takes it: None for 0 (every legal move); DataError below 0."""
+    if args.engine_lines < 0:
+        raise DataError("--engine-lines must be at least 0 (0 scores every legal move)")
+    return args.engine_lines or None
 
 
 def _check_colors(games, config: PrepareConfig) -> None:

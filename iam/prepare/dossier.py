@@ -56,6 +56,8 @@ class PrepareConfig:
     engine: str | None = None
     engine_depth: int = 12
     engine_cache: str | None = None
+    engine_lines: int | None = 3
+    """The engine scores its best this many moves of each position (None: every legal move)."""
     search_depth: int = 2
     """Depth of the toolkit's own search when there is no engine."""
     quiet: bool = False
@@ -72,6 +74,8 @@ class PrepareConfig:
             raise DataError(f"the prior's strength must be positive, not {self.prior_strength}")
         if self.engine_depth < 1 or self.search_depth < 1:
             raise DataError("depths must be at least 1")
+        if self.engine_lines is not None and self.engine_lines < 1:
+            raise DataError("the engine's lines must be at least 1 (or every legal move)")
 
 
 @dataclass
@@ -101,7 +105,7 @@ class Dossier:
 def open_scorer(config: PrepareConfig) -> MoveScorer:
     """The engine the config names (through the cache), else the toolkit's own search."""
     if config.engine:
-        return EngineScorer(config.engine, depth=config.engine_depth, cache=config.engine_cache)
+        return EngineScorer(config.engine, depth=config.engine_depth, cache=config.engine_cache, lines=config.engine_lines)
     return SearchScorer(config.search_depth)
 
 

@@ -3,10 +3,11 @@
 A candidate position is one he is to move in and either reached in ``habit_games``
 games or more (his usual move: the most weighted one of his repertoire, played in
 ``played`` of those games) or reached on a prepared line with probability ``>=
-habit_belief`` (his usual move: the model's most believed one). The scorer scores
-every move there; the habit's cost is the best move's score less his usual move's,
-in centipawns from his point of view, and it is a habit when the cost is at least
-``min_loss``.
+habit_belief`` (his usual move: the model's most believed one). The scorer gives
+the best move there; the habit's cost is the best move's score less his usual move's
+(:func:`~iam.prepare.scoring.move_score`: the value of the position it leads to when
+it is not among the scorer's best lines), in centipawns from his point of view, and it
+is a habit when the cost is at least ``min_loss``.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from dataclasses import asdict, dataclass
 import chess
 
 from iam.prepare.lines import Plan
-from iam.prepare.scoring import MoveScorer
+from iam.prepare.scoring import MoveScorer, move_score
 from iam.prepare.tree import Predictor, Repertoire
 
 __all__ = ["Candidate", "Habit", "candidates", "find_habits"]
@@ -93,10 +94,8 @@ def find_habits(
         scores = scorer.scores(board)
         tick()
         usual = chess.Move.from_uci(candidate.usual)
-        if usual not in scores:
-            continue
         best = min(scores, key=lambda m: (-scores[m], m.uci()))
-        cost = scores[best] - scores[usual]
+        cost = scores[best] - move_score(scorer, board, usual)
         if cost >= min_loss:
             habits.append(
                 Habit(

@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 
 import chess
 
-from iam.prepare.scoring import MoveScorer, position_value
+from iam.prepare.scoring import MoveScorer, move_score, position_value
 from iam.prepare.tree import Predictor
 
 __all__ = ["LineSettings", "PlanNode", "Line", "Plan", "prepare_lines", "main_line", "numbered"]
@@ -189,7 +189,7 @@ class _Search:
         candidates = [move for move, score in ranked if score >= best - self.settings.our_margin][: self.settings.our_width]
         known = self.known(board)
         for move in known:
-            if move not in candidates and move in scores and scores[move] >= best - self.settings.known_margin:
+            if move not in candidates and move_score(self.scorer, board, move) >= best - self.settings.known_margin:
                 candidates.append(move)
         for move in candidates:
             board.push(move)

@@ -1,11 +1,13 @@
-"""What a position is worth: every legal move scored, by a UCI engine or by the toolkit's own search.
+"""What a position is worth: its moves scored, by a UCI engine or by the toolkit's own search.
 
 The dossier judges habits and prepared lines with one :class:`MoveScorer`: a
 :class:`EngineScorer` (a UCI engine through :class:`~iam.engine_analysis.EngineAnalyser`
 and its on-disk cache) when an engine is given, else a :class:`SearchScorer` (this
 project's alpha-beta with quiescence, :func:`search.chess.scoring.score_root_moves`).
 Scores are centipawns from the side to move's point of view, mates as
-``+-(MATE_SCORE - moves)``, so the two are interchangeable.
+``+-(MATE_SCORE - moves)``, so the two are interchangeable. An engine scores only its
+best few moves by default; :func:`move_score` values any other move by the position it
+leads to, so callers never need every legal move scored.
 
 >>> import chess
 >>> scorer = SearchScorer(depth=1)
@@ -20,14 +22,19 @@ from typing import Protocol
 
 import chess
 
-from iam.engine_analysis import MATE_SCORE, EngineAnalyser
+from iam.engine_analysis import MATE_SCORE, MAX_CENTIPAWNS, EngineAnalyser
 from search.chess.scoring import score_root_moves
 
-__all__ = ["MoveScorer", "SearchScorer", "EngineScorer", "position_value", "score_all"]
+__all__ = ["MoveScorer", "SearchScorer", "EngineScorer", "move_score", "position_value", "score_all"]
 
 
 class MoveScorer(Protocol):
-    """Scores every legal move of a position, from the side to move's point of view."""
+    """Scores the moves of a position, from the side to move's point of view.
+
+    ``scores(board)`` may hold only the best moves (at least the best one, for a
+    position with legal moves; none without): ask :func:`move_score` for any other
+    move, and :func:`position_value` for the position.
+    """
 
     @property
     def description(self) -> str: ...
@@ -70,15 +77,26 @@ class SearchScorer:
 
 
 class EngineScorer:
-    """A UCI engine at a fixed depth, every analysis through the on-disk cache."""
+    """A UCI engine at a fixed depth, every analysis through the on-disk cache.
 
-    def __init__(self, path: str, *, depth: int = 12, cache: str | None = None) -> None:
-        self.analyser = EngineAnalyser(path, depth=depth, cache=cache)
+    ``lines`` ``k`` scores the engine's best ``k`` moves of each position (one
+    MultiPV-``k`` search), None every legal move (a search as wide as the position).
+    The default, 3, covers the prepared lines' candidates (``LineSettings.our_width``,
+    2, of the best moves) with one to spare, so the candidates are those a complete
+    analysis would give save for the engine's own MultiPV noise, at a small fraction of a
+    complete analysis's cost; any other move a caller asks about (his usual move, a
+    move his opponents played) is valued by :func:`move_score`, one more analysis of the
+    position it leads to. Analyses of each width are cached apart.
+    """
+
+    def __init__(self, path: str, *, depth: int = 12, cache: str | None = None, lines: int | None = 3) -> None:
+        self.analyser = EngineAnalyser(path, depth=depth, cache=cache, lines=lines)
         self._known: dict[str, dict[chess.Move, int]] = {}
 
     @property
     def description(self) -> str:
-        return f"{self.analyser.engine_id} at depth {self.analyser.depth}"
+        lines = "" if self.analyser.lines is None else f", best {self.analyser.lines} moves scored"
+        return f"{self.analyser.engine_id} at depth {self.analyser.depth}{lines}"
 
     def scores(self, board: chess.Board) -> dict[chess.Move, int]:
         key = board.epd()
@@ -109,3 +127,36 @@ def position_value(scorer: MoveScorer, board: chess.Board) -> int:
         return 0
     scores = scorer.scores(board)
     return max(scores.values()) if scores else 0
+
+
+def move_score(scorer: MoveScorer, board: chess.Board, move: chess.Move) -> int:
+    """The score of ``move`` for the side to move: the scorer's, else minus the value of the position it leads to.
+
+    A move outside the scorer's best lines is valued by :func:`position_value` of the
+    position after it (mated, stalemate and bare kings as there), from the mover's side.
+    A mate in ``n`` there moves one step further away here: the mover mating in ``n``
+    more moves after this one scores a mate in ``n + 1``. ``board`` is left as it was;
+    ValueError for an illegal move.
+
+    >>> class BestOnly:
+    ...     def scores(self, board):
+    ...         return {chess.Move.from_uci("e2e4"): 30} if board.turn == chess.WHITE else {chess.Move.from_uci("e7e5"): -25}
+    >>> move_score(BestOnly(), chess.Board(), chess.Move.from_uci("e2e4"))
+    30
+    >>> move_score(BestOnly(), chess.Board(), chess.Move.from_uci("a2a3"))
+    25
+    >>> mate_in_one = chess.Board("7k/8/6K1/8/8/8/8/Q7 w - - 0 1")
+    >>> move_score(BestOnly(), mate_in_one, chess.Move.from_uci("a1a8")) == MATE_SCORE - 1
+    True
+    """
+    scores = scorer.scores(board)
+    if move in scores:
+        return scores[move]
+    if not board.is_legal(move):
+        raise ValueError(f"illegal move {move.uci()} in {board.fen()}")
+    after = board.copy(stack=False)
+    after.push(move)
+    value = position_value(scorer, after)
+    if value < -MAX_CENTIPAWNS:  # the side to move there is mated: we mate one move later than it is mated
+        return -value - 1
+    return -value

@@ -41,6 +41,8 @@ def _run(capsys, *argv: str) -> tuple[int, str]:
         (("compare", "{pgn}", "--player", "Tester", "--out", "{dir}/" + "a" * 5000), "File name too long"),
         (("experiment", "learning-curve", "--pgn", "{pgn}", "--player", "Tester", "--resamples", "9" * 25),
          "--resamples must be between 1 and"),
+        (("prepare", "{pgn}", "--player", "Tester", "--engine-lines", "-1", "--out", "{dir}/o"), "--engine-lines must be at least 0"),
+        (("experiment", "prepare", "--pgn", "{pgn}", "--player", "Tester", "--engine-lines", "-3"), "--engine-lines must be at least 0"),
     ],
 )
 def test_abusive_arguments_are_one_line_errors(tmp_path, tiny_pgn, capsys, argv, message):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 import stat
 
@@ -10,6 +11,10 @@ import chess.polyglot
 import pytest
 
 from iam.cli import main
+from iam.cli.prepare import add_engine_lines, engine_lines
+from iam.errors import DataError
+from iam.prepare.dossier import PrepareConfig, open_scorer
+from iam.prepare.scoring import EngineScorer
 
 
 @pytest.fixture(scope="module")
@@ -98,3 +103,17 @@ def test_his_games_take_the_header_filters(small_pgn, model_file, tmp_path, caps
     assert 0 < long["sides"][0]["games"] < every["sides"][0]["games"]
     code, _, err = run(capsys, *common, "--until", "1800", "--out", str(tmp_path / "none"))
     assert code == 2 and "left by the filters" in err and err.count("\n") == 1
+
+
+def test_engine_lines_reach_the_scorer_and_zero_scores_every_move(tmp_path):
+    parser = argparse.ArgumentParser()
+    add_engine_lines(parser)
+    assert engine_lines(parser.parse_args([])) == 3
+    assert engine_lines(parser.parse_args(["--engine-lines", "0"])) is None
+    assert engine_lines(parser.parse_args(["--engine-lines", "5"])) == 5
+    for lines in (5, None):
+        scorer = open_scorer(PrepareConfig("X", engine=str(tmp_path / "engine"), engine_lines=lines))
+        assert isinstance(scorer, EngineScorer) and scorer.analyser.lines == lines  # the engine starts on first need
+        scorer.close()
+    with pytest.raises(DataError, match="lines must be at least 1"):
+        PrepareConfig("X", engine_lines=0)

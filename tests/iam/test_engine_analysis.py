@@ -22,6 +22,7 @@ from pathlib import Path
 import chess
 import pytest
 
+from iam.analysis_cache import AnalysisCache
 from iam.engine_analysis import MATE_SCORE, MAX_CENTIPAWNS, SCHEMA_VERSION, EngineAnalyser, EngineError, MoveScores
 from iam.errors import IAMError
 
@@ -141,6 +142,45 @@ def test_cache_hits_need_no_engine(engine_link, tmp_path):
             EngineAnalyser(engine_link, depth=3, cache=cache).analyse(positions[0])  # other depth, other key
 
 
+def test_a_partial_analysis_holds_the_best_lines_and_is_cached_apart(engine_link, tmp_path):
+    cache = tmp_path / "cache.sqlite"
+    two_moves = chess.Board("7k/8/8/8/8/8/8/K6R b - - 0 1")  # in check: Kg8 or Kg7
+    positions = [chess.Board(HANGING_QUEEN), chess.Board(MIDDLEGAMES[0]), two_moves]
+    with EngineAnalyser(engine_link, depth=4, cache=cache, lines=3) as analyser:
+        partial = analyser.analyse_many(positions)
+        assert analyser.fresh == 3
+    with EngineAnalyser(engine_link, depth=4, cache=cache) as analyser:
+        complete = analyser.analyse_many(positions)
+        assert analyser.fresh == 3  # the partial entries do not serve a complete analysis
+        name = analyser.engine_id
+    for board, few, every in zip(positions, partial, complete):
+        assert few.lines == 3 and every.lines is None
+        assert len(few.scores) == min(3, board.legal_moves.count()) and set(few.scores) <= set(board.legal_moves)
+        assert list(few.scores.values()) == sorted(few.scores.values(), reverse=True)
+        assert set(every.scores) == set(board.legal_moves)
+    assert next(iter(partial[0].scores)) == next(iter(complete[0].scores)) == chess.Move.from_uci("f3h4")
+    with sqlite3.connect(cache) as connection:
+        sources = {row[0] for row in connection.execute("SELECT engine FROM analyses")}
+    assert sources == {name, f"{name} multipv 3"}
+    engine_link.unlink()
+    with EngineAnalyser(engine_link, depth=4, cache=cache, lines=3) as offline:
+        assert offline.analyse_many(positions) == partial
+        assert [list(r.scores) for r in offline.analyse_many(positions)] == [list(r.scores) for r in partial]
+    with EngineAnalyser(engine_link, depth=4, cache=cache) as offline:
+        assert offline.analyse_many(positions) == complete
+    with pytest.raises(EngineError, match="not found"):
+        EngineAnalyser(engine_link, depth=4, cache=cache, lines=2).analyse(positions[1])  # other width, other key
+
+
+def test_a_partial_analysis_with_multipv_capped_below_its_width_takes_the_best_of_the_rest(stockfish, tmp_path):
+    capped = _proxy_capping_multipv(stockfish, tmp_path, cap=2)
+    board = chess.Board(MIDDLEGAMES[0])
+    with EngineAnalyser(capped, depth=3, lines=5) as analyser:
+        scores = analyser.analyse(board).scores
+    assert len(scores) == 5 and set(scores) <= set(board.legal_moves)
+    assert list(scores.values()) == sorted(scores.values(), reverse=True)
+
+
 def test_two_processes_write_one_cache(engine_link, tmp_path):
     cache = tmp_path / "shared.sqlite"
     all_positions = [chess.Board()]
@@ -238,6 +278,26 @@ def test_a_damaged_entry_is_refused_and_a_sound_one_served_without_engine(tmp_pa
         EngineAnalyser(engine, depth=9, cache=cache).analyse(board)
 
 
+def test_partial_and_complete_entries_are_told_apart_and_illegal_ones_refused(tmp_path):
+    cache = AnalysisCache(tmp_path / "cache.sqlite", label="engine cache", error=EngineError)
+    board = chess.Board()
+    best = {chess.Move.from_uci(uci): score for uci, score in (("e2e4", 30), ("d2d4", 25), ("g1f3", 20))}
+    cache.put(board.epd(), "Some Engine multipv 3", 8, best)
+    assert cache.get(board.epd(), "Some Engine multipv 3", 8, board, lines=3) == best
+    with pytest.raises(EngineError, match="does not match its legal moves"):
+        cache.get(board.epd(), "Some Engine multipv 3", 8, board)  # a complete analysis asked: refused
+    with pytest.raises(EngineError, match="does not match its legal moves"):
+        cache.get(board.epd(), "Some Engine multipv 3", 8, board, lines=4)  # too few moves
+    cache.put(board.epd(), "Some Engine multipv 2", 8, {chess.Move.from_uci("e2e5"): 1, chess.Move.from_uci("e2e4"): 0})
+    with pytest.raises(EngineError, match="does not match its legal moves"):
+        cache.get(board.epd(), "Some Engine multipv 2", 8, board, lines=2)  # e2e5 is not a legal move
+    cache.put(board.epd(), "Some Engine", 8, {move: 0 for move in board.legal_moves})
+    assert len(cache.get(board.epd(), "Some Engine", 8, board, lines=20) or {}) == 20  # 20 legal moves: complete
+    with pytest.raises(EngineError, match="does not match its legal moves"):
+        cache.get(board.epd(), "Some Engine", 8, board, lines=3)
+    cache.close()
+
+
 def test_bad_engine_paths_fail_fast_in_one_line(tmp_path):
     plain_file = tmp_path / "notes.txt"
     plain_file.write_text("not an engine")
@@ -260,6 +320,9 @@ def test_bad_engine_paths_fail_fast_in_one_line(tmp_path):
 def test_invalid_arguments_are_refused():
     with pytest.raises(ValueError, match="depth"):
         EngineAnalyser("stockfish", depth=0)
+    for lines in (0, -1, 2.5, "3"):
+        with pytest.raises(ValueError, match="lines must be a positive integer or None"):
+            EngineAnalyser("stockfish", lines=lines)
     with EngineAnalyser("/nonexistent/engine") as analyser:
         with pytest.raises(ValueError, match="invalid position"):
             analyser.analyse(chess.Board("8/8/8/8/8/8/8/8 w - - 0 1"))

@@ -38,3 +38,13 @@ def test_a_predicted_position_counts_when_likely_enough():
     found = candidates(tree, plan, predictor, habit_games=2, habit_belief=0.5)
     assert [(c.usual, c.source, c.belief) for c in found] == [("f7f6", "predicted", 1.0)]
     assert find_habits(found, scorer)[0].cost == 110
+
+
+def test_a_usual_move_outside_the_scorer_lines_is_still_judged():
+    # The scorer's lines hold e5 and c5 only; his f6 leads to a position worth 90 to White.
+    tree = build_repertoire(GAMES, chess.BLACK, plies=2)
+    scorer = StubScorer({("e2e4",): {"e7e5": 20, "c7c5": 15}, ("e2e4", "f7f6"): {"d2d4": 90}})
+    found = candidates(tree, None, StubPredictor({}), habit_games=2)
+    habits = find_habits(found, scorer, min_loss=50)
+    assert [(h.usual_san, h.best_san, h.cost) for h in habits] == [("f6", "e5", 110)]
+    assert after("e2e4", "f7f6").epd() in scorer.asked

@@ -117,3 +117,16 @@ def test_alternatives_within_the_margin_are_prepared_lines_too():
     assert [move.uci() for _, move, _ in prepared.our_moves()] == ["d2d4"]  # the book holds our chosen moves only
     narrow = LineSettings(**{**SETTINGS.__dict__, "alternative_margin": 0})
     assert prepare_lines(chess.Board(), chess.BLACK, StubPredictor(BELIEFS), StubScorer(SCORES), narrow).root.alternatives == []
+
+
+def test_a_known_move_outside_the_scorer_lines_is_valued_by_the_position_it_leads_to():
+    # The scorer gives only e4 at the start; c4, played by his opponents, leads to a position
+    # worth -20 to him, so it scores 20 for us: 30 cp below e4, inside a 40 cp known margin.
+    scores = {(): {"e2e4": 50}, ("c2c4",): {"e7e5": -20}, **{key: value for key, value in SCORES.items() if key}}
+    known = lambda board: [chess.Move.from_uci("c2c4")] if board.ply() == 0 else []  # noqa: E731
+    inside = LineSettings(plies=2, our_width=1, our_margin=0, known_margin=40, reply_min=0.2, min_probability=0.01)
+    prepared = prepare_lines(chess.Board(), chess.BLACK, StubPredictor(BELIEFS), StubScorer(scores), inside, known=known)
+    assert sorted(prepared.root.children) == ["c2c4", "e2e4"]
+    outside = LineSettings(plies=2, our_width=1, our_margin=0, known_margin=29, reply_min=0.2, min_probability=0.01)
+    prepared = prepare_lines(chess.Board(), chess.BLACK, StubPredictor(BELIEFS), StubScorer(scores), outside, known=known)
+    assert sorted(prepared.root.children) == ["e2e4"]
