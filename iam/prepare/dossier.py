@@ -75,7 +75,7 @@ class PrepareConfig:
         if self.engine_depth < 1 or self.search_depth < 1:
             raise DataError("depths must be at least 1")
         if self.engine_lines is not None and self.engine_lines < 1:
-            raise DataError("the engine's lines must be at least 1 (or every legal move)")
+            raise DataError("engine_lines must be at least 1 (None scores every legal move)")
 
 
 @dataclass
