@@ -21,6 +21,9 @@ within ``near`` plies of the root and the second deeper, fast core only):
   only predictor in earlier measurements);
 * ``ranker``: the player's move ranker (:class:`iam.ranker.MoveRanker`) fitted on the
   same games, read near the root (it searches every move for its features);
+* ``quick``: a move ranker of the families that search nothing
+  (:data:`iam.ranker.QUICK_FAMILIES`), fitted on the same games: milliseconds a call, so
+  it can be read further from the root than the ranker (``near``);
 * ``policy``: the cheap reply policy distilled from that ranker's beliefs on his
   training positions (:func:`iam.ranker.replytable.distil_reply_policy`), read at
   every node of his;
@@ -70,7 +73,7 @@ from iam.errors import DataError
 from iam.execution import execution_from, map_in_order
 from iam.model import OpponentModel
 from iam.progress import progress
-from iam.ranker import MoveRanker
+from iam.ranker import QUICK_FAMILIES, MoveRanker
 from iam.ranker.positions import player_positions
 from iam.ranker.replytable import distil_reply_policy
 from search import HeuristicOrderer, Limits, TranspositionTable, search
@@ -98,7 +101,7 @@ DECIDED_CP = 1000
 """Reference scores are clipped to +-this: a mate, or a rook and more ahead, is decided either
 way, and one such score must not swamp a mean over a few dozen moves."""
 CORES = ("fast", "generic")
-MODELS = ("iam", "ranker", "policy")
+MODELS = ("iam", "ranker", "quick", "policy")
 """Predictors fitted on the player's games (``oracle`` and ``oracle@p`` need none)."""
 CHEAP = ("policy", "oracle")
 """Predictors cheap enough for every node of his (the rest are read near the root only)."""
@@ -260,6 +263,8 @@ def fit_models(
         fitted["ranker"] = load_ranker(ranker_model, player, len(training))
     elif "ranker" in names or "policy" in names:
         fitted["ranker"] = MoveRanker(player=player, max_positions=RANKER_POSITIONS, random_state=seed).fit(training)
+    if "quick" in names:
+        fitted["quick"] = MoveRanker(player=player, families=QUICK_FAMILIES, max_positions=RANKER_POSITIONS, random_state=seed).fit(training)
     if "policy" in names:
         sample = player_positions(training, sample=policy_positions, random_state=seed + 1)
         fitted["policy"] = distil_reply_policy(sample, fitted["ranker"])

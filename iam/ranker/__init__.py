@@ -11,6 +11,6 @@ weights are pulled towards a population prior (:mod:`iam.ranker.population`).
 
 from iam.prediction import FeatureContribution
 from iam.ranker.estimator import MoveRanker
-from iam.ranker.evidence import DEFAULT_FAMILIES, FAMILIES, family_columns
+from iam.ranker.evidence import DEFAULT_FAMILIES, FAMILIES, QUICK_FAMILIES, family_columns
 
-__all__ = ["MoveRanker", "FeatureContribution", "FAMILIES", "DEFAULT_FAMILIES", "family_columns"]
+__all__ = ["MoveRanker", "FeatureContribution", "FAMILIES", "DEFAULT_FAMILIES", "QUICK_FAMILIES", "family_columns"]

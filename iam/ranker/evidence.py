@@ -50,6 +50,7 @@ from search.chess.scoring import RootScoreCache, score_root_moves
 __all__ = [
     "FAMILIES",
     "DEFAULT_FAMILIES",
+    "QUICK_FAMILIES",
     "ENGINE_FAMILIES",
     "DEFAULT_SEARCH_DEPTH",
     "FAST_SEARCH_DEPTH",
@@ -75,6 +76,11 @@ development games (``docs/results/ranker.md``, *Engine evidence*)."""
 
 DEFAULT_FAMILIES: tuple[str, ...] = ("move", "shape", "search", "value", "policy", "habits", "population")
 """The pure-Python ranker's families (``engine`` needs an engine)."""
+
+QUICK_FAMILIES: tuple[str, ...] = ("move", "policy", "habits", "population")
+"""The families that search nothing: a *quick* ranker of milliseconds a position, which a
+game-tree search can afford at its modelled player's nodes below the root, where the
+default ranker (which searches every move) is read at the root's children only."""
 
 DEFAULT_SEARCH_DEPTH = 3
 """Plies at which this project's search scores every move. Chosen on development games:

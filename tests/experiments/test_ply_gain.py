@@ -225,6 +225,7 @@ def test_predictors_on_the_fast_core_and_the_iam_model_on_the_generic_core(botvi
         (["--predictor", "sunfish"], "unknown predictor 'sunfish'"),
         (["--predictor", "oracle@2"], "oracle@p takes an accuracy p in [0, 1], not '2'"),
         (["--predictor", "policy+ranker"], "'ranker' is too costly for every node"),
+        (["--predictor", "policy+quick"], "'quick' is too costly for every node"),
         (["--predictor", "ranker+policy", "--core", "generic"], "the generic core reads one predictor at every node"),
     ],
 )

@@ -59,3 +59,20 @@ def test_player_evidence_without_a_population_is_empty_not_missing():
     evidence = player_evidence("Nobody", ("move", "population"), None, search_depth=1)
     assert evidence.book.masters == {} and evidence.policy_net is None and evidence.value_net is None
     assert evidence.matrix(_position()).shape == (len(_position().moves), len(evidence.columns))
+
+
+def test_the_quick_families_search_nothing(monkeypatch):
+    """The quick ranker's evidence scores a position without the search; the default's searches it once."""
+    from iam.ranker import evidence as evidence_module
+    from iam.ranker.evidence import DEFAULT_FAMILIES, QUICK_FAMILIES
+
+    calls = []
+    real = evidence_module.score_root_moves
+    monkeypatch.setattr(evidence_module, "score_root_moves", lambda board, depth: calls.append(depth) or real(board, depth))
+    prior = bundled_prior()
+    quick = player_evidence("Lasker, Emanuel", QUICK_FAMILIES, prior, search_depth=1)
+    matrix = quick.matrix(_position())
+    assert calls == [] and matrix.shape == (len(list(_position().board.legal_moves)), len(quick.columns))
+    assert set(QUICK_FAMILIES) < set(DEFAULT_FAMILIES)
+    player_evidence("Lasker, Emanuel", DEFAULT_FAMILIES, prior, search_depth=1).matrix(_position())
+    assert calls == [1]
