@@ -1,4 +1,4 @@
-"""The reply policy distilled from a player's move ranker, beside the ranker: cost per call, top-1, top-3.
+"""The cheap predictors beside a player's move ranker: cost per call, top-1, top-3.
 
     .venv/bin/python benchmarks/bench_distil.py [--ranker PATH] [--player Botvinnik] [--distil 1000]
         [--fit 6000] [--positions 300] [--json]
@@ -8,13 +8,15 @@ player's fitting games when not given: 2,000 positions, seed 0) is the teacher. 
 ``--distil`` positions of his fitting games (seed 1) the policy is fitted to the
 ranker's beliefs (:func:`iam.ranker.replytable.distil_reply_policy`, share 1) and, for
 comparison, to the moves he played there and on ``--fit`` positions (the ranker's own
-reply policy, :func:`~iam.ranker.replytable.fit_reply_policy`). All are measured on
+reply policy, :func:`~iam.ranker.replytable.fit_reply_policy`). The *quick* ranker (the
+families that search nothing, :data:`iam.ranker.QUICK_FAMILIES`) is fitted like the
+ranker, on 2,000 positions of his fitting games. All are measured on
 ``--positions`` positions of his development games (never fitted on; no test game):
 
 * top-1 and top-3: how often the move he played is each model's first (first three);
-* cost per call: the median seconds of one position's beliefs, the ranker from a
+* cost per call: the median seconds of one position's beliefs, the rankers from a
   ``chess.Board``, the policies from the fast board the search holds (as inside the
-  search), each timed over the same positions, and the ratio ranker / policy.
+  search), each timed over the same positions, and the ratio ranker / the cheaper one.
 """
 
 from __future__ import annotations
@@ -30,7 +32,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from iam.player_games import load_heldout  # noqa: E402
-from iam.ranker import MoveRanker  # noqa: E402
+from iam.ranker import QUICK_FAMILIES, MoveRanker  # noqa: E402
 from iam.ranker.positions import player_positions  # noqa: E402
 from iam.ranker.replytable import distil_reply_policy, fit_reply_policy  # noqa: E402
 from search.chess.board import Position, to_move  # noqa: E402
@@ -40,16 +42,18 @@ def _ranked(beliefs: dict) -> list:
     return sorted(beliefs, key=beliefs.get, reverse=True)
 
 
-def measure(ranker, policies: dict, positions) -> dict:
-    figures = {name: {"top1": 0, "top3": 0, "seconds": []} for name in ["ranker", *policies]}
+def measure(rankers: dict, policies: dict, positions) -> dict:
+    """Figures of ``rankers`` (read from a ``chess.Board``; the first is the reference) and ``policies`` (from the fast board)."""
+    figures = {name: {"top1": 0, "top3": 0, "seconds": []} for name in [*rankers, *policies]}
     for position in positions:
         played = position.played_move
-        started = time.perf_counter()
-        beliefs = ranker.predict_proba(position.board)
-        figures["ranker"]["seconds"].append(time.perf_counter() - started)
-        ranked = _ranked(beliefs)
-        figures["ranker"]["top1"] += ranked[:1] == [played]
-        figures["ranker"]["top3"] += played in ranked[:3]
+        for name, ranker in rankers.items():
+            started = time.perf_counter()
+            beliefs = ranker.predict_proba(position.board)
+            figures[name]["seconds"].append(time.perf_counter() - started)
+            ranked = _ranked(beliefs)
+            figures[name]["top1"] += ranked[:1] == [played]
+            figures[name]["top3"] += played in ranked[:3]
         fast = Position.from_board(position.board)
         for name, policy in policies.items():
             started = time.perf_counter()
@@ -63,8 +67,9 @@ def measure(ranker, policies: dict, positions) -> dict:
         name: {"top1": f["top1"] / count, "top3": f["top3"] / count, "seconds_per_call": statistics.median(f["seconds"])}
         for name, f in figures.items()
     }
-    for name in policies:
-        summary[name]["cheaper_than_ranker"] = summary["ranker"]["seconds_per_call"] / summary[name]["seconds_per_call"]
+    reference = next(iter(rankers))
+    for name in [*list(rankers)[1:], *policies]:
+        summary[name]["cheaper_than_ranker"] = summary[reference]["seconds_per_call"] / summary[name]["seconds_per_call"]
     return summary
 
 
@@ -90,8 +95,9 @@ def main() -> None:
     played = fit_reply_policy(player_positions(held.fitting, sample=args.fit, random_state=1))
     if args.save_policy:
         Path(args.save_policy).write_text(json.dumps({"weights": distilled.weights.tolist()}))
+    quick = MoveRanker(player=held.player, families=QUICK_FAMILIES, max_positions=2000, random_state=0).fit(held.fitting)
     positions = player_positions(held.development, sample=args.positions, random_state=2)
-    summary = measure(ranker, {"distilled": distilled, "played": played}, positions)
+    summary = measure({"ranker": ranker, "quick": quick}, {"distilled": distilled, "played": played}, positions)
     summary["distil_seconds"] = distil_seconds
     if args.json:
         print(json.dumps(summary, indent=2))
