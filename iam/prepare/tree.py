@@ -22,10 +22,10 @@ there:
 
 with ``q`` the model's belief and ``c`` his recency-weighted games with the move, scaled
 so that they sum to the position's effective number of games ``n = W^2 / S`` (``W``
-the sum of the weights of his games there, ``S`` the sum of their squares): a few recent
-games weigh more than many old ones, but never count as more games than there were. A move he played in many games is believed about as
-often as he played it; a position he reached once leans on the model. Elsewhere the
-model's beliefs stand alone.
+the sum of the weights of his games there, ``S`` the sum of their squares): a few
+recent games weigh more than many old ones, but never count as more games than there
+were. A move he played in many games is believed about as often as he played it; a
+position he reached once leans on the model. Elsewhere the model's beliefs stand alone.
 """
 
 from __future__ import annotations
@@ -170,7 +170,7 @@ class Repertoire:
 class RepertoireBeliefs:
     """His beliefs where his games went: the model's belief updated by his games there (see the module docstring).
 
-    A :data:`Predictor` itself; each position's beliefs are computed once.
+    A :class:`Predictor` itself; each position's beliefs are computed once.
     """
 
     def __init__(self, repertoire: Repertoire, model: Predictor, strength: float = PRIOR_STRENGTH) -> None:
