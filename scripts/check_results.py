@@ -19,7 +19,8 @@ well under 30 seconds. Three more forms:
 - ``table runs.bands``: the records of each record's list ``bands``, each with its parent's fields;
 - ``value {hits}/{predictions} ({rate:.0%})``: a cell written from the record's fields, compared as text;
 - ``columns F,G,...`` (instead of ``column`` and ``value``): one record a row, its fields ``F, G, ...`` the
-  cells, each a field or a ``{...}`` text (no comma) as in ``value``; ``rows LABEL=F,...`` (instead of ``row`` and
+  cells, each a field or a ``{...}`` text (no comma) as in ``value``, and ``row`` a field or a ``{...}`` text
+  (``row {predictor}, {train_games} games``); ``rows LABEL=F,...`` (instead of ``row`` and
   ``value``): one record a column, the row ``LABEL`` taking its cell from the field (or text) ``F``.
 Numbers are compared at the precision the page shows them (``9,323`` exactly, ``0.431`` to three decimals); other
 cells as text. Bold is kept as the page has it: a cell's whole text, or (``**0.450** (0.428-0.474)``) its first
@@ -131,12 +132,13 @@ def expected_cells(marked: Marked, output: Any) -> dict[str, dict[str, Any]]:
         if not all(str(record.get(key)) == value for key, value in marked.where.items()):
             continue
         if marked.columns:
-            cells.setdefault(str(record[marked.row]), {}).update({name: _cell(record, name) for name in marked.columns})
+            cells.setdefault(str(_cell(record, marked.row)), {}).update(
+                {name: _cell(record, name) for name in marked.columns})
         elif marked.rows:
             for label, name in marked.rows:
                 cells.setdefault(label, {})[str(record[marked.column])] = _cell(record, name)
         else:
-            cells.setdefault(str(record[marked.row]), {})[str(record[marked.column])] = _cell(record, marked.value)
+            cells.setdefault(str(_cell(record, marked.row)), {})[str(record[marked.column])] = _cell(record, marked.value)
     return cells
 
 
@@ -168,9 +170,10 @@ def rendered(marked: Marked, output: Any) -> str:
     lines = marked.text.rstrip("\n").split("\n")
     header = _split(lines[0])
     page_rows = {_split(line)[0]: _split(line) for line in lines[2:]}
+    first = _split(lines[2]) if len(lines) > 2 else []  # a row the page lacks is written as its first row is
     body = []
     for row, values in expected_cells(marked, output).items():
-        old = page_rows.get(row, [])
+        old = page_rows.get(row, first)
         cells = [row]
         for index, value in enumerate(values.values(), start=1):
             like = old[index] if index < len(old) else ""

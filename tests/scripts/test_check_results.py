@@ -159,3 +159,21 @@ def test_columns_written_from_fields_with_the_first_word_bold(tmp_path):
     assert "+| trees | **0.461** (0.428-0.474) | **0.021** |" in diff and "\n-| linear" not in diff
     check_results.check_page(path, update=True, runner=lambda command: _texts(top1=0.4612))
     assert "| trees | **0.461** (0.428-0.474) | **0.021** |" in path.read_text(encoding="utf-8")
+
+
+LABELLED = """<!-- check: tool --json; table rows; row {name}, {size} games; columns top1 -->
+| model | top-1 |
+| --- | ---: |
+| ranker, 12 games | 0.422 |
+| ranker, 713 games | 0.450 |
+"""
+
+
+def test_a_row_label_written_from_several_fields(tmp_path):
+    path = tmp_path / "page.md"
+    path.write_text(LABELLED, encoding="utf-8")
+    rows = [{"name": "ranker", "size": 12, "top1": 0.4221}, {"name": "ranker", "size": 713, "top1": 0.4502}]
+    assert check_results.check_page(path, runner=lambda command: {"rows": rows}) == []
+    rows[0]["size"] = 13
+    (diff,) = check_results.check_page(path, runner=lambda command: {"rows": rows})
+    assert "+| ranker, 13 games | 0.422 |" in diff and "-| ranker, 12 games | 0.422 |" in diff
