@@ -7,8 +7,10 @@ towards the population prior fitted for exactly its families. The variants are l
 scores; one more row adds the population's residual trees (:mod:`iam.ranker.trees`)
 to the full ranker, as a fitted ranker does. Reported per variant:
 top-1, top-3, log loss and ECE on the test positions, with 95% bootstrap intervals
-over test games. In particular it says what the source notes' chunks (the ``habits``
-family) add on top of everything else.
+over test games; and on each row without a family, what that family adds on top of every
+other (the gain in top-1 and in log loss, with intervals paired over the same resampled games).
+In particular it says what the source notes' chunks (the ``habits`` family) add on top of
+everything else.
 """
 
 from __future__ import annotations
@@ -117,7 +119,7 @@ def ablation(games: Sequence[PlayerGame], player: str, config: AblationConfig, *
     draws = resample_games([p.game for p in kept], resamples=config.resamples, seed=config.seed)
     depth = config.search_depth
     trees = population.trees_for(families, player, depth) if population is not None else None
-    rows = []
+    rows, resampled = [], {}
     for label, subset in variants(families) + ([("all families + residual trees", families)] if trees is not None else []):
         columns = [evidence.columns.index(name) for family in subset for name in family_columns(family)]
         names = [evidence.columns[i] for i in columns]
@@ -131,12 +133,47 @@ def ablation(games: Sequence[PlayerGame], player: str, config: AblationConfig, *
         records = _records(test, weights, kept, offsets[1])
         figures = summary_figures(records, draws)
         point = summary_figures(records, draws.unit()).iloc[0]
-        row = {"variant": label, "families": "+".join(subset), "test_positions": len(records)}
+        kind, family = _kind(label)
+        row = {"variant": label, "kind": kind, "family": family, "families": "+".join(subset), "test_positions": len(records)}
         for figure in ("top1", "top3", "log_loss", "ece"):
             low, high = interval(figures[figure])
             row.update({figure: float(point[figure]), f"{figure}_lo": low, f"{figure}_hi": high})
+        resampled[label] = figures
         rows.append(row)
-    return pd.DataFrame(rows)
+    return _with_gains(pd.DataFrame(rows), resampled)
+
+
+def _kind(label: str) -> tuple[str, str]:
+    """A variant's kind (``all``, ``without``, ``alone``, ``trees``) and the family it names ('' for none)."""
+    if label.startswith("without "):
+        return "without", label.removeprefix("without ")
+    if label.endswith(" alone"):
+        return "alone", label.removesuffix(" alone")
+    return ("trees" if label.endswith("residual trees") else "all"), ""
+
+
+def _with_gains(table: pd.DataFrame, resampled: dict[str, pd.DataFrame]) -> pd.DataFrame:
+    """What each family adds on top of every other family, on the rows that remove one.
+
+    ``top1_gain`` is the full ranker's top-1 minus the row's, ``log_loss_gain`` the row's log loss minus the
+    full ranker's (both positive when the family helps), with 95% intervals paired over the same resampled
+    games. The residual trees' row gets what the trees add to the full linear ranker; other rows NaN.
+    """
+    points = table.set_index("variant")
+    gains: dict[str, list[float]] = {f"{f}_gain{s}": [] for f in ("top1", "log_loss") for s in ("", "_lo", "_hi")}
+    for variant, kind in zip(table["variant"], table["kind"]):
+        # (better, worse): the ranker with the family (or the trees) and the ranker without it.
+        pair = {"without": ("all families", variant), "trees": (variant, "all families")}.get(kind)
+        for figure, sign in (("top1", 1.0), ("log_loss", -1.0)):
+            if pair is None:
+                values = (np.nan, np.nan, np.nan)
+            else:
+                better, worse = pair
+                point = sign * (points.at[better, figure] - points.at[worse, figure])
+                values = (point, *interval(sign * (resampled[better][figure] - resampled[worse][figure])))
+            for suffix, value in zip(("", "_lo", "_hi"), values):
+                gains[f"{figure}_gain{suffix}"].append(float(value))
+    return table.assign(**gains)
 
 
 def _select(table: MoveTable, columns: list[int]) -> MoveTable:
@@ -191,8 +228,13 @@ def run(config: AblationConfig) -> ExperimentResult:
         **{
             name: [f"{v:.3f} ({lo:.3f}-{hi:.3f})" for v, lo, hi in zip(table[name], table[f"{name}_lo"], table[f"{name}_hi"])]
             for name in ("top1", "top3", "log_loss", "ece")
-        }
-    )[["variant", "families", "test_positions", "top1", "top3", "log_loss", "ece"]]
+        },
+        **{
+            f"{name}_gain": ["" if np.isnan(v) else f"{v:+.3f} ({lo:+.3f} to {hi:+.3f})"
+                             for v, lo, hi in zip(table[f"{name}_gain"], table[f"{name}_gain_lo"], table[f"{name}_gain_hi"])]
+            for name in ("top1", "log_loss")
+        },
+    )[["variant", "families", "test_positions", "top1", "top3", "log_loss", "ece", "top1_gain", "log_loss_gain"]]
     markdown = "\n".join(
         [
             f"# {heldout.player}: ablation of the move ranker",

@@ -4,6 +4,7 @@
     python scripts/check_results.py --check --quick        # only the tables marked quick
     python scripts/check_results.py --update PAGE          # rewrite the marked tables from the output
     python scripts/check_results.py --list                 # the marked tables and their commands
+    python scripts/check_results.py --check --outputs DIR  # keep each command's JSON in DIR, reuse what is there
 
 A table is marked by an HTML comment on the line before it, fields separated by semicolons:
 
@@ -31,6 +32,7 @@ from __future__ import annotations
 
 import argparse
 import difflib
+import hashlib
 import json
 import re
 import shlex
@@ -41,7 +43,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-__all__ = ["Marked", "marked_tables", "expected_cells", "check_page", "main"]
+__all__ = ["Marked", "marked_tables", "expected_cells", "check_page", "output_file", "main"]
 
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "docs" / "results"
@@ -108,6 +110,26 @@ def run_command(command: str) -> Any:
     if done.returncode != 0:
         raise RuntimeError(f"{command!r} failed (exit {done.returncode}): {done.stderr.strip()[-500:]}")
     return json.loads(done.stdout)
+
+
+def output_file(folder: Path, command: str) -> Path:
+    """Where ``--outputs`` keeps a command's JSON: a file named by a hash of the command."""
+    return folder / f"{hashlib.sha256(command.encode()).hexdigest()[:16]}.json"
+
+
+def kept_runner(folder: Path, runner: Runner = run_command) -> Runner:
+    """A runner that reads a command's JSON from ``folder`` when it is there, else runs it and keeps its output."""
+
+    def run(command: str) -> Any:
+        path = output_file(folder, command)
+        if path.is_file():
+            return json.loads(path.read_text(encoding="utf-8"))
+        output = runner(command)
+        folder.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(output), encoding="utf-8")
+        return output
+
+    return run
 
 
 def records(output: Any, table: str) -> list[dict[str, Any]]:
@@ -219,6 +241,8 @@ def main(argv: list[str] | None = None) -> int:
     mode.add_argument("--update", action="store_true", help="re-run and rewrite the marked tables")
     mode.add_argument("--list", action="store_true", help="list the marked tables and their commands")
     parser.add_argument("--quick", action="store_true", help="only the tables marked quick")
+    parser.add_argument("--outputs", type=Path, metavar="DIR",
+                        help="keep each command's JSON in DIR and reuse the JSON already there instead of re-running")
     parser.add_argument("pages", nargs="*", type=Path, help="results pages (default: every page of docs/results/)")
     args = parser.parse_args(argv)
     pages = args.pages or sorted(RESULTS.glob("*.md"))
@@ -230,10 +254,12 @@ def main(argv: list[str] | None = None) -> int:
             return 2
         if args.list:
             for marked in marked_tables(path.read_text(encoding="utf-8")):
-                print(f"{path.name}: {'quick ' if marked.quick else ''}{marked.command}")
+                kept = f" [{output_file(args.outputs, marked.command).name}]" if args.outputs else ""
+                print(f"{path.name}: {'quick ' if marked.quick else ''}{marked.command}{kept}")
             continue
         try:
-            diffs = check_page(path, quick=args.quick, update=args.update, outputs=outputs)
+            runner = kept_runner(args.outputs) if args.outputs else run_command
+            diffs = check_page(path, quick=args.quick, update=args.update, runner=runner, outputs=outputs)
         except (RuntimeError, ValueError, KeyError) as exc:
             print(f"check_results: error: {path.name}: {exc}", file=sys.stderr)
             return 2

@@ -70,3 +70,22 @@ def test_the_residual_trees_row_adds_the_population_trees_to_the_full_ranker(bot
         assert boosted == pytest.approx(plain, abs=1e-3)
     else:  # weights held at the prior's: the trees change the beliefs
         assert abs(boosted - plain) > 0.01
+
+
+def test_each_row_without_a_family_says_what_the_family_adds_with_a_paired_interval(botvinnik_games):
+    config = AblationConfig(
+        families=("move", "habits"), train_games=25, train_positions=250, test_positions=120, resamples=100, prior="none"
+    )
+    table = ablation(botvinnik_games, "Botvinnik", config).set_index("variant")
+    full, without = table.loc["all families"], table.loc["without move"]
+    assert (without["kind"], without["family"]) == ("without", "move")
+    assert table.loc["habits alone", "kind"] == "alone" and table.loc["all families", "kind"] == "all"
+    assert without["top1_gain"] == pytest.approx(full["top1"] - without["top1"])
+    assert without["log_loss_gain"] == pytest.approx(without["log_loss"] - full["log_loss"])
+    assert without["log_loss_gain"] > 0  # the move features help (the test above)
+    for figure in ("top1_gain", "log_loss_gain"):
+        assert without[f"{figure}_lo"] <= without[figure] <= without[f"{figure}_hi"]
+        assert without[f"{figure}_hi"] - without[f"{figure}_lo"] > 0
+    # Paired over the same games, the gain's interval is narrower than the two figures' own intervals side by side.
+    assert (without["log_loss_gain_hi"] - without["log_loss_gain_lo"]) < (full["log_loss_hi"] - full["log_loss_lo"])
+    assert table.loc[["all families", "move alone"], "top1_gain"].isna().all()

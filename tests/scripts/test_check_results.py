@@ -4,6 +4,7 @@ quick tables of the results pages reproduce."""
 from __future__ import annotations
 
 import importlib.util
+import json
 import sys
 from pathlib import Path
 
@@ -71,6 +72,25 @@ def test_update_rewrites_the_table_in_the_pages_format(tmp_path):
     assert "| first | 0.500 | 12,345 |" in text and "| second | **0.120** | 7 |" in text
     assert text.endswith("Text after the table.\n")
     assert check_results.check_page(path, runner=lambda command: _output(first_small=0.5, first_large=12345)) == []
+
+
+def test_kept_outputs_are_reused_and_a_new_command_runs_once(tmp_path):
+    calls = []
+
+    def runner(command):
+        calls.append(command)
+        return _output()
+
+    folder = tmp_path / "outputs"
+    run = check_results.kept_runner(folder, runner)
+    assert check_results.check_page(_page(tmp_path), runner=run) == []
+    assert calls == ["tool --json"] and check_results.output_file(folder, "tool --json").is_file()
+    # A kept output is read instead of running the command again, so a changed output on disk is what is compared.
+    check_results.output_file(folder, "tool --json").write_text(
+        json.dumps(_output(first_small=0.9)), encoding="utf-8")
+    (diff,) = check_results.check_page(_page(tmp_path), runner=check_results.kept_runner(folder, runner))
+    assert calls == ["tool --json"] and "+| first | 0.900 |" in diff
+    assert check_results.output_file(folder, "a") != check_results.output_file(folder, "b")
 
 
 def test_a_marker_without_its_fields_is_refused():

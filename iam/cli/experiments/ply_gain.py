@@ -21,8 +21,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--core", choices=CORES, default="fast",
                         help="fast: the fast chess core (default); generic: the generic search on the python-chess adapter")
     parser.add_argument("--predictor", default="iam",
-                        help="comma list of predictors: iam, ranker, policy, oracle, oracle@P (accuracy P), or near+cheap "
-                        "such as ranker+policy (default iam)")
+                        help="comma list of predictors: iam, ranker, quick (a ranker without the search, value and shape families), policy, "
+                        "oracle, oracle@P (accuracy P), or near+cheap such as ranker+policy (default iam)")
     parser.add_argument("--near", type=int, default=NEAR_PLIES,
                         help=f"fast core: his nodes within this many plies of the root read the costly predictor (default {NEAR_PLIES})")
     parser.add_argument("--policy-positions", type=int, default=POLICY_POSITIONS,
