@@ -23,7 +23,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="play two UCI engines against each other (ours is 'iam uci')",
         description="Play ENGINE_A against ENGINE_B with alternating colours, write the "
         "games as PGN and print wins/draws/losses, the score, the draw ratio, the Elo difference "
-        "with its 95%% interval and the likelihood of superiority (LOS). Engines are command lines, "
+        "with its 95% interval and the likelihood of superiority (LOS). Engines are command lines, "
         "e.g. 'iam uci' or 'stockfish'.",
     )
     parser.add_argument("engine_a", metavar="ENGINE_A", help="command of the first engine")
