@@ -247,6 +247,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     pages = args.pages or sorted(RESULTS.glob("*.md"))
     outputs: dict[str, Any] = {}
+    runner = kept_runner(args.outputs) if args.outputs else run_command
     failed = False
     for path in pages:
         if not path.is_file():
@@ -258,7 +259,6 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"{path.name}: {'quick ' if marked.quick else ''}{marked.command}{kept}")
             continue
         try:
-            runner = kept_runner(args.outputs) if args.outputs else run_command
             diffs = check_page(path, quick=args.quick, update=args.update, runner=runner, outputs=outputs)
         except (RuntimeError, ValueError, KeyError) as exc:
             print(f"check_results: error: {path.name}: {exc}", file=sys.stderr)
