@@ -34,6 +34,7 @@ from matplotlib.figure import Figure
 
 from experiments.common import ExperimentResult, HeldOutConfig, load_games
 from iam.bootstrap import CONFIDENCE, RESAMPLES, interval, resample_games, resampled_means
+from iam.errors import DataError
 from iam.evaluation import ECE_BINS
 from iam.pgn import PlayerGame
 from iam.prepare.dossier import DEFAULT_MODEL, PrepareConfig, Side, fit_default_model, open_scorer, prepare
@@ -41,6 +42,8 @@ from iam.prepare.lines import LineSettings, Plan, PlanNode
 from iam.prepare.scoring import MoveScorer, position_value
 
 NAME = "prepare"
+GAMES = ("test", "dev")
+"""Where the dossier is built and checked: training and test games, or fitting and development games."""
 HELP = "the dossier from his training games, checked on his test games: lines entered, opening moves named, calibration, value at the exit"
 
 __all__ = ["NAME", "HELP", "PrepareExperimentConfig", "run", "game_rows", "opening_rows", "step_rows", "ece"]
@@ -62,6 +65,9 @@ class PrepareExperimentConfig(HeldOutConfig):
     """The engine scores its best this many moves of each position (None: every legal move)."""
     search_depth: int = 2
     resamples: int = RESAMPLES
+    games: str = "test"
+    """``test``: the dossier from his training games, checked on his test games; ``dev``: from
+    the fitting games, checked on the development games (where settings are chosen)."""
 
 
 def _reference_values(plan: Plan, scorer: MoveScorer) -> list[float]:
@@ -211,8 +217,13 @@ def _summary(color: str, games: pd.DataFrame, openings: pd.DataFrame, steps: pd.
 
 def run(config: PrepareExperimentConfig) -> ExperimentResult:
     """Tables ``summary``, ``games``, ``openings`` and ``steps``; a payload with ``rows``; a summary and a plot."""
+    if config.games not in GAMES:
+        raise DataError(f"games must be one of {', '.join(GAMES)}, not {config.games!r}")
     held = load_games(config)
-    model = fit_default_model(held.training, held.player, seed=config.seed, jobs=config.jobs, quiet=config.quiet)
+    built, checked = (held.training, held.test) if config.games == "test" else (held.fitting, held.development)
+    if not built or not checked:
+        raise DataError(f"{held.player} has no {'development' if config.games == 'dev' else 'test'} games to check the dossier on")
+    model = fit_default_model(built, held.player, seed=config.seed, jobs=config.jobs, quiet=config.quiet)
     settings = PrepareConfig(
         held.player, colors=config.colors, lines=LineSettings(plies=config.plies),
         tree_plies=max(config.plies, 2 * config.opening_moves), engine=config.engine,
@@ -221,12 +232,12 @@ def run(config: PrepareExperimentConfig) -> ExperimentResult:
     )
     scorer = open_scorer(settings)
     try:
-        dossier = prepare(held.training, model, settings, scorer=scorer, model_name="the default ranker")
+        dossier = prepare(built, model, settings, scorer=scorer, model_name="the default ranker")
         frames: dict[str, list[pd.DataFrame]] = {"games": [], "openings": [], "steps": []}
         rows = []
         for side in dossier.sides:
             color = chess.COLOR_NAMES[side.color]
-            tests = [game for game in held.test if game.color == side.color]
+            tests = [game for game in checked if game.color == side.color]
             games = game_rows(side, tests, scorer, config.entry_ply)
             openings = opening_rows(side, tests, config.opening_moves).assign(color=color)
             steps = step_rows(side, tests).assign(color=color)
@@ -240,7 +251,7 @@ def run(config: PrepareExperimentConfig) -> ExperimentResult:
     tables = {name: pd.concat(parts, ignore_index=True) for name, parts in frames.items()}
     summary = pd.DataFrame(rows)
     payload = {
-        "experiment": NAME, "player": held.player, "judged_by": judged_by, "model": DEFAULT_MODEL, "plies": config.plies,
+        "experiment": NAME, "player": held.player, "judged_by": judged_by, "model": DEFAULT_MODEL, "plies": config.plies, "games": config.games,
         "entry_ply": config.entry_ply, "opening_moves": config.opening_moves, "seed": config.seed,
         "resamples": config.resamples, "confidence": CONFIDENCE, "rows": rows,
     }
@@ -259,6 +270,7 @@ def _cell(row: dict, name: str, percent: bool = True) -> str:
 
 def markdown(player: str, judged_by: str, rows: list[dict], config: PrepareExperimentConfig) -> str:
     """The summary table per colour, each figure with its interval."""
+    built, checked = ("training", "test") if config.games == "test" else ("fitting", "development")
     head = ["his colour", "test games", "entered", "entered a main line", "dossier top-1", "counting top-1", "dossier top-1 beyond his games",
             "ECE (steps)", "exit value", "reference", "gain"]
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
@@ -270,8 +282,8 @@ def markdown(player: str, judged_by: str, rows: list[dict], config: PrepareExper
                  _cell(row, "gain", False)]
         lines.append("| " + " | ".join(cells) + " |")
     return "\n".join([
-        f"# {player}: the dossier from his training games, on his test games", "",
-        f"Positions judged by {judged_by}; his replies by a move ranker fitted on his training games ({DEFAULT_MODEL}). "
+        f"# {player}: the dossier from his {built} games, on his {checked} games", "",
+        f"Positions judged by {judged_by}; his replies by a move ranker fitted on his {built} games ({DEFAULT_MODEL}). "
         f"Lines to ply {config.plies}; a game enters at ply {config.entry_ply} or later; opening moves: his first {config.opening_moves}.",
         "", *lines, "",
         f"Intervals: {CONFIDENCE:.0%} percentile bootstrap over test games. Values in pawns for his opponent; gain: exit value "

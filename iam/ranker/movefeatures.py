@@ -117,12 +117,16 @@ def _pst(piece_type: chess.PieceType, square: chess.Square, color: chess.Color) 
     return _PST_RANK8_FIRST[piece_type][(7 - chess.square_rank(relative)) * 8 + chess.square_file(relative)] / 100.0
 
 
-def static_exchange(board: chess.Board, move: chess.Move) -> float:
+def static_exchange(board: chess.Board, move: chess.Move, pinned: tuple[chess.Bitboard, chess.Bitboard] | None = None) -> float:
     """Material (pawns) the mover wins by the exchange ``move`` starts on its target square.
 
     The classic swap list: both sides recapture with their least valuable attacker
     (x-rays through the pieces that left are seen) and may stop when continuing loses.
+    ``pinned``: each colour's pinned pieces on ``board`` (black's, white's), when the
+    caller already has them for several moves of one position.
     """
+    if pinned is None:
+        pinned = (_pinned(board, chess.BLACK), _pinned(board, chess.WHITE))
     to = move.to_square
     mover = board.piece_type_at(move.from_square)
     if board.is_en_passant(move):
@@ -137,7 +141,7 @@ def static_exchange(board: chess.Board, move: chess.Move) -> float:
     on_square = _SEE_KING if mover == chess.KING else PIECE_VALUES[mover]
     side = not board.turn
     while True:
-        attackers = board.attackers_mask(side, to, occupied) & occupied & ~_pinned(board, side)
+        attackers = board.attackers_mask(side, to, occupied) & occupied & ~pinned[side]
         if not attackers:
             break
         for piece_type in chess.PIECE_TYPES:
@@ -154,15 +158,23 @@ def static_exchange(board: chess.Board, move: chess.Move) -> float:
 
 
 def _pinned(board: chess.Board, color: chess.Color) -> chess.Bitboard:
-    """``color``'s pieces pinned to their king (they cannot capture off the pin line; counted as absent)."""
+    """``color``'s pieces pinned to their king (they cannot capture off the pin line; counted as absent).
+
+    A piece is pinned when it is the only piece between its king and an enemy slider
+    that moves along that line: one pass over the sliders that see the king's lines.
+    """
     king = board.king(color)
     if king is None:
         return 0
+    enemy = board.occupied_co[not color]
+    straight = (chess.BB_RANK_ATTACKS[king][0] | chess.BB_FILE_ATTACKS[king][0]) & (board.rooks | board.queens)
+    diagonal = chess.BB_DIAG_ATTACKS[king][0] & (board.bishops | board.queens)
     mask = 0
-    for square in chess.scan_forward(board.occupied_co[color] & ~board.kings):
-        if board.is_pinned(color, square):
-            mask |= chess.BB_SQUARES[square]
-    return mask
+    for sniper in chess.scan_forward((straight | diagonal) & enemy):
+        between = chess.between(king, sniper) & board.occupied
+        if between and between & (between - 1) == 0:
+            mask |= between
+    return mask & board.occupied_co[color]
 
 
 def en_prise(board: chess.Board, color: chess.Color) -> float:
@@ -199,6 +211,7 @@ def move_features(position: Position) -> dict[str, np.ndarray]:
     last_was_capture = bool(last) and _was_capture(board, last)
     own_previous = stack[-2] if len(stack) >= 2 else None
     en_prise_before = en_prise(board, color)
+    pinned = (_pinned(board, chess.BLACK), _pinned(board, chess.WHITE))
     forward = 1 if color == chess.WHITE else -1
     columns: dict[str, list[float]] = {name: [] for name in MOVE_FEATURES}
     for move in position.moves:
@@ -207,7 +220,7 @@ def move_features(position: Position) -> dict[str, np.ndarray]:
             columns[f"piece_{name}"].append(float(piece == piece_type))
         capture = board.is_capture(move)
         captured = chess.PAWN if board.is_en_passant(move) else board.piece_type_at(move.to_square)
-        exchange = static_exchange(board, move)
+        exchange = static_exchange(board, move, pinned)
         columns["capture"].append(float(capture))
         columns["captured_value"].append(PIECE_VALUES[captured] if capture and captured else 0.0)
         columns["exchange_gain"].append(max(exchange, 0.0))

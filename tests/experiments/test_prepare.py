@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from experiments.prepare import ece, game_rows, opening_rows, step_rows
+from iam.errors import DataError
 from iam.pgn import PlayerGame
 from iam.prepare.dossier import PrepareConfig, prepare
 from iam.prepare.lines import LineSettings
@@ -81,3 +82,48 @@ def test_steps_and_ece(setup):
     assert sorted(zip(steps["belief"], steps["hit"])) == [(0.2, False), (0.4, True), (0.6, False), (0.8, True)]
     assert ece(np.array([0.8, 0.8]), np.array([1.0, 1.0])) == pytest.approx(0.2)
     assert ece(np.array([0.5, 0.5]), np.array([1.0, 0.0]), np.array([3.0, 3.0])) == pytest.approx(0.0)
+
+
+def test_dev_games_build_on_fitting_games_and_check_on_development_games(tmp_path, monkeypatch):
+    """--games dev: the model and the dossier see the fitting games only; the checks run on the development games."""
+    import experiments.prepare as experiment
+
+    openings = ["e2e4 c7c5 g1f3", "d2d4 d7d5 c2c4", "e2e4 e7e5 g1f3", "c2c4 e7e5 b1c3", "g1f3 d7d5 d2d4"]
+    records = []
+    for index in range(10):  # X has White: games 3 and 8 are development games, 4 and 9 test games
+        records.append(f'[White "X"]\n[Black "Y{index}"]\n[Result "1/2-1/2"]\n\n1. {" ".join(_numbered(openings[index % 5]))} 1/2-1/2\n')
+    pgn = tmp_path / "x.pgn"
+    pgn.write_text("\n".join(records))
+    fitted_on: list[list[int]] = []
+
+    class Stub(StubPredictor):
+        def close(self) -> None:
+            pass
+
+    def fake_fit(games, player, **_):
+        fitted_on.append(sorted(game.index for game in games))
+        return Stub({})
+
+    monkeypatch.setattr(experiment, "fit_default_model", fake_fit)
+    config = experiment.PrepareExperimentConfig(pgn=str(pgn), player="X", colors=("white",), plies=4, search_depth=1,
+                                                resamples=20, games="dev", quiet=True)
+    result = experiment.run(config)
+    assert fitted_on == [[0, 1, 2, 5, 6, 7]]
+    assert sorted(result.tables["openings"]["game"].unique()) == [3, 8]
+    # Games 3 and 8 open 1. c4, which the fitting games never played: counting names 1. e4 there, and knows
+    # nothing after 1. c4 e5 (a development game would be known had it been fitted on).
+    openings = result.tables["openings"]
+    assert openings.query("ply == 0")["known"].all() and not openings.query("ply == 0")["counting"].any()
+    assert not openings.query("ply == 2")["known"].any()
+    assert result.payload["games"] == "dev" and result.tables["summary"]["test_games"].tolist() == [2]
+    with pytest.raises(DataError, match="games must be one of test, dev"):
+        experiment.run(experiment.PrepareExperimentConfig(pgn=str(pgn), player="X", games="train", quiet=True))
+
+
+def _numbered(moves: str) -> list[str]:
+    ucis, board, words = moves.split(), chess.Board(), []
+    for number, uci in enumerate(ucis):
+        move = chess.Move.from_uci(uci)
+        words.append((f"{number // 2 + 1}. " if number % 2 == 0 else "") + board.san(move))
+        board.push(move)
+    return words

@@ -60,3 +60,29 @@ def test_black_moves_are_seen_from_blacks_side():
     assert rows["e7e5"]["pawn_advance"] == 2 and rows["e7e5"]["pst_gain"] == pytest.approx(0.40)
     assert rows["g8f6"]["develop"] == 1 and rows["g8f6"]["retreat"] == 0
     assert rows["e7e5"]["near_last_move"] == pytest.approx(1 - 1 / 7)  # e5 is next to e4
+
+
+def test_pinned_pieces_are_those_the_board_calls_pinned():
+    """The one-pass pin finder names exactly the pieces python-chess's own test calls pinned, on many game positions."""
+    from iam.bundled import bundled_pgn
+    from iam.pgn import load_player_games
+    from iam.ranker.movefeatures import _pinned
+
+    games, _ = load_player_games([bundled_pgn("botvinnik.pgn")], player="Botvinnik", max_games=40)
+    checked = pinned_seen = 0
+    for game in games:
+        board = game.board()
+        for move in game.moves:
+            for color in chess.COLORS:
+                expected = 0
+                if board.king(color) is not None:
+                    for square in chess.scan_forward(board.occupied_co[color] & ~board.kings):
+                        if board.is_pinned(color, square):
+                            expected |= chess.BB_SQUARES[square]
+                assert _pinned(board, color) == expected, board.fen()
+                pinned_seen += bool(expected)
+                checked += 1
+            board.push(move)
+    assert checked > 5000 and pinned_seen > 100  # the positions hold pins, not only empty masks
+    crossed = chess.Board("4k3/4r3/8/8/1b6/8/3N4/4K3 w - - 0 1")  # the rook on e7 sees the king with nothing between
+    assert _pinned(crossed, chess.WHITE) == chess.BB_D2  # so only the knight, between king and bishop, is pinned
