@@ -37,7 +37,7 @@ from iam.bootstrap import CONFIDENCE, RESAMPLES, interval, resample_games, resam
 from iam.errors import DataError
 from iam.evaluation import ECE_BINS
 from iam.pgn import PlayerGame
-from iam.prepare.dossier import DEFAULT_MODEL, PrepareConfig, Side, fit_default_model, open_scorer, prepare
+from iam.prepare.dossier import DEFAULT_MODEL, MODEL_PLIES, PrepareConfig, Side, fit_default_model, open_scorer, prepare
 from iam.prepare.lines import LineSettings, Plan, PlanNode
 from iam.prepare.scoring import MoveScorer, position_value
 
@@ -251,7 +251,7 @@ def run(config: PrepareExperimentConfig) -> ExperimentResult:
     tables = {name: pd.concat(parts, ignore_index=True) for name, parts in frames.items()}
     summary = pd.DataFrame(rows)
     payload = {
-        "experiment": NAME, "player": held.player, "judged_by": judged_by, "model": DEFAULT_MODEL, "plies": config.plies, "games": config.games,
+        "experiment": NAME, "player": held.player, "judged_by": judged_by, "model": {**DEFAULT_MODEL, "plies": MODEL_PLIES}, "plies": config.plies, "games": config.games,
         "entry_ply": config.entry_ply, "opening_moves": config.opening_moves, "seed": config.seed,
         "resamples": config.resamples, "confidence": CONFIDENCE, "rows": rows,
     }
@@ -271,7 +271,7 @@ def _cell(row: dict, name: str, percent: bool = True) -> str:
 def markdown(player: str, judged_by: str, rows: list[dict], config: PrepareExperimentConfig) -> str:
     """The summary table per colour, each figure with its interval."""
     built, checked = ("training", "test") if config.games == "test" else ("fitting", "development")
-    head = ["his colour", "test games", "entered", "entered a main line", "dossier top-1", "counting top-1", "dossier top-1 beyond his games",
+    head = ["his colour", f"{checked} games", "entered", "entered a main line", "dossier top-1", "counting top-1", "dossier top-1 beyond his games",
             "ECE (steps)", "exit value", "reference", "gain"]
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for row in rows:
@@ -283,10 +283,11 @@ def markdown(player: str, judged_by: str, rows: list[dict], config: PrepareExper
         lines.append("| " + " | ".join(cells) + " |")
     return "\n".join([
         f"# {player}: the dossier from his {built} games, on his {checked} games", "",
-        f"Positions judged by {judged_by}; his replies by a move ranker fitted on his {built} games ({DEFAULT_MODEL}). "
+        f"Positions judged by {judged_by}; his replies by a move ranker fitted on the first {MODEL_PLIES} plies of his {built} games ({DEFAULT_MODEL}), "
+        "updated by the bundled masters' opening book and by his games. "
         f"Lines to ply {config.plies}; a game enters at ply {config.entry_ply} or later; opening moves: his first {config.opening_moves}.",
         "", *lines, "",
-        f"Intervals: {CONFIDENCE:.0%} percentile bootstrap over test games. Values in pawns for his opponent; gain: exit value "
+        f"Intervals: {CONFIDENCE:.0%} percentile bootstrap over {checked} games. Values in pawns for his opponent; gain: exit value "
         "less the scorer's main line at the same ply. ECE is over the steps of the lines (each followed reply's belief), "
         "whose products are the line probabilities.",
     ])

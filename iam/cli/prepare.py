@@ -14,7 +14,7 @@ from iam.filters import add_header_filter_arguments, apply_filter, filter_from_a
 from iam.jsonsafe import finite
 from iam.predictors import load_predictor
 from iam.prepare.book import write_book
-from iam.prepare.dossier import COLORS, DEFAULT_MODEL, PrepareConfig, fit_default_model, prepare
+from iam.prepare.dossier import COLORS, DEFAULT_MODEL, MODEL_PLIES, PrepareConfig, fit_default_model, prepare
 from iam.prepare.lines import LineSettings
 from iam.prepare.report import to_dict, to_html, to_markdown, to_pgn
 
@@ -33,7 +33,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("pgn", metavar="PGN", help="PGN file with his games")
     parser.add_argument("--player", required=True, help="player name as written in the PGN")
     parser.add_argument("--model", metavar="M", help="model file of him (default: fit a move ranker on his games, "
-                        f"search depth {DEFAULT_MODEL['search_depth']}, {DEFAULT_MODEL['max_positions']} positions)")
+                        f"search depth {DEFAULT_MODEL['search_depth']}, {DEFAULT_MODEL['max_positions']} positions of his first {MODEL_PLIES} plies)")
     parser.add_argument("--color", choices=("white", "black", "both"), default="both", help="his colour(s) to prepare against (default both)")
     parser.add_argument("--engine", metavar="PATH", help="UCI engine judging positions (default: the toolkit's own search)")
     parser.add_argument("--engine-depth", type=int, default=12, metavar="D", help="engine depth (default 12)")
@@ -78,7 +78,8 @@ def run(args: argparse.Namespace) -> int:
     else:
         _check_colors(games, config)
         model = fit_default_model(games, args.player, seed=args.seed, quiet=args.quiet)
-        name = f"a move ranker fitted on his {len(games)} games (search depth {DEFAULT_MODEL['search_depth']}, {DEFAULT_MODEL['max_positions']} positions)"
+        name = (f"a move ranker fitted on the openings of his {len(games)} games (search depth {DEFAULT_MODEL['search_depth']}, "
+                f"{DEFAULT_MODEL['max_positions']} positions of their first {MODEL_PLIES} plies)")
     try:
         dossier = prepare(games, model, config, model_name=name)
     finally:

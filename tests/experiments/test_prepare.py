@@ -36,8 +36,9 @@ SCORES = {
 
 @pytest.fixture(scope="module")
 def setup():
-    # The model's beliefs alone (no update by his games), so the steps' beliefs are the stub's.
-    config = PrepareConfig("X", colors=("black",), lines=LineSettings(plies=4, our_width=1, reply_min=0.1), prior_strength=None, quiet=True)
+    # The model's beliefs alone (no update by the masters' book or his games), so the steps' beliefs are the stub's.
+    config = PrepareConfig("X", colors=("black",), lines=LineSettings(plies=4, our_width=1, reply_min=0.1), prior_strength=None,
+                           population_strength=None, quiet=True)
     scorer = StubScorer(SCORES)
     side = prepare(TRAINING, StubPredictor(BELIEFS), config, scorer=scorer).sides[0]
     return side, scorer

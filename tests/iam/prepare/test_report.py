@@ -28,7 +28,8 @@ SCORES = {(): {"e2e4": 30, "d2d4": 10}, ("e2e4",): {"e7e5": 20, "f7f6": -90}}
 
 @pytest.fixture(scope="module")
 def dossier():
-    config = PrepareConfig("X", colors=("black",), lines=LineSettings(plies=2), quiet=True)
+    # The stub's beliefs, updated by his games only (not by the bundled masters' book).
+    config = PrepareConfig("X", colors=("black",), lines=LineSettings(plies=2), population_strength=None, quiet=True)
     return prepare(GAMES, StubPredictor(BELIEFS), config, scorer=StubScorer(SCORES), model_name="a stub")
 
 
