@@ -120,16 +120,22 @@ def _md_table(head: list[str], rows: list[list[str]]) -> str:
     return "\n".join(lines + ["| " + " | ".join(cell.replace("|", "/") for cell in row) + " |" for row in rows])
 
 
-def _updated_by_his_games(strength: float | None) -> str:
-    if strength is None:
-        return ""
-    return f", updated by his games where he has been (the model's belief counting as {strength:g} games)"
+def _belief_updates(config) -> str:
+    """What updates the model's beliefs, in the order they apply: the masters' book, then his games."""
+    text = ""
+    if config.population_strength is not None:
+        text += (f", updated by what the bundled masters chose in the position (the model's belief counting as "
+                 f"{config.population_strength:g} games)")
+    if config.prior_strength is not None:
+        before = " and then" if text else ", updated"
+        text += f"{before} by his games where he has been (the belief before them counting as {config.prior_strength:g} games)"
+    return text
 
 
 def _intro(dossier: Dossier) -> list[str]:
     return [
         f"Positions judged by {dossier.scorer}; his replies predicted by {dossier.model}"
-        + _updated_by_his_games(dossier.config.prior_strength) + ".",
+        + _belief_updates(dossier.config) + ".",
         f"Recency: a game weighs 0.5 ** (years before his latest game / {dossier.config.half_life_years:g}).",
         "Values are in pawns from our side's point of view.",
     ]

@@ -91,3 +91,13 @@ def test_the_page_renders_its_boards_in_a_headless_browser(dossier, tmp_path):
     light = np.all(np.abs(pixels - [0xFF, 0xCE, 0x9E]) <= 2, axis=-1)  # python-chess's light squares
     dark = np.all(np.abs(pixels - [0xD1, 0x8B, 0x47]) <= 2, axis=-1)  # and dark squares
     assert light.sum() > 5000 and dark.sum() > 5000
+
+
+def test_the_report_says_what_updated_the_beliefs(dossier):
+    alone = to_markdown(dossier)
+    assert "updated by his games where he has been (the belief before them counting as 2 games)" in alone
+    assert "bundled masters" not in alone
+    config = PrepareConfig("X", colors=("black",), lines=LineSettings(plies=2), population_strength=3.0, quiet=True)
+    both = to_markdown(prepare(GAMES, StubPredictor(BELIEFS), config, scorer=StubScorer(SCORES), model_name="a stub"))
+    assert ("updated by what the bundled masters chose in the position (the model's belief counting as 3 games) "
+            "and then by his games where he has been") in both
