@@ -16,6 +16,7 @@ from iam.predictors import load_predictor
 from iam.prepare.book import write_book
 from iam.prepare.dossier import COLORS, DEFAULT_MODEL, MODEL_PLIES, PrepareConfig, fit_default_model, prepare
 from iam.prepare.lines import LineSettings
+from iam.prepare.model_cache import cached_default_model
 from iam.prepare.report import to_dict, to_html, to_markdown, to_pgn
 
 __all__ = ["register", "run", "add_engine_lines", "engine_lines"]
@@ -34,6 +35,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--player", required=True, help="player name as written in the PGN")
     parser.add_argument("--model", metavar="M", help="model file of him (default: fit a move ranker on his games, "
                         f"search depth {DEFAULT_MODEL['search_depth']}, {DEFAULT_MODEL['max_positions']} positions of his first {MODEL_PLIES} plies)")
+    parser.add_argument("--model-cache", default="iam-model-cache", metavar="DIR",
+                        help="folder keeping the default model fitted on these games, so the next dossier from the same "
+                        "games reads it instead of fitting it again (default iam-model-cache)")
+    parser.add_argument("--no-model-cache", action="store_true", help="fit the default model without keeping it")
     parser.add_argument("--color", choices=("white", "black", "both"), default="both", help="his colour(s) to prepare against (default both)")
     parser.add_argument("--engine", metavar="PATH", help="UCI engine judging positions (default: the toolkit's own search)")
     parser.add_argument("--engine-depth", type=int, default=12, metavar="D", help="engine depth (default 12)")
@@ -77,7 +82,12 @@ def run(args: argparse.Namespace) -> int:
         model, name = load_predictor(args.model, resources=ranker_resources(args)), f"model file {args.model}"
     else:
         _check_colors(games, config)
-        model = fit_default_model(games, args.player, seed=args.seed, quiet=args.quiet)
+        if args.no_model_cache:
+            model = fit_default_model(games, args.player, seed=args.seed, quiet=args.quiet)
+        else:
+            model, kept = cached_default_model(games, args.player, args.model_cache, seed=args.seed, quiet=args.quiet)
+            if not args.quiet:
+                print(f"the default model: {'read from' if kept else 'fitted and kept in'} {args.model_cache}", file=sys.stderr)
         name = (f"a move ranker fitted on the openings of his {len(games)} games (search depth {DEFAULT_MODEL['search_depth']}, "
                 f"{DEFAULT_MODEL['max_positions']} positions of their first {MODEL_PLIES} plies)")
     try:

@@ -117,3 +117,30 @@ def test_engine_lines_reach_the_scorer_and_zero_scores_every_move(tmp_path):
         scorer.close()
     with pytest.raises(DataError, match="lines must be at least 1"):
         PrepareConfig("X", engine_lines=0)
+
+
+def test_the_default_model_is_kept_for_the_next_dossier(small_pgn, tmp_path, capsys, monkeypatch):
+    from iam.prepare import model_cache
+    from iam.ranker import MoveRanker
+
+    fits = []
+
+    def small_fit(games, player, **_):  # the default model's fit takes a minute; a small ranker stands in for it
+        fits.append(player)
+        return MoveRanker(player=player, families=("move",), max_positions=40, prior="none").fit(games)
+
+    monkeypatch.setattr(model_cache, "fit_default_model", small_fit)
+    common = ("prepare", str(small_pgn), "--player", "Botvinnik", "--color", "white", "--plies", "2", "--search-depth", "1",
+              "--model-cache", str(tmp_path / "models"))
+    code, _, err = run(capsys, *common, "--out", str(tmp_path / "first"))
+    assert code == 0 and f"the default model: fitted and kept in {tmp_path / 'models'}" in err
+    code, _, err = run(capsys, *common, "--out", str(tmp_path / "second"))
+    assert code == 0 and f"the default model: read from {tmp_path / 'models'}" in err and fits == ["Botvinnik"]
+    first = json.loads((tmp_path / "first" / "dossier.json").read_text())
+    second = json.loads((tmp_path / "second" / "dossier.json").read_text())
+    assert first["sides"] == second["sides"]
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    code, _, err = run(capsys, "prepare", str(small_pgn), "--player", "Botvinnik", "--model-cache", str(blocker / "m"),
+                       "--out", str(tmp_path / "third"), "--quiet")
+    assert code == 2 and err.startswith("iam: error: cannot keep the fitted model in") and fits == ["Botvinnik"]
