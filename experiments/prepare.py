@@ -39,7 +39,9 @@ from iam.evaluation import ECE_BINS
 from iam.pgn import PlayerGame
 from iam.prepare.dossier import DEFAULT_MODEL, MODEL_PLIES, PrepareConfig, Side, fit_default_model, open_scorer, prepare
 from iam.prepare.lines import LineSettings, Plan, PlanNode
+from iam.prepare.population import POPULATION_STRENGTH
 from iam.prepare.scoring import MoveScorer, position_value
+from iam.prepare.tree import HALF_LIFE_YEARS, PRIOR_STRENGTH
 
 NAME = "prepare"
 GAMES = ("test", "dev")
@@ -68,6 +70,12 @@ class PrepareExperimentConfig(HeldOutConfig):
     games: str = "test"
     """``test``: the dossier from his training games, checked on his test games; ``dev``: from
     the fitting games, checked on the development games (where settings are chosen)."""
+    prior_strength: float | None = PRIOR_STRENGTH
+    """Games' weight of the belief his own games update (None: his games do not update it)."""
+    population_strength: float | None = POPULATION_STRENGTH
+    """Games' weight of the model's belief beside the masters' book (None: no book)."""
+    half_life_years: float = HALF_LIFE_YEARS
+    """Recency of his games: a game weighs 0.5 ** (years before his latest game / this)."""
 
 
 def _reference_values(plan: Plan, scorer: MoveScorer) -> list[float]:
@@ -228,7 +236,8 @@ def run(config: PrepareExperimentConfig) -> ExperimentResult:
         held.player, colors=config.colors, lines=LineSettings(plies=config.plies),
         tree_plies=max(config.plies, 2 * config.opening_moves), engine=config.engine,
         engine_depth=config.engine_depth, engine_cache=config.engine_cache, engine_lines=config.engine_lines,
-        search_depth=config.search_depth, quiet=config.quiet,
+        search_depth=config.search_depth, prior_strength=config.prior_strength,
+        population_strength=config.population_strength, half_life_years=config.half_life_years, quiet=config.quiet,
     )
     scorer = open_scorer(settings)
     try:
@@ -252,6 +261,8 @@ def run(config: PrepareExperimentConfig) -> ExperimentResult:
     summary = pd.DataFrame(rows)
     payload = {
         "experiment": NAME, "player": held.player, "judged_by": judged_by, "model": {**DEFAULT_MODEL, "plies": MODEL_PLIES}, "plies": config.plies, "games": config.games,
+        "prior_strength": config.prior_strength, "population_strength": config.population_strength,
+        "half_life_years": config.half_life_years,
         "entry_ply": config.entry_ply, "opening_moves": config.opening_moves, "seed": config.seed,
         "resamples": config.resamples, "confidence": CONFIDENCE, "rows": rows,
     }

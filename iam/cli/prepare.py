@@ -17,9 +17,11 @@ from iam.prepare.book import write_book
 from iam.prepare.dossier import COLORS, DEFAULT_MODEL, MODEL_PLIES, PrepareConfig, fit_default_model, prepare
 from iam.prepare.lines import LineSettings
 from iam.prepare.model_cache import cached_default_model
+from iam.prepare.population import POPULATION_STRENGTH
 from iam.prepare.report import to_dict, to_html, to_markdown, to_pgn
+from iam.prepare.tree import HALF_LIFE_YEARS, PRIOR_STRENGTH
 
-__all__ = ["register", "run", "add_engine_lines", "engine_lines"]
+__all__ = ["register", "run", "add_engine_lines", "engine_lines", "add_belief_arguments", "belief_fields"]
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -48,8 +50,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--search-depth", type=int, default=2, metavar="D", help="depth of the toolkit's search without --engine (default 2)")
     parser.add_argument("--plies", type=int, default=12, metavar="N", help="plies from the start the tree and lines reach (default 12)")
     parser.add_argument("--min-games", type=int, default=1, metavar="K", help="refuse a colour with fewer than K of his games (default 1)")
-    parser.add_argument("--half-life", type=float, default=20.0, metavar="YEARS",
-                        help="a game weighs 0.5 ** (years before his latest game / YEARS) (default 20)")
+    add_belief_arguments(parser)
     parser.add_argument("--habit-loss", type=int, default=50, metavar="CP", help="centipawns his usual move must lose to be a costly habit (default 50)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the default model's fit")
     parser.add_argument("--out", required=True, metavar="DIR", help="folder to write the dossier into")
@@ -65,7 +66,7 @@ def run(args: argparse.Namespace) -> int:
     colors = ("white", "black") if args.color == "both" else (args.color,)
     config = PrepareConfig(
         player=args.player, colors=colors, lines=LineSettings(plies=args.plies), min_games=args.min_games,
-        habit_loss=args.habit_loss, half_life_years=args.half_life, engine=args.engine, engine_depth=args.engine_depth,
+        habit_loss=args.habit_loss, engine=args.engine, engine_depth=args.engine_depth, **belief_fields(args),
         engine_lines=lines,
         engine_cache=args.engine_cache if args.engine else None, search_depth=args.search_depth, quiet=args.quiet,
     )
@@ -96,6 +97,27 @@ def run(args: argparse.Namespace) -> int:
         model.close()
     _write(folder, dossier)
     return 0
+
+
+def add_belief_arguments(parser: argparse.ArgumentParser) -> None:
+    """How his beliefs are built: the recency of his games, and the weights of the model beside the book and his games."""
+    parser.add_argument("--half-life", type=float, default=HALF_LIFE_YEARS, metavar="YEARS",
+                        help=f"a game weighs 0.5 ** (years before his latest game / YEARS) (default {HALF_LIFE_YEARS:g})")
+    parser.add_argument("--prior-strength", type=float, default=PRIOR_STRENGTH, metavar="A",
+                        help=f"games' weight of the belief his own games update where he has been (default {PRIOR_STRENGTH:g})")
+    parser.add_argument("--population-strength", type=float, default=POPULATION_STRENGTH, metavar="B",
+                        help=f"games' weight of the model's belief beside the bundled masters' opening book (default {POPULATION_STRENGTH:g}); "
+                        "0 leaves the book out")
+
+
+def belief_fields(args: argparse.Namespace) -> dict:
+    """The config fields of :func:`add_belief_arguments` (DataError for a negative weight)."""
+    if args.prior_strength <= 0:
+        raise DataError(f"--prior-strength must be positive, not {args.prior_strength:g}")
+    if args.population_strength < 0:
+        raise DataError(f"--population-strength must be at least 0 (0 leaves the book out), not {args.population_strength:g}")
+    return {"half_life_years": args.half_life, "prior_strength": args.prior_strength,
+            "population_strength": args.population_strength or None}
 
 
 def add_engine_lines(parser: argparse.ArgumentParser) -> None:

@@ -19,7 +19,7 @@ from iam.prepare.habits import Habit, candidates, find_habits
 from iam.prepare.lines import LineSettings, Plan, prepare_lines
 from iam.prepare.population import POPULATION_STRENGTH, BookBeliefs
 from iam.prepare.scoring import EngineScorer, MoveScorer, SearchScorer, score_all
-from iam.prepare.tree import PRIOR_STRENGTH, Predictor, Repertoire, RepertoireBeliefs, build_repertoire
+from iam.prepare.tree import HALF_LIFE_YEARS, PRIOR_STRENGTH, Predictor, Repertoire, RepertoireBeliefs, build_repertoire
 from iam.progress import progress
 from iam.ranker import MoveRanker
 from iam.ranker.population import bundled_prior
@@ -56,7 +56,7 @@ class PrepareConfig:
     habit_belief: float = 0.3
     habit_loss: int = 50
     """Centipawns his usual move must lose against the best one to be a costly habit."""
-    half_life_years: float = 20.0
+    half_life_years: float = HALF_LIFE_YEARS
     """Recency weight of a game: 0.5 ** (years before his latest game / half-life)."""
     engine: str | None = None
     engine_depth: int = 12

@@ -41,10 +41,13 @@ from iam.pgn import PlayerGame
 
 __all__ = [
     "Edge", "Node", "Repertoire", "RepertoireBeliefs", "build_repertoire", "game_weights", "tree_beliefs", "Predictor",
-    "PRIOR_STRENGTH",
+    "PRIOR_STRENGTH", "HALF_LIFE_YEARS",
 ]
 
 _POINTS = {"win": 1.0, "draw": 0.5, "loss": 0.0}
+
+HALF_LIFE_YEARS = 20.0
+"""A game's recency weight halves every this many years (see the module docstring)."""
 
 PRIOR_STRENGTH = 2.0
 """Pseudo-games of the model's belief in :class:`RepertoireBeliefs`. Chosen with the
@@ -226,7 +229,7 @@ def build_repertoire(
     color: chess.Color,
     *,
     plies: int,
-    half_life_years: float = 20.0,
+    half_life_years: float = HALF_LIFE_YEARS,
     branch_games: int = 2,
     predictor: Predictor | None = None,
     predicted_belief: float = 0.2,

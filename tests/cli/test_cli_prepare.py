@@ -60,6 +60,8 @@ def test_prepare_writes_the_dossier_and_a_readable_book(small_pgn, model_file, t
         (["--min-games", "1000"], "fewer than"),
         (["--plies", "0"], "--plies"),
         (["--half-life", "0"], "--half-life"),
+        (["--prior-strength", "0"], "--prior-strength must be positive"),
+        (["--population-strength", "-1"], "--population-strength must be at least 0"),
     ],
 )
 def test_bad_options_are_one_line_errors(small_pgn, model_file, tmp_path, capsys, options, message):

@@ -107,7 +107,7 @@ def test_dev_games_build_on_fitting_games_and_check_on_development_games(tmp_pat
 
     monkeypatch.setattr(experiment, "fit_default_model", fake_fit)
     config = experiment.PrepareExperimentConfig(pgn=str(pgn), player="X", colors=("white",), plies=4, search_depth=1,
-                                                resamples=20, games="dev", quiet=True)
+                                                resamples=20, games="dev", population_strength=None, quiet=True)
     result = experiment.run(config)
     assert fitted_on == [[0, 1, 2, 5, 6, 7]]
     assert sorted(result.tables["openings"]["game"].unique()) == [3, 8]
@@ -117,6 +117,7 @@ def test_dev_games_build_on_fitting_games_and_check_on_development_games(tmp_pat
     assert openings.query("ply == 0")["known"].all() and not openings.query("ply == 0")["counting"].any()
     assert not openings.query("ply == 2")["known"].any()
     assert result.payload["games"] == "dev" and result.tables["summary"]["test_games"].tolist() == [2]
+    assert result.payload["population_strength"] is None and result.payload["prior_strength"] == 2.0
     with pytest.raises(DataError, match="games must be one of test, dev"):
         experiment.run(experiment.PrepareExperimentConfig(pgn=str(pgn), player="X", games="train", quiet=True))
 

@@ -6,7 +6,7 @@ import argparse
 
 from experiments.prepare import GAMES, HELP, NAME, PrepareExperimentConfig, run
 from iam.cli.experiments._options import common_fields
-from iam.cli.prepare import add_engine_lines, engine_lines
+from iam.cli.prepare import add_belief_arguments, add_engine_lines, belief_fields, engine_lines
 from iam.errors import DataError
 
 __all__ = ["NAME", "HELP", "add_arguments", "config", "run"]
@@ -23,6 +23,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--engine-depth", type=int, default=12, metavar="D", help="engine depth (default 12)")
     parser.add_argument("--engine-cache", default="iam-engine-cache.sqlite", metavar="FILE", help="SQLite file of the engine's analyses")
     add_engine_lines(parser)
+    add_belief_arguments(parser)
     parser.add_argument("--search-depth", type=int, default=2, metavar="D", help="the toolkit's search depth without --engine (default 2)")
     parser.add_argument("--games", choices=GAMES, default="test",
                         help="test: the dossier from his training games, checked on his test games (default); "
@@ -40,5 +41,5 @@ def config(args: argparse.Namespace) -> PrepareExperimentConfig:
         pgn=args.pgn, player=args.player, colors=("white", "black") if args.color == "both" else (args.color,),
         plies=args.plies, entry_ply=args.entry_ply, opening_moves=args.opening_moves, engine=args.engine,
         engine_depth=args.engine_depth, engine_cache=args.engine_cache if args.engine else None, engine_lines=engine_lines(args),
-        search_depth=args.search_depth, resamples=args.resamples, games=args.games, **common_fields(args),
+        search_depth=args.search_depth, resamples=args.resamples, games=args.games, **belief_fields(args), **common_fields(args),
     )
