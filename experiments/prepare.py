@@ -40,6 +40,7 @@ from iam.pgn import PlayerGame
 from iam.prepare.dossier import DEFAULT_MODEL, MODEL_PLIES, PrepareConfig, Side, fit_default_model, open_scorer, prepare
 from iam.prepare.lines import LineSettings, Plan, PlanNode
 from iam.prepare.population import POPULATION_STRENGTH
+from iam.prepare.report import belief_updates
 from iam.prepare.scoring import MoveScorer, position_value
 from iam.prepare.tree import HALF_LIFE_YEARS, PRIOR_STRENGTH
 
@@ -266,7 +267,7 @@ def run(config: PrepareExperimentConfig) -> ExperimentResult:
         "entry_ply": config.entry_ply, "opening_moves": config.opening_moves, "seed": config.seed,
         "resamples": config.resamples, "confidence": CONFIDENCE, "rows": rows,
     }
-    return ExperimentResult(NAME, {"summary": summary.astype(object), **tables}, payload, markdown(held.player, judged_by, rows, config),
+    return ExperimentResult(NAME, {"summary": summary.astype(object), **tables}, payload, markdown(held.player, judged_by, rows, config, settings),
                             {"gain": gain_figure(tables["games"])})
 
 
@@ -279,7 +280,7 @@ def _cell(row: dict, name: str, percent: bool = True) -> str:
     return f"{value / 100:+.2f} ({low / 100:+.2f} to {high / 100:+.2f})"
 
 
-def markdown(player: str, judged_by: str, rows: list[dict], config: PrepareExperimentConfig) -> str:
+def markdown(player: str, judged_by: str, rows: list[dict], config: PrepareExperimentConfig, settings: PrepareConfig) -> str:
     """The summary table per colour, each figure with its interval."""
     built, checked = ("training", "test") if config.games == "test" else ("fitting", "development")
     head = ["his colour", f"{checked} games", "entered", "entered a main line", "dossier top-1", "counting top-1", "dossier top-1 beyond his games",
@@ -294,8 +295,8 @@ def markdown(player: str, judged_by: str, rows: list[dict], config: PrepareExper
         lines.append("| " + " | ".join(cells) + " |")
     return "\n".join([
         f"# {player}: the dossier from his {built} games, on his {checked} games", "",
-        f"Positions judged by {judged_by}; his replies by a move ranker fitted on the first {MODEL_PLIES} plies of his {built} games ({DEFAULT_MODEL}), "
-        "updated by the bundled masters' opening book and by his games. "
+        f"Positions judged by {judged_by}; his replies by a move ranker fitted on the first {MODEL_PLIES} plies of his {built} games ({DEFAULT_MODEL})"
+        f"{belief_updates(settings)}. "
         f"Lines to ply {config.plies}; a game enters at ply {config.entry_ply} or later; opening moves: his first {config.opening_moves}.",
         "", *lines, "",
         f"Intervals: {CONFIDENCE:.0%} percentile bootstrap over {checked} games. Values in pawns for his opponent; gain: exit value "

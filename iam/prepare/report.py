@@ -15,10 +15,10 @@ import chess
 import chess.pgn
 import chess.svg
 
-from iam.prepare.dossier import Dossier, Side
+from iam.prepare.dossier import Dossier, PrepareConfig, Side
 from iam.prepare.lines import Line, numbered
 
-__all__ = ["to_dict", "to_markdown", "to_html", "to_pgn", "LINES_SHOWN"]
+__all__ = ["to_dict", "to_markdown", "to_html", "to_pgn", "belief_updates", "LINES_SHOWN"]
 
 LINES_SHOWN = 12
 """Prepared lines shown per colour in the markdown and HTML (all are in the JSON and PGN)."""
@@ -120,7 +120,7 @@ def _md_table(head: list[str], rows: list[list[str]]) -> str:
     return "\n".join(lines + ["| " + " | ".join(cell.replace("|", "/") for cell in row) + " |" for row in rows])
 
 
-def _belief_updates(config) -> str:
+def belief_updates(config: PrepareConfig) -> str:
     """What updates the model's beliefs, in the order they apply: the masters' book, then his games."""
     text = ""
     if config.population_strength is not None:
@@ -135,7 +135,7 @@ def _belief_updates(config) -> str:
 def _intro(dossier: Dossier) -> list[str]:
     return [
         f"Positions judged by {dossier.scorer}; his replies predicted by {dossier.model}"
-        + _belief_updates(dossier.config) + ".",
+        + belief_updates(dossier.config) + ".",
         f"Recency: a game weighs 0.5 ** (years before his latest game / {dossier.config.half_life_years:g}).",
         "Values are in pawns from our side's point of view.",
     ]
