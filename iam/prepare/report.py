@@ -125,11 +125,15 @@ def belief_updates(config: PrepareConfig) -> str:
     text = ""
     if config.population_strength is not None:
         text += (f", updated by what the bundled masters chose in the position (the model's belief counting as "
-                 f"{config.population_strength:g} games)")
+                 f"{_games(config.population_strength)})")
     if config.prior_strength is not None:
         before = " and then" if text else ", updated"
-        text += f"{before} by his games where he has been (the belief before them counting as {config.prior_strength:g} games)"
+        text += f"{before} by his games where he has been (the belief before them counting as {_games(config.prior_strength)})"
     return text
+
+
+def _games(count: float) -> str:
+    return f"{count:g} game" + ("" if count == 1 else "s")
 
 
 def _intro(dossier: Dossier) -> list[str]:

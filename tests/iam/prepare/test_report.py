@@ -29,7 +29,7 @@ SCORES = {(): {"e2e4": 30, "d2d4": 10}, ("e2e4",): {"e7e5": 20, "f7f6": -90}}
 @pytest.fixture(scope="module")
 def dossier():
     # The stub's beliefs, updated by his games only (not by the bundled masters' book).
-    config = PrepareConfig("X", colors=("black",), lines=LineSettings(plies=2), population_strength=None, quiet=True)
+    config = PrepareConfig("X", colors=("black",), lines=LineSettings(plies=2), prior_strength=2.0, population_strength=None, quiet=True)
     return prepare(GAMES, StubPredictor(BELIEFS), config, scorer=StubScorer(SCORES), model_name="a stub")
 
 
@@ -97,7 +97,7 @@ def test_the_report_says_what_updated_the_beliefs(dossier):
     alone = to_markdown(dossier)
     assert "updated by his games where he has been (the belief before them counting as 2 games)" in alone
     assert "bundled masters" not in alone
-    config = PrepareConfig("X", colors=("black",), lines=LineSettings(plies=2), population_strength=3.0, quiet=True)
+    config = PrepareConfig("X", colors=("black",), lines=LineSettings(plies=2), prior_strength=2.0, population_strength=3.0, quiet=True)
     both = to_markdown(prepare(GAMES, StubPredictor(BELIEFS), config, scorer=StubScorer(SCORES), model_name="a stub"))
     assert ("updated by what the bundled masters chose in the position (the model's belief counting as 3 games) "
             "and then by his games where he has been") in both
