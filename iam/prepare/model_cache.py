@@ -18,6 +18,7 @@ from pathlib import Path
 
 from iam import __version__
 from iam.errors import DataError, ModelFileError
+from iam.modelfile import check_writable
 from iam.pgn import PlayerGame
 from iam.prepare.dossier import DEFAULT_MODEL, MODEL_PLIES, fit_default_model
 from iam.ranker import MoveRanker
@@ -55,17 +56,15 @@ def cached_default_model(
             pass  # damaged or foreign: fitted again below and replaced
     try:  # a folder that cannot take the model is refused before the fit, not after
         folder.mkdir(parents=True, exist_ok=True)
-        probe = folder / ".iam-write-test"
-        probe.write_bytes(b"")
-        probe.unlink()
-    except OSError as exc:
-        raise DataError(f"cannot keep the fitted model in {folder}: {exc.strerror or exc}") from None
+        check_writable(path)
+    except (OSError, ModelFileError) as exc:
+        raise DataError(f"cannot keep the fitted model in {folder}: {getattr(exc, 'strerror', None) or exc}") from None
     model = fit_default_model(games, player, seed=seed, jobs=jobs, quiet=quiet)
     try:
         model.save(path)
-    except OSError as exc:
+    except (OSError, ModelFileError) as exc:
         model.close()
-        raise DataError(f"cannot keep the fitted model in {folder}: {exc.strerror or exc}") from None
+        raise DataError(f"cannot keep the fitted model in {folder}: {getattr(exc, 'strerror', None) or exc}") from None
     return model, False
 
 

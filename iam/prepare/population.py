@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import chess
 
-from iam.prepare.tree import Predictor
+from iam.prepare.tree import Predictor, dirichlet_update
 from iam.ranker.population import PopulationBook
 
 __all__ = ["POPULATION_STRENGTH", "BookBeliefs"]
@@ -54,8 +54,5 @@ class BookBeliefs:
     def predict_proba(self, board: chess.Board) -> dict[chess.Move, float]:
         prior = self.model.predict_proba(board)
         counts = self.book.lookup(board)
-        games = {move: counts.get(move.uci(), 0) for move in prior}
-        total = sum(games.values())
-        if not total:
-            return prior
-        return {move: (games[move] + self.strength * belief) / (total + self.strength) for move, belief in prior.items()}
+        total = sum(counts.get(move.uci(), 0) for move in prior)  # the book's games with a move the model lists
+        return dirichlet_update(prior, counts, self.strength, total) if total else prior

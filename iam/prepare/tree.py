@@ -41,7 +41,7 @@ from iam.pgn import PlayerGame
 
 __all__ = [
     "Edge", "Node", "Repertoire", "RepertoireBeliefs", "build_repertoire", "game_weights", "tree_beliefs", "Predictor",
-    "PRIOR_STRENGTH", "HALF_LIFE_YEARS",
+    "PRIOR_STRENGTH", "HALF_LIFE_YEARS", "dirichlet_update",
 ]
 
 _POINTS = {"win": 1.0, "draw": 0.5, "loss": 0.0}
@@ -198,8 +198,15 @@ class RepertoireBeliefs:
         weight, squares = sum(edge.weight for edge in edges), sum(edge.weight_squares for edge in edges)
         scale = weight / squares  # c(move) = w(move) * n / W with n = W^2 / S
         played = {edge.uci: edge.weight * scale for edge in edges}
-        total = weight * scale + self.strength
-        return {move: (played.get(move.uci(), 0.0) + self.strength * belief) / total for move, belief in prior.items()}
+        return dirichlet_update(prior, played, self.strength, weight * scale)
+
+
+def dirichlet_update(prior: dict[chess.Move, float], counts: dict[str, float], strength: float, total: float) -> dict[chess.Move, float]:
+    """The posterior ``(counts(move) + strength * prior(move)) / (total + strength)`` over the prior's moves.
+
+    ``counts`` by UCI move, ``total`` the games they count (the caller says which moves it counts).
+    """
+    return {move: (counts.get(move.uci(), 0.0) + strength * belief) / (total + strength) for move, belief in prior.items()}
 
 
 def game_weights(games: Sequence[PlayerGame], half_life_years: float) -> list[float]:
