@@ -11,10 +11,13 @@ is checked against it:
   dossier's named move (his most believed: the model's belief updated by his training
   games there, :class:`~iam.prepare.tree.RepertoireBeliefs`) is the move he played, against the counting-only baseline (his usual move,
   nothing where his training games never went); also over the positions where only the
-  model names a move;
+  model names a move; and the log loss of the dossier's belief in the move he played
+  there (a proper score: lower is better, it rewards naming and honest doubt alike);
 * **calibration**: at each of his prepared-line positions a test game reaches, each
   reply the line follows is a prediction of belief ``p`` (a line's probability is the
-  product of these), hit when he played it; ECE over ten equal-width bins;
+  product of these), hit when he played it; ECE over ten equal-width bins, beside the
+  ECE that perfectly calibrated beliefs would show on the same steps (the median of
+  :func:`iam.evaluation.calibrated_ece`: an ECE is never zero on a sample);
 * **evaluation at the exit**: where a game entered, the scorer's value (for us: his
   opponent) of the last position of the prepared tree the game reached (where he, or his
   opponent, left it, or its end), against the value of the scorer's own main line at the
@@ -35,16 +38,19 @@ from matplotlib.figure import Figure
 from experiments.common import ExperimentResult, HeldOutConfig, load_games
 from iam.bootstrap import CONFIDENCE, RESAMPLES, interval, resample_games, resampled_means
 from iam.errors import DataError
-from iam.evaluation import ECE_BINS
+from iam.evaluation import ECE_BINS, calibrated_ece
 from iam.pgn import PlayerGame
 from iam.prepare.dossier import DEFAULT_MODEL, MODEL_PLIES, PrepareConfig, Side, fit_default_model, open_scorer, prepare
 from iam.prepare.lines import LineSettings, Plan, PlanNode
+from iam.prepare.model_cache import cached_default_model
 from iam.prepare.population import POPULATION_STRENGTH
 from iam.prepare.report import belief_updates
 from iam.prepare.scoring import MoveScorer, position_value
 from iam.prepare.tree import HALF_LIFE_YEARS, PRIOR_STRENGTH
 
 NAME = "prepare"
+LOG_FLOOR = 1e-4
+"""The belief in the move he played is floored here in the log loss (as :func:`iam.evaluation.summarise` does)."""
 GAMES = ("test", "dev")
 """Where the dossier is built and checked: training and test games, or fitting and development games."""
 HELP = "the dossier from his training games, checked on his test games: lines entered, opening moves named, calibration, value at the exit"
@@ -77,6 +83,8 @@ class PrepareExperimentConfig(HeldOutConfig):
     """Games' weight of the model's belief beside the masters' book (None: no book)."""
     half_life_years: float = HALF_LIFE_YEARS
     """Recency of his games: a game weighs 0.5 ** (years before his latest game / this)."""
+    model_cache: str | None = None
+    """Folder keeping the fitted default model (:mod:`iam.prepare.model_cache`); None fits it every run."""
 
 
 def _reference_values(plan: Plan, scorer: MoveScorer) -> list[float]:
@@ -142,10 +150,12 @@ def opening_rows(side: Side, games: list[PlayerGame], moves: int) -> pd.DataFram
                     break
                 usual = side.repertoire.usual_move(board)
                 named = side.repertoire.named_move(board, side.beliefs)
-                rows.append({"game": game.index, "ply": ply, "known": usual is not None, "dossier": named == move, "counting": usual == move})
+                belief = float(side.beliefs.predict_proba(board).get(move, 0.0))
+                rows.append({"game": game.index, "ply": ply, "known": usual is not None, "dossier": named == move,
+                             "counting": usual == move, "belief": belief, "log_loss": -np.log(max(belief, LOG_FLOOR))})
                 his += 1
             board.push(move)
-    return pd.DataFrame(rows, columns=["game", "ply", "known", "dossier", "counting"])
+    return pd.DataFrame(rows, columns=["game", "ply", "known", "dossier", "counting", "belief", "log_loss"])
 
 
 def step_rows(side: Side, games: list[PlayerGame]) -> pd.DataFrame:
@@ -209,6 +219,7 @@ def _summary(color: str, games: pd.DataFrame, openings: pd.DataFrame, steps: pd.
         "dossier_top1": (openings, "dossier", ids),
         "counting_top1": (openings, "counting", ids),
         "dossier_top1_beyond": (beyond, "dossier", ids),
+        "log_loss": (openings, "log_loss", ids),
         "exit_value": (entered, "exit_value", entered["game"].to_numpy()),
         "reference_value": (entered, "reference_value", entered["game"].to_numpy()),
         "gain": (entered, "gain", entered["game"].to_numpy()),
@@ -220,7 +231,8 @@ def _summary(color: str, games: pd.DataFrame, openings: pd.DataFrame, steps: pd.
     row["opening_positions"], row["beyond_positions"] = len(openings), len(beyond)
     value, low, high = _ece_ci(steps, np.unique(steps["game"]) if not steps.empty else ids, config.resamples, config.seed)
     row.update(steps=len(steps), mean_belief=float(steps["belief"].mean()) if len(steps) else float("nan"),
-               hit_rate=float(steps["hit"].mean()) if len(steps) else float("nan"), ece=value, ece_ci=[low, high])
+               hit_rate=float(steps["hit"].mean()) if len(steps) else float("nan"), ece=value, ece_ci=[low, high],
+               ece_floor=float(np.median(calibrated_ece(steps["belief"].to_numpy(dtype=np.float64)))) if len(steps) else float("nan"))
     return row
 
 
@@ -232,7 +244,10 @@ def run(config: PrepareExperimentConfig) -> ExperimentResult:
     built, checked = (held.training, held.test) if config.games == "test" else (held.fitting, held.development)
     if not built or not checked:
         raise DataError(f"{held.player} has no {'development' if config.games == 'dev' else 'test'} games to check the dossier on")
-    model = fit_default_model(built, held.player, seed=config.seed, jobs=config.jobs, quiet=config.quiet)
+    if config.model_cache is None:
+        model = fit_default_model(built, held.player, seed=config.seed, jobs=config.jobs, quiet=config.quiet)
+    else:
+        model, _ = cached_default_model(built, held.player, config.model_cache, seed=config.seed, jobs=config.jobs, quiet=config.quiet)
     settings = PrepareConfig(
         held.player, colors=config.colors, lines=LineSettings(plies=config.plies),
         tree_plies=max(config.plies, 2 * config.opening_moves), engine=config.engine,
@@ -271,12 +286,15 @@ def run(config: PrepareExperimentConfig) -> ExperimentResult:
                             {"gain": gain_figure(tables["games"])})
 
 
-def _cell(row: dict, name: str, percent: bool = True) -> str:
+def _cell(row: dict, name: str, kind: str = "percent") -> str:
+    """A figure with its interval: ``percent``, ``pawns`` (from centipawns) or ``number``."""
     value, (low, high) = row[name], row[f"{name}_ci"]
     if value != value:
         return "-"
-    if percent:
+    if kind == "percent":
         return f"{value:.0%} ({low:.0%}-{high:.0%})"
+    if kind == "number":
+        return f"{value:.2f} ({low:.2f}-{high:.2f})"
     return f"{value / 100:+.2f} ({low / 100:+.2f} to {high / 100:+.2f})"
 
 
@@ -284,14 +302,14 @@ def markdown(player: str, judged_by: str, rows: list[dict], config: PrepareExper
     """The summary table per colour, each figure with its interval."""
     built, checked = ("training", "test") if config.games == "test" else ("fitting", "development")
     head = ["his colour", f"{checked} games", "entered", "entered a main line", "dossier top-1", "counting top-1", "dossier top-1 beyond his games",
-            "ECE (steps)", "exit value", "reference", "gain"]
+            "log loss", "ECE (steps)", "exit value", "reference", "gain"]
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for row in rows:
         cells = [row["color"], str(row["test_games"]), f"{row['entered_games']} = {_cell(row, 'entered')}", _cell(row, "entered_main"),
                  _cell(row, "dossier_top1"),
                  _cell(row, "counting_top1"), f"{_cell(row, 'dossier_top1_beyond')} of {row['beyond_positions']}",
-                 f"{_cell(row, 'ece')} over {row['steps']}", _cell(row, "exit_value", False), _cell(row, "reference_value", False),
-                 _cell(row, "gain", False)]
+                 _cell(row, "log_loss", "number"), f"{_cell(row, 'ece')} over {row['steps']} (calibrated: {row['ece_floor']:.0%})",
+                 _cell(row, "exit_value", "pawns"), _cell(row, "reference_value", "pawns"), _cell(row, "gain", "pawns")]
         lines.append("| " + " | ".join(cells) + " |")
     return "\n".join([
         f"# {player}: the dossier from his {built} games, on his {checked} games", "",
@@ -300,8 +318,9 @@ def markdown(player: str, judged_by: str, rows: list[dict], config: PrepareExper
         f"Lines to ply {config.plies}; a game enters at ply {config.entry_ply} or later; opening moves: his first {config.opening_moves}.",
         "", *lines, "",
         f"Intervals: {CONFIDENCE:.0%} percentile bootstrap over {checked} games. Values in pawns for his opponent; gain: exit value "
-        "less the scorer's main line at the same ply. ECE is over the steps of the lines (each followed reply's belief), "
-        "whose products are the line probabilities.",
+        "less the scorer's main line at the same ply. Log loss: of the dossier's belief in his move, over his opening "
+        "moves. ECE is over the steps of the lines (each followed reply's belief), whose products are the line "
+        "probabilities; calibrated: the median ECE of beliefs that come true exactly as often as believed, on the same steps.",
     ])
 
 

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import chess
 import numpy as np
+import pandas as pd
 import pytest
 
 from experiments.prepare import ece, game_rows, opening_rows, step_rows
@@ -75,6 +76,11 @@ def test_opening_moves_named(setup):
     assert rows["dossier"].tolist() == [True, False, False] and rows["counting"].tolist() == [True, False, False]
     beyond = opening_rows(side, [game(4, "d2d4", "d7d5")], moves=10)
     assert beyond[["known", "dossier", "counting"]].values.tolist() == [[False, True, False]]
+    # The stub believes 1...e5 0.8, 2...d6 0.4 and 1...c5 0.2: his moves' log loss is minus their logarithms.
+    assert rows["belief"].tolist() == pytest.approx([0.8, 0.4, 0.2])
+    assert rows["log_loss"].tolist() == pytest.approx([-np.log(0.8), -np.log(0.4), -np.log(0.2)])
+    unseen = opening_rows(side, [game(4, "e2e4", "g8f6")], moves=10)  # 1...Nf6: no belief, floored
+    assert unseen["log_loss"].tolist() == pytest.approx([-np.log(1e-4)])
 
 
 def test_steps_and_ece(setup):
@@ -110,6 +116,9 @@ def test_dev_games_build_on_fitting_games_and_check_on_development_games(tmp_pat
                                                 resamples=20, games="dev", population_strength=None, quiet=True)
     result = experiment.run(config)
     assert fitted_on == [[0, 1, 2, 5, 6, 7]]
+    # The stub believes nothing: every opening move of his is floored, and no line has a step to calibrate.
+    (summary,) = result.payload["rows"]
+    assert summary["log_loss"] == pytest.approx(-np.log(1e-4)) and summary["steps"] == 0
     assert sorted(result.tables["openings"]["game"].unique()) == [3, 8]
     # Games 3 and 8 open 1. c4, which the fitting games never played: counting names 1. e4 there, and knows
     # nothing after 1. c4 e5 (a development game would be known had it been fitted on).
@@ -124,6 +133,31 @@ def test_dev_games_build_on_fitting_games_and_check_on_development_games(tmp_pat
         experiment.run(experiment.PrepareExperimentConfig(pgn=str(pgn), player="X", games="train", quiet=True))
 
 
+def test_the_model_cache_fits_once_for_two_runs(tmp_path, monkeypatch):
+    """--model-cache: the second run on the same games reads the model the first kept."""
+    import experiments.prepare as experiment
+    from iam.prepare import model_cache
+    from iam.ranker import MoveRanker
+
+    records = [f'[White "X"]\n[Black "Y{index}"]\n[Result "1-0"]\n\n1. e4 e5 2. Nf3 Nc6 1-0\n' for index in range(10)]
+    pgn = tmp_path / "x.pgn"
+    pgn.write_text("\n".join(records))
+    fits = []
+
+    def small_fit(games, player, **_):
+        fits.append(len(games))
+        return MoveRanker(player=player, families=("move",), max_positions=20, prior="none").fit(games)
+
+    monkeypatch.setattr(model_cache, "fit_default_model", small_fit)
+    monkeypatch.setattr(experiment, "fit_default_model", lambda *_, **__: pytest.fail("fitted outside the cache"))
+    config = experiment.PrepareExperimentConfig(pgn=str(pgn), player="X", colors=("white",), plies=2, search_depth=1, resamples=10,
+                                                population_strength=None, model_cache=str(tmp_path / "models"), quiet=True)
+    first, second = experiment.run(config), experiment.run(config)
+    assert fits == [8] and len(list((tmp_path / "models").glob("x-*.json.gz"))) == 1
+    pd.testing.assert_frame_equal(first.tables["openings"], second.tables["openings"])
+    assert first.payload["rows"][0]["log_loss"] == second.payload["rows"][0]["log_loss"] < 1.0
+
+
 def _numbered(moves: str) -> list[str]:
     ucis, board, words = moves.split(), chess.Board(), []
     for number, uci in enumerate(ucis):
@@ -131,3 +165,12 @@ def _numbered(moves: str) -> list[str]:
         words.append((f"{number // 2 + 1}. " if number % 2 == 0 else "") + board.san(move))
         board.push(move)
     return words
+
+
+def test_the_command_line_names_the_model_cache():
+    from iam.cli import build_parser
+    from iam.cli.experiments.prepare import config
+
+    args = build_parser().parse_args(["experiment", "prepare", "--player", "X", "--model-cache", "models", "--games", "dev"])
+    assert config(args).model_cache == "models" and config(args).games == "dev"
+    assert config(build_parser().parse_args(["experiment", "prepare"])).model_cache is None

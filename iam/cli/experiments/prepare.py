@@ -28,6 +28,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--games", choices=GAMES, default="test",
                         help="test: the dossier from his training games, checked on his test games (default); "
                         "dev: from the other training games, checked on the development games")
+    parser.add_argument("--model-cache", metavar="DIR",
+                        help="folder keeping the fitted default model, read back by the next run on the same games (default: fit every run)")
     parser.add_argument("--resamples", type=int, default=1000, metavar="N", help="bootstrap resamples (default 1000)")
 
 
@@ -41,5 +43,5 @@ def config(args: argparse.Namespace) -> PrepareExperimentConfig:
         pgn=args.pgn, player=args.player, colors=("white", "black") if args.color == "both" else (args.color,),
         plies=args.plies, entry_ply=args.entry_ply, opening_moves=args.opening_moves, engine=args.engine,
         engine_depth=args.engine_depth, engine_cache=args.engine_cache if args.engine else None, engine_lines=engine_lines(args),
-        search_depth=args.search_depth, resamples=args.resamples, games=args.games, **belief_fields(args), **common_fields(args),
+        search_depth=args.search_depth, resamples=args.resamples, games=args.games, model_cache=args.model_cache, **belief_fields(args), **common_fields(args),
     )
