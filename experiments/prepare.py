@@ -17,7 +17,8 @@ is checked against it:
   reply the line follows is a prediction of belief ``p`` (a line's probability is the
   product of these), hit when he played it; ECE over ten equal-width bins, beside the
   ECE that perfectly calibrated beliefs would show on the same steps (the median of
-  :func:`iam.evaluation.calibrated_ece`: an ECE is never zero on a sample);
+  :func:`iam.evaluation.calibrated_ece`: an ECE is never zero on a sample) and the share of
+  those draws at least as high as the measured ECE (small: miscalibration the sample shows);
 * **evaluation at the exit**: where a game entered, the scorer's value (for us: his
   opponent) of the last position of the prepared tree the game reached (where he, or his
   opponent, left it, or its end), against the value of the scorer's own main line at the
@@ -232,8 +233,16 @@ def _summary(color: str, games: pd.DataFrame, openings: pd.DataFrame, steps: pd.
     value, low, high = _ece_ci(steps, np.unique(steps["game"]) if not steps.empty else ids, config.resamples, config.seed)
     row.update(steps=len(steps), mean_belief=float(steps["belief"].mean()) if len(steps) else float("nan"),
                hit_rate=float(steps["hit"].mean()) if len(steps) else float("nan"), ece=value, ece_ci=[low, high],
-               ece_floor=float(np.median(calibrated_ece(steps["belief"].to_numpy(dtype=np.float64)))) if len(steps) else float("nan"))
+               **_calibrated(steps["belief"].to_numpy(dtype=np.float64), value, config.seed))
     return row
+
+
+def _calibrated(belief: np.ndarray, measured: float, seed: int) -> dict[str, float]:
+    """What calibrated beliefs would show on these steps: their median ECE, and the share of draws at least ``measured``."""
+    if len(belief) == 0:
+        return {"ece_floor": float("nan"), "ece_p": float("nan")}
+    draws = calibrated_ece(belief, seed=seed)
+    return {"ece_floor": float(np.median(draws)), "ece_p": float(np.mean(draws >= measured))}
 
 
 def run(config: PrepareExperimentConfig) -> ExperimentResult:
@@ -308,7 +317,7 @@ def markdown(player: str, judged_by: str, rows: list[dict], config: PrepareExper
         cells = [row["color"], str(row["test_games"]), f"{row['entered_games']} = {_cell(row, 'entered')}", _cell(row, "entered_main"),
                  _cell(row, "dossier_top1"),
                  _cell(row, "counting_top1"), f"{_cell(row, 'dossier_top1_beyond')} of {row['beyond_positions']}",
-                 _cell(row, "log_loss", "number"), f"{_cell(row, 'ece')} over {row['steps']} (calibrated: {row['ece_floor']:.0%})",
+                 _cell(row, "log_loss", "number"), f"{_cell(row, 'ece')} over {row['steps']} (calibrated: {row['ece_floor']:.0%}, {row['ece_p']:.0%} as high)",
                  _cell(row, "exit_value", "pawns"), _cell(row, "reference_value", "pawns"), _cell(row, "gain", "pawns")]
         lines.append("| " + " | ".join(cells) + " |")
     return "\n".join([
@@ -320,7 +329,8 @@ def markdown(player: str, judged_by: str, rows: list[dict], config: PrepareExper
         f"Intervals: {CONFIDENCE:.0%} percentile bootstrap over {checked} games. Values in pawns for his opponent; gain: exit value "
         "less the scorer's main line at the same ply. Log loss: of the dossier's belief in his move, over his opening "
         "moves. ECE is over the steps of the lines (each followed reply's belief), whose products are the line "
-        "probabilities; calibrated: the median ECE of beliefs that come true exactly as often as believed, on the same steps.",
+        "probabilities; calibrated: the median ECE of beliefs that come true exactly as often as believed, on the same steps, "
+        "and the share of such draws with an ECE at least the measured one.",
     ])
 
 

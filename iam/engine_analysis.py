@@ -329,10 +329,13 @@ class EngineAnalyser:
             return
         try:
             engine.quit()
-        except (chess.engine.EngineError, TimeoutError, ConnectionError, concurrent.futures.CancelledError):
-            pass  # already dead: closing the transport below is all that is left
+        except (chess.engine.EngineError, TimeoutError, ConnectionError, concurrent.futures.CancelledError, RuntimeError):
+            pass  # already dead (RuntimeError: its event loop closed with it): closing the transport is all that is left
         finally:
-            engine.close()
+            try:
+                engine.close()
+            except RuntimeError:
+                pass  # the event loop closed with the process: nothing left to close
 
 
 def _close_before_exit(analyser: EngineAnalyser) -> None:
@@ -457,7 +460,13 @@ def _analyse_until(
             broken.result()  # raises the engine's error
         raise TimeoutError
 
-    return asyncio.run_coroutine_threadsafe(bounded(), engine.protocol.loop).result()
+    coroutine = bounded()
+    try:
+        future = asyncio.run_coroutine_threadsafe(coroutine, engine.protocol.loop)
+    except RuntimeError as exc:  # python-chess closed the engine's event loop when its process ended
+        coroutine.close()
+        raise chess.engine.EngineTerminatedError("the engine's process has ended") from exc
+    return future.result()
 
 
 def _multipv_limit(engine: chess.engine.SimpleEngine, wanted: int) -> int:

@@ -174,3 +174,13 @@ def test_the_command_line_names_the_model_cache():
     args = build_parser().parse_args(["experiment", "prepare", "--player", "X", "--model-cache", "models", "--games", "dev"])
     assert config(args).model_cache == "models" and config(args).games == "dev"
     assert config(build_parser().parse_args(["experiment", "prepare"])).model_cache is None
+
+
+def test_the_ece_calibrated_beliefs_would_show():
+    from experiments.prepare import _calibrated
+
+    belief = np.full(400, 0.5)
+    # 400 fair coins in one bin: the hit rate strays from 0.5 by about 0.02, never by 0.3.
+    far, none = _calibrated(belief, 0.3, seed=0), _calibrated(belief, 0.0, seed=0)
+    assert 0.01 < far["ece_floor"] < 0.03 and far["ece_p"] == 0.0 and none["ece_p"] == 1.0
+    assert np.isnan(_calibrated(np.array([]), 0.1, seed=0)["ece_p"])

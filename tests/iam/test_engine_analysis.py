@@ -234,6 +234,58 @@ def test_an_engine_killed_mid_run_keeps_what_was_finished(stockfish, tmp_path):
             offline.analyse(positions[1])
 
 
+def test_an_engine_whose_process_has_ended_before_the_next_position_is_one_line(stockfish, tmp_path):
+    """The engine is killed and python-chess has closed its event loop before the next analysis is asked for."""
+    pid_file = tmp_path / "engine.pid"
+    wrapper = _executable(tmp_path / "engine.sh", f'#!/bin/sh\necho $$ > "{pid_file}"\nexec "{stockfish}"\n')
+    positions = boards(MIDDLEGAMES)
+
+    with EngineAnalyser(wrapper, depth=2, cache=tmp_path / "cache.sqlite") as analyser:
+
+        def kill_and_wait(count: int) -> None:
+            os.kill(int(pid_file.read_text()), signal.SIGKILL)
+            loop = analyser._engine.protocol.loop
+            for _ in range(500):  # up to 5 s for the background loop to notice and close
+                if loop.is_closed():
+                    return
+                time.sleep(0.01)
+            pytest.fail("the engine's event loop did not close after its process was killed")
+
+        expected = "failed during analysis \\(.+\\): 1 of 4 positions finished and kept in the cache, 3 not analysed"
+        with pytest.raises(EngineError, match=expected):
+            analyser.analyse_many(positions, progress=kill_and_wait)
+
+
+def test_an_analysis_asked_of_a_closed_event_loop_is_the_engine_ending():
+    """The engine may die between two calls into it: its event loop is closed, and that is the engine ending, not a crash."""
+    import asyncio
+    from types import SimpleNamespace
+
+    from iam.engine_analysis import _analyse_until
+
+    loop = asyncio.new_event_loop()
+    loop.close()
+    engine = SimpleNamespace(protocol=SimpleNamespace(loop=loop))
+    with pytest.raises(chess.engine.EngineTerminatedError, match="process has ended"):
+        _analyse_until(engine, time.monotonic() + 1, chess.Board(), chess.engine.Limit(depth=1))
+
+    closed: list[str] = []
+
+    class Dead:
+        def quit(self):
+            closed.append("quit")
+            raise RuntimeError("Event loop is closed")
+
+        def close(self):
+            closed.append("close")
+            raise RuntimeError("Event loop is closed")
+
+    analyser = EngineAnalyser.__new__(EngineAnalyser)
+    analyser._engine = Dead()
+    analyser._stop_engine()
+    assert closed == ["quit", "close"] and analyser._engine is None
+
+
 @pytest.mark.parametrize(
     "content, message",
     [
