@@ -47,7 +47,7 @@ from iam.prepare.model_cache import cached_default_model
 from iam.prepare.population import POPULATION_STRENGTH
 from iam.prepare.report import belief_updates
 from iam.prepare.scoring import MoveScorer, position_value
-from iam.prepare.tree import HALF_LIFE_YEARS, PRIOR_STRENGTH
+from iam.prepare.tree import HALF_LIFE_YEARS, PRIOR_STRENGTH, most_believed
 
 NAME = "prepare"
 LOG_FLOOR = 1e-4
@@ -150,8 +150,8 @@ def opening_rows(side: Side, games: list[PlayerGame], moves: int) -> pd.DataFram
                 if his >= moves:
                     break
                 usual = side.repertoire.usual_move(board)
-                named = side.repertoire.named_move(board, side.beliefs)
-                belief = float(side.beliefs.predict_proba(board).get(move, 0.0))
+                beliefs = side.beliefs.predict_proba(board)  # asked once: each call may be a model prediction
+                named, belief = most_believed(beliefs), float(beliefs.get(move, 0.0))
                 rows.append({"game": game.index, "ply": ply, "known": usual is not None, "dossier": named == move,
                              "counting": usual == move, "belief": belief, "log_loss": -np.log(max(belief, LOG_FLOOR))})
                 his += 1

@@ -41,7 +41,7 @@ from iam.pgn import PlayerGame
 
 __all__ = [
     "Edge", "Node", "Repertoire", "RepertoireBeliefs", "build_repertoire", "game_weights", "tree_beliefs", "Predictor",
-    "PRIOR_STRENGTH", "HALF_LIFE_YEARS", "dirichlet_update",
+    "PRIOR_STRENGTH", "HALF_LIFE_YEARS", "dirichlet_update", "most_believed",
 ]
 
 _POINTS = {"win": 1.0, "draw": 0.5, "loss": 0.0}
@@ -149,8 +149,7 @@ class Repertoire:
         Given :class:`RepertoireBeliefs` over this tree, that is his most played move
         where his games went, unless the model sees another move he played about as often.
         """
-        beliefs = predictor.predict_proba(board)
-        return min(beliefs, key=lambda move: (-beliefs[move], move.uci())) if beliefs else None
+        return most_believed(predictor.predict_proba(board))
 
     def shown(self) -> list[tuple[Node, Edge, int]]:
         """The tree in reading order: (node, edge, depth), depth first, most played first.
@@ -201,6 +200,11 @@ class RepertoireBeliefs:
         scale = weight / squares  # c(move) = w(move) * n / W with n = W^2 / S
         played = {edge.uci: edge.weight * scale for edge in edges}
         return dirichlet_update(prior, played, self.strength, weight * scale)
+
+
+def most_believed(beliefs: dict[chess.Move, float]) -> chess.Move | None:
+    """The move of highest belief (ties: UCI order); None for no moves."""
+    return min(beliefs, key=lambda move: (-beliefs[move], move.uci())) if beliefs else None
 
 
 def dirichlet_update(prior: dict[chess.Move, float], counts: dict[str, float], strength: float, total: float) -> dict[chess.Move, float]:
