@@ -203,7 +203,12 @@ class RepertoireBeliefs:
 
 
 def most_believed(beliefs: dict[chess.Move, float]) -> chess.Move | None:
-    """The move of highest belief (ties: UCI order); None for no moves."""
+    """The move of highest belief (ties: UCI order); None for no moves.
+
+    >>> d4, e4 = chess.Move.from_uci("d2d4"), chess.Move.from_uci("e2e4")
+    >>> most_believed({e4: 0.4, d4: 0.4}), most_believed({e4: 0.6, d4: 0.4}), most_believed({})
+    (Move.from_uci('d2d4'), Move.from_uci('e2e4'), None)
+    """
     return min(beliefs, key=lambda move: (-beliefs[move], move.uci())) if beliefs else None
 
 
