@@ -24,12 +24,19 @@ is checked against it:
   opponent, left it, or its end), against the value of the scorer's own main line at the
   same ply (the no-model reference); the difference per game.
 
+Every check is made twice: against one dossier from all his training games, and with
+each test game against the dossier as it stood before the game (:func:`dated_sides`: from
+his training games surely played before its date), as a dossier is used the night before
+a game. Only the second can tell whether his recent games should weigh more: one dossier,
+dated at his last game, meets test games from his whole career.
+
 Intervals: 95% percentile bootstrap over test games (:mod:`iam.bootstrap`).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Iterator
+from dataclasses import dataclass, replace
 
 import chess
 import numpy as np
@@ -40,23 +47,42 @@ from experiments.common import ExperimentResult, HeldOutConfig, load_games
 from iam.bootstrap import CONFIDENCE, RESAMPLES, interval, resample_games, resampled_means
 from iam.errors import DataError
 from iam.evaluation import ECE_BINS, calibrated_ece
+from iam.filters import parse_game_date, surely_before
 from iam.pgn import PlayerGame
-from iam.prepare.dossier import DEFAULT_MODEL, MODEL_PLIES, PrepareConfig, Side, fit_default_model, open_scorer, prepare
+from iam.prepare.dossier import (
+    DEFAULT_MODEL,
+    MODEL_PLIES,
+    PrepareConfig,
+    Side,
+    build_side,
+    fit_default_model,
+    open_scorer,
+    prepare,
+)
 from iam.prepare.lines import LineSettings, Plan, PlanNode
 from iam.prepare.model_cache import cached_default_model
 from iam.prepare.population import POPULATION_STRENGTH
 from iam.prepare.report import belief_updates
 from iam.prepare.scoring import MoveScorer, position_value
-from iam.prepare.tree import HALF_LIFE_YEARS, PRIOR_STRENGTH, most_believed
+from iam.prepare.tree import (
+    HALF_LIFE_YEARS,
+    PRIOR_STRENGTH,
+    Predictor,
+    Repertoire,
+    RepertoireBeliefs,
+    most_believed,
+)
+from iam.progress import progress
 
 NAME = "prepare"
 LOG_FLOOR = 1e-4
 """The belief in the move he played is floored here in the log loss (as :func:`iam.evaluation.summarise` does)."""
 GAMES = ("test", "dev")
 """Where the dossier is built and checked: training and test games, or fitting and development games."""
+OPENING_COLUMNS = ["game", "ply", "known", "dossier", "counting", "belief", "log_loss"]
 HELP = "the dossier from his training games, checked on his test games: lines entered, opening moves named, calibration, value at the exit"
 
-__all__ = ["NAME", "HELP", "PrepareExperimentConfig", "run", "game_rows", "opening_rows", "step_rows", "ece"]
+__all__ = ["NAME", "HELP", "PrepareExperimentConfig", "run", "game_rows", "opening_rows", "dated_sides", "step_rows", "ece"]
 
 
 @dataclass(frozen=True)
@@ -141,22 +167,63 @@ def _entry(game: PlayerGame, his_nodes: dict[str, PlanNode], his_color: chess.Co
 
 def opening_rows(side: Side, games: list[PlayerGame], moves: int) -> pd.DataFrame:
     """One row per move of his among his first ``moves`` in each test game: named by the dossier, by counting alone."""
-    rows = []
-    for game in games:
-        board = chess.Board()
-        his = 0
-        for ply, move in enumerate(game.moves):
-            if board.turn == side.color:
-                if his >= moves:
-                    break
-                usual = side.repertoire.usual_move(board)
-                beliefs = side.beliefs.predict_proba(board)  # asked once: each call may be a model prediction
-                named, belief = most_believed(beliefs), float(beliefs.get(move, 0.0))
-                rows.append({"game": game.index, "ply": ply, "known": usual is not None, "dossier": named == move,
-                             "counting": usual == move, "belief": belief, "log_loss": -np.log(max(belief, LOG_FLOOR))})
-                his += 1
-            board.push(move)
-    return pd.DataFrame(rows, columns=["game", "ply", "known", "dossier", "counting", "belief", "log_loss"])
+    rows = [_opening_row(game, ply, board, move, side.repertoire, side.beliefs)
+            for game in games for ply, board, move in _his_moves(game, side.color, moves)]
+    return pd.DataFrame(rows, columns=OPENING_COLUMNS)
+
+
+def dated_sides(
+    side: Side, training: list[PlayerGame], games: list[PlayerGame], scorer: MoveScorer, settings: PrepareConfig
+) -> Iterator[tuple[Side, list[PlayerGame]]]:
+    """Each test game's dossier as it stood before the game, with the test games of that date.
+
+    His repertoire, beliefs and prepared lines from his training games surely played before
+    the date (:func:`iam.filters.surely_before`; recency from the latest of them, as ``iam
+    prepare --until`` weighs it), the same model and book beneath (asked once per position)
+    and the same scorer; no habits. A test game of unknown year has no such dossier and is
+    left out (the summary counts the games kept).
+    """
+    model = _Remembered(side.beliefs.model if isinstance(side.beliefs, RepertoireBeliefs) else side.beliefs)
+    his = [(parse_game_date(game.date), game) for game in training if game.color == side.color]
+    dated = [(parse_game_date(game.date), game) for game in games]
+    quiet = replace(settings, quiet=True)
+    for date in sorted({date for date, _ in dated if date is not None}):
+        earlier = [game for played, game in his if played is not None and surely_before(played, date)]
+        yield build_side(earlier, side.color, model, scorer, quiet, habits=False), [game for played, game in dated if played == date]
+
+
+def _his_moves(game: PlayerGame, color: chess.Color, moves: int) -> Iterator[tuple[int, chess.Board, chess.Move]]:
+    """(ply, position, his move) for his first ``moves`` moves of ``game``; the board is the game's, read it before the next."""
+    board = chess.Board()
+    his = 0
+    for ply, move in enumerate(game.moves):
+        if board.turn == color:
+            if his >= moves:
+                return
+            yield ply, board, move
+            his += 1
+        board.push(move)
+
+
+def _opening_row(game: PlayerGame, ply: int, board: chess.Board, move: chess.Move, repertoire: Repertoire, beliefs: Predictor) -> dict:
+    usual = repertoire.usual_move(board)
+    believed = beliefs.predict_proba(board)  # asked once: each call may be a model prediction
+    belief = float(believed.get(move, 0.0))
+    return {"game": game.index, "ply": ply, "known": usual is not None, "dossier": most_believed(believed) == move,
+            "counting": usual == move, "belief": belief, "log_loss": -np.log(max(belief, LOG_FLOOR))}
+
+
+class _Remembered:
+    """A predictor asked once per position (the dated repertoires share the model and book beneath them)."""
+
+    def __init__(self, model: Predictor) -> None:
+        self.model, self._known = model, {}
+
+    def predict_proba(self, board: chess.Board) -> dict[chess.Move, float]:
+        key = board.epd()
+        if key not in self._known:
+            self._known[key] = self.model.predict_proba(board)
+        return dict(self._known[key])
 
 
 def step_rows(side: Side, games: list[PlayerGame]) -> pd.DataFrame:
@@ -209,10 +276,24 @@ def _ece_ci(steps: pd.DataFrame, games: np.ndarray, resamples: int, seed: int) -
     return ece(belief, hit), low, high
 
 
+def _checks(side: Side, games: list[PlayerGame], scorer: MoveScorer, config: PrepareExperimentConfig) -> tuple[pd.DataFrame, ...]:
+    """The game, opening-move and step rows of ``games`` against one dossier side."""
+    return game_rows(side, games, scorer, config.entry_ply), opening_rows(side, games, config.opening_moves), step_rows(side, games)
+
+
+def _joined(frames: tuple[pd.DataFrame, ...]) -> pd.DataFrame:
+    return pd.concat(frames, ignore_index=True)
+
+
+def _suffixed(name: str, suffix: str) -> str:
+    """``entered_ci`` with ``_dated`` -> ``entered_dated_ci``: an interval keeps its figure's name."""
+    return f"{name[:-3]}{suffix}_ci" if name.endswith("_ci") else f"{name}{suffix}"
+
+
 def _summary(color: str, games: pd.DataFrame, openings: pd.DataFrame, steps: pd.DataFrame, config: PrepareExperimentConfig) -> dict:
     ids = games["game"].to_numpy()
-    entered = games[games["entered"]]
-    beyond = openings[~openings["known"]]
+    entered = games[games["entered"].astype(bool)]  # astype: an empty frame's object column would select columns
+    beyond = openings[~openings["known"].astype(bool)]
     row: dict = {"color": color, "test_games": len(games), "entered_games": len(entered)}
     figures = {
         "entered": (games.assign(entered=games["entered"].astype(float)), "entered", ids),
@@ -246,7 +327,8 @@ def _calibrated(belief: np.ndarray, measured: float, seed: int) -> dict[str, flo
 
 
 def run(config: PrepareExperimentConfig) -> ExperimentResult:
-    """Tables ``summary``, ``games``, ``openings`` and ``steps``; a payload with ``rows``; a summary and a plot."""
+    """Tables ``summary``, ``games``, ``openings`` and ``steps`` (and each ``_dated``: every test game against the
+    dossier as it stood before it, :func:`dated_sides`); a payload with ``rows``; a summary and a plot."""
     if config.games not in GAMES:
         raise DataError(f"games must be one of {', '.join(GAMES)}, not {config.games!r}")
     held = load_games(config)
@@ -267,17 +349,22 @@ def run(config: PrepareExperimentConfig) -> ExperimentResult:
     scorer = open_scorer(settings)
     try:
         dossier = prepare(built, model, settings, scorer=scorer, model_name="the default ranker")
-        frames: dict[str, list[pd.DataFrame]] = {"games": [], "openings": [], "steps": []}
+        frames: dict[str, list[pd.DataFrame]] = {f"{name}{suffix}": [] for name in ("games", "openings", "steps") for suffix in ("", "_dated")}
         rows = []
         for side in dossier.sides:
             color = chess.COLOR_NAMES[side.color]
             tests = [game for game in checked if game.color == side.color]
-            games = game_rows(side, tests, scorer, config.entry_ply)
-            openings = opening_rows(side, tests, config.opening_moves).assign(color=color)
-            steps = step_rows(side, tests).assign(color=color)
-            rows.append(_summary(color, games, openings, steps, config))
-            for name, frame in (("games", games), ("openings", openings), ("steps", steps)):
-                frames[name].append(frame)
+            on_dates = progress(dated_sides(side, built, tests, scorer, settings), quiet=config.quiet, desc=f"{color}: dossiers on his dates",
+                                unit=" dates")
+            dated = [_checks(dated_side, group, scorer, config) for dated_side, group in on_dates]
+            checks = {"": _checks(side, tests, scorer, config),
+                      "_dated": tuple(map(_joined, zip(*dated))) if dated else _checks(side, [], scorer, config)}
+            row = {"color": color}
+            for suffix, (games, openings, steps) in checks.items():
+                row.update({_suffixed(name, suffix): value for name, value in _summary(color, games, openings, steps, config).items() if name != "color"})
+                for name, frame in (("games", games), ("openings", openings), ("steps", steps)):
+                    frames[name + suffix].append(frame.assign(color=color))
+            rows.append(row)
         judged_by = dossier.scorer
     finally:
         scorer.close()
@@ -307,25 +394,36 @@ def _cell(row: dict, name: str, kind: str = "percent") -> str:
     return f"{value / 100:+.2f} ({low / 100:+.2f} to {high / 100:+.2f})"
 
 
+def _table_cells(row: dict, suffix: str) -> list[str]:
+    """One colour's row of the summary table, from the figures named with ``suffix`` (``""`` or ``"_dated"``)."""
+    def cell(name: str, kind: str = "percent") -> str:
+        return _cell(row, name + suffix, kind)
+    floor, share = row[f"ece_floor{suffix}"], row[f"ece_p{suffix}"]
+    calibrated = "-" if floor != floor else f"{floor:.0%}, {share:.0%} as high"
+    return [row["color"], str(row[f"test_games{suffix}"]), f"{row[f'entered_games{suffix}']} = {cell('entered')}", cell("entered_main"),
+            cell("dossier_top1"), cell("counting_top1"), f"{cell('dossier_top1_beyond')} of {row[f'beyond_positions{suffix}']}",
+            cell("log_loss", "number"), f"{cell('ece')} over {row[f'steps{suffix}']} (calibrated: {calibrated})",
+            cell("exit_value", "pawns"), cell("reference_value", "pawns"), cell("gain", "pawns")]
+
+
 def markdown(player: str, judged_by: str, rows: list[dict], config: PrepareExperimentConfig, settings: PrepareConfig) -> str:
     """The summary table per colour, each figure with its interval."""
     built, checked = ("training", "test") if config.games == "test" else ("fitting", "development")
     head = ["his colour", f"{checked} games", "entered", "entered a main line", "dossier top-1", "counting top-1", "dossier top-1 beyond his games",
             "log loss", "ECE (steps)", "exit value", "reference", "gain"]
-    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
-    for row in rows:
-        cells = [row["color"], str(row["test_games"]), f"{row['entered_games']} = {_cell(row, 'entered')}", _cell(row, "entered_main"),
-                 _cell(row, "dossier_top1"),
-                 _cell(row, "counting_top1"), f"{_cell(row, 'dossier_top1_beyond')} of {row['beyond_positions']}",
-                 _cell(row, "log_loss", "number"), f"{_cell(row, 'ece')} over {row['steps']} (calibrated: {row['ece_floor']:.0%}, {row['ece_p']:.0%} as high)",
-                 _cell(row, "exit_value", "pawns"), _cell(row, "reference_value", "pawns"), _cell(row, "gain", "pawns")]
-        lines.append("| " + " | ".join(cells) + " |")
+    tables = {}
+    for suffix in ("", "_dated"):
+        lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+        lines += ["| " + " | ".join(_table_cells(row, suffix)) + " |" for row in rows]
+        tables[suffix] = lines
     return "\n".join([
         f"# {player}: the dossier from his {built} games, on his {checked} games", "",
         f"Positions judged by {judged_by}; his replies by a move ranker fitted on the first {MODEL_PLIES} plies of his {built} games ({DEFAULT_MODEL})"
         f"{belief_updates(settings)}. "
         f"Lines to ply {config.plies}; a game enters at ply {config.entry_ply} or later; opening moves: his first {config.opening_moves}.",
-        "", *lines, "",
+        "", *tables[""], "",
+        f"Each {checked} game against the dossier as it stood before it: from his {built} games surely played before its "
+        "date (the same model and book; games of unknown year left out):", "", *tables["_dated"], "",
         f"Intervals: {CONFIDENCE:.0%} percentile bootstrap over {checked} games. Values in pawns for his opponent; gain: exit value "
         "less the scorer's main line at the same ply. Log loss: of the dossier's belief in his move, over his opening "
         "moves. ECE is over the steps of the lines (each followed reply's belief), whose products are the line "

@@ -44,6 +44,8 @@ __all__ = [
     "person_groups",
     "time_control_class",
     "parse_date",
+    "parse_game_date",
+    "surely_before",
 ]
 
 TIME_CONTROLS = ("classical", "rapid", "blitz", "bullet")
@@ -284,9 +286,9 @@ def reason_left_out(tags: Mapping[str, str], plies: int, games_filter: GameFilte
         date = parse_game_date(tags.get("Date", "")) or parse_game_date(tags.get("UTCDate", ""))
         if date is None:
             return "unknown date"
-        if games_filter.since is not None and _before(date, games_filter.since):
+        if games_filter.since is not None and surely_before(date, games_filter.since):
             return "before --since"
-        if games_filter.until is not None and _before(games_filter.until, date):
+        if games_filter.until is not None and surely_before(games_filter.until, date):
             return "after --until"
     if games_filter.event is not None and games_filter.event.lower() not in tags.get("Event", "").lower():
         return "other event"
@@ -316,8 +318,12 @@ def reason_left_out(tags: Mapping[str, str], plies: int, games_filter: GameFilte
     return ""
 
 
-def _before(first: tuple[int, ...], second: tuple[int, ...]) -> bool:
-    """Whether date ``first`` is surely before ``second``, compared to the precision both know."""
+def surely_before(first: tuple[int, ...], second: tuple[int, ...]) -> bool:
+    """Whether date ``first`` is surely before ``second``, compared to the precision both know.
+
+    >>> surely_before((1948, 3), (1948, 4)), surely_before((1948,), (1948, 4)), surely_before((1947, 12, 31), (1948,))
+    (True, False, True)
+    """
     common = min(len(first), len(second))
     return first[:common] < second[:common]
 

@@ -25,7 +25,7 @@ from iam.ranker import MoveRanker
 from iam.ranker.population import bundled_prior
 from iam.ranker.resources import Resources
 
-__all__ = ["PrepareConfig", "Side", "Dossier", "prepare", "open_scorer", "fit_default_model", "DEFAULT_MODEL", "MODEL_PLIES", "COLORS"]
+__all__ = ["PrepareConfig", "Side", "Dossier", "prepare", "build_side", "open_scorer", "fit_default_model", "DEFAULT_MODEL", "MODEL_PLIES", "COLORS"]
 
 COLORS = {"white": chess.WHITE, "black": chess.BLACK}
 
@@ -139,28 +139,35 @@ def prepare(
         if config.population_strength is not None:
             model = BookBeliefs(model, bundled_prior().book.without(config.player), config.population_strength)
         for color in wanted:
-            dossier.sides.append(_side(games, color, model, scorer, config))
+            dossier.sides.append(build_side(games, color, model, scorer, config))
         return dossier
     finally:
         if own:
             scorer.close()
 
 
-def _side(games: Sequence[PlayerGame], color: chess.Color, model: Predictor, scorer: MoveScorer, config: PrepareConfig) -> Side:
+def build_side(
+    games: Sequence[PlayerGame], color: chess.Color, model: Predictor, scorer: MoveScorer, config: PrepareConfig, *, habits: bool = True
+) -> Side:
+    """The dossier against him with ``color`` from ``games``: his tree, his beliefs, the prepared lines and (unless
+    ``habits`` is false) his costly habits. ``model`` is the belief his games update (the book's already in it)."""
     name = chess.COLOR_NAMES[color]
     repertoire = build_repertoire(
         games, color, plies=config.tree_plies or config.lines.plies, half_life_years=config.half_life_years,
         branch_games=config.branch_games, predictor=model, predicted_belief=config.predicted_belief,
     )
     beliefs = model if config.prior_strength is None else RepertoireBeliefs(repertoire, model, config.prior_strength)
-    known = candidates(repertoire, None, beliefs, habit_games=config.habit_games)
-    bar = progress(range(len(known)), quiet=config.quiet, desc=f"{name}: scoring his positions", unit=" positions")
-    score_all(scorer, [chess.Board(c.fen) for c in known], progress=lambda n: _advance(bar, n))
+    if habits:
+        known = candidates(repertoire, None, beliefs, habit_games=config.habit_games)
+        bar = progress(range(len(known)), quiet=config.quiet, desc=f"{name}: scoring his positions", unit=" positions")
+        score_all(scorer, [chess.Board(c.fen) for c in known], progress=lambda n: _advance(bar, n))
     bar = progress(iter(int, 1), quiet=config.quiet, desc=f"{name}: preparing lines", unit=" nodes")
     plan = prepare_lines(chess.Board(), color, beliefs, scorer, config.lines, tick=lambda: next(bar), known=repertoire.played_moves)
-    found = candidates(repertoire, plan, beliefs, habit_games=config.habit_games, habit_belief=config.habit_belief)
-    habits = find_habits(found, scorer, min_loss=config.habit_loss)
-    return Side(color, repertoire.games, repertoire, plan, habits, beliefs)
+    found: list[Habit] = []
+    if habits:
+        found = find_habits(candidates(repertoire, plan, beliefs, habit_games=config.habit_games, habit_belief=config.habit_belief),
+                            scorer, min_loss=config.habit_loss)
+    return Side(color, repertoire.games, repertoire, plan, found, beliefs)
 
 
 def _advance(bar, count: int) -> None:

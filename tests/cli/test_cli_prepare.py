@@ -103,6 +103,10 @@ def test_his_games_take_the_header_filters(small_pgn, model_file, tmp_path, caps
     assert code == 0, err
     every, long = (json.loads((tmp_path / name / "dossier.json").read_text()) for name in ("all", "long"))
     assert 0 < long["sides"][0]["games"] < every["sides"][0]["games"]
+    code, _, err = run(capsys, *common, "--until", "1926", "--out", str(tmp_path / "early"))  # as it stood in 1926
+    assert code == 0, err
+    early = json.loads((tmp_path / "early" / "dossier.json").read_text())
+    assert 0 < early["sides"][0]["games"] < every["sides"][0]["games"]
     code, _, err = run(capsys, *common, "--until", "1800", "--out", str(tmp_path / "none"))
     assert code == 2 and "left by the filters" in err and err.count("\n") == 1
 

@@ -10,14 +10,14 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from experiments.prepare import ece, game_rows, opening_rows, step_rows
+from experiments.prepare import dated_sides, ece, game_rows, opening_rows, step_rows
 from iam.errors import DataError
 from iam.pgn import PlayerGame
 from iam.prepare.dossier import PrepareConfig, prepare
 from iam.prepare.lines import LineSettings
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "iam" / "prepare"))
-from stubs import StubPredictor, StubScorer  # noqa: E402
+from stubs import StubPredictor, StubScorer, after  # noqa: E402
 
 
 def game(index: int, *ucis: str) -> PlayerGame:
@@ -83,6 +83,42 @@ def test_opening_moves_named(setup):
     assert unseen["log_loss"].tolist() == pytest.approx([-np.log(1e-4)])
 
 
+def dated(index: int, date: str, *ucis: str) -> PlayerGame:
+    return PlayerGame(index=index, color=chess.BLACK, start_fen=chess.STARTING_FEN, result="draw", date=date,
+                      moves=tuple(chess.Move.from_uci(uci) for uci in ucis))
+
+
+def test_each_test_game_meets_the_dossier_of_its_date():
+    """His games surely played before the test game, recency from the latest of them; lines prepared from those beliefs."""
+    early = [dated(i, "1950.01.10", "e2e4", "e7e5") for i in range(3)]  # 1...e5 in 1950, 1...c5 in 1960
+    late = [dated(i, "1960.06.01", "e2e4", "c7c5") for i in range(3, 6)]
+    config = PrepareConfig("X", colors=("black",), lines=LineSettings(plies=2, our_width=1, reply_min=0.1), prior_strength=2.0,
+                           population_strength=None, half_life_years=5.0, quiet=True)
+    even = StubPredictor({("e2e4",): {"e7e5": 0.5, "c7c5": 0.5}})
+    scorer = StubScorer({(): {"e2e4": 40}})
+    side = prepare(early + late, even, config, scorer=scorer).sides[0]
+    tests = [dated(4, "1955.03.??", "e2e4", "e7e5"), dated(9, "1961", "e2e4", "e7e5"), dated(14, "1950.01.??", "e2e4", "e7e5"),
+             dated(19, "????.??.??", "e2e4", "e7e5")]
+    sides = list(dated_sides(side, early + late, tests, scorer, config))
+    assert [[game.index for game in group] for _, group in sides] == [[14], [4], [9]]  # by date; the undated game left out
+    assert [dated_side.games for dated_side, _ in sides] == [0, 3, 6]
+    rows = pd.concat([opening_rows(dated_side, group, moves=10) for dated_side, group in sides]).set_index("game")
+    # 1955: only the three 1950 games were played before it: 1...e5 named, believed (3 + 2 * 0.5) / (3 + 2).
+    assert rows.loc[4, ["known", "dossier", "counting"]].tolist() == [True, True, True] and rows.loc[4, "belief"] == pytest.approx(0.8)
+    # 1961: all six, the 1950 games weighing 0.5 ** (10.4 years / 5) beside the 1960 ones, so 1...c5 is named.
+    w = 0.5 ** ((1960 + 5 / 12 - 1950) / 5.0)
+    weight, squares = 3 + 3 * w, 3 + 3 * w * w
+    expected = (3 * w * weight / squares + 2 * 0.5) / (weight**2 / squares + 2)
+    assert rows.loc[9, ["known", "dossier", "counting"]].tolist() == [True, False, False] and rows.loc[9, "belief"] == pytest.approx(expected)
+    # January 1950: the games of that month are not surely before it, so none is known; the model alone names 1...c5 (UCI order).
+    assert rows.loc[14, ["known", "dossier", "counting"]].tolist() == [False, False, False] and rows.loc[14, "belief"] == 0.5
+    # One dossier dated at his last game names 1...c5 for every game.
+    assert opening_rows(side, tests, moves=10)["dossier"].tolist() == [False] * 4
+    # The lines are prepared from each date's beliefs: after 1. e4, his replies as believed in 1955.
+    (_, (belief_e5, _)), = [(uci, step) for uci, step in sides[1][0].plan.his_nodes()[after("e2e4").epd()].children.items() if uci == "e7e5"]
+    assert belief_e5 == pytest.approx(0.8) and sides[1][0].habits == []
+
+
 def test_steps_and_ece(setup):
     side, _ = setup
     steps = step_rows(side, [game(4, "e2e4", "e7e5", "g1f3", "d7d6")])
@@ -120,6 +156,8 @@ def test_dev_games_build_on_fitting_games_and_check_on_development_games(tmp_pat
     (summary,) = result.payload["rows"]
     assert summary["log_loss"] == pytest.approx(-np.log(1e-4)) and summary["steps"] == 0
     assert sorted(result.tables["openings"]["game"].unique()) == [3, 8]
+    # These games carry no date: the check on his date leaves them out and says so.
+    assert result.tables["openings_dated"].empty and summary["test_games_dated"] == 0 and "| white | 0 | 0 = - |" in result.markdown
     # Games 3 and 8 open 1. c4, which the fitting games never played: counting names 1. e4 there, and knows
     # nothing after 1. c4 e5 (a development game would be known had it been fitted on).
     openings = result.tables["openings"]
