@@ -179,9 +179,11 @@ def dated_sides(
 
     His repertoire, beliefs and prepared lines from his training games surely played before
     the date (:func:`iam.filters.surely_before`; recency from the latest of them, as ``iam
-    prepare --until`` weighs it), the same model and book beneath (asked once per position)
-    and the same scorer; no habits. A test game of unknown year has no such dossier and is
-    left out (the summary counts the games kept).
+    prepare --until`` weighs it; his games of unknown year in none of them), the same scorer,
+    and the same model and book beneath, asked once per position. The model is fitted once,
+    on all his training games, so it has seen games played after the test game too: only
+    his repertoire is dated. A test game of unknown year has no such dossier and is left
+    out (the summary counts the games kept).
     """
     model = _Remembered(side.beliefs.model if isinstance(side.beliefs, RepertoireBeliefs) else side.beliefs)
     his = [(parse_game_date(game.date), game) for game in training if game.color == side.color]
@@ -206,6 +208,7 @@ def _his_moves(game: PlayerGame, color: chess.Color, moves: int) -> Iterator[tup
 
 
 def _opening_row(game: PlayerGame, ply: int, board: chess.Board, move: chess.Move, repertoire: Repertoire, beliefs: Predictor) -> dict:
+    """His move at ``board``: named by the beliefs, by counting his games in the repertoire; the belief in it."""
     usual = repertoire.usual_move(board)
     believed = beliefs.predict_proba(board)  # asked once: each call may be a model prediction
     belief = float(believed.get(move, 0.0))
@@ -282,6 +285,7 @@ def _checks(side: Side, games: list[PlayerGame], scorer: MoveScorer, config: Pre
 
 
 def _joined(frames: tuple[pd.DataFrame, ...]) -> pd.DataFrame:
+    """One table of the rows the dossiers of several dates gave."""
     return pd.concat(frames, ignore_index=True)
 
 
