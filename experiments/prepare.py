@@ -2,8 +2,8 @@
 
 For each of his colours, :func:`iam.prepare.dossier.prepare` builds the dossier from his
 *training* games (:mod:`iam.heldout`) with a move ranker fitted on them
-(:data:`iam.prepare.dossier.DEFAULT_MODEL`), and each of his *test* games of that colour
-is checked against it:
+(:func:`iam.prepare.dossier.default_model_params`; with ``--engine`` it reads the engine's
+glance too), and each of his *test* games of that colour is checked against it:
 
 * **entered**: the game reaches a position of a prepared line with him to move, at ply
   ``entry_ply`` or later (and, apart, of a main line: our chosen moves only);
@@ -50,11 +50,11 @@ from iam.evaluation import ECE_BINS, calibrated_ece
 from iam.filters import parse_game_date, surely_before
 from iam.pgn import PlayerGame
 from iam.prepare.dossier import (
-    DEFAULT_MODEL,
     MODEL_PLIES,
     PrepareConfig,
     Side,
     build_side,
+    default_model_params,
     fit_default_model,
     open_scorer,
     prepare,
@@ -339,10 +339,11 @@ def run(config: PrepareExperimentConfig) -> ExperimentResult:
     built, checked = (held.training, held.test) if config.games == "test" else (held.fitting, held.development)
     if not built or not checked:
         raise DataError(f"{held.player} has no {'development' if config.games == 'dev' else 'test'} games to check the dossier on")
+    engine = {"engine": config.engine, "engine_cache": config.engine_cache}
     if config.model_cache is None:
-        model = fit_default_model(built, held.player, seed=config.seed, jobs=config.jobs, quiet=config.quiet)
+        model = fit_default_model(built, held.player, seed=config.seed, jobs=config.jobs, quiet=config.quiet, **engine)
     else:
-        model, _ = cached_default_model(built, held.player, config.model_cache, seed=config.seed, jobs=config.jobs, quiet=config.quiet)
+        model, _ = cached_default_model(built, held.player, config.model_cache, seed=config.seed, jobs=config.jobs, quiet=config.quiet, **engine)
     settings = PrepareConfig(
         held.player, colors=config.colors, lines=LineSettings(plies=config.plies),
         tree_plies=max(config.plies, 2 * config.opening_moves), engine=config.engine,
@@ -376,7 +377,7 @@ def run(config: PrepareExperimentConfig) -> ExperimentResult:
     tables = {name: pd.concat(parts, ignore_index=True) for name, parts in frames.items()}
     summary = pd.DataFrame(rows)
     payload = {
-        "experiment": NAME, "player": held.player, "judged_by": judged_by, "model": {**DEFAULT_MODEL, "plies": MODEL_PLIES}, "plies": config.plies, "games": config.games,
+        "experiment": NAME, "player": held.player, "judged_by": judged_by, "model": {**default_model_params(config.engine), "plies": MODEL_PLIES}, "plies": config.plies, "games": config.games,
         "prior_strength": config.prior_strength, "population_strength": config.population_strength,
         "half_life_years": config.half_life_years,
         "entry_ply": config.entry_ply, "opening_moves": config.opening_moves, "seed": config.seed,
@@ -422,7 +423,7 @@ def markdown(player: str, judged_by: str, rows: list[dict], config: PrepareExper
         tables[suffix] = lines
     return "\n".join([
         f"# {player}: the dossier from his {built} games, on his {checked} games", "",
-        f"Positions judged by {judged_by}; his replies by a move ranker fitted on the first {MODEL_PLIES} plies of his {built} games ({DEFAULT_MODEL})"
+        f"Positions judged by {judged_by}; his replies by a move ranker fitted on the first {MODEL_PLIES} plies of his {built} games ({default_model_params(config.engine)})"
         f"{belief_updates(settings)}. "
         f"Lines to ply {config.plies}; a game enters at ply {config.entry_ply} or later; opening moves: his first {config.opening_moves}.",
         "", *tables[""], "",

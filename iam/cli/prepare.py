@@ -36,7 +36,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("pgn", metavar="PGN", help="PGN file with his games")
     parser.add_argument("--player", required=True, help="player name as written in the PGN")
     parser.add_argument("--model", metavar="M", help="model file of him (default: fit a move ranker on his games, "
-                        f"search depth {DEFAULT_MODEL['search_depth']}, {DEFAULT_MODEL['max_positions']} positions of his first {MODEL_PLIES} plies)")
+                        f"search depth {DEFAULT_MODEL['search_depth']}, {DEFAULT_MODEL['max_positions']} positions of his first {MODEL_PLIES} plies; "
+                        "with --engine it also reads the engine's depth-1 glance at each move)")
     parser.add_argument("--model-cache", default="iam-model-cache", metavar="DIR",
                         help="folder keeping the default model fitted on these games, so the next dossier from the same "
                         "games reads it instead of fitting it again (default iam-model-cache)")
@@ -83,14 +84,16 @@ def run(args: argparse.Namespace) -> int:
         model, name = load_predictor(args.model, resources=ranker_resources(args)), f"model file {args.model}"
     else:
         _check_colors(games, config)
+        engine = {"engine": config.engine, "engine_cache": config.engine_cache}
+        glance = ", and the engine's depth-1 glance at each move" if config.engine else ""
         if args.no_model_cache:
-            model = fit_default_model(games, args.player, seed=args.seed, quiet=args.quiet)
+            model = fit_default_model(games, args.player, seed=args.seed, quiet=args.quiet, **engine)
         else:
-            model, kept = cached_default_model(games, args.player, args.model_cache, seed=args.seed, quiet=args.quiet)
+            model, kept = cached_default_model(games, args.player, args.model_cache, seed=args.seed, quiet=args.quiet, **engine)
             if not args.quiet:
                 print(f"the default model: {'read from' if kept else 'fitted and kept in'} {args.model_cache}", file=sys.stderr)
         name = (f"a move ranker fitted on the openings of his {len(games)} games (search depth {DEFAULT_MODEL['search_depth']}, "
-                f"{DEFAULT_MODEL['max_positions']} positions of their first {MODEL_PLIES} plies)")
+                f"{DEFAULT_MODEL['max_positions']} positions of their first {MODEL_PLIES} plies{glance})")
     try:
         dossier = prepare(games, model, config, model_name=name)
     finally:

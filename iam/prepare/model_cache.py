@@ -4,8 +4,8 @@ A dossier is rebuilt often (the other colour, more plies, a new engine depth), a
 engine's analyses cached, fitting the default model (:func:`~iam.prepare.dossier.fit_default_model`)
 is most of a warm run. :func:`cached_default_model` keeps each fitted model in a folder, under a
 key that changes with anything the fit depends on: his games (every field of every game, in the
-order of their numbers), the player's name, the seed, the default model's settings, the toolkit's
-version and the digest of the feature code. A kept model is the ranker's own versioned JSON (gzip);
+order of their numbers), the player's name, the seed, the default model's settings (and the engine
+whose glance it reads, by its path), the toolkit's version and the digest of the feature code. A kept model is the ranker's own versioned JSON (gzip);
 a file that cannot be read as one is fitted again and replaced, never trusted.
 """
 
@@ -20,17 +20,17 @@ from iam import __version__
 from iam.errors import DataError, ModelFileError
 from iam.modelfile import check_writable
 from iam.pgn import PlayerGame
-from iam.prepare.dossier import DEFAULT_MODEL, MODEL_PLIES, fit_default_model
+from iam.prepare.dossier import MODEL_PLIES, default_model_params, default_model_resources, fit_default_model
 from iam.ranker import MoveRanker
 from iam.ranker.artefacts import feature_code_digest
 
 __all__ = ["cached_default_model", "model_key"]
 
 
-def model_key(games: Sequence[PlayerGame], player: str, seed: int) -> str:
-    """A digest of everything the default model's fit on ``games`` depends on."""
+def model_key(games: Sequence[PlayerGame], player: str, seed: int, engine: str | None = None) -> str:
+    """A digest of everything the default model's fit on ``games`` depends on (with ``engine``, its path too)."""
     digest = hashlib.sha256()
-    settings = {"player": player, "seed": seed, "model": DEFAULT_MODEL, "plies": MODEL_PLIES,
+    settings = {"player": player, "seed": seed, "model": default_model_params(engine), "engine": engine or None, "plies": MODEL_PLIES,
                 "version": __version__, "features": feature_code_digest()}
     digest.update(json.dumps(settings, sort_keys=True).encode())
     for game in sorted(games, key=lambda game: game.index):
@@ -41,17 +41,20 @@ def model_key(games: Sequence[PlayerGame], player: str, seed: int) -> str:
 
 
 def cached_default_model(
-    games: Sequence[PlayerGame], player: str, folder: str | Path, *, seed: int = 0, jobs: int = 1, quiet: bool = False
+    games: Sequence[PlayerGame], player: str, folder: str | Path, *, seed: int = 0, jobs: int = 1, quiet: bool = False,
+    engine: str | None = None, engine_cache: str | None = None,
 ) -> tuple[MoveRanker, bool]:
     """The default model of ``player`` fitted on ``games``: from ``folder`` if kept there, else fitted and kept.
 
-    Returns the model and whether it came from the folder. DataError when the folder cannot be written.
+    With ``engine`` the model reads its glance (:func:`~iam.prepare.dossier.default_model_params`) and is kept
+    apart from the model without. Returns the model and whether it came from the folder. DataError when the
+    folder cannot be written.
     """
     folder = Path(folder)
-    path = folder / f"{player_slug(player)}-{model_key(games, player, seed)}.json.gz"
+    path = folder / f"{player_slug(player)}-{model_key(games, player, seed, engine)}.json.gz"
     if path.is_file():
         try:
-            return MoveRanker.load(path), True
+            return MoveRanker.load(path, resources=default_model_resources(engine, engine_cache, jobs)), True
         except ModelFileError:
             pass  # damaged or foreign: fitted again below and replaced
     try:  # a folder that cannot take the model is refused before the fit, not after
@@ -59,7 +62,7 @@ def cached_default_model(
         check_writable(path)
     except (OSError, ModelFileError) as exc:
         raise DataError(f"cannot keep the fitted model in {folder}: {getattr(exc, 'strerror', None) or exc}") from None
-    model = fit_default_model(games, player, seed=seed, jobs=jobs, quiet=quiet)
+    model = fit_default_model(games, player, seed=seed, jobs=jobs, quiet=quiet, engine=engine, engine_cache=engine_cache)
     try:
         model.save(path)
     except (OSError, ModelFileError) as exc:

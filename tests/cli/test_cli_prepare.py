@@ -150,3 +150,12 @@ def test_the_default_model_is_kept_for_the_next_dossier(small_pgn, tmp_path, cap
     code, _, err = run(capsys, "prepare", str(small_pgn), "--player", "Botvinnik", "--model-cache", str(blocker / "m"),
                        "--out", str(tmp_path / "third"), "--quiet")
     assert code == 2 and err.startswith("iam: error: cannot keep the fitted model in") and fits == ["Botvinnik"]
+
+
+def test_an_engine_that_dies_under_the_default_model(small_pgn, tmp_path, capsys):
+    engine = tmp_path / "engine.sh"
+    engine.write_text("#!/bin/sh\nexit 1\n")
+    engine.chmod(engine.stat().st_mode | stat.S_IEXEC)
+    code, _, err = run(capsys, "prepare", str(small_pgn), "--player", "Botvinnik", "--no-model-cache", "--plies", "2",
+                       "--engine", str(engine), "--engine-cache", str(tmp_path / "cache.sqlite"), "--out", str(tmp_path / "o"), "--quiet")
+    assert code == 2 and err.startswith("iam: error: ") and "engine" in err and err.count("\n") == 1

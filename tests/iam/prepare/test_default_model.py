@@ -1,12 +1,19 @@
-"""The dossier's default model learns from the openings of his games, the positions it is asked about."""
+"""The dossier's default model learns from the openings of his games, the positions it is asked about;
+with an engine it reads the engine's glance too."""
 
 from __future__ import annotations
 
-import chess
+import shutil
 
-from iam.pgn import PlayerGame
+import chess
+import pytest
+
+from iam.pgn import PlayerGame, load_player_games
 from iam.prepare import dossier
-from iam.prepare.dossier import DEFAULT_MODEL, MODEL_PLIES, fit_default_model
+from iam.prepare.dossier import DEFAULT_MODEL, ENGINE_FAMILIES, MODEL_PLIES, default_model_params, fit_default_model
+from iam.ranker import DEFAULT_FAMILIES
+
+STOCKFISH = shutil.which("stockfish") or shutil.which("/usr/games/stockfish")
 
 
 def test_the_default_model_is_fitted_on_the_first_plies_of_his_games(monkeypatch):
@@ -29,3 +36,33 @@ def test_the_default_model_is_fitted_on_the_first_plies_of_his_games(monkeypatch
     assert seen["games"][0].moves == long.moves[:MODEL_PLIES] and seen["games"][1] == short
     assert seen["games"][0].result == "draw" and seen["games"][0].index == 0  # the game's record, cut short
     assert {name: seen["params"][name] for name in DEFAULT_MODEL} == DEFAULT_MODEL
+
+
+def test_with_an_engine_the_default_model_reads_its_glance(monkeypatch):
+    seen = []
+
+    def fit(self, games, resources=None, **_):
+        seen.append((self.get_params()["families"], resources))
+        return self
+
+    monkeypatch.setattr(dossier.MoveRanker, "fit", fit)
+    game = PlayerGame(index=0, color=chess.WHITE, start_fen=chess.STARTING_FEN, moves=(chess.Move.from_uci("e2e4"),), result="win")
+    fit_default_model([game], "X", quiet=True)
+    fit_default_model([game], "X", quiet=True, engine="/bin/engine", engine_cache="cache.sqlite")
+    (plain, alone), (glancing, engine) = seen
+    assert tuple(plain) == DEFAULT_FAMILIES and alone.engine is None and alone.engine_cache is None
+    assert tuple(glancing) == (*DEFAULT_FAMILIES, *ENGINE_FAMILIES) == (*DEFAULT_FAMILIES, "glance")
+    assert (engine.engine, engine.engine_cache) == ("/bin/engine", "cache.sqlite")
+    assert default_model_params() == DEFAULT_MODEL and default_model_params(None) == DEFAULT_MODEL  # the ranker's own families
+
+
+@pytest.mark.skipif(STOCKFISH is None, reason="no stockfish installed (Debian: apt-get install stockfish)")
+def test_the_glance_model_with_stockfish(bundled_head, tmp_path):
+    games, _ = load_player_games([bundled_head(4)], player="Botvinnik")
+    model = fit_default_model(games, "Botvinnik", quiet=True, engine=STOCKFISH, engine_cache=str(tmp_path / "cache.sqlite"))
+    try:
+        assert "glance" in model.families_ and any(name.startswith("glance") for name in model.feature_names_)
+        beliefs = model.predict_proba(chess.Board())
+        assert len(beliefs) == 20 and sum(beliefs.values()) == pytest.approx(1.0)
+    finally:
+        model.close()

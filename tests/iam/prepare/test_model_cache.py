@@ -26,8 +26,8 @@ def fits(monkeypatch, games):
     """Counts the fits; each fits a small ranker (the move family, 40 positions) in place of the default one."""
     calls = []
 
-    def fit(played, player, **_):
-        calls.append(len(played))
+    def fit(played, player, engine=None, **_):
+        calls.append(len(played) if engine is None else (len(played), engine))
         return MoveRanker(player=player, families=("move",), max_positions=40, prior="none").fit(played)
 
     monkeypatch.setattr(model_cache, "fit_default_model", fit)
@@ -68,3 +68,14 @@ def test_an_unwritable_folder_is_refused_before_the_fit(games, fits, tmp_path):
     with pytest.raises(DataError, match="cannot keep the fitted model in"):
         cached_default_model(games, "Botvinnik", blocker / "models")
     assert fits == []
+
+
+def test_a_model_reading_an_engine_is_kept_apart(games, fits, tmp_path, monkeypatch):
+    loaded = []
+    monkeypatch.setattr(model_cache.MoveRanker, "load", classmethod(lambda cls, path, resources=None: loaded.append(resources) or "kept"))
+    cached_default_model(games, "Botvinnik", tmp_path)
+    cached_default_model(games, "Botvinnik", tmp_path, engine="/bin/engine", engine_cache="cache.sqlite")
+    assert fits == [len(games), (len(games), "/bin/engine")] and len(list(tmp_path.glob("botvinnik-*.json.gz"))) == 2
+    assert cached_default_model(games, "Botvinnik", tmp_path, engine="/bin/engine", engine_cache="cache.sqlite") == ("kept", True)
+    assert (loaded[0].engine, loaded[0].engine_cache) == ("/bin/engine", "cache.sqlite")  # read back to run on the engine
+    assert len({model_key(games, "Botvinnik", 0, engine) for engine in (None, "/bin/engine", "/bin/other")}) == 3
