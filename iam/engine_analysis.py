@@ -423,6 +423,10 @@ def _open_engine(path: str, command: str, timeout: float) -> chess.engine.Simple
         raise EngineError(f"engine {path} could not be started: {exc.strerror or exc}") from exc
 
 
+_WAIT_STEP = 0.5
+"""Seconds between two looks at whether the engine's event loop still runs, while an analysis is awaited."""
+
+
 def _analyse_until(
     engine: chess.engine.SimpleEngine, deadline: float, board: chess.Board, limit: chess.engine.Limit, **options: object
 ) -> list[chess.engine.InfoDict]:
@@ -461,11 +465,22 @@ def _analyse_until(
         raise TimeoutError
 
     coroutine = bounded()
+    loop = engine.protocol.loop
     try:
-        future = asyncio.run_coroutine_threadsafe(coroutine, engine.protocol.loop)
+        future = asyncio.run_coroutine_threadsafe(coroutine, loop)
     except RuntimeError as exc:  # python-chess closed the engine's event loop when its process ended
         coroutine.close()
         raise chess.engine.EngineTerminatedError("the engine's process has ended") from exc
+    while not future.done():  # the loop may stop before it runs the analysis: then nothing would ever answer
+        try:
+            future.exception(timeout=_WAIT_STEP)
+        except concurrent.futures.TimeoutError:
+            if loop.is_closed() or not loop.is_running():
+                future.cancel()
+                raise chess.engine.EngineTerminatedError("the engine's process has ended") from None
+            if time.monotonic() > deadline + _WAIT_STEP:
+                future.cancel()
+                raise TimeoutError from None
     return future.result()
 
 

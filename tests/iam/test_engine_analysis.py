@@ -540,3 +540,22 @@ def test_evaluate_with_a_hanging_engine_ends_in_one_line(tmp_path, capsys):
     assert err.count("\n") == 1
     assert iam_main(["compare", "--predictor", "engine-best", "--engine", str(engine), "--engine-timeout", "nan"]) == 2
     assert "--engine-timeout must be a finite number, not nan" in capsys.readouterr().err
+
+
+def test_an_analysis_its_stopped_event_loop_never_runs_is_the_engine_ending():
+    """The loop may stop after the analysis is handed to it and before it runs it: that ends the wait, never hangs."""
+    import asyncio
+    import warnings
+    from types import SimpleNamespace
+
+    from iam.engine_analysis import _analyse_until
+
+    loop = asyncio.new_event_loop()  # open, never running: nothing will ever run what it is handed
+    engine = SimpleNamespace(protocol=SimpleNamespace(loop=loop))
+    try:
+        with pytest.raises(chess.engine.EngineTerminatedError, match="process has ended"):
+            _analyse_until(engine, time.monotonic() + 60, chess.Board(), chess.engine.Limit(depth=1))
+    finally:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)  # the analysis it never ran
+            loop.close()
