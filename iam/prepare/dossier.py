@@ -26,7 +26,7 @@ from iam.ranker.population import bundled_prior
 from iam.ranker.resources import Resources
 
 __all__ = ["PrepareConfig", "Side", "Dossier", "prepare", "build_side", "open_scorer", "fit_default_model", "default_model_params", "default_model_resources",
-           "DEFAULT_MODEL", "ENGINE_FAMILIES", "MODEL_PLIES", "COLORS"]
+           "DEFAULT_MODEL", "GLANCE_FAMILIES", "MODEL_PLIES", "COLORS"]
 
 COLORS = {"white": chess.WHITE, "black": chess.BLACK}
 
@@ -185,17 +185,17 @@ asks it about. (Chosen on development games of two bundled masters: 1,500 positi
 24 plies named his opening moves more often than 500 positions of whole games, at less cost.)"""
 
 
-ENGINE_FAMILIES = ("glance",)
+GLANCE_FAMILIES = ("glance",)
 """With an engine, the default model also reads its depth-1 glance at every move (the ``glance``
 family): how a move looks at first sight. (Chosen on development games of two bundled masters:
 the log loss of his first ten moves fell by 0.08 to 0.09 and more of them were named.)"""
 
 
 def default_model_params(engine: str | None = None) -> dict:
-    """The default move ranker's parameters (:data:`DEFAULT_MODEL`), with :data:`ENGINE_FAMILIES` when there is an engine."""
+    """The default move ranker's parameters (:data:`DEFAULT_MODEL`), with :data:`GLANCE_FAMILIES` when there is an engine."""
     if not engine:
         return dict(DEFAULT_MODEL)
-    return {**DEFAULT_MODEL, "families": (*DEFAULT_FAMILIES, *ENGINE_FAMILIES)}
+    return {**DEFAULT_MODEL, "families": (*DEFAULT_FAMILIES, *GLANCE_FAMILIES)}
 
 
 def default_model_resources(engine: str | None = None, engine_cache: str | None = None, jobs: int = 1) -> Resources:
@@ -208,7 +208,7 @@ def fit_default_model(
     engine: str | None = None, engine_cache: str | None = None,
 ) -> MoveRanker:
     """The default move ranker (:func:`default_model_params`) fitted on the openings of ``games`` (:data:`MODEL_PLIES`),
-    with a progress bar; with ``engine`` it reads the engine's glance (:data:`ENGINE_FAMILIES`), through ``engine_cache``."""
+    with a progress bar; with ``engine`` it reads the engine's glance (:data:`GLANCE_FAMILIES`), through ``engine_cache``."""
     openings = [replace(game, moves=game.moves[:MODEL_PLIES]) for game in games]
     ranker = MoveRanker(**default_model_params(engine), random_state=seed, player=player)
     return ranker.fit(openings, resources=default_model_resources(engine, engine_cache, jobs),

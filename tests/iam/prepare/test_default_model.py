@@ -10,7 +10,7 @@ import pytest
 
 from iam.pgn import PlayerGame, load_player_games
 from iam.prepare import dossier
-from iam.prepare.dossier import DEFAULT_MODEL, ENGINE_FAMILIES, MODEL_PLIES, default_model_params, fit_default_model
+from iam.prepare.dossier import DEFAULT_MODEL, GLANCE_FAMILIES, MODEL_PLIES, default_model_params, fit_default_model
 from iam.ranker import DEFAULT_FAMILIES
 
 STOCKFISH = shutil.which("stockfish") or shutil.which("/usr/games/stockfish")
@@ -51,7 +51,7 @@ def test_with_an_engine_the_default_model_reads_its_glance(monkeypatch):
     fit_default_model([game], "X", quiet=True, engine="/bin/engine", engine_cache="cache.sqlite")
     (plain, alone), (glancing, engine) = seen
     assert tuple(plain) == DEFAULT_FAMILIES and alone.engine is None and alone.engine_cache is None
-    assert tuple(glancing) == (*DEFAULT_FAMILIES, *ENGINE_FAMILIES) == (*DEFAULT_FAMILIES, "glance")
+    assert tuple(glancing) == (*DEFAULT_FAMILIES, *GLANCE_FAMILIES) == (*DEFAULT_FAMILIES, "glance")
     assert (engine.engine, engine.engine_cache) == ("/bin/engine", "cache.sqlite")
     assert default_model_params() == DEFAULT_MODEL and default_model_params(None) == DEFAULT_MODEL  # the ranker's own families
 
