@@ -349,7 +349,7 @@ def run(config: PrepareExperimentConfig) -> ExperimentResult:
         tree_plies=max(config.plies, 2 * config.opening_moves), engine=config.engine,
         engine_depth=config.engine_depth, engine_cache=config.engine_cache, engine_lines=config.engine_lines,
         search_depth=config.search_depth, prior_strength=config.prior_strength,
-        population_strength=config.population_strength, half_life_years=config.half_life_years, quiet=config.quiet,
+        population_strength=config.population_strength, half_life_years=config.half_life_years, jobs=config.jobs, quiet=config.quiet,
     )
     scorer = open_scorer(settings)
     try:

@@ -15,7 +15,10 @@ means a forced mate and nothing else.
 Results are reproducible: the depth is fixed, the engine runs one thread by default, it
 sees the position without the game's history, and its hash table and history are
 cleared (``ucinewgame``) before every position, so a position's scores do not depend on
-the game it came from or on what was analysed before it.
+the game it came from or on what was analysed before it. That is also why a batch may
+be spread over several engine processes (``engines``), one position each at a time: the
+scores are the same whichever process gave them, and a batch takes about ``1/engines``
+of the time on as many cores.
 
     >>> import chess
     >>> with EngineAnalyser("/usr/games/stockfish", depth=4) as analyser:  # doctest: +SKIP
@@ -30,6 +33,7 @@ import asyncio
 import concurrent.futures
 import logging
 import os
+import queue
 import shutil
 import threading
 import time
@@ -132,6 +136,9 @@ class EngineAnalyser:
     ``with`` block). The cache remembers which engine name a path reported (with the
     executable's size and modification time), so positions already in the cache are
     served without starting the engine at all, even when the executable is gone.
+    ``engines`` engine processes analyse the positions of one :meth:`analyse_many` call
+    that are not in the cache, each taking the next position when it finishes one (each
+    with ``threads`` threads and ``hash_mb`` of hash); one process serves single positions.
     ``timeout`` bounds how long the engine may take to answer the UCI handshake;
     ``analysis_timeout`` how long one position's analysis may take (default
     :func:`default_analysis_timeout` of the depth). An engine that overruns it, or that
@@ -150,8 +157,9 @@ class EngineAnalyser:
         timeout: float = 10.0,
         analysis_timeout: float | None = None,
         lines: int | None = None,
+        engines: int = 1,
     ) -> None:
-        for name, value in (("depth", depth), ("threads", threads), ("hash_mb", hash_mb)):
+        for name, value in (("depth", depth), ("threads", threads), ("hash_mb", hash_mb), ("engines", engines)):
             if not isinstance(value, int) or value < 1:
                 raise ValueError(f"{name} must be a positive integer, not {value!r}")
         if lines is not None and (not isinstance(lines, int) or lines < 1):
@@ -160,6 +168,7 @@ class EngineAnalyser:
         self.depth = depth
         self.lines = lines
         self.threads = threads
+        self.engines = engines
         self.hash_mb = hash_mb
         self.timeout = timeout
         if analysis_timeout is not None and not 0 < analysis_timeout < float("inf"):
@@ -169,7 +178,7 @@ class EngineAnalyser:
         self._done = 0
         self._fresh = 0
         self._cache = AnalysisCache(cache, label="engine cache", error=EngineError)
-        self._engine: chess.engine.SimpleEngine | None = None
+        self._engines: list[chess.engine.SimpleEngine | None] = [None] * engines  # started on first need
         self._engine_id: str | None = None
 
     def __enter__(self) -> EngineAnalyser:
@@ -214,12 +223,13 @@ class EngineAnalyser:
     def analyse_many(
         self, boards: Iterable[chess.Board], *, progress: Callable[[int], None] | None = None
     ) -> list[MoveScores]:
-        """Scores for each board, in order; cache hits first, then the engine, one position at a time.
+        """Scores for each board, in order; cache hits first, then the engines, one position each at a time.
 
         ``progress(n)`` is told that ``n`` more boards are done (all cache hits at once,
-        then each analysed position), so ``tqdm.update`` fits. If the engine dies, hangs or
-        breaks the protocol, the positions finished so far are in the cache and
-        ``EngineError`` says how many, counted over every call to this analyser.
+        then each analysed position), so ``tqdm.update`` fits. If an engine dies, hangs or
+        breaks the protocol, no engine takes another position, the positions finished so
+        far (by every engine) are in the cache, and ``EngineError`` says how many, counted
+        over every call to this analyser.
         """
         boards = list(boards)
         for board in boards:
@@ -232,10 +242,17 @@ class EngineAnalyser:
         self._asked += len(boards)
         self._done += done
         _report(progress, done)
-        for key, board in missing.items():
-            found[key] = self._analyse_fresh(board)
+
+        def finished(key: str, scores: dict[chess.Move, int]) -> None:
+            found[key] = self._commit(missing[key], scores)
             self._done += copies[key]
             _report(progress, copies[key])
+
+        if self.engines == 1 or len(missing) == 1:
+            for key, board in missing.items():
+                finished(key, self._analyse_fresh(board))
+        elif missing:
+            self._analyse_spread(missing, finished)
         empty = MoveScores(scores={}, depth=self.depth, lines=self.lines)
         return [empty if key is None else found[key] for key in keys]
 
@@ -251,33 +268,98 @@ class EngineAnalyser:
                 found[key] = MoveScores(scores=scores, depth=self.depth, lines=self.lines)
         return found
 
-    def _analyse_fresh(self, board: chess.Board) -> MoveScores:
-        """Run the engine on one position and commit the result; EngineError if it dies, hangs or lies."""
+    def _analyse_fresh(self, board: chess.Board, lane: int = 0) -> dict[chess.Move, int]:
+        """Run engine ``lane`` on one position; EngineError (the engine stopped) if it dies, hangs or lies."""
         try:
-            scores = self._score_moves(board)
-        except (chess.engine.EngineError, ConnectionError, concurrent.futures.CancelledError, TimeoutError) as exc:
-            self._stop_engine()
-            kept = "kept in the cache" if self._cache.on_disk else "kept"
-            if isinstance(exc, TimeoutError):
-                reason = f"no answer within {self.analysis_timeout:g} s at depth {self.depth} on {board.epd()}"
-            else:
-                reason = str(exc).replace("\n", " ") or "its connection was closed"
-            raise EngineError(
-                f"engine {self.path} failed during analysis ({reason}): {self._done} of {self._asked} positions "
-                f"finished and {kept}, {self._asked - self._done} not analysed"
-            ) from exc
+            return self._score_moves(board, lane)
+        except _ENGINE_FAILURES as exc:
+            self._stop_engine(lane)
+            raise self._failure(board, exc) from exc
+
+    def _analyse_spread(self, missing: dict[str, chess.Board], finished: Callable[[str, dict[chess.Move, int]], None]) -> None:
+        """Analyse ``missing`` on up to ``engines`` engines at once, each taking the next position when done.
+
+        Each engine runs in its own thread; this thread commits what they finish, in the
+        order they finish it. After a failure no engine takes another position, what the
+        others finish is still committed, then the first failure is raised.
+        """
+        lanes = min(self.engines, len(missing))
+        for lane in range(lanes):  # started here: an engine that cannot start fails before any work is handed out
+            self._running_engine(lane)
+        todo = iter(missing.items())
+        taking = threading.Lock()
+        stop = threading.Event()
+        results: queue.SimpleQueue = queue.SimpleQueue()
+
+        def work(lane: int) -> None:
+            try:
+                while not stop.is_set():
+                    with taking:
+                        item = next(todo, None)
+                    if item is None:
+                        break
+                    key, board = item
+                    try:
+                        results.put((key, self._score_moves(board, lane)))
+                    except BaseException as exc:  # handed to the committing thread, which raises it
+                        stop.set()
+                        self._stop_engine(lane)
+                        results.put((key, exc))
+                        break
+            finally:
+                results.put(None)
+
+        threads = [threading.Thread(target=work, args=(lane,), name=f"engine-{lane}", daemon=True) for lane in range(lanes)]
+        for thread in threads:
+            thread.start()
+        failure: tuple[str, BaseException] | None = None
+        running = lanes
+        try:
+            while running:
+                message = results.get()
+                if message is None:
+                    running -= 1
+                elif isinstance(message[1], BaseException):
+                    failure = failure or message
+                else:
+                    finished(*message)
+        finally:
+            stop.set()  # also when this thread is interrupted: the engines end with the positions in hand
+        for thread in threads:
+            thread.join()
+        if failure is not None:
+            key, exc = failure
+            if isinstance(exc, _ENGINE_FAILURES):
+                raise self._failure(missing[key], exc) from exc
+            raise exc
+
+    def _failure(self, board: chess.Board | None, exc: BaseException) -> EngineError:
+        """The one-line EngineError for an engine that failed on ``board``, with the positions finished so far."""
+        kept = "kept in the cache" if self._cache.on_disk else "kept"
+        if isinstance(exc, TimeoutError):
+            where = f" on {board.epd()}" if board is not None else ""
+            reason = f"no answer within {self.analysis_timeout:g} s at depth {self.depth}{where}"
+        else:
+            reason = str(exc).replace("\n", " ") or "its connection was closed"
+        return EngineError(
+            f"engine {self.path} failed during analysis ({reason}): {self._done} of {self._asked} positions "
+            f"finished and {kept}, {self._asked - self._done} not analysed"
+        )
+
+    def _commit(self, board: chess.Board, scores: dict[chess.Move, int]) -> MoveScores:
+        """Keep a fresh analysis in the cache (at once, so nothing finished is lost)."""
         self._cache.put(board.epd(), self.source, self.depth, scores)
         self._fresh += 1
         return MoveScores(scores=scores, depth=self.depth, lines=self.lines)
 
-    def _score_moves(self, board: chess.Board) -> dict[chess.Move, int]:
+    def _score_moves(self, board: chess.Board, lane: int = 0) -> dict[chess.Move, int]:
         """One MultiPV search over all legal moves (or the best ``lines``), then restricted searches for any it left out.
 
         The restricted searches run only when the engine caps MultiPV below what is
         wanted: a partial analysis then takes the best of the moves not yet scored, so it
         still holds the engine's best ``lines`` moves.
         """
-        engine = self._running_engine()
+        engine = self._running_engine(lane)
         board = _position_alone(board)
         legal = list(board.legal_moves)
         wanted = len(legal) if self.lines is None else min(self.lines, len(legal))
@@ -299,43 +381,54 @@ class EngineAnalyser:
         ranked = sorted(scores.items(), key=lambda item: -item[1])  # stable: ties keep the engine's order
         return dict(ranked[:wanted])
 
-    def _running_engine(self) -> chess.engine.SimpleEngine:
-        if self._engine is None:
-            self._start_engine()
-        assert self._engine is not None
-        return self._engine
+    def _running_engine(self, lane: int = 0) -> chess.engine.SimpleEngine:
+        engine = self._engines[lane]
+        if engine is None:
+            engine = self._start_engine(lane)
+        return engine
 
-    def _start_engine(self) -> None:
-        """Start and configure the engine, learn its name and remember it in the cache."""
+    def _start_engine(self, lane: int = 0) -> chess.engine.SimpleEngine:
+        """Start and configure engine ``lane``, learn its name and remember it in the cache."""
         command = _locate(self.path)
-        self._engine = _open_engine(self.path, command, self.timeout)
+        engine = self._engines[lane] = _open_engine(self.path, command, self.timeout)
         try:
-            options = self._engine.options
+            options = engine.options
             settings = {"Threads": self.threads, "Hash": self.hash_mb}
-            self._engine.configure({name: value for name, value in settings.items() if name in options})
+            engine.configure({name: value for name, value in settings.items() if name in options})
         except (chess.engine.EngineError, TimeoutError) as exc:
-            self._stop_engine()
+            self._stop_engine(lane)
             raise EngineError(f"engine {self.path} refused its settings: {exc}") from exc
         _close_before_exit(self)
-        name = self._engine.id.get("name", "").strip() or f"unnamed engine {Path(command).name}"
+        name = engine.id.get("name", "").strip() or f"unnamed engine {Path(command).name}"
         self._engine_id = name
         fingerprint = _fingerprint(self.path)
         if fingerprint is not None:
             self._cache.remember_engine(self.path, fingerprint, name)
+        return engine
 
-    def _stop_engine(self) -> None:
-        engine, self._engine = self._engine, None
-        if engine is None:
-            return
+    def _stop_engine(self, lane: int | None = None) -> None:
+        """Stop engine ``lane``, or every engine (None)."""
+        for index in range(len(self._engines)) if lane is None else (lane,):
+            engine, self._engines[index] = self._engines[index], None
+            if engine is not None:
+                _quit(engine)
+
+
+_ENGINE_FAILURES = (chess.engine.EngineError, ConnectionError, concurrent.futures.CancelledError, TimeoutError)
+"""How an engine's failure during an analysis shows: each becomes one EngineError line."""
+
+
+def _quit(engine: chess.engine.SimpleEngine) -> None:
+    """Ask ``engine`` to quit and close its transport, whatever state it is in."""
+    try:
+        engine.quit()
+    except (chess.engine.EngineError, TimeoutError, ConnectionError, concurrent.futures.CancelledError, RuntimeError):
+        pass  # already dead (RuntimeError: its event loop closed with it): closing the transport is all that is left
+    finally:
         try:
-            engine.quit()
-        except (chess.engine.EngineError, TimeoutError, ConnectionError, concurrent.futures.CancelledError, RuntimeError):
-            pass  # already dead (RuntimeError: its event loop closed with it): closing the transport is all that is left
-        finally:
-            try:
-                engine.close()
-            except RuntimeError:
-                pass  # the event loop closed with the process: nothing left to close
+            engine.close()
+        except RuntimeError:
+            pass  # the event loop closed with the process: nothing left to close
 
 
 def _close_before_exit(analyser: EngineAnalyser) -> None:

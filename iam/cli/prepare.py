@@ -8,7 +8,7 @@ import sys
 from dataclasses import replace
 from pathlib import Path
 
-from iam.cli._common import add_quiet, output_dir, ranker_resources, read_games
+from iam.cli._common import add_quiet, output_dir, ranker_resources, read_games, usable_jobs
 from iam.errors import DataError, IAMError
 from iam.filters import add_header_filter_arguments, apply_filter, filter_from_args
 from iam.jsonsafe import finite
@@ -54,6 +54,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     add_belief_arguments(parser)
     parser.add_argument("--habit-loss", type=int, default=50, metavar="CP", help="centipawns his usual move must lose to be a costly habit (default 50)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the default model's fit")
+    parser.add_argument("--jobs", type=int, default=1, metavar="N",
+                        help="engine processes analysing positions at once, and processes fitting the default model; "
+                        "the dossier is the same for any N (default 1)")
     parser.add_argument("--out", required=True, metavar="DIR", help="folder to write the dossier into")
     add_header_filter_arguments(parser)
     add_quiet(parser)
@@ -64,12 +67,13 @@ def run(args: argparse.Namespace) -> int:
     if args.plies < 1:
         raise DataError("--plies must be at least 1")
     lines = engine_lines(args)
+    jobs = usable_jobs(args.jobs)
     colors = ("white", "black") if args.color == "both" else (args.color,)
     config = PrepareConfig(
         player=args.player, colors=colors, lines=LineSettings(plies=args.plies), min_games=args.min_games,
         habit_loss=args.habit_loss, engine=args.engine, engine_depth=args.engine_depth, **belief_fields(args),
         engine_lines=lines,
-        engine_cache=args.engine_cache if args.engine else None, search_depth=args.search_depth, quiet=args.quiet,
+        engine_cache=args.engine_cache if args.engine else None, search_depth=args.search_depth, jobs=jobs, quiet=args.quiet,
     )
     folder = output_dir(args.out)
     _check_writable(folder)
@@ -84,7 +88,7 @@ def run(args: argparse.Namespace) -> int:
         model, name = load_predictor(args.model, resources=ranker_resources(args)), f"model file {args.model}"
     else:
         _check_colors(games, config)
-        engine = {"engine": config.engine, "engine_cache": config.engine_cache}
+        engine = {"engine": config.engine, "engine_cache": config.engine_cache, "jobs": jobs}
         glance = ", and the engine's depth-1 glance at each move" if config.engine else ""
         if args.no_model_cache:
             model = fit_default_model(games, args.player, seed=args.seed, quiet=args.quiet, **engine)

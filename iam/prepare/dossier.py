@@ -66,6 +66,8 @@ class PrepareConfig:
     """The engine scores its best this many moves of each position (None: every legal move)."""
     search_depth: int = 2
     """Depth of the toolkit's own search when there is no engine."""
+    jobs: int = 1
+    """Engine processes analysing positions at once (the scores are the same for any number)."""
     quiet: bool = False
 
     def __post_init__(self) -> None:
@@ -82,6 +84,8 @@ class PrepareConfig:
             raise DataError(f"the population's strength must be positive, not {self.population_strength}")
         if self.engine_depth < 1 or self.search_depth < 1:
             raise DataError("depths must be at least 1")
+        if self.jobs < 1:
+            raise DataError(f"--jobs must be at least 1, not {self.jobs}")
         if self.engine_lines is not None and self.engine_lines < 1:
             raise DataError("engine_lines must be at least 1 (None scores every legal move)")
 
@@ -113,7 +117,7 @@ class Dossier:
 def open_scorer(config: PrepareConfig) -> MoveScorer:
     """The engine the config names (through the cache), else the toolkit's own search."""
     if config.engine:
-        return EngineScorer(config.engine, depth=config.engine_depth, cache=config.engine_cache, lines=config.engine_lines)
+        return EngineScorer(config.engine, depth=config.engine_depth, cache=config.engine_cache, lines=config.engine_lines, engines=config.jobs)
     return SearchScorer(config.search_depth)
 
 

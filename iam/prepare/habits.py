@@ -18,7 +18,7 @@ from dataclasses import asdict, dataclass
 import chess
 
 from iam.prepare.lines import Plan
-from iam.prepare.scoring import MoveScorer, move_score
+from iam.prepare.scoring import MoveScorer, decided, move_score, score_all
 from iam.prepare.tree import Predictor, Repertoire
 
 __all__ = ["Candidate", "Habit", "candidates", "find_habits"]
@@ -87,10 +87,23 @@ def candidates(
 def find_habits(
     found: Sequence[Candidate], scorer: MoveScorer, *, min_loss: int = 50, tick: Callable[[], None] = lambda: None
 ) -> list[Habit]:
-    """The candidates whose usual move loses ``>= min_loss`` centipawns, costliest first."""
+    """The candidates whose usual move loses ``>= min_loss`` centipawns, costliest first.
+
+    The positions are scored in one batch, then those his usual move leads to where the
+    scorer's best moves leave it out (an engine spreads each batch over its processes).
+    """
+    boards = [chess.Board(candidate.fen) for candidate in found]
+    score_all(scorer, boards)
+    elsewhere = []
+    for board, candidate in zip(boards, found):
+        usual = chess.Move.from_uci(candidate.usual)
+        if usual not in scorer.scores(board) and board.is_legal(usual):
+            after = board.copy(stack=False)
+            after.push(usual)
+            elsewhere.append(after)
+    score_all(scorer, [after for after in elsewhere if not decided(after)])
     habits = []
-    for candidate in found:
-        board = chess.Board(candidate.fen)
+    for board, candidate in zip(boards, found):
         scores = scorer.scores(board)
         tick()
         usual = chess.Move.from_uci(candidate.usual)

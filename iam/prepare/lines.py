@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 
 import chess
 
-from iam.prepare.scoring import MoveScorer, move_score, position_value
+from iam.prepare.scoring import MoveScorer, decided, move_score, position_value, score_all
 from iam.prepare.tree import Predictor
 
 __all__ = ["LineSettings", "PlanNode", "Line", "Plan", "prepare_lines", "main_line", "numbered"]
@@ -158,79 +158,117 @@ class Plan:
 
 
 class _Search:
-    """One expectimax over his beliefs; predictions kept by position."""
+    """One expectimax over his beliefs, grown ply by ply; predictions kept by position.
+
+    The tree's shape depends on nothing deeper than each node (our candidates on the
+    scores of the position, his replies on his beliefs and the line's probability), so it
+    is grown a ply at a time, each ply's positions scored in one batch (an engine spreads
+    a batch over its processes), and the values are backed up from the leaves afterwards.
+    """
 
     def __init__(self, predictor: Predictor, scorer: MoveScorer, settings: LineSettings, us: chess.Color, tick, known) -> None:
         self.predictor, self.scorer, self.settings, self.us, self.tick = predictor, scorer, settings, us, tick
         self.known = known
         self.beliefs: dict[str, dict[chess.Move, float]] = {}
+        self.familiar: dict[int, list[chess.Move]] = {}
+        """Our moves his opponents played at each of our nodes (by the node's id), most played first."""
         self.nodes = 0
 
     def ours(self, board: chess.Board, value: int) -> float:
         return value if board.turn == self.us else -value
 
-    def expand(self, board: chess.Board, reach: float) -> PlanNode:
+    def grow(self, board: chess.Board) -> PlanNode:
+        """The prepared tree from ``board``, with every node's value."""
+        root = self._node(board, 1.0)
+        frontier = [(root, board.copy())]
+        while frontier:
+            score_all(self.scorer, [position for _, position in frontier if not decided(position)])
+            growing = []
+            for node, position in frontier:
+                node.static = node.value = self.ours(position, position_value(self.scorer, position))
+                if position.ply() < self.settings.plies and not position.is_game_over(claim_draw=False):
+                    growing.append((node, position))
+            score_all(self.scorer, [after for after in self._familiar_elsewhere(growing) if not decided(after)])
+            frontier = []
+            for node, position in growing:
+                frontier.extend(self._our_move(position, node) if node.our_turn else self._his_move(position, node))
+        self._back_up(root)
+        return root
+
+    def _node(self, board: chess.Board, reach: float) -> PlanNode:
         self.nodes += 1
         self.tick()
-        node = PlanNode(board.fen(), board.ply(), board.turn == self.us, reach)
-        node.static = node.value = self.ours(board, position_value(self.scorer, board))
-        if board.ply() >= self.settings.plies or board.is_game_over(claim_draw=False):
-            return node
-        if node.our_turn:
-            self._our_move(board, node, reach)
-        else:
-            self._his_move(board, node, reach)
-        return node
+        return PlanNode(board.fen(), board.ply(), board.turn == self.us, reach)
 
-    def _our_move(self, board: chess.Board, node: PlanNode, reach: float) -> None:
+    def _child(self, board: chess.Board, move: chess.Move, reach: float) -> tuple[PlanNode, chess.Board]:
+        after = board.copy()
+        after.push(move)
+        return self._node(after, reach), after
+
+    def _familiar_elsewhere(self, growing: list[tuple[PlanNode, chess.Board]]) -> list[chess.Board]:
+        """Where his opponents' moves at our nodes lead, for those outside the scorer's best: to be scored in one batch."""
+        found = []
+        for node, board in growing:
+            if node.our_turn:
+                self.familiar[id(node)] = known = self.known(board)
+                scores = self.scorer.scores(board)
+                for move in known:
+                    if move not in scores and board.is_legal(move):
+                        after = board.copy(stack=False)
+                        after.push(move)
+                        found.append(after)
+        return found
+
+    def _our_move(self, board: chess.Board, node: PlanNode) -> list[tuple[PlanNode, chess.Board]]:
         scores = self.scorer.scores(board)
         best = max(scores.values())
         ranked = sorted(scores.items(), key=lambda item: (-item[1], item[0].uci()))
         candidates = [move for move, score in ranked if score >= best - self.settings.our_margin][: self.settings.our_width]
-        known = self.known(board)
-        for move in known:
+        for move in self.familiar[id(node)]:
             if move not in candidates and move_score(self.scorer, board, move) >= best - self.settings.known_margin:
                 candidates.append(move)
-        for move in candidates:
-            board.push(move)
-            node.children[move.uci()] = (None, self.expand(board, reach))
-            board.pop()
-        node.choice = self._choice(node, candidates, known)
-        node.value = node.children[node.choice][1].value
-        margin = self.settings.alternative_margin
-        if margin is not None:
-            others = sorted((m.uci() for m in candidates if m.uci() != node.choice), key=lambda uci: (-node.children[uci][1].value, uci))
-            node.alternatives = [uci for uci in others if node.children[uci][1].value >= node.value - margin]
+        children = [self._child(board, move, node.reach) for move in candidates]
+        node.children = {move.uci(): (None, child) for move, (child, _) in zip(candidates, children)}
+        return children
 
-    def _choice(self, node: PlanNode, candidates: list[chess.Move], known: list[chess.Move]) -> str:
-        """The best-valued candidate, or his opponents' most played one when it is worth nearly as much."""
-        value = {move.uci(): node.children[move.uci()][1].value for move in candidates}
-        best = max(candidates, key=lambda move: value[move.uci()]).uci()
-        familiar = next((move.uci() for move in known if move.uci() in value), None)
-        if familiar is not None and value[familiar] >= value[best] - self.settings.familiar_margin:
-            return familiar
-        return best
-
-    def _his_move(self, board: chess.Board, node: PlanNode, reach: float) -> None:
+    def _his_move(self, board: chess.Board, node: PlanNode) -> list[tuple[PlanNode, chess.Board]]:
         key = board.epd()
         if key not in self.beliefs:
             self.beliefs[key] = self.predictor.predict_proba(board)
         ranked = sorted(self.beliefs[key].items(), key=lambda item: (-item[1], item[0].uci()))
         settings = self.settings
         followed = [
-            (move, float(p)) for move, p in ranked if p >= settings.reply_min and reach * p >= settings.min_probability
+            (move, float(p)) for move, p in ranked if p >= settings.reply_min and node.reach * p >= settings.min_probability
         ][: settings.reply_width]
-        if not followed:
+        children = [self._child(board, move, node.reach * belief) for move, belief in followed]
+        node.children = {move.uci(): (belief, child) for (move, belief), (child, _) in zip(followed, children)}
+        return children
+
+    def _back_up(self, node: PlanNode) -> None:
+        """Values from the leaves up: the best of our candidates at ours, the expectation at his."""
+        if not node.children:
             return
-        expected = 0.0
-        for move, belief in followed:
-            board.push(move)
-            child = self.expand(board, reach * belief)
-            board.pop()
-            node.children[move.uci()] = (belief, child)
-            expected += belief * child.value
-        node.rest = max(0.0, 1.0 - sum(belief for _, belief in followed))
-        node.value = expected + node.rest * node.static
+        for _, child in node.children.values():
+            self._back_up(child)
+        if node.our_turn:
+            self._choose(node)
+            return
+        node.value = sum(belief * child.value for belief, child in node.children.values())
+        node.rest = max(0.0, 1.0 - sum(belief for belief, _ in node.children.values()))
+        node.value += node.rest * node.static
+
+    def _choose(self, node: PlanNode) -> None:
+        """Our chosen move (the best-valued candidate, or his opponents' most played one when it is worth nearly
+        as much) and the alternatives worth within ``alternative_margin`` of it."""
+        value = {uci: child.value for uci, (_, child) in node.children.items()}
+        best = max(value, key=value.get)
+        familiar = next((move.uci() for move in self.familiar[id(node)] if move.uci() in value), None)
+        node.choice = familiar if familiar is not None and value[familiar] >= value[best] - self.settings.familiar_margin else best
+        node.value = value[node.choice]
+        margin = self.settings.alternative_margin
+        if margin is not None:
+            others = sorted((uci for uci in value if uci != node.choice), key=lambda uci: (-value[uci], uci))
+            node.alternatives = [uci for uci in others if value[uci] >= node.value - margin]
 
 
 def prepare_lines(
@@ -248,7 +286,7 @@ def prepare_lines(
     ``known(board)``: our moves his opponents played in his games there; ``tick()`` is called per node.
     """
     search = _Search(predictor, scorer, settings, not his_color, tick, known)
-    root = search.expand(board.copy(), 1.0)
+    root = search.grow(board.copy())
     lines = sorted(_lines(root, board.copy()), key=lambda line: (not line.main, -line.probability, line.moves))
     return Plan(his_color, root, lines, main_line(board, scorer, settings.plies, not his_color), search.nodes)
 

@@ -25,7 +25,7 @@ import chess
 from iam.engine_analysis import MATE_SCORE, MAX_CENTIPAWNS, EngineAnalyser
 from search.chess.scoring import score_root_moves
 
-__all__ = ["MoveScorer", "SearchScorer", "EngineScorer", "move_score", "position_value", "score_all"]
+__all__ = ["MoveScorer", "SearchScorer", "EngineScorer", "move_score", "position_value", "score_all", "decided"]
 
 
 class MoveScorer(Protocol):
@@ -86,11 +86,13 @@ class EngineScorer:
     analysis would give save for the engine's own MultiPV noise, at a small fraction of a
     complete analysis's cost; any other move a caller asks about (his usual move, a
     move his opponents played) is valued by :func:`move_score`, one more analysis of the
-    position it leads to. Analyses of each width are cached apart.
+    position it leads to. Analyses of each width are cached apart. ``engines`` engine
+    processes share each batch of :meth:`analyse_many` (the same scores, sooner on as
+    many cores).
     """
 
-    def __init__(self, path: str, *, depth: int = 12, cache: str | None = None, lines: int | None = 3) -> None:
-        self.analyser = EngineAnalyser(path, depth=depth, cache=cache, lines=lines)
+    def __init__(self, path: str, *, depth: int = 12, cache: str | None = None, lines: int | None = 3, engines: int = 1) -> None:
+        self.analyser = EngineAnalyser(path, depth=depth, cache=cache, lines=lines, engines=engines)
         self._known: dict[str, dict[chess.Move, int]] = {}
 
     @property
@@ -119,11 +121,16 @@ def score_all(scorer: MoveScorer, boards: Iterable[chess.Board], progress: Calla
     scorer.analyse_many(list(boards), progress)
 
 
+def decided(board: chess.Board) -> bool:
+    """A position :func:`position_value` values without the scorer: mate, stalemate or bare kings."""
+    return board.is_checkmate() or board.is_stalemate() or board.is_insufficient_material()
+
+
 def position_value(scorer: MoveScorer, board: chess.Board) -> int:
     """The position's value for the side to move: its best move's score; mated -MATE_SCORE, drawn 0."""
     if board.is_checkmate():
         return -MATE_SCORE
-    if board.is_stalemate() or board.is_insufficient_material():
+    if decided(board):
         return 0
     scores = scorer.scores(board)
     return max(scores.values()) if scores else 0

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
+import shutil
 import stat
 
 import chess
@@ -62,6 +64,7 @@ def test_prepare_writes_the_dossier_and_a_readable_book(small_pgn, model_file, t
         (["--half-life", "0"], "--half-life"),
         (["--prior-strength", "0"], "--prior-strength must be positive"),
         (["--population-strength", "-1"], "--population-strength must be at least 0"),
+        (["--jobs", "0"], "--jobs must be at least 1"),
     ],
 )
 def test_bad_options_are_one_line_errors(small_pgn, model_file, tmp_path, capsys, options, message):
@@ -159,3 +162,23 @@ def test_an_engine_that_dies_under_the_default_model(small_pgn, tmp_path, capsys
     code, _, err = run(capsys, "prepare", str(small_pgn), "--player", "Botvinnik", "--no-model-cache", "--plies", "2",
                        "--engine", str(engine), "--engine-cache", str(tmp_path / "cache.sqlite"), "--out", str(tmp_path / "o"), "--quiet")
     assert code == 2 and err.startswith("iam: error: ") and "engine" in err and err.count("\n") == 1
+
+
+STOCKFISH = shutil.which("stockfish") or shutil.which("/usr/games/stockfish")
+
+
+@pytest.mark.skipif(STOCKFISH is None, reason="no stockfish installed (Debian: apt-get install stockfish)")
+def test_two_engines_write_the_dossier_one_engine_writes(small_pgn, model_file, tmp_path, capsys):
+    written = {}
+    for jobs in ("1", "2"):
+        out = tmp_path / jobs
+        code, _, err = run(capsys, "prepare", str(small_pgn), "--player", "Botvinnik", "--model", str(model_file), "--plies", "4",
+                           "--engine", STOCKFISH, "--engine-depth", "6", "--engine-cache", str(tmp_path / f"{jobs}.sqlite"),
+                           "--jobs", jobs, "--out", str(out), "--quiet")
+        assert code == 0, err
+        data = json.loads((out / "dossier.json").read_text())
+        assert data["config"].pop("jobs") == min(int(jobs), os.cpu_count() or 1)  # --jobs is capped at the CPUs
+        data["config"].pop("engine_cache")
+        written[jobs] = (data, (out / "lines.pgn").read_text(), (out / "book.bin").read_bytes())
+    assert written["1"] == written["2"]
+    assert written["1"][0]["sides"][0]["lines"] and written["1"][0]["sides"][1]["lines"]

@@ -244,7 +244,7 @@ def test_an_engine_whose_process_has_ended_before_the_next_position_is_one_line(
 
         def kill_and_wait(count: int) -> None:
             os.kill(int(pid_file.read_text()), signal.SIGKILL)
-            loop = analyser._engine.protocol.loop
+            loop = analyser._engines[0].protocol.loop
             for _ in range(500):  # up to 5 s for the background loop to notice and close
                 if loop.is_closed():
                     return
@@ -281,9 +281,9 @@ def test_an_analysis_asked_of_a_closed_event_loop_is_the_engine_ending():
             raise RuntimeError("Event loop is closed")
 
     analyser = EngineAnalyser.__new__(EngineAnalyser)
-    analyser._engine = Dead()
+    analyser._engines = [Dead()]
     analyser._stop_engine()
-    assert closed == ["quit", "close"] and analyser._engine is None
+    assert closed == ["quit", "close"] and analyser._engines == [None]
 
 
 @pytest.mark.parametrize(
@@ -559,3 +559,46 @@ def test_an_analysis_its_stopped_event_loop_never_runs_is_the_engine_ending():
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", RuntimeWarning)  # the analysis it never ran
             loop.close()
+
+
+def test_two_engines_give_the_scores_one_engine_gives(stockfish, tmp_path):
+    """A batch spread over two engine processes: the same scores, each position analysed once, progress counted."""
+    positions = boards([*MIDDLEGAMES, HANGING_QUEEN, BACK_RANK, chess.STARTING_FEN])
+    positions.append(positions[0].copy())  # a copy is asked for once and reported twice
+    for lines in (None, 3):
+        with EngineAnalyser(stockfish, depth=6, lines=lines) as one:
+            alone = one.analyse_many(positions)
+        told = []
+        with EngineAnalyser(stockfish, depth=6, lines=lines, engines=2, cache=tmp_path / f"{lines}.sqlite") as two:
+            spread = two.analyse_many(positions, progress=told.append)
+            assert all(engine is not None for engine in two._engines)  # both processes did work
+            assert two.fresh == len(positions) - 1
+        assert [result.scores for result in spread] == [result.scores for result in alone]
+        assert [list(result.scores) for result in spread] == [list(result.scores) for result in alone]  # same order too
+        assert sum(told) == len(positions)
+
+
+def test_an_engine_dying_beside_another_keeps_what_both_finished(tmp_path):
+    fens = [f"{king}/8/8/8/8/8/8/K7 {side} - - 0 1" for king in ("7k", "6k1", "5k2") for side in "wb"]
+    engine = _fake_engine(tmp_path, "GOOD|GOOD|DIE")  # each process dies at its third position
+    cache = tmp_path / "cache.sqlite"
+    with EngineAnalyser(engine, depth=2, cache=cache, engines=2) as analyser:
+        with pytest.raises(EngineError, match=r"failed during analysis .*: (\d) of 6 positions finished and kept in the cache") as error:
+            analyser.analyse_many(boards(fens))
+    assert "\n" not in str(error.value)
+    finished = int(str(error.value).split(": ")[-1].split(" of ")[0])
+    assert 2 <= finished <= 4  # the engine that died first had finished two
+    engine.unlink()
+    kept = 0
+    with EngineAnalyser(engine, depth=2, cache=cache) as offline:
+        for board in boards(fens):
+            try:
+                kept += bool(offline.analyse(board).scores)
+            except EngineError as missing:
+                assert "not found" in str(missing)
+    assert kept == finished  # every position it counted as finished is in the cache, and no other
+
+
+def test_an_engine_count_below_one_is_refused():
+    with pytest.raises(ValueError, match="engines must be a positive integer"):
+        EngineAnalyser("stockfish", engines=0)

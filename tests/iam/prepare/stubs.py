@@ -44,3 +44,23 @@ class StubScorer:
 
     def close(self) -> None:
         pass
+
+
+class BatchScorer(StubScorer):
+    """A :class:`StubScorer` that notes the batches it is handed and each position read outside one."""
+
+    def __init__(self, table: dict[tuple[str, ...], dict[str, int]]) -> None:
+        super().__init__(table)
+        self.batches: list[list[str]] = []
+        self.unbatched: list[str] = []
+        self._batched: set[str] = set()
+
+    def scores(self, board: chess.Board) -> dict[chess.Move, int]:
+        if board.epd() not in self._batched:
+            self.unbatched.append(board.epd())
+        return super().scores(board)
+
+    def analyse_many(self, boards, progress=None) -> None:
+        self.batches.append([board.epd() for board in boards])
+        self._batched.update(self.batches[-1])
+        super().analyse_many(boards, progress)

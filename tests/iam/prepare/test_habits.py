@@ -9,7 +9,7 @@ from iam.prepare.habits import candidates, find_habits
 from iam.prepare.lines import LineSettings, prepare_lines
 from iam.prepare.tree import build_repertoire
 
-from .stubs import StubPredictor, StubScorer, after
+from .stubs import BatchScorer, StubPredictor, StubScorer, after
 
 
 def game(index: int, *ucis: str) -> PlayerGame:
@@ -48,3 +48,11 @@ def test_a_usual_move_outside_the_scorer_lines_is_still_judged():
     habits = find_habits(found, scorer, min_loss=50)
     assert [(h.usual_san, h.best_san, h.cost) for h in habits] == [("f6", "e5", 110)]
     assert after("e2e4", "f7f6").epd() in scorer.asked
+
+
+def test_his_positions_and_where_his_usual_moves_lead_are_scored_in_two_batches():
+    tree = build_repertoire(GAMES, chess.BLACK, plies=2)
+    scorer = BatchScorer({("e2e4",): {"e7e5": 20, "c7c5": 15}, ("e2e4", "f7f6"): {"d2d4": 90}})
+    habits = find_habits(candidates(tree, None, StubPredictor({}), habit_games=2), scorer, min_loss=50)
+    assert scorer.batches == [[after("e2e4").epd()], [after("e2e4", "f7f6").epd()]] and scorer.unbatched == []
+    assert [(h.usual_san, h.cost) for h in habits] == [("f6", 110)]

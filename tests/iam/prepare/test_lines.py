@@ -7,7 +7,7 @@ import pytest
 
 from iam.prepare.lines import LineSettings, prepare_lines
 
-from .stubs import StubPredictor, StubScorer
+from .stubs import BatchScorer, StubPredictor, StubScorer, after
 
 # We are White, he is Black, two plies. Our candidates at the start: e4 (50) and d4 (40),
 # within the 30 cp margin; c4 (-100) is not.
@@ -130,3 +130,27 @@ def test_a_known_move_outside_the_scorer_lines_is_valued_by_the_position_it_lead
     outside = LineSettings(plies=2, our_width=1, our_margin=0, known_margin=29, reply_min=0.2, min_probability=0.01)
     prepared = prepare_lines(chess.Board(), chess.BLACK, StubPredictor(BELIEFS), StubScorer(scores), outside, known=known)
     assert sorted(prepared.root.children) == ["e2e4"]
+
+
+def test_the_tree_is_scored_a_ply_at_a_time_in_batches():
+    """Every position the search reads was handed to the scorer in a batch first (an engine spreads a batch over its
+    processes): the tree's positions ply by ply, and where our familiar moves outside the scorer's lines lead."""
+    scores = {(): {"e2e4": 50}, ("c2c4",): {"e7e5": -20}, **{key: value for key, value in SCORES.items() if key}}
+    known = lambda board: [chess.Move.from_uci("c2c4")] if board.ply() == 0 else []  # noqa: E731
+    scorer = BatchScorer(scores)
+    settings = LineSettings(plies=2, our_width=1, our_margin=0, known_margin=40, reply_min=0.2, min_probability=0.01)
+    prepared = prepare_lines(chess.Board(), chess.BLACK, StubPredictor(BELIEFS), scorer, settings, known=known)
+    tree = {chess.Board(node.fen).epd() for node in _nodes(prepared.root)}
+    assert len(tree) == 5 and not tree & set(scorer.unbatched)  # the main line past the tree may read alone
+    assert scorer.batches[:3] == [
+        [chess.Board().epd()],
+        [after("c2c4").epd()],  # c4 is outside the scorer's lines: where it leads, before it is weighed
+        [after("e2e4").epd(), after("c2c4").epd()],
+    ]
+    assert sorted(prepared.root.children) == ["c2c4", "e2e4"]
+
+
+def _nodes(node):
+    yield node
+    for _, child in node.children.values():
+        yield from _nodes(child)

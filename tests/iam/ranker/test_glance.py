@@ -46,7 +46,7 @@ def test_the_glance_family_reads_the_engine_at_depth_one_from_the_same_cache(tmp
         evidence.close()
     with EngineAnalyser(STOCKFISH, depth=GLANCE_DEPTH, cache=cache) as analyser:
         shallow = analyser.analyse(board).scores
-        assert analyser._engine is None  # served from the cache: the family stored it where the engine's go
+        assert analyser._engines == [None]  # served from the cache: the family stored it where the engine's go
     expected = score_features(shallow, position.moves, "glance")
     assert set(found) == set(family_columns("engine")) | set(family_columns("glance"))
     for name, column in expected.items():
