@@ -1,6 +1,7 @@
 """Cost of engine evidence: every legal move scored by a UCI engine, and the cache.
 
-    .venv/bin/python benchmarks/bench_engine.py [--engine PATH] [--positions 20] [--depths 1,4,8,12] [--json]
+    .venv/bin/python benchmarks/bench_engine.py [--engine PATH] [--positions 20] [--depths 1,4,8,12]
+        [--batch-depth 12] [--repeats 3] [--json]
 
 Positions: ply 30 of the first long games (at least 60 plies) of the bundled Botvinnik
 file, so the set is fixed and needs no list here.
@@ -11,6 +12,11 @@ Reported, each as the median over the positions:
 - best move only: the same engine asked for its single best line (MultiPV 1, hash
   cleared) at the same depth, to show what scoring every move costs on top;
 - cache hit: ``analyse`` of a cached position by an analyser that never starts the engine.
+
+And one batch: ``analyse_many`` of all the positions from an empty cache, the engine's best
+3 moves at ``--batch-depth`` (as the dossier asks), on one engine process and spread over
+two (``engines=2``), alternating, ``--repeats`` times each: the median seconds of each and
+their ratio (one over two; up to 2 on two free cores), and whether both gave the same scores.
 
 Without an engine (none given, none on PATH, no /usr/games/stockfish) it says so and exits.
 """
@@ -77,11 +83,25 @@ def time_cache_hits(engine: str, cache: Path, boards: list[chess.Board], depth: 
     return times
 
 
+def time_batch(engine: str, boards: list[chess.Board], depth: int, engines: int) -> tuple[float, list]:
+    """Seconds for one ``analyse_many`` of ``boards`` from an empty cache on ``engines`` processes, and the scores."""
+    with tempfile.TemporaryDirectory() as folder, EngineAnalyser(
+        engine, depth=depth, cache=Path(folder) / "batch.sqlite", lines=3, engines=engines
+    ) as analyser:
+        for lane in range(engines):  # start the engines outside the timing
+            analyser._running_engine(lane)
+        started = time.perf_counter()
+        results = analyser.analyse_many(boards)
+        return time.perf_counter() - started, [result.scores for result in results]
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--engine", default=shutil.which("stockfish") or shutil.which("/usr/games/stockfish"))
     parser.add_argument("--positions", type=int, default=20)
     parser.add_argument("--depths", default="1,4,8,12")
+    parser.add_argument("--batch-depth", type=int, default=12)
+    parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--json", action="store_true", help="print a machine-readable summary")
     args = parser.parse_args()
     if not args.engine or not shutil.which(args.engine):
@@ -104,8 +124,19 @@ def main() -> int:
             rows[-1]["all_over_best"] = round(rows[-1]["all_moves_ms"] / max(rows[-1]["best_move_ms"], 1e-3), 1)
             if not args.json:
                 print(rows[-1], flush=True)
+    seconds: dict[int, list[float]] = {1: [], 2: []}
+    scores: dict[int, list] = {}
+    for _ in range(args.repeats):
+        for engines in (1, 2):
+            took, scores[engines] = time_batch(args.engine, boards, args.batch_depth, engines)
+            seconds[engines].append(took)
+    one, two = (statistics.median(seconds[engines]) for engines in (1, 2))
+    batch = {"depth": args.batch_depth, "one_engine_s": round(one, 2), "two_engines_s": round(two, 2),
+             "one_over_two": round(one / two, 2), "same_scores": scores[1] == scores[2]}
+    if not args.json:
+        print({"batch": batch}, flush=True)
     legal = statistics.median(board.legal_moves.count() for board in boards)
-    summary = {"engine": args.engine, "positions": len(boards), "median_legal_moves": legal, "rows": rows}
+    summary = {"engine": args.engine, "positions": len(boards), "median_legal_moves": legal, "rows": rows, "batch": batch}
     print(json.dumps(summary, indent=2) if args.json else f"{len(boards)} positions, median {legal} legal moves")
     return 0
 
