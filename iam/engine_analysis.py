@@ -303,8 +303,8 @@ class EngineAnalyser:
                         results.put((key, self._score_moves(board, lane)))
                     except BaseException as exc:  # handed to the committing thread, which raises it
                         stop.set()
-                        self._stop_engine(lane)
                         results.put((key, exc))
+                        self._stop_engine(lane)
                         break
             finally:
                 results.put(None)
@@ -323,8 +323,12 @@ class EngineAnalyser:
                     failure = failure or message
                 else:
                     finished(*message)
-        finally:
-            stop.set()  # also when this thread is interrupted: the engines end with the positions in hand
+        except BaseException:  # interrupted, or a commit failed: the engines end with the positions in hand
+            stop.set()
+            for thread in threads:
+                thread.join()
+            _commit_left(results, finished)
+            raise
         for thread in threads:
             thread.join()
         if failure is not None:
@@ -412,6 +416,20 @@ class EngineAnalyser:
             engine, self._engines[index] = self._engines[index], None
             if engine is not None:
                 _quit(engine)
+
+
+def _commit_left(results: queue.SimpleQueue, finished: Callable[[str, dict[chess.Move, int]], None]) -> None:
+    """Commit the analyses still queued after the committing thread was interrupted, while committing works."""
+    while True:
+        try:
+            message = results.get_nowait()
+        except queue.Empty:
+            return
+        if message is not None and not isinstance(message[1], BaseException):
+            try:
+                finished(*message)
+            except Exception:
+                return
 
 
 _ENGINE_FAILURES = (chess.engine.EngineError, ConnectionError, concurrent.futures.CancelledError, TimeoutError)

@@ -169,7 +169,8 @@ class _Search:
     def __init__(self, predictor: Predictor, scorer: MoveScorer, settings: LineSettings, us: chess.Color, tick, known) -> None:
         self.predictor, self.scorer, self.settings, self.us, self.tick = predictor, scorer, settings, us, tick
         self.known = known
-        self.beliefs: dict[str, dict[chess.Move, float]] = {}
+        self.beliefs: dict[tuple[str, int], dict[chess.Move, float]] = {}
+        """His beliefs by position and ply (a model may read the move number and the moves before)."""
         self.familiar: dict[int, list[chess.Move]] = {}
         """Our moves his opponents played at each of our nodes (by the node's id), most played first."""
         self.nodes = 0
@@ -232,7 +233,7 @@ class _Search:
         return children
 
     def _his_move(self, board: chess.Board, node: PlanNode) -> list[tuple[PlanNode, chess.Board]]:
-        key = board.epd()
+        key = (board.epd(), board.ply())
         if key not in self.beliefs:
             self.beliefs[key] = self.predictor.predict_proba(board)
         ranked = sorted(self.beliefs[key].items(), key=lambda item: (-item[1], item[0].uci()))
@@ -253,9 +254,11 @@ class _Search:
         if node.our_turn:
             self._choose(node)
             return
-        node.value = sum(belief * child.value for belief, child in node.children.values())
+        expected = 0.0
+        for belief, child in node.children.values():  # added one by one: sum() rounds otherwise on newer Pythons
+            expected += belief * child.value
         node.rest = max(0.0, 1.0 - sum(belief for belief, _ in node.children.values()))
-        node.value += node.rest * node.static
+        node.value = expected + node.rest * node.static
 
     def _choose(self, node: PlanNode) -> None:
         """Our chosen move (the best-valued candidate, or his opponents' most played one when it is worth nearly

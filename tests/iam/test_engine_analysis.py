@@ -568,14 +568,23 @@ def test_two_engines_give_the_scores_one_engine_gives(stockfish, tmp_path):
     for lines in (None, 3):
         with EngineAnalyser(stockfish, depth=6, lines=lines) as one:
             alone = one.analyse_many(positions)
-        told = []
+        told, lanes = [], []
         with EngineAnalyser(stockfish, depth=6, lines=lines, engines=2, cache=tmp_path / f"{lines}.sqlite") as two:
+            two._score_moves = _noting_lanes(two._score_moves, lanes)
             spread = two.analyse_many(positions, progress=told.append)
-            assert all(engine is not None for engine in two._engines)  # both processes did work
             assert two.fresh == len(positions) - 1
+        assert sorted(set(lanes)) == [0, 1] and len(lanes) == len(positions) - 1  # both processes did work
         assert [result.scores for result in spread] == [result.scores for result in alone]
         assert [list(result.scores) for result in spread] == [list(result.scores) for result in alone]  # same order too
         assert sum(told) == len(positions)
+
+
+def _noting_lanes(score_moves, lanes: list[int]):
+    def noted(board, lane=0):
+        lanes.append(lane)
+        return score_moves(board, lane)
+
+    return noted
 
 
 def test_an_engine_dying_beside_another_keeps_what_both_finished(tmp_path):

@@ -154,3 +154,29 @@ def _nodes(node):
     yield node
     for _, child in node.children.values():
         yield from _nodes(child)
+
+
+class HistoryPredictor:
+    """Beliefs by the moves that reached the position, as a model reading the moves before and the move number."""
+
+    TABLE = {
+        ("g1f3",): {"g8f6": 1.0},
+        ("g1f3", "g8f6", "f3g1"): {"f6g8": 1.0},
+        ("e2e4",): {"c7c5": 1.0},
+        ("g1f3", "g8f6", "f3g1", "f6g8", "e2e4"): {"e7e5": 1.0},
+    }
+
+    def predict_proba(self, board: chess.Board) -> dict[chess.Move, float]:
+        moves = tuple(move.uci() for move in board.move_stack)
+        return {chess.Move.from_uci(uci): p for uci, p in self.TABLE.get(moves, {}).items()}
+
+
+def test_a_position_met_at_two_plies_is_believed_at_each():
+    """1. e4 and 1. Nf3 Nf6 2. Ng1 Ng8 3. e4 are one position, met at plies 1 and 5: his beliefs are asked at each."""
+    scores = {(): {"e2e4": 10, "g1f3": 10}, ("g1f3", "g8f6"): {"f3g1": 0}}
+    settings = LineSettings(plies=6, our_width=2, our_margin=30, reply_min=0.1, min_probability=0.01)
+    root = prepare_lines(chess.Board(), chess.BLACK, HistoryPredictor(), StubScorer(scores), settings).root
+    early = root.children["e2e4"][1]
+    late = root.children["g1f3"][1].children["g8f6"][1].children["f3g1"][1].children["f6g8"][1].children["e2e4"][1]
+    assert chess.Board(early.fen).epd() == chess.Board(late.fen).epd() and (early.ply, late.ply) == (1, 5)
+    assert list(early.children) == ["c7c5"] and list(late.children) == ["e7e5"]
