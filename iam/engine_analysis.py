@@ -337,12 +337,11 @@ class EngineAnalyser:
                 raise self._failure(missing[key], exc) from exc
             raise exc
 
-    def _failure(self, board: chess.Board | None, exc: BaseException) -> EngineError:
+    def _failure(self, board: chess.Board, exc: BaseException) -> EngineError:
         """The one-line EngineError for an engine that failed on ``board``, with the positions finished so far."""
         kept = "kept in the cache" if self._cache.on_disk else "kept"
         if isinstance(exc, TimeoutError):
-            where = f" on {board.epd()}" if board is not None else ""
-            reason = f"no answer within {self.analysis_timeout:g} s at depth {self.depth}{where}"
+            reason = f"no answer within {self.analysis_timeout:g} s at depth {self.depth} on {board.epd()}"
         else:
             reason = str(exc).replace("\n", " ") or "its connection was closed"
         return EngineError(

@@ -18,7 +18,7 @@ from dataclasses import asdict, dataclass
 import chess
 
 from iam.prepare.lines import Plan
-from iam.prepare.scoring import MoveScorer, decided, move_score, score_all
+from iam.prepare.scoring import MoveScorer, beyond_lines, move_score, score_all
 from iam.prepare.tree import Predictor, Repertoire
 
 __all__ = ["Candidate", "Habit", "candidates", "find_habits"]
@@ -94,14 +94,8 @@ def find_habits(
     """
     boards = [chess.Board(candidate.fen) for candidate in found]
     score_all(scorer, boards)
-    elsewhere = []
-    for board, candidate in zip(boards, found):
-        usual = chess.Move.from_uci(candidate.usual)
-        if usual not in scorer.scores(board) and board.is_legal(usual):
-            after = board.copy(stack=False)
-            after.push(usual)
-            elsewhere.append(after)
-    score_all(scorer, [after for after in elsewhere if not decided(after)])
+    score_all(scorer, [after for board, candidate in zip(boards, found)
+                       for after in beyond_lines(scorer, board, [chess.Move.from_uci(candidate.usual)])])
     habits = []
     for board, candidate in zip(boards, found):
         scores = scorer.scores(board)

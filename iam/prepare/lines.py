@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 
 import chess
 
-from iam.prepare.scoring import MoveScorer, decided, move_score, position_value, score_all
+from iam.prepare.scoring import MoveScorer, beyond_lines, decided, move_score, position_value, score_all
 from iam.prepare.tree import Predictor
 
 __all__ = ["LineSettings", "PlanNode", "Line", "Plan", "prepare_lines", "main_line", "numbered"]
@@ -158,7 +158,7 @@ class Plan:
 
 
 class _Search:
-    """One expectimax over his beliefs, grown ply by ply; predictions kept by position.
+    """One expectimax over his beliefs, grown ply by ply; predictions kept by position and ply.
 
     The tree's shape depends on nothing deeper than each node (our candidates on the
     scores of the position, his replies on his beliefs and the line's probability), so it
@@ -189,7 +189,7 @@ class _Search:
                 node.static = node.value = self.ours(position, position_value(self.scorer, position))
                 if position.ply() < self.settings.plies and not position.is_game_over(claim_draw=False):
                     growing.append((node, position))
-            score_all(self.scorer, [after for after in self._familiar_elsewhere(growing) if not decided(after)])
+            score_all(self.scorer, self._familiar_elsewhere(growing))
             frontier = []
             for node, position in growing:
                 frontier.extend(self._our_move(position, node) if node.our_turn else self._his_move(position, node))
@@ -212,12 +212,7 @@ class _Search:
         for node, board in growing:
             if node.our_turn:
                 self.familiar[id(node)] = known = self.known(board)
-                scores = self.scorer.scores(board)
-                for move in known:
-                    if move not in scores and board.is_legal(move):
-                        after = board.copy(stack=False)
-                        after.push(move)
-                        found.append(after)
+                found.extend(beyond_lines(self.scorer, board, known))
         return found
 
     def _our_move(self, board: chess.Board, node: PlanNode) -> list[tuple[PlanNode, chess.Board]]:

@@ -25,7 +25,7 @@ import chess
 from iam.engine_analysis import MATE_SCORE, MAX_CENTIPAWNS, EngineAnalyser
 from search.chess.scoring import score_root_moves
 
-__all__ = ["MoveScorer", "SearchScorer", "EngineScorer", "move_score", "position_value", "score_all", "decided"]
+__all__ = ["MoveScorer", "SearchScorer", "EngineScorer", "move_score", "position_value", "score_all", "decided", "beyond_lines"]
 
 
 class MoveScorer(Protocol):
@@ -124,6 +124,20 @@ def score_all(scorer: MoveScorer, boards: Iterable[chess.Board], progress: Calla
 def decided(board: chess.Board) -> bool:
     """A position :func:`position_value` values without the scorer: mate, stalemate or bare kings."""
     return board.is_checkmate() or board.is_stalemate() or board.is_insufficient_material()
+
+
+def beyond_lines(scorer: MoveScorer, board: chess.Board, moves: Iterable[chess.Move]) -> list[chess.Board]:
+    """Where those of ``moves`` the scorer's lines leave out lead (legal ones, not :func:`decided` there):
+    the positions :func:`move_score` will value them by, to be scored ahead in a batch."""
+    scores = scorer.scores(board)
+    found = []
+    for move in moves:
+        if move not in scores and board.is_legal(move):
+            after = board.copy(stack=False)
+            after.push(move)
+            if not decided(after):
+                found.append(after)
+    return found
 
 
 def position_value(scorer: MoveScorer, board: chess.Board) -> int:
