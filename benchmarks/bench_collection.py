@@ -5,7 +5,7 @@
 A collection of ``--games`` games is generated from the bundled masters' games with
 varied headers (invented players, ratings, dates, time controls, events), as one plain
 PGN file, and one four times as large. Each run reads a collection through
-:func:`iam.collection.map_chunks` on a real Dask cluster (a ``LocalCluster`` of
+:func:`iam.games.collection.map_chunks` on a real Dask cluster (a ``LocalCluster`` of
 separate worker processes, one thread each): every game's headers read, its moves
 replayed on a board, and the filter ``--min-plies 20`` applied (every game is replayed
 to count its plies; a short one is left out, and counted). Runs alternate between one and two workers, ``--repeats`` times each;
@@ -30,10 +30,10 @@ from pathlib import Path
 
 import psutil
 
-from iam.bundled import bundled_pgn, manifest
-from iam.collection import CollectionReport, map_chunks
 from iam.execution import Execution
-from iam.filters import GameFilter
+from iam.games.bundled import bundled_pgn, manifest
+from iam.games.collection import CollectionReport, map_chunks
+from iam.games.filters import GameFilter
 
 FIRST = ("Anna", "Boris", "Chen", "Dara", "Emil", "Fatima", "Goran", "Hana", "Ivan", "Jules", "Kofi", "Lena")
 LAST = ("Ruiz", "Novak", "Okafor", "Silva", "Tanaka", "Weber", "Kowalski", "Haddad", "Larsen", "Moreau")

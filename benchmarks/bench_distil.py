@@ -31,9 +31,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from iam.player_games import load_heldout  # noqa: E402
+from iam.games.player_games import load_heldout  # noqa: E402
+from iam.priors.positions import player_positions  # noqa: E402
 from iam.ranker import QUICK_FAMILIES, MoveRanker  # noqa: E402
-from iam.ranker.positions import player_positions  # noqa: E402
 from iam.ranker.replytable import distil_reply_policy, fit_reply_policy  # noqa: E402
 from search.chess.board import Position, to_move  # noqa: E402
 

@@ -41,7 +41,7 @@ sys.path.insert(0, str(ROOT))
 
 from positions import middlegame_positions  # noqa: E402  (benchmarks/positions.py)
 
-from iam.engine_analysis import EngineAnalyser  # noqa: E402
+from iam.engines.analysis import EngineAnalyser  # noqa: E402
 
 
 def median_ms(seconds: list[float]) -> float:

@@ -33,13 +33,13 @@ sys.path.insert(0, str(ROOT))
 
 from positions import middlegame_positions  # noqa: E402  (benchmarks/positions.py)
 
-from iam.player_games import load_heldout  # noqa: E402
-from iam.ranker.positions import player_positions  # noqa: E402
+from iam.games.player_games import load_heldout  # noqa: E402
+from iam.priors.positions import player_positions  # noqa: E402
 from iam.ranker.replytable import fit_reply_policy  # noqa: E402
 from search import Limits  # noqa: E402
 from search.chess.engine import ChessSearch  # noqa: E402
 from search.chess.guided import GuideSettings, ModelGuide  # noqa: E402
-from search.predictor import NullPredictor  # noqa: E402
+from search.opponent.predictor import NullPredictor  # noqa: E402
 
 
 class Silent:

@@ -34,10 +34,10 @@ import chess.pgn
 import numpy as np
 import pandas as pd
 
-from iam.bundled import default_pgn
-from iam.evaluation import evaluate, first_training_games
-from iam.model import OpponentModel
-from iam.pgn import load_player_games
+from iam.chunks.model import OpponentModel
+from iam.games.bundled import default_pgn
+from iam.games.pgn import load_player_games
+from iam.measure.evaluation import evaluate, first_training_games
 
 _REPLAY = """
 import sys, chess.pgn
@@ -49,8 +49,8 @@ with open(sys.argv[1], encoding="utf-8") as handle:
 """
 _TRAIN = """
 import sys
-from iam.model import OpponentModel
-from iam.pgn import load_player_games
+from iam.chunks.model import OpponentModel
+from iam.games.pgn import load_player_games
 games, _ = load_player_games([sys.argv[1]], player="Botvinnik", split="train")
 OpponentModel().fit(games)
 """

@@ -26,11 +26,11 @@ import tempfile
 import time
 from pathlib import Path
 
-from iam.bundled import bundled_pgn, manifest
-from iam.identify import MoveScorer, game_positions
-from iam.pgn import load_player_games
+from iam.evidence.families import with_engine
+from iam.games.bundled import bundled_pgn, manifest
+from iam.games.pgn import load_player_games
+from iam.measure.identify import LikelihoodScorer, game_positions
 from iam.ranker import DEFAULT_FAMILIES, MoveRanker
-from iam.ranker.evidence import with_engine
 from iam.ranker.resources import Resources
 
 TARGET_SECONDS = 30.0
@@ -116,7 +116,7 @@ def main() -> int:
         warm = [_timed(cached)[0] for _ in range(args.repeats)]
         positions = sum(len(game_positions(game)) for game in games)
         shared_started = time.perf_counter()
-        scorer = MoveScorer(models)
+        scorer = LikelihoodScorer(models)
         scorer.positions([p for game in games[: args.reference_games] for p in game_positions(game)])
         scorer.close()
         shared = time.perf_counter() - shared_started

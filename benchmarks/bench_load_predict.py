@@ -30,7 +30,7 @@ _PROBE = r"""
 import json, sys, time
 started = time.perf_counter()
 import chess
-from iam.predictors import load_predictor
+from iam.measure.predictors import load_predictor
 imported = time.perf_counter()
 model = load_predictor(sys.argv[1])
 loaded = time.perf_counter()
@@ -59,9 +59,9 @@ def _reference_revision() -> str:
 
 def _fit_model(folder: Path) -> Path:
     sys.path.insert(0, str(ROOT))
-    from iam.bundled import default_pgn
-    from iam.evaluation import first_training_games
-    from iam.pgn import load_player_games
+    from iam.games.bundled import default_pgn
+    from iam.games.pgn import load_player_games
+    from iam.measure.evaluation import first_training_games
     from iam.ranker import MoveRanker
 
     games, _ = load_player_games([default_pgn()], player="Botvinnik")

@@ -16,7 +16,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from iam.pgn import load_player_games
+from iam.games.pgn import load_player_games
 
 GAME = '[Event "G"]\n[White "Tester, Tom"]\n[Black "Other, Olga"]\n[Result "1-0"]\n\n'
 

@@ -21,12 +21,12 @@ from pathlib import Path
 
 import numpy as np
 
-from iam.bundled import bundled_pgn
-from iam.evaluation import calibrated_ece, evaluate, first_training_games, sample_test_games
-from iam.pgn import load_player_games
-from iam.predictors import PredictorSettings
+from iam.games.bundled import bundled_pgn
+from iam.games.pgn import load_player_games
+from iam.measure.evaluation import calibrated_ece, evaluate, first_training_games, sample_test_games
+from iam.measure.predictors import PredictorSettings
+from iam.priors.positions import player_positions
 from iam.ranker import DEFAULT_FAMILIES, MoveRanker
-from iam.ranker.positions import player_positions
 from iam.ranker.resources import Resources
 
 FAMILIES = DEFAULT_FAMILIES

@@ -32,8 +32,8 @@ sys.path.insert(0, str(ROOT))
 
 from positions import middlegame_positions  # noqa: E402  (benchmarks/positions.py)
 
-from iam.player_games import load_heldout  # noqa: E402
-from iam.ranker.positions import player_positions  # noqa: E402
+from iam.games.player_games import load_heldout  # noqa: E402
+from iam.priors.positions import player_positions  # noqa: E402
 from iam.ranker.replytable import fit_reply_policy  # noqa: E402
 from search import Limits  # noqa: E402
 from search.chess.engine import ChessSearch  # noqa: E402

@@ -29,14 +29,14 @@ import chess
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from iam.bundled import default_pgn  # noqa: E402
-from iam.evaluation import first_training_games  # noqa: E402
-from iam.model import OpponentModel  # noqa: E402
-from iam.pgn import load_player_games  # noqa: E402
+from iam.chunks.model import OpponentModel  # noqa: E402
+from iam.games.bundled import default_pgn  # noqa: E402
+from iam.games.pgn import load_player_games  # noqa: E402
+from iam.measure.evaluation import first_training_games  # noqa: E402
 from iam.ranker import MoveRanker  # noqa: E402
 from search.chess.imitation import Imitation  # noqa: E402
 from search.chess.uci import UciEngine, allotted_time, parse_go, settle_memory  # noqa: E402
-from search.exploit import Exploitation  # noqa: E402
+from search.opponent.exploitation import Exploitation  # noqa: E402
 
 GOS = ("movetime 50", "movetime 100", "movetime 200", "wtime 2000 btime 2000", "wtime 5000 btime 5000",
        "wtime 10000 btime 10000")

@@ -4,7 +4,7 @@ The ranker is fitted with every family, then refitted with each family removed
 (and with each family alone), all on the same training and test positions: the
 features are computed once, and each variant selects its columns and is pulled
 towards the population prior fitted for exactly its families. The variants are linear
-scores; one more row adds the population's residual trees (:mod:`iam.ranker.trees`)
+scores; one more row adds the population's residual trees (:mod:`iam.priors.trees`)
 to the full ranker, as a fitted ranker does. Reported per variant:
 top-1, top-3, log loss and ECE on the test positions, with 95% bootstrap intervals
 over test games; and on each row without a family, what that family adds on top of every
@@ -23,14 +23,8 @@ import numpy as np
 import pandas as pd
 
 from experiments.common import ExperimentResult, HeldOutConfig, load_games
-from iam.bootstrap import CONFIDENCE, RESAMPLES, interval, resample_games, summary_figures
-from iam.evaluation import RECORD_COLUMNS, position_record
-from iam.filters import GameFilter
-from iam.heldout import first_training_games, sample_test_games, test_games
-from iam.model import OpponentModel
-from iam.pgn import PlayerGame
-from iam.ranker.estimator import prior_penalty
-from iam.ranker.evidence import (
+from iam.chunks.model import OpponentModel
+from iam.evidence.families import (
     DEFAULT_FAMILIES,
     DEFAULT_SEARCH_DEPTH,
     FAMILIES,
@@ -38,12 +32,18 @@ from iam.ranker.evidence import (
     family_columns,
     player_evidence,
 )
-from iam.ranker.logit import MoveTable, feature_scale, fit_conditional_logit, softmax_by_position
-from iam.ranker.patterns import count_patterns
-from iam.ranker.population import PopulationPrior, bundled_prior
-from iam.ranker.positions import player_positions
+from iam.games.filters import GameFilter
+from iam.games.heldout import first_training_games, sample_test_games, test_games
+from iam.games.pgn import PlayerGame
+from iam.measure.bootstrap import CONFIDENCE, RESAMPLES, interval, resample_games, summary_figures
+from iam.measure.evaluation import RECORD_COLUMNS, position_record
+from iam.priors.logit import MoveTable, feature_scale, fit_conditional_logit, softmax_by_position
+from iam.priors.patterns import count_patterns
+from iam.priors.population import PopulationPrior, bundled_prior
+from iam.priors.positions import player_positions
+from iam.priors.trees import ResidualTrees
+from iam.ranker.estimator import prior_penalty
 from iam.ranker.training import move_table, stack_table
-from iam.ranker.trees import ResidualTrees
 
 NAME = "ablation"
 HELP = "top-1 and log loss of the move ranker with each family of evidence removed (and alone)"
@@ -75,7 +75,7 @@ class AblationConfig:
     player: str | None = None
     """Player to model in :func:`run` (None with the bundled games: Botvinnik)."""
     games_filter: GameFilter | None = None
-    """Conditions on the games' headers and length (:mod:`iam.filters`)."""
+    """Conditions on the games' headers and length (:mod:`iam.games.filters`)."""
     quiet: bool = False
     """No progress bars on stderr."""
 
@@ -202,7 +202,7 @@ def _records(table: MoveTable, weights: np.ndarray, positions, offset: np.ndarra
 def run(config: AblationConfig) -> ExperimentResult:
     """Table ``ablation`` (one row per variant, :func:`ablation`), a payload and a summary, on the config's games.
 
-    >>> from iam.bundled import bundled_pgn
+    >>> from iam.games.bundled import bundled_pgn
     >>> config = AblationConfig(pgn=str(bundled_pgn("botvinnik.pgn")), player="Botvinnik", families=("move",),
     ...                         train_games=5, train_positions=60, test_positions=30, resamples=20, prior="none")
     >>> run(config).tables["ablation"][["variant", "test_positions"]].values.tolist()

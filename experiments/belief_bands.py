@@ -5,7 +5,7 @@ model predicts every held-out move of the player; each test position's top predi
 falls in one of the source notes' bands (<25%, 25-30%, 30-40%, 40-50%, >50%), and the table
 counts predictions and hits per band, with coverage, top-1, top-3, ECE and Brier as in
 ``iam evaluate`` (the same JSON), plus 95% bootstrap intervals over test games
-(:mod:`iam.bootstrap`). A reliability diagram shows mean belief against hit
+(:mod:`iam.measure.bootstrap`). A reliability diagram shows mean belief against hit
 rate in ten equal-width belief bins: a calibrated model lies on the diagonal.
 """
 
@@ -27,8 +27,8 @@ from experiments.predictions import (
     run_predictions,
     run_rows,
 )
-from iam.bootstrap import CONFIDENCE, band_rates, interval, reliability_bins
-from iam.evaluation import BANDS, ECE_BINS
+from iam.measure.bootstrap import CONFIDENCE, band_rates, interval, reliability_bins
+from iam.measure.evaluation import BANDS, ECE_BINS
 
 NAME = "belief-bands"
 HELP = "the source notes' belief-band table with bootstrap intervals, and a reliability diagram"
@@ -117,7 +117,7 @@ def payload(runs: PredictionRuns, bands: pd.DataFrame, reliability: pd.DataFrame
 def run(config: BeliefBandsConfig) -> ExperimentResult:
     """Tables ``summary``, ``bands``, ``reliability`` and ``positions``, a payload, a summary and two plots.
 
-    >>> from iam.bundled import bundled_pgn
+    >>> from iam.games.bundled import bundled_pgn
     >>> config = BeliefBandsConfig(pgn=str(bundled_pgn("botvinnik.pgn")), player="Botvinnik",
     ...                            train_games=(12,), max_positions=40, belief="rules", resamples=50)
     >>> result = run(config)

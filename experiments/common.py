@@ -18,9 +18,9 @@ from typing import Any
 import pandas as pd
 
 from iam.errors import DataError
-from iam.filters import GameFilter
+from iam.games.filters import GameFilter
+from iam.games.player_games import HeldOut, load_heldout
 from iam.jsonsafe import finite
-from iam.player_games import HeldOut, load_heldout
 
 __all__ = ["ExperimentConfig", "HeldOutConfig", "ExperimentResult", "load_games", "write_result"]
 
@@ -42,7 +42,7 @@ class ExperimentConfig:
 
 @dataclass(frozen=True)
 class HeldOutConfig(ExperimentConfig):
-    """Settings of an experiment on one player's held-out games (:mod:`iam.heldout`)."""
+    """Settings of an experiment on one player's held-out games (:mod:`iam.games.heldout`)."""
 
     pgn: str | None = None
     """PGN file (None: the bundled games)."""
@@ -51,7 +51,7 @@ class HeldOutConfig(ExperimentConfig):
     max_positions: int | None = None
     """At most this many test positions, sampled with ``seed`` (None: all)."""
     games_filter: GameFilter | None = None
-    """Conditions on the games' headers and length (:mod:`iam.filters`); splits keep their numbering."""
+    """Conditions on the games' headers and length (:mod:`iam.games.filters`); splits keep their numbering."""
 
 
 @dataclass

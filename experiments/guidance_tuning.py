@@ -1,12 +1,12 @@
 """Guidance tuning: choose how the opponent model steers the search, never on test games.
 
-The guided search (:mod:`search.omsearch`) has a handful of knobs: which beliefs
+The guided search (:mod:`search.opponent.omsearch`) has a handful of knobs: which beliefs
 extend a move, which reduce it, how confident the model must be before anything is
 reduced, whether the table's move stays first. This experiment measures a grid of
 settings the way :mod:`experiments.ply_gain` does, but on *development* positions:
 positions of training games set aside (game ``i`` with ``i % 5 == 3``), searched
 with a model fitted on the other training games. The test games are never read
-for this. The defaults of :class:`search.omsearch.Guidance` are this experiment's
+for this. The defaults of :class:`search.opponent.omsearch.Guidance` are this experiment's
 recommendation on the bundled Botvinnik games.
 
 The recommendation rule, fixed before looking at the figures: among the settings
@@ -34,7 +34,7 @@ from experiments.ply_gain import (
     summary_table,
 )
 from iam.errors import DataError
-from search.omsearch import Guidance
+from search.opponent.omsearch import Guidance
 
 NAME = "guidance-tuning"
 HELP = "compare guidance settings of the guided search on development positions (training games only)"
@@ -87,7 +87,7 @@ def recommend(summary: pd.DataFrame) -> str:
 def run(config: GuidanceTuningConfig) -> ExperimentResult:
     """Tables ``summary`` (one row per setting, the recommended one marked), ``settings`` and ``rows``.
 
-    >>> from iam.bundled import bundled_pgn
+    >>> from iam.games.bundled import bundled_pgn
     >>> config = GuidanceTuningConfig(pgn=str(bundled_pgn("botvinnik.pgn")), player="Botvinnik", train_games=20,
     ...                               max_positions=2, budget=200, only=("base", "no reductions"), reference=False)
     >>> run(config).tables["summary"]["guidance"].tolist()

@@ -4,7 +4,7 @@ One model per training size (default 5, 12, 22, 40, 80, 160, 320 and all trainin
 games, the first N in file order as the held-out protocol says), each scored on the
 same test positions: coverage, top-1 and top-3 accuracy, log loss of the move played
 and ECE, with 95% bootstrap intervals over test games (one set of resamples for all
-sizes, :mod:`iam.bootstrap`).
+sizes, :mod:`iam.measure.bootstrap`).
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from experiments.predictions import (
     run_predictions,
     run_rows,
 )
-from iam.bootstrap import CONFIDENCE
+from iam.measure.bootstrap import CONFIDENCE
 
 NAME = "learning-curve"
 HELP = "top-1, top-3, coverage, log loss and ECE against the number of training games"
@@ -48,7 +48,7 @@ def run(config: LearningCurveConfig) -> ExperimentResult:
 
     The move ranker is shown with its control, the ranker without its population prior.
 
-    >>> from iam.bundled import bundled_pgn
+    >>> from iam.games.bundled import bundled_pgn
     >>> config = LearningCurveConfig(pgn=str(bundled_pgn("botvinnik.pgn")), player="Botvinnik",
     ...                              train_games=(5, 12), max_positions=40, belief="rules", resamples=50)
     >>> run(config).tables["learning_curve"]["train_games"].tolist()

@@ -8,7 +8,7 @@ get the same budget and fresh tables. The searches run on the fast chess core
 (``core="fast"``: :class:`~search.chess.engine.ChessSearch`, guided by a
 :class:`~search.chess.guided.ModelGuide`, which watches the line itself) or on the
 generic search over the python-chess adapter (``core="generic"``: ordering,
-quiescence, transposition table, :mod:`search.omsearch`, watched by a
+quiescence, transposition table, :mod:`search.opponent.omsearch`, watched by a
 :class:`search.probe.DepthProbe`), the reference and the slower of the two. The fast
 core looks at its budget every 1,024 nodes, so its plain and guided searches alike may
 pass a node budget by up to that many; under a time budget it also looks at the clock
@@ -52,7 +52,7 @@ depth is not bought with worse moves.
 Intervals are percentile bootstrap intervals over games (positions of one game are
 resampled together). ``positions="dev"`` measures development positions (training
 games set aside, with a model fitted on the other training games) for choosing the
-guidance; the defaults of :class:`search.omsearch.Guidance` were chosen that way
+guidance; the defaults of :class:`search.opponent.omsearch.Guidance` were chosen that way
 (:mod:`experiments.guidance_tuning`), never on test games.
 """
 
@@ -68,13 +68,13 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 from experiments.common import ExperimentResult, HeldOutConfig, load_games
-from iam.bootstrap import GameResamples, interval, resample_games, resampled_means
+from iam.chunks.model import OpponentModel
 from iam.errors import DataError
 from iam.execution import execution_from, map_in_order
-from iam.model import OpponentModel
+from iam.measure.bootstrap import GameResamples, interval, resample_games, resampled_means
+from iam.priors.positions import player_positions
 from iam.progress import progress
 from iam.ranker import QUICK_FAMILIES, MoveRanker
-from iam.ranker.positions import player_positions
 from iam.ranker.replytable import distil_reply_policy
 from search import HeuristicOrderer, Limits, TranspositionTable, search
 from search.chess.engine import ChessSearch
@@ -83,7 +83,7 @@ from search.chess.game import ChessGame
 from search.chess.guided import GuideSettings, ModelGuide
 from search.chess.match import MatchError, engine_command
 from search.chess.oracle import LineOracle
-from search.omsearch import Guidance, guided_search
+from search.opponent.omsearch import Guidance, guided_search
 from search.probe import DepthProbe
 
 NAME = "ply-gain"
@@ -706,7 +706,7 @@ def _ratio_gain(guided: pd.Series, plain: pd.Series) -> float:
 def run(config: PlyGainConfig) -> ExperimentResult:
     """Tables ``rows`` (one per position, budget and search) and ``summary`` (per budget), a payload, a plot.
 
-    >>> from iam.bundled import bundled_pgn
+    >>> from iam.games.bundled import bundled_pgn
     >>> config = PlyGainConfig(pgn=str(bundled_pgn("botvinnik.pgn")), player="Botvinnik", train_games=20,
     ...                        max_positions=2, budgets=(200,), reference=False)
     >>> run(config).tables["summary"][["budget", "positions"]].values.tolist()

@@ -20,13 +20,13 @@ import numpy as np
 import pandas as pd
 
 from experiments.common import ExperimentResult, HeldOutConfig, load_games
-from iam.bootstrap import CONFIDENCE, interval, resample_games, resampled_means
 from iam.errors import DataError
 from iam.execution import execution_from, run_map
-from iam.heldout import sample_test_games
-from iam.predictors import load_predictor
+from iam.games.heldout import sample_test_games
+from iam.measure.bootstrap import CONFIDENCE, interval, resample_games, resampled_means
+from iam.measure.predictors import load_predictor
+from iam.priors.positions import PlayerPosition, player_positions
 from iam.ranker import MoveRanker
-from iam.ranker.positions import Position, player_positions
 from iam.ranker.resources import Resources
 from search import Limits
 from search.chess import ChessSearch
@@ -80,7 +80,7 @@ def _score_piece(task: tuple) -> list[dict]:
     return found
 
 
-def ponder_records(model, positions: list[Position], *, depth: int, jobs: int = 1, scheduler: str | None = None) -> pd.DataFrame:
+def ponder_records(model, positions: list[PlayerPosition], *, depth: int, jobs: int = 1, scheduler: str | None = None) -> pd.DataFrame:
     """One row per position: the move played, the model's and the plain search's expected replies, their costs."""
     pieces = [(model, depth, positions[start : start + _PIECE]) for start in range(0, len(positions), _PIECE)]
     done = run_map(_score_piece, pieces, execution_from(jobs=jobs, scheduler=scheduler))

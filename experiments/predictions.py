@@ -1,9 +1,9 @@
 """Held-out prediction runs shared by the belief-bands and learning-curve experiments.
 
 Each experiment fits one model per training size on the first N training games and
-scores the player's moves in the test games (:func:`iam.evaluation.evaluate`, runs in
+scores the player's moves in the test games (:func:`iam.measure.evaluation.evaluate`, runs in
 parallel with ``jobs``), then resamples the test games for bootstrap intervals
-(:mod:`iam.bootstrap`), one set of resamples shared by all training sizes.
+(:mod:`iam.measure.bootstrap`), one set of resamples shared by all training sizes.
 
 A cap on the test positions (``max_positions``) keeps the protocol intact and only scores fewer test
 positions: the test games are shuffled with ``seed`` and taken whole, in that
@@ -24,7 +24,10 @@ import numpy as np
 import pandas as pd
 
 from experiments.common import HeldOutConfig, load_games
-from iam.bootstrap import (
+from iam.errors import DataError
+from iam.games.heldout import sample_test_games, training_sizes
+from iam.games.player_games import HeldOut
+from iam.measure.bootstrap import (
     CONFIDENCE,
     RESAMPLES,
     SUMMARY_FIGURES,
@@ -33,11 +36,8 @@ from iam.bootstrap import (
     resample_games,
     summary_figures,
 )
-from iam.errors import DataError
-from iam.evaluation import EvaluationReport, EvaluationRun, evaluate
-from iam.heldout import sample_test_games, training_sizes
-from iam.player_games import HeldOut
-from iam.predictors import PredictorSettings
+from iam.measure.evaluation import EvaluationReport, EvaluationRun, evaluate
+from iam.measure.predictors import PredictorSettings
 from iam.progress import progress
 
 __all__ = [

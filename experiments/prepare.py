@@ -1,7 +1,7 @@
 """The dossier checked on games it never saw: built from his training games, tested on his test games.
 
 For each of his colours, :func:`iam.prepare.dossier.prepare` builds the dossier from his
-*training* games (:mod:`iam.heldout`) with a move ranker fitted on them
+*training* games (:mod:`iam.games.heldout`) with a move ranker fitted on them
 (:func:`iam.prepare.dossier.default_model_params`; with ``--engine`` it reads the engine's
 glance too), and each of his *test* games of that colour is checked against it:
 
@@ -17,7 +17,7 @@ glance too), and each of his *test* games of that colour is checked against it:
   reply the line follows is a prediction of belief ``p`` (a line's probability is the
   product of these), hit when he played it; ECE over ten equal-width bins, beside the
   ECE that perfectly calibrated beliefs would show on the same steps (the median of
-  :func:`iam.evaluation.calibrated_ece`: an ECE is never zero on a sample) and the share of
+  :func:`iam.measure.evaluation.calibrated_ece`: an ECE is never zero on a sample) and the share of
   those draws at least as high as the measured ECE (small: miscalibration the sample shows);
 * **evaluation at the exit**: where a game entered, the scorer's value (for us: his
   opponent) of the last position of the prepared tree the game reached (where he, or his
@@ -30,7 +30,7 @@ his training games surely played before its date), as a dossier is used the nigh
 a game. Only the second can tell whether his recent games should weigh more: one dossier,
 dated at his last game, meets test games from his whole career.
 
-Intervals: 95% percentile bootstrap over test games (:mod:`iam.bootstrap`).
+Intervals: 95% percentile bootstrap over test games (:mod:`iam.measure.bootstrap`).
 """
 
 from __future__ import annotations
@@ -44,15 +44,15 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 from experiments.common import ExperimentResult, HeldOutConfig, load_games
-from iam.bootstrap import CONFIDENCE, RESAMPLES, interval, resample_games, resampled_means
 from iam.errors import DataError
-from iam.evaluation import ECE_BINS, calibrated_ece
-from iam.filters import parse_game_date, surely_before
-from iam.pgn import PlayerGame
+from iam.games.filters import parse_game_date, surely_before
+from iam.games.pgn import PlayerGame
+from iam.measure.bootstrap import CONFIDENCE, RESAMPLES, interval, resample_games, resampled_means
+from iam.measure.evaluation import ECE_BINS, calibrated_ece
 from iam.prepare.dossier import (
     MODEL_PLIES,
     PrepareConfig,
-    Side,
+    SideDossier,
     build_side,
     default_model_params,
     fit_default_model,
@@ -76,7 +76,7 @@ from iam.progress import progress
 
 NAME = "prepare"
 LOG_FLOOR = 1e-4
-"""The belief in the move he played is floored here in the log loss (as :func:`iam.evaluation.summarise` does)."""
+"""The belief in the move he played is floored here in the log loss (as :func:`iam.measure.evaluation.summarise` does)."""
 GAMES = ("test", "dev")
 """Where the dossier is built and checked: training and test games, or fitting and development games."""
 OPENING_COLUMNS = ["game", "ply", "known", "dossier", "counting", "belief", "log_loss"]
@@ -126,7 +126,7 @@ def _reference_values(plan: Plan, scorer: MoveScorer) -> list[float]:
     return values
 
 
-def game_rows(side: Side, games: list[PlayerGame], scorer: MoveScorer, entry_ply: int) -> pd.DataFrame:
+def game_rows(side: SideDossier, games: list[PlayerGame], scorer: MoveScorer, entry_ply: int) -> pd.DataFrame:
     """One row per test game: whether it entered (a prepared line, a main line), where it left the prepared tree, the values there."""
     plan = side.plan
     his_nodes, main_nodes, nodes = plan.his_nodes(), plan.his_nodes(alternatives=False), plan.nodes_on_lines()
@@ -165,7 +165,7 @@ def _entry(game: PlayerGame, his_nodes: dict[str, PlanNode], his_color: chess.Co
     return None
 
 
-def opening_rows(side: Side, games: list[PlayerGame], moves: int) -> pd.DataFrame:
+def opening_rows(side: SideDossier, games: list[PlayerGame], moves: int) -> pd.DataFrame:
     """One row per move of his among his first ``moves`` in each test game: named by the dossier, by counting alone."""
     rows = [_opening_row(game, ply, board, move, side.repertoire, side.beliefs)
             for game in games for ply, board, move in _his_moves(game, side.color, moves)]
@@ -173,12 +173,12 @@ def opening_rows(side: Side, games: list[PlayerGame], moves: int) -> pd.DataFram
 
 
 def dated_sides(
-    side: Side, training: list[PlayerGame], games: list[PlayerGame], scorer: MoveScorer, settings: PrepareConfig
-) -> Iterator[tuple[Side, list[PlayerGame]]]:
+    side: SideDossier, training: list[PlayerGame], games: list[PlayerGame], scorer: MoveScorer, settings: PrepareConfig
+) -> Iterator[tuple[SideDossier, list[PlayerGame]]]:
     """Each test game's dossier as it stood before the game, with the test games of that date.
 
     His repertoire, beliefs and prepared lines from his training games surely played before
-    the date (:func:`iam.filters.surely_before`; recency from the latest of them, as ``iam
+    the date (:func:`iam.games.filters.surely_before`; recency from the latest of them, as ``iam
     prepare --until`` weighs it; his games of unknown year in none of them), the same scorer,
     and the same model and book beneath, asked once per position. The model is fitted once,
     on all his training games, so it has seen games played after the test game too: only
@@ -229,7 +229,7 @@ class _Remembered:
         return dict(self._known[key])
 
 
-def step_rows(side: Side, games: list[PlayerGame]) -> pd.DataFrame:
+def step_rows(side: SideDossier, games: list[PlayerGame]) -> pd.DataFrame:
     """One row per (test game at a prepared position of his, reply followed there): its belief and whether he played it."""
     his_nodes = side.plan.his_nodes()
     rows = []
@@ -279,7 +279,7 @@ def _ece_ci(steps: pd.DataFrame, games: np.ndarray, resamples: int, seed: int) -
     return ece(belief, hit), low, high
 
 
-def _checks(side: Side, games: list[PlayerGame], scorer: MoveScorer, config: PrepareExperimentConfig) -> tuple[pd.DataFrame, ...]:
+def _checks(side: SideDossier, games: list[PlayerGame], scorer: MoveScorer, config: PrepareExperimentConfig) -> tuple[pd.DataFrame, ...]:
     """The game, opening-move and step rows of ``games`` against one dossier side."""
     return game_rows(side, games, scorer, config.entry_ply), opening_rows(side, games, config.opening_moves), step_rows(side, games)
 

@@ -5,13 +5,13 @@ his games under the held-out protocol: models are fitted on the training games t
 are not development games, the temperature of the probabilities is fitted on the
 development games, and samples are drawn from the test games only. Every game's
 log-likelihood under every model is computed once (a games x models matrix, work
-shared between models by :class:`iam.identify.MoveScorer`); a seeded sample of k
+shared between models by :class:`iam.measure.identify.LikelihoodScorer`); a seeded sample of k
 games is then a sum of k rows, done for all samples at once with numpy.
 
 Predictors: ``iam`` (the source notes' chunks and opening memory), ``ranker`` (the move
 ranker of :data:`RANKER_FAMILIES`), ``ranker+engine`` (with a UCI engine's evidence),
 ``repertoire`` (the players' openings alone: only the positions some candidate remembers
-count, :mod:`iam.repertoire`) and ``population``, the control: every group's control model is a ranker of the move and population families fitted on an equal,
+count, :mod:`iam.measure.repertoire`) and ``population``, the control: every group's control model is a ranker of the move and population families fitted on an equal,
 randomly dealt share of *all* groups' games, so it knows the population and nothing
 about the group it stands for; its accuracy must be at chance.
 """
@@ -28,8 +28,13 @@ from matplotlib.figure import Figure
 from scipy.stats import norm
 
 from experiments.common import ExperimentConfig, ExperimentResult
-from iam import candidates
-from iam.candidates import (
+from iam.chunks.model import OpponentModel
+from iam.errors import DataError
+from iam.evidence.families import DEFAULT_SEARCH_DEPTH, EngineSettings
+from iam.games.filters import GameFilter
+from iam.games.pgn import PlayerGame
+from iam.measure import candidates
+from iam.measure.candidates import (
     RANKER_FAMILIES,
     TEMPERATURE_KS,
     CandidateSettings,
@@ -39,15 +44,10 @@ from iam.candidates import (
     fit_candidates,
     game_matrix,
 )
-from iam.errors import DataError
-from iam.filters import GameFilter
-from iam.identify import MoveScorer, candidate_probabilities, game_positions, rank_credit
-from iam.model import OpponentModel
-from iam.pgn import PlayerGame
+from iam.measure.identify import LikelihoodScorer, candidate_probabilities, game_positions, rank_credit
+from iam.measure.repertoire import MODEL_WEIGHT, RepertoireScorer, memory_of
 from iam.progress import progress
 from iam.ranker import MoveRanker
-from iam.ranker.evidence import DEFAULT_SEARCH_DEPTH, EngineSettings
-from iam.repertoire import MODEL_WEIGHT, RepertoireScorer, memory_of
 
 __all__ = [
     "PREDICTORS",
@@ -93,7 +93,7 @@ class StylometryConfig(ExperimentConfig):
     predictors: tuple[str, ...] = ("iam", "ranker", "repertoire", CONTROL)
     repertoire: bool = True
     """Score the positions a candidate remembers from his openings by the candidates'
-    repertoires (:mod:`iam.repertoire`), the rest by each predictor's models (as ``iam
+    repertoires (:mod:`iam.measure.repertoire`), the rest by each predictor's models (as ``iam
     identify`` does by default); False: every position by the models."""
     model_weight: float = MODEL_WEIGHT
     """With ``repertoire``: the weight of the models' log-likelihoods where no candidate remembers the position."""
@@ -124,12 +124,12 @@ class StylometryConfig(ExperimentConfig):
     engine: EngineSettings | None = None
     search_depth: int = DEFAULT_SEARCH_DEPTH
     search_cache: str | None = None
-    """SQLite file keeping the rankers' search scores across runs (the same scores; :mod:`iam.ranker.search_cache`)."""
+    """SQLite file keeping the rankers' search scores across runs (the same scores; :mod:`iam.evidence.search_cache`)."""
     games_filter: GameFilter | None = None
-    """Conditions on every player's games' headers and length (:mod:`iam.filters`); the splits keep their numbering."""
+    """Conditions on every player's games' headers and length (:mod:`iam.games.filters`); the splits keep their numbering."""
 
     def candidate_settings(self) -> CandidateSettings:
-        """How this run fits and scores its candidate models (:mod:`iam.candidates`)."""
+        """How this run fits and scores its candidate models (:mod:`iam.measure.candidates`)."""
         return CandidateSettings(**{setting.name: getattr(self, setting.name) for setting in fields(CandidateSettings)})
 
 
@@ -217,13 +217,13 @@ class _OpeningsOnly:
         return found
 
 
-def _scorer(predictor: str, models: list, config: StylometryConfig) -> MoveScorer | _OpeningsOnly:
+def _scorer(predictor: str, models: list, config: StylometryConfig) -> LikelihoodScorer | _OpeningsOnly:
     if predictor == "repertoire":
         return _OpeningsOnly(models)
-    return MoveScorer(models, repertoire=config.repertoire, model_weight=config.model_weight, search_cache=config.search_cache)
+    return LikelihoodScorer(models, repertoire=config.repertoire, model_weight=config.model_weight, search_cache=config.search_cache)
 
 
-def _game_matrix(scorer: MoveScorer | _OpeningsOnly, games: list[PlayerGame], config: StylometryConfig, progress) -> tuple[np.ndarray, np.ndarray]:
+def _game_matrix(scorer: LikelihoodScorer | _OpeningsOnly, games: list[PlayerGame], config: StylometryConfig, progress) -> tuple[np.ndarray, np.ndarray]:
     """Summed log-likelihood of each game under each model, and the moves scored per game."""
     return game_matrix(scorer, games, config.candidate_settings(), progress)
 
@@ -424,7 +424,7 @@ def run(config: StylometryConfig) -> ExperimentResult:
     than two groups, a group without fitting, development or test games). A tiny run
     on two bundled players:
 
-    >>> from iam.bundled import bundled_pgn
+    >>> from iam.games.bundled import bundled_pgn
     >>> players = tuple((name, str(bundled_pgn(f"{name}.pgn"))) for name in ("Capablanca", "Lasker"))
     >>> config = StylometryConfig(players=players, ks=(1,), predictors=("iam",), train_games=4,
     ...                           max_dev_games=4, max_test_games=4, positions_per_game=4, samples=20, quiet=True)

@@ -16,7 +16,7 @@ The steps run in the order their inputs need (the prior reads the networks' outp
 Every step reads the bundled masters' training games only and is deterministic for its
 arguments. The engine's analyses are cached in SQLite files in the working folder, so an
 interrupted build resumes. ``--restamp`` computes the feature fingerprint
-(:func:`iam.ranker.artefacts.feature_fingerprint`) and, only if it equals the
+(:func:`iam.priors.artefacts.feature_fingerprint`) and, only if it equals the
 manifest's, records the present feature code's digest: a change of code that leaves every
 input unchanged needs no rebuild.
 """
@@ -31,8 +31,9 @@ import sys
 import time
 from pathlib import Path
 
-from iam import __version__
-from iam.ranker.artefacts import (
+from iam._install import __version__
+from iam.evidence.fingerprint import feature_fingerprint
+from iam.priors.artefacts import (
     ARTEFACT_DIR,
     FEATURE_MODULES,
     ArtefactEntry,
@@ -43,7 +44,6 @@ from iam.ranker.artefacts import (
     read_manifest,
     write_manifest,
 )
-from iam.ranker.fingerprint import feature_fingerprint
 
 SCRIPTS = Path(__file__).resolve().parent
 PRIOR = ARTEFACT_DIR / "population_prior.json.gz"
@@ -65,7 +65,7 @@ def _steps(engine: str, jobs: int) -> dict[str, list[list[str]]]:
 
 def _command(step: list[str]) -> str:
     words = ["iam", *step[2:]] if step[0] == "-m" else ["python", f"scripts/{step[0]}", *step[1:]]
-    return " ".join(words).replace(str(PRIOR), "iam/ranker/population_prior.json.gz")
+    return " ".join(words).replace(str(PRIOR), "iam/priors/population_prior.json.gz")
 
 
 def _argv(step: list[str]) -> list[str]:

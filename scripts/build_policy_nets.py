@@ -1,4 +1,4 @@
-"""Rebuild the bundled policy networks (iam/ranker/policy_nets.json.gz) from the masters' games.
+"""Rebuild the bundled policy networks (iam/priors/policy_nets.json.gz) from the masters' games.
 
     python scripts/build_policy_nets.py [--sides own,opponents] [--positions N] [--hidden 128] [--epochs 6] [--jobs 2]
 
@@ -6,9 +6,9 @@ Takes the moves of both sides of each bundled master's *fitting* games (training
 that are not development games; test games never enter, nor a game that is another
 master's test game): his own moves and his opponents', who were mostly masters too. A
 game found in two masters' files gives each side once. It fits one network on everything
-and one without each master (:mod:`iam.ranker.policynet`); the network without a master
+and one without each master (:mod:`iam.priors.policynet`); the network without a master
 never sees a game of his file (any split) nor a move of a side that bears his name
-(:mod:`iam.ranker.policy_data`). Prints, for each network, how often its first choice is
+(:mod:`iam.evidence.policy_data`). Prints, for each network, how often its first choice is
 the move played in development positions: of the master it left out (whom it never
 saw), and of all masters for the network fitted on all. Deterministic for fixed arguments.
 """
@@ -24,11 +24,11 @@ from pathlib import Path
 import numpy as np
 from tqdm import tqdm
 
-from iam.heldout import development_games, fitting_games
-from iam.player_games import bundled_masters, population_games
-from iam.ranker.policy_data import SIDES, Side, join_tables, leave_out, side_positions, table_of
-from iam.ranker.policynet import POLICY_NETS_FILE, PolicyNet, PolicyNets, PolicyTable, fit_policy_net
-from iam.ranker.positions import player_positions
+from iam.evidence.policy_data import SIDES, MasterSide, join_tables, leave_out, side_positions, table_of
+from iam.games.heldout import development_games, fitting_games
+from iam.games.player_games import bundled_masters, population_games
+from iam.priors.policynet import POLICY_NETS_FILE, PolicyNet, PolicyNets, PolicyTable, fit_policy_net
+from iam.priors.positions import player_positions
 
 
 def _top1(net: PolicyNet, table: PolicyTable) -> float:
@@ -56,7 +56,7 @@ def main() -> int:
     masters = bundled_masters()
     usable, dropped = population_games(masters, fitting_games)
     print(f"fitting games dropped as another master's test game: {dropped}", flush=True)
-    fitting: list[Side] = []
+    fitting: list[MasterSide] = []
     development: dict[str, PolicyTable] = {}
     seen: set = set()
     for name, games in tqdm(masters.items(), desc="masters", file=sys.stderr):

@@ -30,7 +30,7 @@ import chess.engine
 import chess.pgn
 from tqdm import tqdm
 
-from iam.bundled import bundled_pgn, manifest
+from iam.games.bundled import bundled_pgn, manifest
 
 ROOT = Path(__file__).resolve().parent.parent
 MATE = 10_000

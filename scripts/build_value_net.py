@@ -1,4 +1,4 @@
-"""Rebuild the bundled value network (iam/ranker/value_net.json.gz) from a UCI engine's scores.
+"""Rebuild the bundled value network (iam/priors/value_net.json.gz) from a UCI engine's scores.
 
     python scripts/build_value_net.py [--positions 30000] [--engine /usr/games/stockfish] [--jobs 2]
 
@@ -6,7 +6,7 @@ Samples positions of the six bundled masters' *fitting* games (training games th
 not development games; test games never enter, nor a game that is another master's
 test game), has the engine score every legal move
 at depth 1 (cached in --engine-cache, so a rebuild reuses the analyses), and fits the
-network of :mod:`iam.ranker.valuenet` to those scores. Deterministic for fixed
+network of :mod:`iam.priors.valuenet` to those scores. Deterministic for fixed
 arguments and cache. Prints the fit's agreement with the engine on a tenth of the
 positions held out.
 """
@@ -22,15 +22,15 @@ import numpy as np
 from joblib import Parallel, delayed
 from tqdm import tqdm
 
-from iam.engine_analysis import EngineAnalyser
-from iam.heldout import fitting_games
-from iam.player_games import bundled_masters, population_games
-from iam.ranker.movefeatures import move_features
-from iam.ranker.positions import Position, player_positions
-from iam.ranker.valuenet import VALUE_MOVE_INPUTS, VALUE_NET_FILE, ValueTable, board_inputs, fit_value_net, value_table
+from iam.engines.analysis import EngineAnalyser
+from iam.evidence.movefeatures import move_features
+from iam.games.heldout import fitting_games
+from iam.games.player_games import bundled_masters, population_games
+from iam.priors.positions import PlayerPosition, player_positions
+from iam.priors.valuenet import VALUE_MOVE_INPUTS, VALUE_NET_FILE, ValueTable, board_inputs, fit_value_net, value_table
 
 
-def _rows(positions: list[Position], engine: str, cache: str) -> list[tuple]:
+def _rows(positions: list[PlayerPosition], engine: str, cache: str) -> list[tuple]:
     """(board inputs, move inputs, engine scores in pawns) of each position with legal moves."""
     rows = []
     with EngineAnalyser(engine, depth=1, cache=cache) as analyser:
@@ -73,7 +73,7 @@ def main() -> int:
     started = time.perf_counter()
     usable, dropped = population_games(bundled_masters(), fitting_games)
     print(f"fitting games dropped as another master's test game: {dropped}", flush=True)
-    positions: list[Position] = []
+    positions: list[PlayerPosition] = []
     for games in usable.values():
         positions += player_positions(games, sample=args.positions, random_state=args.seed)
     pieces = [positions[start::args.jobs * 8] for start in range(args.jobs * 8)]

@@ -14,7 +14,7 @@ policy, probe) and answers ``search(state, limits)``; :func:`search`, :func:`ite
 and :func:`alphabeta` are one-call shorthands. A guided search plugs in through
 :class:`SearchPolicy` (depth adjustments per action) and :class:`MovePredictor`
 (beliefs over the legal moves): :func:`guided_searcher` is a Searcher with the model
-policy of :mod:`search.omsearch`.
+policy of :mod:`search.opponent.omsearch`.
 """
 
 from search.alphabeta import alphabeta
@@ -24,10 +24,17 @@ from search.game import CHANCE, Capabilities, Cursor, Game, PathCursor, require
 from search.iterative import iterate, search
 from search.maxn import maxn
 from search.minimax import minimax
-from search.omsearch import Guidance, GuidedResult, ModelPolicy, PredictionStats, guided_search, guided_searcher
+from search.opponent.omsearch import (
+    Guidance,
+    GuidedResult,
+    ModelPolicy,
+    PredictionStats,
+    guided_search,
+    guided_searcher,
+)
+from search.opponent.predictor import Abilities, MovePredictor, NullPredictor, abilities_of, checked_beliefs
 from search.ordering import HeuristicOrderer, MoveOrderer
 from search.policy import PlainPolicy, SearchPolicy
-from search.predictor import Abilities, MovePredictor, NullPredictor, abilities_of, checked_beliefs
 from search.result import Limits, SearchResult
 from search.retrograde import Solution, best_action, retrograde
 from search.searcher import Searcher

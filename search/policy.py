@@ -5,7 +5,7 @@ which may reorder them and give each a depth adjustment: +1 searches that action
 ply deeper (an extension), -1 one ply shallower (a reduction); an action left out of
 the plan is not searched at all (forward pruning; a plan must keep at least one).
 Returning ``None`` leaves the node exactly as the plain search would have it. The opponent-model-guided
-search is a policy that consults a :class:`~search.predictor.MovePredictor` at the
+search is a policy that consults a :class:`~search.opponent.predictor.MovePredictor` at the
 modelled player's nodes; the worker itself is never forked.
 """
 

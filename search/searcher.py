@@ -6,10 +6,10 @@ table, whether to search quiescence, a policy (the guided search's hook) and a p
 ``search(state, limits)`` as often as they like (the table and the orderer's killers
 and history carry over from search to search, as an engine keeps them through a
 game), instead of handing the same keyword arguments to every call. The guided search
-is a Searcher whose policy is a model policy (:func:`search.omsearch.guided_searcher`).
+is a Searcher whose policy is a model policy (:func:`search.opponent.omsearch.guided_searcher`).
 
 The functions :func:`search.iterative.search`, :func:`search.iterative.iterate` and
-:func:`search.omsearch.guided_search` build a Searcher and ask it once.
+:func:`search.opponent.omsearch.guided_search` build a Searcher and ask it once.
 """
 
 from __future__ import annotations

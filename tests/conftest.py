@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from iam.bundled import default_pgn
-from iam.pgn import load_player_games
+from iam.games.bundled import default_pgn
+from iam.games.pgn import load_player_games
 
 DATA = Path(__file__).parent / "data"
 
@@ -30,8 +30,8 @@ def botvinnik_games():
 @pytest.fixture(scope="session")
 def small_model(botvinnik_games):
     """A model fitted on Botvinnik's first 60 training games (fast, shared, read-only)."""
-    from iam.evaluation import first_training_games
-    from iam.model import OpponentModel
+    from iam.chunks.model import OpponentModel
+    from iam.measure.evaluation import first_training_games
 
     return OpponentModel(belief_positions=400).fit(first_training_games(botvinnik_games, 60))
 
@@ -153,7 +153,7 @@ def start_dask_cluster():
 @pytest.fixture(scope="session")
 def synthetic_model_files(synthetic_players, tmp_path_factory) -> dict[str, Path]:
     """IAM model files of both invented players, fitted on their training games only."""
-    from iam.model import OpponentModel
+    from iam.chunks.model import OpponentModel
 
     folder = tmp_path_factory.mktemp("models")
     paths = {}

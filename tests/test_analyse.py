@@ -22,10 +22,10 @@ import pandas as pd
 import pytest
 
 from iam.cli import main
-from iam.engine_analysis import EngineAnalyser
-from iam.engine_run import COLUMNS, LOSS_CAP, AnalysisSettings, analyse_games, played_moves
+from iam.engines.analysis import EngineAnalyser
+from iam.engines.runs import COLUMNS, LOSS_CAP, AnalysisSettings, analyse_games, played_moves
 from iam.execution import Execution
-from iam.pgn import load_player_games
+from iam.games.pgn import load_player_games
 
 ROOT = Path(__file__).resolve().parents[1]
 TINY = ROOT / "tests" / "data" / "tiny.pgn"

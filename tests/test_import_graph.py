@@ -1,34 +1,32 @@
-"""The import graph of iam, search and experiments: no cycle, and the layers point one way.
+"""The import graph of iam, search and experiments: the folders are the layers, and they point one way.
 
 Every ``import`` counts, at the top of a module or inside a function: a cycle hidden
-in a function is still a cycle. The layers, from the bottom: data (reading games, the
-held-out protocol, and the small helpers every layer may use), search (generic search,
-then the chess adapter), the model (the rest of iam/, with iam/ranker/), the
-experiments, the CLI (iam/cli/ and ``python -m iam``). A module may import its own layer and the layers
-below it, never one above. That generic search modules never import python-chess is
-checked, even indirectly, by tests/search/test_generic_imports.py.
+in a function is still a cycle. A layer is a folder (a package: ``iam/games/``,
+``search/chess/``, ``experiments/`` ...); the modules directly in ``iam/`` are what
+every layer shares (errors, progress, where work runs) and import no package of the
+toolkit; ``iam/__init__.py`` is the package's face, which nothing inside imports;
+``iam/cli/`` (with ``python -m iam``) is the top floor, which nothing imports. The
+floors are not listed by hand: they are derived from the packages' imports (a
+package sits one floor above the highest package it imports), so an arrow that ran
+back up would be a cycle between packages, and the test fails on it.
+docs/architecture.md shows the derived floors; a test keeps it true. That generic
+search modules never import python-chess is checked, even indirectly, by
+tests/search/test_generic_imports.py.
 """
 
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = ("iam", "search", "experiments")
-LAYERS = (
-    (
-        "iam.errors", "iam.pgn", "iam.pgntext", "iam.bundled", "iam.heldout", "iam.player_games",
-        "iam.progress", "iam.jsonsafe", "iam.filters", "iam.execution", "iam.collection", "iam.parquet_games",
-        "iam.zstd_layout",
-    ),
-    ("search",),
-    ("search.chess",),
-    ("iam",),
-    ("experiments",),
-    ("iam.cli", "iam.__main__"),
-)
-"""Module prefixes of each layer, bottom first (the longest matching prefix decides)."""
+SHARED = "iam"
+"""The layer of the modules directly in iam/ (errors, progress, jsonsafe, execution, _install)."""
+FACE = "iam (face)"
+"""The package's face: ``iam/__init__.py``, what a notebook user imports."""
+CLI = "iam.cli"
 
 
 def _modules() -> dict[str, Path]:
@@ -112,19 +110,45 @@ def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
     return found
 
 
-def _layer(module: str) -> int:
-    best, level = -1, -1
-    for number, prefixes in enumerate(LAYERS):
-        for prefix in prefixes:
-            if (module == prefix or module.startswith(prefix + ".")) and len(prefix) > best:
-                best, level = len(prefix), number
-    return level
+def layer_of(module: str) -> str:
+    """The layer a module belongs to: its package folder; a package's ``__init__`` is that package's face."""
+    if module == "iam.__main__" or module == CLI or module.startswith(CLI + "."):
+        return CLI
+    path = _modules()[module]
+    if path.name == "__init__.py":
+        return f"{module} (face)"
+    package = module.rpartition(".")[0]
+    return SHARED if package == "iam" else package
+
+
+def layer_graph(graph: dict[str, set[str]]) -> dict[str, set[str]]:
+    """Layer -> the other layers its modules import."""
+    layers: dict[str, set[str]] = {layer_of(module): set() for module in graph}
+    for module, targets in graph.items():
+        for target in targets:
+            if layer_of(target) != layer_of(module):
+                layers[layer_of(module)].add(layer_of(target))
+    return layers
+
+
+def floors(layers: dict[str, set[str]]) -> dict[str, int]:
+    """Each layer's floor: 0 when it imports no layer, else one above the highest layer it imports."""
+    found: dict[str, int] = {}
+
+    def floor(layer: str) -> int:
+        if layer not in found:
+            found[layer] = 1 + max((floor(below) for below in layers[layer]), default=-1)
+        return found[layer]
+
+    for layer in sorted(layers):
+        floor(layer)
+    return found
 
 
 def test_the_graph_is_found():
     graph = _graph()
     assert len(graph) > 80
-    assert "iam.model" in graph["iam.cli.train"] or "iam.predictors" in graph["iam.cli.train"]
+    assert "iam.chunks.model" in graph["iam.cli.train"] or "iam.measure.predictors" in graph["iam.cli.train"]
 
 
 def test_the_cycle_finder_finds_a_cycle():
@@ -137,16 +161,66 @@ def test_no_import_cycle():
 
 
 def test_layers_point_one_way():
-    upward = sorted(
-        f"{module} -> {target}"
-        for module, targets in _graph().items()
-        for target in targets
-        if _layer(target) > _layer(module)
-    )
-    assert upward == []
+    """No cycle between packages: every arrow points to a lower floor."""
+    layers = layer_graph(_graph())
+    assert _cycles(layers) == []
+    derived = floors(layers)
+    assert all(derived[below] < derived[layer] for layer, targets in layers.items() for below in targets)
 
 
-BUILD_ONLY = ("iam.ranker.build_prior", "iam.ranker.policy_data", "iam.ranker.fingerprint")
+def test_a_package_cycle_is_an_arrow_running_back_up():
+    layers = {"low": set(), "mid": {"low"}, "high": {"mid", "low"}}
+    assert floors(layers) == {"low": 0, "mid": 1, "high": 2} and _cycles(layers) == []
+    layers["low"] = {"high"}
+    assert _cycles(layers) == [["high", "low", "mid"]]
+
+
+def test_the_cli_is_the_top_floor_and_nothing_imports_it():
+    layers = layer_graph(_graph())
+    derived = floors(layers)
+    assert derived[CLI] == max(derived.values())
+    assert sorted(layer for layer, targets in layers.items() if CLI in targets) == []
+
+
+def test_the_shared_modules_import_no_package_and_nothing_imports_the_face():
+    layers = layer_graph(_graph())
+    assert layers[SHARED] == set()
+    assert sorted(layer for layer, targets in layers.items() if FACE in targets) == []
+
+
+def test_search_imports_nothing_of_the_model():
+    layers = layer_graph(_graph())
+    assert sorted(
+        f"{layer} -> {target}" for layer, targets in layers.items() if layer.startswith("search")
+        for target in targets if not target.startswith("search")
+    ) == []
+
+
+def test_the_architecture_page_shows_the_derived_floors():
+    """docs/architecture.md lists each floor's packages (top first, faces left out) between its two markers."""
+    text = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
+    listed = re.search(r"<!-- floors -->\n```\n(.*?)```\n<!-- /floors -->", text, re.S)
+    assert listed is not None, "docs/architecture.md has no floors block"
+    derived = floors(layer_graph(_graph()))
+    shown = [sorted(layer for layer in derived if derived[layer] == number and "(face)" not in layer)
+             for number in range(max(derived.values()) + 1)]
+    expected = "".join(f"{'  '.join(floor)}\n" for floor in reversed(shown) if floor)
+    assert listed.group(1) == expected, "docs/architecture.md's floors differ from the imports:\n" + expected
+
+
+def test_no_package_holds_more_than_fifteen_modules_and_iam_keeps_five():
+    modules = _modules()
+    per_folder: dict[str, int] = {}
+    for name, path in modules.items():
+        if path.name != "__init__.py":
+            folder = name.rpartition(".")[0]
+            per_folder[folder] = per_folder.get(folder, 0) + 1
+    assert sorted(folder for folder, count in per_folder.items() if count > 15) == []
+    top = sorted(name for name in modules if name.count(".") == 1 and layer_of(name) == SHARED)
+    assert len(top) <= 5, top
+
+
+BUILD_ONLY = ("iam.ranker.build_prior", "iam.evidence.policy_data", "iam.evidence.fingerprint")
 """Modules that build the shipped artefacts (scripts/ and tests run them); nothing at run time imports them."""
 
 BUILD_COMMANDS = ("iam.cli.prior",)
@@ -192,7 +266,7 @@ def test_product_commands_import_no_experiment():
     importing = sorted(
         f"{module} -> {target}"
         for module, targets in _graph().items()
-        if _layer(module) == len(LAYERS) - 1 and not any(module == p or module.startswith(p + ".") for p in RESEARCH_COMMANDS)
+        if layer_of(module) == CLI and not any(module == p or module.startswith(p + ".") for p in RESEARCH_COMMANDS)
         for target in targets
         if target == "experiments" or target.startswith("experiments.")
     )

@@ -12,7 +12,7 @@ import importlib
 import sys
 from collections.abc import Sequence
 
-from iam import __version__
+from iam._install import __version__
 from iam.cli._common import check_finite_options
 from iam.errors import IAMError
 

@@ -13,10 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from iam.errors import DataError, IAMError
-from iam.jsonsafe import finite
-from iam.player_games import bundled_or_given, read_games
-from iam.progress import progress
-from iam.ranker.evidence import (
+from iam.evidence.families import (
     DEFAULT_FAMILIES,
     DEFAULT_SEARCH_DEPTH,
     ENGINE_FAMILIES,
@@ -24,7 +21,10 @@ from iam.ranker.evidence import (
     with_engine,
     without_engine,
 )
-from iam.ranker.population import load_prior
+from iam.games.player_games import bundled_or_given, read_games
+from iam.jsonsafe import finite
+from iam.priors.population import load_prior
+from iam.progress import progress
 from iam.ranker.resources import Resources
 
 __all__ = [

@@ -13,9 +13,9 @@ from typing import Any
 import chess.pgn
 
 from iam.errors import DataError
-from iam.filters import GameFilter, add_filter_arguments, filter_from_args, read_filtered
-from iam.pgn import IngestReport, PlayerGame
-from iam.player_games import bundled_or_given
+from iam.games.filters import GameFilter, add_filter_arguments, filter_from_args, read_filtered
+from iam.games.pgn import IngestReport, PlayerGame
+from iam.games.player_games import bundled_or_given
 
 __all__ = ["add_game_arguments", "pgn_paths", "read_player_games", "read_pgn_games"]
 
@@ -25,7 +25,7 @@ _PGN_HELP = "PGN files (plain, .gz, .bz2, .xz or .zst)"
 def add_game_arguments(
     parser: Any, *, optional: bool = False, player_required: bool = False, player_help: str | None = None
 ) -> None:
-    """Positional PGN files, ``--pgn`` as a synonym (repeatable), and the game filters of :mod:`iam.filters`.
+    """Positional PGN files, ``--pgn`` as a synonym (repeatable), and the game filters of :mod:`iam.games.filters`.
 
     ``optional``: the command falls back on the bundled games when no file is given.
     """

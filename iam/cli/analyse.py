@@ -8,7 +8,7 @@ from pathlib import Path
 
 from iam.cli._common import add_quiet, add_scheduler_argument, check_output_file, progress, usable_jobs
 from iam.cli._games import add_game_arguments, pgn_paths, read_player_games
-from iam.engine_run import LOSS_CAP, AnalysisSettings, GameAnalysis, analyse_games
+from iam.engines.runs import LOSS_CAP, AnalysisSettings, GameAnalysis, analyse_games
 from iam.errors import DataError
 from iam.execution import execution_from
 

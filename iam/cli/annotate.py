@@ -15,8 +15,8 @@ import chess.pgn
 from iam.cli._common import check_not_input, print_json, ranker_resources
 from iam.cli._games import pgn_paths, read_pgn_games
 from iam.errors import DataError
-from iam.pgn import name_matches
-from iam.predictors import load_predictor
+from iam.games.pgn import name_matches
+from iam.measure.predictors import load_predictor
 
 SURPRISE_FLOOR = 1e-4
 """Beliefs below this count as this in the surprise (at most -log2(1e-4), about 13.3 bits), as in the log loss."""

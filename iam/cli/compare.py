@@ -9,7 +9,6 @@ import sys
 import time
 from pathlib import Path
 
-from iam.bootstrap import interval, resample_games, summary_figures
 from iam.cli._common import (
     add_quiet,
     add_ranker_arguments,
@@ -24,10 +23,11 @@ from iam.cli._common import (
 )
 from iam.cli._games import add_game_arguments, read_player_games
 from iam.errors import DataError
-from iam.evaluation import evaluate
-from iam.heldout import parse_sizes, sample_test_games, test_games, training_games
-from iam.predictors import PREDICTORS, TRAINED, PredictorSettings, available_predictors
-from iam.ranker.evidence import without_engine
+from iam.evidence.families import without_engine
+from iam.games.heldout import parse_sizes, sample_test_games, test_games, training_games
+from iam.measure.bootstrap import interval, resample_games, summary_figures
+from iam.measure.evaluation import evaluate
+from iam.measure.predictors import PREDICTORS, TRAINED, PredictorSettings, available_predictors
 
 DESCRIPTION = (
     "Retrain every predictor on the first N training games of a player for several N (game i is a test "

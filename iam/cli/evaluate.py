@@ -11,8 +11,8 @@ from iam.cli import compare
 from iam.cli._common import check_seed, output_dir, print_json, ranker_resources, usable_jobs
 from iam.cli._games import pgn_paths, read_player_games
 from iam.errors import DataError
-from iam.evaluation import EvaluationReport, EvaluationRun, sample_test_games, score_games, score_positions
-from iam.predictors import is_model_file, load_predictor
+from iam.measure.evaluation import EvaluationReport, EvaluationRun, sample_test_games, score_games, score_positions
+from iam.measure.predictors import is_model_file, load_predictor
 
 _DEPRECATED = "iam: note: 'iam evaluate PGN' is now 'iam compare PGN'; 'iam evaluate' without a model file goes on working for one version"
 

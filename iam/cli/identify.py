@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import sys
 
-from iam.candidates import CandidateSettings, trained_candidates
 from iam.cli._common import (
     add_engine_arguments,
     add_quiet,
@@ -19,12 +18,13 @@ from iam.cli._common import (
     usable_jobs,
 )
 from iam.errors import DataError
-from iam.filters import add_header_filter_arguments, apply_filter, filter_from_args
-from iam.identify import check_candidates, identify
-from iam.predictors import load_predictor
-from iam.ranker.evidence import EngineSettings
-from iam.repertoire import MODEL_WEIGHT
-from iam.sides import side_games
+from iam.evidence.families import EngineSettings
+from iam.games.filters import add_header_filter_arguments, apply_filter, filter_from_args
+from iam.games.sides import side_games
+from iam.measure.candidates import CandidateSettings, trained_candidates
+from iam.measure.identify import check_candidates, identify
+from iam.measure.predictors import load_predictor
+from iam.measure.repertoire import MODEL_WEIGHT
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:

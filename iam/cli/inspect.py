@@ -8,13 +8,13 @@ from pathlib import Path
 import chess
 import chess.svg
 
-from iam.chunk import Chunk
+from iam.chunks.chunk import Chunk
+from iam.chunks.model import OpponentModel
 from iam.cli._common import output_dir, print_json
 from iam.errors import DataError
-from iam.model import OpponentModel
-from iam.predictors import load_predictor
+from iam.evidence.families import FAMILY_WORDS, feature_words
+from iam.measure.predictors import load_predictor
 from iam.ranker import MoveRanker
-from iam.ranker.evidence import FAMILY_WORDS, feature_words
 from iam.ranker.resources import Resources
 
 

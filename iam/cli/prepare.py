@@ -10,9 +10,9 @@ from pathlib import Path
 
 from iam.cli._common import add_quiet, output_dir, ranker_resources, read_games, usable_jobs
 from iam.errors import DataError, IAMError
-from iam.filters import add_header_filter_arguments, apply_filter, filter_from_args
+from iam.games.filters import add_header_filter_arguments, apply_filter, filter_from_args
 from iam.jsonsafe import finite
-from iam.predictors import load_predictor
+from iam.measure.predictors import load_predictor
 from iam.prepare.book import write_book
 from iam.prepare.dossier import COLORS, DEFAULT_MODEL, MODEL_PLIES, PrepareConfig, fit_default_model, prepare
 from iam.prepare.lines import LineSettings

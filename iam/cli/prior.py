@@ -3,7 +3,7 @@
 A ranker is pulled towards a population's weights and reads its book and move patterns;
 the shipped population is six world champions. A user modelling a club player builds one
 from games of players like him (``--rating 1800-2000 --time-control classical --since
-2024``): the collection is read in chunks (:mod:`iam.collection`), its most frequent
+2024``): the collection is read in chunks (:mod:`iam.games.collection`), its most frequent
 players (or those named) become the population, and their positions are described and
 fitted where ``--jobs`` or ``--scheduler`` says. Only each player's training games are
 used. ``iam train --prior FILE`` then trains a ranker against it.
@@ -19,15 +19,15 @@ from pathlib import Path
 from typing import Any
 
 from iam.cli._common import add_engine_arguments, add_scheduler_argument, check_not_input, parse_families, usable_jobs
-from iam.collection import CHUNK_BYTES
 from iam.errors import DataError
+from iam.evidence.families import DEFAULT_SEARCH_DEPTH, EngineSettings
 from iam.execution import execution_from
-from iam.filters import GameFilter, add_header_filter_arguments, filter_from_args
-from iam.player_games import bundled_masters, collection_players
+from iam.games.collection import CHUNK_BYTES
+from iam.games.filters import GameFilter, add_header_filter_arguments, filter_from_args
+from iam.games.player_games import bundled_masters, collection_players
+from iam.priors.population import save_prior
+from iam.priors.trees import TreeSettings
 from iam.progress import progress
-from iam.ranker.evidence import DEFAULT_SEARCH_DEPTH, EngineSettings
-from iam.ranker.population import save_prior
-from iam.ranker.trees import TreeSettings
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:

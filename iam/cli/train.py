@@ -7,6 +7,7 @@ import sys
 import time
 from pathlib import Path
 
+from iam.chunks.model import OpponentModel
 from iam.cli._common import (
     add_quiet,
     add_ranker_arguments,
@@ -19,10 +20,9 @@ from iam.cli._common import (
 )
 from iam.cli._games import add_game_arguments, pgn_paths, read_player_games
 from iam.errors import DataError
-from iam.model import OpponentModel
-from iam.modelfile import check_writable
+from iam.evidence.families import feature_words
+from iam.models.files import check_writable
 from iam.ranker import MoveRanker
-from iam.ranker.evidence import feature_words
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:

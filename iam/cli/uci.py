@@ -11,13 +11,13 @@ import chess.polyglot
 
 from iam.cli._common import number_or_infinity, ranker_resources
 from iam.errors import IAMError
-from iam.predictors import load_predictor
+from iam.measure.predictors import load_predictor
 from iam.ranker.resources import Resources
 from search.chess.exploit import DEFAULT_MARGIN, DEFAULT_THRESHOLD
 from search.chess.imitation import Imitation
 from search.chess.uci import ModelLoader, main
-from search.exploit import Exploitation
-from search.predictor import MovePredictor, abilities_of
+from search.opponent.exploitation import Exploitation
+from search.opponent.predictor import MovePredictor, abilities_of
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -28,7 +28,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "ordering, quiescence and a transposition table, material and piece-square "
         "evaluation. With --model, the search is guided by the opponent model at the "
         "modelled player's nodes (likely moves searched early and deeper, moves the model "
-        "rules out shallower; see search.omsearch.Guidance); the engine's own moves are "
+        "rules out shallower; see search.opponent.omsearch.Guidance); the engine's own moves are "
         "always searched plainly. With --model and --exploit W, the engine values its "
         "moves by a blend of their minimax value and the value of the replies the model "
         "expects (weight W; 0 is minimax). With --imitate MODEL it plays as the modelled "

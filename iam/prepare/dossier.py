@@ -14,18 +14,18 @@ from dataclasses import dataclass, field, replace
 import chess
 
 from iam.errors import DataError
-from iam.pgn import PlayerGame
+from iam.games.pgn import PlayerGame
 from iam.prepare.habits import Habit, candidates, find_habits
 from iam.prepare.lines import LineSettings, Plan, prepare_lines
 from iam.prepare.population import POPULATION_STRENGTH, BookBeliefs
 from iam.prepare.scoring import EngineScorer, MoveScorer, SearchScorer, score_all
 from iam.prepare.tree import HALF_LIFE_YEARS, PRIOR_STRENGTH, Predictor, Repertoire, RepertoireBeliefs, build_repertoire
+from iam.priors.population import bundled_prior
 from iam.progress import progress
 from iam.ranker import DEFAULT_FAMILIES, MoveRanker
-from iam.ranker.population import bundled_prior
 from iam.ranker.resources import Resources
 
-__all__ = ["PrepareConfig", "Side", "Dossier", "prepare", "build_side", "open_scorer", "fit_default_model", "default_model_params", "default_model_resources",
+__all__ = ["PrepareConfig", "SideDossier", "Dossier", "prepare", "build_side", "open_scorer", "fit_default_model", "default_model_params", "default_model_resources",
            "DEFAULT_MODEL", "GLANCE_FAMILIES", "MODEL_PLIES", "COLORS"]
 
 COLORS = {"white": chess.WHITE, "black": chess.BLACK}
@@ -91,7 +91,7 @@ class PrepareConfig:
 
 
 @dataclass
-class Side:
+class SideDossier:
     """The dossier against him with one colour."""
 
     color: chess.Color
@@ -111,7 +111,7 @@ class Dossier:
     scorer: str
     model: str
     config: PrepareConfig
-    sides: list[Side] = field(default_factory=list)
+    sides: list[SideDossier] = field(default_factory=list)
 
 
 def open_scorer(config: PrepareConfig) -> MoveScorer:
@@ -153,7 +153,7 @@ def prepare(
 
 def build_side(
     games: Sequence[PlayerGame], color: chess.Color, model: Predictor, scorer: MoveScorer, config: PrepareConfig, *, habits: bool = True
-) -> Side:
+) -> SideDossier:
     """The dossier against him with ``color`` from ``games``: his tree, his beliefs, the prepared lines and (unless
     ``habits`` is false) his costly habits. ``model`` is the belief his games update (the book's already in it)."""
     name = chess.COLOR_NAMES[color]
@@ -172,7 +172,7 @@ def build_side(
     if habits:
         found = find_habits(candidates(repertoire, plan, beliefs, habit_games=config.habit_games, habit_belief=config.habit_belief),
                             scorer, min_loss=config.habit_loss)
-    return Side(color, repertoire.games, repertoire, plan, found, beliefs)
+    return SideDossier(color, repertoire.games, repertoire, plan, found, beliefs)
 
 
 def _advance(bar, count: int) -> None:

@@ -16,13 +16,13 @@ import json
 from collections.abc import Sequence
 from pathlib import Path
 
-from iam import __version__
+from iam._install import __version__
 from iam.errors import DataError, ModelFileError
-from iam.modelfile import check_writable
-from iam.pgn import PlayerGame
+from iam.games.pgn import PlayerGame
+from iam.models.files import check_writable
 from iam.prepare.dossier import MODEL_PLIES, default_model_params, default_model_resources, fit_default_model
+from iam.priors.artefacts import feature_code_digest
 from iam.ranker import MoveRanker
-from iam.ranker.artefacts import feature_code_digest
 
 __all__ = ["cached_default_model", "model_key"]
 

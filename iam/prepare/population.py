@@ -3,7 +3,7 @@
 His own games cover only part of the openings he will meet. Many positions his games never
 reached were reached by other masters, and what they chose there is good evidence of what a
 master of the same schools plays. :class:`BookBeliefs` is a :class:`~iam.prepare.tree.Predictor`
-that updates the model's belief by the population book (:class:`iam.ranker.population.PopulationBook`:
+that updates the model's belief by the population book (:class:`iam.priors.population.PopulationBook`:
 each bundled master's own moves in the first plies of his training games, every master's test
 games left out) with a Dirichlet posterior whose prior is the model's belief:
 
@@ -18,7 +18,7 @@ The book never holds the modelled player's own moves (:meth:`PopulationBook.with
 by name), so what he chose is counted once, in his own tree.
 
 >>> import chess
->>> from iam.ranker.population import PopulationBook
+>>> from iam.priors.population import PopulationBook
 >>> e4, d4 = chess.Move.from_uci("e2e4"), chess.Move.from_uci("d2d4")
 >>> class Even:
 ...     def predict_proba(self, board):
@@ -34,7 +34,7 @@ from __future__ import annotations
 import chess
 
 from iam.prepare.tree import Predictor, dirichlet_update
-from iam.ranker.population import PopulationBook
+from iam.priors.population import PopulationBook
 
 __all__ = ["POPULATION_STRENGTH", "BookBeliefs"]
 

@@ -15,7 +15,7 @@ import chess
 import chess.pgn
 import chess.svg
 
-from iam.prepare.dossier import Dossier, PrepareConfig, Side
+from iam.prepare.dossier import Dossier, PrepareConfig, SideDossier
 from iam.prepare.lines import Line, numbered
 
 __all__ = ["to_dict", "to_markdown", "to_html", "to_pgn", "belief_updates", "LINES_SHOWN"]
@@ -37,7 +37,7 @@ def _line_dict(line: Line) -> dict:
     }
 
 
-def _side_dict(side: Side) -> dict:
+def _side_dict(side: SideDossier) -> dict:
     tree = side.repertoire
     rows = [
         {
@@ -75,7 +75,7 @@ def to_dict(dossier: Dossier) -> dict:
     }
 
 
-def _tree_lines(side: Side) -> list[str]:
+def _tree_lines(side: SideDossier) -> list[str]:
     out = []
     for node, edge, depth in side.repertoire.shown():
         move = numbered((edge.san,), node.ply)
@@ -89,7 +89,7 @@ def _tree_lines(side: Side) -> list[str]:
     return out
 
 
-def _habit_rows(side: Side) -> list[list[str]]:
+def _habit_rows(side: SideDossier) -> list[list[str]]:
     return [
         [
             numbered(h.path) or "(predicted position)", h.usual_san, h.best_san, _pawns(h.cost).lstrip("+"),
@@ -99,7 +99,7 @@ def _habit_rows(side: Side) -> list[list[str]]:
     ]
 
 
-def _line_rows(side: Side) -> list[list[str]]:
+def _line_rows(side: SideDossier) -> list[list[str]]:
     rows = [[_line_text(line), f"{line.probability:.1%}", _pawns(line.value)] for line in side.plan.lines[:LINES_SHOWN]]
     ref = side.plan.reference
     return rows + [[f"reference (engine main line): {ref.text()}", "-", _pawns(ref.value)]]
@@ -169,7 +169,7 @@ def _html_table(head: list[str], rows: list[list[str]]) -> str:
     return f"<table><thead><tr>{header}</tr></thead><tbody>{body}</tbody></table>"
 
 
-def _html_side(dossier: Dossier, side: Side) -> str:
+def _html_side(dossier: Dossier, side: SideDossier) -> str:
     color = chess.COLOR_NAMES[side.color]
     flipped = side.color == chess.WHITE  # boards from our side
     parts = [f"<h2>{html.escape(dossier.player)} with {color} ({side.games} games)</h2>", "<h3>His repertoire</h3>"]

@@ -1,7 +1,7 @@
 """What a position is worth: its moves scored, by a UCI engine or by the toolkit's own search.
 
 The dossier judges habits and prepared lines with one :class:`MoveScorer`: a
-:class:`EngineScorer` (a UCI engine through :class:`~iam.engine_analysis.EngineAnalyser`
+:class:`EngineScorer` (a UCI engine through :class:`~iam.engines.analysis.EngineAnalyser`
 and its on-disk cache) when an engine is given, else a :class:`SearchScorer` (this
 project's alpha-beta with quiescence, :func:`search.chess.scoring.score_root_moves`).
 Scores are centipawns from the side to move's point of view, mates as
@@ -22,7 +22,7 @@ from typing import Protocol
 
 import chess
 
-from iam.engine_analysis import MATE_SCORE, MAX_CENTIPAWNS, EngineAnalyser
+from iam.engines.analysis import MATE_SCORE, MAX_CENTIPAWNS, EngineAnalyser
 from search.chess.scoring import score_root_moves
 
 __all__ = ["MoveScorer", "SearchScorer", "EngineScorer", "move_score", "position_value", "score_all", "decided", "beyond_lines"]

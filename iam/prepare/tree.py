@@ -37,7 +37,7 @@ from typing import Protocol
 
 import chess
 
-from iam.pgn import PlayerGame
+from iam.games.pgn import PlayerGame
 
 __all__ = [
     "Edge", "Node", "Repertoire", "RepertoireBeliefs", "build_repertoire", "game_weights", "tree_beliefs", "Predictor",
@@ -257,7 +257,7 @@ def build_repertoire(
 ) -> Repertoire:
     """His tree with ``color`` from ``games`` (games of the other colour or another start are left out).
 
-    >>> from iam.pgn import PlayerGame
+    >>> from iam.games.pgn import PlayerGame
     >>> e4, e5 = chess.Move.from_uci("e2e4"), chess.Move.from_uci("e7e5")
     >>> game = PlayerGame(index=0, color=chess.WHITE, start_fen=chess.STARTING_FEN, moves=(e4, e5), result="win")
     >>> tree = build_repertoire([game, game], chess.WHITE, plies=2)

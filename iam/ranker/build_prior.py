@@ -2,14 +2,14 @@
 
 For every master, a seeded sample of positions from his *training* games (the
 held-out protocol's test games never enter, nor a training game that is another
-master's test game: :func:`~iam.player_games.population_games`) is described by every family of
+master's test game: :func:`~iam.games.player_games.population_games`) is described by every family of
 evidence, his habits out-of-fold as in :mod:`iam.ranker.training`, the policy
 network that never saw him, and the population book and move patterns without him. Then one ranker is fitted on all masters together,
 and one per master without him (whose book columns also leave him out), for each
 combination of families, so that an ablation finds a prior that matches it. On top of
 the rankers of the full sets of families (with and without an engine), residual trees
-are boosted on the same positions (:mod:`iam.ranker.trees`). The
-result is a :class:`~iam.ranker.population.PopulationPrior` and a table of the fits.
+are boosted on the same positions (:mod:`iam.priors.trees`). The
+result is a :class:`~iam.priors.population.PopulationPrior` and a table of the fits.
 """
 
 from __future__ import annotations
@@ -22,12 +22,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from iam import __version__
-from iam.execution import Execution, map_in_order
-from iam.pgn import PlayerGame
-from iam.player_games import population_games
-from iam.ranker.artefacts import feature_code_digest
-from iam.ranker.evidence import (
+from iam._install import __version__
+from iam.evidence.families import (
     DEFAULT_FAMILIES,
     DEFAULT_SEARCH_DEPTH,
     FAMILIES,
@@ -37,9 +33,13 @@ from iam.ranker.evidence import (
     player_evidence,
     without_engine,
 )
-from iam.ranker.logit import MoveTable, feature_scale, fit_conditional_logit, position_log_likelihood
-from iam.ranker.patterns import MovePatterns, count_patterns
-from iam.ranker.population import (
+from iam.execution import Execution, map_in_order
+from iam.games.pgn import PlayerGame
+from iam.games.player_games import population_games
+from iam.priors.artefacts import feature_code_digest
+from iam.priors.logit import MoveTable, feature_scale, fit_conditional_logit, position_log_likelihood
+from iam.priors.patterns import MovePatterns, count_patterns
+from iam.priors.population import (
     PopulationBook,
     PopulationPrior,
     PriorWeights,
@@ -48,9 +48,9 @@ from iam.ranker.population import (
     merge_priors,
     update_prior,
 )
-from iam.ranker.positions import Position
+from iam.priors.positions import PlayerPosition
+from iam.priors.trees import TreeSettings, fit_residual_trees
 from iam.ranker.training import move_table
-from iam.ranker.trees import TreeSettings, fit_residual_trees
 
 __all__ = ["PriorSettings", "build_population_prior", "build_prior", "fits_file"]
 
@@ -64,7 +64,7 @@ class PriorSettings:
     search_depth: int = DEFAULT_SEARCH_DEPTH
     engine: EngineSettings | None = None
     search_cache: str | None = None
-    """SQLite file keeping the search family's scores for a rebuild (:mod:`iam.ranker.search_cache`)."""
+    """SQLite file keeping the search family's scores for a rebuild (:mod:`iam.evidence.search_cache`)."""
     prior_strength: float = 1.0
     """A light pull towards zero: the population has thousands of positions."""
     min_games: int = 2
@@ -79,7 +79,7 @@ class PriorSettings:
 
 @dataclass
 class _MasterRows:
-    positions: list[Position]
+    positions: list[PlayerPosition]
     table: MoveTable
     columns: tuple[str, ...]
 

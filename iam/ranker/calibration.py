@@ -18,7 +18,7 @@ import numpy as np
 from scipy.optimize import minimize
 from scipy.special import expit
 
-from iam.ranker.logit import MoveTable, softmax_by_position
+from iam.priors.logit import MoveTable, softmax_by_position
 
 __all__ = ["TopLabelCalibration", "calibrate_top", "fit_top_label"]
 

@@ -4,10 +4,10 @@
 evidence about a move (the move itself, a shallow search, optionally a UCI engine,
 his own chunks and openings, and other masters' openings), as a conditional logit
 over the legal moves pulled towards a population prior, plus the population's residual
-trees where the prior has them (:mod:`iam.ranker.trees`). ``predict_proba(board)``
+trees where the prior has them (:mod:`iam.priors.trees`). ``predict_proba(board)``
 gives a belief for every legal move (they sum to one); ``explain`` says which
 features carried a move. It is a scikit-learn style estimator like
-:class:`~iam.model.OpponentModel` and predicts wherever that one does.
+:class:`~iam.chunks.model.OpponentModel` and predicts wherever that one does.
 """
 
 from __future__ import annotations
@@ -22,12 +22,9 @@ import numpy as np
 from sklearn.base import BaseEstimator
 from sklearn.utils.validation import check_is_fitted
 
-from iam.model import OpponentModel
-from iam.modelfile import read_document, write_document
-from iam.pgn import PlayerGame
-from iam.prediction import Explanation, FeatureContribution
-from iam.ranker.calibration import TopLabelCalibration, calibrate_top, fit_top_label
-from iam.ranker.evidence import (
+from iam.chunks.model import OpponentModel
+from iam.chunks.rote import RoteMemory
+from iam.evidence.families import (
     DEFAULT_FAMILIES,
     DEFAULT_SEARCH_DEPTH,
     ENGINE_FAMILIES,
@@ -37,7 +34,10 @@ from iam.ranker.evidence import (
     family_columns,
     player_evidence,
 )
-from iam.ranker.logit import (
+from iam.games.pgn import PlayerGame
+from iam.models.explanation import Explanation, FeatureContribution
+from iam.models.files import read_document, write_document
+from iam.priors.logit import (
     feature_scale,
     fit_conditional_logit,
     fit_temperature,
@@ -46,18 +46,18 @@ from iam.ranker.logit import (
     softmax_by_position,
     take_positions,
 )
-from iam.ranker.patterns import count_patterns
+from iam.priors.patterns import count_patterns
+from iam.priors.policynet import PolicyNet, require_policy_net
+from iam.priors.population import PopulationPrior, bundled_prior
+from iam.priors.positions import player_positions, position_of
+from iam.priors.valuenet import ValueNet, require_value_net
+from iam.ranker.calibration import TopLabelCalibration, calibrate_top, fit_top_label
 from iam.ranker.persistence import RANKER_FORMAT, RANKER_VERSION, policy_record, ranker_document, ranker_from_document
-from iam.ranker.policynet import PolicyNet, require_policy_net
-from iam.ranker.population import PopulationPrior, bundled_prior
-from iam.ranker.positions import player_positions, position_of
 from iam.ranker.replytable import fit_reply_policy
 from iam.ranker.resources import NO_RESOURCES, Resources
 from iam.ranker.training import deal_folds, move_table
-from iam.ranker.valuenet import ValueNet, require_value_net
-from iam.rote import RoteMemory
 from search.chess.scoring import RootScoreCache
-from search.predictor import Closeable
+from search.opponent.predictor import Closeable
 
 __all__ = ["MoveRanker", "FeatureContribution", "DEFAULT_PRIOR_STRENGTH", "RIDGE_STRENGTH", "prior_penalty", "RANKER_FORMAT", "RANKER_VERSION"]
 
@@ -90,13 +90,13 @@ class MoveRanker(Closeable, BaseEstimator):
     Parameters
     ----------
     families:
-        Feature families used (see :mod:`iam.ranker.evidence`); ``"engine"`` and ``"glance"`` need an engine
+        Feature families used (see :mod:`iam.evidence.families`); ``"engine"`` and ``"glance"`` need an engine
         in the :class:`~iam.ranker.resources.Resources` the ranker runs on.
     search_depth:
         Depth (plies before quiescence) at which this project's search scores every move.
     engine_depth:
         The fixed depth of the ``engine`` family's analyses (the ``glance`` family's is
-        :data:`~iam.ranker.evidence.GLANCE_DEPTH`).
+        :data:`~iam.evidence.families.GLANCE_DEPTH`).
     max_positions:
         Training positions used (a seeded sample of the player's positions).
     folds:
@@ -110,7 +110,7 @@ class MoveRanker(Closeable, BaseEstimator):
         towards zero with ``prior="none"``, and towards the population when its prior was
         not fitted on exactly these families (a combination the prior does not hold).
     prior_data:
-        A :class:`~iam.ranker.population.PopulationPrior` to use instead of the bundled one.
+        A :class:`~iam.priors.population.PopulationPrior` to use instead of the bundled one.
     trees:
         Add the population's residual trees to the linear score, when the prior holds
         trees for exactly these families at this search depth (the default families do).
@@ -182,7 +182,7 @@ class MoveRanker(Closeable, BaseEstimator):
         if not games:
             raise ValueError("cannot fit a move ranker on no games")
         if not all(isinstance(game, PlayerGame) for game in games):
-            raise TypeError("fit expects PlayerGame records (see iam.pgn.load_player_games)")
+            raise TypeError("fit expects PlayerGame records (see iam.games.pgn.load_player_games)")
         games.sort(key=lambda game: game.index)  # the sample and the folds follow the games' numbers, not their order
         self.player_ = self.player or _most_common_name(games)
         prior = self._population() if self.prior == "population" else None

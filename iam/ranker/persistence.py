@@ -1,6 +1,6 @@
 """A move ranker's file format: what a fitted ranker writes, and the checks it is read back with.
 
-A model file is versioned JSON (:mod:`iam.modelfile`); every number read back is checked
+A model file is versioned JSON (:mod:`iam.models.files`); every number read back is checked
 against bounds a fitted ranker never leaves, so a damaged file is a clear
 :class:`~iam.errors.ModelFileError` and never a model whose beliefs overflow.
 """
@@ -13,17 +13,17 @@ import chess
 import numpy as np
 from sklearn.utils.validation import check_is_fitted
 
+from iam.chunks.fitted import from_document, to_document
+from iam.chunks.model import OpponentModel
 from iam.errors import ModelFileError
-from iam.model import OpponentModel
-from iam.modelfile import from_document, to_document
+from iam.evidence.families import ENGINE_FAMILIES, family_columns
+from iam.priors.patterns import MovePatterns, PatternCounts
+from iam.priors.policynet import require_policy_net
+from iam.priors.population import PopulationBook
+from iam.priors.trees import ResidualTrees
+from iam.priors.valuenet import bundled_value_net
 from iam.ranker.calibration import TopLabelCalibration
-from iam.ranker.evidence import ENGINE_FAMILIES, family_columns
-from iam.ranker.patterns import MovePatterns, PatternCounts
-from iam.ranker.policynet import require_policy_net
-from iam.ranker.population import PopulationBook
 from iam.ranker.resources import Resources
-from iam.ranker.trees import ResidualTrees
-from iam.ranker.valuenet import bundled_value_net
 from search.chess.replies import ReplyPolicy
 
 __all__ = ["RANKER_FORMAT", "RANKER_VERSION", "ranker_document", "ranker_from_document", "policy_record"]

@@ -3,7 +3,7 @@
 The policy itself (its inputs and how beliefs are read from its weights) lives with the
 fast board, in :mod:`search.chess.replies`: the search evaluates it thousands of times
 a move. Here its weights are learned from a player's games, as the ranker's are: a
-conditional logit over each position's legal moves (:mod:`iam.ranker.logit`), with a
+conditional logit over each position's legal moves (:mod:`iam.priors.logit`), with a
 sparse input matrix, L2-penalised towards zero.
 
 :func:`distil_reply_policy` fits the same policy to a richer model's beliefs instead
@@ -19,12 +19,11 @@ from collections.abc import Sequence
 import numpy as np
 import scipy.sparse as sparse
 
-from iam.ranker.logit import MoveTable, fit_conditional_logit
-from iam.ranker.positions import Position
-from search.chess.board import Position as FastPosition
-from search.chess.board import from_move, to_move
+from iam.priors.logit import MoveTable, fit_conditional_logit
+from iam.priors.positions import PlayerPosition
+from search.chess.board import Position, from_move, to_move
 from search.chess.replies import REPLY_INPUTS, ReplyPolicy, reply_inputs
-from search.predictor import MovePredictor
+from search.opponent.predictor import MovePredictor
 
 __all__ = ["reply_table", "fit_reply_policy", "distil_reply_policy", "teacher_targets", "REPLY_PENALTY", "REPLY_POSITIONS"]
 
@@ -37,14 +36,14 @@ REPLY_PENALTY = 1.0
 """The L2 penalty of the fit, chosen on development positions (penalties 1 to 30 tried)."""
 
 
-def reply_table(positions: Sequence[Position]) -> MoveTable:
+def reply_table(positions: Sequence[PlayerPosition]) -> MoveTable:
     """The policy's inputs for every legal move of ``positions`` (those whose played move is legal)."""
     rows, columns, values, starts, played = [], [], [], [0], []
     count = 0
     for position in positions:
         if position.played_move is None:
             continue
-        fast = FastPosition.from_board(position.board)
+        fast = Position.from_board(position.board)
         moves = fast.legal_moves()
         target = from_move(position.played_move)
         if target not in moves:
@@ -61,17 +60,17 @@ def reply_table(positions: Sequence[Position]) -> MoveTable:
     return MoveTable(features, np.asarray(starts, dtype=np.int64), np.asarray(played, dtype=np.int64))
 
 
-def fit_reply_policy(positions: Sequence[Position], *, penalty: float = REPLY_PENALTY) -> ReplyPolicy:
+def fit_reply_policy(positions: Sequence[PlayerPosition], *, penalty: float = REPLY_PENALTY) -> ReplyPolicy:
     """A :class:`~search.chess.replies.ReplyPolicy` fitted to the moves played in ``positions``."""
     return ReplyPolicy(fit_conditional_logit(reply_table(positions), penalty=penalty))
 
 
-def _usable(position: Position) -> bool:
+def _usable(position: PlayerPosition) -> bool:
     """The table keeps a position when its played move is legal there."""
     return position.played_move is not None and position.played_move in position.board.legal_moves
 
 
-def teacher_targets(positions: Sequence[Position], teacher: MovePredictor, *, share: float = 1.0) -> np.ndarray:
+def teacher_targets(positions: Sequence[PlayerPosition], teacher: MovePredictor, *, share: float = 1.0) -> np.ndarray:
     """Per row of :func:`reply_table` of ``positions``: ``share`` of the teacher's belief plus the rest on the move played.
 
     The teacher's beliefs are renormalised over the legal moves (uniform where it
@@ -83,7 +82,7 @@ def teacher_targets(positions: Sequence[Position], teacher: MovePredictor, *, sh
     for position in positions:
         if not _usable(position):
             continue
-        moves = FastPosition.from_board(position.board).legal_moves()
+        moves = Position.from_board(position.board).legal_moves()
         beliefs = teacher.predict_proba(position.board) if share > 0 else {}
         row = np.array([beliefs.get(to_move(move), 0.0) for move in moves], dtype=np.float64)
         row = row / row.sum() if row.sum() > 0 else np.full(len(moves), 1.0 / len(moves))
@@ -94,7 +93,7 @@ def teacher_targets(positions: Sequence[Position], teacher: MovePredictor, *, sh
 
 
 def distil_reply_policy(
-    positions: Sequence[Position], teacher: MovePredictor, *, share: float = 1.0, penalty: float = REPLY_PENALTY,
+    positions: Sequence[PlayerPosition], teacher: MovePredictor, *, share: float = 1.0, penalty: float = REPLY_PENALTY,
 ) -> ReplyPolicy:
     """A reply policy fitted to ``teacher``'s beliefs on ``positions`` (``share`` of the target; the rest the move played)."""
     kept = [position for position in positions if _usable(position)]

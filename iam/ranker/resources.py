@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from iam.ranker.evidence import EngineSettings
+from iam.evidence.families import EngineSettings
 
 __all__ = ["Resources", "NO_RESOURCES"]
 
@@ -31,7 +31,7 @@ class Resources:
     engine_timeout: float | None = None
     """Seconds one position's analysis may take (None: derived from the depth)."""
     search_cache: str | None = None
-    """SQLite file keeping the search family's scores across runs and processes (:mod:`iam.ranker.search_cache`;
+    """SQLite file keeping the search family's scores across runs and processes (:mod:`iam.evidence.search_cache`;
     may be the engine cache's file). The scores are the same with or without it."""
     jobs: int = 1
     """Processes computing training features."""

@@ -15,13 +15,13 @@ from dataclasses import replace
 
 import numpy as np
 
+from iam.chunks.model import OpponentModel
+from iam.evidence.families import Evidence
 from iam.execution import Execution, map_in_order
-from iam.model import OpponentModel
-from iam.pgn import PlayerGame
-from iam.ranker.evidence import Evidence
-from iam.ranker.logit import MoveTable
-from iam.ranker.patterns import PatternCounts, count_patterns
-from iam.ranker.positions import Position, player_positions
+from iam.games.pgn import PlayerGame
+from iam.priors.logit import MoveTable
+from iam.priors.patterns import PatternCounts, count_patterns
+from iam.priors.positions import PlayerPosition, player_positions
 
 __all__ = ["deal_folds", "move_table", "out_of_fold_evidence", "stack_table"]
 
@@ -39,8 +39,8 @@ def deal_folds(game_indices: Iterable[int], folds: int) -> dict[int, int]:
 
 
 def out_of_fold_evidence(
-    games: Sequence[PlayerGame], positions: Sequence[Position], evidence: Evidence, *, folds: int, iam_params: dict
-) -> list[tuple[Evidence, list[Position]]]:
+    games: Sequence[PlayerGame], positions: Sequence[PlayerPosition], evidence: Evidence, *, folds: int, iam_params: dict
+) -> list[tuple[Evidence, list[PlayerPosition]]]:
     """Pairs (evidence, its positions): each fold's positions with an IAM model and pattern counts without that fold."""
     if "habits" not in evidence.families or len(games) < 2:
         return [(replace(evidence, iam=None, own_patterns=None), list(positions))]
@@ -62,14 +62,14 @@ def out_of_fold_evidence(
     return pairs
 
 
-def _rows(evidence: Evidence, positions: list[Position]) -> list[np.ndarray]:
+def _rows(evidence: Evidence, positions: list[PlayerPosition]) -> list[np.ndarray]:
     try:
         return evidence.matrices(positions)
     finally:
         evidence.close()
 
 
-def stack_table(matrices: Sequence[np.ndarray], positions: Sequence[Position]) -> MoveTable:
+def stack_table(matrices: Sequence[np.ndarray], positions: Sequence[PlayerPosition]) -> MoveTable:
     """A :class:`MoveTable` from per-position matrices (positions without legal moves dropped)."""
     keep = [i for i, matrix in enumerate(matrices) if len(matrix) and positions[i].played >= 0]
     sizes = np.array([len(matrices[i]) for i in keep], dtype=np.int64)
@@ -90,7 +90,7 @@ def move_table(
     random_state: int = 0,
     jobs: int = 1,
     progress: Callable | None = None,
-) -> tuple[MoveTable, list[Position]]:
+) -> tuple[MoveTable, list[PlayerPosition]]:
     """The training table of ``games`` (a seeded sample of ``max_positions`` positions) and its positions."""
     positions = player_positions(games, sample=max_positions, random_state=random_state)
     pairs = out_of_fold_evidence(games, positions, evidence, folds=folds, iam_params=iam_params or {})

@@ -16,7 +16,7 @@ import time
 
 import chess
 
-from search.predictor import MovePredictor
+from search.opponent.predictor import MovePredictor
 
 __all__ = ["PredictionClock", "BoundedPredictor"]
 

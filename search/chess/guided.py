@@ -1,8 +1,8 @@
 """The opponent-model-guided search on the fast core: his predicted moves first, deeper; the rest shallower.
 
-:mod:`search.omsearch` guides the generic alpha-beta through the search-policy hook;
+:mod:`search.opponent.omsearch` guides the generic alpha-beta through the search-policy hook;
 this module is the same policy for the fast core (:class:`~search.chess.engine.ChessSearch`),
-with the same :class:`~search.omsearch.Guidance` and the same meaning of its settings.
+with the same :class:`~search.opponent.omsearch.Guidance` and the same meaning of its settings.
 At the modelled player's nodes (the side not to move at the root) a :class:`ModelGuide`
 
 * searches his predicted moves first, most believed first (after the move ordering's
@@ -16,7 +16,7 @@ The first legal move a node searches is never pruned, and reduced only with
 ``reduce_first``; so a node always has a value and a move.
 
 Predictions cost more than nodes, so a guide reads two predictors. The *predictor*
-(any :class:`~search.predictor.MovePredictor`: a ``chess.Board`` with the game's moves
+(any :class:`~search.opponent.predictor.MovePredictor`: a ``chess.Board`` with the game's moves
 in its move stack to beliefs over ``chess.Move``) is asked at his nodes at most
 :attr:`GuideSettings.near` plies below the root; deeper (or everywhere, without a
 predictor), the *cheap* predictor, if any,
@@ -26,7 +26,7 @@ Either is asked only at nodes with at least ``min_depth`` plies left, once per
 position: beliefs are kept by the position's key (with the predictor's
 ``context_key`` of the board when it has one).
 
-Two settings beyond :class:`~search.omsearch.Guidance` let the fast core express its
+Two settings beyond :class:`~search.opponent.omsearch.Guidance` let the fast core express its
 cheaper kinds of selectivity: ``verify`` searches a reduced move again at its full
 depth when its reduced value beats his best so far (a reduction that the search can
 take back), and ``quiet_only`` reduces and prunes only quiet moves and leaves nodes in
@@ -48,8 +48,8 @@ from typing import Protocol
 import chess
 
 from search.chess.board import Position, from_move, to_move
-from search.omsearch import Guidance
-from search.predictor import MovePredictor, abilities_of, checked_beliefs
+from search.opponent.omsearch import Guidance
+from search.opponent.predictor import MovePredictor, abilities_of, checked_beliefs
 
 __all__ = ["PositionPredictor", "GuideSettings", "GuideStats", "ModelGuide", "Plan", "reply_guide"]
 
@@ -62,7 +62,7 @@ Plan = tuple[list[int], dict[int, int], frozenset[int]]
 class PositionPredictor(Protocol):
     """Beliefs over a fast position's legal moves (encoded as :mod:`search.chess.board` moves).
 
-    The same contract as :class:`~search.predictor.MovePredictor`: each belief in [0, 1],
+    The same contract as :class:`~search.opponent.predictor.MovePredictor`: each belief in [0, 1],
     together at most 1, an empty mapping for no prediction. Not checked at each call:
     the search asks it at many nodes.
     """

@@ -12,7 +12,7 @@ well its predictor names the moves.
 
 Positions are recognised by the fast board's key (placement, side to move, castling,
 en passant), so a transposition into the line counts as the line. An oracle is both a
-:class:`~search.predictor.MovePredictor` (``chess.Board`` in, ``chess.Move`` out) and a
+:class:`~search.opponent.predictor.MovePredictor` (``chess.Board`` in, ``chess.Move`` out) and a
 :class:`~search.chess.guided.PositionPredictor` (the fast board in, encoded moves out),
 cheap enough to be read at every node.
 

@@ -119,7 +119,7 @@ class ReplyPolicy:
         return {move: math.exp(belief) for move, belief in zip(moves, self.log_beliefs(position, moves))}
 
     def predict_proba(self, board: chess.Board) -> dict[chess.Move, float]:
-        """Belief of each legal move of ``board`` (a :class:`~search.predictor.MovePredictor`)."""
+        """Belief of each legal move of ``board`` (a :class:`~search.opponent.predictor.MovePredictor`)."""
         beliefs = self.position_beliefs(Position.from_board(board))
         return {to_move(move): belief for move, belief in beliefs.items()}
 

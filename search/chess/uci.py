@@ -36,7 +36,7 @@ The engine searches with the fast chess core (:mod:`search.chess.engine`). Given
 move predictor (an opponent model), the core is guided at the modelled player's nodes
 (:mod:`search.chess.guided`): by default the modelled player is the engine's opponent,
 the side not to move when ``go`` arrives. With an
-:class:`~search.exploit.Exploitation` it plays the value-exploiting search of
+:class:`~search.opponent.exploitation.Exploitation` it plays the value-exploiting search of
 :mod:`search.chess.exploit` against that opponent instead. With an
 :class:`~search.chess.imitation.Imitation` it plays *as* the modelled player: the
 model's move (options ``Temperature`` and ``Seed``), the fast core's only where the
@@ -65,10 +65,10 @@ from search.chess.exploit import ExploitingSearch
 from search.chess.game import ChessGame, is_mate_score, mate_in_plies
 from search.chess.guided import GuideSettings, ModelGuide
 from search.chess.imitation import Imitation, choose_imitation_move
-from search.exploit import Exploitation
-from search.omsearch import Guidance, ModelPolicy
+from search.opponent.exploitation import Exploitation
+from search.opponent.omsearch import Guidance, ModelPolicy
+from search.opponent.predictor import MovePredictor, abilities_of
 from search.ordering import HeuristicOrderer
-from search.predictor import MovePredictor, abilities_of
 from search.result import MAX_PLY, Limits, SearchResult
 from search.searcher import Searcher
 from search.transposition import TranspositionTable

@@ -23,7 +23,7 @@ def quick_ranker(bundled_head, tmp_path_factory) -> Path:
 @pytest.fixture(scope="session")
 def later_games(tmp_path_factory) -> Path:
     """Botvinnik's bundled games 100 to 111, which the quick ranker never saw."""
-    from iam.bundled import default_pgn
+    from iam.games.bundled import default_pgn
 
     text = default_pgn().read_text(encoding="utf-8")
     path = tmp_path_factory.mktemp("later") / "later.pgn"

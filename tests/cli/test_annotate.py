@@ -11,7 +11,7 @@ import chess
 import chess.pgn
 
 from iam.cli import main
-from iam.predictors import load_predictor
+from iam.measure.predictors import load_predictor
 
 COMMENT = re.compile(r"belief (\d\.\d\d); expected (\S+) (\d\.\d\d); surprise (\d+\.\d) bits")
 

@@ -259,7 +259,7 @@ def test_evaluate_without_a_pgn_reads_the_players_bundled_file(capsys, monkeypat
 def test_predict_from_a_fen_alone_uses_the_remembered_position(model_file, capsys):
     import chess
 
-    from iam.model import OpponentModel
+    from iam.chunks.model import OpponentModel
 
     rote = OpponentModel.load(model_file).rote_
     later = {epd: entry for epd, entry in rote.positions.items() if epd != chess.Board().epd()}

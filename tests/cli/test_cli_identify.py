@@ -8,7 +8,7 @@ import json
 import pytest
 
 from iam.cli import main
-from iam.pgn import load_player_games
+from iam.games.pgn import load_player_games
 from iam.ranker import MoveRanker
 
 NAMES = ("Alpha Ann", "Beta Bob")
@@ -108,7 +108,7 @@ def test_bad_input_is_one_error_line(capsys, tmp_path, model_files, query_games,
 def test_search_cache_keeps_the_rankers_search_scores_and_changes_nothing(capsys, tmp_path):
     import sqlite3
 
-    from iam.bundled import bundled_pgn, manifest
+    from iam.games.bundled import bundled_pgn, manifest
 
     paths = []
     for entry in manifest()[:2]:

@@ -8,8 +8,8 @@ import shutil
 import numpy as np
 
 from iam.cli import main
-from iam.player_games import read_games
-from iam.predictors import load_predictor
+from iam.games.player_games import read_games
+from iam.measure.predictors import load_predictor
 
 
 def _json(capsys, *argv: str) -> tuple[int, dict, str]:

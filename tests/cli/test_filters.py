@@ -1,4 +1,4 @@
-"""Game filters (iam.filters): each option selects the right games of a small PGN; names of different people refused."""
+"""Game filters (iam.games.filters): each option selects the right games of a small PGN; names of different people refused."""
 
 from __future__ import annotations
 
@@ -8,12 +8,12 @@ from pathlib import Path
 
 import pytest
 
-from iam.bundled import bundled_pgn, manifest
 from iam.cli import main
 from iam.cli._games import add_game_arguments, read_player_games
 from iam.errors import DataError
-from iam.filters import GameFilter, person_groups, read_filtered, same_person, time_control_class
-from iam.player_games import read_games
+from iam.games.bundled import bundled_pgn, manifest
+from iam.games.filters import GameFilter, person_groups, read_filtered, same_person, time_control_class
+from iam.games.player_games import read_games
 
 # (White, Black, Date, Event, TimeControl, WhiteElo, BlackElo, plies)
 GAMES = [
@@ -178,7 +178,7 @@ def test_train_json_reports_the_filters(tmp_path, capsys):
 
 def test_experiments_take_the_header_filters_and_keep_each_games_split():
     from iam.cli.experiments._options import add_common_arguments, add_heldout_arguments, heldout_fields
-    from iam.player_games import load_heldout
+    from iam.games.player_games import load_heldout
 
     parser = argparse.ArgumentParser()
     add_common_arguments(parser)

@@ -8,11 +8,11 @@ import json
 import pytest
 
 from iam import __version__
-from iam.bundled import bundled_pgn, manifest
 from iam.cli import main
-from iam.pgn import load_player_games
-from iam.ranker.artefacts import feature_code_digest
-from iam.ranker.population import load_prior
+from iam.games.bundled import bundled_pgn, manifest
+from iam.games.pgn import load_player_games
+from iam.priors.artefacts import feature_code_digest
+from iam.priors.population import load_prior
 
 SMALL = ("--players", "2", "--min-games", "40", "--families", "move,population", "--positions", "40",
          "--search-depth", "1", "--no-trees", "--quiet", "--chunk-mb", "0.05")

@@ -10,7 +10,7 @@ from pathlib import Path
 import chess.pgn
 import pytest
 
-from iam.bundled import default_pgn
+from iam.games.bundled import default_pgn
 
 pytestmark = pytest.mark.slow
 

@@ -8,7 +8,7 @@ import sys
 import pytest
 
 import iam
-from iam._requirements import chess_problem
+from iam._install import chess_problem
 from iam.cli import main
 
 OLD_CHESS = "import chess; chess.__version__ = '1.9.4'; import sys; sys.argv = [{argv0!r}]; import iam"

@@ -8,9 +8,9 @@ import pytest
 
 from experiments.ablation import AblationConfig, ablation, variants
 from iam.cli import main
-from iam.ranker.evidence import family_columns
-from iam.ranker.population import PopulationBook, PopulationPrior, PriorWeights
-from iam.ranker.trees import ResidualTrees
+from iam.evidence.families import family_columns
+from iam.priors.population import PopulationBook, PopulationPrior, PriorWeights
+from iam.priors.trees import ResidualTrees
 
 
 def test_variants_remove_each_family_and_keep_each_alone():

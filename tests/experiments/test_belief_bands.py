@@ -9,10 +9,10 @@ import pandas as pd
 import pytest
 
 from experiments import belief_bands
-from iam.bootstrap import interval, resample_games, summary_figures
 from iam.cli import main as iam_main
 from iam.cli.experiment import experiments
-from iam.evaluation import ECE_BINS
+from iam.measure.bootstrap import interval, resample_games, summary_figures
+from iam.measure.evaluation import ECE_BINS
 
 from .conftest import run_on
 

@@ -10,8 +10,8 @@ import pytest
 from experiments.guidance_tuning import recommend
 from experiments.ply_gain import _judge, sample_positions, stockfish_path, summarise, verdict
 from iam.cli.experiments.ply_gain import parse_budgets, parse_times
-from iam.heldout import DEVELOPMENT_REMAINDER
-from iam.pgn import load_player_games
+from iam.games.heldout import DEVELOPMENT_REMAINDER
+from iam.games.pgn import load_player_games
 
 from .conftest import run_on
 

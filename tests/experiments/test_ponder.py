@@ -6,8 +6,8 @@ import pandas as pd
 import pytest
 
 from experiments.ponder import PonderConfig, ponder_records, run, summary
-from iam import heldout
-from iam.ranker.positions import player_positions
+from iam.games import heldout
+from iam.priors.positions import player_positions
 from search import Limits
 from search.chess import ChessSearch
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from iam.evaluation import sample_test_games
-from iam.pgn import load_player_games
+from iam.games.pgn import load_player_games
+from iam.measure.evaluation import sample_test_games
 
 
 def player_positions(game):

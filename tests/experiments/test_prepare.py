@@ -12,7 +12,7 @@ import pytest
 
 from experiments.prepare import dated_sides, ece, game_rows, opening_rows, step_rows
 from iam.errors import DataError
-from iam.pgn import PlayerGame
+from iam.games.pgn import PlayerGame
 from iam.prepare.dossier import PrepareConfig, prepare
 from iam.prepare.lines import LineSettings
 

@@ -15,8 +15,8 @@ from experiments.stylometry import (
     stylometry,
     wilson_interval,
 )
-from iam.model import OpponentModel
-from iam.pgn import load_player_games
+from iam.chunks.model import OpponentModel
+from iam.games.pgn import load_player_games
 from iam.ranker import MoveRanker
 
 from .conftest import run_json
@@ -184,7 +184,7 @@ def test_the_repertoire_alone_tells_players_with_their_own_openings_apart(tmp_pa
 
 
 def test_the_filters_leave_games_out_without_moving_the_splits(synthetic_players):
-    from iam.filters import GameFilter, parse_date
+    from iam.games.filters import GameFilter, parse_date
 
     whole, _ = load_groups(_config(synthetic_players))
     found, notes = load_groups(_config(synthetic_players, games_filter=GameFilter(until=parse_date("1949", "--until"))))

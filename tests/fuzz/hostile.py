@@ -42,10 +42,10 @@ import chess
 import numpy as np
 import zstandard
 
-from iam.bundled import default_pgn
 from iam.errors import IAMError, ModelFileError
-from iam.pgn import IngestReport, iter_player_games, name_matches
-from search.predictor import abilities_of
+from iam.games.bundled import default_pgn
+from iam.games.pgn import IngestReport, iter_player_games, name_matches
+from search.opponent.predictor import abilities_of
 
 __all__ = [
     "Outcome",
@@ -116,8 +116,8 @@ class Corpus:
 
 def small_model_json(corpus: Corpus, games: int = 40) -> str:
     """The JSON of a model fitted on the first ``games`` of Botvinnik's bundled games."""
-    from iam.model import OpponentModel
-    from iam.modelfile import to_document
+    from iam.chunks.fitted import to_document
+    from iam.chunks.model import OpponentModel
 
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "head.pgn"
@@ -581,7 +581,7 @@ def check_beliefs(beliefs: dict, board: chess.Board, abstains: bool, outcome: Ou
 
 def check_model_bytes(data: bytes, folder: Path, outcome: Outcome, boards: list[chess.Board]) -> None:
     """Load a model file: a clear refusal, or beliefs that are probabilities over legal moves."""
-    from iam.model import OpponentModel
+    from iam.chunks.model import OpponentModel
 
     model = _load_or_refuse(OpponentModel.load, data, folder / "model.json.gz", outcome)
     if model is None:

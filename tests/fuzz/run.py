@@ -38,7 +38,7 @@ _SUMMED = ("games", "unaccounted", "cut_short", "beliefs_checked", "beliefs_out_
 @functools.lru_cache(maxsize=1)
 def _corpus(model_path: str) -> hostile.Corpus:
     """The corpus of this worker process (read once: it is the same for every case)."""
-    import iam.model  # noqa: F401  (imported here, so that no case's time includes it)
+    import iam.chunks.model  # noqa: F401  (imported here, so that no case's time includes it)
     import search.chess.uci  # noqa: F401
 
     ranker_path = Path(model_path).with_name("ranker.json")

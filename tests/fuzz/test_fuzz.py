@@ -19,7 +19,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from iam.modelfile import to_document
+from iam.chunks.fitted import to_document
 
 
 def _harness():

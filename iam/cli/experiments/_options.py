@@ -6,7 +6,7 @@ import argparse
 from dataclasses import replace
 from typing import Any
 
-from iam.filters import GameFilter, add_header_filter_arguments, filter_from_args
+from iam.games.filters import GameFilter, add_header_filter_arguments, filter_from_args
 
 __all__ = ["add_common_arguments", "add_heldout_arguments", "common_fields", "heldout_fields"]
 
@@ -50,6 +50,6 @@ def heldout_fields(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def header_filter(args: argparse.Namespace) -> GameFilter | None:
-    """The conditions of :func:`~iam.filters.add_header_filter_arguments` (None when none is set)."""
+    """The conditions of :func:`~iam.games.filters.add_header_filter_arguments` (None when none is set)."""
     games_filter = replace(filter_from_args(args), player=None, aliases=(), partial_names=False, color="any")
     return None if games_filter == GameFilter() else games_filter

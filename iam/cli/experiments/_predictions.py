@@ -6,10 +6,10 @@ import argparse
 from typing import Any
 
 from experiments.predictions import MAX_RESAMPLES
-from iam.bootstrap import RESAMPLES
 from iam.cli._common import add_scheduler_argument
 from iam.cli.experiments._options import add_heldout_arguments, heldout_fields
-from iam.heldout import parse_sizes
+from iam.games.heldout import parse_sizes
+from iam.measure.bootstrap import RESAMPLES
 
 __all__ = ["add_prediction_arguments", "prediction_fields", "sizes_text"]
 

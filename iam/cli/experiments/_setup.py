@@ -9,7 +9,7 @@ from experiments.ply_gain import DEFAULT_POSITIONS, LINE_PLIES
 from iam.cli._common import add_scheduler_argument
 from iam.cli.experiments._options import add_heldout_arguments, heldout_fields
 from iam.errors import DataError
-from iam.heldout import parse_sizes
+from iam.games.heldout import parse_sizes
 
 __all__ = ["add_setup_arguments", "setup_fields"]
 

@@ -5,11 +5,11 @@ from __future__ import annotations
 import argparse
 
 from experiments.ablation import HELP, NAME, AblationConfig, run
-from iam.bootstrap import RESAMPLES
 from iam.cli._common import parse_families
 from iam.cli.experiments._options import add_heldout_arguments, heldout_fields
 from iam.errors import IAMError
-from iam.ranker.evidence import DEFAULT_FAMILIES, DEFAULT_SEARCH_DEPTH, EngineSettings
+from iam.evidence.families import DEFAULT_FAMILIES, DEFAULT_SEARCH_DEPTH, EngineSettings
+from iam.measure.bootstrap import RESAMPLES
 
 __all__ = ["NAME", "HELP", "add_arguments", "config", "run"]
 

@@ -7,7 +7,7 @@ import argparse
 from experiments.ply_gain import CORES, DEFAULT_BUDGETS, HELP, NAME, NEAR_PLIES, POLICY_POSITIONS, PlyGainConfig, run
 from iam.cli.experiments._setup import add_setup_arguments, setup_fields
 from iam.errors import DataError
-from search.omsearch import Guidance
+from search.opponent.omsearch import Guidance
 
 __all__ = ["NAME", "HELP", "add_arguments", "config", "run", "parse_budgets", "parse_times", "guidance_from"]
 
@@ -32,9 +32,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def add_guidance_arguments(parser: argparse.ArgumentParser) -> None:
-    """The knobs of :class:`search.omsearch.Guidance`, with its defaults."""
+    """The knobs of :class:`search.opponent.omsearch.Guidance`, with its defaults."""
     defaults = Guidance()
-    guidance = parser.add_argument_group("guidance (search.omsearch.Guidance)")
+    guidance = parser.add_argument_group("guidance (search.opponent.omsearch.Guidance)")
     guidance.add_argument("--extend-at", type=float, default=defaults.extend_at, help="belief at which a move is extended")
     guidance.add_argument("--extension", type=int, default=defaults.extension, help="plies added to those moves")
     guidance.add_argument("--reduce-below", type=float, default=defaults.reduce_below, help="belief below which a move is reduced")
@@ -47,7 +47,7 @@ def add_guidance_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def guidance_from(args: argparse.Namespace) -> Guidance:
-    """The :class:`~search.omsearch.Guidance` the options describe (DataError if invalid)."""
+    """The :class:`~search.opponent.omsearch.Guidance` the options describe (DataError if invalid)."""
     try:
         return Guidance(
             extend_at=args.extend_at,

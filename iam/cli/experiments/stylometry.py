@@ -5,13 +5,13 @@ from __future__ import annotations
 import argparse
 
 from experiments.stylometry import CONTROL, HELP, NAME, StylometryConfig, run
-from iam.bundled import bundled_pgn, default_pgn, manifest
 from iam.cli._common import add_engine_arguments, add_scheduler_argument, check_distinct_players
 from iam.cli.experiments._options import header_filter
 from iam.errors import DataError
-from iam.filters import add_header_filter_arguments
-from iam.ranker.evidence import EngineSettings
-from iam.repertoire import MODEL_WEIGHT
+from iam.evidence.families import EngineSettings
+from iam.games.bundled import bundled_pgn, default_pgn, manifest
+from iam.games.filters import add_header_filter_arguments
+from iam.measure.repertoire import MODEL_WEIGHT
 
 __all__ = ["NAME", "HELP", "add_arguments", "config", "run"]
 

@@ -8,7 +8,7 @@ import shutil
 import chess
 import pytest
 
-from iam.pgn import PlayerGame, load_player_games
+from iam.games.pgn import PlayerGame, load_player_games
 from iam.prepare import dossier
 from iam.prepare.dossier import DEFAULT_MODEL, GLANCE_FAMILIES, MODEL_PLIES, default_model_params, fit_default_model
 from iam.ranker import DEFAULT_FAMILIES

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import chess
 
-from iam.pgn import PlayerGame
+from iam.games.pgn import PlayerGame
 from iam.prepare.habits import candidates, find_habits
 from iam.prepare.lines import LineSettings, prepare_lines
 from iam.prepare.tree import build_repertoire

@@ -15,7 +15,7 @@ from iam.ranker import MoveRanker
 
 @pytest.fixture(scope="module")
 def games(bundled_head):
-    from iam.pgn import load_player_games
+    from iam.games.pgn import load_player_games
 
     found, _ = load_player_games([bundled_head(6)], player="Botvinnik")
     return found

@@ -5,11 +5,11 @@ from __future__ import annotations
 import chess
 import pytest
 
-from iam.pgn import PlayerGame
+from iam.games.pgn import PlayerGame
 from iam.prepare.dossier import PrepareConfig, prepare
 from iam.prepare.lines import LineSettings
 from iam.prepare.population import BookBeliefs
-from iam.ranker.population import PopulationBook, bundled_prior
+from iam.priors.population import PopulationBook, bundled_prior
 
 from .stubs import StubPredictor, StubScorer, after
 

@@ -7,7 +7,7 @@ import shutil
 import chess
 import pytest
 
-from iam.engine_analysis import MATE_SCORE
+from iam.engines.analysis import MATE_SCORE
 from iam.prepare.scoring import EngineScorer, move_score, position_value
 
 from .stubs import StubScorer, after

@@ -5,7 +5,7 @@ from __future__ import annotations
 import chess
 import pytest
 
-from iam.player_games import read_games
+from iam.games.player_games import read_games
 from iam.prepare.tree import RepertoireBeliefs, build_repertoire, game_weights
 
 from .stubs import StubPredictor, after

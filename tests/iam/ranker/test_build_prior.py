@@ -5,11 +5,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from iam.bundled import bundled_pgn
-from iam.pgn import load_player_games
+from iam.games.bundled import bundled_pgn
+from iam.games.pgn import load_player_games
+from iam.priors.patterns import count_patterns
+from iam.priors.population import load_prior, save_prior
 from iam.ranker.build_prior import PriorSettings, build_population_prior
-from iam.ranker.patterns import count_patterns
-from iam.ranker.population import load_prior, save_prior
 
 
 @pytest.fixture(scope="module")
@@ -62,8 +62,8 @@ def test_the_pure_python_sets_leave_out_both_engine_families():
 
 
 def test_the_shipped_prior_weighs_the_glance_beside_the_engine():
-    from iam.ranker.evidence import DEFAULT_FAMILIES, with_engine
-    from iam.ranker.population import PRIOR_FILE
+    from iam.evidence.families import DEFAULT_FAMILIES, with_engine
+    from iam.priors.population import PRIOR_FILE
 
     prior = load_prior(PRIOR_FILE)
     weights = prior.weights_for(with_engine(DEFAULT_FAMILIES), "Botvinnik")
@@ -74,9 +74,9 @@ def test_the_shipped_prior_weighs_the_glance_beside_the_engine():
 
 
 def test_a_prior_fitted_for_other_families_pulls_only_lightly():
+    from iam.evidence.families import DEFAULT_FAMILIES
+    from iam.priors.population import PRIOR_FILE
     from iam.ranker.estimator import DEFAULT_PRIOR_STRENGTH, RIDGE_STRENGTH, prior_penalty
-    from iam.ranker.evidence import DEFAULT_FAMILIES
-    from iam.ranker.population import PRIOR_FILE
 
     prior = load_prior(PRIOR_FILE)
     assert prior.fitted_for(DEFAULT_FAMILIES, "Botvinnik") and prior.fitted_for(("move",), None)
@@ -91,7 +91,7 @@ def test_a_prior_fitted_for_other_families_pulls_only_lightly():
 
 
 def test_a_prior_fitted_at_two_depths_pulls_each_ranker_towards_its_own(two_masters, tmp_path):
-    from iam.ranker.population import merge_priors
+    from iam.priors.population import merge_priors
 
     deep, shallow = (
         build_population_prior(two_masters, PriorSettings(families=("move", "search"), positions_per_master=40, search_depth=depth))[0]
@@ -116,8 +116,8 @@ def test_a_prior_fitted_at_two_depths_pulls_each_ranker_towards_its_own(two_mast
 
 
 def test_a_version_2_prior_names_one_depth_for_the_whole_file(tmp_path):
-    from iam.modelfile import write_document
-    from iam.ranker.population import PRIOR_FORMAT
+    from iam.models.files import write_document
+    from iam.priors.population import PRIOR_FORMAT
 
     ranker = {"families": ["move", "search"], "without": None, "positions": 3, "weights": {"castle": 1.0}}
     plain = dict(ranker, families=["move"])
@@ -129,7 +129,7 @@ def test_a_version_2_prior_names_one_depth_for_the_whole_file(tmp_path):
 
 
 def test_an_update_replaces_the_same_fits_and_keeps_the_others():
-    from iam.ranker.population import PopulationBook, PopulationPrior, PriorWeights, update_prior
+    from iam.priors.population import PopulationBook, PopulationPrior, PriorWeights, update_prior
 
     book = PopulationBook({"A": {"epd": {"e2e4": 3}}})
     base = PopulationPrior(

@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from iam.priors.logit import MoveTable
 from iam.ranker.calibration import TopLabelCalibration, calibrate_top, fit_top_label
-from iam.ranker.logit import MoveTable
 
 
 def _logit(p: float) -> float:

@@ -7,17 +7,16 @@ import numpy as np
 import pytest
 
 from iam.errors import ModelFileError
-from iam.evaluation import first_training_games
+from iam.evidence.families import Evidence
+from iam.measure.evaluation import first_training_games
+from iam.priors.population import PopulationBook, PopulationPrior, PriorWeights
+from iam.priors.positions import player_positions
 from iam.ranker import MoveRanker
 from iam.ranker.calibration import calibrate_top
 from iam.ranker.estimator import DEFAULT_PRIOR_STRENGTH, RIDGE_STRENGTH
-from iam.ranker.evidence import Evidence
-from iam.ranker.population import PopulationBook, PopulationPrior, PriorWeights
-from iam.ranker.positions import player_positions
 from iam.ranker.replytable import fit_reply_policy
 from iam.ranker.training import deal_folds, out_of_fold_evidence
-from search.chess.board import Position as FastPosition
-from search.chess.board import from_move
+from search.chess.board import Position, from_move
 from search.chess.replies import REPLY_INPUTS
 
 FAST = ("move", "habits", "population")
@@ -252,7 +251,7 @@ def test_the_reply_policy_names_his_moves_far_better_than_chance(botvinnik_games
     top1 = top8 = chance = 0.0
     held = player_positions(games[40:], sample=400, random_state=0)
     for record in held:
-        fast = FastPosition.from_board(record.board)
+        fast = Position.from_board(record.board)
         moves = fast.legal_moves()
         beliefs = np.array(policy.log_beliefs(fast, moves))
         rank = int((beliefs > beliefs[moves.index(from_move(record.played_move))]).sum())

@@ -5,10 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from iam.ranker.positions import player_positions
+from iam.priors.positions import player_positions
 from iam.ranker.replytable import distil_reply_policy, reply_table, teacher_targets
-from search.chess.board import Position as FastPosition
-from search.chess.board import to_move
+from search.chess.board import Position, to_move
 from search.chess.replies import REPLY_INPUTS, ReplyPolicy
 
 
@@ -19,7 +18,7 @@ class PolicyTeacher:
         self.policy = policy
 
     def predict_proba(self, board) -> dict:
-        beliefs = self.policy.position_beliefs(FastPosition.from_board(board))
+        beliefs = self.policy.position_beliefs(Position.from_board(board))
         return {to_move(move): belief for move, belief in beliefs.items()}
 
 
@@ -50,7 +49,7 @@ def test_a_policy_distilled_from_a_policy_teacher_names_the_teachers_moves(posit
     student = distil_reply_policy(positions, teacher, share=1.0, penalty=1e-3)
     agree = 0
     for position in positions[:100]:
-        fast = FastPosition.from_board(position.board)
+        fast = Position.from_board(position.board)
         wanted, got = teacher.policy.position_beliefs(fast), student.position_beliefs(fast)
         agree += max(wanted, key=wanted.get) == max(got, key=got.get)
     assert agree >= 90

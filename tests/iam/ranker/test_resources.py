@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from iam.errors import ModelFileError
-from iam.heldout import first_training_games
+from iam.games.heldout import first_training_games
 from iam.ranker import MoveRanker
 from iam.ranker.resources import NO_RESOURCES, Resources
 

@@ -12,7 +12,7 @@ from search.chess.engine import ChessSearch
 from search.chess.exploit import ExploitingSearch
 from search.chess.scoring import RootScoreCache, score_root_moves
 from search.chess.uci import parse_go
-from search.exploit import Exploitation
+from search.opponent.exploitation import Exploitation
 from search.result import MAX_PLY, Limits
 
 

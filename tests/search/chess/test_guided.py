@@ -15,8 +15,8 @@ from search.chess.evaluation import tapered_evaluator
 from search.chess.game import ChessGame
 from search.chess.guided import GuideSettings, ModelGuide, line_keys
 from search.chess.oracle import LineOracle
-from search.omsearch import Guidance, guided_search
-from search.predictor import NullPredictor
+from search.opponent.omsearch import Guidance, guided_search
+from search.opponent.predictor import NullPredictor
 
 ROOT = Path(__file__).resolve().parents[3]
 MIDDLEGAME = "r1bq1rk1/pp2bppp/2n1pn2/2pp4/3P4/2PBPN2/PP1N1PPP/R1BQ1RK1 w - - 0 8"

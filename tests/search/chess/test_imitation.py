@@ -15,7 +15,7 @@ from search.chess.exploit import ERROR_CAP, ExploitingSearch, expected_error
 from search.chess.imitation import Imitation, choose_imitation_move, is_tactical
 from search.chess.scoring import RootScoreCache, score_root_moves
 from search.chess.uci import UciEngine
-from search.exploit import Exploitation
+from search.opponent.exploitation import Exploitation
 from search.result import Limits
 
 HANGING_KNIGHT = "4k3/8/8/3n4/8/8/8/3RK3 w - - 0 1"  # the rook takes an undefended knight

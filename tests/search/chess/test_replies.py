@@ -11,7 +11,7 @@ from search.chess.engine import ChessSearch
 from search.chess.exploit import ExploitingSearch
 from search.chess.pst import MG_TABLE
 from search.chess.replies import REPLY_INPUTS, ReplyPolicy, reply_inputs
-from search.exploit import Exploitation
+from search.opponent.exploitation import Exploitation
 from search.result import Limits
 
 MIDDLEGAME = "r1bq1rk1/pp2bppp/2n1pn2/2pp4/3P4/2PBPN2/PP1N1PPP/R1BQ1RK1 w - - 0 8"

@@ -394,7 +394,7 @@ class _Uniform:
 def _mode(name):
     """The keyword arguments of a :class:`UciEngine` in one of its four modes."""
     from search.chess.imitation import Imitation
-    from search.exploit import Exploitation
+    from search.opponent.exploitation import Exploitation
 
     return {
         "plain": {},
@@ -572,7 +572,7 @@ def test_the_model_file_option_loads_a_model_and_a_bad_file_is_one_line(small_mo
 
 
 def test_the_guided_engine_runs_the_fast_core_and_a_silent_model_changes_nothing():
-    from search.predictor import NullPredictor
+    from search.opponent.predictor import NullPredictor
 
     commands = ("uci", "position startpos moves e2e4 c7c5 g1f3", "go depth 4")
     plain, _ = _session(*commands)

@@ -1,0 +1,1 @@
+"""Engine analysis: UCI engines scoring positions, their cache on disk, and runs over many games."""

@@ -1,0 +1,1 @@
+"""What the two models of a player share: explained predictions and versioned model files."""

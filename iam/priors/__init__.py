@@ -1,0 +1,1 @@
+"""What the move ranker knows before it sees the player: the positions it reads, the conditional logit, the shipped networks and the population prior."""
