@@ -26,7 +26,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from iam.evidence.families import with_engine
+from iam.evidence.registry import with_engine
 from iam.games.bundled import bundled_pgn, manifest
 from iam.games.pgn import load_player_games
 from iam.measure.identify import LikelihoodScorer, game_positions

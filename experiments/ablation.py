@@ -24,14 +24,9 @@ import pandas as pd
 
 from experiments.common import ExperimentResult, HeldOutConfig, load_games
 from iam.chunks.model import OpponentModel
-from iam.evidence.families import (
-    DEFAULT_FAMILIES,
-    DEFAULT_SEARCH_DEPTH,
-    FAMILIES,
-    EngineSettings,
-    family_columns,
-    player_evidence,
-)
+from iam.evidence.evidence import player_evidence
+from iam.evidence.registry import DEFAULT_FAMILIES, FAMILIES, family_columns
+from iam.evidence.settings import DEFAULT_SEARCH_DEPTH, EngineSettings
 from iam.games.filters import GameFilter
 from iam.games.heldout import first_training_games, sample_test_games, test_games
 from iam.games.pgn import PlayerGame

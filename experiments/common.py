@@ -68,7 +68,7 @@ class ExperimentResult:
 def load_games(config: HeldOutConfig) -> HeldOut:
     """The player's games the config names (DataError on bad input)."""
     if config.max_positions is not None and config.max_positions < 1:
-        raise DataError("--max-positions must be at least 1")
+        raise DataError(f"max_positions must be at least 1 (or None for all), not {config.max_positions}")
     return load_heldout(config.pgn, config.player, quiet=config.quiet, games_filter=config.games_filter)
 
 

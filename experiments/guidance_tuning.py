@@ -3,7 +3,8 @@
 The guided search (:mod:`search.opponent.omsearch`) has a handful of knobs: which beliefs
 extend a move, which reduce it, how confident the model must be before anything is
 reduced, whether the table's move stays first. This experiment measures a grid of
-settings the way :mod:`experiments.ply_gain` does, but on *development* positions:
+settings the way :mod:`experiments.ply_gain` does (with :mod:`experiments.guided_depth`), but on
+*development* positions:
 positions of training games set aside (game ``i`` with ``i % 5 == 3``), searched
 with a model fitted on the other training games. The test games are never read
 for this. The defaults of :class:`search.opponent.omsearch.Guidance` are this experiment's
@@ -25,7 +26,7 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 from experiments.common import ExperimentResult
-from experiments.ply_gain import (
+from experiments.guided_depth import (
     EQUAL_MARGIN_CP,
     SetupConfig,
     measure_all,
@@ -56,7 +57,9 @@ class GuidanceTuningConfig(SetupConfig):
 
 def settings() -> dict[str, Guidance]:
     """The grid: named variations of the guidance, one knob at a time, around a base."""
-    base = Guidance(extend_at=0.3, extension=1, reduce_below=0.05, reduction=1, confidence=0.5, keep_first=True, min_depth=2)
+    base = Guidance(
+        extend_at=0.3, extension=1, reduce_below=0.05, reduction=1, confidence=0.5, keep_first=True, min_depth=2
+    )
     return {
         "base": base,
         "table move reducible": replace(base, reduce_first=True),
@@ -101,7 +104,7 @@ def run(config: GuidanceTuningConfig) -> ExperimentResult:
             raise DataError(f"unknown setting(s) {unknown}; choose from: {', '.join(grid)}")
         grid = {name: grid[name] for name in names}
     if config.budget < 10:
-        raise DataError("--budget must be at least 10 nodes")
+        raise DataError(f"budget must be at least 10 nodes, not {config.budget}")
     setup = prepare(config, split="dev")
     rows = measure_all(setup, [config.budget], grid, jobs=config.jobs, quiet=config.quiet, scheduler=config.scheduler)
     summary = summarise(rows, config.seed)

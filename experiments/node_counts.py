@@ -173,9 +173,9 @@ def run(config: NodeCountsConfig) -> ExperimentResult:
     if unknown or not positions:
         raise IAMError(f"unknown position(s) {unknown}; choose from {', '.join(POSITIONS)}")
     if not 1 <= config.max_depth <= 8:
-        raise IAMError("--max-depth must be between 1 and 8")
+        raise IAMError(f"max_depth must be between 1 and 8, not {config.max_depth}")
     if config.time_cap <= 0:
-        raise IAMError("--time-cap must be positive")
+        raise IAMError(f"time_cap must be positive seconds, not {config.time_cap}")
     tasks = [(a, p) for p in positions for a in ALGORITHMS]
     work = [(a, p, config.max_depth, config.time_cap) for a, p in tasks]
     finished = map_in_order(series, work, execution_from(config.jobs, config.scheduler))

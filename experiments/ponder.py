@@ -114,7 +114,7 @@ def summary(records: pd.DataFrame, *, seed: int) -> pd.DataFrame:
 def run(config: PonderConfig) -> ExperimentResult:
     """Tables ``ponder`` (the hit rates with intervals) and ``positions`` (every position's replies)."""
     if config.depth < 1:
-        raise DataError("--depth must be at least 1")
+        raise DataError(f"depth must be at least 1, not {config.depth}")
     held = load_games(config)
     test = sample_test_games(held.test, config.max_positions, seed=config.seed)
     positions = player_positions(test)

@@ -104,9 +104,9 @@ class PredictionRuns:
 def run_predictions(config: PredictionConfig, *, controls: Sequence[str] = ()) -> PredictionRuns:
     """Load the games, sample the test positions, fit and score every training size, resample."""
     if not config.train_games or any(size is not None and size < 1 for size in config.train_games):
-        raise DataError("--train-games takes positive numbers or 'all'")
+        raise DataError(f"train_games must be one or more sizes of at least 1 (None for all), not {config.train_games}")
     if not 1 <= config.resamples <= MAX_RESAMPLES:
-        raise DataError(f"--resamples must be between 1 and {MAX_RESAMPLES:,}")
+        raise DataError(f"resamples must be between 1 and {MAX_RESAMPLES:,}, not {config.resamples}")
     heldout = load_games(config)
     sample_seed, bootstrap_seed = np.random.SeedSequence(config.seed).spawn(2)
     test = sample_test_games(heldout.test, config.max_positions, seed=sample_seed)

@@ -30,7 +30,7 @@ from scipy.stats import norm
 from experiments.common import ExperimentConfig, ExperimentResult
 from iam.chunks.model import OpponentModel
 from iam.errors import DataError
-from iam.evidence.families import DEFAULT_SEARCH_DEPTH, EngineSettings
+from iam.evidence.settings import DEFAULT_SEARCH_DEPTH, EngineSettings
 from iam.games.filters import GameFilter
 from iam.games.pgn import PlayerGame
 from iam.measure import candidates

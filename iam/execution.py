@@ -18,9 +18,9 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import TypeVar
 
-from iam.errors import IAMError
+from iam.errors import IAMError, ParameterError
 
-__all__ = ["Execution", "ExecutionError", "SCHEDULER_VARIABLE", "TIMEOUT_VARIABLE", "execution_from", "run_map", "map_in_order"]
+__all__ = ["Execution", "ExecutionError", "SchedulerAddressError", "SCHEDULER_VARIABLE", "TIMEOUT_VARIABLE", "execution_from", "run_map", "map_in_order"]
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -37,6 +37,10 @@ TIMEOUT_VARIABLE = "IAM_SCHEDULER_TIMEOUT"
 
 class ExecutionError(IAMError):
     """The Dask scheduler cannot be reached, or the library to reach it is not installed."""
+
+
+class SchedulerAddressError(ExecutionError, ParameterError):
+    """The scheduler's address (``scheduler``) is empty or not a ``tcp://`` or ``tls://`` address."""
 
 
 @dataclass(frozen=True)
@@ -71,9 +75,9 @@ def execution_from(jobs: int = 1, scheduler: str | None = None, *, timeout: floa
     """
     address = scheduler if scheduler is not None else (os.environ.get(SCHEDULER_VARIABLE) or None)
     if address is not None:
-        address = address.strip()
+        given, address = address, address.strip()
         if not address:
-            raise ExecutionError("--scheduler needs an address, e.g. tcp://127.0.0.1:8786")
+            raise SchedulerAddressError("scheduler", given, "an address such as tcp://127.0.0.1:8786")
     if timeout is None:
         try:
             timeout = float(os.environ.get(TIMEOUT_VARIABLE) or CONNECT_TIMEOUT)
@@ -122,14 +126,14 @@ def _connect(execution: Execution):  # -> distributed.Client
         from distributed import Client
         from distributed.comm.addressing import parse_address, parse_host_port
     except ImportError:
-        raise ExecutionError("--scheduler needs the distributed package: pip install 'iam-toolkit[cluster]'") from None
+        raise ExecutionError("a Dask scheduler needs the distributed package: pip install 'iam-toolkit[cluster]'") from None
     try:
         scheme, location = parse_address(execution.scheduler)
         if scheme not in ("tcp", "tls"):
             raise ValueError(scheme)
         parse_host_port(location)
     except ValueError:
-        raise ExecutionError(f"--scheduler takes an address such as tcp://127.0.0.1:8786, not {execution.scheduler!r}") from None
+        raise SchedulerAddressError("scheduler", execution.scheduler, "an address such as tcp://127.0.0.1:8786") from None
     try:
         client = Client(execution.scheduler, timeout=execution.timeout, set_as_default=False)
     except Exception as exc:  # any failure to connect is the user's address or network

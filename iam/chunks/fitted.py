@@ -1,9 +1,9 @@
 """The fitted state of an opponent model: one value, and its JSON-ready content.
 
 :class:`~iam.chunks.model.OpponentModel` learns a :class:`FittedState` (its fitted
-attributes ending in ``_`` read from it); :func:`save_state` and :func:`load_state` write and read
+attributes ending in ``_`` read from it); :func:`to_document` and :func:`from_document` give and check
 the content of :meth:`FittedState.to_dict` with the file's envelope (format,
-version) and its limits, through :mod:`iam.models.files`. This module does not know the
+version) and its limits; :mod:`iam.models.files` writes and reads it. This module does not know the
 estimator, so the estimator can depend on it.
 
 :meth:`FittedState.from_dict` checks the shape of every part and raises
@@ -15,12 +15,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import cached_property
-from pathlib import Path
 from typing import Any
 
 import chess
 import numpy as np
 import pandas as pd
+from sklearn.utils._param_validation import StrOptions, validate_parameter_constraints
 
 from iam._install import __version__
 from iam.chunks.belief import LearnedBelief, RuleWeights
@@ -30,21 +30,20 @@ from iam.chunks.library import ChunkLibrary
 from iam.chunks.noise_filter import STAT_COLUMNS
 from iam.chunks.rote import RoteEntry, RoteMemory
 from iam.errors import ModelFileError
-from iam.models.files import read_document, write_document
+from iam.models.base import WholeNumber
 
 __all__ = [
     "PARAMS",
     "BELIEFS",
     "FittedState",
     "check_params",
+    "PARAM_CONSTRAINTS",
     "FORMAT",
     "VERSION",
     "MAX_CHUNKS",
     "MAX_ROTE_ENTRIES",
     "to_document",
     "from_document",
-    "save_state",
-    "load_state",
 ]
 
 PARAMS = ("min_games", "min_formed_games", "rote_max_ply", "belief", "belief_positions", "random_state", "player")
@@ -62,26 +61,22 @@ MAX_ROTE_ENTRIES = 100_000
 """Most remembered sequences, and most remembered positions."""
 
 
+PARAM_CONSTRAINTS: dict[str, list] = {
+    "min_games": [WholeNumber(1, None, closed="left")],
+    "min_formed_games": [WholeNumber(0, None, closed="left")],
+    "rote_max_ply": [WholeNumber(1, None, closed="left")],
+    "belief": [StrOptions(set(BELIEFS))],
+    "rule_weights": [RuleWeights, None],
+    "belief_positions": [WholeNumber(1, None, closed="left")],
+    "random_state": [WholeNumber(0, 2**32 - 1), None],
+    "player": [str, None],
+}
+"""The estimator's parameters and their allowed values, in scikit-learn's terms."""
+
+
 def check_params(params: dict[str, Any]) -> None:
-    """ValueError for an estimator parameter of the wrong type or range."""
-    if params["belief"] not in BELIEFS:
-        raise ValueError(f"belief must be one of {BELIEFS}, not {params['belief']!r}")
-    for name in ("min_games", "min_formed_games", "rote_max_ply", "belief_positions"):
-        value = params[name]
-        lowest = 0 if name == "min_formed_games" else 1
-        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < lowest:
-            kind = "a non-negative" if lowest == 0 else "a positive"
-            raise ValueError(f"{name} must be {kind} integer, not {value!r}")
-    state = params["random_state"]
-    if state is not None and (
-        isinstance(state, bool) or not isinstance(state, (int, np.integer)) or not 0 <= state < 2**32
-    ):
-        raise ValueError(f"random_state must be an integer from 0 to 2**32 - 1 or None, not {state!r}")
-    if params["player"] is not None and not isinstance(params["player"], str):
-        raise ValueError(f"player must be a name or None, not {params['player']!r}")
-    weights = params.get("rule_weights")
-    if weights is not None and not isinstance(weights, RuleWeights):
-        raise ValueError(f"rule_weights must be a RuleWeights or None, not {weights!r}")
+    """ValueError (scikit-learn's ``InvalidParameterError``) for a parameter of the wrong type or range."""
+    validate_parameter_constraints(PARAM_CONSTRAINTS, params, caller_name="OpponentModel")
 
 
 @dataclass(frozen=True)
@@ -271,13 +266,3 @@ def from_document(data: Any, *, source: str = "model") -> FittedState:
     except (KeyError, TypeError, ValueError, AttributeError, IndexError, OverflowError) as exc:
         detail = f"missing field {exc}" if isinstance(exc, KeyError) else str(exc)
         raise ModelFileError(f"{source} is malformed: {detail}") from None
-
-
-def save_state(state: FittedState, path: str | Path) -> None:
-    """Write a fitted state to ``path`` atomically (gzip when it ends in .gz)."""
-    write_document(to_document(state), path)
-
-
-def load_state(path: str | Path) -> FittedState:
-    """Read an IAM model file (plain or gzip JSON); ModelFileError on any problem (see :func:`read_document`)."""
-    return from_document(read_document(path), source=f"model file {path}")

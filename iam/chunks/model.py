@@ -12,16 +12,13 @@ before the player's previous move.
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import replace
-from pathlib import Path
 from typing import ClassVar
 
 import chess
 import numpy as np
 import pandas as pd
-from sklearn.base import BaseEstimator
 from sklearn.utils.validation import check_is_fitted
 
 from iam.chunks.belief import RuleWeights, learn_belief, rule_beliefs
@@ -29,7 +26,7 @@ from iam.chunks.board import planes_from_bitboards
 from iam.chunks.collector import ChunkOccurrences, collect
 from iam.chunks.explain import explain
 from iam.chunks.features import FEATURES, CandidateRows, candidate_rows, eligible
-from iam.chunks.fitted import FittedState, check_params, load_state, save_state
+from iam.chunks.fitted import PARAM_CONSTRAINTS, FittedState, from_document, to_document
 from iam.chunks.leave_one_out import CompletionRecord, OwnCounts, SampledPosition
 from iam.chunks.library import ChunkLibrary
 from iam.chunks.noise_filter import chunk_statistics, noise_filter, passes_filters
@@ -37,8 +34,8 @@ from iam.chunks.partial import find_completions
 from iam.chunks.replay import PlayerMoves, player_move_count, replay
 from iam.chunks.rote import RoteMemory
 from iam.games.pgn import PlayerGame
+from iam.models.base import PlayerModel, most_common_name
 from iam.models.explanation import Explanation
-from search.opponent.predictor import Closeable
 
 __all__ = ["OpponentModel"]
 
@@ -62,7 +59,7 @@ class _Fitted:
         raise AttributeError(f"{self.field}_ is part of the fitted state; replace state_ instead")
 
 
-class OpponentModel(Closeable, BaseEstimator):
+class OpponentModel(PlayerModel):
     """A model of one chess player: chunk library, rote memory and belief.
 
     Parameters
@@ -116,6 +113,7 @@ class OpponentModel(Closeable, BaseEstimator):
 
     kind: ClassVar[str] = "iam"
     """Which kind of model this is, as reports and JSON name it (the IAM model)."""
+    _parameter_constraints: ClassVar[dict[str, list]] = PARAM_CONSTRAINTS
 
     def __init__(
         self,
@@ -164,7 +162,7 @@ class OpponentModel(Closeable, BaseEstimator):
         white = sum(game.color == chess.WHITE for game in games)
         self.state_ = FittedState(
             params=self.get_params(),
-            player=self.player or _most_common_name(games),
+            player=self.player or most_common_name(games),
             n_games=len(games),
             n_positions=len(moves),
             colors={"white": int(white), "black": len(games) - int(white)},
@@ -182,7 +180,7 @@ class OpponentModel(Closeable, BaseEstimator):
 
     def _check_games(self, games: list[PlayerGame]) -> None:
         """ValueError or TypeError for parameters or games the model cannot be fitted with."""
-        self._check_parameters()
+        self._check_params()
         if not games:
             raise ValueError("cannot fit an opponent model on no games")
         if not all(isinstance(game, PlayerGame) for game in games):
@@ -253,10 +251,6 @@ class OpponentModel(Closeable, BaseEstimator):
         except ValueError as exc:
             notes.append(f"learned belief unavailable ({exc}); using the source notes' rules")
             self.state_ = replace(self.state_, belief_kind="rules", notes=notes)
-
-    def _check_parameters(self) -> None:
-        """ValueError for a parameter of the wrong type or range (not sklearn's ``_validate_params``)."""
-        check_params(self.get_params())
 
     def _pick_sample(self, positions: int) -> np.ndarray:
         """Sorted indices of the training positions the learned belief is fitted on."""
@@ -388,17 +382,17 @@ class OpponentModel(Closeable, BaseEstimator):
         """Ranked :class:`~iam.models.explanation.Explanation` objects saying why each move is believed."""
         return explain(self, board, top=top)
 
-    # -- files ------------------------------------------------------------------
+    # -- files (saved and loaded by PlayerModel) ----------------------------------
 
-    def save(self, path: str | Path) -> None:
-        """Write the model as versioned JSON (gzip when the name ends in .gz), atomically."""
+    def to_dict(self) -> dict:
+        """The model file's content: format, version, toolkit, then the fitted state."""
         check_is_fitted(self, "state_")
-        save_state(self.state_, path)
+        return to_document(self.state_)
 
     @classmethod
-    def load(cls, path: str | Path) -> OpponentModel:
-        """Read a model file written by :meth:`save` (raises ModelFileError if it is not one)."""
-        return cls.from_state(load_state(path))
+    def from_dict(cls, data: dict, *, source: str = "model") -> OpponentModel:
+        """The fitted model in :meth:`to_dict`'s content (ModelFileError if it is not one)."""
+        return cls.from_state(from_document(data, source=source))
 
     @classmethod
     def from_state(cls, state: FittedState) -> OpponentModel:
@@ -406,8 +400,3 @@ class OpponentModel(Closeable, BaseEstimator):
         model = cls(**state.params)
         model.state_ = state
         return model
-
-
-def _most_common_name(games: list[PlayerGame]) -> str:
-    names = Counter(game.white if game.color == chess.WHITE else game.black for game in games)
-    return names.most_common(1)[0][0] if names else ""

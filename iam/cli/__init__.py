@@ -13,7 +13,7 @@ import sys
 from collections.abc import Sequence
 
 from iam._install import __version__
-from iam.cli._common import check_finite_options
+from iam.cli._common import check_finite_options, error_message
 from iam.errors import IAMError
 
 __all__ = ["main", "build_parser"]
@@ -49,7 +49,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         check_finite_options(parser, args)
         return int(args.run(args) or 0)
     except IAMError as exc:
-        print(f"iam: error: {exc}", file=sys.stderr)
+        print(f"iam: error: {error_message(exc)}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("iam: interrupted", file=sys.stderr)

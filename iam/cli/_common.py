@@ -12,15 +12,10 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from iam.errors import DataError, IAMError
-from iam.evidence.families import (
-    DEFAULT_FAMILIES,
-    DEFAULT_SEARCH_DEPTH,
-    ENGINE_FAMILIES,
-    FAMILIES,
-    with_engine,
-    without_engine,
-)
+from iam.cli._games import add_filter_arguments, add_header_filter_arguments, filter_from_args
+from iam.errors import DataError, IAMError, ParameterError
+from iam.evidence.registry import DEFAULT_FAMILIES, ENGINE_FAMILIES, FAMILIES, with_engine, without_engine
+from iam.evidence.settings import DEFAULT_SEARCH_DEPTH
 from iam.games.player_games import bundled_or_given, read_games
 from iam.jsonsafe import finite
 from iam.priors.population import load_prior
@@ -28,6 +23,11 @@ from iam.progress import progress
 from iam.ranker.resources import Resources
 
 __all__ = [
+    "PARAMETER_FLAGS",
+    "error_message",
+    "add_filter_arguments",
+    "add_header_filter_arguments",
+    "filter_from_args",
     "add_quiet",
     "progress",
     "print_json",
@@ -54,6 +54,31 @@ __all__ = [
 
 MAX_SEED = 2**32 - 1
 """Largest ``--seed`` (numpy's and scikit-learn's seeds are 32-bit)."""
+
+PARAMETER_FLAGS: dict[str, str] = {
+    "player": "--player",
+    "aliases": "--alias",
+    "partial_names": "--partial-names",
+    "since": "--since",
+    "until": "--until",
+    "time_control": "--time-control",
+    "rating": "--rating",
+    "min_plies": "--min-plies",
+    "side": "--side",
+    "train_sizes": "--train-games",
+    "min_games": "--min-games",
+    "half_life_years": "--half-life",
+    "jobs": "--jobs",
+    "scheduler": "--scheduler",
+}
+"""The option of each API parameter whose :class:`~iam.errors.ParameterError` the commands report."""
+
+
+def error_message(exc: IAMError) -> str:
+    """The one line the command line prints for ``exc``: a ParameterError names the option, not the parameter."""
+    if isinstance(exc, ParameterError):
+        return exc.worded(PARAMETER_FLAGS)
+    return str(exc)
 
 
 def add_quiet(parser: Any) -> None:

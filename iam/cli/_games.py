@@ -1,4 +1,6 @@
-"""How every command that reads a player's games takes them: PGN files and the game filters."""
+"""How every command that reads a player's games takes them: PGN files and the game filters' options
+(:func:`filter_from_args` turns them into a :class:`~iam.games.filters.GameFilter`, whose rules live in
+:mod:`iam.games.filters`)."""
 
 from __future__ import annotations
 
@@ -13,11 +15,19 @@ from typing import Any
 import chess.pgn
 
 from iam.errors import DataError
-from iam.games.filters import GameFilter, add_filter_arguments, filter_from_args, read_filtered
+from iam.games.filters import GameFilter, parse_date, parse_rating, parse_time_control, read_filtered
 from iam.games.pgn import IngestReport, PlayerGame
 from iam.games.player_games import bundled_or_given
 
-__all__ = ["add_game_arguments", "pgn_paths", "read_player_games", "read_pgn_games"]
+__all__ = [
+    "add_game_arguments",
+    "add_filter_arguments",
+    "add_header_filter_arguments",
+    "filter_from_args",
+    "pgn_paths",
+    "read_player_games",
+    "read_pgn_games",
+]
 
 _PGN_HELP = "PGN files (plain, .gz, .bz2, .xz or .zst)"
 
@@ -53,11 +63,11 @@ def read_player_games(
     """
     paths = pgn_paths(args, optional=optional)
     given = paths or None
+    if paths and not args.player:
+        raise DataError("--player is required with a PGN file (whose games should be modelled?)")
     if optional and len(paths) <= 1:
         found, player = bundled_or_given(paths[0] if paths else None, args.player)
     else:
-        if not args.player:
-            raise DataError("--player is required with a PGN file (whose games should be modelled?)")
         found, player = paths, args.player
     games_filter = filter_from_args(args)
     if games_filter.player != player:
@@ -96,3 +106,56 @@ def read_pgn_games(path: str | Path, skipped: Counter[str] | None = None) -> lis
     if not games:
         raise DataError(f"no readable PGN game in {path}")
     return games
+
+
+def add_filter_arguments(parser: Any, *, player_required: bool = False, player_help: str | None = None) -> None:
+    """Add ``--player --alias --partial-names --color --since --until --event --opponent --time-control
+    --rating --min-plies`` to ``parser``."""
+    parser.add_argument(
+        "--player",
+        required=player_required,
+        help=(player_help or "player name as written in the PGN (case-insensitive, whole words)")
+        + "; the spellings matched are printed, and names of different people refused (see --partial-names)",
+    )
+    parser.add_argument("--alias", action="append", default=[], metavar="NAME", help="another spelling of the same player (repeatable)")
+    parser.add_argument(
+        "--partial-names",
+        action="store_true",
+        help="accept games of different people whose names --player matches (default: refused)",
+    )
+    parser.add_argument("--color", choices=("white", "black", "any"), default="any", help="only the player's games with this colour (default any)")
+    add_header_filter_arguments(parser)
+
+
+def add_header_filter_arguments(parser: Any) -> None:
+    """Add the conditions on a game's headers and length, for commands whose player is not named
+    (``--since --until --event --opponent --time-control --rating --min-plies``)."""
+    parser.add_argument("--since", metavar="YYYY[.MM[.DD]]", help="only games played on or after this date (default: any date)")
+    parser.add_argument("--until", metavar="YYYY[.MM[.DD]]", help="only games played on or before this date (default: any date)")
+    parser.add_argument("--event", metavar="TEXT", help="only games whose Event contains TEXT (case-insensitive)")
+    parser.add_argument("--opponent", metavar="NAME", help="only games against this opponent (whole words)")
+    parser.add_argument(
+        "--time-control",
+        metavar="TC",
+        help="only games of this class, classical, rapid, blitz or bullet (from the TimeControl tag: base + 40 "
+        "increments), or with exactly this TimeControl tag (e.g. 180+2)",
+    )
+    parser.add_argument("--rating", metavar="MIN-MAX", help="only games where the player's rating (WhiteElo/BlackElo) is in MIN-MAX")
+    parser.add_argument("--min-plies", type=int, metavar="N", help="only games of at least N plies (half-moves)")
+
+
+def filter_from_args(args: argparse.Namespace) -> GameFilter:
+    """The :class:`GameFilter` of the options :func:`add_filter_arguments` added (ParameterError when wrong)."""
+    return GameFilter(
+        player=getattr(args, "player", None),
+        aliases=tuple(getattr(args, "alias", None) or ()),
+        partial_names=bool(getattr(args, "partial_names", False)),
+        color=getattr(args, "color", "any"),
+        since=parse_date(args.since, "since") if args.since else None,
+        until=parse_date(args.until, "until") if args.until else None,
+        event=args.event or None,
+        opponent=args.opponent or None,
+        time_control=parse_time_control(args.time_control) if args.time_control is not None else None,
+        rating=parse_rating(args.rating) if args.rating else None,
+        min_plies=args.min_plies,
+    )

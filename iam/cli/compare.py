@@ -23,7 +23,7 @@ from iam.cli._common import (
 )
 from iam.cli._games import add_game_arguments, read_player_games
 from iam.errors import DataError
-from iam.evidence.families import without_engine
+from iam.evidence.registry import without_engine
 from iam.games.heldout import parse_sizes, sample_test_games, test_games, training_games
 from iam.measure.bootstrap import interval, resample_games, summary_figures
 from iam.measure.evaluation import evaluate

@@ -17,9 +17,10 @@ from iam.cli._common import (
     ranker_resources,
     usable_jobs,
 )
+from iam.cli._games import add_header_filter_arguments, filter_from_args
 from iam.errors import DataError
-from iam.evidence.families import EngineSettings
-from iam.games.filters import add_header_filter_arguments, apply_filter, filter_from_args
+from iam.evidence.settings import EngineSettings
+from iam.games.filters import apply_filter
 from iam.games.sides import side_games
 from iam.measure.candidates import CandidateSettings, trained_candidates
 from iam.measure.identify import check_candidates, identify

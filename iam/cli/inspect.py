@@ -12,7 +12,7 @@ from iam.chunks.chunk import Chunk
 from iam.chunks.model import OpponentModel
 from iam.cli._common import output_dir, print_json
 from iam.errors import DataError
-from iam.evidence.families import FAMILY_WORDS, feature_words
+from iam.evidence.words import FAMILY_WORDS, feature_words
 from iam.measure.predictors import load_predictor
 from iam.ranker import MoveRanker
 from iam.ranker.resources import Resources

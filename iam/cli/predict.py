@@ -10,7 +10,7 @@ import chess
 from iam.cli._common import print_json, ranker_resources
 from iam.cli._games import read_pgn_games
 from iam.errors import PositionError
-from iam.evidence.families import feature_words
+from iam.evidence.words import feature_words
 from iam.measure.predictors import load_predictor
 from iam.models.explanation import Explanation
 

@@ -9,8 +9,9 @@ from dataclasses import replace
 from pathlib import Path
 
 from iam.cli._common import add_quiet, output_dir, ranker_resources, read_games, usable_jobs
+from iam.cli._games import add_header_filter_arguments, filter_from_args
 from iam.errors import DataError, IAMError
-from iam.games.filters import add_header_filter_arguments, apply_filter, filter_from_args
+from iam.games.filters import apply_filter
 from iam.jsonsafe import finite
 from iam.measure.predictors import load_predictor
 from iam.prepare.book import write_book

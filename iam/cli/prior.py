@@ -19,11 +19,12 @@ from pathlib import Path
 from typing import Any
 
 from iam.cli._common import add_engine_arguments, add_scheduler_argument, check_not_input, parse_families, usable_jobs
+from iam.cli._games import add_header_filter_arguments, filter_from_args
 from iam.errors import DataError
-from iam.evidence.families import DEFAULT_SEARCH_DEPTH, EngineSettings
+from iam.evidence.settings import DEFAULT_SEARCH_DEPTH, EngineSettings
 from iam.execution import execution_from
 from iam.games.collection import CHUNK_BYTES
-from iam.games.filters import GameFilter, add_header_filter_arguments, filter_from_args
+from iam.games.filters import GameFilter
 from iam.games.player_games import bundled_masters, collection_players
 from iam.priors.population import save_prior
 from iam.priors.trees import TreeSettings

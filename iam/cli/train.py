@@ -20,7 +20,7 @@ from iam.cli._common import (
 )
 from iam.cli._games import add_game_arguments, pgn_paths, read_player_games
 from iam.errors import DataError
-from iam.evidence.families import feature_words
+from iam.evidence.words import feature_words
 from iam.models.files import check_writable
 from iam.ranker import MoveRanker
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from iam.evidence.families import Evidence
+from iam.evidence.evidence import Evidence
 from iam.games.bundled import default_pgn
 from iam.games.heldout import training_games
 from iam.games.player_games import read_games

@@ -1,15 +1,15 @@
 """Game filters shared by every command that reads a player's games.
 
-One home for the rule: :func:`add_filter_arguments` adds the options,
-:func:`filter_from_args` turns them into a :class:`GameFilter`, and
+One home for the rule: a :class:`GameFilter` says which games to keep (:func:`parse_date`,
+:func:`parse_rating` and :func:`parse_time_control` read its conditions from text), and
 :func:`read_filtered` reads the games and applies it. A game left out by a
 filter is counted by its reason in the :class:`~iam.games.pgn.IngestReport`
 (``filtered``), never dropped silently.
 
-Names: ``--player`` matches case-insensitively by whole words (``"Lasker"`` matches
+Names: ``player`` matches case-insensitively by whole words (``"Lasker"`` matches
 ``"Lasker, Emanuel"``). The spellings matched are always printed, and when they
 belong to different people (the same surname with conflicting given names, or
-different surnames) the games are refused unless ``--partial-names`` asks for them:
+different surnames) the games are refused unless ``partial_names`` asks for them:
 ``"Smyslov,V"`` and ``"Smyslov, Vassily"`` are one person (an initial is a prefix of
 the name), ``"Lasker, Emanuel"`` and ``"Lasker, Edward"`` are two. A consultation
 team (``"Alekhine/Reilly"``) is the player's game when one of its members is him.
@@ -27,16 +27,13 @@ from typing import Any
 
 import chess
 
-from iam.errors import DataError
+from iam.errors import DataError, ParameterError
 from iam.games.pgn import IngestReport, PlayerGame, iter_player_games, name_matches
 from iam.progress import progress
 
 __all__ = [
     "TIME_CONTROLS",
     "GameFilter",
-    "add_filter_arguments",
-    "add_header_filter_arguments",
-    "filter_from_args",
     "read_filtered",
     "apply_filter",
     "reason_left_out",
@@ -44,12 +41,14 @@ __all__ = [
     "person_groups",
     "time_control_class",
     "parse_date",
+    "parse_rating",
+    "parse_time_control",
     "parse_game_date",
     "surely_before",
 ]
 
 TIME_CONTROLS = ("classical", "rapid", "blitz", "bullet")
-"""The time-control classes ``--time-control`` accepts (or a raw TimeControl tag)."""
+"""The time-control classes a filter's ``time_control`` takes (or a raw TimeControl tag)."""
 
 _CLASS_LIMITS = ((180, "bullet"), (480, "blitz"), (1500, "rapid"))
 """Estimated game length (base + 40 increments, in seconds) below which a game is of that class."""
@@ -71,64 +70,13 @@ class GameFilter:
     rating: tuple[int, int] | None = None
     min_plies: int | None = None
 
+    def __post_init__(self) -> None:
+        if self.min_plies is not None and self.min_plies < 0:
+            raise ParameterError("min_plies", self.min_plies, "at least 0")
+
     @property
     def dated(self) -> bool:
         return self.since is not None or self.until is not None
-
-
-def add_filter_arguments(parser: Any, *, player_required: bool = False, player_help: str | None = None) -> None:
-    """Add ``--player --alias --partial-names --color --since --until --event --opponent --time-control
-    --rating --min-plies`` to ``parser``."""
-    parser.add_argument(
-        "--player",
-        required=player_required,
-        help=(player_help or "player name as written in the PGN (case-insensitive, whole words)")
-        + "; the spellings matched are printed, and names of different people refused (see --partial-names)",
-    )
-    parser.add_argument("--alias", action="append", default=[], metavar="NAME", help="another spelling of the same player (repeatable)")
-    parser.add_argument(
-        "--partial-names",
-        action="store_true",
-        help="accept games of different people whose names --player matches (default: refused)",
-    )
-    parser.add_argument("--color", choices=("white", "black", "any"), default="any", help="only the player's games with this colour (default any)")
-    add_header_filter_arguments(parser)
-
-
-def add_header_filter_arguments(parser: Any) -> None:
-    """Add the conditions on a game's headers and length, for commands whose player is not named
-    (``--since --until --event --opponent --time-control --rating --min-plies``)."""
-    parser.add_argument("--since", metavar="YYYY[.MM[.DD]]", help="only games played on or after this date (default: any date)")
-    parser.add_argument("--until", metavar="YYYY[.MM[.DD]]", help="only games played on or before this date (default: any date)")
-    parser.add_argument("--event", metavar="TEXT", help="only games whose Event contains TEXT (case-insensitive)")
-    parser.add_argument("--opponent", metavar="NAME", help="only games against this opponent (whole words)")
-    parser.add_argument(
-        "--time-control",
-        metavar="TC",
-        help="only games of this class, classical, rapid, blitz or bullet (from the TimeControl tag: base + 40 "
-        "increments), or with exactly this TimeControl tag (e.g. 180+2)",
-    )
-    parser.add_argument("--rating", metavar="MIN-MAX", help="only games where the player's rating (WhiteElo/BlackElo) is in MIN-MAX")
-    parser.add_argument("--min-plies", type=int, metavar="N", help="only games of at least N plies (half-moves)")
-
-
-def filter_from_args(args: Any) -> GameFilter:
-    """The :class:`GameFilter` of the options :func:`add_filter_arguments` added (DataError when wrong)."""
-    if args.min_plies is not None and args.min_plies < 0:
-        raise DataError("--min-plies cannot be negative")
-    return GameFilter(
-        player=getattr(args, "player", None),
-        aliases=tuple(getattr(args, "alias", None) or ()),
-        partial_names=bool(getattr(args, "partial_names", False)),
-        color=getattr(args, "color", "any"),
-        since=parse_date(args.since, "--since") if args.since else None,
-        until=parse_date(args.until, "--until") if args.until else None,
-        event=args.event or None,
-        opponent=args.opponent or None,
-        time_control=_check_time_control(args.time_control),
-        rating=_parse_rating(args.rating) if args.rating else None,
-        min_plies=args.min_plies,
-    )
 
 
 def read_filtered(
@@ -150,7 +98,7 @@ def read_filtered(
     player is missing.
     """
     if not games_filter.player:
-        raise DataError("--player is required (whose games should be modelled?)")
+        raise DataError("whose games should be modelled? name the player")
     report = IngestReport()
     stream = iter_player_games(
         paths, player=games_filter.player, aliases=games_filter.aliases, color=games_filter.color, split=split, report=report
@@ -232,8 +180,9 @@ def _refuse_different_people(games_filter: GameFilter, report: IngestReport) -> 
     groups = person_groups(spellings, games_filter.player or "")
     if len(groups) > 1:
         named = ", ".join(f'"{name}" ({count} game{"s" if count != 1 else ""})' for name, count in groups)
-        raise DataError(
-            f"--player {games_filter.player} matches different people: {named}; give the full name, --alias, or --partial-names"
+        raise ParameterError(
+            "player", games_filter.player, "one person's full name", reason=f"it matches different people: {named}",
+            others=("aliases", "partial_names"),
         )
 
 
@@ -277,8 +226,8 @@ def reason_left_out(tags: Mapping[str, str], plies: int, games_filter: GameFilte
     """Why a game of these tag pairs and ``plies`` fails the header conditions ('' when it passes).
 
     ``color`` is the player's colour; ``None`` for a game seen from no side (a collection's
-    game), where ``--rating`` asks both players' ratings to be in the band and
-    ``--opponent`` is not a condition. The date is the ``Date`` tag, else ``UTCDate``.
+    game), where ``rating`` asks both players' ratings to be in the band and
+    ``opponent`` is not a condition. The date is the ``Date`` tag, else ``UTCDate``.
     """
     if games_filter.min_plies is not None and plies < games_filter.min_plies:
         return f"fewer than {games_filter.min_plies} plies"
@@ -287,9 +236,9 @@ def reason_left_out(tags: Mapping[str, str], plies: int, games_filter: GameFilte
         if date is None:
             return "unknown date"
         if games_filter.since is not None and surely_before(date, games_filter.since):
-            return "before --since"
+            return "before the dates"
         if games_filter.until is not None and surely_before(games_filter.until, date):
-            return "after --until"
+            return "after the dates"
     if games_filter.event is not None and games_filter.event.lower() not in tags.get("Event", "").lower():
         return "other event"
     if games_filter.opponent is not None and color is not None:
@@ -314,7 +263,7 @@ def reason_left_out(tags: Mapping[str, str], plies: int, games_filter: GameFilte
                 return "unknown rating"
             low, high = games_filter.rating
             if not low <= int(text) <= high:
-                return "rating outside --rating"
+                return "rating outside the band"
     return ""
 
 
@@ -328,18 +277,18 @@ def surely_before(first: tuple[int, ...], second: tuple[int, ...]) -> bool:
     return first[:common] < second[:common]
 
 
-def parse_date(text: str, option: str) -> tuple[int, ...]:
-    """``"1948.03"`` -> ``(1948, 3)`` (DataError for anything but YYYY[.MM[.DD]]).
+def parse_date(text: str, parameter: str = "date") -> tuple[int, ...]:
+    """``"1948.03"`` -> ``(1948, 3)``; ParameterError naming ``parameter`` for anything but YYYY[.MM[.DD]].
 
-    >>> parse_date("1948", "--since"), parse_date("1948.03.02", "--until")
+    >>> parse_date("1948", "since"), parse_date("1948.03.02", "until")
     ((1948,), (1948, 3, 2))
     """
     match = re.fullmatch(r"(\d{4})(?:[.-](\d{1,2})(?:[.-](\d{1,2}))?)?", text.strip())
     if not match:
-        raise DataError(f"{option} takes a date YYYY[.MM[.DD]], not {text!r}")
+        raise ParameterError(parameter, text, "a date YYYY[.MM[.DD]]")
     parts = tuple(int(part) for part in match.groups() if part is not None)
     if len(parts) > 1 and not 1 <= parts[1] <= 12 or len(parts) > 2 and not 1 <= parts[2] <= 31:
-        raise DataError(f"{option} takes a date YYYY[.MM[.DD]], not {text!r}")
+        raise ParameterError(parameter, text, "a date YYYY[.MM[.DD]]")
     return parts
 
 
@@ -381,22 +330,29 @@ def time_control_class(tag: str) -> str | None:
     return "classical"
 
 
-def _check_time_control(text: str | None) -> str | None:
-    if text is None:
-        return None
+def parse_time_control(text: str) -> str:
+    """A filter's ``time_control`` from text: a class of :data:`TIME_CONTROLS` (any case) or a TimeControl tag.
+
+    >>> parse_time_control(" Blitz "), parse_time_control("180+2")
+    ('blitz', '180+2')
+    """
     value = text.strip()
     if not value:
-        raise DataError(f"--time-control takes {', '.join(TIME_CONTROLS)} or a TimeControl tag such as 180+2")
+        raise ParameterError("time_control", text, f"{', '.join(TIME_CONTROLS)} or a TimeControl tag such as 180+2")
     return value.lower() if value.lower() in TIME_CONTROLS else value
 
 
-def _parse_rating(text: str) -> tuple[int, int]:
-    """``"2200-2500"`` -> ``(2200, 2500)``; ``"2200-"`` or ``"-2500"`` leave one end open."""
+def parse_rating(text: str) -> tuple[int, int]:
+    """A filter's ``rating`` band from text: ``"2200-2500"`` -> ``(2200, 2500)``; ``"2200-"`` or ``"-2500"`` leave one end open.
+
+    >>> parse_rating("2200-2500"), parse_rating("2600-")
+    ((2200, 2500), (2600, 1000000))
+    """
     match = re.fullmatch(r"\s*(\d*)\s*-\s*(\d*)\s*", text)
     if not match or not (match.group(1) or match.group(2)):
-        raise DataError(f"--rating takes MIN-MAX (e.g. 2200-2500), not {text!r}")
+        raise ParameterError("rating", text, "MIN-MAX (e.g. 2200-2500)")
     low = int(match.group(1)) if match.group(1) else 0
     high = int(match.group(2)) if match.group(2) else 10**6
     if low > high:
-        raise DataError(f"--rating {text}: the minimum is above the maximum")
+        raise ParameterError("rating", text, "MIN-MAX (e.g. 2200-2500)", reason="the minimum is above the maximum")
     return low, high

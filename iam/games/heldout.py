@@ -22,7 +22,7 @@ from typing import Literal, Protocol, TypeVar
 
 import numpy as np
 
-from iam.errors import DataError
+from iam.errors import ParameterError
 
 __all__ = [
     "TEST_EVERY",
@@ -99,7 +99,7 @@ def first_training_games(games: Sequence[G], count: int | None) -> list[G]:
 
 
 def parse_sizes(text: str) -> list[int | None]:
-    """Training sizes: ``"12,22,all"`` -> ``[12, 22, None]`` (DataError on anything else).
+    """Training sizes: ``"12,22,all"`` -> ``[12, 22, None]`` (ParameterError ``train_sizes`` on anything else).
 
     >>> parse_sizes("12, 80,all")
     [12, 80, None]
@@ -111,9 +111,9 @@ def parse_sizes(text: str) -> list[int | None]:
         elif part.isdigit() and int(part) > 0:
             sizes.append(int(part))
         else:
-            raise DataError(f"--train-games takes positive numbers or 'all', not {part!r}")
+            raise ParameterError("train_sizes", part, "positive numbers or 'all'")
     if not sizes:
-        raise DataError("--train-games is empty")
+        raise ParameterError("train_sizes", text, "a list of positive numbers or 'all'")
     return sizes
 
 

@@ -58,7 +58,7 @@ def bundled_or_given(pgn: str | Path | None, player: str | None) -> tuple[list[s
                 return [str(bundled_pgn(entry.file))], player
         return [str(default_pgn())], player
     if not player:
-        raise DataError("--player is required with a PGN file (whose games should be modelled?)")
+        raise DataError("whose games should be modelled? name the player of the PGN file")
     return [str(pgn)], player
 
 
@@ -156,7 +156,7 @@ def collection_players(
 ) -> tuple[dict[str, list[PlayerGame]], CollectionReport]:
     """The games of several players of a large collection, numbered as :mod:`iam.games.pgn` numbers them.
 
-    The players are ``players`` (names matched as ``--player`` matches them), else the
+    The players are ``players`` (names matched as a filter's ``player`` matches them), else the
     ``top`` most frequent names among the games that pass ``games_filter`` with at
     least ``min_games`` games each (a first pass over the collection counts them).
     Each player's games are numbered in collection order among every game that names

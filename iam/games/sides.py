@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Literal
 
-from iam.errors import DataError
+from iam.errors import DataError, ParameterError
 from iam.games.pgn import IngestReport, PlayerGame, load_player_games, read_game_names
 
 __all__ = ["Side", "SIDES", "common_player", "side_games"]
@@ -32,9 +32,11 @@ def common_player(names: Sequence[tuple[str, str]]) -> str:
     if len(common) == 1:
         return common.pop()
     if not common:
-        raise DataError(f"cannot determine the side: no player name is common to all {len(names)} games; use --side white or --side black")
+        raise ParameterError(
+            "side", "auto", "white or black", reason=f"cannot determine the side: no player name is common to all {len(names)} games"
+        )
     both = " and ".join(repr(name) for name in sorted(common))
-    raise DataError(f"cannot determine the side: {both} both play in every game; use --side white or --side black")
+    raise ParameterError("side", "auto", "white or black", reason=f"cannot determine the side: {both} both play in every game")
 
 
 def side_games(paths: Sequence[str | Path], side: str) -> tuple[list[PlayerGame], IngestReport, str]:
@@ -44,7 +46,7 @@ def side_games(paths: Sequence[str | Path], side: str) -> tuple[list[PlayerGame]
     be used are skipped with their reason in the report; DataError when none is left.
     """
     if side not in SIDES:
-        raise DataError(f"--side must be one of {', '.join(SIDES)}, not {side!r}")
+        raise ParameterError("side", side, f"one of {', '.join(SIDES)}")
     if side == "auto":
         player = common_player(read_game_names(paths))
         games, report = load_player_games(paths, player=player)

@@ -16,7 +16,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from iam.chunks.model import OpponentModel
-from iam.evidence.families import DEFAULT_SEARCH_DEPTH, EngineSettings, with_engine
+from iam.evidence.registry import with_engine
+from iam.evidence.settings import DEFAULT_SEARCH_DEPTH, EngineSettings
 from iam.games.filters import GameFilter, apply_filter
 from iam.games.heldout import development_games, fitting_games, test_games
 from iam.games.pgn import PlayerGame, load_player_games

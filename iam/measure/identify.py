@@ -30,7 +30,8 @@ from sklearn.exceptions import NotFittedError
 from sklearn.utils.validation import check_is_fitted
 
 from iam.chunks.model import OpponentModel
-from iam.evidence.families import ENGINE_FAMILIES, Evidence, family_columns
+from iam.evidence.evidence import Evidence
+from iam.evidence.registry import ENGINE_FAMILIES, family_columns
 from iam.execution import execution_from, map_in_order
 from iam.games.pgn import PlayerGame
 from iam.measure.repertoire import MODEL_WEIGHT, RepertoireScorer, memory_of

@@ -18,7 +18,8 @@ from pathlib import Path
 from iam.chunks.fitted import FORMAT, from_document
 from iam.chunks.model import OpponentModel
 from iam.errors import ModelFileError
-from iam.evidence.families import DEFAULT_SEARCH_DEPTH, with_engine
+from iam.evidence.registry import with_engine
+from iam.evidence.settings import DEFAULT_SEARCH_DEPTH
 from iam.games.pgn import PlayerGame
 from iam.measure.baselines import EngineBest, OpeningMemory, SearchBest, UniformRandom
 from iam.models.files import read_document

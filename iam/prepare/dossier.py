@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, replace
 
 import chess
 
-from iam.errors import DataError
+from iam.errors import DataError, ParameterError
 from iam.games.pgn import PlayerGame
 from iam.prepare.habits import Habit, candidates, find_habits
 from iam.prepare.lines import LineSettings, Plan, prepare_lines
@@ -74,10 +74,11 @@ class PrepareConfig:
         unknown = [color for color in self.colors if color not in COLORS]
         if unknown or not self.colors:
             raise DataError(f"colours are white and black, not {', '.join(unknown) or 'none'}")
-        if self.min_games < 1 or self.branch_games < 1 or self.habit_games < 1:
-            raise DataError("--min-games and the game thresholds must be at least 1")
+        for name, value in (("min_games", self.min_games), ("branch_games", self.branch_games), ("habit_games", self.habit_games)):
+            if value < 1:
+                raise ParameterError(name, value, "at least 1")
         if not self.half_life_years > 0:
-            raise DataError(f"--half-life must be a positive number of years, not {self.half_life_years:g}")
+            raise ParameterError("half_life_years", self.half_life_years, "a positive number of years")
         if self.prior_strength is not None and not self.prior_strength > 0:
             raise DataError(f"the prior's strength must be positive, not {self.prior_strength}")
         if self.population_strength is not None and not self.population_strength > 0:
@@ -85,7 +86,7 @@ class PrepareConfig:
         if self.engine_depth < 1 or self.search_depth < 1:
             raise DataError("depths must be at least 1")
         if self.jobs < 1:
-            raise DataError(f"--jobs must be at least 1, not {self.jobs}")
+            raise ParameterError("jobs", self.jobs, "at least 1")
         if self.engine_lines is not None and self.engine_lines < 1:
             raise DataError("engine_lines must be at least 1 (None scores every legal move)")
 
@@ -136,7 +137,7 @@ def prepare(
         if count == 0:
             raise DataError(f"{config.player} has no games with {name} in the file")
         if count < config.min_games:
-            raise DataError(f"{config.player} has {count} games with {name}, fewer than --min-games {config.min_games}")
+            raise ParameterError("min_games", config.min_games, f"at most {count}", reason=f"{config.player} has {count} games with {name}")
     own = scorer is None
     scorer = open_scorer(config) if scorer is None else scorer
     try:

@@ -23,16 +23,9 @@ import numpy as np
 import pandas as pd
 
 from iam._install import __version__
-from iam.evidence.families import (
-    DEFAULT_FAMILIES,
-    DEFAULT_SEARCH_DEPTH,
-    FAMILIES,
-    EngineSettings,
-    Evidence,
-    family_columns,
-    player_evidence,
-    without_engine,
-)
+from iam.evidence.evidence import Evidence, player_evidence
+from iam.evidence.registry import DEFAULT_FAMILIES, FAMILIES, family_columns, without_engine
+from iam.evidence.settings import DEFAULT_SEARCH_DEPTH, EngineSettings
 from iam.execution import Execution, map_in_order
 from iam.games.pgn import PlayerGame
 from iam.games.player_games import population_games

@@ -12,31 +12,22 @@ features carried a move. It is a scikit-learn style estimator like
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
-from pathlib import Path
 from typing import ClassVar
 
 import chess
 import numpy as np
-from sklearn.base import BaseEstimator
+from sklearn.utils._param_validation import StrOptions
 from sklearn.utils.validation import check_is_fitted
 
 from iam.chunks.model import OpponentModel
 from iam.chunks.rote import RoteMemory
-from iam.evidence.families import (
-    DEFAULT_FAMILIES,
-    DEFAULT_SEARCH_DEPTH,
-    ENGINE_FAMILIES,
-    FAMILIES,
-    EngineSettings,
-    Evidence,
-    family_columns,
-    player_evidence,
-)
+from iam.evidence.evidence import Evidence, player_evidence
+from iam.evidence.registry import DEFAULT_FAMILIES, ENGINE_FAMILIES, FAMILIES, family_columns
+from iam.evidence.settings import DEFAULT_SEARCH_DEPTH, EngineSettings
 from iam.games.pgn import PlayerGame
+from iam.models.base import Number, PlayerModel, WholeNumber, most_common_name
 from iam.models.explanation import Explanation, FeatureContribution
-from iam.models.files import read_document, write_document
 from iam.priors.logit import (
     feature_scale,
     fit_conditional_logit,
@@ -57,7 +48,6 @@ from iam.ranker.replytable import fit_reply_policy
 from iam.ranker.resources import NO_RESOURCES, Resources
 from iam.ranker.training import deal_folds, move_table
 from search.chess.scoring import RootScoreCache
-from search.opponent.predictor import Closeable
 
 __all__ = ["MoveRanker", "FeatureContribution", "DEFAULT_PRIOR_STRENGTH", "RIDGE_STRENGTH", "prior_penalty", "RANKER_FORMAT", "RANKER_VERSION"]
 
@@ -84,19 +74,19 @@ def prior_penalty(prior: str, strength: float | None, *, exact: bool = True) -> 
 
 
 
-class MoveRanker(Closeable, BaseEstimator):
+class MoveRanker(PlayerModel):
     """A conditional-logit model of one player's move choices over all legal moves.
 
     Parameters
     ----------
     families:
-        Feature families used (see :mod:`iam.evidence.families`); ``"engine"`` and ``"glance"`` need an engine
+        Feature families used (see :mod:`iam.evidence.registry`); ``"engine"`` and ``"glance"`` need an engine
         in the :class:`~iam.ranker.resources.Resources` the ranker runs on.
     search_depth:
         Depth (plies before quiescence) at which this project's search scores every move.
     engine_depth:
         The fixed depth of the ``engine`` family's analyses (the ``glance`` family's is
-        :data:`~iam.evidence.families.GLANCE_DEPTH`).
+        :data:`~iam.evidence.settings.GLANCE_DEPTH`).
     max_positions:
         Training positions used (a seeded sample of the player's positions).
     folds:
@@ -134,6 +124,21 @@ class MoveRanker(Closeable, BaseEstimator):
 
     kind: ClassVar[str] = "ranker"
     """Which kind of model this is, as reports and JSON name it (the move ranker)."""
+    _parameter_constraints: ClassVar[dict[str, list]] = {
+        "families": [list, tuple],
+        "search_depth": [WholeNumber(1, 6)],
+        "engine_depth": [WholeNumber(1, 40)],
+        "max_positions": [WholeNumber(1, None, closed="left"), None],
+        "folds": [WholeNumber(2, 100)],
+        "prior": [StrOptions(set(_PRIORS))],
+        "prior_strength": [Number(0, float("inf"), closed="left"), None],
+        "prior_data": [PopulationPrior, None],
+        "trees": ["boolean"],
+        "reply_positions": [WholeNumber(0, None, closed="left")],
+        "min_games": [WholeNumber(1, 10**6)],
+        "random_state": [WholeNumber(0, None, closed="left"), None],
+        "player": [str, None],
+    }
 
     def __init__(
         self,
@@ -184,7 +189,7 @@ class MoveRanker(Closeable, BaseEstimator):
         if not all(isinstance(game, PlayerGame) for game in games):
             raise TypeError("fit expects PlayerGame records (see iam.games.pgn.load_player_games)")
         games.sort(key=lambda game: game.index)  # the sample and the folds follow the games' numbers, not their order
-        self.player_ = self.player or _most_common_name(games)
+        self.player_ = self.player or most_common_name(games)
         prior = self._population() if self.prior == "population" else None
         evidence = player_evidence(
             self.player_, families, prior, search_depth=self.search_depth, engine=self._engine_settings(), search_cache=self.resources.search_cache
@@ -275,27 +280,10 @@ class MoveRanker(Closeable, BaseEstimator):
         """The families as a tuple in canonical order; ValueError for a bad parameter."""
         if isinstance(self.families, str):
             raise ValueError("families must be a list of family names, not one string")
+        self._check_params()
         unknown = [family for family in self.families if family not in FAMILIES]
         if unknown or not self.families:
             raise ValueError(f"families must be some of {', '.join(FAMILIES)}, not {list(self.families)!r}")
-        if self.prior not in _PRIORS:
-            raise ValueError(f"prior must be one of {_PRIORS}, not {self.prior!r}")
-        limits = {"search_depth": (1, 6), "engine_depth": (1, 40), "folds": (2, 100), "min_games": (1, 10**6)}
-        for name, (lowest, highest) in limits.items():
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not lowest <= value <= highest:
-                raise ValueError(f"{name} must be an integer from {lowest} to {highest}, not {value!r}")
-        if self.random_state is not None and (isinstance(self.random_state, bool) or not isinstance(self.random_state, (int, np.integer)) or self.random_state < 0):
-            raise ValueError(f"random_state must be a non-negative integer, not {self.random_state!r}")
-        if self.player is not None and not isinstance(self.player, str):
-            raise ValueError(f"player must be a name or None, not {self.player!r}")
-        if self.max_positions is not None and (isinstance(self.max_positions, bool) or not isinstance(self.max_positions, (int, np.integer)) or self.max_positions < 1):
-            raise ValueError(f"max_positions must be a positive integer or None, not {self.max_positions!r}")
-        if not isinstance(self.trees, (bool, np.bool_)):
-            raise ValueError(f"trees must be True or False, not {self.trees!r}")
-        strength = self.prior_strength
-        if strength is not None and (isinstance(strength, bool) or not isinstance(strength, (int, float)) or not 0 <= strength < float("inf")):
-            raise ValueError(f"prior_strength must be a finite non-negative number or None, not {strength!r}")
         return tuple(family for family in FAMILIES if family in self.families)
 
     def _population(self) -> PopulationPrior:
@@ -458,15 +446,6 @@ class MoveRanker(Closeable, BaseEstimator):
         """
         return ranker_from_document(cls, data, source=source, resources=resources)
 
-    def save(self, path: str | Path) -> None:
-        """Write the model as versioned JSON (gzip when the name ends in .gz), atomically."""
-        write_document(self.to_dict(), path)
-
-    @classmethod
-    def load(cls, path: str | Path, *, resources: Resources | None = None) -> MoveRanker:
-        """Read a file written by :meth:`save` (ModelFileError if it is not one); ``resources`` as in :meth:`from_dict`."""
-        return cls.from_dict(read_document(path), source=f"model file {path}", resources=resources)
-
 
 def _value_net(families: Sequence[str]) -> ValueNet | None:
     """The installed value network when ``families`` use it (ValueError when it is missing)."""
@@ -475,8 +454,3 @@ def _value_net(families: Sequence[str]) -> ValueNet | None:
 def _policy_net(families: Sequence[str], player: str) -> PolicyNet | None:
     """The installed policy network that never saw ``player``, when ``families`` use it."""
     return require_policy_net(player)[1] if "policy" in families else None
-
-
-def _most_common_name(games: list[PlayerGame]) -> str:
-    names = Counter(game.white if game.color == chess.WHITE else game.black for game in games)
-    return names.most_common(1)[0][0] if names else ""

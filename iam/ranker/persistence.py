@@ -16,7 +16,7 @@ from sklearn.utils.validation import check_is_fitted
 from iam.chunks.fitted import from_document, to_document
 from iam.chunks.model import OpponentModel
 from iam.errors import ModelFileError
-from iam.evidence.families import ENGINE_FAMILIES, family_columns
+from iam.evidence.registry import ENGINE_FAMILIES, family_columns
 from iam.priors.patterns import MovePatterns, PatternCounts
 from iam.priors.policynet import require_policy_net
 from iam.priors.population import PopulationBook
@@ -122,7 +122,7 @@ def _params(data: dict, source: str, resources: Resources | None) -> dict:
     params.update({name: saved.get(name, default) for name, default in _OPTIONAL_PARAMS.items()})
     params["families"] = tuple(params["families"])
     if any(family in params["families"] for family in ENGINE_FAMILIES) and not (resources and resources.engine):
-        raise ModelFileError(f"{source} uses engine evidence: name the engine to run (--engine PATH)")
+        raise ModelFileError(f"{source} uses engine evidence: name the engine program to run it with")
     return params
 
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from iam.evidence.families import EngineSettings
+from iam.evidence.settings import EngineSettings
 
 __all__ = ["Resources", "NO_RESOURCES"]
 

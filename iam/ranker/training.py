@@ -16,7 +16,7 @@ from dataclasses import replace
 import numpy as np
 
 from iam.chunks.model import OpponentModel
-from iam.evidence.families import Evidence
+from iam.evidence.evidence import Evidence
 from iam.execution import Execution, map_in_order
 from iam.games.pgn import PlayerGame
 from iam.priors.logit import MoveTable

@@ -231,7 +231,7 @@ def play_match(
 def _check_match(games: int, move_timeout: float, clock: tuple[float, float] | None) -> None:
     """MatchError for a match :func:`play_match` cannot play, before any engine starts."""
     if games < 1:
-        raise MatchError("--games must be at least 1")
+        raise MatchError(f"games must be at least 1, not {games}")
     if move_timeout <= 0:
         raise MatchError("the move timeout must be positive")
     if clock is not None and not (clock[0] > 0 and clock[1] >= 0):

@@ -137,6 +137,6 @@ def test_the_games_to_identify_take_the_header_filters(capsys, model_files, quer
     code, out, _ = _run(capsys, "identify", query_games, *candidates, "--json", "--quiet", "--since", "1950")
     payload = json.loads(out)
     assert code == 0 and payload["games"] == 2  # of the six, those of 1952 and 1954
-    assert payload["report"]["filtered"] == {"before --since": 4}
+    assert payload["report"]["filtered"] == {"before the dates": 4}
     code, _, err = _run(capsys, "identify", query_games, *candidates, "--quiet", "--until", "1900")
     assert code == 2 and err.count("\n") == 1 and "left by the filters" in err

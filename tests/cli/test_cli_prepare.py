@@ -59,7 +59,7 @@ def test_prepare_writes_the_dossier_and_a_readable_book(small_pgn, model_file, t
 @pytest.mark.parametrize(
     ("options", "message"),
     [
-        (["--min-games", "1000"], "fewer than"),
+        (["--min-games", "1000"], "--min-games must be at most 13, not 1000: Botvinnik has 13 games with white"),
         (["--plies", "0"], "--plies"),
         (["--half-life", "0"], "--half-life"),
         (["--prior-strength", "0"], "--prior-strength must be positive"),

@@ -1,4 +1,5 @@
-"""Game filters (iam.games.filters): each option selects the right games of a small PGN; names of different people refused."""
+"""Game filters (iam.games.filters, their options in iam.cli._filters): each option selects the right games of a small PGN;
+names of different people refused."""
 
 from __future__ import annotations
 
@@ -10,9 +11,18 @@ import pytest
 
 from iam.cli import main
 from iam.cli._games import add_game_arguments, read_player_games
-from iam.errors import DataError
+from iam.errors import DataError, ParameterError
 from iam.games.bundled import bundled_pgn, manifest
-from iam.games.filters import GameFilter, person_groups, read_filtered, same_person, time_control_class
+from iam.games.filters import (
+    GameFilter,
+    parse_date,
+    parse_rating,
+    parse_time_control,
+    person_groups,
+    read_filtered,
+    same_person,
+    time_control_class,
+)
 from iam.games.player_games import read_games
 
 # (White, Black, Date, Event, TimeControl, WhiteElo, BlackElo, plies)
@@ -76,9 +86,18 @@ def test_lasker_alone_is_refused_naming_both_people(tmp_path, capsys):
     err = capsys.readouterr().err
     assert code == 2 and err.count("\n") == 1
     assert err == (
-        'iam: error: --player Lasker matches different people: "Lasker, Emanuel" (6 games), '
-        '"Lasker, Edward" (1 game); give the full name, --alias, or --partial-names\n'
+        "iam: error: --player must be one person's full name, not 'Lasker': it matches different people: "
+        '"Lasker, Emanuel" (6 games), "Lasker, Edward" (1 game); or use --alias or --partial-names\n'
     )
+
+
+def test_the_api_refuses_different_people_in_its_own_words(tmp_path):
+    with pytest.raises(ParameterError) as caught:
+        read_filtered([_pgn(tmp_path)], GameFilter(player="Lasker"), quiet=True, announce=False)
+    assert (caught.value.parameter, caught.value.value, caught.value.others) == ("player", "Lasker", ("aliases", "partial_names"))
+    assert str(caught.value).endswith("; or use aliases or partial_names") and "--" not in str(caught.value)
+    with pytest.raises(DataError, match=r"^whose games should be modelled\? name the player$"):
+        read_filtered([_pgn(tmp_path)], GameFilter(), quiet=True, announce=False)
 
 
 def test_full_name_partial_names_and_alias(tmp_path, capsys):
@@ -111,7 +130,7 @@ def test_each_filter_selects_the_right_games(tmp_path):
 def test_left_out_games_are_counted_by_reason(tmp_path):
     games, report, _, _ = read_player_games(_args(str(_pgn(tmp_path)), "--player", "Lasker, Emanuel", "--since", "1924"), quiet=True)
     assert len(games) == 2
-    assert dict(report.filtered) == {"before --since": 2, "unknown date": 1}
+    assert dict(report.filtered) == {"before the dates": 2, "unknown date": 1}
     assert any("left out by the filters 3" in line for line in report.summary_lines())
 
 
@@ -123,17 +142,35 @@ def test_names_matched_are_printed(tmp_path, capsys):
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
-        (["--since", "1948.13"], "--since takes a date"),
-        (["--until", "yesterday"], "--until takes a date"),
-        (["--rating", "2500-2000"], "the minimum is above the maximum"),
-        (["--rating", "strong"], "--rating takes MIN-MAX"),
-        (["--min-plies", "-1"], "--min-plies cannot be negative"),
+        (["--since", "1948.13"], "--since must be a date YYYY[.MM[.DD]], not '1948.13'"),
+        (["--until", "yesterday"], "--until must be a date YYYY[.MM[.DD]], not 'yesterday'"),
+        (["--rating", "2500-2000"], "--rating must be MIN-MAX (e.g. 2200-2500), not '2500-2000': the minimum is above the maximum"),
+        (["--rating", "strong"], "--rating must be MIN-MAX (e.g. 2200-2500), not 'strong'"),
+        (["--time-control", " "], "--time-control must be classical, rapid, blitz, bullet or a TimeControl tag such as 180+2, not ' '"),
+        (["--min-plies", "-1"], "--min-plies must be at least 0, not -1"),
     ],
 )
 def test_bad_filter_values_are_one_line_errors(tmp_path, capsys, argv, message):
     code = main(["compare", str(_pgn(tmp_path)), "--player", "Lasker, Emanuel", *argv, "--quiet"])
     err = capsys.readouterr().err
-    assert code == 2 and err.count("\n") == 1 and message in err
+    assert code == 2 and err == f"iam: error: {message}\n"
+
+
+@pytest.mark.parametrize(
+    ("call", "message"),
+    [
+        (lambda: parse_date("1948.13", "since"), "since must be a date YYYY[.MM[.DD]], not '1948.13'"),
+        (lambda: parse_date("yesterday"), "date must be a date YYYY[.MM[.DD]], not 'yesterday'"),
+        (lambda: parse_rating("2500-2000"), "rating must be MIN-MAX (e.g. 2200-2500), not '2500-2000': the minimum is above the maximum"),
+        (lambda: parse_rating("strong"), "rating must be MIN-MAX (e.g. 2200-2500), not 'strong'"),
+        (lambda: parse_time_control(""), "time_control must be classical, rapid, blitz, bullet or a TimeControl tag such as 180+2, not ''"),
+        (lambda: GameFilter(min_plies=-1), "min_plies must be at least 0, not -1"),
+    ],
+)
+def test_bad_filter_values_name_the_parameter(call, message):
+    with pytest.raises(ParameterError) as caught:
+        call()
+    assert str(caught.value) == message
 
 
 def test_time_control_classes():

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 from iam.cli import main
-from iam.evidence.families import feature_words
+from iam.evidence.words import feature_words
 from iam.measure.predictors import load_predictor
 
 

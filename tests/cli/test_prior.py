@@ -50,7 +50,7 @@ def test_a_prior_from_a_collection_keeps_its_provenance_and_only_training_games(
     source = prior.settings["source"]
     assert prior.settings["toolkit"] == __version__ and prior.settings["feature_code"] == feature_code_digest()
     assert source["files"] == ["two.pgn"] and source["filters"] == {"since": [1930]}
-    assert source["read"]["filtered"]["before --since"] > 0
+    assert source["read"]["filtered"]["before the dates"] > 0
     players = sorted(source["players"])
     assert players == ["Botvinnik, Mikhail", "Smyslov, Vassily"]
     for name in players:  # his games that pass the filter, numbered among all his games; test games left out

@@ -8,7 +8,7 @@ import pytest
 
 from experiments.ablation import AblationConfig, ablation, variants
 from iam.cli import main
-from iam.evidence.families import family_columns
+from iam.evidence.registry import family_columns
 from iam.priors.population import PopulationBook, PopulationPrior, PriorWeights
 from iam.priors.trees import ResidualTrees
 

@@ -8,7 +8,7 @@ import pandas as pd
 import pytest
 
 from experiments.guidance_tuning import recommend
-from experiments.ply_gain import _judge, sample_positions, stockfish_path, summarise, verdict
+from experiments.guided_depth import judge, sample_positions, stockfish_path, summarise, verdict
 from iam.cli.experiments.ply_gain import parse_budgets, parse_times
 from iam.games.heldout import DEVELOPMENT_REMAINDER
 from iam.games.pgn import load_player_games
@@ -173,7 +173,7 @@ def test_verdicts_and_recommendation_rule():
 def test_the_reference_engine_prefers_the_move_that_keeps_the_queen():
     board = chess.Board("4k3/8/8/3q4/8/8/3Q4/4K3 w - - 0 1")  # White's queen can take Black's
     rows = [{"move_changed": True, "plain_move": "d2d1", "guided_move": "d2d5"}]
-    _judge(rows, board, stockfish_path(), depth=8)
+    judge(rows, board, stockfish_path(), depth=8)
     (row,) = rows
     assert row["reference_prefers"] == "guided"
     assert row["reference_guided_cp"] > 500 > row["reference_plain_cp"]

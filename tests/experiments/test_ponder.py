@@ -58,5 +58,5 @@ def test_the_cli_runs_a_saved_model_on_test_games(model_file, botvinnik40):
 def test_a_depth_below_one_is_refused():
     from iam.errors import DataError
 
-    with pytest.raises(DataError, match="depth"):
+    with pytest.raises(DataError, match="^depth must be at least 1, not 0$"):
         run(PonderConfig(depth=0))

@@ -923,8 +923,9 @@ def _last_go_waits_for_stop(lines: list[str]) -> bool:
 def check_uci_session_without_stop(lines: list[str], outcome: Outcome, *, wait: float = 15.0) -> None:
     """Feed a session with no ``stop`` and count the answers: every go but an unstopped infinite or ponder one."""
     import search.chess.uci as uci
+    from search.chess.uci import clock
 
-    untimed, uci.UNTIMED_SECONDS = uci.UNTIMED_SECONDS, 0.2  # a bare go's bound, short so the run stays quick
+    untimed, clock.UNTIMED_SECONDS = clock.UNTIMED_SECONDS, 0.2  # a bare go's bound, short so the run stays quick
     out = io.StringIO()
     engine = uci.UciEngine(output=out)
     gos = 0
@@ -938,7 +939,7 @@ def check_uci_session_without_stop(lines: list[str], outcome: Outcome, *, wait: 
         outcome.fail("traceback", traceback.format_exc())
         return
     finally:
-        uci.UNTIMED_SECONDS = untimed
+        clock.UNTIMED_SECONDS = untimed
     answers = sum(1 for line in out.getvalue().splitlines() if line.startswith("bestmove"))
     expected = gos - _last_go_waits_for_stop(lines)
     outcome.gos = gos

@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import argparse
+import re
+from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
-from iam.games.filters import GameFilter, add_header_filter_arguments, filter_from_args
+from iam.cli._games import add_header_filter_arguments, filter_from_args
+from iam.errors import DataError
+from iam.games.filters import GameFilter
 
-__all__ = ["add_common_arguments", "add_heldout_arguments", "common_fields", "heldout_fields"]
+__all__ = ["add_common_arguments", "add_heldout_arguments", "as_options", "common_fields", "heldout_fields"]
 
 
 def add_common_arguments(parser: argparse.ArgumentParser) -> None:
@@ -41,7 +45,12 @@ def common_fields(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def heldout_fields(args: argparse.Namespace) -> dict[str, Any]:
-    """The fields of :class:`~experiments.common.HeldOutConfig` from the options."""
+    """The fields of :class:`~experiments.common.HeldOutConfig` from the options.
+
+    DataError on a bad ``--max-positions``.
+    """
+    if args.max_positions is not None and args.max_positions < 1:
+        raise DataError(f"--max-positions must be at least 1, not {args.max_positions}")
     games_filter = filter_from_args(args)
     return {
         **common_fields(args), "pgn": args.pgn, "player": args.player, "max_positions": args.max_positions,
@@ -50,6 +59,19 @@ def heldout_fields(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def header_filter(args: argparse.Namespace) -> GameFilter | None:
-    """The conditions of :func:`~iam.games.filters.add_header_filter_arguments` (None when none is set)."""
+    """The conditions of :func:`~iam.cli._games.add_header_filter_arguments` (None when none is set)."""
     games_filter = replace(filter_from_args(args), player=None, aliases=(), partial_names=False, color="any")
     return None if games_filter == GameFilter() else games_filter
+
+
+def as_options(message: str, options: Mapping[str, str]) -> str:
+    """A config's error ``message`` with the fields it names (the keys of ``options``) written as their options.
+
+    Only the part before the offending value (``", not ..."``) is rewritten, so a value is shown as given.
+
+    >>> as_options("games must be at least 1, not 0", {"games": "--games"})
+    '--games must be at least 1, not 0'
+    """
+    head, sep, tail = message.partition(", not ")
+    pattern = re.compile(r"\b(" + "|".join(map(re.escape, options)) + r")\b")
+    return pattern.sub(lambda found: options[found.group(1)], head) + sep + tail

@@ -8,6 +8,7 @@ from typing import Any
 from experiments.predictions import MAX_RESAMPLES
 from iam.cli._common import add_scheduler_argument
 from iam.cli.experiments._options import add_heldout_arguments, heldout_fields
+from iam.errors import DataError
 from iam.games.heldout import parse_sizes
 from iam.measure.bootstrap import RESAMPLES
 
@@ -45,7 +46,9 @@ def add_prediction_arguments(parser: argparse.ArgumentParser, *, train_games: st
 
 
 def prediction_fields(args: argparse.Namespace) -> dict[str, Any]:
-    """The fields of :class:`~experiments.predictions.PredictionConfig` (DataError on bad sizes)."""
+    """The fields of :class:`~experiments.predictions.PredictionConfig` (DataError on bad sizes or resamples)."""
+    if not 1 <= args.resamples <= MAX_RESAMPLES:
+        raise DataError(f"--resamples must be between 1 and {MAX_RESAMPLES:,}, not {args.resamples}")
     return {
         **heldout_fields(args),
         "train_games": tuple(parse_sizes(args.train_games)),

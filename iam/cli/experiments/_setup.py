@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from experiments.ply_gain import DEFAULT_POSITIONS, LINE_PLIES
+from experiments.guided_depth import DEFAULT_POSITIONS, LINE_PLIES
 from iam.cli._common import add_scheduler_argument
 from iam.cli.experiments._options import add_heldout_arguments, heldout_fields
 from iam.errors import DataError
@@ -35,10 +35,14 @@ def add_setup_arguments(
 
 
 def setup_fields(args: argparse.Namespace) -> dict[str, Any]:
-    """The fields of :class:`~experiments.ply_gain.SetupConfig` (DataError on a bad ``--train-games``)."""
+    """The fields of :class:`~experiments.guided_depth.SetupConfig` (DataError on a bad ``--train-games``)."""
     sizes = parse_sizes(args.train_games)
     if len(sizes) != 1:
         raise DataError("--train-games takes one size here (a number or 'all')")
+    if args.line_plies < 1:
+        raise DataError(f"--line-plies must be at least 1, not {args.line_plies}")
+    if args.reference_depth < 1:
+        raise DataError(f"--reference-depth must be at least 1, not {args.reference_depth}")
     return {
         **heldout_fields(args),
         "train_games": sizes[0],

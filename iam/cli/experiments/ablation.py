@@ -8,7 +8,8 @@ from experiments.ablation import HELP, NAME, AblationConfig, run
 from iam.cli._common import parse_families
 from iam.cli.experiments._options import add_heldout_arguments, heldout_fields
 from iam.errors import IAMError
-from iam.evidence.families import DEFAULT_FAMILIES, DEFAULT_SEARCH_DEPTH, EngineSettings
+from iam.evidence.registry import DEFAULT_FAMILIES
+from iam.evidence.settings import DEFAULT_SEARCH_DEPTH, EngineSettings
 from iam.measure.bootstrap import RESAMPLES
 
 __all__ = ["NAME", "HELP", "add_arguments", "config", "run"]

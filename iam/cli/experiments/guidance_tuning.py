@@ -6,6 +6,7 @@ import argparse
 
 from experiments.guidance_tuning import DEFAULT_BUDGET, DEFAULT_POSITIONS, HELP, NAME, GuidanceTuningConfig, run
 from iam.cli.experiments._setup import add_setup_arguments, setup_fields
+from iam.errors import DataError
 
 __all__ = ["NAME", "HELP", "add_arguments", "config", "run"]
 
@@ -17,5 +18,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def config(args: argparse.Namespace) -> GuidanceTuningConfig:
+    if args.budget < 10:
+        raise DataError(f"--budget must be at least 10 nodes, not {args.budget}")
     only = tuple(args.only.split(",")) if args.only else None
     return GuidanceTuningConfig(**setup_fields(args), budget=args.budget, only=only)

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import argparse
 
-from experiments.ply_gain import CORES, DEFAULT_BUDGETS, HELP, NAME, NEAR_PLIES, POLICY_POSITIONS, PlyGainConfig, run
+from experiments.guided_depth import NEAR_PLIES, POLICY_POSITIONS
+from experiments.ply_gain import CORES, DEFAULT_BUDGETS, HELP, NAME, PlyGainConfig, run
 from iam.cli.experiments._setup import add_setup_arguments, setup_fields
 from iam.errors import DataError
 from search.opponent.omsearch import Guidance
@@ -95,6 +96,8 @@ def config(args: argparse.Namespace) -> PlyGainConfig:
     predictors = tuple(part.strip() for part in args.predictor.split(",") if part.strip())
     if not predictors:
         raise DataError("--predictor needs at least one predictor")
+    if args.near < 0:
+        raise DataError(f"--near must be at least 0 plies, not {args.near}")
     if args.policy_positions < 10:
         raise DataError("--policy-positions must be at least 10")
     return PlyGainConfig(

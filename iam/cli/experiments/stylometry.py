@@ -6,11 +6,11 @@ import argparse
 
 from experiments.stylometry import CONTROL, HELP, NAME, StylometryConfig, run
 from iam.cli._common import add_engine_arguments, add_scheduler_argument, check_distinct_players
+from iam.cli._games import add_header_filter_arguments
 from iam.cli.experiments._options import header_filter
 from iam.errors import DataError
-from iam.evidence.families import EngineSettings
+from iam.evidence.settings import EngineSettings
 from iam.games.bundled import bundled_pgn, default_pgn, manifest
-from iam.games.filters import add_header_filter_arguments
 from iam.measure.repertoire import MODEL_WEIGHT
 
 __all__ = ["NAME", "HELP", "add_arguments", "config", "run"]

@@ -6,9 +6,12 @@ import chess
 import numpy as np
 import pytest
 
-from iam.evidence.families import FAMILIES, FAMILY_REGISTRY, Evidence, Family, family_columns, player_evidence
+import iam.evidence.evidence as evidence_module
+from iam.evidence.compute import population_columns
+from iam.evidence.evidence import Evidence, player_evidence
 from iam.evidence.movefeatures import move_features
-from iam.priors.patterns import PatternCounts
+from iam.evidence.registry import DEFAULT_FAMILIES, FAMILIES, FAMILY_REGISTRY, QUICK_FAMILIES, Family, family_columns
+from iam.priors.patterns import MovePatterns, PatternCounts
 from iam.priors.policynet import require_policy_net
 from iam.priors.population import bundled_prior
 from iam.priors.positions import position_of
@@ -44,6 +47,24 @@ def test_a_new_family_is_one_registry_entry():
     np.testing.assert_array_equal(matrix[:, -1], 2 * capture)
 
 
+def test_a_family_computes_its_columns_from_any_context():
+    """A family's computation reads its context's public sources only: a stand-in context will do."""
+
+    class Context:
+        iam = None
+        book = None
+
+        def population_patterns(self) -> MovePatterns:
+            return MovePatterns()
+
+    position = _position()
+    found = population_columns(Context(), position, {})
+    assert tuple(found) == family_columns("population")
+    expected = Evidence(families=("population",)).features(position)
+    for name in found:
+        np.testing.assert_array_equal(found[name], expected[name])
+
+
 def test_player_evidence_never_saw_the_player():
     prior = bundled_prior()
     evidence = player_evidence("Lasker, Emanuel", ("move", "policy", "population"), prior, search_depth=1)
@@ -63,9 +84,6 @@ def test_player_evidence_without_a_population_is_empty_not_missing():
 
 def test_the_quick_families_search_nothing(monkeypatch):
     """The quick ranker's evidence scores a position without the search; the default's searches it once."""
-    from iam.evidence import families as evidence_module
-    from iam.evidence.families import DEFAULT_FAMILIES, QUICK_FAMILIES
-
     calls = []
     real = evidence_module.score_root_moves
     monkeypatch.setattr(evidence_module, "score_root_moves", lambda board, depth: calls.append(depth) or real(board, depth))

@@ -9,17 +9,10 @@ import numpy as np
 import pytest
 
 from iam.engines.analysis import EngineAnalyser
-from iam.evidence.families import (
-    ENGINE_FAMILIES,
-    FAMILIES,
-    GLANCE_DEPTH,
-    EngineSettings,
-    Evidence,
-    family_columns,
-    with_engine,
-    without_engine,
-)
+from iam.evidence.evidence import Evidence
+from iam.evidence.registry import ENGINE_FAMILIES, FAMILIES, family_columns, with_engine, without_engine
 from iam.evidence.scorefeatures import score_features
+from iam.evidence.settings import GLANCE_DEPTH, EngineSettings
 from iam.priors.positions import position_of
 
 STOCKFISH = shutil.which("stockfish") or shutil.which("/usr/games/stockfish")

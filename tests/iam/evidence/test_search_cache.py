@@ -11,7 +11,7 @@ import pytest
 import iam.evidence.search_cache as search_cache
 from iam.engines.analysis import EngineAnalyser
 from iam.engines.cache import CacheError
-from iam.evidence.families import Evidence
+from iam.evidence.evidence import Evidence
 from iam.evidence.search_cache import StoredSearchScores, history_key, search_source
 from iam.games.bundled import bundled_pgn, manifest
 from iam.games.pgn import load_player_games

@@ -150,12 +150,12 @@ def test_parquet_row_groups_are_chunks_and_columns_are_tags(head, tmp_path):
 def test_collection_filters_count_every_game_left_out(head, tmp_path):
     path, _ = head
     _lichess_parquet(tmp_path / "games.parquet", path)
-    games_filter = GameFilter(rating=(2100, 2600), time_control="blitz", since=parse_date("2024.01.20", "--since"), min_plies=40)
+    games_filter = GameFilter(rating=(2100, 2600), time_control="blitz", since=parse_date("2024.01.20", "since"), min_plies=40)
     found, report = _read([tmp_path / "games.parquet"], chunk_bytes=1, games_filter=games_filter)
     # row n: played on 2024-01-(n+1), blitz when n is odd, ratings 2000 + 10n and 1900 + 10n; checked in that order
-    assert report.filtered["before --since"] == 19  # rows 0-18
+    assert report.filtered["before the dates"] == 19  # rows 0-18
     assert report.filtered["other time control"] == 50  # even rows from 20
-    assert report.filtered["rating outside --rating"] == 31  # odd rows 19 (black 2090) and 61-119 (white > 2600)
+    assert report.filtered["rating outside the band"] == 31  # odd rows 19 (black 2090) and 61-119 (white > 2600)
     assert report.used == len(found) == 120 - sum(report.filtered.values())
     assert all(len(moves) >= 40 for *_, moves in found)
     assert all(date >= "2024.01.21" for _, _, date, _ in found)

@@ -9,7 +9,7 @@ import pytest
 
 from iam.chunks.model import OpponentModel
 from iam.errors import DataError
-from iam.evidence.families import family_columns
+from iam.evidence.registry import family_columns
 from iam.games.pgn import load_player_games
 from iam.games.sides import common_player, side_games
 from iam.measure.identify import (

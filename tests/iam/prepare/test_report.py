@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 from matplotlib.image import imread
 
-from iam.errors import DataError
+from iam.errors import DataError, ParameterError
 from iam.prepare.dossier import PrepareConfig, prepare
 from iam.prepare.lines import LineSettings
 from iam.prepare.report import to_dict, to_html, to_markdown, to_pgn
@@ -69,8 +69,9 @@ def test_html_needs_nothing_outside_itself(dossier):
 def test_too_few_games_is_a_data_error():
     with pytest.raises(DataError, match="no games with white"):
         prepare(GAMES, StubPredictor({}), PrepareConfig("X", colors=("white",)), scorer=StubScorer({}))
-    with pytest.raises(DataError, match="fewer than --min-games 5"):
+    with pytest.raises(ParameterError, match=r"^min_games must be at most \d+, not 5: X has \d+ games with black$") as caught:
         prepare(GAMES, StubPredictor({}), PrepareConfig("X", colors=("black",), min_games=5), scorer=StubScorer({}))
+    assert isinstance(caught.value, DataError) and (caught.value.parameter, caught.value.value) == ("min_games", 5)
 
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")

@@ -6,7 +6,7 @@ import chess
 import numpy as np
 import pytest
 
-from iam.evidence.families import Evidence
+from iam.evidence.evidence import Evidence
 from iam.measure.evaluation import first_training_games
 from iam.priors.patterns import (
     OWN_SMOOTHING,

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from iam.errors import ModelFileError
-from iam.evidence.families import Evidence
+from iam.evidence.evidence import Evidence
 from iam.evidence.movefeatures import move_features
 from iam.measure.evaluation import first_training_games
 from iam.priors.policynet import (

@@ -62,7 +62,7 @@ def test_the_pure_python_sets_leave_out_both_engine_families():
 
 
 def test_the_shipped_prior_weighs_the_glance_beside_the_engine():
-    from iam.evidence.families import DEFAULT_FAMILIES, with_engine
+    from iam.evidence.registry import DEFAULT_FAMILIES, with_engine
     from iam.priors.population import PRIOR_FILE
 
     prior = load_prior(PRIOR_FILE)
@@ -74,7 +74,7 @@ def test_the_shipped_prior_weighs_the_glance_beside_the_engine():
 
 
 def test_a_prior_fitted_for_other_families_pulls_only_lightly():
-    from iam.evidence.families import DEFAULT_FAMILIES
+    from iam.evidence.registry import DEFAULT_FAMILIES
     from iam.priors.population import PRIOR_FILE
     from iam.ranker.estimator import DEFAULT_PRIOR_STRENGTH, RIDGE_STRENGTH, prior_penalty
 

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from iam.errors import ModelFileError
-from iam.evidence.families import Evidence
+from iam.evidence.evidence import Evidence
 from iam.measure.evaluation import first_training_games
 from iam.priors.population import PopulationBook, PopulationPrior, PriorWeights
 from iam.priors.positions import player_positions
@@ -202,10 +202,10 @@ def test_a_file_never_names_the_engine_to_run(ranker):
     assert "engine" not in document["params"]
     document["params"]["families"] = ["move", "engine", "habits"]
     document["families"] = ["move", "engine", "habits"]
-    with pytest.raises(ModelFileError, match="--engine PATH"):
+    with pytest.raises(ModelFileError, match="name the engine program"):
         MoveRanker.from_dict(document)
     document["params"]["families"] = document["families"] = ["move", "glance", "habits"]
-    with pytest.raises(ModelFileError, match="--engine PATH"):
+    with pytest.raises(ModelFileError, match="name the engine program"):
         MoveRanker.from_dict(document)
 
 

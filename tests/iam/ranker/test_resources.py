@@ -66,5 +66,5 @@ def test_a_file_with_engine_evidence_is_refused_without_an_engine(fitted):
     document = ranker.to_dict()
     document["families"] = ["move", "engine"]
     document["params"]["families"] = ["move", "engine"]
-    with pytest.raises(ModelFileError, match="name the engine to run"):
+    with pytest.raises(ModelFileError, match="name the engine program"):
         MoveRanker.from_dict(document)

@@ -1,0 +1,84 @@
+"""A UCI chess engine around the search library (the protocol any chess GUI speaks).
+
+Commands: uci, isready, ucinewgame, setoption, position startpos|fen ... [moves ...],
+go depth|nodes|mate|movetime|wtime|btime|winc|binc|movestogo|infinite|ponder|searchmoves,
+ponderhit, stop, quit. Options: Hash, Ponder, Threads (1 only: another number is
+refused with an ``info string``), MultiPV (the plain search's best lines), OwnBook (with a
+polyglot book: its most weighted move where it has the position, without a search), ModelFile
+(when the engine is given a way to read model files: a GUI loads the model of the
+player the engine then searches against) and, when imitating, Temperature and Seed. The
+engine's name says its mode (``... (guided by a model of X)``). The search runs in a
+thread so ``stop`` and ``isready`` are answered while it thinks; an ``info`` line follows
+every completed depth and ``bestmove`` (with the expected reply as ``ponder``: with a
+model, the modelled player's most believed reply where the search asked the model, else
+the principal variation's) ends every ``go``, also when the search breaks. Unknown or
+malformed commands are ignored with an ``info string``
+note, as the protocol asks; a ``go`` always searches, its unknown or malformed words
+noted and left out, its numbers capped at :data:`MAX_GO_NUMBER` and out-of-range ones
+clamped (a negative time to 0, a depth or node count below 1 to 1, a depth beyond the
+search's deepest ply to that ply), so that every
+``go`` but ``go infinite`` and ``go ponder`` ends with a ``bestmove`` of its own. An invalid
+``position`` is noted and leaves the engine on the valid part of it (the start
+position if the set-up itself is invalid, the moves up to the first illegal one),
+never on the previous position. A ``position`` whose moves extend the previous one's
+only plays the new moves, so setting up costs the same at any length of game. The game
+history reaches the search (its last :data:`SEARCH_HISTORY` plies): repetitions count,
+and a move predictor sees the moves played.
+
+Time: ``movetime`` is the time from ``go`` to ``bestmove``; with clocks, a share of
+the mover's clock (a fortieth, or the moves to go) plus most of the increment. A
+``go`` with clock words but no clock for the side to move is malformed: it is noted
+and searched for a fixed :data:`FALLBACK_SECONDS`. ``go ponder`` searches without a
+time limit until ``ponderhit`` (from then on the clock budget of that ``go`` applies)
+or ``stop``; ``go infinite`` searches until ``stop``. ``go mate N`` searches at most
+``2N - 1`` plies deep. A ``go`` with no limit of time, depth or nodes (a bare ``go``, a
+``go mate``, a ``go`` whose every word was malformed) searches :data:`UNTIMED_SECONDS`.
+
+The engine searches with the fast chess core (:mod:`search.chess.engine`). Given a
+move predictor (an opponent model), the core is guided at the modelled player's nodes
+(:mod:`search.chess.guided`): by default the modelled player is the engine's opponent,
+the side not to move when ``go`` arrives. With an
+:class:`~search.opponent.exploitation.Exploitation` it plays the value-exploiting search of
+:mod:`search.chess.exploit` against that opponent instead. With an
+:class:`~search.chess.imitation.Imitation` it plays *as* the modelled player: the
+model's move (options ``Temperature`` and ``Seed``), the fast core's only where the
+model is unsure in a tactical position.
+
+The package's modules: :mod:`~search.chess.uci.protocol` reads the commands' words and
+writes ``info`` lines, :mod:`~search.chess.uci.clock` turns a ``go`` into a time budget,
+:mod:`~search.chess.uci.engine` holds the engine's state and command loop, and
+:mod:`~search.chess.uci.modes` what its search thread plays.
+"""
+
+from __future__ import annotations
+
+from search.chess.uci.clock import FALLBACK_SECONDS, UNTIMED_SECONDS, allotted_time, clock_problem, time_budget
+from search.chess.uci.engine import (
+    END_OF_INPUT_WAIT,
+    ENGINE_NAME,
+    SEARCH_HISTORY,
+    ModelLoader,
+    UciEngine,
+    main,
+    settle_memory,
+)
+from search.chess.uci.protocol import MAX_GO_NUMBER, MAX_MULTIPV, GoCommand, parse_go
+
+__all__ = [
+    "UciEngine",
+    "GoCommand",
+    "parse_go",
+    "allotted_time",
+    "time_budget",
+    "settle_memory",
+    "MAX_MULTIPV",
+    "ModelLoader",
+    "clock_problem",
+    "ENGINE_NAME",
+    "FALLBACK_SECONDS",
+    "UNTIMED_SECONDS",
+    "MAX_GO_NUMBER",
+    "END_OF_INPUT_WAIT",
+    "SEARCH_HISTORY",
+    "main",
+]

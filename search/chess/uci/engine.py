@@ -1,0 +1,388 @@
+"""The UCI engine's state and command loop: :class:`UciEngine`, :func:`main`.
+
+The engine holds what persists between commands (the position and its set-up, the
+tables, the options, the model and the mode it plays in) and the controls of the one
+search thread it may run (stop and release events, the ponderhit timer). Its command
+loop reads a line, dispatches it to a ``_cmd_*`` handler and turns a handler's
+ValueError into an ``info string`` note, as the protocol asks. Parsing is left to
+:mod:`~search.chess.uci.protocol`, time budgets to :mod:`~search.chess.uci.clock`, and
+what the search thread does to :mod:`~search.chess.uci.modes`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import gc
+import importlib.metadata
+import sys
+import threading
+from collections.abc import Callable, Iterable
+from typing import TextIO
+
+import chess
+
+from search.chess.deadline import PredictionClock
+from search.chess.engine import ChessSearch
+from search.chess.evaluation import material_pst_evaluator
+from search.chess.exploit import ExploitingSearch
+from search.chess.game import ChessGame
+from search.chess.guided import ModelGuide
+from search.chess.imitation import Imitation
+from search.chess.uci.clock import _waits_for_stop, clock_problem, time_budget
+from search.chess.uci.modes import PlayModes
+from search.chess.uci.protocol import (
+    MAX_MULTIPV,
+    GoCommand,
+    _check,
+    _depth_limit,
+    _imitation_option,
+    _play,
+    _position,
+    _spin,
+    _split_option,
+    _split_position,
+    parse_go,
+)
+from search.opponent.exploitation import Exploitation
+from search.opponent.omsearch import Guidance
+from search.opponent.predictor import MovePredictor
+from search.ordering import HeuristicOrderer
+from search.result import Limits
+from search.transposition import TranspositionTable
+
+
+def _version() -> str:
+    try:
+        return importlib.metadata.version("iam-toolkit")
+    except importlib.metadata.PackageNotFoundError:  # run from a source tree that is not installed
+        return "(source)"
+
+
+ENGINE_NAME = f"IAM toolkit {_version()}"
+"""The engine's name; each mode adds what it plays with (see :meth:`UciEngine.name`)."""
+SEARCH_HISTORY = 1024
+"""Plies of the game a search sees: every real game whole; of a longer one, the recent
+part, which holds all that repetitions need (a halfmove clock of 100 is a draw)."""
+END_OF_INPUT_WAIT = 10.0
+"""Seconds a search that ends on its own may still run once the input has ended."""
+_DEFAULT_HASH_MB = 64
+_ENTRY_BYTES = 200  # rough size of one table entry in CPython
+
+ModelLoader = Callable[[str], "tuple[MovePredictor, str]"]
+"""Reads a model file for the ``ModelFile`` option: the predictor and the name it goes by
+(``a model of X``); a ValueError's message is reported to the GUI."""
+
+
+def _check_modes(
+    predictor: MovePredictor | None, exploitation: Exploitation | None, imitation: Imitation | None
+) -> None:
+    """ValueError for an engine asked to exploit or imitate without a predictor, or to do both."""
+    if (exploitation is not None or imitation is not None) and predictor is None:
+        raise ValueError("exploiting or imitating needs a move predictor")
+    if exploitation is not None and imitation is not None:
+        raise ValueError("an engine either exploits the modelled player or imitates him, not both")
+
+
+class UciEngine(PlayModes):
+    """Reads UCI commands, writes responses; one instance per engine process."""
+
+    def __init__(
+        self,
+        *,
+        output: TextIO = sys.stdout,
+        predictor: MovePredictor | None = None,
+        predictor_name: str = "opponent model",
+        modelled_color: chess.Color | None = None,
+        guidance: Guidance = Guidance(),
+        exploitation: Exploitation | None = None,
+        exploit_share: float = 0.35,
+        exploit_contempt: float = 0.0,
+        exploit_reduce: float = 0.0,
+        imitation: Imitation | None = None,
+        end_of_input_wait: float = END_OF_INPUT_WAIT,
+        model_loader: ModelLoader | None = None,
+        model_file: str = "",
+        book: str | None = None,
+    ) -> None:
+        _check_modes(predictor, exploitation, imitation)
+        self.exploitation = exploitation
+        self.exploit_share = exploit_share
+        """The most of each move's budget the exploiting search's probes may use."""
+        self.exploit_contempt = exploit_contempt
+        """How many of the modelled player's expected errors a draw costs the exploiting search."""
+        self.exploit_reduce = exploit_reduce
+        """His quiet moves his reply policy believes less than this are searched a ply shallower (0: none)."""
+        self.imitation = imitation
+        self.choices = {"model": 0, "search": 0}
+        """How often the imitation played the model's move and how often the search's."""
+        self.output = output
+        self.end_of_input_wait = end_of_input_wait
+        self.predictor = predictor
+        self.predictor_name = predictor_name
+        self.modelled_color = modelled_color
+        self.guidance = guidance
+        self.game = ChessGame()
+        self.board = chess.Board()
+        self._setup: tuple[list[str], list[str]] | None = None  # the last valid position command, to extend
+        self.evaluator = material_pst_evaluator()
+        self.hash_mb = _DEFAULT_HASH_MB
+        self._new_tables()
+        self._init_search_control()
+        self.multipv = 1
+        """Lines the plain search reports (UCI MultiPV); the other modes report one."""
+        self.model_loader = model_loader
+        """Reads a model file for the ``ModelFile`` option (``None``: the option is not offered)."""
+        self.model_file = model_file
+        self.book = book
+        """A polyglot opening book: where it has the position, its most weighted move is played at once."""
+        self.own_book = book is not None
+
+    def _init_search_control(self) -> None:
+        """The lock, events, thread and timer that let one search run at a time, and the pondering state."""
+        self._lock = threading.Lock()
+        # One search at a time. ``_stop`` ends its iterations; ``_release`` lets it
+        # send ``bestmove`` (set at once, or by stop / ponderhit for infinite and ponder
+        # searches). Both are new for every ``go``, so a late timer cannot touch the next.
+        self._stop = threading.Event()
+        self._release = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._pondering: GoCommand | None = None
+        self._last_guide: ModelGuide | None = None  # the guide of the last search, whose beliefs name the ponder move
+        self._timer: threading.Timer | None = None
+        self.ponder_option = False
+        self._prediction_clock = PredictionClock()
+
+    def _new_tables(self) -> None:
+        entries = max(1, self.hash_mb * 1_000_000 // _ENTRY_BYTES)
+        self.table = TranspositionTable(capacity=entries)
+        self.ordering = HeuristicOrderer()
+        self.fast = ChessSearch(table_size=entries)
+        self.exploiting = (
+            ExploitingSearch(
+                self.predictor, exploitation=self.exploitation, fast=self.fast,
+                appraisal_share=self.exploit_share, contempt=self.exploit_contempt, reduce_below=self.exploit_reduce,
+            )
+            if self.exploitation is not None else None
+        )
+
+    def send(self, line: str) -> None:
+        with self._lock:
+            self.output.write(line + "\n")
+            self.output.flush()
+
+    def run(self, lines: Iterable[str]) -> None:
+        """Handle commands until ``quit`` (which stops a search at once) or the end of
+        input (which lets a search with a depth, node or time limit finish first, for at
+        most ``end_of_input_wait`` seconds: nobody is left to send ``stop``)."""
+        for line in lines:
+            if not self.handle(line):
+                break
+        else:
+            if self._thread is not None and self._release.is_set():
+                self._thread.join(self.end_of_input_wait)
+        self._stop_search()
+
+    def handle(self, line: str) -> bool:
+        """Handle one command line; ``False`` once the engine should quit."""
+        tokens = line.split()
+        if not tokens:
+            return True
+        command, args = tokens[0], tokens[1:]
+        if command == "quit":
+            return False
+        handler = getattr(self, f"_cmd_{command}", None)
+        if handler is None:
+            self.send(f"info string unknown command ignored: {line.strip()}")
+            return True
+        try:
+            handler(args)
+        except ValueError as exc:
+            self.send(f"info string ignored {command}: {exc}")
+        return True
+
+    def _cmd_uci(self, args: list[str]) -> None:
+        self.send(f"id name {self.name}")
+        self.send("id author IAM toolkit")
+        self.send(f"option name Hash type spin default {_DEFAULT_HASH_MB} min 1 max 4096")
+        self.send("option name Threads type spin default 1 min 1 max 1")
+        self.send("option name Ponder type check default false")
+        self.send(f"option name MultiPV type spin default 1 min 1 max {MAX_MULTIPV}")
+        if self.model_loader is not None:
+            self.send(f"option name ModelFile type string default {self.model_file or '<empty>'}")
+        if self.book is not None:
+            self.send("option name OwnBook type check default true")
+        if self.imitation is not None:
+            self.send(f"option name Temperature type string default {self.imitation.temperature:g}")
+            self.send(f"option name Seed type spin default {self.imitation.seed} min 0 max 2147483647")
+        self.send("uciok")
+        if self.imitation is not None:
+            self.send(f"info string imitating {self.predictor_name}")
+        elif self.exploitation is not None:
+            self.send(f"info string exploiting {self.predictor_name} (weight {self.exploitation.weight:g})")
+        elif self.predictor is not None:
+            whose = {None: "the opponent's", chess.WHITE: "White's", chess.BLACK: "Black's"}[self.modelled_color]
+            self.send(f"info string guided search with {self.predictor_name} at {whose} nodes")
+
+    @property
+    def name(self) -> str:
+        """The engine's name in this mode, e.g. ``IAM toolkit 0.1.0 (guided by a model of Botvinnik)``."""
+        if self.imitation is not None:
+            return f"{ENGINE_NAME} (playing as {self.predictor_name})"
+        if self.exploitation is not None:
+            return f"{ENGINE_NAME} (exploiting {self.predictor_name})"
+        if self.predictor is not None:
+            return f"{ENGINE_NAME} (guided by {self.predictor_name})"
+        return ENGINE_NAME
+
+    def _cmd_isready(self, args: list[str]) -> None:
+        self.send("readyok")
+
+    def _cmd_ucinewgame(self, args: list[str]) -> None:
+        self._stop_search()
+        self._new_tables()
+        self.board = chess.Board()
+        self._setup = None
+
+    def _cmd_setoption(self, args: list[str]) -> None:
+        name, value = _split_option(args)
+        option = name.lower()
+        if option == "ponder":
+            self.ponder_option = _check("Ponder", value)  # the GUI decides when to ponder
+        elif option == "threads":
+            if value.strip() != "1":
+                raise ValueError(f"Threads {value[:20]!r} refused: this engine searches with one thread")
+        elif option == "multipv":
+            lines = _spin(name, value, 1, MAX_MULTIPV)
+            self._stop_search()
+            self.multipv = lines
+        elif option == "ownbook" and self.book is not None:
+            self.own_book = _check("OwnBook", value)
+        elif option == "modelfile" and self.model_loader is not None:
+            self._load_model(self.model_loader, value.strip())
+        elif self.imitation is not None and option in ("temperature", "seed"):
+            self.imitation = _imitation_option(self.imitation, option, value)
+        elif option == "hash":
+            self.hash_mb = _spin("Hash", value, 1, 4096)
+            self._new_tables()
+        else:
+            raise ValueError(f"unknown option {name!r}")
+
+    def _load_model(self, loader: ModelLoader, path: str) -> None:
+        """The ``ModelFile`` option: guide (or exploit, or imitate) with the model of ``path``; empty: none."""
+        self._stop_search()
+        if path in ("", "<empty>"):
+            if self.exploitation is not None or self.imitation is not None:
+                raise ValueError("ModelFile cannot be emptied: this engine exploits or imitates a model")
+            self.predictor, self.model_file = None, ""
+            self.send("info string no model: plain search")
+        else:
+            self.predictor, self.predictor_name = loader(path)
+            self.model_file = path
+            self.send(f"info string loaded {path}: {self.predictor_name}")
+        self._prediction_clock = PredictionClock()
+        self._new_tables()
+
+    def _cmd_position(self, args: list[str]) -> None:
+        """Set the position; a move list that extends the previous one only plays the new moves."""
+        self._stop_search()
+        setup, moves = _split_position(args)
+        previous = self._setup
+        if previous is not None and setup == previous[0] and moves[: len(previous[1])] == previous[1]:
+            problem = _play(self.board, moves[len(previous[1]) :])
+        else:
+            self.board, problem = _position(args)
+        self._setup = (setup, moves) if problem is None else None
+        if problem is not None:
+            self.send(f"info string invalid position ({problem}); the position is now {self.board.fen()}")
+
+    def _cmd_go(self, args: list[str]) -> None:
+        go = parse_go(args)
+        self._stop_search()
+        for note in go.problems:
+            self.send(f"info string ignored in go: {note}")
+        board = self.board.copy(stack=SEARCH_HISTORY)
+        allowed = [move for move in go.searchmoves if move in board.legal_moves]
+        if go.searchmoves and not allowed:
+            self.send("info string go searchmoves names no legal move; searching all moves")
+        turn = board.turn
+        problem = clock_problem(go, turn)
+        if problem is not None:
+            self.send(f"info string {problem}")
+        seconds = time_budget(go, turn)
+        self._stop, self._release = threading.Event(), threading.Event()
+        if go.ponder and not go.infinite:
+            self._pondering = go
+        elif not _waits_for_stop(go, seconds):
+            self._release.set()
+        limits = Limits(depth=_depth_limit(go), nodes=go.nodes, time=seconds)
+        self._thread = threading.Thread(
+            target=self._think, args=(board, limits, self._stop, self._release, tuple(allowed), self.imitation),
+            daemon=True,
+        )
+        self._thread.start()
+
+    def _cmd_ponderhit(self, args: list[str]) -> None:
+        """The opponent played the move we pondered on: search on under the clock."""
+        go = self._pondering
+        if go is None:
+            raise ValueError("no ponder search is running")
+        self._pondering = None
+        normal = dataclasses.replace(go, ponder=False)
+        seconds = time_budget(normal, self.board.turn)
+        if seconds is not None:
+            self._timer = threading.Timer(seconds, self._stop.set)
+            self._timer.daemon = True
+            self._timer.start()
+        if not _waits_for_stop(normal, seconds):
+            self._release.set()
+
+    def _cmd_stop(self, args: list[str]) -> None:
+        self._stop_search()
+
+    def _stop_search(self) -> None:
+        if self._thread is not None:
+            self._stop.set()
+            self._release.set()
+            self._thread.join()
+            self._thread = None
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        self._pondering = None
+
+
+
+def settle_memory() -> None:
+    """Collect garbage once and move every object the process holds now (the model, the
+    tables) out of the collector's reach, so that a full collection cannot stall a move:
+    with a model's many small objects one lasted about 0.1 s, past a short ``go``'s budget."""
+    gc.collect()
+    gc.freeze()
+
+
+def main(
+    predictor: MovePredictor | None = None,
+    *,
+    predictor_name: str = "opponent model",
+    modelled_color: chess.Color | None = None,
+    exploitation: Exploitation | None = None,
+    exploit_share: float = 0.35,
+    exploit_contempt: float = 0.0,
+    exploit_reduce: float = 0.0,
+    imitation: Imitation | None = None,
+    model_loader: ModelLoader | None = None,
+    model_file: str = "",
+    book: str | None = None,
+) -> int:
+    """Run the engine on standard input and output (bytes that are not UTF-8 read as U+FFFD)."""
+    if hasattr(sys.stdin, "reconfigure"):
+        sys.stdin.reconfigure(errors="replace")
+    engine = UciEngine(
+        predictor=predictor, predictor_name=predictor_name, modelled_color=modelled_color,
+        exploitation=exploitation, exploit_share=exploit_share, exploit_contempt=exploit_contempt,
+        exploit_reduce=exploit_reduce, imitation=imitation, model_loader=model_loader, model_file=model_file,
+        book=book,
+    )
+    settle_memory()
+    engine.run(sys.stdin)
+    return 0

@@ -1,0 +1,318 @@
+"""The engine's play modes: what the search thread of one ``go`` does until its ``bestmove``.
+
+A ``go`` is answered by one of four modes: a book move; the plain or model-guided search
+of the fast chess core (or, for ``go searchmoves``, the generic search with a root
+filter); the value-exploiting search against the modelled player; or the imitation of
+the modelled player. Each sends an ``info`` line per completed depth and always ends with
+one ``bestmove``, falling back to a legal move when anything inside breaks. They live in
+:class:`PlayModes`, the part of :class:`~search.chess.uci.engine.UciEngine` that runs in
+the search thread, apart from the command loop that starts and stops it.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import threading
+import time
+from collections.abc import Hashable, Iterable, Sequence
+from typing import TextIO, cast
+
+import chess
+import chess.polyglot
+
+from search.chess.deadline import BoundedPredictor, PredictionClock
+from search.chess.engine import ChessSearch
+from search.chess.exploit import ExploitingResult, ExploitingSearch
+from search.chess.game import ChessGame
+from search.chess.guided import GuideSettings, ModelGuide
+from search.chess.imitation import Imitation, choose_imitation_move
+from search.chess.uci.protocol import _info
+from search.evaluation import Evaluator
+from search.opponent.exploitation import Exploitation
+from search.opponent.omsearch import Guidance, ModelPolicy
+from search.opponent.predictor import MovePredictor, abilities_of
+from search.ordering import HeuristicOrderer
+from search.result import Limits, SearchResult
+from search.searcher import Searcher
+from search.transposition import TranspositionTable
+
+_IMITATION_SEARCH_SHARE = 0.25  # of an imitating move's time, kept for a search when the model cannot answer
+
+
+class PlayModes:
+    """The search thread's side of the engine: book, plain or guided search, exploitation, imitation.
+
+    The engine's state it reads is declared here and set by the engine's constructor.
+    """
+
+    output: TextIO
+    predictor: MovePredictor | None
+    modelled_color: chess.Color | None
+    guidance: Guidance
+    exploitation: Exploitation | None
+    exploit_contempt: float
+    exploiting: ExploitingSearch | None
+    choices: dict[str, int]
+    game: ChessGame
+    evaluator: Evaluator
+    table: TranspositionTable
+    ordering: HeuristicOrderer
+    fast: ChessSearch
+    multipv: int
+    book: str | None
+    own_book: bool
+    _last_guide: ModelGuide | None
+    _bounded: BoundedPredictor
+    _prediction_clock: PredictionClock
+
+    def send(self, line: str) -> None:
+        raise NotImplementedError
+
+    def _think(
+        self,
+        board: chess.Board,
+        limits: Limits,
+        stop: threading.Event,
+        release: threading.Event,
+        allowed: tuple[chess.Move, ...] = (),
+        imitation: Imitation | None = None,
+    ) -> None:
+        """The search thread: ``info`` per completed depth, then always one ``bestmove``.
+
+        Anything raised inside the search (a predictor breaking its contract, say) is
+        reported as an ``info string`` and the deepest completed iteration's move is
+        played, or a legal fallback move, so a GUI never waits for a ``bestmove`` that
+        does not come.
+        """
+        deadline = None if limits.time is None else time.perf_counter() + limits.time
+        self._last_guide = None
+        booked = self._book_move(board, allowed)
+        if booked is not None:
+            self.send(f"info string book move {booked.uci()}")
+            release.wait()
+            self.send(f"bestmove {booked.uci()}")
+            return
+        if imitation is not None and not allowed:  # the options as they were at go
+            self._imitate(board, limits, stop, release, deadline, imitation)
+            return
+        if self.exploiting is not None and not allowed:
+            self._exploit(self.exploiting, board, limits, stop, release)
+            return
+        deepest: list[SearchResult] = []
+        try:
+            self._search(board, limits, stop, deadline, allowed, deepest)
+        except Exception as exc:  # the protocol needs a bestmove whatever broke
+            self.send(f"info string search error: {type(exc).__name__}: {exc}")
+        finally:
+            self.fast.guide = None
+        release.wait()
+        self.send(f"bestmove {self._best_move(deepest[-1] if deepest else None, board, allowed)}")
+
+    def _search(
+        self, board: chess.Board, limits: Limits, stop: threading.Event, deadline: float | None,
+        allowed: tuple[chess.Move, ...], deepest: list[SearchResult],
+    ) -> None:
+        """The plain or guided search, an ``info`` line per completed depth, each result appended to ``deepest``
+        (kept when the search breaks later)."""
+        guided = self._last_guide = self._guide(board, deadline)
+        iterations: Iterable[SearchResult]
+        if allowed:  # go searchmoves: the generic search with a root filter and a table of its own
+            inner = None if guided is None else ModelPolicy(
+                self._bounded, modelled_player=0 if not board.turn else 1, guidance=self.guidance,
+            )
+            restricted = Searcher(
+                self.game, evaluator=self.evaluator, ordering=self.ordering, quiescence=True,
+                policy=_RootMoves(allowed, inner), table=TranspositionTable(capacity=self.table.capacity),
+            )
+            iterations = restricted.iterate(board, limits, stop=stop)
+        elif guided is None and self.multipv > 1:  # the plain search, its best lines
+            iterations = ()
+            for lines in self.fast.iterate_lines(board, limits, self.multipv, stop=stop):
+                deepest.append(lines[0])
+                for index, line in enumerate(lines, 1):
+                    self.send(_info(line, index))
+        else:  # the fast core, guided at his nodes when there is a guide
+            self.fast.guide = guided
+            iterations = self.fast.iterate(board, limits, stop=stop)
+        if self.multipv > 1 and (guided is not None or allowed):
+            self.send(f"info string MultiPV {self.multipv} is for the plain search; this search reports one line")
+        for result in iterations:
+            deepest.append(result)
+            self.send(_info(result))
+        if guided is not None and not allowed:
+            stats = guided.stats()
+            skipped = f", {self._bounded.skipped} left out for time" if self._bounded.skipped else ""
+            self.send(
+                f"info string predictor {stats.calls} positions, {stats.cache_hits} cached, "
+                f"{round(stats.seconds * 1000)} ms{skipped}"
+            )
+
+    def _imitate(
+        self, board: chess.Board, limits: Limits, stop: threading.Event, release: threading.Event,
+        deadline: float | None, imitation: Imitation,
+    ) -> None:
+        """The imitation's move: the model's, or the fast core's where the model leaves it to the search.
+
+        With a time limit the prediction may use most of it (the rest is kept for a
+        search); a prediction that cannot finish in that time is given up and the fast
+        core's move played.
+        """
+        best: SearchResult | None = None
+        move: chess.Move | None = None
+        try:
+            reserve = None if deadline is None or limits.time is None else (
+                deadline - _IMITATION_SEARCH_SHARE * limits.time
+            )
+            bounded = BoundedPredictor(self.predictor, reserve, self._prediction_clock)
+            beliefs = bounded.predict_proba(board)
+            choice = None if bounded.skipped else choose_imitation_move(board, beliefs, imitation)
+            if choice is not None:
+                self.choices[choice.source] += 1
+            if choice is not None and choice.move is not None:
+                move = choice.move
+                self.send(
+                    f"info string model move {move.uci()} belief {choice.belief:.3f} "
+                    f"(most believed {choice.top_belief:.3f})"
+                )
+            else:
+                if choice is None:
+                    self.choices["search"] += 1
+                    self.send("info string search move: no time for the model's prediction")
+                else:
+                    self.send(
+                        f"info string search move: model unsure ({choice.top_belief:.3f}) in a tactical position"
+                    )
+                if deadline is not None:
+                    limits = dataclasses.replace(limits, time=max(0.0, deadline - time.perf_counter()))
+                for best in self.fast.iterate(board, limits, stop=stop):
+                    self.send(_info(best))
+        except Exception as exc:  # the protocol needs a bestmove whatever broke
+            self.send(f"info string imitation error: {type(exc).__name__}: {exc}")
+        self.send(
+            f"info string imitation so far: {self.choices['model']} model moves, "
+            f"{self.choices['search']} search moves"
+        )
+        release.wait()
+        self.send(f"bestmove {move.uci() if move is not None else self._best_move(best, board)}")
+
+    def _exploit(
+        self, exploiting: ExploitingSearch, board: chess.Board, limits: Limits, stop: threading.Event,
+        release: threading.Event,
+    ) -> None:
+        """The value-exploiting choice against the modelled opponent (the side not to move)."""
+        move: chess.Move | None = None
+        best: SearchResult | None = None
+        try:
+            found = exploiting.search(board, limits, stop=stop, on_iteration=lambda r: self.send(_info(r)))
+            best, move = found.deepened or found.plain, found.move
+            probed = sum(len(probe.replies) for probe in found.probes)
+            played = move.uci() if move is not None else "(none)"
+            self.send(
+                f"info string exploit probed {probed} replies of {len(found.probes)} moves; "
+                f"{_exploit_verdict(found, exploiting.exploitation.threshold)}; "
+                f"playing {played}; predictor {round(found.predictor_seconds * 1000)} ms"
+                + (f"; contempt {found.contempt} cp" if self.exploit_contempt else "")
+                + (f"; reduced {self.fast.reduced} of his moves" if self.fast.replies is not None else "")
+            )
+        except Exception as exc:  # the protocol needs a bestmove whatever broke
+            self.send(f"info string exploit error: {type(exc).__name__}: {exc}")
+        release.wait()
+        legal = move.uci() if move is not None and move in board.legal_moves else None
+        self.send(f"bestmove {legal if legal is not None else self._best_move(best, board)}")
+
+    def _guide(self, board: chess.Board, deadline: float | None = None) -> ModelGuide | None:
+        """The guide of the fast core's search from ``board``; ``None`` for a plain search.
+
+        The predictor's calls end by ``deadline``: its time counts against the move's budget.
+        A predictor with a cheap reply policy (a move ranker fitted with one) guides every
+        one of his nodes through that policy; another is asked at his nodes one ply below
+        the root (:class:`~search.chess.guided.GuideSettings`). A new guide per ``go``: a
+        prediction left out for time is asked again at the next move.
+
+        The model steers only the modelled player's nodes. When the engine itself is
+        asked to move for the modelled colour (``--player-color`` names the side to
+        move), its own moves are not the model's business: that search is plain.
+        """
+        if self.predictor is None:
+            return None
+        modelled = self.modelled_color if self.modelled_color is not None else not board.turn
+        if modelled == board.turn:
+            self.send("info string the engine moves for the modelled player here: plain search")
+            return None
+        self._bounded = BoundedPredictor(self.predictor, deadline, self._prediction_clock)
+        cheap = abilities_of(self.predictor).reply_policy
+        settings = GuideSettings(guidance=self.guidance, near=0 if cheap is not None else 1)
+        return ModelGuide(self._bounded, cheap=cheap, settings=settings)
+
+    def _book_move(self, board: chess.Board, allowed: tuple[chess.Move, ...]) -> chess.Move | None:
+        """The book's most weighted legal move here (one of ``allowed`` if given), or ``None``."""
+        if self.book is None or not self.own_book:
+            return None
+        try:
+            with chess.polyglot.open_reader(self.book) as reader:
+                moves = [entry.move for entry in reader.find_all(board) if entry.move in board.legal_moves]
+        except (OSError, ValueError) as exc:
+            self.send(f"info string book {self.book} unreadable ({exc}); searching")
+            return None
+        moves = [move for move in moves if not allowed or move in allowed]
+        return moves[0] if moves else None
+
+    def _best_move(self, best: SearchResult | None, board: chess.Board, allowed: tuple[chess.Move, ...] = ()) -> str:
+        """The move to send (with the expected reply as ``ponder`` when known), one of ``allowed`` if given."""
+        played = None if best is None else cast("chess.Move | None", best.move)
+        if best is not None and played is not None and played in (allowed or board.legal_moves):
+            reply = self._expected_reply(best, board)
+            return played.uci() if reply is None else f"{played.uci()} ponder {reply.uci()}"
+        moves = list(allowed or board.legal_moves)
+        if not moves:
+            return "0000"  # the game is over: the protocol's null move
+        ordered: Sequence[Hashable]
+        try:
+            ordered = self.ordering.order(self.game.cursor(board), moves, ply=0, hint=None)
+        except Exception:  # a broken orderer must not cost the move
+            ordered = moves
+        return cast(chess.Move, ordered[0]).uci()
+
+    def _expected_reply(self, best: SearchResult, board: chess.Board) -> chess.Move | None:
+        """The reply to ponder on: the modelled player's most believed one where the guided search asked the model
+        (no new prediction: its time is spent), else the principal variation's."""
+        move = cast(chess.Move, best.move)
+        pv = cast("Sequence[chess.Move]", best.pv)
+        after = board.copy()  # with the game's moves: a model's context reads them
+        after.push(move)
+        guide = self._last_guide
+        believed = guide.believed_move(after) if guide is not None else None
+        if believed is not None:
+            return believed
+        if len(pv) >= 2 and pv[0] == move and pv[1] in after.legal_moves:
+            return pv[1]
+        return None
+
+
+def _exploit_verdict(found: ExploitingResult, threshold: float) -> str:
+    """What the exploiting search's check made of its best candidate, for the ``info string`` of its move."""
+    candidate, checked = found.candidate, found.checked
+    if candidate is None or checked is None:
+        return "no candidate promised more than the plain move"
+    kept = "kept" if found.changed else "rejected"
+    value = cast(float, checked.value)
+    return (
+        f"checked {candidate.action.uci()} alone to depth {checked.depth}: "
+        f"{value:g}, gain {candidate.gain(value, threshold):.0f}, {kept}"
+    )
+
+
+class _RootMoves:
+    """A search policy that keeps only ``allowed`` at the root (``go searchmoves``), then defers to ``inner``."""
+
+    def __init__(self, allowed: tuple[chess.Move, ...], inner: ModelPolicy | None) -> None:
+        self.allowed = set(allowed)
+        self.inner = inner
+
+    def plan(self, cursor, actions, *, ply: int, depth: float):
+        plan = self.inner.plan(cursor, actions, ply=ply, depth=depth) if self.inner is not None else None
+        if ply > 0:
+            return plan
+        pairs = plan if plan is not None else [(action, 0) for action in actions]
+        kept = [(action, adjustment) for action, adjustment in pairs if action in self.allowed]
+        return kept or [(action, 0) for action in actions if action in self.allowed]
