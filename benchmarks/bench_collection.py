@@ -8,11 +8,12 @@ PGN file, and one four times as large. Each run reads a collection through
 :func:`iam.games.collection.map_chunks` on a real Dask cluster (a ``LocalCluster`` of
 separate worker processes, one thread each): every game's headers read, its moves
 replayed on a board, and the filter ``--min-plies 20`` applied (every game is replayed
-to count its plies; a short one is left out, and counted). Runs alternate between one and two workers, ``--repeats`` times each;
-reported are the median games per second, per worker, the ratio of two workers to one
-(target: at least 1.7), and the peak resident memory of the reading process and of the
-largest worker, sampled every 50 ms, for the collection and the one four times as large
-(target: within 20%). A serial read in this process is the reference.
+to count its plies; a short one is left out, and counted). Runs alternate between one
+and two workers, ``--repeats`` times each; reported are the median games per second,
+per worker, the ratio of two workers to one (target: at least 1.7), and the peak
+resident memory of the reading process and of the largest worker, sampled every 50 ms,
+for the collection and the one four times as large (target: within 20%). A serial read
+in this process is the reference.
 """
 
 from __future__ import annotations
@@ -154,7 +155,9 @@ def main() -> int:
                 seconds, report = read_once(small, Execution(scheduler=cluster.scheduler_address))
                 assert report.games == serial.games and report.used == serial.used, "a cluster read other games"
                 rates[workers].append(report.games / seconds / workers)
-                print(f"repeat {repeat + 1}, {workers} worker(s): {report.games / seconds:.0f} games/s", file=sys.stderr)
+                print(
+                    f"repeat {repeat + 1}, {workers} worker(s): {report.games / seconds:.0f} games/s", file=sys.stderr
+                )
         for path in (small, large):
             cluster = clusters[2]
             with PeakMemory() as peak:

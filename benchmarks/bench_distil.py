@@ -43,7 +43,8 @@ def _ranked(beliefs: dict) -> list:
 
 
 def measure(rankers: dict, policies: dict, positions) -> dict:
-    """Figures of ``rankers`` (read from a ``chess.Board``; the first is the reference) and ``policies`` (from the fast board)."""
+    """Figures of ``rankers`` (read from a ``chess.Board``; the first is the reference)
+    and ``policies`` (from the fast board)."""
     figures = {name: {"top1": 0, "top3": 0, "seconds": []} for name in [*rankers, *policies]}
     for position in positions:
         played = position.played_move
@@ -64,12 +65,18 @@ def measure(rankers: dict, policies: dict, positions) -> dict:
             figures[name]["top3"] += played in ranked[:3]
     count = len(positions)
     summary = {
-        name: {"top1": f["top1"] / count, "top3": f["top3"] / count, "seconds_per_call": statistics.median(f["seconds"])}
+        name: {
+            "top1": f["top1"] / count,
+            "top3": f["top3"] / count,
+            "seconds_per_call": statistics.median(f["seconds"]),
+        }
         for name, f in figures.items()
     }
     reference = next(iter(rankers))
     for name in [*list(rankers)[1:], *policies]:
-        summary[name]["cheaper_than_ranker"] = summary[reference]["seconds_per_call"] / summary[name]["seconds_per_call"]
+        summary[name]["cheaper_than_ranker"] = (
+            summary[reference]["seconds_per_call"] / summary[name]["seconds_per_call"]
+        )
     return summary
 
 
@@ -95,7 +102,9 @@ def main() -> None:
     played = fit_reply_policy(player_positions(held.fitting, sample=args.fit, random_state=1))
     if args.save_policy:
         Path(args.save_policy).write_text(json.dumps({"weights": distilled.weights.tolist()}))
-    quick = MoveRanker(player=held.player, families=QUICK_FAMILIES, max_positions=2000, random_state=0).fit(held.fitting)
+    quick = MoveRanker(
+        player=held.player, families=QUICK_FAMILIES, max_positions=2000, random_state=0
+    ).fit(held.fitting)
     positions = player_positions(held.development, sample=args.positions, random_state=2)
     summary = measure({"ranker": ranker, "quick": quick}, {"distilled": distilled, "played": played}, positions)
     summary["distil_seconds"] = distil_seconds
@@ -106,7 +115,11 @@ def main() -> None:
           f"in {distil_seconds:.0f} s, the played-move policy fitted on {args.fit}")
     for name, figures in summary.items():
         if isinstance(figures, dict):
-            extra = f", {figures['cheaper_than_ranker']:.0f}x cheaper than the ranker" if "cheaper_than_ranker" in figures else ""
+            extra = (
+                f", {figures['cheaper_than_ranker']:.0f}x cheaper than the ranker"
+                if "cheaper_than_ranker" in figures
+                else ""
+            )
             print(f"  {name}: top-1 {figures['top1']:.3f}, top-3 {figures['top3']:.3f}, "
                   f"{1000 * figures['seconds_per_call']:.3f} ms a call{extra}")
 

@@ -136,7 +136,9 @@ def main() -> int:
     if not args.json:
         print({"batch": batch}, flush=True)
     legal = statistics.median(board.legal_moves.count() for board in boards)
-    summary = {"engine": args.engine, "positions": len(boards), "median_legal_moves": legal, "rows": rows, "batch": batch}
+    summary = {
+        "engine": args.engine, "positions": len(boards), "median_legal_moves": legal, "rows": rows, "batch": batch
+    }
     print(json.dumps(summary, indent=2) if args.json else f"{len(boards)} positions, median {legal} legal moves")
     return 0
 

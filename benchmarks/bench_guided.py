@@ -107,7 +107,10 @@ def main() -> None:
     if args.json:
         print(json.dumps(result, indent=2))
         return
-    print(f"depth {args.depth}, {args.positions} positions, {args.repeats} alternate timings each; medians over positions (range):")
+    print(
+        f"depth {args.depth}, {args.positions} positions, {args.repeats} alternate timings each; "
+        "medians over positions (range):"
+    )
     for key, figures in result["summary"].items():
         print(f"  {key}: {figures['median']:,.3f} ({figures['min']:,.3f} - {figures['max']:,.3f})")
 

@@ -95,7 +95,9 @@ def peak_rss_mb(script: str, path: Path) -> float:
         "status = Path('/proc/self/status').read_text().splitlines()\n"
         "print(next(line.split()[1] for line in status if line.startswith('VmHWM')))\n"
     )
-    done = subprocess.run([sys.executable, "-c", script + report, str(path)], check=True, capture_output=True, text=True)
+    done = subprocess.run(
+        [sys.executable, "-c", script + report, str(path)], check=True, capture_output=True, text=True
+    )
     return int(done.stdout.split()[-1]) / 1024.0
 
 
@@ -127,7 +129,12 @@ def latencies(function, boards, passes: int) -> np.ndarray:
 def target_table(figures: dict[str, float]) -> pd.DataFrame:
     """Each figure with a target: its value, the target (an upper bound) and whether it is met."""
     rows = [
-        {"figure": name, "value": figures[name], "target": f"<= {limit:g}", "result": "met" if figures[name] <= limit else "missed"}
+        {
+            "figure": name,
+            "value": figures[name],
+            "target": f"<= {limit:g}",
+            "result": "met" if figures[name] <= limit else "missed",
+        }
         for name, limit in TARGETS.items()
     ]
     return pd.DataFrame(rows)

@@ -37,11 +37,15 @@ TARGET_SECONDS = 30.0
 
 
 def _fit(entry, args) -> MoveRanker:
-    games, _ = load_player_games([bundled_pgn(entry.file)], player=entry.player, split="train", max_games=args.train_games)
+    games, _ = load_player_games(
+        [bundled_pgn(entry.file)], player=entry.player, split="train", max_games=args.train_games
+    )
     chosen = tuple(args.families.split(",")) if args.families else DEFAULT_FAMILIES
     families = with_engine(chosen) if args.engine else chosen
     resources = Resources(engine=args.engine, engine_cache=args.engine_cache if args.engine else None, jobs=args.jobs)
-    ranker = MoveRanker(player=entry.player, families=families, max_positions=args.train_positions, engine_depth=args.engine_depth)
+    ranker = MoveRanker(
+        player=entry.player, families=families, max_positions=args.train_positions, engine_depth=args.engine_depth
+    )
     return ranker.fit(games, resources=resources)
 
 
@@ -92,7 +96,9 @@ def main() -> int:
     parser.add_argument("--engine")
     parser.add_argument("--engine-depth", type=int, default=8)
     parser.add_argument("--engine-cache", default="iam-engine-cache.sqlite")
-    parser.add_argument("--families", help="the rankers' families, comma-separated (default: the ranker's default families)")
+    parser.add_argument(
+        "--families", help="the rankers' families, comma-separated (default: the ranker's default families)"
+    )
     parser.add_argument("--jobs", type=int, default=1, help="worker processes of iam identify (and of fitting)")
     args = parser.parse_args()
 
@@ -100,16 +106,24 @@ def main() -> int:
     query_entry = next(entry for entry in entries if entry.player.lower() == args.player.lower())
     with tempfile.TemporaryDirectory() as folder:
         folder = Path(folder)
-        print(f"fitting {len(entries)} rankers ({args.train_games} games, {args.train_positions} positions each) ...", file=sys.stderr)
+        print(
+            f"fitting {len(entries)} rankers ({args.train_games} games, {args.train_positions} positions each) ...",
+            file=sys.stderr,
+        )
         models = [_fit(entry, args) for entry in entries]
         paths = []
         for entry, model in zip(entries, models):
             paths.append(folder / f"{entry.player}.json.gz")
             model.save(paths[-1])
         query, games = _test_file(query_entry, args.games, folder)
-        command = [sys.executable, "-m", "iam", "identify", str(query), "--models", *map(str, paths), "--quiet", "--jobs", str(args.jobs)]
+        command = [
+            sys.executable, "-m", "iam", "identify", str(query), "--models", *map(str, paths),
+            "--quiet", "--jobs", str(args.jobs),
+        ]
         if args.engine:
-            command += ["--engine", args.engine, "--engine-depth", str(args.engine_depth), "--engine-cache", args.engine_cache]
+            command += [
+                "--engine", args.engine, "--engine-depth", str(args.engine_depth), "--engine-cache", args.engine_cache
+            ]
         times = [_timed(command)[0] for _ in range(args.repeats)]
         cached = [*command, "--search-cache", str(folder / "search.sqlite")]
         filling, output = _timed(cached)
@@ -128,13 +142,20 @@ def main() -> int:
     print(f"iam identify, {len(games)} games ({positions} positions) among {len(models)} rankers:")
     print(f"  searching afresh: median {median:.1f} s over {args.repeats} runs {[round(t, 1) for t in times]}")
     print(f"  filling a search cache: {filling:.1f} s")
-    print(f"  from the search cache: median {median_warm:.1f} s over {args.repeats} runs {[round(t, 1) for t in warm]} (ratio to afresh {median_warm / median:.2f})")
-    print(f"  target <= {TARGET_SECONDS:.0f} s with cached analyses: {'met' if median_warm <= TARGET_SECONDS else 'missed'}")
+    print(
+        f"  from the search cache: median {median_warm:.1f} s over {args.repeats} runs {[round(t, 1) for t in warm]} "
+        f"(ratio to afresh {median_warm / median:.2f})"
+    )
+    print(
+        f"  target <= {TARGET_SECONDS:.0f} s with cached analyses: "
+        f"{'met' if median_warm <= TARGET_SECONDS else 'missed'}"
+    )
     per_shared = 1000 * shared / reference_positions
     per_reference = 1000 * reference / reference_positions
     print(
         f"per position, all {len(models)} models: shared scorer {per_shared:.1f} ms, "
-        f"model by model with predict_proba {per_reference:.1f} ms (reference, {reference_positions} positions): ratio {per_shared / per_reference:.2f}"
+        f"model by model with predict_proba {per_reference:.1f} ms (reference, {reference_positions} positions): "
+        f"ratio {per_shared / per_reference:.2f}"
     )
     return 0
 

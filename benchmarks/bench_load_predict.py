@@ -96,7 +96,9 @@ def main() -> int:
                 timings["reference"].append(_probe(other, model))
         finally:
             subprocess.run(["git", "worktree", "remove", "--force", str(other)], cwd=ROOT, check=False)
-    medians = {tree: {key: statistics.median(run[key] for run in runs) for key in runs[0]} for tree, runs in timings.items()}
+    medians = {
+        tree: {key: statistics.median(run[key] for run in runs) for key in runs[0]} for tree, runs in timings.items()
+    }
     ratios = {key: medians["this tree"][key] / medians["reference"][key] for key in medians["reference"]}
     figures = {"reference": reference, "runs": args.runs, "medians_s": medians, "ratio_this_to_reference": ratios}
     if args.json:
@@ -106,7 +108,10 @@ def main() -> int:
     print(f"{'':12} {'import':>8} {'load':>8} {'1st pred':>9} {'predict':>8}")
     for tree, row in medians.items():
         print(f"{tree:12} {row['import']:8.3f} {row['load']:8.3f} {row['first_predict']:9.3f} {row['predict']:8.4f}")
-    print(f"{'ratio':12} {ratios['import']:8.2f} {ratios['load']:8.2f} {ratios['first_predict']:9.2f} {ratios['predict']:8.2f}")
+    print(
+        f"{'ratio':12} {ratios['import']:8.2f} {ratios['load']:8.2f} "
+        f"{ratios['first_predict']:9.2f} {ratios['predict']:8.2f}"
+    )
     return 0
 
 

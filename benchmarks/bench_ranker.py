@@ -42,7 +42,10 @@ def main() -> int:
     parser.add_argument("--engine", help="UCI engine: adds ranker+engine and engine-best")
     parser.add_argument("--engine-depth", type=int, default=8)
     parser.add_argument("--engine-cache", default="iam-engine-cache.sqlite")
-    parser.add_argument("--search-cache", help="SQLite file for the search family's scores (read back, never recomputed; figures unchanged)")
+    parser.add_argument(
+        "--search-cache",
+        help="SQLite file for the search family's scores (read back, never recomputed; figures unchanged)",
+    )
     parser.add_argument("--predictors", default="iam,ranker,search-best,opening-memory,random")
     parser.add_argument("--skip-cost", action="store_true", help="only the accuracy table")
     parser.add_argument("--jobs", type=int, default=2)
@@ -67,7 +70,9 @@ def main() -> int:
         search_cache=args.search_cache,
     )
     started = time.perf_counter()
-    report = evaluate(training + test, player=args.player, train_sizes=sizes, predictors=predictors, settings=settings, jobs=args.jobs)
+    report = evaluate(
+        training + test, player=args.player, train_sizes=sizes, predictors=predictors, settings=settings, jobs=args.jobs
+    )
     seconds = time.perf_counter() - started
     summary = report.summary_frame()
     bands = report.band_frame()
@@ -75,8 +80,15 @@ def main() -> int:
     out.mkdir(parents=True, exist_ok=True)
     summary.to_csv(out / f"summary-{args.player}.csv", index=False)
     bands.to_csv(out / f"bands-{args.player}.csv", index=False)
-    lines = [f"# {args.player}: {len(test)} test games, {int(summary['test_positions'].iloc[0])} positions; {seconds:.0f} s", ""]
-    lines.append(summary[["predictor", "train_games", "coverage", "top1", "top3", "ece", "brier", "log_loss"]].to_markdown(index=False, floatfmt=".3f"))
+    lines = [
+        f"# {args.player}: {len(test)} test games, {int(summary['test_positions'].iloc[0])} positions; {seconds:.0f} s",
+        "",
+    ]
+    lines.append(
+        summary[["predictor", "train_games", "coverage", "top1", "top3", "ece", "brier", "log_loss"]].to_markdown(
+            index=False, floatfmt=".3f"
+        )
+    )
     lines += ["", *targets(summary, bands, len(training), report.position_frame())]
     if not args.skip_cost:
         lines += ["", *cost(training, test, args)]
@@ -103,10 +115,13 @@ def targets(summary, bands, training_count: int, positions) -> list[str]:
         check("ranker top-1, all training games", figure("ranker", full, "top1"), 0.45)
         check("ranker top-3", figure("ranker", full, "top3"), 0.70)
         check("ranker ECE", figure("ranker", full, "ece"), 0.02, higher=False)
-        scored = positions[(positions["predictor"] == "ranker") & (positions["train_games"] == full) & (positions["candidates"] > 0)]
+        scored = positions[
+            (positions["predictor"] == "ranker") & (positions["train_games"] == full) & (positions["candidates"] > 0)
+        ]
         floor = calibrated_ece(scored["top_belief"].to_numpy())
         rows.append(
-            f"  (perfect beliefs with the same top beliefs would show ECE {statistics.median(floor):.3f} at the median, "
+            f"  (perfect beliefs with the same top beliefs would show ECE {statistics.median(floor):.3f} "
+            "at the median, "
             f"95% of draws under {float(np.quantile(floor, 0.95)):.3f}, on these {len(scored)} positions)"
         )
         own = bands[(bands["predictor"] == "ranker") & (bands["train_games"] == full)]
@@ -135,7 +150,8 @@ def cost(training, test, args) -> list[str]:
     p50 = statistics.median(latencies)
     return [
         f"- training on 400 games ({args.train_positions} positions, --jobs {args.jobs}): {fitted:.0f} s; "
-        f"with scoring {len(positions)} positions: {total:.0f} s (target <= 600 s) {'met' if total <= 600 else 'missed'}",
+        f"with scoring {len(positions)} positions: {total:.0f} s (target <= 600 s) "
+        f"{'met' if total <= 600 else 'missed'}",
         f"- predict latency p50: {p50 * 1000:.0f} ms (target <= 300 ms) {'met' if p50 <= 0.3 else 'missed'}",
     ]
 

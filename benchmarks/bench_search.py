@@ -239,6 +239,20 @@ def node_count_table(max_depth: int, time_cap: float) -> tuple[str, list[dict]]:
     return node_counts.markdown(pd.DataFrame(rows), time_cap), rows
 
 
+def extra_checks(args: argparse.Namespace, boards: list) -> tuple:
+    """The UCI overrun and stop-latency checks, the table-store cost and the node-count table.
+
+    Empty results with ``--skip-extras``; no node-count table with ``--node-depth 0``.
+    """
+    if args.skip_extras:
+        return {}, None, None, "", []
+    overruns = uci_overruns(boards, args.movetime, args.clock, args.tries)
+    stop_latency = uci_stop_latency(boards, args.movetime / 1000, args.tries)
+    store_cost = table_store_cost(args.table_capacity, args.table_capacity // 2)
+    node_markdown, node_rows = node_count_table(args.node_depth, args.node_cap) if args.node_depth else ("", [])
+    return overruns, stop_latency, store_cost, node_markdown, node_rows
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--positions", type=int, default=10)
@@ -270,13 +284,7 @@ def main() -> int:
     ours_uci = uci_rates(boards, [sys.executable, "-m", "iam", "uci"], args.uci_seconds)
     sunfish = sunfish_command()
     sunfish_uci = uci_rates(boards, sunfish, args.uci_seconds) if sunfish else []
-    if args.skip_extras:
-        overruns, stop_latency, store_cost, node_markdown, node_rows = {}, None, None, "", []
-    else:
-        overruns = uci_overruns(boards, args.movetime, args.clock, args.tries)
-        stop_latency = uci_stop_latency(boards, args.movetime / 1000, args.tries)
-        store_cost = table_store_cost(args.table_capacity, args.table_capacity // 2)
-        node_markdown, node_rows = node_count_table(args.node_depth, args.node_cap) if args.node_depth else ("", [])
+    overruns, stop_latency, store_cost, node_markdown, node_rows = extra_checks(args, boards)
 
     search_nps = [r["nps"] for r in runs]
     fast_nps = [r["nps"] for r in fast]

@@ -85,7 +85,11 @@ def measure(boards, weights, depths, below: float, nodes: int, repeats: int) -> 
     for depth in depths:
         at = [row for row in rows if row["depth"] == depth]
         summary[f"depth {depth}"] = {
-            key: {"median": statistics.median(row[key] for row in at), "min": min(row[key] for row in at), "max": max(row[key] for row in at)}
+            key: {
+                "median": statistics.median(row[key] for row in at),
+                "min": min(row[key] for row in at),
+                "max": max(row[key] for row in at),
+            }
             for key in ("time_ratio", "node_ratio", "policy_share")
         } | {"same_move": sum(row["same_move"] for row in at) / len(at)}
     budget = [row for row in rows if row["depth"] is None]
@@ -121,7 +125,8 @@ def main() -> None:
                      for key, value in figures.items() if isinstance(value, dict)]
             print(f"  {name}: " + ", ".join(parts) + f", same move {figures['same_move']:.0%}")
         else:
-            print(f"  {name}: mean depth plain {figures['plain_depth_mean']:.2f}, selective {figures['selective_depth_mean']:.2f}; "
+            print(f"  {name}: mean depth plain {figures['plain_depth_mean']:.2f}, "
+                  f"selective {figures['selective_depth_mean']:.2f}; "
                   f"deeper at {figures['deeper']}, shallower at {figures['shallower']}")
 
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -84,7 +85,9 @@ def variants(families: Sequence[str]) -> list[tuple[str, tuple[str, ...]]]:
     return rows
 
 
-def ablation(games: Sequence[PlayerGame], player: str, config: AblationConfig, *, prior: PopulationPrior | None = None) -> pd.DataFrame:
+def ablation(
+    games: Sequence[PlayerGame], player: str, config: AblationConfig, *, prior: PopulationPrior | None = None
+) -> pd.DataFrame:
     """One row per variant: its families, test positions, and figures with their intervals.
 
     ``games`` are the player's games with their protocol numbers (all splits).
@@ -95,10 +98,15 @@ def ablation(games: Sequence[PlayerGame], player: str, config: AblationConfig, *
     training = first_training_games(games, config.train_games)
     test = sample_test_games(test_games(games), config.test_positions, seed=config.seed)
     population = (prior or bundled_prior()) if config.prior == "population" else None
-    iam_params = {"min_games": config.min_games, "random_state": config.seed, "player": player}
+    iam_params: dict[str, Any] = {"min_games": config.min_games, "random_state": config.seed, "player": player}
     evidence = player_evidence(player, families, population, search_depth=config.search_depth, engine=config.engine)
     train_table, _ = move_table(
-        training, evidence, max_positions=config.train_positions, iam_params=iam_params, random_state=config.seed, jobs=config.jobs
+        training,
+        evidence,
+        max_positions=config.train_positions,
+        iam_params=iam_params,
+        random_state=config.seed,
+        jobs=config.jobs,
     )
     test_positions = player_positions(test)
     iam = OpponentModel(**iam_params).fit(training) if "habits" in families else None
@@ -115,21 +123,31 @@ def ablation(games: Sequence[PlayerGame], player: str, config: AblationConfig, *
     depth = config.search_depth
     trees = population.trees_for(families, player, depth) if population is not None else None
     rows, resampled = [], {}
-    for label, subset in variants(families) + ([("all families + residual trees", families)] if trees is not None else []):
+    boosted_variant = [("all families + residual trees", families)] if trees is not None else []
+    for label, subset in variants(families) + boosted_variant:
         columns = [evidence.columns.index(name) for family in subset for name in family_columns(family)]
         names = [evidence.columns[i] for i in columns]
         prior_weights = population.weights_for(subset, player, depth) if population is not None else {}
         start = np.array([prior_weights.get(n, 0.0) for n in names])
         exact = population is not None and population.fitted_for(subset, player, depth)
         boosted = trees is not None and label.endswith("residual trees")
-        offsets = [_tree_scores(trees, t.features, names) if boosted else 0.0 for t in (train_table, test_table)]
-        train, test = _select(train_table, columns), _select(test_table, columns)
-        weights = _fit(train, start, prior_penalty(config.prior, config.prior_strength, exact=exact), offsets[0])
-        records = _records(test, weights, kept, offsets[1])
+        offsets = [
+            _tree_scores(trees, t.features, names) if trees is not None and boosted else 0.0
+            for t in (train_table, test_table)
+        ]
+        train_part, test_part = _select(train_table, columns), _select(test_table, columns)
+        weights = _fit(train_part, start, prior_penalty(config.prior, config.prior_strength, exact=exact), offsets[0])
+        records = _records(test_part, weights, kept, offsets[1])
         figures = summary_figures(records, draws)
         point = summary_figures(records, draws.unit()).iloc[0]
         kind, family = _kind(label)
-        row = {"variant": label, "kind": kind, "family": family, "families": "+".join(subset), "test_positions": len(records)}
+        row = {
+            "variant": label,
+            "kind": kind,
+            "family": family,
+            "families": "+".join(subset),
+            "test_positions": len(records),
+        }
         for figure in ("top1", "top3", "log_loss", "ece"):
             low, high = interval(figures[figure])
             row.update({figure: float(point[figure]), f"{figure}_lo": low, f"{figure}_hi": high})
@@ -221,12 +239,17 @@ def run(config: AblationConfig) -> ExperimentResult:
     }
     shown = table.assign(
         **{
-            name: [f"{v:.3f} ({lo:.3f}-{hi:.3f})" for v, lo, hi in zip(table[name], table[f"{name}_lo"], table[f"{name}_hi"])]
+            name: [
+                f"{v:.3f} ({lo:.3f}-{hi:.3f})"
+                for v, lo, hi in zip(table[name], table[f"{name}_lo"], table[f"{name}_hi"])
+            ]
             for name in ("top1", "top3", "log_loss", "ece")
         },
         **{
-            f"{name}_gain": ["" if np.isnan(v) else f"{v:+.3f} ({lo:+.3f} to {hi:+.3f})"
-                             for v, lo, hi in zip(table[f"{name}_gain"], table[f"{name}_gain_lo"], table[f"{name}_gain_hi"])]
+            f"{name}_gain": [
+                "" if np.isnan(v) else f"{v:+.3f} ({lo:+.3f} to {hi:+.3f})"
+                for v, lo, hi in zip(table[f"{name}_gain"], table[f"{name}_gain_lo"], table[f"{name}_gain_hi"])
+            ]
             for name in ("top1", "log_loss")
         },
     )[["variant", "families", "test_positions", "top1", "top3", "log_loss", "ece", "top1_gain", "log_loss_gain"]]
@@ -235,7 +258,8 @@ def run(config: AblationConfig) -> ExperimentResult:
             f"# {heldout.player}: ablation of the move ranker",
             "",
             f"{payload['train_games']} training games ({config.train_positions} positions sampled), "
-            f"{int(table['test_positions'].iloc[0])} test positions; {CONFIDENCE:.0%} intervals over test games; {seconds:.0f} s",
+            f"{int(table['test_positions'].iloc[0])} test positions; {CONFIDENCE:.0%} intervals over test games; "
+            f"{seconds:.0f} s",
             "",
             shown.to_markdown(index=False),
         ]

@@ -35,7 +35,9 @@ HELP = "the source notes' belief-band table with bootstrap intervals, and a reli
 
 __all__ = ["NAME", "HELP", "BeliefBandsConfig", "run", "band_frame", "reliability_frame"]
 
-FIGURES = {"coverage": "coverage", "top1": "top-1", "top3": "top-3", "ece": "ECE", "brier": "Brier", "log_loss": "log loss"}
+FIGURES = {
+    "coverage": "coverage", "top1": "top-1", "top3": "top-3", "ece": "ECE", "brier": "Brier", "log_loss": "log loss"
+}
 """The summary figures and their labels."""
 
 
@@ -183,8 +185,8 @@ def band_figure(bands: pd.DataFrame):
     fig = Figure(figsize=(8, 4.5))
     ax = fig.subplots()
     positions = np.arange(len(labels))
-    for x, (low, high) in zip(positions, _band_limits(labels)):
-        ax.fill_between([x - 0.4, x + 0.4], low, high, color="0.9", zorder=0)
+    for centre, (low, high) in zip(positions, _band_limits(labels)):
+        ax.fill_between([centre - 0.4, centre + 0.4], low, high, color="0.9", zorder=0)
     width = 0.8 / max(1, len(sizes))
     for i, size in enumerate(sizes):
         own = bands[bands["train_games"] == size].set_index("band").reindex(labels)

@@ -145,17 +145,21 @@ def fit_models(
     fitted: dict[str, object] = {}
     if "iam" in names:
         fitted["iam"] = OpponentModel(random_state=seed).fit(training)
+    ranker: MoveRanker | None = None
     if ("ranker" in names or "policy" in names) and ranker_model is not None:
-        fitted["ranker"] = load_ranker(ranker_model, player, len(training))
+        fitted["ranker"] = ranker = load_ranker(ranker_model, player, len(training))
     elif "ranker" in names or "policy" in names:
-        fitted["ranker"] = MoveRanker(player=player, max_positions=RANKER_POSITIONS, random_state=seed).fit(training)
+        fitted["ranker"] = ranker = MoveRanker(player=player, max_positions=RANKER_POSITIONS, random_state=seed).fit(
+            training
+        )
     if "quick" in names:
         fitted["quick"] = MoveRanker(
             player=player, families=QUICK_FAMILIES, max_positions=RANKER_POSITIONS, random_state=seed
         ).fit(training)
     if "policy" in names:
         sample = player_positions(training, sample=policy_positions, random_state=seed + 1)
-        fitted["policy"] = distil_reply_policy(sample, fitted["ranker"])
+        assert ranker is not None  # the policy's names fit or load the ranker above
+        fitted["policy"] = distil_reply_policy(sample, ranker)
     return fitted
 
 
@@ -216,7 +220,7 @@ def stockfish_path() -> str | None:
 def measure_all(
     setup: Setup,
     budgets: Sequence[int],
-    guidances: Mapping[str, object],
+    guidances: Mapping[str, Guidance],
     *,
     jobs: int,
     quiet: bool,
@@ -238,7 +242,7 @@ def measure(
     model,
     position: dict,
     budgets: Sequence[int] | Sequence[tuple[str, float]],
-    guidances: Mapping[str, object],
+    guidances: Mapping[str, Guidance],
     reference: str | None,
     reference_depth: int,
 ) -> list[dict]:
@@ -253,7 +257,7 @@ def measure(
     rows = []
     for item in budgets:
         kind, budget = item if isinstance(item, tuple) else ("nodes", item)
-        limits = Limits(nodes=budget) if kind == "nodes" else Limits(time=budget)
+        limits = Limits(nodes=int(budget)) if kind == "nodes" else Limits(time=budget)  # node budgets are counts
         plain, plain_shape, line_plies = plain_search(board, line, limits, "generic")
         for name, guidance in guidances.items():
             guided = Guided(core="generic", guidance=guidance)
@@ -487,7 +491,7 @@ def _cost_figures(group: pd.DataFrame) -> dict:
 
 def _reference_figures(group: pd.DataFrame, changed: np.ndarray) -> dict:
     """How often the reference engine prefers each move where the guided search changed it, and by how much."""
-    entry = {}
+    entry: dict[str, float] = {}
     verdicts = group.loc[changed, "reference_prefers"]
     for preferred in ("guided", "plain", "equal"):
         entry[f"reference_prefers_{preferred}"] = int((verdicts == preferred).sum())

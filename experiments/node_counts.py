@@ -202,7 +202,7 @@ def run(config: NodeCountsConfig) -> ExperimentResult:
 
 def _pivot(frame, column: str, fmt):
     labels = [a.label for a in ALGORITHMS]
-    cells = {}
+    cells: dict[str, dict[str, str]] = {}
     for _, row in frame.iterrows():
         value = "capped*" if row["capped"] else fmt(row[column])
         cells.setdefault(row["algorithm"], {})[f"depth {row['depth']}"] = value

@@ -228,7 +228,7 @@ def measure_predictors(
         top1[spec] = _top1(_predictor(first, models, board, line, guided.seed), board, line)
     rows = []
     for kind, budget in budgets:
-        limits = Limits(nodes=budget) if kind == "nodes" else Limits(time=budget)
+        limits = Limits(nodes=int(budget)) if kind == "nodes" else Limits(time=budget)  # node budgets are counts
         plain, plain_shape, line_plies = plain_search(board, line, limits, guided.core)
         for spec, (near, cheap) in parts.items():
             near_predictor = _predictor(near, models, board, line, guided.seed)

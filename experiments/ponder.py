@@ -80,7 +80,9 @@ def _score_piece(task: tuple) -> list[dict]:
     return found
 
 
-def ponder_records(model, positions: list[PlayerPosition], *, depth: int, jobs: int = 1, scheduler: str | None = None) -> pd.DataFrame:
+def ponder_records(
+    model, positions: list[PlayerPosition], *, depth: int, jobs: int = 1, scheduler: str | None = None
+) -> pd.DataFrame:
     """One row per position: the move played, the model's and the plain search's expected replies, their costs."""
     pieces = [(model, depth, positions[start : start + _PIECE]) for start in range(0, len(positions), _PIECE)]
     done = run_map(_score_piece, pieces, execution_from(jobs=jobs, scheduler=scheduler))
@@ -147,4 +149,6 @@ def run(config: PonderConfig) -> ExperimentResult:
         f"Intervals: {CONFIDENCE:.0%} percentile bootstrap over test games. Median cost per position: model "
         f"{costs['model_ms']:.0f} ms, plain search {costs['search_ms']:.0f} ms.",
     ]
-    return ExperimentResult(name=NAME, tables={"ponder": table, "positions": records}, payload=payload, markdown="\n".join(lines))
+    return ExperimentResult(
+        name=NAME, tables={"ponder": table, "positions": records}, payload=payload, markdown="\n".join(lines)
+    )

@@ -126,7 +126,9 @@ def run_predictions(config: PredictionConfig, *, controls: Sequence[str] = ()) -
         settings=settings,
         jobs=config.jobs,
         scheduler=config.scheduler,
-        progress=lambda runs: progress(runs, quiet=config.quiet, total=len(sizes) * len(predictors), desc="runs", unit=" runs"),
+        progress=lambda runs: progress(
+            runs, quiet=config.quiet, total=len(sizes) * len(predictors), desc="runs", unit=" runs"
+        ),
     )
     draws = resample_games([game.index for game in test], resamples=config.resamples, seed=bootstrap_seed)
     return PredictionRuns(heldout, report, draws, config.max_positions, config.seed, time.perf_counter() - started)
@@ -134,7 +136,7 @@ def run_predictions(config: PredictionConfig, *, controls: Sequence[str] = ()) -
 
 def summary_with_intervals(run: EvaluationRun, draws: GameResamples) -> dict:
     """``run``'s summary figures (as ``iam evaluate``), each of SUMMARY_FIGURES with ``<name>_ci``."""
-    summary = dict(run.summary)
+    summary: dict[str, object] = dict(run.summary)
     figures = summary_figures(run.records, draws)
     for name in SUMMARY_FIGURES:
         summary[f"{name}_ci"] = list(interval(figures[name]))

@@ -9,10 +9,10 @@ glance too), and each of his *test* games of that colour is checked against it:
   ``entry_ply`` or later (and, apart, of a main line: our chosen moves only);
 * **opening moves named**: at each of his first ``opening_moves`` moves, whether the
   dossier's named move (his most believed: the model's belief updated by his training
-  games there, :class:`~iam.prepare.tree.RepertoireBeliefs`) is the move he played, against the counting-only baseline (his usual move,
-  nothing where his training games never went); also over the positions where only the
-  model names a move; and the log loss of the dossier's belief in the move he played
-  there (a proper score: lower is better, it rewards naming and honest doubt alike);
+  games there, :class:`~iam.prepare.tree.RepertoireBeliefs`) is the move he played, against the
+  counting-only baseline (his usual move, nothing where his training games never went); also
+  over the positions where only the model names a move; and the log loss of the dossier's
+  belief in the move he played there (a proper score: lower is better, it rewards naming and honest doubt alike);
 * **calibration**: at each of his prepared-line positions a test game reaches, each
   reply the line follows is a prediction of belief ``p`` (a line's probability is the
   product of these), hit when he played it; ECE over ten equal-width bins, beside the
@@ -76,13 +76,19 @@ from iam.progress import progress
 
 NAME = "prepare"
 LOG_FLOOR = 1e-4
-"""The belief in the move he played is floored here in the log loss (as :func:`iam.measure.evaluation.summarise` does)."""
+"""The belief in the move he played is floored here in the log loss (as :func:`iam.measure.evaluation.summarise`
+does)."""
 GAMES = ("test", "dev")
 """Where the dossier is built and checked: training and test games, or fitting and development games."""
 OPENING_COLUMNS = ["game", "ply", "known", "dossier", "counting", "belief", "log_loss"]
-HELP = "the dossier from his training games, checked on his test games: lines entered, opening moves named, calibration, value at the exit"
+HELP = (
+    "the dossier from his training games, checked on his test games: lines entered, opening moves named, calibration, "
+    "value at the exit"
+)
 
-__all__ = ["NAME", "HELP", "PrepareExperimentConfig", "run", "game_rows", "opening_rows", "dated_sides", "step_rows", "ece"]
+__all__ = [
+    "NAME", "HELP", "PrepareExperimentConfig", "run", "game_rows", "opening_rows", "dated_sides", "step_rows", "ece"
+]
 
 
 @dataclass(frozen=True)
@@ -117,7 +123,7 @@ class PrepareExperimentConfig(HeldOutConfig):
 def _reference_values(plan: Plan, scorer: MoveScorer) -> list[float]:
     """The scorer's value for us of each position of its main line, by ply (the start included)."""
     board = chess.Board()
-    values = []
+    values: list[float] = []
     for uci in (*plan.reference.moves, None):
         value = position_value(scorer, board)
         values.append(value if board.turn != plan.his_color else -value)
@@ -127,15 +133,21 @@ def _reference_values(plan: Plan, scorer: MoveScorer) -> list[float]:
 
 
 def game_rows(side: SideDossier, games: list[PlayerGame], scorer: MoveScorer, entry_ply: int) -> pd.DataFrame:
-    """One row per test game: whether it entered (a prepared line, a main line), where it left the prepared tree, the values there."""
+    """One row per test game: whether it entered (a prepared line, a main line), where it left the prepared tree,
+    the values there."""
     plan = side.plan
     his_nodes, main_nodes, nodes = plan.his_nodes(), plan.his_nodes(alternatives=False), plan.nodes_on_lines()
     reference = _reference_values(plan, scorer)
     rows = []
     for game in games:
         entry = _entry(game, his_nodes, plan.his_color, entry_ply)
-        row = {"game": game.index, "color": chess.COLOR_NAMES[side.color], "entered": entry is not None,
-               "entered_main": _entry(game, main_nodes, plan.his_color, entry_ply) is not None, "entry_ply": entry}
+        row: dict[str, object] = {
+            "game": game.index,
+            "color": chess.COLOR_NAMES[side.color],
+            "entered": entry is not None,
+            "entered_main": _entry(game, main_nodes, plan.his_color, entry_ply) is not None,
+            "entry_ply": entry,
+        }
         if entry is not None:
             board = chess.Board()
             for move in game.moves[:entry]:
@@ -149,9 +161,14 @@ def game_rows(side: SideDossier, games: list[PlayerGame], scorer: MoveScorer, en
                     break
                 node = node.children[move.uci()][1]
             ref = reference[min(node.ply, len(reference) - 1)]
-            row.update(exit_ply=node.ply, left=left, exit_value=node.static, reference_value=ref, gain=node.static - ref)
+            row.update(
+                exit_ply=node.ply, left=left, exit_value=node.static, reference_value=ref, gain=node.static - ref
+            )
         rows.append(row)
-    columns = ["game", "color", "entered", "entered_main", "entry_ply", "exit_ply", "left", "exit_value", "reference_value", "gain"]
+    columns = [
+        "game", "color", "entered", "entered_main", "entry_ply", "exit_ply", "left", "exit_value", "reference_value",
+        "gain",
+    ]
     return pd.DataFrame(rows, columns=columns)
 
 
@@ -191,11 +208,13 @@ def dated_sides(
     quiet = replace(settings, quiet=True)
     for date in sorted({date for date, _ in dated if date is not None}):
         earlier = [game for played, game in his if played is not None and surely_before(played, date)]
-        yield build_side(earlier, side.color, model, scorer, quiet, habits=False), [game for played, game in dated if played == date]
+        on_date = [game for played, game in dated if played == date]
+        yield build_side(earlier, side.color, model, scorer, quiet, habits=False), on_date
 
 
 def _his_moves(game: PlayerGame, color: chess.Color, moves: int) -> Iterator[tuple[int, chess.Board, chess.Move]]:
-    """(ply, position, his move) for his first ``moves`` moves of ``game``; the board is the game's, read it before the next."""
+    """(ply, position, his move) for his first ``moves`` moves of ``game``; the board is the game's, read it
+    before the next."""
     board = chess.Board()
     his = 0
     for ply, move in enumerate(game.moves):
@@ -207,7 +226,9 @@ def _his_moves(game: PlayerGame, color: chess.Color, moves: int) -> Iterator[tup
         board.push(move)
 
 
-def _opening_row(game: PlayerGame, ply: int, board: chess.Board, move: chess.Move, repertoire: Repertoire, beliefs: Predictor) -> dict:
+def _opening_row(
+    game: PlayerGame, ply: int, board: chess.Board, move: chess.Move, repertoire: Repertoire, beliefs: Predictor
+) -> dict:
     """His move at ``board``: named by the beliefs, by counting his games in the repertoire; the belief in it."""
     usual = repertoire.usual_move(board)
     believed = beliefs.predict_proba(board)  # asked once: each call may be a model prediction
@@ -220,7 +241,8 @@ class _Remembered:
     """A predictor asked once per position (the dated repertoires share the model and book beneath them)."""
 
     def __init__(self, model: Predictor) -> None:
-        self.model, self._known = model, {}
+        self.model = model
+        self._known: dict[str, dict[chess.Move, float]] = {}
 
     def predict_proba(self, board: chess.Board) -> dict[chess.Move, float]:
         key = board.epd()
@@ -230,7 +252,8 @@ class _Remembered:
 
 
 def step_rows(side: SideDossier, games: list[PlayerGame]) -> pd.DataFrame:
-    """One row per (test game at a prepared position of his, reply followed there): its belief and whether he played it."""
+    """One row per (test game at a prepared position of his, reply followed there): its belief and whether he
+    played it."""
     his_nodes = side.plan.his_nodes()
     rows = []
     for game in games:
@@ -259,7 +282,9 @@ def ece(belief: np.ndarray, hit: np.ndarray, weight: np.ndarray | None = None, b
     return float(gap.sum() / total.sum())
 
 
-def _mean_ci(frame: pd.DataFrame, column: str, games: np.ndarray, resamples: int, seed: int) -> tuple[float, float, float]:
+def _mean_ci(
+    frame: pd.DataFrame, column: str, games: np.ndarray, resamples: int, seed: int
+) -> tuple[float, float, float]:
     if frame.empty or len(games) == 0:
         return (float("nan"),) * 3
     values = frame[column].to_numpy(dtype=np.float64)
@@ -279,9 +304,15 @@ def _ece_ci(steps: pd.DataFrame, games: np.ndarray, resamples: int, seed: int) -
     return ece(belief, hit), low, high
 
 
-def _checks(side: SideDossier, games: list[PlayerGame], scorer: MoveScorer, config: PrepareExperimentConfig) -> tuple[pd.DataFrame, ...]:
+def _checks(
+    side: SideDossier, games: list[PlayerGame], scorer: MoveScorer, config: PrepareExperimentConfig
+) -> tuple[pd.DataFrame, ...]:
     """The game, opening-move and step rows of ``games`` against one dossier side."""
-    return game_rows(side, games, scorer, config.entry_ply), opening_rows(side, games, config.opening_moves), step_rows(side, games)
+    return (
+        game_rows(side, games, scorer, config.entry_ply),
+        opening_rows(side, games, config.opening_moves),
+        step_rows(side, games),
+    )
 
 
 def _joined(frames: tuple[pd.DataFrame, ...]) -> pd.DataFrame:
@@ -294,7 +325,9 @@ def _suffixed(name: str, suffix: str) -> str:
     return f"{name[:-3]}{suffix}_ci" if name.endswith("_ci") else f"{name}{suffix}"
 
 
-def _summary(color: str, games: pd.DataFrame, openings: pd.DataFrame, steps: pd.DataFrame, config: PrepareExperimentConfig) -> dict:
+def _summary(
+    color: str, games: pd.DataFrame, openings: pd.DataFrame, steps: pd.DataFrame, config: PrepareExperimentConfig
+) -> dict:
     ids = games["game"].to_numpy()
     entered = games[games["entered"].astype(bool)]  # astype: an empty frame's object column would select columns
     beyond = openings[~openings["known"].astype(bool)]
@@ -312,10 +345,13 @@ def _summary(color: str, games: pd.DataFrame, openings: pd.DataFrame, steps: pd.
     }
     for name, (frame, column, used) in figures.items():
         kept = frame[frame["game"].isin(used)]
-        value, low, high = _mean_ci(kept.astype({column: float}), column, np.unique(kept["game"]), config.resamples, config.seed)
+        value, low, high = _mean_ci(
+            kept.astype({column: float}), column, np.unique(kept["game"]), config.resamples, config.seed
+        )
         row.update({name: value, f"{name}_ci": [low, high]})
     row["opening_positions"], row["beyond_positions"] = len(openings), len(beyond)
-    value, low, high = _ece_ci(steps, np.unique(steps["game"]) if not steps.empty else ids, config.resamples, config.seed)
+    step_games = np.unique(steps["game"]) if not steps.empty else ids
+    value, low, high = _ece_ci(steps, step_games, config.resamples, config.seed)
     row.update(steps=len(steps), mean_belief=float(steps["belief"].mean()) if len(steps) else float("nan"),
                hit_rate=float(steps["hit"].mean()) if len(steps) else float("nan"), ece=value, ece_ci=[low, high],
                **_calibrated(steps["belief"].to_numpy(dtype=np.float64), value, config.seed))
@@ -323,7 +359,8 @@ def _summary(color: str, games: pd.DataFrame, openings: pd.DataFrame, steps: pd.
 
 
 def _calibrated(belief: np.ndarray, measured: float, seed: int) -> dict[str, float]:
-    """What calibrated beliefs would show on these steps: their median ECE, and the share of draws at least ``measured``."""
+    """What calibrated beliefs would show on these steps: their median ECE, and the share of draws at least
+    ``measured``."""
     if len(belief) == 0:
         return {"ece_floor": float("nan"), "ece_p": float("nan")}
     draws = calibrated_ece(belief, seed=seed)
@@ -338,35 +375,46 @@ def run(config: PrepareExperimentConfig) -> ExperimentResult:
     held = load_games(config)
     built, checked = (held.training, held.test) if config.games == "test" else (held.fitting, held.development)
     if not built or not checked:
-        raise DataError(f"{held.player} has no {'development' if config.games == 'dev' else 'test'} games to check the dossier on")
+        kind = "development" if config.games == "dev" else "test"
+        raise DataError(f"{held.player} has no {kind} games to check the dossier on")
     engine = {"engine": config.engine, "engine_cache": config.engine_cache}
     if config.model_cache is None:
         model = fit_default_model(built, held.player, seed=config.seed, jobs=config.jobs, quiet=config.quiet, **engine)
     else:
-        model, _ = cached_default_model(built, held.player, config.model_cache, seed=config.seed, jobs=config.jobs, quiet=config.quiet, **engine)
+        model, _ = cached_default_model(
+            built, held.player, config.model_cache, seed=config.seed, jobs=config.jobs, quiet=config.quiet, **engine
+        )
     settings = PrepareConfig(
         held.player, colors=config.colors, lines=LineSettings(plies=config.plies),
         tree_plies=max(config.plies, 2 * config.opening_moves), engine=config.engine,
         engine_depth=config.engine_depth, engine_cache=config.engine_cache, engine_lines=config.engine_lines,
         search_depth=config.search_depth, prior_strength=config.prior_strength,
-        population_strength=config.population_strength, half_life_years=config.half_life_years, jobs=config.jobs, quiet=config.quiet,
+        population_strength=config.population_strength, half_life_years=config.half_life_years, jobs=config.jobs,
+        quiet=config.quiet,
     )
     scorer = open_scorer(settings)
     try:
         dossier = prepare(built, model, settings, scorer=scorer, model_name="the default ranker")
-        frames: dict[str, list[pd.DataFrame]] = {f"{name}{suffix}": [] for name in ("games", "openings", "steps") for suffix in ("", "_dated")}
+        frames: dict[str, list[pd.DataFrame]] = {
+            f"{name}{suffix}": [] for name in ("games", "openings", "steps") for suffix in ("", "_dated")
+        }
         rows = []
         for side in dossier.sides:
             color = chess.COLOR_NAMES[side.color]
             tests = [game for game in checked if game.color == side.color]
-            on_dates = progress(dated_sides(side, built, tests, scorer, settings), quiet=config.quiet, desc=f"{color}: dossiers on his dates",
-                                unit=" dates")
+            on_dates = progress(
+                dated_sides(side, built, tests, scorer, settings),
+                quiet=config.quiet,
+                desc=f"{color}: dossiers on his dates",
+                unit=" dates",
+            )
             dated = [_checks(dated_side, group, scorer, config) for dated_side, group in on_dates]
             checks = {"": _checks(side, tests, scorer, config),
                       "_dated": tuple(map(_joined, zip(*dated))) if dated else _checks(side, [], scorer, config)}
             row = {"color": color}
             for suffix, (games, openings, steps) in checks.items():
-                row.update({_suffixed(name, suffix): value for name, value in _summary(color, games, openings, steps, config).items() if name != "color"})
+                figures = _summary(color, games, openings, steps, config)
+                row.update({_suffixed(name, suffix): value for name, value in figures.items() if name != "color"})
                 for name, frame in (("games", games), ("openings", openings), ("steps", steps)):
                     frames[name + suffix].append(frame.assign(color=color))
             rows.append(row)
@@ -377,14 +425,21 @@ def run(config: PrepareExperimentConfig) -> ExperimentResult:
     tables = {name: pd.concat(parts, ignore_index=True) for name, parts in frames.items()}
     summary = pd.DataFrame(rows)
     payload = {
-        "experiment": NAME, "player": held.player, "judged_by": judged_by, "model": {**default_model_params(config.engine), "plies": MODEL_PLIES}, "plies": config.plies, "games": config.games,
+        "experiment": NAME, "player": held.player, "judged_by": judged_by,
+        "model": {**default_model_params(config.engine), "plies": MODEL_PLIES}, "plies": config.plies,
+        "games": config.games,
         "prior_strength": config.prior_strength, "population_strength": config.population_strength,
         "half_life_years": config.half_life_years,
         "entry_ply": config.entry_ply, "opening_moves": config.opening_moves, "seed": config.seed,
         "resamples": config.resamples, "confidence": CONFIDENCE, "rows": rows,
     }
-    return ExperimentResult(NAME, {"summary": summary.astype(object), **tables}, payload, markdown(held.player, judged_by, rows, config, settings),
-                            {"gain": gain_figure(tables["games"])})
+    return ExperimentResult(
+        NAME,
+        {"summary": summary.astype(object), **tables},
+        payload,
+        markdown(held.player, judged_by, rows, config, settings),
+        {"gain": gain_figure(tables["games"])},
+    )
 
 
 def _cell(row: dict, name: str, kind: str = "percent") -> str:
@@ -405,17 +460,20 @@ def _table_cells(row: dict, suffix: str) -> list[str]:
         return _cell(row, name + suffix, kind)
     floor, share = row[f"ece_floor{suffix}"], row[f"ece_p{suffix}"]
     calibrated = "-" if floor != floor else f"{floor:.0%}, {share:.0%} as high"
-    return [row["color"], str(row[f"test_games{suffix}"]), f"{row[f'entered_games{suffix}']} = {cell('entered')}", cell("entered_main"),
-            cell("dossier_top1"), cell("counting_top1"), f"{cell('dossier_top1_beyond')} of {row[f'beyond_positions{suffix}']}",
+    return [row["color"], str(row[f"test_games{suffix}"]), f"{row[f'entered_games{suffix}']} = {cell('entered')}",
+            cell("entered_main"), cell("dossier_top1"), cell("counting_top1"),
+            f"{cell('dossier_top1_beyond')} of {row[f'beyond_positions{suffix}']}",
             cell("log_loss", "number"), f"{cell('ece')} over {row[f'steps{suffix}']} (calibrated: {calibrated})",
             cell("exit_value", "pawns"), cell("reference_value", "pawns"), cell("gain", "pawns")]
 
 
-def markdown(player: str, judged_by: str, rows: list[dict], config: PrepareExperimentConfig, settings: PrepareConfig) -> str:
+def markdown(
+    player: str, judged_by: str, rows: list[dict], config: PrepareExperimentConfig, settings: PrepareConfig
+) -> str:
     """The summary table per colour, each figure with its interval."""
     built, checked = ("training", "test") if config.games == "test" else ("fitting", "development")
-    head = ["his colour", f"{checked} games", "entered", "entered a main line", "dossier top-1", "counting top-1", "dossier top-1 beyond his games",
-            "log loss", "ECE (steps)", "exit value", "reference", "gain"]
+    head = ["his colour", f"{checked} games", "entered", "entered a main line", "dossier top-1", "counting top-1",
+            "dossier top-1 beyond his games", "log loss", "ECE (steps)", "exit value", "reference", "gain"]
     tables = {}
     for suffix in ("", "_dated"):
         lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
@@ -423,16 +481,21 @@ def markdown(player: str, judged_by: str, rows: list[dict], config: PrepareExper
         tables[suffix] = lines
     return "\n".join([
         f"# {player}: the dossier from his {built} games, on his {checked} games", "",
-        f"Positions judged by {judged_by}; his replies by a move ranker fitted on the first {MODEL_PLIES} plies of his {built} games ({default_model_params(config.engine)})"
+        f"Positions judged by {judged_by}; his replies by a move ranker fitted on the first {MODEL_PLIES} plies of "
+        f"his {built} games ({default_model_params(config.engine)})"
         f"{belief_updates(settings)}. "
-        f"Lines to ply {config.plies}; a game enters at ply {config.entry_ply} or later; opening moves: his first {config.opening_moves}.",
+        f"Lines to ply {config.plies}; a game enters at ply {config.entry_ply} or later; "
+        f"opening moves: his first {config.opening_moves}.",
         "", *tables[""], "",
-        f"Each {checked} game against the dossier as it stood before it: from his {built} games surely played before its "
+        f"Each {checked} game against the dossier as it stood before it: from his {built} games surely played "
+        "before its "
         "date (the same model and book; games of unknown year left out):", "", *tables["_dated"], "",
-        f"Intervals: {CONFIDENCE:.0%} percentile bootstrap over {checked} games. Values in pawns for his opponent; gain: exit value "
+        f"Intervals: {CONFIDENCE:.0%} percentile bootstrap over {checked} games. Values in pawns for his opponent; "
+        "gain: exit value "
         "less the scorer's main line at the same ply. Log loss: of the dossier's belief in his move, over his opening "
         "moves. ECE is over the steps of the lines (each followed reply's belief), whose products are the line "
-        "probabilities; calibrated: the median ECE of beliefs that come true exactly as often as believed, on the same steps, "
+        "probabilities; calibrated: the median ECE of beliefs that come true exactly as often as believed, "
+        "on the same steps, "
         "and the share of such draws with an ECE at least the measured one.",
     ])
 
@@ -444,7 +507,7 @@ def gain_figure(games: pd.DataFrame) -> Figure:
     entered = games[games["entered"]]
     for color, own in entered.groupby("color"):
         ax.scatter(own["reference_value"] / 100, own["exit_value"] / 100, s=14, label=f"he plays {color}")
-    limits = [-3, 3]
+    limits = (-3, 3)
     ax.plot(limits, limits, color="0.5", linestyle="--")
     ax.set_xlim(limits)
     ax.set_ylim(limits)

@@ -11,9 +11,10 @@ games is then a sum of k rows, done for all samples at once with numpy.
 Predictors: ``iam`` (the source notes' chunks and opening memory), ``ranker`` (the move
 ranker of :data:`RANKER_FAMILIES`), ``ranker+engine`` (with a UCI engine's evidence),
 ``repertoire`` (the players' openings alone: only the positions some candidate remembers
-count, :mod:`iam.measure.repertoire`) and ``population``, the control: every group's control model is a ranker of the move and population families fitted on an equal,
-randomly dealt share of *all* groups' games, so it knows the population and nothing
-about the group it stands for; its accuracy must be at chance.
+count, :mod:`iam.measure.repertoire`) and ``population``, the control: every group's control
+model is a ranker of the move and population families fitted on an equal, randomly dealt share
+of *all* groups' games, so it knows the population and nothing about the group it stands for;
+its accuracy must be at chance.
 """
 
 from __future__ import annotations
@@ -124,9 +125,11 @@ class StylometryConfig(ExperimentConfig):
     engine: EngineSettings | None = None
     search_depth: int = DEFAULT_SEARCH_DEPTH
     search_cache: str | None = None
-    """SQLite file keeping the rankers' search scores across runs (the same scores; :mod:`iam.evidence.search_cache`)."""
+    """SQLite file keeping the rankers' search scores across runs (the same scores;
+    :mod:`iam.evidence.search_cache`)."""
     games_filter: GameFilter | None = None
-    """Conditions on every player's games' headers and length (:mod:`iam.games.filters`); the splits keep their numbering."""
+    """Conditions on every player's games' headers and length (:mod:`iam.games.filters`); the splits keep their
+    numbering."""
 
     def candidate_settings(self) -> CandidateSettings:
         """How this run fits and scores its candidate models (:mod:`iam.measure.candidates`)."""
@@ -147,7 +150,9 @@ class StylometryResult:
 
 def load_groups(config: StylometryConfig) -> tuple[list[Group], list[str]]:
     """The groups of a run (players, or decades of players) and notes on what was read."""
-    return candidates.load_groups(config.players, config.games_filter, by_decade=config.by_decade, min_decade_games=config.min_decade_games)
+    return candidates.load_groups(
+        config.players, config.games_filter, by_decade=config.by_decade, min_decade_games=config.min_decade_games
+    )
 
 
 def split_group(group: Group, config: StylometryConfig, rng: np.random.Generator) -> dict[str, list[PlayerGame]]:
@@ -155,7 +160,9 @@ def split_group(group: Group, config: StylometryConfig, rng: np.random.Generator
     return candidates.split_group(group, config.candidate_settings(), rng, max_test_games=config.max_test_games)
 
 
-def _fit_models(groups: list[Group], splits: list[dict], config: StylometryConfig, rng: np.random.Generator) -> dict[str, list]:
+def _fit_models(
+    groups: list[Group], splits: list[dict], config: StylometryConfig, rng: np.random.Generator
+) -> dict[str, list]:
     """Per predictor, one fitted model per group (the control's from a random share of everyone's games)."""
     models: dict[str, list] = {}
     fitting = [split["fitting"] for split in splits]
@@ -182,9 +189,12 @@ def _control_models(splits: list[dict], config: StylometryConfig, rng: np.random
     pool = [game for split in splits for game in split["fitting"]]
     pool = [replace(game, index=number) for number, game in enumerate(pool)]  # unique numbers across players
     bounds = np.cumsum([0] + [len(split["fitting"]) for split in splits])
-    shares = []
+    shares: list[np.ndarray] = []
     for _ in range(config.control_deals):
-        parts = [np.array_split(start + rng.permutation(end - start), len(splits)) for start, end in zip(bounds[:-1], bounds[1:])]
+        parts = [
+            np.array_split(start + rng.permutation(end - start), len(splits))
+            for start, end in zip(bounds[:-1], bounds[1:])
+        ]
         shares.extend(np.sort(np.concatenate([group_parts[j] for group_parts in parts])) for j in range(len(splits)))
     return [
         MoveRanker(
@@ -207,12 +217,20 @@ class _OpeningsOnly:
         self._scorer = RepertoireScorer([memory_of(model) for model in self.models])
 
     def games(
-        self, games: Sequence[PlayerGame], *, cap: int | None, random_state: int, jobs: int, scheduler: str | None, progress
+        self,
+        games: Sequence[PlayerGame],
+        *,
+        cap: int | None,
+        random_state: int,
+        jobs: int,
+        scheduler: str | None,
+        progress,
     ) -> list[np.ndarray]:
         del jobs, scheduler, progress  # a dictionary look-up per position: not worth a worker process
         found = []
         for game in games:
-            rows = [self._scorer.position(position) for position in game_positions(game, cap=cap, random_state=random_state)]
+            positions = game_positions(game, cap=cap, random_state=random_state)
+            rows = [self._scorer.position(position) for position in positions]
             found.append(np.array([row for row in rows if row is not None]).reshape(-1, len(self.models)))
         return found
 
@@ -220,10 +238,14 @@ class _OpeningsOnly:
 def _scorer(predictor: str, models: list, config: StylometryConfig) -> LikelihoodScorer | _OpeningsOnly:
     if predictor == "repertoire":
         return _OpeningsOnly(models)
-    return LikelihoodScorer(models, repertoire=config.repertoire, model_weight=config.model_weight, search_cache=config.search_cache)
+    return LikelihoodScorer(
+        models, repertoire=config.repertoire, model_weight=config.model_weight, search_cache=config.search_cache
+    )
 
 
-def _game_matrix(scorer: LikelihoodScorer | _OpeningsOnly, games: list[PlayerGame], config: StylometryConfig, progress) -> tuple[np.ndarray, np.ndarray]:
+def _game_matrix(
+    scorer: LikelihoodScorer | _OpeningsOnly, games: list[PlayerGame], config: StylometryConfig, progress
+) -> tuple[np.ndarray, np.ndarray]:
     """Summed log-likelihood of each game under each model, and the moves scored per game."""
     return game_matrix(scorer, games, config.candidate_settings(), progress)
 
@@ -238,19 +260,29 @@ def wilson_interval(share: float, n: float, confidence: float = 0.95) -> tuple[f
     return (float(min(share, max(0.0, centre - half))), float(max(share, min(1.0, centre + half))))
 
 
-def _temperature(matrix: np.ndarray, owner: np.ndarray, ks: Sequence[int], seed: Sequence[int], deals: int = 1) -> float:
+def _temperature(
+    matrix: np.ndarray, owner: np.ndarray, ks: Sequence[int], seed: Sequence[int], deals: int = 1
+) -> float:
     """The temperature fitted on samples of development games of every size k that fits."""
     return development_temperature(matrix, owner, ks, seed, deals)
 
 
 def _rows_for(
-    predictor: str, matrix: np.ndarray, owner: np.ndarray, labels: list[str], temperature: float, config: StylometryConfig, deals: int = 1
+    predictor: str,
+    matrix: np.ndarray,
+    owner: np.ndarray,
+    labels: list[str],
+    temperature: float,
+    config: StylometryConfig,
+    deals: int = 1,
 ) -> tuple[list[dict], list[dict]]:
     """Accuracy rows and confusion records of one predictor at every k (over all ``deals`` of its models)."""
-    rows, confusion = [], []
+    rows: list[dict] = []
+    confusion: list[dict] = []
     counts = np.bincount(owner, minlength=len(labels))
     for k in config.ks:
-        sums, truth = deal_sums(matrix, owner, k, config.samples, [config.seed, k], deals)  # the same samples for every predictor
+        # the same samples for every predictor
+        sums, truth = deal_sums(matrix, owner, k, config.samples, [config.seed, k], deals)
         if not len(truth):
             continue
         top1 = rank_credit(sums, truth, 1)
@@ -280,7 +312,10 @@ def _rows_for(
         for group in np.unique(truth).tolist():
             share = winners[truth == group].mean(axis=0)
             confusion.extend(
-                {"predictor": predictor, "k": k, "true": labels[group], "identified": labels[j], "share": float(share[j])}
+                {
+                    "predictor": predictor, "k": k, "true": labels[group], "identified": labels[j],
+                    "share": float(share[j]),
+                }
                 for j in range(len(labels))
             )
     return rows, confusion
@@ -292,7 +327,11 @@ def deals_of(predictor: str, config: StylometryConfig) -> int:
 
 
 def summarise(
-    matrices: dict[str, np.ndarray], owners: dict[str, np.ndarray], names: list[str], labels: list[str], config: StylometryConfig
+    matrices: dict[str, np.ndarray],
+    owners: dict[str, np.ndarray],
+    names: list[str],
+    labels: list[str],
+    config: StylometryConfig,
 ) -> tuple[pd.DataFrame, pd.DataFrame, dict[str, float]]:
     """Accuracy rows, confusion records and temperatures from the games x models matrices.
 
@@ -307,8 +346,12 @@ def summarise(
         deals = deals_of(name, config)
         columns = slice(start, start + deals * len(labels))
         start = columns.stop
-        temperatures[name] = _temperature(matrices["development"][:, columns], owners["development"], config.ks, [config.seed, 0], deals)
-        found, mixed = _rows_for(name, matrices["test"][:, columns], owners["test"], labels, temperatures[name], config, deals)
+        temperatures[name] = _temperature(
+            matrices["development"][:, columns], owners["development"], config.ks, [config.seed, 0], deals
+        )
+        found, mixed = _rows_for(
+            name, matrices["test"][:, columns], owners["test"], labels, temperatures[name], config, deals
+        )
         rows.extend(found)
         confusion.extend(mixed)
     return pd.DataFrame(rows), pd.DataFrame(confusion), temperatures
@@ -330,7 +373,8 @@ def stylometry(config: StylometryConfig, *, groups: list[Group] | None = None, p
     splits = [split_group(group, config, rng) for group in groups]
     for group, split in zip(groups, splits):
         if not split["fitting"] or not split["development"] or not split["test"]:
-            raise ValueError(f"{group.label} needs fitting, development and test games (has {', '.join(f'{len(v)} {k}' for k, v in split.items())})")
+            has = ", ".join(f"{len(v)} {k}" for k, v in split.items())
+            raise ValueError(f"{group.label} needs fitting, development and test games (has {has})")
     labels = [group.label for group in groups]
     started = time.perf_counter()
     models = _fit_models(groups, splits, config, rng)
@@ -349,11 +393,21 @@ def stylometry(config: StylometryConfig, *, groups: list[Group] | None = None, p
                 for column in range(matrix.shape[1]):
                     deal, candidate = divmod(column, len(groups))
                     game_rows.append(
-                        {"part": part, "group": labels[owner[row]], "game": game.index, "moves": int(moves[row]), "predictor": name, "deal": deal, "candidate": labels[candidate], "log_likelihood": float(matrix[row, column])}
+                        {
+                            "part": part,
+                            "group": labels[owner[row]],
+                            "game": game.index,
+                            "moves": int(moves[row]),
+                            "predictor": name,
+                            "deal": deal,
+                            "candidate": labels[candidate],
+                            "log_likelihood": float(matrix[row, column]),
+                        }
                     )
         matrices[part], owners[part] = np.hstack(parts), owner
     scored = time.perf_counter() - started - fitted
-    notes.append(f"fitting {fitted:.0f} s, scoring {scored:.0f} s ({sum(len(s['development']) + len(s['test']) for s in splits)} games)")
+    scored_games = sum(len(s["development"]) + len(s["test"]) for s in splits)
+    notes.append(f"fitting {fitted:.0f} s, scoring {scored:.0f} s ({scored_games} games)")
     rows, confusion, temperatures = summarise(matrices, owners, names, labels, config)
     group_table = pd.DataFrame(
         [{"group": g.label, **{part: len(games) for part, games in s.items()}} for g, s in zip(groups, splits)]
@@ -389,7 +443,8 @@ def plot(result: StylometryResult) -> Figure:
     for predictor, rows in result.rows.groupby("predictor", sort=False):
         low = rows["ci95"].map(lambda pair: pair[0])
         high = rows["ci95"].map(lambda pair: pair[1])
-        line = axis.errorbar(rows["k"], rows["accuracy"], yerr=[(rows["accuracy"] - low).clip(lower=0), (high - rows["accuracy"]).clip(lower=0)], marker="o", capsize=3, label=f"{predictor}")
+        errors = [(rows["accuracy"] - low).clip(lower=0), (high - rows["accuracy"]).clip(lower=0)]
+        line = axis.errorbar(rows["k"], rows["accuracy"], yerr=errors, marker="o", capsize=3, label=f"{predictor}")
         axis.plot(rows["k"], rows["top2"], linestyle="--", color=line[0].get_color(), label=f"{predictor} top-2")
     if len(result.rows):
         axis.axhline(result.rows["chance"].iloc[0], color="grey", linestyle=":", label="chance")
@@ -404,7 +459,8 @@ def plot(result: StylometryResult) -> Figure:
 
 def plot_confusion(result: StylometryResult, predictor: str, k: int) -> Figure:
     """Heat map of the confusion shares of one predictor at one k."""
-    table = result.confusion.query("predictor == @predictor and k == @k").pivot(index="true", columns="identified", values="share")
+    chosen = result.confusion.query("predictor == @predictor and k == @k")
+    table = chosen.pivot(index="true", columns="identified", values="share")
     figure = Figure(figsize=(6, 5))
     axis = figure.subplots()
     image = axis.imshow(table.to_numpy(), vmin=0, vmax=1, cmap="Blues")
@@ -455,13 +511,17 @@ def experiment_result(result: StylometryResult) -> ExperimentResult:
         "notes": result.notes,
     }
     shown = rows.assign(ci95=rows["ci95"].map(lambda pair: f"{pair[0]:.2f}-{pair[1]:.2f}"))
-    columns = ["predictor", "k", "accuracy", "top2", "ci95", "samples", "groups", "chance", "mean_probability_true", "mean_top_probability"]
+    columns = [
+        "predictor", "k", "accuracy", "top2", "ci95", "samples", "groups", "chance", "mean_probability_true",
+        "mean_top_probability",
+    ]
     lines = [
         "# Stylometry: who played these games?",
         "",
         shown[columns].to_markdown(index=False, floatfmt=".3f"),
         "",
-        "Temperatures (fitted on development games): " + ", ".join(f"{k} {v:.3g}" for k, v in result.temperatures.items()),
+        "Temperatures (fitted on development games): "
+        + ", ".join(f"{k} {v:.3g}" for k, v in result.temperatures.items()),
         "",
         result.groups.to_markdown(index=False),
         "",
@@ -472,7 +532,12 @@ def experiment_result(result: StylometryResult) -> ExperimentResult:
     if main:
         k = 5 if 5 in set(rows["k"]) else int(rows["k"].min())
         figures[f"confusion_{main[-1]}_k{k}"] = plot_confusion(result, main[-1], k)
-    tables = {"stylometry": rows.assign(ci95=rows["ci95"].map(str)) if len(rows) else rows, "confusion": result.confusion, "games": result.games, "groups": result.groups}
+    tables = {
+        "stylometry": rows.assign(ci95=rows["ci95"].map(str)) if len(rows) else rows,
+        "confusion": result.confusion,
+        "games": result.games,
+        "groups": result.groups,
+    }
     return ExperimentResult(name=NAME, tables=tables, payload=payload, markdown="\n".join(lines), figures=figures)
 
 
@@ -480,5 +545,6 @@ def _nested(confusion: pd.DataFrame) -> dict:
     """predictor -> k -> played by -> identified as -> share."""
     nested: dict = {}
     for row in confusion.itertuples():
-        nested.setdefault(row.predictor, {}).setdefault(str(row.k), {}).setdefault(row.true, {})[row.identified] = row.share
+        by_k = nested.setdefault(row.predictor, {}).setdefault(str(row.k), {})
+        by_k.setdefault(row.true, {})[row.identified] = row.share
     return nested

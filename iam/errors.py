@@ -36,7 +36,9 @@ class ParameterError(DataError):
     "--player must be one person's name, not 'Lasker'; or use aliases"
     """
 
-    def __init__(self, parameter: str, value: Any, allowed: str, *, reason: str = "", others: Sequence[str] = ()) -> None:
+    def __init__(
+        self, parameter: str, value: Any, allowed: str, *, reason: str = "", others: Sequence[str] = ()
+    ) -> None:
         self.parameter = parameter
         self.value = value
         self.allowed = allowed
@@ -46,7 +48,13 @@ class ParameterError(DataError):
 
     def worded(self, names: dict[str, str]) -> str:
         """The message with each parameter called by its entry in ``names`` (its own name when it has none)."""
-        shown = f"{self.value:g}" if isinstance(self.value, float) else repr(self.value) if isinstance(self.value, str) else self.value
+        shown = (
+            f"{self.value:g}"
+            if isinstance(self.value, float)
+            else repr(self.value)
+            if isinstance(self.value, str)
+            else self.value
+        )
         text = f"{names.get(self.parameter, self.parameter)} must be {self.allowed}, not {shown}"
         if self.reason:
             text += f": {self.reason}"
@@ -58,7 +66,9 @@ class ParameterError(DataError):
         return (_parameter_error, (type(self), self.parameter, self.value, self.allowed, self.reason, self.others))
 
 
-def _parameter_error(kind: type[ParameterError], parameter: str, value: Any, allowed: str, reason: str, others: tuple[str, ...]) -> ParameterError:
+def _parameter_error(
+    kind: type[ParameterError], parameter: str, value: Any, allowed: str, reason: str, others: tuple[str, ...]
+) -> ParameterError:
     """A ParameterError (or subclass) rebuilt from its fields, as unpickling a worker's error does."""
     return kind(parameter, value, allowed, reason=reason, others=others)
 

@@ -20,7 +20,16 @@ from typing import TypeVar
 
 from iam.errors import IAMError, ParameterError
 
-__all__ = ["Execution", "ExecutionError", "SchedulerAddressError", "SCHEDULER_VARIABLE", "TIMEOUT_VARIABLE", "execution_from", "run_map", "map_in_order"]
+__all__ = [
+    "Execution",
+    "ExecutionError",
+    "SchedulerAddressError",
+    "SCHEDULER_VARIABLE",
+    "TIMEOUT_VARIABLE",
+    "execution_from",
+    "run_map",
+    "map_in_order",
+]
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -126,14 +135,19 @@ def _connect(execution: Execution):  # -> distributed.Client
         from distributed import Client
         from distributed.comm.addressing import parse_address, parse_host_port
     except ImportError:
-        raise ExecutionError("a Dask scheduler needs the distributed package: pip install 'iam-toolkit[cluster]'") from None
+        raise ExecutionError(
+            "a Dask scheduler needs the distributed package: pip install 'iam-toolkit[cluster]'"
+        ) from None
+    assert execution.scheduler is not None  # called for a distributed execution only
     try:
         scheme, location = parse_address(execution.scheduler)
         if scheme not in ("tcp", "tls"):
             raise ValueError(scheme)
         parse_host_port(location)
     except ValueError:
-        raise SchedulerAddressError("scheduler", execution.scheduler, "an address such as tcp://127.0.0.1:8786") from None
+        raise SchedulerAddressError(
+            "scheduler", execution.scheduler, "an address such as tcp://127.0.0.1:8786"
+        ) from None
     try:
         client = Client(execution.scheduler, timeout=execution.timeout, set_as_default=False)
     except Exception as exc:  # any failure to connect is the user's address or network

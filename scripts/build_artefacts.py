@@ -55,10 +55,10 @@ def _steps(engine: str, jobs: int) -> dict[str, list[list[str]]]:
         "value_net.json.gz": [["build_value_net.py", "--positions", "30000", "--engine", engine, "--jobs", str(jobs)]],
         "policy_nets.json.gz": [["build_policy_nets.py", "--positions", "40000", "--jobs", str(jobs)]],
         "population_prior.json.gz": [
-            ["-m", "iam", "prior", "build", "--bundled", "--positions", "800", "--search-depth", "2", "--engine", engine,
-             "--no-trees", "--jobs", str(jobs), "--out", str(PRIOR)],
-            ["-m", "iam", "prior", "build", "--bundled", "--positions", "1600", "--search-depth", "3", "--engine", engine,
-             "--update", str(PRIOR), "--jobs", str(jobs), "--out", str(PRIOR)],
+            ["-m", "iam", "prior", "build", "--bundled", "--positions", "800", "--search-depth", "2",
+             "--engine", engine, "--no-trees", "--jobs", str(jobs), "--out", str(PRIOR)],
+            ["-m", "iam", "prior", "build", "--bundled", "--positions", "1600", "--search-depth", "3",
+             "--engine", engine, "--update", str(PRIOR), "--jobs", str(jobs), "--out", str(PRIOR)],
         ],
     }
 
@@ -86,8 +86,12 @@ def _entry(name: str, build: str) -> ArtefactEntry:
 def manifest_of_files(engine: str, jobs: int) -> Manifest:
     """The manifest of the shipped files as they are, with the present feature code and fingerprint."""
     steps = _steps(engine, jobs)
-    entries = {name: _entry(name, " && ".join(_command(step) for step in invocations)) for name, invocations in steps.items()}
-    entries["population_prior_fits.csv"] = _entry("population_prior_fits.csv", entries["population_prior.json.gz"].build)
+    entries = {
+        name: _entry(name, " && ".join(_command(step) for step in invocations)) for name, invocations in steps.items()
+    }
+    entries["population_prior_fits.csv"] = _entry(
+        "population_prior_fits.csv", entries["population_prior.json.gz"].build
+    )
     return Manifest(
         artefacts=entries,
         toolkit=__version__,
@@ -104,7 +108,8 @@ def restamp() -> int:
     differ = fingerprints_agree(manifest.fingerprint, feature_fingerprint())
     if differ:
         print(f"the features differ from the ones the artefacts were fitted on ({', '.join(differ[:8])}"
-              f"{' ...' if len(differ) > 8 else ''}): rebuild them with python scripts/build_artefacts.py", file=sys.stderr)
+              f"{' ...' if len(differ) > 8 else ''}): rebuild them with python scripts/build_artefacts.py",
+              file=sys.stderr)
         return 1
     digest = feature_code_digest()
     write_manifest(Manifest(**{**manifest.__dict__, "feature_code": digest}))
@@ -117,7 +122,9 @@ def main() -> int:
     parser.add_argument("--engine", default="/usr/games/stockfish", help="UCI engine of the value net and the prior")
     parser.add_argument("--jobs", type=int, default=2)
     action = parser.add_mutually_exclusive_group()
-    action.add_argument("--restamp", action="store_true", help="check the features are unchanged, record the code's digest")
+    action.add_argument(
+        "--restamp", action="store_true", help="check the features are unchanged, record the code's digest"
+    )
     action.add_argument("--manifest", action="store_true", help="write the manifest of the files as they are")
     args = parser.parse_args()
     if args.restamp:

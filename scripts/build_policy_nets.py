@@ -40,9 +40,17 @@ def _top1(net: PolicyNet, table: PolicyTable) -> float:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--sides", default=",".join(SIDES), help="whose moves: own (the masters'), opponents (theirs), or both (default)")
-    parser.add_argument("--positions", type=int, default=None, help="fitting positions per master and side (at most; default all)")
-    parser.add_argument("--development-positions", type=int, default=1500, help="development positions per master, for the report")
+    parser.add_argument(
+        "--sides",
+        default=",".join(SIDES),
+        help="whose moves: own (the masters'), opponents (theirs), or both (default)",
+    )
+    parser.add_argument(
+        "--positions", type=int, default=None, help="fitting positions per master and side (at most; default all)"
+    )
+    parser.add_argument(
+        "--development-positions", type=int, default=1500, help="development positions per master, for the report"
+    )
     parser.add_argument("--hidden", type=int, default=128)
     parser.add_argument("--epochs", type=int, default=6)
     parser.add_argument("--jobs", type=int, default=2)
@@ -60,9 +68,15 @@ def main() -> int:
     development: dict[str, PolicyTable] = {}
     seen: set = set()
     for name, games in tqdm(masters.items(), desc="masters", file=sys.stderr):
-        fitting += [side_positions(name, side, usable[name], seen, sample=args.positions, random_state=args.seed, jobs=args.jobs) for side in sides]
+        fitting += [
+            side_positions(
+                name, side, usable[name], seen, sample=args.positions, random_state=args.seed, jobs=args.jobs
+            )
+            for side in sides
+        ]
         development[name], _ = table_of(
-            player_positions(development_games(games), sample=args.development_positions, random_state=args.seed), args.jobs
+            player_positions(development_games(games), sample=args.development_positions, random_state=args.seed),
+            args.jobs,
         )
     nets: dict[str | None, PolicyNet] = {}
     for without in (None, *masters):
@@ -71,9 +85,15 @@ def main() -> int:
         judged = [without] if without else list(development)
         top1 = _top1(net, join_tables([development[name] for name in judged]))
         nets[without] = replace(net, info={**net.info, "development_top1": round(top1, 4), "judged_on": judged})
-        print(f"without {without or 'nobody'}: {table.positions} positions; development top-1 {top1:.3f} on {', '.join(judged)}", flush=True)
+        print(
+            f"without {without or 'nobody'}: {table.positions} positions; "
+            f"development top-1 {top1:.3f} on {', '.join(judged)}",
+            flush=True,
+        )
     info = {
-        "masters": {name: {side.side: side.table.positions for side in fitting if side.master == name} for name in masters},
+        "masters": {
+            name: {side.side: side.table.positions for side in fitting if side.master == name} for name in masters
+        },
         "games": "fitting",
         "sides": sides,
         "dropped_test_games_of_others": dropped,

@@ -77,7 +77,9 @@ def main() -> int:
     for games in usable.values():
         positions += player_positions(games, sample=args.positions, random_state=args.seed)
     pieces = [positions[start::args.jobs * 8] for start in range(args.jobs * 8)]
-    done = Parallel(n_jobs=args.jobs, return_as="generator")(delayed(_rows)(piece, args.engine, args.engine_cache) for piece in pieces)
+    done = Parallel(n_jobs=args.jobs, return_as="generator")(
+        delayed(_rows)(piece, args.engine, args.engine_cache) for piece in pieces
+    )
     rows = [row for part in tqdm(done, total=len(pieces), desc="engine", file=sys.stderr) for row in part]
     order = np.random.default_rng(args.seed).permutation(len(rows))
     cut = len(rows) * 9 // 10
@@ -85,7 +87,16 @@ def main() -> int:
     held = value_table([rows[i] for i in order[cut:]])
     net = fit_value_net(train, hidden=args.hidden, epochs=args.epochs, random_state=args.seed)
     best, correlation = _agreement(net, held)
-    net = type(net)(**{**net.__dict__, "info": {**net.info, "engine_depth": 1, "dropped_test_games_of_others": dropped, "held_out_best_move": round(best, 4), "held_out_correlation": round(correlation, 4)}})
+    net = type(net)(**{
+        **net.__dict__,
+        "info": {
+            **net.info,
+            "engine_depth": 1,
+            "dropped_test_games_of_others": dropped,
+            "held_out_best_move": round(best, 4),
+            "held_out_correlation": round(correlation, 4),
+        },
+    })
     out = Path(args.out)
     net.save(out)
     print(

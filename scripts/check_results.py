@@ -160,7 +160,9 @@ def expected_cells(marked: Marked, output: Any) -> dict[str, dict[str, Any]]:
             for label, name in marked.rows:
                 cells.setdefault(label, {})[str(record[marked.column])] = _cell(record, name)
         else:
-            cells.setdefault(str(_cell(record, marked.row)), {})[str(record[marked.column])] = _cell(record, marked.value)
+            cells.setdefault(str(_cell(record, marked.row)), {})[str(record[marked.column])] = _cell(
+                record, marked.value
+            )
     return cells
 
 

@@ -15,8 +15,9 @@ from __future__ import annotations
 import math
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from itertools import repeat
+from typing import cast
 
 from search.evaluation import Evaluator
 from search.game import Action, Cursor, Game, State, distance_shifted, require
@@ -92,7 +93,7 @@ class AlphaBetaWorker:
         pv = self._pv.get(0, ())
         return value, (pv[0] if pv else None), pv
 
-    def negamax(
+    def negamax(  # noqa: C901
         self, cursor: Cursor, depth: float, alpha: float, beta: float, *, first: Action | None = None
     ) -> float:
         self.nodes += 1
@@ -104,7 +105,7 @@ class AlphaBetaWorker:
         self._pv[ply] = ()
         mover = cursor.to_move()
         if cursor.is_terminal():
-            return cursor.utility(mover)
+            return cursor.utility(cast(int, mover))  # alpha-beta games have no chance nodes
         if depth <= 0 or ply >= MAX_PLY:
             if self.quiescence:
                 return self.quiesce(cursor, alpha, beta)
@@ -137,7 +138,7 @@ class AlphaBetaWorker:
             actions = self.orderer.order(cursor, actions, ply=ply, hint=hint)
         elif hint is not None and hint in actions:
             actions = [hint, *(a for a in actions if a != hint)]
-        plan = None
+        plan: Iterable[tuple[Action, int]] | None = None
         if self.policy is not None:
             plan = self.policy.plan(cursor, actions, ply=ply, depth=depth)
         if plan is None:
@@ -171,10 +172,11 @@ class AlphaBetaWorker:
             else:
                 bound = Bound.EXACT
             stored = distance_shifted(best, -ply, cursor.win_bound)
+            assert self.table is not None  # a key is read only from a table
             self.table.store(key, depth=depth, value=stored, bound=bound, action=best_action)
         return best
 
-    def quiesce(self, cursor: Cursor, alpha: float, beta: float) -> float:
+    def quiesce(self, cursor: Cursor, alpha: float, beta: float) -> float:  # noqa: C901
         """Quiescence search: stand pat on the evaluation, or try the noisy actions.
 
         The side to move may decline every capture ("stand pat"), so the static
@@ -203,7 +205,7 @@ class AlphaBetaWorker:
                 self.budget.check(self.nodes + self.qnodes)
             same = cursor.to_move() == mover
             if cursor.is_terminal():
-                value = cursor.utility(mover)
+                value = cursor.utility(cast(int, mover))  # alpha-beta games have no chance nodes
             elif same:
                 value = self.quiesce(cursor, alpha, beta)
             else:

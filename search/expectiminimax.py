@@ -58,6 +58,7 @@ class _Expectiminimax:
         if cursor.is_terminal():
             return cursor.utility(0), ()
         if depth <= 0:
+            assert self.evaluator is not None  # a finite depth comes with an evaluator
             return self.evaluator(cursor.state), ()
         if mover is CHANCE:
             expected = 0.0
@@ -67,6 +68,7 @@ class _Expectiminimax:
                 cursor.pop()
             return expected, ()
         sign = 1.0 if mover == 0 else -1.0
+        best_line: tuple[Action, ...]
         best, best_line = -math.inf, ()
         for action in cursor.actions():
             cursor.push(action)

@@ -33,8 +33,11 @@ __all__ = [
     "distance_shifted",
 ]
 
+# States and actions are values each game owns, so both are typed Any here and a game's
+# methods name its own types (a chess move, a pile and a count). Actions must be hashable:
+# they key transposition tables, move orderers and belief maps.
 State: TypeAlias = Any
-Action: TypeAlias = Hashable
+Action: TypeAlias = Any
 
 
 class Chance(enum.Enum):

@@ -7,7 +7,7 @@ import math
 import time
 from collections.abc import Callable
 
-from search.game import Action, Cursor, Game, State, require
+from search.game import CHANCE, Action, Cursor, Game, State, require
 from search.result import SearchResult
 
 __all__ = ["maxn"]
@@ -52,13 +52,17 @@ class _MaxN:
         if cursor.is_terminal():
             return tuple(cursor.utilities()), ()
         if depth <= 0:
+            assert self.evaluator is not None  # a finite depth comes with an evaluator
             return tuple(self.evaluator(cursor.state)), ()
         mover = cursor.to_move()
-        best, best_line = None, ()
+        assert mover is not CHANCE  # require() refused games with chance nodes
+        best: tuple[float, ...] | None = None
+        best_line: tuple[Action, ...] = ()
         for action in cursor.actions():
             cursor.push(action)
             value, line = self.value(cursor, depth - 1)
             cursor.pop()
             if best is None or value[mover] > best[mover]:
                 best, best_line = value, (action, *line)
+        assert best is not None  # a non-terminal state has an action
         return best, best_line

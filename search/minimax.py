@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 import time
+from typing import cast
 
 from search.alphabeta import Budget
 from search.evaluation import Evaluator
@@ -66,10 +67,12 @@ class _Minimax:
             self.budget.check(self.nodes)
         mover = cursor.to_move()
         if cursor.is_terminal():
-            return cursor.utility(mover), ()
+            return cursor.utility(cast(int, mover)), ()  # minimax games have no chance nodes
         if depth <= 0:
+            assert self.evaluator is not None  # a finite depth comes with an evaluator
             score = self.evaluator(cursor.state)
             return (score if mover == 0 else -score), ()
+        best_line: tuple[Action, ...]
         best, best_line = -math.inf, ()
         for action in cursor.actions():
             cursor.push(action)

@@ -44,8 +44,8 @@ _PLIES = MAX_PLY + 1  # every ply a search path can reach, the root included
 class IterationShape:
     """What one completed iteration's tree looked like."""
 
-    depth: int
-    """The iteration's nominal depth."""
+    depth: float
+    """The iteration's nominal depth (``math.inf`` for a search to the end of the game)."""
     horizon: np.ndarray = field(repr=False)
     """``horizon[p]``: nodes at ply ``p`` handed to the evaluation or quiescence."""
     line_entered: int
@@ -89,12 +89,12 @@ class DepthProbe:
         self._line_keys = keys
         self.line_length = len(keys) - 1
         """Plies of ``line`` that could be followed from the root."""
-        self._shapes: dict[int, IterationShape] = {}
-        self._depth = 0
+        self._shapes: dict[float, IterationShape] = {}
+        self._depth: float = 0
         self._horizon = np.zeros(_PLIES, dtype=np.int64)
         self._entered = 0
 
-    def begin(self, depth: int) -> None:
+    def begin(self, depth: float) -> None:
         """A new iteration of nominal ``depth`` starts (the previous one, if any, is kept)."""
         self._depth = depth
         self._horizon = np.zeros(_PLIES, dtype=np.int64)

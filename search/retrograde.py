@@ -17,7 +17,7 @@ from collections import deque
 from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass
 
-from search.game import Action, Game, State, require
+from search.game import CHANCE, Action, Game, State, require
 
 __all__ = ["Solution", "retrograde", "best_action"]
 
@@ -36,7 +36,7 @@ class Solution:
         return len(self.outcome)
 
 
-def retrograde(
+def retrograde(  # noqa: C901
     game: Game,
     states: Iterable[State] | None = None,
     *,
@@ -56,7 +56,7 @@ def retrograde(
     explore = states is None
     mover: dict[Hashable, int] = {}
     outcome: dict[Hashable, int] = {}
-    distance: dict[Hashable, int | None] = {}
+    distance: dict[Hashable, int] = {}  # plies to the end, of the decided states
     open_moves: dict[Hashable, int] = {}
     parents: dict[Hashable, list[Hashable]] = {}
     frontier: deque[Hashable] = deque()
@@ -64,6 +64,7 @@ def retrograde(
 
     def add(node: Hashable, state: State) -> None:
         player = game.to_move(state)
+        assert player is not CHANCE  # require() refused games with chance nodes
         mover[node] = player
         if game.is_terminal(state):
             utility = game.utility(state, player)
@@ -109,10 +110,11 @@ def retrograde(
                 if open_moves[parent] == 0:
                     outcome[parent], distance[parent] = LOSS, distance[node] + 1
                     frontier.append(parent)
+    distances: dict[Hashable, int | None] = dict(distance)
     for node in mover:
         if node not in outcome:
-            outcome[node], distance[node] = DRAW, None
-    return Solution(outcome=outcome, distance=distance)
+            outcome[node], distances[node] = DRAW, None
+    return Solution(outcome=outcome, distance=distances)
 
 
 def best_action(game: Game, state: State, solution: Solution, *, key=None) -> Action | None:

@@ -17,6 +17,7 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Iterator
+from typing import cast
 
 from search.alphabeta import AlphaBetaWorker, Budget, SearchAborted, alphabeta, check_search_parts, result_of
 from search.evaluation import Evaluator
@@ -122,11 +123,11 @@ class Searcher:
         for last in iterations:
             pass
         if last is not None:
-            return result_of(worker, last.value, last.move, last.pv, last.depth, started)
+            return result_of(worker, cast(float, last.value), last.move, last.pv, last.depth, started)
         cursor = self.game.cursor(state)
         mover = cursor.to_move()
         if cursor.is_terminal():
-            return result_of(worker, cursor.utility(mover), None, (), 0, started)
+            return result_of(worker, cursor.utility(cast(int, mover)), None, (), 0, started)
         actions = cursor.actions()
         if self.ordering is not None:
             actions = self.ordering.order(cursor, actions, ply=0, hint=None)

@@ -66,7 +66,9 @@ def test_the_positions_are_the_players_moves_or_all_of_them(tiny_games):
     colors = {game.index: game.color for game in tiny_games}
     assert all(played.board.turn == colors[played.game] for played in player)
     assert all(played.move in played.board.legal_moves for played in every)
-    assert [played.ply for played in every if played.game == tiny_games[0].index] == list(range(len(tiny_games[0].moves)))
+    assert [played.ply for played in every if played.game == tiny_games[0].index] == list(
+        range(len(tiny_games[0].moves))
+    )
 
 
 def test_settings_refuse_a_depth_or_task_size_below_one():
@@ -119,7 +121,10 @@ def _run(capsys, *argv) -> tuple[int, str, str]:
 
 def test_the_command_writes_the_table_and_a_summary(stockfish, tiny_games, tmp_path, capsys):
     out, cache = tmp_path / "moves.csv", tmp_path / "cache.sqlite"
-    argv = ("analyse", TINY, "--player", PLAYER, "--engine", stockfish, "--depth", "5", "--cache", cache, "--out", out, "--quiet")
+    argv = (
+        "analyse", TINY, "--player", PLAYER, "--engine", stockfish, "--depth", "5", "--cache", cache, "--out", out,
+        "--quiet",
+    )
     code, printed, err = _run(capsys, *argv, "--jobs", "2")
     assert code == 0 and not err
     written = pd.read_csv(out, keep_default_na=False)
@@ -204,7 +209,9 @@ def test_a_worker_killed_mid_run_costs_nothing_but_time(stockfish, cluster, botv
     local = analyse_games(games, replace(settings, cache=str(tmp_path / "local.sqlite")), Execution(jobs=1))
 
     pids = _worker_pids(cluster)
-    assert len(pids) == 2 and all("distributed.cli.dask_worker" in psutil.Process(pid).parent().cmdline() for pid in pids)
+    assert len(pids) == 2 and all(
+        "distributed.cli.dask_worker" in psutil.Process(pid).parent().cmdline() for pid in pids
+    )
     shared = tmp_path / "shared.sqlite"
     killer = _Killer(pids[0], stockfish, shared, after=local.positions // 4)
     killer.start()
@@ -224,7 +231,9 @@ def test_a_worker_killed_mid_run_costs_nothing_but_time(stockfish, cluster, botv
 @pytest.mark.slow
 def test_the_command_on_a_cluster_writes_the_local_table(stockfish, cluster, tmp_path, capsys):
     argv = ("analyse", TINY, "--player", PLAYER, "--depth", "5", "--all-moves", "--quiet", "--task-positions", "3")
-    code, _, _ = _run(capsys, *argv, "--engine", stockfish, "--cache", tmp_path / "local.sqlite", "--out", tmp_path / "local.csv")
+    code, _, _ = _run(
+        capsys, *argv, "--engine", stockfish, "--cache", tmp_path / "local.sqlite", "--out", tmp_path / "local.csv"
+    )
     assert code == 0
     code, printed, err = _run(capsys, *argv, "--engine", stockfish, "--cache", tmp_path / "shared.sqlite",
                               "--out", tmp_path / "remote.csv", "--scheduler", cluster)

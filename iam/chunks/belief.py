@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, fields
+from typing import cast
 
 import numpy as np
 from sklearn.isotonic import IsotonicRegression
@@ -68,7 +69,7 @@ class RuleWeights:
 
     def chunk_belief(self, quantities: np.ndarray) -> np.ndarray:
         """The belief of each proposing chunk, in [0, 1]."""
-        belief = _unit(sum(self.contributions(quantities).values()))
+        belief = _unit(cast(np.ndarray, sum(self.contributions(quantities).values())))
         if self.eliminate_dissolved:
             belief = np.where(quantities[:, RULE_FEATURES.index("dissolved")] > 0, 0.0, belief)
         return belief
@@ -196,7 +197,8 @@ class LearnedBelief:
             raise ValueError("belief calibration must be two equal, increasing lists of at least 2 values")
         if np.any((y < 0) | (y > 1)):
             raise ValueError("belief calibration values must lie in [0, 1]")
-        return cls(features, *arrays, intercept, x, y)
+        mean, scale, coef = arrays
+        return cls(features, mean, scale, coef, intercept, x, y)
 
 
 def learn_belief(
@@ -215,7 +217,7 @@ def learn_belief(
     (folds by game), the final weights on all rows. Raises ValueError when the
     rows cannot support a fit (no or only played candidates).
     """
-    # Small problems: threaded BLAS only adds contention (10x slower on a busy 2-core machine).
+    # Small problems: threaded BLAS only adds contention (worst on a busy machine with few cores).
     with threadpool_limits(limits=1):
         return _learn_belief(rows, played, position, game, random_state=random_state, folds=folds)
 

@@ -70,7 +70,9 @@ def mirror(codes: np.ndarray | int) -> np.ndarray:
     _, width = box_shape(cells)
     source = np.asarray(width)[..., None] - 1 - np.arange(BOX)
     inside = source >= 0
-    mirrored = np.take_along_axis(cells, np.broadcast_to(np.clip(source, 0, BOX - 1)[..., None, :], cells.shape), axis=-1)
+    mirrored = np.take_along_axis(
+        cells, np.broadcast_to(np.clip(source, 0, BOX - 1)[..., None, :], cells.shape), axis=-1
+    )
     return encode(np.where(inside[..., None, :], mirrored, 0))
 
 

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cache
+from typing import cast
 
 import numpy as np
 
@@ -224,7 +225,7 @@ def _propagate(labels: np.ndarray, pair_links: np.ndarray, cell_a: np.ndarray, c
     while len(active):
         before = labels.copy()
         smaller = np.empty(labels.shape[1], dtype=np.int8)
-        used = links.any(axis=1)
+        used = cast(np.ndarray, links.any(axis=1))  # numpy's stubs allow a scalar even with an axis
         for p in order[used[order]] if forward else order[used[order]][::-1]:
             a, b = cell_a[p], cell_b[p]
             np.minimum(labels[a], labels[b], out=smaller)

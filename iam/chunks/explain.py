@@ -43,7 +43,9 @@ def explain(model, board: chess.Board, *, top: int | None = None) -> list[Explan
             FeatureContribution(name, "belief", math.nan, float(value))
             for name, value in sorted(learned.items(), key=lambda item: -abs(item[1]))
         )
-        predictions.append(Explanation(move, board.san(move), float(beliefs[i]), tuple(sources), len(proposals), features))
+        predictions.append(
+            Explanation(move, board.san(move), float(beliefs[i]), tuple(sources), len(proposals), features)
+        )
     return predictions
 
 

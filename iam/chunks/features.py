@@ -18,6 +18,7 @@ chunk that would not have passed the noise filter without it is ignored.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import cast
 
 import chess
 import numpy as np
@@ -105,7 +106,7 @@ class ChunkFacts:
         total = opportunities.sum()
         return cls(
             size=table["size"].to_numpy(dtype=np.float64),
-            major=np.isin(cells, (ROOK, QUEEN)).any(axis=1).astype(np.float64),
+            major=cast(np.ndarray, np.isin(cells, (ROOK, QUEEN)).any(axis=1)).astype(np.float64),
             counts=table[list(COUNT_COLUMNS)].to_numpy(dtype=np.int64),
             completed=completed,
             opportunities=opportunities,
@@ -183,12 +184,7 @@ def candidate_rows(
     """
     counts, kept = eligible(completions, facts, own_counts)
     games_total = facts.training_games - (own_counts is not None)
-    rote_counts = dict(rote.counts) if rote is not None else {}
-    if own_rote_move in rote_counts:
-        rote_counts[own_rote_move] -= 1
-    rote_total = sum(rote_counts.values())
-    if rote_total < facts.min_games:
-        rote_counts, rote_total = {}, 0
+    rote_counts, rote_total = _rote_counts(rote, own_rote_move, facts.min_games)
 
     # Proposals that count, in move order: every per-move figure is one reduceat.
     proposal = np.flatnonzero(kept)
@@ -229,10 +225,7 @@ def candidate_rows(
         failing = np.log(np.clip(1.0 - np.column_stack([beliefs, rate]), 1e-12, 1.0))
         rows[:g, [_F["iam_score"], _F["completion_any"]]] = 1.0 - np.exp(np.add.reduceat(failing, starts, axis=0))
     if rote_total:
-        for uci, count in rote_counts.items():
-            if count > 0:
-                rows[known[uci], _F["rote_share"]] = count / rote_total
-        rows[:, _F["rote_games"]] = np.log1p(rote_total)
+        _fill_rote(rows, known, rote_counts, rote_total)
     if len(moves):
         score = rows[:, _F["iam_score"]]
         rows[:, _F["iam_gap"]] = score - score.max()
@@ -244,6 +237,25 @@ def candidate_rows(
     all_beliefs, all_rates = np.zeros(len(completions)), np.zeros(len(completions))
     all_beliefs[proposal], all_rates[proposal] = beliefs, rate
     return CandidateRows(moves, rows, proposal, starts, completions, all_quantities, all_beliefs, all_rates)
+
+
+def _rote_counts(rote: RoteEntry | None, own_rote_move: str | None, min_games: int) -> tuple[dict[str, int], int]:
+    """The rote memory's move counts less ``own_rote_move``, and their total; none below ``min_games``."""
+    rote_counts = dict(rote.counts) if rote is not None else {}
+    if own_rote_move in rote_counts:
+        rote_counts[own_rote_move] -= 1
+    rote_total = sum(rote_counts.values())
+    if rote_total < min_games:
+        rote_counts, rote_total = {}, 0
+    return rote_counts, rote_total
+
+
+def _fill_rote(rows: np.ndarray, known: dict[str, int], rote_counts: dict[str, int], rote_total: int) -> None:
+    """Write the rote memory's share of each move and its number of games into ``rows``."""
+    for uci, count in rote_counts.items():
+        if count > 0:
+            rows[known[uci], _F["rote_share"]] = count / rote_total
+    rows[:, _F["rote_games"]] = np.log1p(rote_total)
 
 
 def _chunk_quantities(

@@ -56,7 +56,7 @@ _MAX_COUNT = int(np.iinfo(np.int64).max)
 FORMAT = "iam-opponent-model"
 VERSION = 1
 MAX_CHUNKS = 100_000
-"""Most chunks a model file may hold (each costs about 4 KB in memory)."""
+"""Most chunks a model file may hold (this bounds the memory a loaded file takes)."""
 MAX_ROTE_ENTRIES = 100_000
 """Most remembered sequences, and most remembered positions."""
 
@@ -206,7 +206,9 @@ def _chunk_table(chunks: dict, max_chunks: int) -> pd.DataFrame:
     if (frame["size"].to_numpy() != pieces).any():
         raise ValueError("a chunk's size differs from the number of pieces in its pattern")
     if (pieces < 2).any() or (frame["games"] > frame["occurrences"]).any():
-        raise ValueError("the chunk table holds impossible counts (fewer than 2 pieces, or more games than occurrences)")
+        raise ValueError(
+            "the chunk table holds impossible counts (fewer than 2 pieces, or more games than occurrences)"
+        )
     return frame
 
 

@@ -174,6 +174,7 @@ class OpponentModel(PlayerModel):
             notes=notes,
         )
         if self.belief == "learned":
+            assert picked is not None  # drawn above for the learned belief
             self._fit_learned_belief(games, moves, occurrences, picked, table, notes, step)
         next(step, None)  # lets a progress bar show the last step done
         return self

@@ -18,11 +18,21 @@ import pandas as pd
 from iam.chunks.chunk import BOX, decode
 from iam.chunks.collector import ChunkOccurrences
 
-__all__ = ["MOVE_BINS", "STAT_COLUMNS", "PositionInfo", "chunk_statistics", "noise_filter", "passes_filters", "move_bin"]
+__all__ = [
+    "MOVE_BINS",
+    "STAT_COLUMNS",
+    "PositionInfo",
+    "chunk_statistics",
+    "noise_filter",
+    "passes_filters",
+    "move_bin",
+]
 
 MOVE_BINS = (1, 11, 21, 31, 41, 61)
 """Lower edges of the move-number bins: moves 1-10, 11-20, 21-30, 31-40, 41-60, 61+."""
-_BIN_COLUMNS = tuple(f"moves_{lo}_{hi - 1}" for lo, hi in zip(MOVE_BINS, MOVE_BINS[1:])) + (f"moves_{MOVE_BINS[-1]}_up",)
+_BIN_COLUMNS = tuple(f"moves_{lo}_{hi - 1}" for lo, hi in zip(MOVE_BINS, MOVE_BINS[1:])) + (
+    f"moves_{MOVE_BINS[-1]}_up",
+)
 
 STAT_COLUMNS = (
     "size",
@@ -115,5 +125,7 @@ def noise_filter(statistics: pd.DataFrame, *, min_games: int = 2) -> pd.DataFram
     """The chunks seen in at least ``min_games`` different games, most frequent first."""
     if min_games < 1:
         raise ValueError("min_games must be at least 1")
-    kept = statistics[passes_filters(statistics["games"], statistics["formed_games"], min_games=min_games, min_formed_games=0)]
+    kept = statistics[
+        passes_filters(statistics["games"], statistics["formed_games"], min_games=min_games, min_formed_games=0)
+    ]
     return kept.sort_values(["occurrences", "games"], ascending=False, kind="stable")

@@ -70,7 +70,10 @@ def find_completions(library: ChunkLibrary, board: chess.Board) -> Completions:
     squares, values = library.cells(near)
     wrong = (values != 0) & (cells[np.maximum(squares, 0)] != values)
     slot = np.argmax(wrong, axis=1)[:, None]
-    needed = np.take_along_axis(squares, slot, axis=1)[:, 0].astype(np.int64) * 8 + np.take_along_axis(values, slot, axis=1)[:, 0]
+    needed = (
+        np.take_along_axis(squares, slot, axis=1)[:, 0].astype(np.int64) * 8
+        + np.take_along_axis(values, slot, axis=1)[:, 0]
+    )
     placement, effect = _join(near, needed, landing)
 
     # Castling fills two cells at once: placements missing exactly the king's and rook's squares.
@@ -79,7 +82,8 @@ def find_completions(library: ChunkLibrary, board: chess.Board) -> Completions:
         under_king = rows[starts[landing[king_effect]] : starts[landing[king_effect] + 1]]
         two_short = under_king[matched[under_king] == library.need[under_king] - 1]
         squares, values = library.cells(two_short)
-        has_rook = (np.where(values != 0, squares.astype(np.int64) * 8 + values, -1) == landing[rook_effect]).any(axis=1)
+        filled = np.where(values != 0, squares.astype(np.int64) * 8 + values, -1)
+        has_rook = (filled == landing[rook_effect]).any(axis=1)
         placement = np.concatenate([placement, two_short[has_rook]])
         effect = np.concatenate([effect, np.full(int(has_rook.sum()), king_effect)])
 

@@ -212,9 +212,17 @@ def _actions(parser: argparse.ArgumentParser) -> list[argparse.Action]:
 
 
 def add_engine_arguments(parser: Any) -> None:
-    """``--engine --engine-depth --engine-cache``: a UCI engine's evidence, cached on disk; ``--search-cache``: the search's."""
-    parser.add_argument("--engine", metavar="PATH", help="UCI engine (e.g. /usr/games/stockfish) whose scores of every move become evidence")
-    parser.add_argument("--engine-depth", type=int, default=8, metavar="D", help="fixed depth of the engine's analyses (default 8)")
+    """``--engine --engine-depth --engine-cache``: a UCI engine's evidence, cached on disk.
+
+    ``--search-cache``: the search's, likewise.
+    """
+    parser.add_argument(
+        "--engine", metavar="PATH",
+        help="UCI engine (e.g. /usr/games/stockfish) whose scores of every move become evidence",
+    )
+    parser.add_argument(
+        "--engine-depth", type=int, default=8, metavar="D", help="fixed depth of the engine's analyses (default 8)"
+    )
     parser.add_argument(
         "--engine-timeout",
         type=float,
@@ -248,11 +256,18 @@ def add_ranker_arguments(parser: Any) -> None:
     parser.add_argument(
         "--families",
         metavar="LIST",
-        help=f"ranker: evidence families, some of {','.join(without_engine(FAMILIES))} (default: {','.join(DEFAULT_FAMILIES)}; "
+        help=f"ranker: evidence families, some of {','.join(without_engine(FAMILIES))} "
+        f"(default: {','.join(DEFAULT_FAMILIES)}; "
         f"--engine adds {' and '.join(ENGINE_FAMILIES)})",
     )
-    parser.add_argument("--search-depth", type=int, default=DEFAULT_SEARCH_DEPTH, metavar="D", help=f"ranker: depth of the search scoring every move (default {DEFAULT_SEARCH_DEPTH})")
-    parser.add_argument("--train-positions", dest="ranker_positions", type=int, default=2000, metavar="N", help="ranker: training positions sampled (default 2000)")
+    parser.add_argument(
+        "--search-depth", type=int, default=DEFAULT_SEARCH_DEPTH, metavar="D",
+        help=f"ranker: depth of the search scoring every move (default {DEFAULT_SEARCH_DEPTH})",
+    )
+    parser.add_argument(
+        "--train-positions", dest="ranker_positions", type=int, default=2000, metavar="N",
+        help="ranker: training positions sampled (default 2000)",
+    )
     parser.add_argument(
         "--prior",
         default="population",
@@ -260,9 +275,19 @@ def add_ranker_arguments(parser: Any) -> None:
         help="ranker: pull towards the bundled population (default), no population, or the prior FILE that "
         "`iam prior build` wrote",
     )
-    parser.add_argument("--prior-strength", type=float, default=None, metavar="L", help="ranker: strength of that pull (default: the ranker's)")
-    parser.add_argument("--no-trees", action="store_true", help="ranker: leave out the population's residual trees (a linear score only)")
-    parser.add_argument("--reply-positions", type=int, default=0, metavar="N", help="ranker: also fit the cheap reply policy that `iam uci --exploit-reduce` reads, on N of the player's positions (default 0: none; 6000 takes about 4 s)")
+    parser.add_argument(
+        "--prior-strength", type=float, default=None, metavar="L",
+        help="ranker: strength of that pull (default: the ranker's)",
+    )
+    parser.add_argument(
+        "--no-trees", action="store_true",
+        help="ranker: leave out the population's residual trees (a linear score only)",
+    )
+    parser.add_argument(
+        "--reply-positions", type=int, default=0, metavar="N",
+        help="ranker: also fit the cheap reply policy that `iam uci --exploit-reduce` reads, on N of the player's "
+        "positions (default 0: none; its cost is measured in docs/results/exploitation.md)",
+    )
     parser.add_argument("--jobs", type=int, default=1, metavar="N", help="worker processes (default 1)")
     add_engine_arguments(parser)
 

@@ -41,7 +41,10 @@ def add_game_arguments(
     """
     default = " (default: the bundled games of --player, else Botvinnik's)" if optional else ""
     parser.add_argument("pgn", nargs="*", metavar="PGN", help=_PGN_HELP + default)
-    parser.add_argument("--pgn", dest="pgn_option", action="append", default=[], metavar="PGN", help="a PGN file, as the positional PGN (repeatable)")
+    parser.add_argument(
+        "--pgn", dest="pgn_option", action="append", default=[], metavar="PGN",
+        help="a PGN file, as the positional PGN (repeatable)",
+    )
     add_filter_arguments(parser, player_required=player_required, player_help=player_help)
 
 
@@ -72,7 +75,9 @@ def read_player_games(
     games_filter = filter_from_args(args)
     if games_filter.player != player:
         games_filter = replace(games_filter, player=player)
-    games, report = read_filtered(found, games_filter, quiet=quiet, check_names=given is not None, announce=not quiet, **options)
+    games, report = read_filtered(
+        found, games_filter, quiet=quiet, check_names=given is not None, announce=not quiet, **options
+    )
     return games, report, player, games_filter
 
 
@@ -117,21 +122,30 @@ def add_filter_arguments(parser: Any, *, player_required: bool = False, player_h
         help=(player_help or "player name as written in the PGN (case-insensitive, whole words)")
         + "; the spellings matched are printed, and names of different people refused (see --partial-names)",
     )
-    parser.add_argument("--alias", action="append", default=[], metavar="NAME", help="another spelling of the same player (repeatable)")
+    parser.add_argument(
+        "--alias", action="append", default=[], metavar="NAME", help="another spelling of the same player (repeatable)"
+    )
     parser.add_argument(
         "--partial-names",
         action="store_true",
         help="accept games of different people whose names --player matches (default: refused)",
     )
-    parser.add_argument("--color", choices=("white", "black", "any"), default="any", help="only the player's games with this colour (default any)")
+    parser.add_argument(
+        "--color", choices=("white", "black", "any"), default="any",
+        help="only the player's games with this colour (default any)",
+    )
     add_header_filter_arguments(parser)
 
 
 def add_header_filter_arguments(parser: Any) -> None:
     """Add the conditions on a game's headers and length, for commands whose player is not named
     (``--since --until --event --opponent --time-control --rating --min-plies``)."""
-    parser.add_argument("--since", metavar="YYYY[.MM[.DD]]", help="only games played on or after this date (default: any date)")
-    parser.add_argument("--until", metavar="YYYY[.MM[.DD]]", help="only games played on or before this date (default: any date)")
+    parser.add_argument(
+        "--since", metavar="YYYY[.MM[.DD]]", help="only games played on or after this date (default: any date)"
+    )
+    parser.add_argument(
+        "--until", metavar="YYYY[.MM[.DD]]", help="only games played on or before this date (default: any date)"
+    )
     parser.add_argument("--event", metavar="TEXT", help="only games whose Event contains TEXT (case-insensitive)")
     parser.add_argument("--opponent", metavar="NAME", help="only games against this opponent (whole words)")
     parser.add_argument(
@@ -140,7 +154,9 @@ def add_header_filter_arguments(parser: Any) -> None:
         help="only games of this class, classical, rapid, blitz or bullet (from the TimeControl tag: base + 40 "
         "increments), or with exactly this TimeControl tag (e.g. 180+2)",
     )
-    parser.add_argument("--rating", metavar="MIN-MAX", help="only games where the player's rating (WhiteElo/BlackElo) is in MIN-MAX")
+    parser.add_argument(
+        "--rating", metavar="MIN-MAX", help="only games where the player's rating (WhiteElo/BlackElo) is in MIN-MAX"
+    )
     parser.add_argument("--min-plies", type=int, metavar="N", help="only games of at least N plies (half-moves)")
 
 

@@ -30,8 +30,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--cache", default="iam-engine-cache.sqlite", metavar="FILE",
         help="SQLite file keeping the analyses for reuse, shared by every worker (default iam-engine-cache.sqlite)",
     )
-    parser.add_argument("--all-moves", action="store_true", help="analyse both sides' moves (default: the player's only)")
-    parser.add_argument("--task-positions", type=int, default=16, metavar="N", help="positions per task sent to a worker (default 16)")
+    parser.add_argument(
+        "--all-moves", action="store_true", help="analyse both sides' moves (default: the player's only)"
+    )
+    parser.add_argument(
+        "--task-positions", type=int, default=16, metavar="N", help="positions per task sent to a worker (default 16)"
+    )
     parser.add_argument("--jobs", type=int, default=1, metavar="N", help="worker processes (default 1)")
     add_scheduler_argument(parser)
     parser.add_argument("--out", required=True, metavar="FILE", help="the CSV file to write, one row per analysed move")

@@ -56,8 +56,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "-log2(belief of the move played) in bits (beliefs below 1e-4 count as 1e-4). Written as PGN "
         "comments to --out (default: stdout) and as a table (on stderr when the PGN goes to stdout).",
     )
-    parser.add_argument("pgn", nargs="*", metavar="PGN", help="PGN files with the games to annotate (one game or several)")
-    parser.add_argument("--pgn", dest="pgn_option", action="append", default=[], metavar="PGN", help="a PGN file, as the positional PGN (repeatable)")
+    parser.add_argument(
+        "pgn", nargs="*", metavar="PGN", help="PGN files with the games to annotate (one game or several)"
+    )
+    parser.add_argument(
+        "--pgn", dest="pgn_option", action="append", default=[], metavar="PGN",
+        help="a PGN file, as the positional PGN (repeatable)",
+    )
     parser.add_argument("--model", required=True, metavar="MODEL", help="model file written by 'iam train'")
     side = parser.add_mutually_exclusive_group()
     side.add_argument("--player", help="annotate the moves of the side with this name (default: the model's player)")
@@ -76,26 +81,18 @@ def run(args: argparse.Namespace) -> int:
     skipped: Counter[str] = Counter()
     games = [game for path in paths for game in read_pgn_games(path, skipped)]
     model = load_predictor(args.model, resources=ranker_resources(args))
-    annotated: list[tuple[chess.pgn.Game, list[AnnotatedMove]]] = []
     try:
-        for number, game in enumerate(games):
-            color, reason = _side(game, args, model.player_)
-            if color is None:
-                skipped[reason] += 1
-                continue
-            annotated.append((game, annotate_game(model, game, color, number=number)))
+        annotated = _annotate_games(model, games, args, skipped)
     finally:
         model.close()
     if not annotated:
         raise DataError(f"no game to annotate ({'; '.join(f'{r}: {c}' for r, c in skipped.items())})")
     pgn_text = "".join(f"{game}\n\n" for game, _ in annotated)
     if args.out:
-        try:
-            Path(args.out).write_text(pgn_text, encoding="utf-8")
-        except OSError as exc:
-            raise DataError(f"cannot write {args.out}: {exc.strerror or exc}") from None
+        _write_pgn(args.out, pgn_text)
     if args.json:
-        print_json({"model": args.model, "games": [_game_dict(game, moves) for game, moves in annotated], "skipped": dict(skipped)})
+        games_json = [_game_dict(game, moves) for game, moves in annotated]
+        print_json({"model": args.model, "games": games_json, "skipped": dict(skipped)})
     else:
         if not args.out:
             print(pgn_text, end="")
@@ -106,6 +103,28 @@ def run(args: argparse.Namespace) -> int:
     if args.out and not args.json:
         print(f"annotated games written to {args.out}", file=sys.stderr)
     return 0
+
+
+def _annotate_games(
+    model, games: list[chess.pgn.Game], args: argparse.Namespace, skipped: Counter[str]
+) -> list[tuple[chess.pgn.Game, list[AnnotatedMove]]]:
+    """Every game with its annotated moves; a game whose side cannot be told is counted in ``skipped``."""
+    annotated: list[tuple[chess.pgn.Game, list[AnnotatedMove]]] = []
+    for number, game in enumerate(games):
+        color, reason = _side(game, args, model.player_)
+        if color is None:
+            skipped[reason] += 1
+            continue
+        annotated.append((game, annotate_game(model, game, color, number=number)))
+    return annotated
+
+
+def _write_pgn(path: str, text: str) -> None:
+    """Write the annotated games to ``path`` (DataError when it cannot be written)."""
+    try:
+        Path(path).write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise DataError(f"cannot write {path}: {exc.strerror or exc}") from None
 
 
 def annotate_game(model, game: chess.pgn.Game, color: chess.Color, *, number: int = 0) -> list[AnnotatedMove]:
@@ -143,7 +162,11 @@ def _side(game: chess.pgn.Game, args: argparse.Namespace, model_player: str) -> 
     if args.color:
         return args.color == "white", ""
     name = args.player or model_player
-    sides = [color for color, tag in ((chess.WHITE, "White"), (chess.BLACK, "Black")) if name_matches(name, game.headers.get(tag, ""))]
+    sides = [
+        color
+        for color, tag in ((chess.WHITE, "White"), (chess.BLACK, "Black"))
+        if name_matches(name, game.headers.get(tag, ""))
+    ]
     if len(sides) == 1:
         return sides[0], ""
     if not sides:
@@ -164,7 +187,8 @@ def _table(annotated: list[tuple[chess.pgn.Game, list[AnnotatedMove]]]) -> str:
         for move in moves:
             expected = move.expected or "-"
             lines.append(
-                f"{move.label:<12} {move.belief:6.2f}  {expected:<8} {move.expected_belief:6.2f}  {move.surprise:5.1f} bits"
+                f"{move.label:<12} {move.belief:6.2f}  {expected:<8} "
+                f"{move.expected_belief:6.2f}  {move.surprise:5.1f} bits"
             )
         lines.append("")
     return "\n".join(lines)

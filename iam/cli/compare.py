@@ -1,4 +1,7 @@
-"""``iam compare``: every predictor retrained at several training sizes, one held-out table (bundled Botvinnik by default)."""
+"""``iam compare``: every predictor retrained at several training sizes, one held-out table.
+
+The bundled Botvinnik games by default.
+"""
 
 from __future__ import annotations
 
@@ -33,10 +36,13 @@ DESCRIPTION = (
     "Retrain every predictor on the first N training games of a player for several N (game i is a test "
     "game when i % 5 == 4), predict every move of the player in the test games, and report coverage, "
     "top-1/top-3 accuracy, calibration and the belief-band table of each. Costly: one training per "
-    "predictor and size, and every test position scored by each (the default, every predictor at four sizes "
-    "on all the bundled player's test positions, takes hours on a 2-core laptop; --train-games all --predictor "
-    "ranker --max-positions 500 --search-depth 2 --train-positions 500 some minutes)."
+    "predictor and size, and every test position scored by each; --train-games, --predictor, --max-positions, "
+    "--search-depth and --train-positions bound the work (measured in docs/results/ranker.md)."
 )
+_SUMMARY_COLUMNS = (
+    "predictor", "train_games", "coverage", "top1", "top1_95", "top3", "ece", "brier", "log_loss", "log_loss_95"
+)
+"""The summary table's columns, in order (those a report has)."""
 PLAYER_HELP = (
     "player name (default: Botvinnik); without PGN, the bundled file of this player if there is one "
     "(Botvinnik, Capablanca, Alekhine, Lasker, Smyslov, Spassky), else Botvinnik's file"
@@ -66,9 +72,18 @@ def add_compare_arguments(parser: argparse.ArgumentParser) -> None:
         help="predictors compared, some of iam,ranker,ranker+engine,search-best,engine-best,opening-memory,random "
         "(default all: those needing an engine only with --engine)",
     )
-    parser.add_argument("--belief", choices=("learned", "rules"), default="learned", help="iam: the belief to evaluate (default learned)")
-    parser.add_argument("--max-positions", type=int, metavar="N", help="score at most N test positions: whole test games sampled with --seed (default: all)")
-    parser.add_argument("--seed", type=int, default=0, help="random seed of the models' position samples and of --max-positions (default 0)")
+    parser.add_argument(
+        "--belief", choices=("learned", "rules"), default="learned",
+        help="iam: the belief to evaluate (default learned)",
+    )
+    parser.add_argument(
+        "--max-positions", type=int, metavar="N",
+        help="score at most N test positions: whole test games sampled with --seed (default: all)",
+    )
+    parser.add_argument(
+        "--seed", type=int, default=0,
+        help="random seed of the models' position samples and of --max-positions (default 0)",
+    )
     add_ranker_arguments(parser)
     parser.set_defaults(jobs=1)
     add_scheduler_argument(parser)
@@ -181,7 +196,15 @@ def _intervals(report, *, seed: int) -> list[dict[str, list[float]]]:
     return found
 
 
-def _markdown(report, ingest, elapsed: float, intervals: list[dict] | None = None, *, title: str = "held-out evaluation", scored: str = "test ") -> str:
+def _markdown(
+    report,
+    ingest,
+    elapsed: float,
+    intervals: list[dict] | None = None,
+    *,
+    title: str = "held-out evaluation",
+    scored: str = "test ",
+) -> str:
     """The readable report: summary figures and the belief-band table (hits/predictions and rate)."""
     summary = report.summary_frame()
     if intervals:
@@ -196,7 +219,7 @@ def _markdown(report, ingest, elapsed: float, intervals: list[dict] | None = Non
         f"{report.test_games} {scored}games, {int(summary['test_positions'].iloc[0])} {scored}positions "
         f"(games read: {ingest.used}, skipped: {ingest.skipped_total}); {elapsed:.0f} s",
         "",
-        summary[[c for c in ("predictor", "train_games", "coverage", "top1", "top1_95", "top3", "ece", "brier", "log_loss", "log_loss_95") if c in summary]]
+        summary[[c for c in _SUMMARY_COLUMNS if c in summary]]
         .astype({"train_games": str})
         .to_markdown(index=False, floatfmt=".3f"),
         "",

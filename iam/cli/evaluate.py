@@ -14,7 +14,10 @@ from iam.errors import DataError
 from iam.measure.evaluation import EvaluationReport, EvaluationRun, sample_test_games, score_games, score_positions
 from iam.measure.predictors import is_model_file, load_predictor
 
-_DEPRECATED = "iam: note: 'iam evaluate PGN' is now 'iam compare PGN'; 'iam evaluate' without a model file goes on working for one version"
+_DEPRECATED = (
+    "iam: note: 'iam evaluate PGN' is now 'iam compare PGN'; 'iam evaluate' without a model file goes on working "
+    "for one version"
+)
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -70,23 +73,15 @@ def evaluate_model(args: argparse.Namespace) -> int:
         model.close()
     elapsed = time.perf_counter() - started
     kind = model.kind
-    report = EvaluationReport(
-        player=player, test_games=len(games), runs=[EvaluationRun(train_games=model.n_games_, records=records, predictor=kind)]
-    )
+    scored = EvaluationRun(train_games=model.n_games_, records=records, predictor=kind)
+    report = EvaluationReport(player=player, test_games=len(games), runs=[scored])
     intervals = compare._intervals(report, seed=args.seed)
     payload = {"model": str(model_path), **report.to_dict()}
     for run_, cis in zip(payload["runs"], intervals):
         run_.update(cis)
     text = compare._markdown(report, ingest, elapsed, intervals, title=f"{model_path} on the given games", scored="")
     if folder is not None:
-        try:
-            report.summary_frame().to_csv(folder / "summary.csv", index=False)
-            report.band_frame().to_csv(folder / "bands.csv", index=False)
-            report.position_frame().to_csv(folder / "positions.csv", index=False)
-            (folder / "evaluation.json").write_text(compare._json_text(payload))
-            (folder / "evaluation.md").write_text(text)
-        except OSError as exc:
-            raise DataError(f"cannot write to {folder}: {exc.strerror or exc}") from None
+        compare._write(folder, report, payload, text)
     if args.json:
         print_json(payload)
     else:

@@ -22,7 +22,8 @@ from iam.errors import IAMError
 __all__ = ["EXPERIMENTS", "experiments", "register", "run"]
 
 EXPERIMENTS = (
-    "node_counts", "belief_bands", "learning_curve", "ply_gain", "guidance_tuning", "ablation", "stylometry", "exploit", "prepare", "ponder",
+    "node_counts", "belief_bands", "learning_curve", "ply_gain", "guidance_tuning", "ablation", "stylometry",
+    "exploit", "prepare", "ponder",
 )
 """The modules of :mod:`iam.cli.experiments`, in the order ``iam experiment --help`` lists them."""
 

@@ -38,18 +38,50 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "games with --players, else --temperature) and show the positions that weighed most for the winner.",
     )
     parser.add_argument("games", nargs="+", metavar="GAMES", help="PGN files with the games to identify")
-    parser.add_argument("--models", nargs="+", metavar="MODEL", help="candidate model files (all IAM models or all move rankers)")
-    parser.add_argument("--players", nargs="+", metavar="NAME", help="candidates trained now on their training games (with --pgn)")
-    parser.add_argument("--pgn", nargs="+", metavar="PGN", help="with --players: one PGN file per player, or one file holding them all")
-    parser.add_argument("--predictor", choices=("ranker", "iam"), default="ranker", help="with --players: the kind of model trained (default ranker)")
-    parser.add_argument("--train-games", type=int, metavar="N", help="with --players: at most the first N fitting games per player")
-    parser.add_argument("--train-positions", type=int, default=2000, metavar="N", help="with --players: training positions per ranker (default 2000)")
-    parser.add_argument("--side", choices=("white", "black", "auto"), default="auto", help="whose moves: White's, Black's, or (auto) the player named in every game")
-    parser.add_argument("--temperature", type=float, metavar="T", help="with --models: temperature of the probabilities (default 1: plain Bayes, over-confident)")
-    parser.add_argument("--max-positions", type=int, metavar="N", help="score at most N positions per game (a seeded sample)")
-    parser.add_argument("--no-repertoire", action="store_true", help="score every position by the models, the openings too (default: positions a candidate remembers by the candidates' repertoires)")
-    parser.add_argument("--model-weight", type=float, default=MODEL_WEIGHT, metavar="W", help=f"weight of the models' log-likelihoods where no candidate remembers the position (default {MODEL_WEIGHT}; 1: plain likelihood)")
-    parser.add_argument("--top", type=int, default=5, metavar="N", help="show the N positions that weighed most (default 5)")
+    parser.add_argument(
+        "--models", nargs="+", metavar="MODEL", help="candidate model files (all IAM models or all move rankers)"
+    )
+    parser.add_argument(
+        "--players", nargs="+", metavar="NAME", help="candidates trained now on their training games (with --pgn)"
+    )
+    parser.add_argument(
+        "--pgn", nargs="+", metavar="PGN", help="with --players: one PGN file per player, or one file holding them all"
+    )
+    parser.add_argument(
+        "--predictor", choices=("ranker", "iam"), default="ranker",
+        help="with --players: the kind of model trained (default ranker)",
+    )
+    parser.add_argument(
+        "--train-games", type=int, metavar="N", help="with --players: at most the first N fitting games per player"
+    )
+    parser.add_argument(
+        "--train-positions", type=int, default=2000, metavar="N",
+        help="with --players: training positions per ranker (default 2000)",
+    )
+    parser.add_argument(
+        "--side", choices=("white", "black", "auto"), default="auto",
+        help="whose moves: White's, Black's, or (auto) the player named in every game",
+    )
+    parser.add_argument(
+        "--temperature", type=float, metavar="T",
+        help="with --models: temperature of the probabilities (default 1: plain Bayes, over-confident)",
+    )
+    parser.add_argument(
+        "--max-positions", type=int, metavar="N", help="score at most N positions per game (a seeded sample)"
+    )
+    parser.add_argument(
+        "--no-repertoire", action="store_true",
+        help="score every position by the models, the openings too (default: positions a candidate remembers by the "
+        "candidates' repertoires)",
+    )
+    parser.add_argument(
+        "--model-weight", type=float, default=MODEL_WEIGHT, metavar="W",
+        help="weight of the models' log-likelihoods where no candidate remembers the position (default "
+        f"{MODEL_WEIGHT}; 1: plain likelihood)",
+    )
+    parser.add_argument(
+        "--top", type=int, default=5, metavar="N", help="show the N positions that weighed most (default 5)"
+    )
     parser.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
     parser.add_argument("--jobs", type=int, default=1, metavar="N", help="worker processes (default 1)")
     add_scheduler_argument(parser)
@@ -71,8 +103,14 @@ def run(args: argparse.Namespace) -> int:
         raise DataError(f"no game to identify is left by the filters ({'; '.join(report.summary_lines()[1:])})")
     names, models, temperature, fitted = _candidates(args, jobs)
     try:
-        bar = None if args.quiet else (lambda items, total: progress(items, total=total, desc="scoring", unit=" pieces"))
-        result = identify(games, models, names, temperature=temperature, cap=args.max_positions, repertoire=not args.no_repertoire, model_weight=args.model_weight, search_cache=args.search_cache, jobs=jobs, scheduler=args.scheduler, progress=bar)
+        bar = None if args.quiet else (
+            lambda items, total: progress(items, total=total, desc="scoring", unit=" pieces")
+        )
+        result = identify(
+            games, models, names, temperature=temperature, cap=args.max_positions, repertoire=not args.no_repertoire,
+            model_weight=args.model_weight, search_cache=args.search_cache, jobs=jobs, scheduler=args.scheduler,
+            progress=bar,
+        )
     except ValueError as exc:
         raise DataError(str(exc)) from None
     finally:
@@ -97,7 +135,13 @@ def _check_options(args: argparse.Namespace) -> None:
         raise DataError("--temperature must be a positive number, and is fitted on development games with --players")
     if not 0 <= args.model_weight < float("inf"):
         raise DataError("--model-weight must be a number of at least 0")
-    for option, value in (("--max-positions", args.max_positions), ("--top", args.top), ("--train-positions", args.train_positions), ("--train-games", args.train_games)):
+    counts = (
+        ("--max-positions", args.max_positions),
+        ("--top", args.top),
+        ("--train-positions", args.train_positions),
+        ("--train-games", args.train_games),
+    )
+    for option, value in counts:
         if value is not None and value < 1:
             raise DataError(f"{option} must be at least 1")
 
@@ -123,7 +167,10 @@ def _candidates(args: argparse.Namespace, jobs: int) -> tuple[list[str], list, f
         model_weight=args.model_weight,
         train_games=args.train_games,
         train_positions=args.train_positions,
-        engine=EngineSettings(args.engine, args.engine_depth, args.engine_cache, args.engine_timeout) if args.engine else None,
+        engine=(
+            EngineSettings(args.engine, args.engine_depth, args.engine_cache, args.engine_timeout)
+            if args.engine else None
+        ),
         search_cache=args.search_cache,
         seed=args.seed,
         jobs=jobs,
@@ -139,7 +186,10 @@ def _candidates(args: argparse.Namespace, jobs: int) -> tuple[list[str], list, f
 def _print(result, report, player: str, fitted: bool, args: argparse.Namespace) -> None:
     table = result.table()
     decisive = result.decisive_positions(args.top)
-    how = "fitted on development games" if fitted else ("given" if args.temperature else "1, not fitted: probabilities are over-confident")
+    how = (
+        "fitted on development games" if fitted
+        else ("given" if args.temperature else "1, not fitted: probabilities are over-confident")
+    )
     if args.json:
         print_json(
             {
@@ -155,10 +205,16 @@ def _print(result, report, player: str, fitted: bool, args: argparse.Namespace) 
             }
         )
         return
-    print(f"{len(set(result.games))} games, {result.moves} moves of {player} scored; temperature {result.temperature:.3g} ({how})")
+    print(
+        f"{len(set(result.games))} games, {result.moves} moves of {player} scored; temperature "
+        f"{result.temperature:.3g} ({how})"
+    )
     print(table.to_markdown(index=False, floatfmt=".4g"))
     if len(decisive):
         winner, runner = table["candidate"].iloc[0], table["candidate"].iloc[1]
         print(f"\npositions that weighed most for {winner} against {runner}:")
         for row in decisive.itertuples():
-            print(f"  game {row.game + 1}, move {row.move_number}: {row.played}  {row.winner_probability:.1%} against {row.runner_up_probability:.1%}  ({row.fen})")
+            print(
+                f"  game {row.game + 1}, move {row.move_number}: {row.played}  {row.winner_probability:.1%} against "
+                f"{row.runner_up_probability:.1%}  ({row.fen})"
+            )

@@ -28,7 +28,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "as SVG boards.",
     )
     parser.add_argument("model", metavar="MODEL", help="model file written by 'iam train'")
-    parser.add_argument("--top", type=int, default=10, metavar="N", help="how many chunks (and ranker weights) to list (default 10)")
+    parser.add_argument(
+        "--top", type=int, default=10, metavar="N", help="how many chunks (and ranker weights) to list (default 10)"
+    )
     parser.add_argument("--svg", metavar="DIR", help="draw each listed chunk as DIR/chunk-<rank>.svg")
     parser.add_argument("--json", action="store_true", help="print JSON")
     parser.set_defaults(run=run)
@@ -46,6 +48,7 @@ def run(args: argparse.Namespace) -> int:
         if args.json:
             print_json({"ranker": ranker})
         else:
+            assert ranker is not None  # only a move ranker lacks a chunk model, and it has a summary
             print(_ranker_text(ranker))
             print("\nno chunks: the model has no habits family (no IAM model inside)")
         return 0
@@ -123,6 +126,8 @@ def ranker_summary(model: MoveRanker, *, top: int = 10) -> dict:
     effects = {name: weight * spread for (name, weight), spread in zip(model.weights().items(), model.scale_.tolist())}
     strongest = sorted(effects.items(), key=lambda item: -abs(item[1]))[:top]
     memory = model.iam_.rote_ if model.iam_ is not None else None
+    book = model.book_
+    assert book is not None  # a fitted ranker holds the population's book (empty without a prior)
     return {
         "player": model.player_,
         "training_games": model.n_games_,
@@ -135,7 +140,7 @@ def ranker_summary(model: MoveRanker, *, top: int = 10) -> dict:
         "residual_trees": model.trees_.trees if model.trees_ is not None else 0,
         "prior": model.prior,
         "opening_memory": None if memory is None else {"sequences": len(memory), "positions": len(memory.positions)},
-        "book_positions": len({epd for book in model.book_.masters.values() for epd in book}),
+        "book_positions": len({epd for master in book.masters.values() for epd in master}),
         "strongest_evidence": [
             {"feature": name, "words": feature_words(name), "effect": effect, "weight": model.weights()[name]}
             for name, effect in strongest
@@ -152,9 +157,13 @@ def _ranker_text(summary: dict) -> str:
         f"{summary['training_positions']} positions",
         f"evidence: {families}",
         f"search depth {summary['search_depth']} plies; prior: {summary['prior']}"
-        + (f", plus the population's {summary['residual_trees']} correction trees" if summary["residual_trees"] else ""),
+        + (
+            f", plus the population's {summary['residual_trees']} correction trees"
+            if summary["residual_trees"] else ""
+        ),
         f"calibration: temperature {summary['temperature']:.2f}, top belief recalibrated with slope "
-        f"{calibration['slope']:.2f} and offset {calibration['offset']:+.2f}; training log loss {summary['training_log_loss']:.3f}",
+        f"{calibration['slope']:.2f} and offset {calibration['offset']:+.2f}; training log loss "
+        f"{summary['training_log_loss']:.3f}",
         "opening memory: "
         + ("none" if memory is None else f"{memory['positions']} positions, {memory['sequences']} move sequences")
         + f"; other masters' book: {summary['book_positions']} positions",

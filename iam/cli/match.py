@@ -78,9 +78,14 @@ def run(args: argparse.Namespace) -> int:
         command_a, command_b = engine_command(args.engine_a, known=known), engine_command(args.engine_b, known=known)
         openings = load_openings(args.openings) if args.openings else []
         bar = progress(range(args.games), quiet=args.quiet, desc="games", total=args.games)
+
+        def advance(_record: object) -> None:
+            """Move the progress bar on by a game."""
+            next(bar, None)
+
         estimate, records, names = play_match(
             command_a, command_b, games=args.games, limit=limit, openings=openings,
-            on_game=lambda record: next(bar, None), move_timeout=args.timeout,
+            on_game=advance, move_timeout=args.timeout,
             options_a=options_a, options_b=options_b, clock=clock,
         )
     except MatchError as exc:
@@ -166,20 +171,26 @@ def _options(pairs: list[str], flag: str) -> dict[str, str]:
 def report_lines(estimate, names: tuple[str, str]) -> list[str]:
     """The match's result as match runners print it: W/D/L, score, draw ratio, Elo with its interval, LOS."""
     lines = [
-        f"{names[0]} vs {names[1]}: {estimate.games} games, W {estimate.wins} / D {estimate.draws} / L {estimate.losses}",
+        f"{names[0]} vs {names[1]}: {estimate.games} games, W {estimate.wins} / D {estimate.draws} / L "
+        f"{estimate.losses}",
         f"score {estimate.wins + estimate.draws / 2:g}/{estimate.games} ({estimate.score:.1%}), "
         f"draw ratio {estimate.draws / estimate.games:.1%}",
     ]
     bound = _bound(estimate)
     if bound is None:
-        lines.append(f"Elo difference: {_fmt(estimate.elo)} (95% interval {_fmt(estimate.low)} to {_fmt(estimate.high)})")
+        lines.append(
+            f"Elo difference: {_fmt(estimate.elo)} (95% interval {_fmt(estimate.low)} to {_fmt(estimate.high)})"
+        )
     else:
         everything = "every" if bound["side"] == ">" else "no"
         lines.append(
             f"Elo difference: {bound['side']} {_fmt(bound['value'])} (one-sided 95% bound: {names[0]} won {everything} "
             "game, so the difference has no finite estimate)"
         )
-    lines.append(f"LOS: {likelihood_of_superiority(estimate.wins, estimate.losses):.1%} (likelihood that {names[0]} is the stronger)")
+    lines.append(
+        f"LOS: {likelihood_of_superiority(estimate.wins, estimate.losses):.1%} (likelihood that {names[0]} is the "
+        "stronger)"
+    )
     return lines
 
 

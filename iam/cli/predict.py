@@ -28,13 +28,22 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument("model", metavar="MODEL", help="model file written by 'iam train'")
     parser.add_argument("--fen", help="starting position (default: the standard start)")
-    parser.add_argument("--moves", nargs="*", default=[], metavar="MOVE", help="moves played from --fen, in SAN or UCI (d4 Nf6 c4, or d2d4 g8f6 ...)")
-    parser.add_argument("--pgn", metavar="GAME", help="predict the move after this game's last move (the first game of the file)")
-    parser.add_argument("--ply", type=int, metavar="N", help="with --pgn: the position after the game's first N plies (half-moves; default: all)")
+    parser.add_argument(
+        "--moves", nargs="*", default=[], metavar="MOVE",
+        help="moves played from --fen, in SAN or UCI (d4 Nf6 c4, or d2d4 g8f6 ...)",
+    )
+    parser.add_argument(
+        "--pgn", metavar="GAME", help="predict the move after this game's last move (the first game of the file)"
+    )
+    parser.add_argument(
+        "--ply", type=int, metavar="N",
+        help="with --pgn: the position after the game's first N plies (half-moves; default: all)",
+    )
     parser.add_argument("--top", type=int, default=5, metavar="K", help="show the K most believed moves (default 5)")
     parser.add_argument("--json", action="store_true", help="print JSON: fen and predictions with sources")
     parser.add_argument(
-        "--engine", metavar="PATH", help="the UCI engine a move ranker with engine evidence runs (a model file never names one)"
+        "--engine", metavar="PATH", help="the UCI engine a move ranker with engine evidence runs (a model file never "
+        "names one)"
     )
     parser.set_defaults(run=run)
 
@@ -86,7 +95,9 @@ def parse_move(board: chess.Board, text: str, ply: int) -> chess.Move:
     try:
         return board.parse_san(text)
     except chess.AmbiguousMoveError:
-        raise PositionError(f"ambiguous move {text} (ply {ply}) in {board.fen()}: give the piece's file or rank (e.g. Nbd2)") from None
+        raise PositionError(
+            f"ambiguous move {text} (ply {ply}) in {board.fen()}: give the piece's file or rank (e.g. Nbd2)"
+        ) from None
     except ValueError:
         pass
     try:
@@ -100,9 +111,13 @@ def parse_move(board: chess.Board, text: str, ply: int) -> chess.Move:
     return move
 
 
+_SAN = r"[KQRBN]?[a-h]?[1-8]?x?[a-h][1-8](=?[QRBN])?[+#]?|O-O(-O)?[+#]?|0-0(-0)?"
+"""How a SAN move is written (castling with letters O or digits 0)."""
+
+
 def _looks_like_a_move(text: str) -> bool:
     """Whether ``text`` is written like a SAN move (so refusing it means it is illegal here, not unreadable)."""
-    return re.fullmatch(r"[KQRBN]?[a-h]?[1-8]?x?[a-h][1-8](=?[QRBN])?[+#]?|O-O(-O)?[+#]?|0-0(-0)?", text.strip()) is not None
+    return re.fullmatch(_SAN, text.strip()) is not None
 
 
 def game_position(path: str, ply: int | None) -> chess.Board:

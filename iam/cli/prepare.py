@@ -37,23 +37,41 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("pgn", metavar="PGN", help="PGN file with his games")
     parser.add_argument("--player", required=True, help="player name as written in the PGN")
     parser.add_argument("--model", metavar="M", help="model file of him (default: fit a move ranker on his games, "
-                        f"search depth {DEFAULT_MODEL['search_depth']}, {DEFAULT_MODEL['max_positions']} positions of his first {MODEL_PLIES} plies; "
+                        f"search depth {DEFAULT_MODEL['search_depth']}, {DEFAULT_MODEL['max_positions']} positions of "
+                        f"his first {MODEL_PLIES} plies; "
                         "with --engine it also reads the engine's depth-1 glance at each move)")
     parser.add_argument("--model-cache", default="iam-model-cache", metavar="DIR",
-                        help="folder keeping the default model fitted on these games, so the next dossier from the same "
+                        help="folder keeping the default model fitted on these games, so the next dossier from the "
+                        "same "
                         "games reads it instead of fitting it again (default iam-model-cache)")
     parser.add_argument("--no-model-cache", action="store_true", help="fit the default model without keeping it")
-    parser.add_argument("--color", choices=("white", "black", "both"), default="both", help="his colour(s) to prepare against (default both)")
-    parser.add_argument("--engine", metavar="PATH", help="UCI engine judging positions (default: the toolkit's own search)")
+    parser.add_argument(
+        "--color", choices=("white", "black", "both"), default="both",
+        help="his colour(s) to prepare against (default both)",
+    )
+    parser.add_argument(
+        "--engine", metavar="PATH", help="UCI engine judging positions (default: the toolkit's own search)"
+    )
     parser.add_argument("--engine-depth", type=int, default=12, metavar="D", help="engine depth (default 12)")
     parser.add_argument("--engine-cache", default="iam-engine-cache.sqlite", metavar="FILE",
                         help="SQLite file keeping the engine's analyses (default iam-engine-cache.sqlite)")
     add_engine_lines(parser)
-    parser.add_argument("--search-depth", type=int, default=2, metavar="D", help="depth of the toolkit's search without --engine (default 2)")
-    parser.add_argument("--plies", type=int, default=12, metavar="N", help="plies from the start the tree and lines reach (default 12)")
-    parser.add_argument("--min-games", type=int, default=1, metavar="K", help="refuse a colour with fewer than K of his games (default 1)")
+    parser.add_argument(
+        "--search-depth", type=int, default=2, metavar="D",
+        help="depth of the toolkit's search without --engine (default 2)",
+    )
+    parser.add_argument(
+        "--plies", type=int, default=12, metavar="N", help="plies from the start the tree and lines reach (default 12)"
+    )
+    parser.add_argument(
+        "--min-games", type=int, default=1, metavar="K",
+        help="refuse a colour with fewer than K of his games (default 1)",
+    )
     add_belief_arguments(parser)
-    parser.add_argument("--habit-loss", type=int, default=50, metavar="CP", help="centipawns his usual move must lose to be a costly habit (default 50)")
+    parser.add_argument(
+        "--habit-loss", type=int, default=50, metavar="CP",
+        help="centipawns his usual move must lose to be a costly habit (default 50)",
+    )
     parser.add_argument("--seed", type=int, default=0, help="seed of the default model's fit")
     parser.add_argument("--jobs", type=int, default=1, metavar="N",
                         help="engine processes analysing positions at once, and processes fitting the default model; "
@@ -74,14 +92,17 @@ def run(args: argparse.Namespace) -> int:
         player=args.player, colors=colors, lines=LineSettings(plies=args.plies), min_games=args.min_games,
         habit_loss=args.habit_loss, engine=args.engine, engine_depth=args.engine_depth, **belief_fields(args),
         engine_lines=lines,
-        engine_cache=args.engine_cache if args.engine else None, search_depth=args.search_depth, jobs=jobs, quiet=args.quiet,
+        engine_cache=args.engine_cache if args.engine else None, search_depth=args.search_depth, jobs=jobs,
+        quiet=args.quiet,
     )
     folder = output_dir(args.out)
     _check_writable(folder)
     games, report = read_games([args.pgn], player=args.player, quiet=args.quiet)
     games = list(apply_filter(games, replace(filter_from_args(args), color="any"), report))
     if not games:
-        raise DataError(f"none of {args.player}'s games is left by the filters ({'; '.join(report.summary_lines()[1:])})")
+        raise DataError(
+            f"none of {args.player}'s games is left by the filters ({'; '.join(report.summary_lines()[1:])})"
+        )
     if not args.quiet:
         for line in report.summary_lines():
             print(line, file=sys.stderr)
@@ -89,15 +110,25 @@ def run(args: argparse.Namespace) -> int:
         model, name = load_predictor(args.model, resources=ranker_resources(args)), f"model file {args.model}"
     else:
         _check_colors(games, config)
-        engine = {"engine": config.engine, "engine_cache": config.engine_cache, "jobs": jobs}
+        engine, engine_cache = config.engine, config.engine_cache
         glance = ", and the engine's depth-1 glance at each move" if config.engine else ""
         if args.no_model_cache:
-            model = fit_default_model(games, args.player, seed=args.seed, quiet=args.quiet, **engine)
+            model = fit_default_model(
+                games, args.player, seed=args.seed, quiet=args.quiet, engine=engine, engine_cache=engine_cache,
+                jobs=jobs,
+            )
         else:
-            model, kept = cached_default_model(games, args.player, args.model_cache, seed=args.seed, quiet=args.quiet, **engine)
+            model, kept = cached_default_model(
+                games, args.player, args.model_cache, seed=args.seed, quiet=args.quiet, engine=engine,
+                engine_cache=engine_cache, jobs=jobs,
+            )
             if not args.quiet:
-                print(f"the default model: {'read from' if kept else 'fitted and kept in'} {args.model_cache}", file=sys.stderr)
-        name = (f"a move ranker fitted on the openings of his {len(games)} games (search depth {DEFAULT_MODEL['search_depth']}, "
+                print(
+                    f"the default model: {'read from' if kept else 'fitted and kept in'} {args.model_cache}",
+                    file=sys.stderr,
+                )
+        name = (f"a move ranker fitted on the openings of his {len(games)} games "
+                f"(search depth {DEFAULT_MODEL['search_depth']}, "
                 f"{DEFAULT_MODEL['max_positions']} positions of their first {MODEL_PLIES} plies{glance})")
     try:
         dossier = prepare(games, model, config, model_name=name)
@@ -108,13 +139,16 @@ def run(args: argparse.Namespace) -> int:
 
 
 def add_belief_arguments(parser: argparse.ArgumentParser) -> None:
-    """How his beliefs are built: the recency of his games, and the weights of the model beside the book and his games."""
+    """How his beliefs are built: the recency of his games, the model's weight beside the book and his games."""
     parser.add_argument("--half-life", type=float, default=HALF_LIFE_YEARS, metavar="YEARS",
-                        help=f"a game weighs 0.5 ** (years before his latest game / YEARS) (default {HALF_LIFE_YEARS:g})")
+                        help="a game weighs 0.5 ** (years before his latest game / YEARS) (default "
+                        f"{HALF_LIFE_YEARS:g})")
     parser.add_argument("--prior-strength", type=float, default=PRIOR_STRENGTH, metavar="A",
-                        help=f"games' weight of the belief his own games update where he has been (default {PRIOR_STRENGTH:g})")
+                        help="games' weight of the belief his own games update where he has been (default "
+                        f"{PRIOR_STRENGTH:g})")
     parser.add_argument("--population-strength", type=float, default=POPULATION_STRENGTH, metavar="B",
-                        help=f"games' weight of the model's belief beside the bundled masters' opening book (default {POPULATION_STRENGTH:g}); "
+                        help="games' weight of the model's belief beside the bundled masters' opening book (default "
+                        f"{POPULATION_STRENGTH:g}); "
                         "0 leaves the book out")
 
 
@@ -123,7 +157,9 @@ def belief_fields(args: argparse.Namespace) -> dict:
     if args.prior_strength <= 0:
         raise DataError(f"--prior-strength must be positive, not {args.prior_strength:g}")
     if args.population_strength < 0:
-        raise DataError(f"--population-strength must be at least 0 (0 leaves the book out), not {args.population_strength:g}")
+        raise DataError(
+            f"--population-strength must be at least 0 (0 leaves the book out), not {args.population_strength:g}"
+        )
     return {"half_life_years": args.half_life, "prior_strength": args.prior_strength,
             "population_strength": args.population_strength or None}
 
@@ -170,4 +206,7 @@ def _write(folder: Path, dossier) -> None:
         entries = write_book([move for side in dossier.sides for move in side.plan.our_moves()], folder / "book.bin")
     except OSError as exc:
         raise IAMError(f"cannot write to {folder}: {exc.strerror or exc}") from None
-    print(f"wrote dossier.html, dossier.md, dossier.json, lines.pgn and book.bin ({entries} entries) to {folder}", file=sys.stderr)
+    print(
+        f"wrote dossier.html, dossier.md, dossier.json, lines.pgn and book.bin ({entries} entries) to {folder}",
+        file=sys.stderr,
+    )

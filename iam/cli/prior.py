@@ -40,25 +40,58 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description="Fit a population prior: the population's book, move patterns and ranker weights "
         "(with each player left out), from the players' training games only.",
     )
-    build.add_argument("games", nargs="*", metavar="GAMES", help="game files: PGN (.pgn, .pgn.zst, .gz, .bz2, .xz) or Lichess-style Parquet")
-    build.add_argument("--bundled", action="store_true", help="the six bundled masters (as the shipped prior) instead of GAMES")
-    build.add_argument("--player", action="append", default=[], metavar="NAME", help="a player of the population (repeatable; default: the most frequent)")
-    build.add_argument("--players", type=int, default=8, metavar="N", help="without --player: the N most frequent players (default 8)")
-    build.add_argument("--min-games", type=int, default=20, metavar="K", help="without --player: only players with K games or more (default 20)")
+    build.add_argument(
+        "games", nargs="*", metavar="GAMES",
+        help="game files: PGN (.pgn, .pgn.zst, .gz, .bz2, .xz) or Lichess-style Parquet",
+    )
+    build.add_argument(
+        "--bundled", action="store_true", help="the six bundled masters (as the shipped prior) instead of GAMES"
+    )
+    build.add_argument(
+        "--player", action="append", default=[], metavar="NAME",
+        help="a player of the population (repeatable; default: the most frequent)",
+    )
+    build.add_argument(
+        "--players", type=int, default=8, metavar="N", help="without --player: the N most frequent players (default 8)"
+    )
+    build.add_argument(
+        "--min-games", type=int, default=20, metavar="K",
+        help="without --player: only players with K games or more (default 20)",
+    )
     build.add_argument("--max-games", type=int, metavar="G", help="at most each player's first G usable games")
     add_header_filter_arguments(build)
-    build.add_argument("--families", metavar="LIST", help="evidence families (default: the pure-Python ranker's; --engine adds its own)")
-    build.add_argument("--positions", type=int, default=1500, metavar="N", help="sampled training positions per player (default 1500)")
-    build.add_argument("--search-depth", default=str(DEFAULT_SEARCH_DEPTH), metavar="D[,D]", help=f"search depths to fit at (default {DEFAULT_SEARCH_DEPTH})")
+    build.add_argument(
+        "--families", metavar="LIST",
+        help="evidence families (default: the pure-Python ranker's; --engine adds its own)",
+    )
+    build.add_argument(
+        "--positions", type=int, default=1500, metavar="N", help="sampled training positions per player (default 1500)"
+    )
+    build.add_argument(
+        "--search-depth", default=str(DEFAULT_SEARCH_DEPTH), metavar="D[,D]",
+        help=f"search depths to fit at (default {DEFAULT_SEARCH_DEPTH})",
+    )
     add_engine_arguments(build)
     build.add_argument("--no-trees", action="store_true", help="fit no residual trees (LightGBM not needed)")
-    build.add_argument("--leave-out", choices=("each", "none"), default="each", help="also fit the population without each player (default each)")
-    build.add_argument("--update", metavar="FILE", help="a prior whose fits of the same families, left-out player and depth this build replaces")
+    build.add_argument(
+        "--leave-out", choices=("each", "none"), default="each",
+        help="also fit the population without each player (default each)",
+    )
+    build.add_argument(
+        "--update", metavar="FILE",
+        help="a prior whose fits of the same families, left-out player and depth this build replaces",
+    )
     build.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
     build.add_argument("--jobs", type=int, default=1, metavar="N", help="worker processes (default 1)")
     add_scheduler_argument(build)
-    build.add_argument("--chunk-mb", type=float, default=CHUNK_BYTES / 2**20, metavar="MB", help="MB of games per chunk a worker reads (default 8)")
-    build.add_argument("--out", required=True, metavar="FILE", help="the prior file to write (.json or .json.gz); its fits go beside it as _fits.csv")
+    build.add_argument(
+        "--chunk-mb", type=float, default=CHUNK_BYTES / 2**20, metavar="MB",
+        help="MB of games per chunk a worker reads (default 8)",
+    )
+    build.add_argument(
+        "--out", required=True, metavar="FILE",
+        help="the prior file to write (.json or .json.gz); its fits go beside it as _fits.csv",
+    )
     build.add_argument("--quiet", action="store_true", help="no progress bars")
     build.set_defaults(run=run)
 
@@ -68,13 +101,14 @@ def run(args: argparse.Namespace) -> int:
 
     settings, depths = _settings(args)
     execution = execution_from(usable_jobs(args.jobs), args.scheduler)
-    check_not_input(args.out, [*args.games, args.engine_cache, args.search_cache], "--out")  # --update FILE may be --out
+    # --update FILE may be --out
+    check_not_input(args.out, [*args.games, args.engine_cache, args.search_cache], "--out")
     started = time.perf_counter()
     if args.bundled:
         if args.games or args.player:
             raise DataError("--bundled takes no game files and no --player")
         masters = bundled_masters()
-        source = {"bundled": sorted(masters)}
+        source: dict[str, Any] = {"bundled": sorted(masters)}
     else:
         if not args.games:
             raise DataError("give game files, or --bundled for the bundled masters")
@@ -85,11 +119,20 @@ def run(args: argparse.Namespace) -> int:
         )
         for line in report.summary_lines():
             print(f"iam: {line}", file=sys.stderr)
-        source = {"files": [Path(path).name for path in args.games], "filters": _filters(games_filter), "read": report.to_dict()}
+        source = {
+            "files": [Path(path).name for path in args.games],
+            "filters": _filters(games_filter),
+            "read": report.to_dict(),
+        }
     source["players"] = {name: len(games) for name, games in masters.items()}
-    print(f"iam: population: {', '.join(f'{name} ({len(games)} games)' for name, games in masters.items())}", file=sys.stderr)
+    print(
+        f"iam: population: {', '.join(f'{name} ({len(games)} games)' for name, games in masters.items())}",
+        file=sys.stderr,
+    )
     bar = None if args.quiet else (lambda items, total: progress(items, total=total, desc="players", unit=" players"))
-    prior, fits = build_prior(masters, settings, depths, source=source, update=args.update, execution=execution, progress=bar)
+    prior, fits = build_prior(
+        masters, settings, depths, source=source, update=args.update, execution=execution, progress=bar
+    )
     save_prior(prior, args.out)
     fits.to_csv(fits_file(args.out), index=False)
     dropped = sum(prior.settings.get("dropped_test_games_of_others", {}).values())

@@ -31,34 +31,48 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="learn a model of a player from PGN files",
         description="Learn a model of a player from his games and write the model file (JSON; gzip when "
         "the name ends in .gz): by default the move ranker, which scores every legal move from all the "
-        "evidence (--predictor iam: the source notes' chunks and opening memory alone). Cost: the ranker's "
-        "time goes into its training positions, about half a second each at the default search depth 3 "
-        "on a 2-core laptop, so the default (2,000 positions, one process) takes about 8 to 16 minutes; "
-        "--search-depth 2 takes a fraction of that, and --search-depth 1 --train-positions 200 well "
-        "under a minute. A status line on stderr says what it learns from and when it is done.",
+        "evidence (--predictor iam: the source notes' chunks and opening memory alone). The ranker's "
+        "time goes into its training positions (--train-positions), each searched at --search-depth: fewer "
+        "positions or a shallower search train faster (the cost is measured in docs/results/ranker.md). "
+        "A status line on stderr says what it learns from and when it is done.",
     )
     add_game_arguments(parser, player_required=True)
-    parser.add_argument("--split", choices=("all", "train", "test"), default="all", help="held-out protocol: game i is a test game when i %% 5 == 4 (default all: test games included; "
-        "train before comparing with held-out figures)")
-    parser.add_argument("--max-games", type=int, metavar="N", help="use at most the first N games (after the other filters)")
-    parser.add_argument("--min-games", type=int, default=2, metavar="N", help="noise filter: keep chunks (and remembered move sequences) seen in at least N games (default 2)")
+    parser.add_argument(
+        "--split", choices=("all", "train", "test"), default="all",
+        help="held-out protocol: game i is a test game when i %% 5 == 4 (default all: test games included; "
+        "train before comparing with held-out figures)",
+    )
+    parser.add_argument(
+        "--max-games", type=int, metavar="N", help="use at most the first N games (after the other filters)"
+    )
+    parser.add_argument(
+        "--min-games", type=int, default=2, metavar="N",
+        help="noise filter: keep chunks (and remembered move sequences) seen in at least N games (default 2)",
+    )
     parser.add_argument(
         "--min-formed-games",
         type=int,
         default=2,
         metavar="N",
-        help="a stored chunk proposes moves only if the player formed it by a move in at least N games (default 2; 0 = no such filter)",
+        help="a stored chunk proposes moves only if the player formed it by a move in at least N games (default 2; 0 = "
+        "no such filter)",
     )
     parser.add_argument(
         "--predictor",
         choices=("ranker", "iam"),
         default="ranker",
-        help="ranker: every legal move scored from all the evidence (default); iam: the source notes' chunks and opening memory alone",
+        help="ranker: every legal move scored from all the evidence (default); iam: the source notes' chunks and "
+        "opening memory alone",
     )
-    parser.add_argument("--belief", choices=("learned", "rules"), default="learned", help="iam: learned weights and calibration (default), or the source notes' rules")
+    parser.add_argument(
+        "--belief", choices=("learned", "rules"), default="learned",
+        help="iam: learned weights and calibration (default), or the source notes' rules",
+    )
     add_ranker_arguments(parser)
     parser.add_argument("--seed", type=int, default=0, help="random seed of the belief's position sample")
-    parser.add_argument("-o", "--output", required=True, metavar="MODEL", help="model file to write (.json or .json.gz)")
+    parser.add_argument(
+        "-o", "--output", required=True, metavar="MODEL", help="model file to write (.json or .json.gz)"
+    )
     parser.add_argument("--json", action="store_true", help="print the summary as JSON")
     add_quiet(parser)
     parser.set_defaults(run=run)
@@ -81,7 +95,9 @@ def run(args: argparse.Namespace) -> int:
     started = time.perf_counter()
     if not args.quiet:  # a status line even when stderr is not a terminal: training takes minutes
         positions = sum(game.player_moves for game in games)
-        sampled = f", {min(positions, args.ranker_positions)} sampled for training" if args.predictor == "ranker" else ""
+        sampled = (
+            f", {min(positions, args.ranker_positions)} sampled for training" if args.predictor == "ranker" else ""
+        )
         print(
             f"iam: learning from {len(games)} game{'s' if len(games) != 1 else ''} "
             f"({positions} positions of the player{sampled}) ...",
@@ -119,13 +135,19 @@ def _train_iam(args: argparse.Namespace, games, report, output: Path, started: f
         return 0
     counts = model.chunk_counts_
     print("\n".join(report.summary_lines()))
-    print(f"positions (the player's moves): {model.n_positions_} ({model.colors_['white']} games as White, {model.colors_['black']} as Black)")
+    print(
+        f"positions (the player's moves): {model.n_positions_} ({model.colors_['white']} games as White, "
+        f"{model.colors_['black']} as Black)"
+    )
     print(
         f"chunks: {counts['occurrences']} occurrences of {counts['distinct']} distinct chunks; "
         f"{counts['after_noise_filter']} after the noise filter (>= {model.min_games} games); "
         f"{counts['stored']} stored (formed by a move in >= {model.min_formed_games} games)"
     )
-    print(f"rote memory: {len(model.rote_)} sequences, {len(model.rote_.positions)} positions; belief: {model.belief_kind_}")
+    print(
+        f"rote memory: {len(model.rote_)} sequences, {len(model.rote_.positions)} positions; belief: "
+        f"{model.belief_kind_}"
+    )
     for note in model.notes_:
         print(f"note: {note}")
     print(f"model written to {output} ({output.stat().st_size / 1024:.0f} KiB)")
@@ -142,7 +164,12 @@ def _train_ranker(args: argparse.Namespace, games, report, output: Path) -> int:
     """Fit and write a move ranker; print what it learned."""
     model = MoveRanker(**ranker_params(args), min_games=args.min_games, random_state=args.seed)
     try:
-        model.fit(games, resources=ranker_resources(args), progress=lambda tasks, total: progress(tasks, quiet=args.quiet, total=total, desc="features", unit=" parts"))
+        model.fit(
+            games, resources=ranker_resources(args),
+            progress=lambda tasks, total: progress(
+                tasks, quiet=args.quiet, total=total, desc="features", unit=" parts"
+            ),
+        )
     finally:
         model.close()
     model.save(output)
@@ -163,7 +190,10 @@ def _train_ranker(args: argparse.Namespace, games, report, output: Path) -> int:
         return 0
     print("\n".join(report.summary_lines()))
     trees = f", plus the population's {model.trees_.trees} residual trees" if model.trees_ is not None else ""
-    print(f"move ranker of {model.player_}: {model.n_positions_} training positions, families {', '.join(model.families_)}{trees}")
+    print(
+        f"move ranker of {model.player_}: {model.n_positions_} training positions, families "
+        f"{', '.join(model.families_)}{trees}"
+    )
     print("strongest weights: " + ", ".join(f"{feature_words(name)} {value:+.2f}" for name, value in weights[:8]))
     print(f"model written to {output} ({output.stat().st_size / 1024:.0f} KiB)")
     return 0

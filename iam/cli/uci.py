@@ -112,36 +112,14 @@ def _add_model_file_options(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     if args.old_temperature is not None:
-        print("iam: note: --temperature is renamed --sample-temperature (the old name goes in the next version)", file=sys.stderr)
-        args.sample_temperature = args.old_temperature
-    if args.player_color and not args.model:
-        raise IAMError("--player-color needs --model")
-    if args.exploit is not None and not args.model:
-        raise IAMError("--exploit needs --model (the model of the opponent to exploit)")
-    if args.exploit is not None and args.player_color:
-        raise IAMError("--exploit models the engine's opponent at every move; leave out --player-color")
-    if args.imitate and args.model:
-        raise IAMError("give either --model (search against the player) or --imitate (play like him)")
-    if args.imitate is None and (args.sample_temperature != 0.0 or args.seed != 0 or args.unsure_below != Imitation().unsure_below):
-        raise IAMError("--sample-temperature, --seed and --unsure-below need --imitate")
-    if not 0 < args.exploit_share < 1:
-        raise IAMError(f"--exploit-share takes a share between 0 and 1, not {args.exploit_share:g}")
-    if not 0 <= args.exploit_contempt < float("inf"):
-        raise IAMError(f"--exploit-contempt takes a finite number at least 0, not {args.exploit_contempt:g}")
-    if args.exploit_contempt and args.exploit is None:
-        raise IAMError("--exploit-contempt needs --exploit")
-    if not 0 <= args.exploit_reduce < 1:
-        raise IAMError(f"--exploit-reduce takes a belief in [0, 1), not {args.exploit_reduce:g}")
-    if args.exploit_reduce and args.exploit is None:
-        raise IAMError("--exploit-reduce needs --exploit")
-    try:
-        exploitation = Exploitation(weight=args.exploit, margin=args.exploit_margin, threshold=args.exploit_threshold) if args.exploit is not None else None
-        imitation = (
-            Imitation(temperature=args.sample_temperature, seed=args.seed, unsure_below=args.unsure_below)
-            if args.imitate else None
+        print(
+            "iam: note: --temperature is renamed --sample-temperature (the old name goes in the next version)",
+            file=sys.stderr,
         )
-    except ValueError as exc:
-        raise IAMError(str(exc)) from None
+        args.sample_temperature = args.old_temperature
+    _check_model_options(args)
+    _check_exploit_options(args)
+    exploitation, imitation = _search_settings(args)
     if args.book is not None:
         check_book(args.book)
     path = args.imitate or args.model
@@ -164,12 +142,60 @@ def run(args: argparse.Namespace) -> int:
     )
 
 
+def _check_model_options(args: argparse.Namespace) -> None:
+    """IAMError when the options naming model files, or those needing one, do not go together."""
+    if args.player_color and not args.model:
+        raise IAMError("--player-color needs --model")
+    if args.exploit is not None and not args.model:
+        raise IAMError("--exploit needs --model (the model of the opponent to exploit)")
+    if args.exploit is not None and args.player_color:
+        raise IAMError("--exploit models the engine's opponent at every move; leave out --player-color")
+    if args.imitate and args.model:
+        raise IAMError("give either --model (search against the player) or --imitate (play like him)")
+    if args.imitate is None and (
+        args.sample_temperature != 0.0 or args.seed != 0 or args.unsure_below != Imitation().unsure_below
+    ):
+        raise IAMError("--sample-temperature, --seed and --unsure-below need --imitate")
+
+
+def _check_exploit_options(args: argparse.Namespace) -> None:
+    """IAMError for an ``--exploit-*`` value out of range, or given without ``--exploit``."""
+    if not 0 < args.exploit_share < 1:
+        raise IAMError(f"--exploit-share takes a share between 0 and 1, not {args.exploit_share:g}")
+    if not 0 <= args.exploit_contempt < float("inf"):
+        raise IAMError(f"--exploit-contempt takes a finite number at least 0, not {args.exploit_contempt:g}")
+    if args.exploit_contempt and args.exploit is None:
+        raise IAMError("--exploit-contempt needs --exploit")
+    if not 0 <= args.exploit_reduce < 1:
+        raise IAMError(f"--exploit-reduce takes a belief in [0, 1), not {args.exploit_reduce:g}")
+    if args.exploit_reduce and args.exploit is None:
+        raise IAMError("--exploit-reduce needs --exploit")
+
+
+def _search_settings(args: argparse.Namespace) -> tuple[Exploitation | None, Imitation | None]:
+    """The exploiting search's and the imitation's settings from the options (IAMError when wrong)."""
+    try:
+        exploitation = (
+            Exploitation(weight=args.exploit, margin=args.exploit_margin, threshold=args.exploit_threshold)
+            if args.exploit is not None else None
+        )
+        imitation = (
+            Imitation(temperature=args.sample_temperature, seed=args.seed, unsure_below=args.unsure_below)
+            if args.imitate else None
+        )
+    except ValueError as exc:
+        raise IAMError(str(exc)) from None
+    return exploitation, imitation
+
+
 def check_book(path: str) -> None:
     """IAMError (one line) unless ``path`` is a readable polyglot book: whole 16-byte entries, at least one."""
     try:
         size = Path(path).stat().st_size
         if size == 0 or size % 16:
-            raise IAMError(f"{path} is not a polyglot opening book (its size, {size} bytes, is not a whole number of entries)")
+            raise IAMError(
+                f"{path} is not a polyglot opening book (its size, {size} bytes, is not a whole number of entries)"
+            )
         with chess.polyglot.open_reader(path) as reader:
             len(reader)
     except OSError as exc:

@@ -17,8 +17,8 @@ sees the position without the game's history, and its hash table and history are
 cleared (``ucinewgame``) before every position, so a position's scores do not depend on
 the game it came from or on what was analysed before it. That is also why a batch may
 be spread over several engine processes (``engines``), one position each at a time: the
-scores are the same whichever process gave them, and a batch takes about ``1/engines``
-of the time on as many cores.
+scores are the same whichever process gave them, and the engines share a batch's
+positions on as many cores.
 
     >>> import chess
     >>> with EngineAnalyser("/usr/games/stockfish", depth=4) as analyser:  # doctest: +SKIP
@@ -39,9 +39,10 @@ import threading
 import time
 import weakref
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import chess
 import chess.engine
@@ -118,8 +119,9 @@ class EngineAnalyser:
     The cache (a SQLite file, created when missing) is keyed by the position's EPD
     (pieces, side to move, castling rights, en passant square), the engine's UCI name
     (followed by ``multipv k`` for a partial analysis, so complete and partial analyses,
-    and partial ones of different widths, never mix) and the depth, and the engine is shown exactly that: the position alone, without the
-    game's move history and with the half-move clock at 0. So repetitions are ignored (a
+    and partial ones of different widths, never mix) and the depth, and the engine is
+    shown exactly that: the position alone, without the game's move history and with
+    the half-move clock at 0. So repetitions are ignored (a
     move that would repeat the position for the third time is scored as if it did not),
     and so is the fifty-move rule (Stockfish would otherwise damp its scores as the clock
     grows): a position scores the same whichever game, and whichever move of it, it
@@ -276,7 +278,9 @@ class EngineAnalyser:
             self._stop_engine(lane)
             raise self._failure(board, exc) from exc
 
-    def _analyse_spread(self, missing: dict[str, chess.Board], finished: Callable[[str, dict[chess.Move, int]], None]) -> None:
+    def _analyse_spread(
+        self, missing: dict[str, chess.Board], finished: Callable[[str, dict[chess.Move, int]], None]
+    ) -> None:
         """Analyse ``missing`` on up to ``engines`` engines at once, each taking the next position when done.
 
         Each engine runs in its own thread; this thread commits what they finish, in the
@@ -290,39 +294,19 @@ class EngineAnalyser:
         taking = threading.Lock()
         stop = threading.Event()
         results: queue.SimpleQueue = queue.SimpleQueue()
-
-        def work(lane: int) -> None:
-            try:
-                while not stop.is_set():
-                    with taking:
-                        item = next(todo, None)
-                    if item is None:
-                        break
-                    key, board = item
-                    try:
-                        results.put((key, self._score_moves(board, lane)))
-                    except BaseException as exc:  # handed to the committing thread, which raises it
-                        stop.set()
-                        results.put((key, exc))
-                        self._stop_engine(lane)
-                        break
-            finally:
-                results.put(None)
-
-        threads = [threading.Thread(target=work, args=(lane,), name=f"engine-{lane}", daemon=True) for lane in range(lanes)]
+        threads = [
+            threading.Thread(
+                target=self._work_lane,
+                args=(lane, todo, taking, stop, results),
+                name=f"engine-{lane}",
+                daemon=True,
+            )
+            for lane in range(lanes)
+        ]
         for thread in threads:
             thread.start()
-        failure: tuple[str, BaseException] | None = None
-        running = lanes
         try:
-            while running:
-                message = results.get()
-                if message is None:
-                    running -= 1
-                elif isinstance(message[1], BaseException):
-                    failure = failure or message
-                else:
-                    finished(*message)
+            failure = _commit_results(results, lanes, finished)
         except BaseException:  # interrupted, or a commit failed: the engines end with the positions in hand
             stop.set()
             for thread in threads:
@@ -336,6 +320,32 @@ class EngineAnalyser:
             if isinstance(exc, _ENGINE_FAILURES):
                 raise self._failure(missing[key], exc) from exc
             raise exc
+
+    def _work_lane(
+        self,
+        lane: int,
+        todo: Iterator[tuple[str, chess.Board]],
+        taking: threading.Lock,
+        stop: threading.Event,
+        results: queue.SimpleQueue,
+    ) -> None:
+        """One engine's thread: score the next position of ``todo`` into ``results`` until none is left or ``stop``."""
+        try:
+            while not stop.is_set():
+                with taking:
+                    item = next(todo, None)
+                if item is None:
+                    break
+                key, board = item
+                try:
+                    results.put((key, self._score_moves(board, lane)))
+                except BaseException as exc:  # handed to the committing thread, which raises it
+                    stop.set()
+                    results.put((key, exc))
+                    self._stop_engine(lane)
+                    break
+        finally:
+            results.put(None)
 
     def _failure(self, board: chess.Board, exc: BaseException) -> EngineError:
         """The one-line EngineError for an engine that failed on ``board``, with the positions finished so far."""
@@ -356,7 +366,7 @@ class EngineAnalyser:
         return MoveScores(scores=scores, depth=self.depth, lines=self.lines)
 
     def _score_moves(self, board: chess.Board, lane: int = 0) -> dict[chess.Move, int]:
-        """One MultiPV search over all legal moves (or the best ``lines``), then restricted searches for any it left out.
+        """One MultiPV search over all legal moves (or the best ``lines``), then restricted searches for the rest.
 
         The restricted searches run only when the engine caps MultiPV below what is
         wanted: a partial analysis then takes the best of the moves not yet scored, so it
@@ -415,6 +425,23 @@ class EngineAnalyser:
             engine, self._engines[index] = self._engines[index], None
             if engine is not None:
                 _quit(engine)
+
+
+def _commit_results(
+    results: queue.SimpleQueue, lanes: int, finished: Callable[[str, dict[chess.Move, int]], None]
+) -> tuple[str, BaseException] | None:
+    """Commit the analyses of ``lanes`` engine threads as they finish; the first failure, if any."""
+    failure: tuple[str, BaseException] | None = None
+    running = lanes
+    while running:
+        message = results.get()
+        if message is None:
+            running -= 1
+        elif isinstance(message[1], BaseException):
+            failure = failure or message
+        else:
+            finished(*message)
+    return failure
 
 
 def _commit_left(results: queue.SimpleQueue, finished: Callable[[str, dict[chess.Move, int]], None]) -> None:
@@ -538,7 +565,7 @@ _WAIT_STEP = 0.5
 
 
 def _analyse_until(
-    engine: chess.engine.SimpleEngine, deadline: float, board: chess.Board, limit: chess.engine.Limit, **options: object
+    engine: chess.engine.SimpleEngine, deadline: float, board: chess.Board, limit: chess.engine.Limit, **options: Any
 ) -> list[chess.engine.InfoDict]:
     """``engine.analyse(board, limit, **options)``, ended by ``deadline`` (a ``time.monotonic`` instant).
 
@@ -561,7 +588,9 @@ def _analyse_until(
         loop.set_exception_handler(on_error)
         task = asyncio.ensure_future(engine.protocol.analyse(board, limit, **options))
         try:
-            await asyncio.wait({task, broken}, timeout=max(0.0, deadline - time.monotonic()), return_when=asyncio.FIRST_COMPLETED)
+            await asyncio.wait(
+                {task, broken}, timeout=max(0.0, deadline - time.monotonic()), return_when=asyncio.FIRST_COMPLETED
+            )
         finally:
             loop.set_exception_handler(previous)
         if task.done():
@@ -581,6 +610,12 @@ def _analyse_until(
     except RuntimeError as exc:  # python-chess closed the engine's event loop when its process ended
         coroutine.close()
         raise chess.engine.EngineTerminatedError("the engine's process has ended") from exc
+    _await_analysis(future, loop, deadline)
+    return future.result()
+
+
+def _await_analysis(future: concurrent.futures.Future, loop: asyncio.AbstractEventLoop, deadline: float) -> None:
+    """Wait until ``future`` is done, or raise if the engine's ``loop`` stops or ``deadline`` is well past."""
     while not future.done():  # the loop may stop before it runs the analysis: then nothing would ever answer
         try:
             future.exception(timeout=_WAIT_STEP)
@@ -591,7 +626,6 @@ def _analyse_until(
             if time.monotonic() > deadline + _WAIT_STEP:
                 future.cancel()
                 raise TimeoutError from None
-    return future.result()
 
 
 def _multipv_limit(engine: chess.engine.SimpleEngine, wanted: int) -> int:

@@ -126,7 +126,10 @@ class AnalysisCache:
         self._database()
         if self.read_only and not getattr(self, "_said_read_only", False):
             self._said_read_only = True
-            print(f"iam: note: {self.label} {self.path} is read-only: what it holds is used, new results are not kept", file=sys.stderr)
+            print(
+                f"iam: note: {self.label} {self.path} is read-only: what it holds is used, new results are not kept",
+                file=sys.stderr,
+            )
         return self.read_only
 
     def _decode(self, key: str, text: str, board: chess.Board, lines: int | None = None) -> dict[chess.Move, int]:
@@ -171,8 +174,14 @@ class AnalysisCache:
             if self.path.is_dir():
                 raise self.error(f"{self.label} {self.path} is a folder, not a file")
             self._make_folder(self.path.parent)
-            self.read_only = self.path.is_file() and not (os.access(self.path, os.W_OK) and os.access(self.path.parent, os.W_OK))
-            connection = self._connect_read_only() if self.read_only else sqlite3.connect(self.path, timeout=_BUSY_TIMEOUT_S, isolation_level=None, check_same_thread=False)
+            self.read_only = self.path.is_file() and not (
+                os.access(self.path, os.W_OK) and os.access(self.path.parent, os.W_OK)
+            )
+            connection = (
+                self._connect_read_only()
+                if self.read_only
+                else sqlite3.connect(self.path, timeout=_BUSY_TIMEOUT_S, isolation_level=None, check_same_thread=False)
+            )
         try:
             self._prepare(connection)
         except BaseException:
@@ -182,6 +191,7 @@ class AnalysisCache:
 
     def _connect_read_only(self) -> sqlite3.Connection:
         """A connection that never writes; ``immutable`` when SQLite cannot read the file's log without writing."""
+        assert self.path is not None  # an in-memory cache is never read-only
         uri = "file:" + urllib.parse.quote(str(self.path.resolve()))
         for flags in ("mode=ro", "immutable=1"):
             connection = sqlite3.connect(

@@ -142,7 +142,8 @@ def analyse_games(
     engine and the cache are checked before any task starts.
     """
     moves = list(played_moves(games, all_moves=settings.all_moves))
-    epds = list(dict.fromkeys(move.board.epd() for move in moves))  # distinct positions (the cache's key), first seen first
+    # distinct positions (the cache's key), first seen first
+    epds = list(dict.fromkeys(move.board.epd() for move in moves))
     if moves and not execution.distributed:
         _engine_name(settings)
     size = settings.positions_per_task

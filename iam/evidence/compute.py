@@ -88,43 +88,59 @@ def _known_move_columns(position: PlayerPosition, found: dict[str, np.ndarray]) 
     return found if "exchange_gain" in found else move_features(position)
 
 
-def move_columns(context: EvidenceContext, position: PlayerPosition, found: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+def move_columns(
+    context: EvidenceContext, position: PlayerPosition, found: dict[str, np.ndarray]
+) -> dict[str, np.ndarray]:
     """The ``move`` family: the move itself (:mod:`iam.evidence.movefeatures`)."""
     return move_features(position)
 
 
-def shape_columns(context: EvidenceContext, position: PlayerPosition, found: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+def shape_columns(
+    context: EvidenceContext, position: PlayerPosition, found: dict[str, np.ndarray]
+) -> dict[str, np.ndarray]:
     """The ``shape`` family: what the move does to the whole position (:mod:`iam.evidence.shapefeatures`)."""
     return shape_features(position)
 
 
-def search_columns(context: EvidenceContext, position: PlayerPosition, found: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+def search_columns(
+    context: EvidenceContext, position: PlayerPosition, found: dict[str, np.ndarray]
+) -> dict[str, np.ndarray]:
     """The ``search`` family: the score features of this project's search's scores."""
     return score_features(context.search_scores(position), position.moves, "search")
 
 
-def value_columns(context: EvidenceContext, position: PlayerPosition, found: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+def value_columns(
+    context: EvidenceContext, position: PlayerPosition, found: dict[str, np.ndarray]
+) -> dict[str, np.ndarray]:
     """The ``value`` family: the score features of the value network's scores."""
     scores = context.value_network().scores(position, _known_move_columns(position, found))
     return score_features(scores, position.moves, "value")
 
 
-def policy_columns(context: EvidenceContext, position: PlayerPosition, found: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+def policy_columns(
+    context: EvidenceContext, position: PlayerPosition, found: dict[str, np.ndarray]
+) -> dict[str, np.ndarray]:
     """The ``policy`` family: other masters' taste, from the population's policy network."""
     return policy_features(context.policy_network().log_beliefs(position, _known_move_columns(position, found)))
 
 
-def engine_columns(context: EvidenceContext, position: PlayerPosition, found: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+def engine_columns(
+    context: EvidenceContext, position: PlayerPosition, found: dict[str, np.ndarray]
+) -> dict[str, np.ndarray]:
     """The ``engine`` family: the score features of the UCI engine's scores."""
     return score_features(context.engine_scores(position), position.moves, "engine")
 
 
-def glance_columns(context: EvidenceContext, position: PlayerPosition, found: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+def glance_columns(
+    context: EvidenceContext, position: PlayerPosition, found: dict[str, np.ndarray]
+) -> dict[str, np.ndarray]:
     """The ``glance`` family: the score features of the UCI engine's scores at first sight."""
     return score_features(context.glance_scores(position), position.moves, "glance")
 
 
-def habit_columns(context: EvidenceContext, position: PlayerPosition, found: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+def habit_columns(
+    context: EvidenceContext, position: PlayerPosition, found: dict[str, np.ndarray]
+) -> dict[str, np.ndarray]:
     """The ``habits`` family: the player's chunks and opening memory, and his lift on the move's pattern."""
     if context.iam is None:
         habits = {name: np.zeros(len(position.moves)) for name in HABIT_FEATURES}
@@ -134,7 +150,9 @@ def habit_columns(context: EvidenceContext, position: PlayerPosition, found: dic
     return habits
 
 
-def population_columns(context: EvidenceContext, position: PlayerPosition, found: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+def population_columns(
+    context: EvidenceContext, position: PlayerPosition, found: dict[str, np.ndarray]
+) -> dict[str, np.ndarray]:
     """The ``population`` family: other masters' opening choices and the rate of the move's pattern."""
     population = book_features(context.book or PopulationBook(), position)
     population["pattern_rate"] = context.population_patterns().log_rates[pattern_keys(position.board, position.moves)]

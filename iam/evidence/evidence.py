@@ -68,10 +68,18 @@ class Evidence:
     def matrix(self, position: PlayerPosition) -> np.ndarray:
         """The position's feature rows, one per legal move, columns as :attr:`columns`."""
         found = self.features(position)
-        return np.column_stack([found[name] for name in self.columns]) if position.moves else np.zeros((0, len(self.columns)))
+        return (
+            np.column_stack([found[name] for name in self.columns])
+            if position.moves
+            else np.zeros((0, len(self.columns)))
+        )
 
     def features(
-        self, position: PlayerPosition, families: Sequence[str] | None = None, *, known: dict[str, np.ndarray] | None = None
+        self,
+        position: PlayerPosition,
+        families: Sequence[str] | None = None,
+        *,
+        known: dict[str, np.ndarray] | None = None,
     ) -> dict[str, np.ndarray]:
         """Column name -> value per legal move, for ``families`` (default: all of this evidence's).
 
@@ -109,9 +117,11 @@ class Evidence:
         return self.value_net
 
     def policy_network(self) -> PolicyNet:
-        """The population's policy network; there is no default, since only the caller knows which never saw the player."""
+        """The population's policy network; no default, since only the caller knows which never saw the player."""
         if self.policy_net is None:
-            raise ValueError("the policy family needs a policy network (iam.priors.policynet.require_policy_net(player))")
+            raise ValueError(
+                "the policy family needs a policy network (iam.priors.policynet.require_policy_net(player))"
+            )
         return self.policy_net
 
     def population_patterns(self) -> MovePatterns:

@@ -32,7 +32,7 @@ def habit_features(model: OpponentModel, position: PlayerPosition) -> dict[str, 
     entry = model.rote_.lookup(position.board)
     shares = entry.shares() if entry is not None else {}
     share = np.array([shares.get(move.uci(), 0.0) for move in position.moves], dtype=np.float64)
-    favourite = max(shares, key=shares.get) if shares else None
+    favourite = max(shares, key=lambda uci: shares[uci]) if shares else None
     return {
         "iam_belief": belief,
         "iam_log_belief": np.log(belief + _LOG_FLOOR) - np.log(_LOG_FLOOR),

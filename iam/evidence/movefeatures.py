@@ -10,6 +10,8 @@ one weight scale fits them all. Each column is named where it is computed.
 
 from __future__ import annotations
 
+from typing import cast
+
 import chess
 import numpy as np
 
@@ -17,7 +19,14 @@ from iam.priors.positions import PlayerPosition
 
 __all__ = ["MOVE_FEATURES", "move_features", "static_exchange", "en_prise", "PIECE_VALUES"]
 
-PIECE_VALUES = {chess.PAWN: 1.0, chess.KNIGHT: 3.0, chess.BISHOP: 3.25, chess.ROOK: 5.0, chess.QUEEN: 9.0, chess.KING: 0.0}
+PIECE_VALUES = {
+    chess.PAWN: 1.0,
+    chess.KNIGHT: 3.0,
+    chess.BISHOP: 3.25,
+    chess.ROOK: 5.0,
+    chess.QUEEN: 9.0,
+    chess.KING: 0.0,
+}
 """Piece values in pawns (the king is never exchanged)."""
 
 _SEE_KING = 100.0
@@ -111,13 +120,20 @@ MOVE_FEATURES: tuple[str, ...] = (
 """The columns :func:`move_features` returns, in this order."""
 
 
+def piece_type_on(board: chess.Board, square: chess.Square) -> chess.PieceType:
+    """The type of the piece on ``square``, which holds one (python-chess types the answer as optional)."""
+    return cast(chess.PieceType, board.piece_type_at(square))
+
+
 def _pst(piece_type: chess.PieceType, square: chess.Square, color: chess.Color) -> float:
     """Table bonus in pawns of a piece of ``color`` on ``square``."""
     relative = square if color == chess.WHITE else chess.square_mirror(square)
     return _PST_RANK8_FIRST[piece_type][(7 - chess.square_rank(relative)) * 8 + chess.square_file(relative)] / 100.0
 
 
-def static_exchange(board: chess.Board, move: chess.Move, pinned: tuple[chess.Bitboard, chess.Bitboard] | None = None) -> float:
+def static_exchange(
+    board: chess.Board, move: chess.Move, pinned: tuple[chess.Bitboard, chess.Bitboard] | None = None
+) -> float:
     """Material (pawns) the mover wins by the exchange ``move`` starts on its target square.
 
     The classic swap list: both sides recapture with their least valuable attacker
@@ -128,7 +144,8 @@ def static_exchange(board: chess.Board, move: chess.Move, pinned: tuple[chess.Bi
     if pinned is None:
         pinned = (_pinned(board, chess.BLACK), _pinned(board, chess.WHITE))
     to = move.to_square
-    mover = board.piece_type_at(move.from_square)
+    mover = piece_type_on(board, move.from_square)
+    captured: chess.PieceType | None
     if board.is_en_passant(move):
         captured, removed = chess.PAWN, chess.BB_SQUARES[to ^ 8]
     else:
@@ -191,10 +208,10 @@ def en_prise(board: chess.Board, color: chess.Color) -> float:
         attackers = board.attackers_mask(enemy, square) & ~pinned
         if not attackers:
             continue
-        value = PIECE_VALUES[board.piece_type_at(square)]
+        value = PIECE_VALUES[piece_type_on(board, square)]
         if value <= worst:
             continue
-        cheapest = min(PIECE_VALUES[board.piece_type_at(s)] or _SEE_KING for s in chess.scan_forward(attackers))
+        cheapest = min(PIECE_VALUES[piece_type_on(board, s)] or _SEE_KING for s in chess.scan_forward(attackers))
         if not board.attackers_mask(color, square):
             worst = value
         elif cheapest < value:
@@ -208,14 +225,14 @@ def move_features(position: PlayerPosition) -> dict[str, np.ndarray]:
     color = board.turn
     stack = board.move_stack
     last = stack[-1] if stack else None
-    last_was_capture = bool(last) and _was_capture(board, last)
+    last_was_capture = bool(last and _was_capture(board, last))
     own_previous = stack[-2] if len(stack) >= 2 else None
     en_prise_before = en_prise(board, color)
     pinned = (_pinned(board, chess.BLACK), _pinned(board, chess.WHITE))
     forward = 1 if color == chess.WHITE else -1
     columns: dict[str, list[float]] = {name: [] for name in MOVE_FEATURES}
     for move in position.moves:
-        piece = board.piece_type_at(move.from_square)
+        piece = piece_type_on(board, move.from_square)
         for piece_type, name in _PIECE_NAMES.items():
             columns[f"piece_{name}"].append(float(piece == piece_type))
         capture = board.is_capture(move)
@@ -232,7 +249,9 @@ def move_features(position: PlayerPosition) -> dict[str, np.ndarray]:
         board.pop()
         columns["left_en_prise"].append(after)
         columns["rescued"].append(max(en_prise_before - after, 0.0))
-        columns["recapture"].append(float(last_was_capture and move.to_square == last.to_square))
+        columns["recapture"].append(
+            float(last_was_capture and last is not None and move.to_square == last.to_square)
+        )
         columns["castle"].append(float(castle))
         columns["promotion"].append(float(move.promotion == chess.QUEEN))
         rank_gain = (chess.square_rank(move.to_square) - chess.square_rank(move.from_square)) * forward

@@ -37,7 +37,13 @@ def policy_rows(positions: Sequence[PlayerPosition]) -> list[tuple]:
         if not position.moves or position.played < 0:
             continue
         columns = move_features(position)
-        rows.append((policy_inputs(position.board, position.moves), np.column_stack([columns[n] for n in VALUE_MOVE_INPUTS]), position.played))
+        rows.append(
+            (
+                policy_inputs(position.board, position.moves),
+                np.column_stack([columns[n] for n in VALUE_MOVE_INPUTS]),
+                position.played,
+            )
+        )
     return rows
 
 
@@ -75,7 +81,14 @@ class MasterSide:
 
 
 def side_positions(
-    master: str, side: str, games: Sequence[PlayerGame], seen: set, *, sample: int | None = None, random_state: int = 0, jobs: int = 1
+    master: str,
+    side: str,
+    games: Sequence[PlayerGame],
+    seen: set,
+    *,
+    sample: int | None = None,
+    random_state: int = 0,
+    jobs: int = 1,
 ) -> MasterSide:
     """``side``'s positions in ``master``'s ``games`` (all, or a seeded sample of ``sample``).
 
@@ -98,11 +111,18 @@ def side_positions(
 
 
 def leave_out(side: MasterSide, master: str | None, his_games: Sequence[PlayerGame] = ()) -> PolicyTable:
-    """``side``'s table less every game in ``his_games`` (``master``'s file) and every move of a side named ``master``."""
+    """``side``'s table less every game in ``his_games`` (``master``'s file).
+
+    Every move of a side named ``master`` is left out too.
+    """
     if master is None:
         return side.table
     his = {game_key(game) for game in his_games}
-    keep = np.flatnonzero([key not in his and not name_matches(master, mover) for key, mover in zip(side.games, side.movers)])
+    keep = np.flatnonzero(
+        [key not in his and not name_matches(master, mover) for key, mover in zip(side.games, side.movers)]
+    )
     rows, starts = position_slices(side.table.starts, keep)
     within = (side.table.played - side.table.starts[:-1])[keep]
-    return PolicyTable(boards=side.table.boards[rows], moves=side.table.moves[rows], starts=starts, played=starts[:-1] + within)
+    return PolicyTable(
+        boards=side.table.boards[rows], moves=side.table.moves[rows], starts=starts, played=starts[:-1] + within
+    )

@@ -35,7 +35,9 @@ SCORE_FEATURES: tuple[str, ...] = (
 """Columns of :func:`score_features` (each prefixed by its source, e.g. ``search_loss``)."""
 
 
-def score_features(scores: Mapping[chess.Move, float], moves: tuple[chess.Move, ...], prefix: str) -> dict[str, np.ndarray]:
+def score_features(
+    scores: Mapping[chess.Move, float], moves: tuple[chess.Move, ...], prefix: str
+) -> dict[str, np.ndarray]:
     """Column name (``prefix + "_" + feature``) -> value per move of ``moves``.
 
     ``scores`` holds a value per move (centipawns, mover's view). A search that

@@ -18,7 +18,7 @@ from __future__ import annotations
 import chess
 import numpy as np
 
-from iam.evidence.movefeatures import PIECE_VALUES, en_prise
+from iam.evidence.movefeatures import PIECE_VALUES, en_prise, piece_type_on
 from iam.priors.positions import PlayerPosition
 
 __all__ = ["SHAPE_FEATURES", "shape_features"]
@@ -63,19 +63,25 @@ def shape_features(position: PlayerPosition) -> dict[str, np.ndarray]:
         board.push(move)
         doubled, isolated, passed = _pawn_structure(board, color)
         own_pawns_on_file = board.pieces_mask(chess.PAWN, color) & chess.BB_FILES[chess.square_file(move.to_square)]
-        rows.append((
-            max(en_prise(board, enemy) - threat_before, 0.0),
-            float(_threatened(board, color) >= 2),
-            (_mobility(board, color) - mobility_before) / 10.0,
-            (_mobility(board, enemy) - enemy_mobility_before) / 10.0,
-            (chess.popcount(_attacks(board, color) & _king_zone(board, enemy)) - king_attack_before) / 3.0,
-            float(doubled - doubled_before),
-            float(isolated - isolated_before),
-            float(passed - passed_before),
-            push,
-            float(rook and new_file and not own_pawns_on_file),
-            float(rook and bool(chess.BB_SQUARES[move.to_square] & seventh) and not chess.BB_SQUARES[move.from_square] & seventh),
-        ))
+        rows.append(
+            (
+                max(en_prise(board, enemy) - threat_before, 0.0),
+                float(_threatened(board, color) >= 2),
+                (_mobility(board, color) - mobility_before) / 10.0,
+                (_mobility(board, enemy) - enemy_mobility_before) / 10.0,
+                (chess.popcount(_attacks(board, color) & _king_zone(board, enemy)) - king_attack_before) / 3.0,
+                float(doubled - doubled_before),
+                float(isolated - isolated_before),
+                float(passed - passed_before),
+                push,
+                float(rook and new_file and not own_pawns_on_file),
+                float(
+                    rook
+                    and bool(chess.BB_SQUARES[move.to_square] & seventh)
+                    and not chess.BB_SQUARES[move.from_square] & seventh
+                ),
+            )
+        )
         board.pop()
     values = np.array(rows, dtype=np.float64).reshape(len(position.moves), len(SHAPE_FEATURES))
     return {name: values[:, i] for i, name in enumerate(SHAPE_FEATURES)}
@@ -113,8 +119,8 @@ def _threatened(board: chess.Board, color: chess.Color) -> int:
         attackers = board.attackers_mask(color, square)
         if not attackers:
             continue
-        value = PIECE_VALUES[board.piece_type_at(square)]
-        cheapest = min(PIECE_VALUES[board.piece_type_at(s)] or 100.0 for s in chess.scan_forward(attackers))
+        value = PIECE_VALUES[piece_type_on(board, square)]
+        cheapest = min(PIECE_VALUES[piece_type_on(board, s)] or 100.0 for s in chess.scan_forward(attackers))
         if not board.attackers_mask(enemy, square) or cheapest < value:
             count += 1
     return count
@@ -126,7 +132,9 @@ def _pawn_structure(board: chess.Board, color: chess.Color) -> tuple[int, int, i
     files = [chess.popcount(own & chess.BB_FILES[file]) for file in range(8)]
     doubled = sum(max(count - 1, 0) for count in files)
     isolated = sum(
-        count for file, count in enumerate(files) if count and not ((file > 0 and files[file - 1]) or (file < 7 and files[file + 1]))
+        count
+        for file, count in enumerate(files)
+        if count and not ((file > 0 and files[file - 1]) or (file < 7 and files[file + 1]))
     )
     passed = sum(1 for square in chess.scan_forward(own) if _passed(square, color, theirs))
     return doubled, isolated, passed
@@ -135,6 +143,12 @@ def _pawn_structure(board: chess.Board, color: chess.Color) -> tuple[int, int, i
 def _passed(square: chess.Square, color: chess.Color, enemy_pawns: chess.Bitboard) -> bool:
     """Whether a pawn of ``color`` on ``square`` has no enemy pawn ahead on its file or the two beside it."""
     file, rank = chess.square_file(square), chess.square_rank(square)
-    span = chess.BB_FILES[file] | (chess.BB_FILES[file - 1] if file > 0 else 0) | (chess.BB_FILES[file + 1] if file < 7 else 0)
-    ahead = chess.BB_ALL << (8 * (rank + 1)) & chess.BB_ALL if color == chess.WHITE else chess.BB_ALL >> (8 * (8 - rank))
+    span = (
+        chess.BB_FILES[file]
+        | (chess.BB_FILES[file - 1] if file > 0 else 0)
+        | (chess.BB_FILES[file + 1] if file < 7 else 0)
+    )
+    ahead = (
+        chess.BB_ALL << (8 * (rank + 1)) & chess.BB_ALL if color == chess.WHITE else chess.BB_ALL >> (8 * (8 - rank))
+    )
     return not enemy_pawns & span & ahead

@@ -82,7 +82,12 @@ _SCORE_WORDS: dict[str, str] = {
     "best_gap": "how far ahead {source}'s choice is",
     "near_best_share": "how many moves are about as good, by {source}",
 }
-_SCORE_SOURCES = {"search": "the search", "value": "the value network", "engine": "the engine", "glance": "the engine's first glance"}
+_SCORE_SOURCES = {
+    "search": "the search",
+    "value": "the value network",
+    "engine": "the engine",
+    "glance": "the engine's first glance",
+}
 
 
 def feature_words(name: str) -> str:

@@ -34,7 +34,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import chess
 import zstandard
@@ -194,7 +194,9 @@ def _chunks(kinds: list[tuple[str, str]], chunk_bytes: int) -> Iterator[Collecti
         else:
             pieces = _text_chunks(path, kind, chunk_bytes)
         for chunk in pieces:
-            yield CollectionSlice(number, chunk.path, chunk.kind, chunk.start, chunk.stop, chunk.text, chunk.cut_before, chunk.cut_after)
+            yield CollectionSlice(
+                number, chunk.path, chunk.kind, chunk.start, chunk.stop, chunk.text, chunk.cut_before, chunk.cut_after
+            )
             number += 1
 
 
@@ -291,17 +293,7 @@ class _Damage:
 def _decompressed(path: str, kind: str) -> Iterator[bytes | _Damage]:
     """The decompressed bytes of a file in pieces; for zstd, a :class:`_Damage` where a frame cannot be read."""
     if kind != "zstd":
-        import bz2
-        import gzip
-        import lzma
-
-        opener = {"gzip": gzip.open, "bz2": bz2.open, "xz": lzma.open}[kind]
-        try:
-            with opener(path, "rb") as handle:
-                while piece := handle.read(_PIECE):
-                    yield piece
-        except (OSError, EOFError, lzma.LZMAError) as exc:
-            raise DataError(f"cannot read {path}: {exc}") from None
+        yield from _decompressed_stream(path, kind)
         return
     with open(path, "rb") as handle:
         for start, stop, problem in _zstd_frames(handle):
@@ -310,19 +302,40 @@ def _decompressed(path: str, kind: str) -> Iterator[bytes | _Damage]:
                 continue
             if stop - start == 0:
                 continue
-            decompressor = zstandard.ZstdDecompressor().decompressobj()
-            handle.seek(start)
-            remaining = stop - start
-            try:
-                while remaining > 0:
-                    data = handle.read(min(_PIECE, remaining))
-                    remaining -= len(data)
-                    if out := decompressor.decompress(data):
-                        yield out
-                if not decompressor.eof:
-                    raise zstandard.ZstdError("the frame ends early")
-            except zstandard.ZstdError as exc:
-                yield _Damage(start, stop, str(exc).splitlines()[0] if str(exc) else "corrupt frame")
+            yield from _zstd_frame(handle, start, stop)
+
+
+def _decompressed_stream(path: str, kind: str) -> Iterator[bytes]:
+    """The decompressed bytes of a gzip, bz2 or xz file in pieces; DataError if it cannot be read."""
+    import bz2
+    import gzip
+    import lzma
+
+    openers: dict[str, Callable[..., Any]] = {"gzip": gzip.open, "bz2": bz2.open, "xz": lzma.open}
+    opener = openers[kind]
+    try:
+        with opener(path, "rb") as handle:
+            while piece := handle.read(_PIECE):
+                yield piece
+    except (OSError, EOFError, lzma.LZMAError) as exc:
+        raise DataError(f"cannot read {path}: {exc}") from None
+
+
+def _zstd_frame(handle: io.BufferedReader, start: int, stop: int) -> Iterator[bytes | _Damage]:
+    """The decompressed bytes of the zstd frame at ``start:stop`` of ``handle``; a :class:`_Damage` if it is bad."""
+    decompressor = zstandard.ZstdDecompressor().decompressobj()
+    handle.seek(start)
+    remaining = stop - start
+    try:
+        while remaining > 0:
+            data = handle.read(min(_PIECE, remaining))
+            remaining -= len(data)
+            if out := decompressor.decompress(data):
+                yield out
+        if not decompressor.eof:
+            raise zstandard.ZstdError("the frame ends early")
+    except zstandard.ZstdError as exc:
+        yield _Damage(start, stop, str(exc).splitlines()[0] if str(exc) else "corrupt frame")
 
 
 def _zstd_frames(handle: io.BufferedReader) -> Iterator[tuple[int, int, str]]:
@@ -416,7 +429,9 @@ def chunk_games(
     for number, (text, cut) in enumerate(texts):
         report.games += 1
         game = read_headers(text)
-        problem, counter = _problem(game, text, cut or (chunk.cut_after and number == len(texts) - 1), names, games_filter)
+        problem, counter = _problem(
+            game, text, cut or (chunk.cut_after and number == len(texts) - 1), names, games_filter
+        )
         if problem:
             (report.filtered if counter == "filtered" else report.skipped)[problem] += 1
             if every_game:
@@ -427,11 +442,15 @@ def chunk_games(
         yield CollectionGame(chunk.number, number, game.headers, game.start_fen, tuple(game.moves))
 
 
-def _problem(game: ParsedGame, text: GameText, cut: bool, names: Sequence[str], games_filter: GameFilter) -> tuple[str, str]:
+def _problem(
+    game: ParsedGame, text: GameText, cut: bool, names: Sequence[str], games_filter: GameFilter
+) -> tuple[str, str]:
     """Why the game is not used and whether it was ``"filtered"`` or ``"skipped"`` ('' when it is used)."""
     if cut:
         return DAMAGED, "skipped"
-    if names and not any(name_matches(name, game.headers.get(side, "")) for name in names for side in ("White", "Black")):
+    if names and not any(
+        name_matches(name, game.headers.get(side, "")) for name in names for side in ("White", "Black")
+    ):
         return "another player's game", "filtered"
     reason = reason_left_out(game.headers, 1 << 30, games_filter, color=_player_color(game.headers, names))
     if reason:

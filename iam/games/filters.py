@@ -23,12 +23,12 @@ from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import chess
 
 from iam.errors import DataError, ParameterError
-from iam.games.pgn import IngestReport, PlayerGame, iter_player_games, name_matches
+from iam.games.pgn import ColorFilter, IngestReport, PlayerGame, Split, iter_player_games, name_matches
 from iam.progress import progress
 
 __all__ = [
@@ -101,10 +101,15 @@ def read_filtered(
         raise DataError("whose games should be modelled? name the player")
     report = IngestReport()
     stream = iter_player_games(
-        paths, player=games_filter.player, aliases=games_filter.aliases, color=games_filter.color, split=split, report=report
+        paths,
+        player=games_filter.player,
+        aliases=games_filter.aliases,
+        color=cast(ColorFilter, games_filter.color),  # iter_player_games checks both
+        split=cast(Split, split),
+        report=report,
     )
     kept = apply_filter(progress(stream, quiet=quiet, desc="reading games", unit=" games"), games_filter, report)
-    games = []
+    games: list[PlayerGame] = []
     for game in kept:
         if max_games is not None and len(games) >= max_games:
             break
@@ -133,7 +138,9 @@ def names_line(games: Sequence[PlayerGame]) -> str:
     spellings = list(dict.fromkeys(name for name, _ in sorted(counts, key=lambda key: -counts[key])))
     if not spellings:
         return "no game of the player passes the filters"
-    parts = [f'"{name}" ({counts[name, chess.WHITE]} as White, {counts[name, chess.BLACK]} as Black)' for name in spellings]
+    parts = [
+        f'"{name}" ({counts[name, chess.WHITE]} as White, {counts[name, chess.BLACK]} as Black)' for name in spellings
+    ]
     return "games of " + ", ".join(parts)
 
 
@@ -175,7 +182,11 @@ def person_groups(spellings: Counter[str], query: str) -> list[tuple[str, int]]:
 
 def _refuse_different_people(games_filter: GameFilter, report: IngestReport) -> None:
     spellings = Counter(
-        {name: count for name, count in report.spellings.items() if not any(name_matches(alias, name) for alias in games_filter.aliases)}
+        {
+            name: count
+            for name, count in report.spellings.items()
+            if not any(name_matches(alias, name) for alias in games_filter.aliases)
+        }
     )
     groups = person_groups(spellings, games_filter.player or "")
     if len(groups) > 1:
@@ -231,39 +242,57 @@ def reason_left_out(tags: Mapping[str, str], plies: int, games_filter: GameFilte
     """
     if games_filter.min_plies is not None and plies < games_filter.min_plies:
         return f"fewer than {games_filter.min_plies} plies"
-    if games_filter.dated:
-        date = parse_game_date(tags.get("Date", "")) or parse_game_date(tags.get("UTCDate", ""))
-        if date is None:
-            return "unknown date"
-        if games_filter.since is not None and surely_before(date, games_filter.since):
-            return "before the dates"
-        if games_filter.until is not None and surely_before(games_filter.until, date):
-            return "after the dates"
+    if games_filter.dated and (reason := _date_reason(tags, games_filter)):
+        return reason
     if games_filter.event is not None and games_filter.event.lower() not in tags.get("Event", "").lower():
         return "other event"
     if games_filter.opponent is not None and color is not None:
         opponent = tags.get("Black" if color == chess.WHITE else "White", "")
         if not name_matches(games_filter.opponent, opponent):
             return "other opponent"
-    if games_filter.time_control is not None:
-        tag = tags.get("TimeControl", "").strip()
-        if games_filter.time_control in TIME_CONTROLS:
-            found = time_control_class(tag)
-            if found is None:
-                return "unknown time control"
-            if found != games_filter.time_control:
-                return "other time control"
-        elif tag != games_filter.time_control:
-            return "other time control"
+    if games_filter.time_control is not None and (reason := _time_control_reason(tags, games_filter.time_control)):
+        return reason
     if games_filter.rating is not None:
-        sides = ("WhiteElo", "BlackElo") if color is None else ("WhiteElo" if color == chess.WHITE else "BlackElo",)
-        for side in sides:
-            text = tags.get(side, "").strip()
-            if not text.isdigit() or int(text) == 0:
-                return "unknown rating"
-            low, high = games_filter.rating
-            if not low <= int(text) <= high:
-                return "rating outside the band"
+        return _rating_reason(tags, games_filter.rating, color)
+    return ""
+
+
+def _date_reason(tags: Mapping[str, str], games_filter: GameFilter) -> str:
+    """Why a game of these tag pairs fails the filter's dates ('' when it passes)."""
+    date = parse_game_date(tags.get("Date", "")) or parse_game_date(tags.get("UTCDate", ""))
+    if date is None:
+        return "unknown date"
+    if games_filter.since is not None and surely_before(date, games_filter.since):
+        return "before the dates"
+    if games_filter.until is not None and surely_before(games_filter.until, date):
+        return "after the dates"
+    return ""
+
+
+def _time_control_reason(tags: Mapping[str, str], wanted: str) -> str:
+    """Why a game of these tag pairs fails the time control ``wanted`` ('' when it passes)."""
+    tag = tags.get("TimeControl", "").strip()
+    if wanted in TIME_CONTROLS:
+        found = time_control_class(tag)
+        if found is None:
+            return "unknown time control"
+        if found != wanted:
+            return "other time control"
+    elif tag != wanted:
+        return "other time control"
+    return ""
+
+
+def _rating_reason(tags: Mapping[str, str], band: tuple[int, int], color: chess.Color | None) -> str:
+    """Why a game of these tag pairs fails the rating ``band`` ('' when it passes)."""
+    sides = ("WhiteElo", "BlackElo") if color is None else ("WhiteElo" if color == chess.WHITE else "BlackElo",)
+    for side in sides:
+        text = tags.get(side, "").strip()
+        if not text.isdigit() or int(text) == 0:
+            return "unknown rating"
+        low, high = band
+        if not low <= int(text) <= high:
+            return "rating outside the band"
     return ""
 
 
@@ -314,8 +343,10 @@ def time_control_class(tag: str) -> str | None:
     The estimated length is the base time plus 40 increments, in seconds; a tag of
     periods (``"40/7200:3600"``) is read by its first period.
 
-    >>> time_control_class("180+2"), time_control_class("60"), time_control_class("40/7200:3600"), time_control_class("-")
-    ('blitz', 'bullet', 'classical', None)
+    >>> time_control_class("180+2"), time_control_class("60")
+    ('blitz', 'bullet')
+    >>> time_control_class("40/7200:3600"), time_control_class("-")
+    ('classical', None)
     """
     first = tag.strip().split(":")[0]
     if "/" in first:
@@ -343,7 +374,9 @@ def parse_time_control(text: str) -> str:
 
 
 def parse_rating(text: str) -> tuple[int, int]:
-    """A filter's ``rating`` band from text: ``"2200-2500"`` -> ``(2200, 2500)``; ``"2200-"`` or ``"-2500"`` leave one end open.
+    """A filter's ``rating`` band from text: ``"2200-2500"`` -> ``(2200, 2500)``.
+
+    ``"2200-"`` or ``"-2500"`` leave one end open.
 
     >>> parse_rating("2200-2500"), parse_rating("2600-")
     ((2200, 2500), (2600, 1000000))

@@ -30,7 +30,7 @@ from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Literal
+from typing import IO, Literal, cast
 
 import chess
 import zstandard
@@ -212,11 +212,7 @@ def iter_player_games(
                 _skip(report, "player on both sides", game_index, visitor.game)
                 continue
             (player_color,) = visitor.player_color
-            if color != "any" and player_color != (color == "white"):
-                report.filtered_color += 1
-                continue
-            if split != "all" and split_of(game_index) != split:
-                report.filtered_split += 1
+            if _left_out_by_request(report, player_color, game_index, color, split):
                 continue
             if max_games is not None and report.used >= max_games:
                 return
@@ -231,6 +227,19 @@ def iter_player_games(
         _say_notes(path, report)
     if report.player_games == 0:
         raise _not_found(player, paths, report)
+
+
+def _left_out_by_request(
+    report: IngestReport, player_color: chess.Color, game_index: int, color: ColorFilter, split: Split
+) -> bool:
+    """Whether ``color`` or ``split`` leaves the game out (counted in ``report``)."""
+    if color != "any" and player_color != (color == "white"):
+        report.filtered_color += 1
+        return True
+    if split != "all" and split_of(game_index) != split:
+        report.filtered_split += 1
+        return True
+    return False
 
 
 def _check_request(player: str | None, color: ColorFilter, split: Split, max_games: int | None) -> None:
@@ -288,7 +297,10 @@ def read_game_names(paths: Sequence[str | Path]) -> list[tuple[str, str]]:
     """
     names = []
     for path in paths:
-        found = [(seen.game.headers.get("White", ""), seen.game.headers.get("Black", "")) for seen in _read_games(Path(path), None, IngestReport())]
+        found = [
+            (seen.game.headers.get("White", ""), seen.game.headers.get("Black", ""))
+            for seen in _read_games(Path(path), None, IngestReport())
+        ]
         if not found:
             raise DataError(f"no PGN games found in {path} (no tag pairs such as [White \"...\"])")
         names.extend(found)
@@ -412,7 +424,7 @@ def _say_notes(path: str | Path, report: IngestReport) -> None:
 def _open_text(path: Path) -> IO[str]:
     kind = file_kind(path)
     if kind == "gzip":
-        binary: IO[bytes] = gzip.open(path, "rb")
+        binary = cast(IO[bytes], gzip.open(path, "rb"))  # a GzipFile is a binary file, though not typed IO[bytes]
     elif kind == "bz2":
         binary = bz2.open(path, "rb")
     elif kind == "xz":
@@ -472,7 +484,9 @@ class _ZstdReader(io.RawIOBase):
 
     def __init__(self, raw: IO[bytes]) -> None:
         self._frames = _ZstdFrames(raw)
-        self._reader = zstandard.ZstdDecompressor().stream_reader(self._frames, read_size=_CHUNK_BYTES, read_across_frames=True)
+        self._reader = zstandard.ZstdDecompressor().stream_reader(
+            cast(IO[bytes], self._frames), read_size=_CHUNK_BYTES, read_across_frames=True  # a raw binary reader
+        )
 
     def readable(self) -> bool:
         return True

@@ -112,14 +112,7 @@ def split_games(handle: IO[str]) -> Iterator[GameText]:
     game: GameText | None = None
     at_line_start = True
     kind = "text"
-    while True:
-        piece = handle.readline(_LINE_PIECE)
-        if not piece:
-            break
-        if _BOM in piece:  # concatenated UTF-8 files: each one's byte-order mark is not text
-            piece = piece.replace(_BOM, "")
-            if not piece:
-                continue
+    for piece in _text_pieces(handle):
         starts_line, at_line_start = at_line_start, piece.endswith("\n")
         if starts_line:
             match = _TAG_START.match(piece)
@@ -138,6 +131,16 @@ def split_games(handle: IO[str]) -> Iterator[GameText]:
             game.add(piece, tag=kind == "tag", continued=not starts_line)
     if game is not None:
         yield game
+
+
+def _text_pieces(handle: IO[str]) -> Iterator[str]:
+    """The stream's lines in pieces of at most ``_LINE_PIECE`` characters, byte-order marks dropped."""
+    while piece := handle.readline(_LINE_PIECE):
+        if _BOM in piece:  # concatenated UTF-8 files: each one's byte-order mark is not text
+            piece = piece.replace(_BOM, "")
+            if not piece:
+                continue
+        yield piece
 
 
 @dataclass
@@ -180,8 +183,8 @@ def _tag_pairs(line: str) -> list[tuple[str, str]]:
         end = match.end()
     if len(pairs) > 1 and not line[end:].strip():
         return pairs
-    match = _TAG.match(line)
-    return [(match.group(1), match.group(2))] if match else []
+    single = _TAG.match(line)
+    return [(single.group(1), single.group(2))] if single else []
 
 
 def parse_game(text: GameText, game: ParsedGame | None = None) -> ParsedGame:
@@ -215,7 +218,9 @@ def _start_board(game: ParsedGame) -> chess.Board | None:
     fields = fen.split()
     counters = fields[4:6]
     if any(part.isascii() and part.isdigit() and (len(part) > 6 or int(part) > MAX_MOVE_NUMBER) for part in counters):
-        _fail(game, "bad FEN header", f"move counters {' '.join(counters)!r} out of range (at most {MAX_MOVE_NUMBER:,})")
+        _fail(
+            game, "bad FEN header", f"move counters {' '.join(counters)!r} out of range (at most {MAX_MOVE_NUMBER:,})"
+        )
         return None
     try:
         board = chess.Board(fen)
@@ -227,7 +232,7 @@ def _start_board(game: ParsedGame) -> chess.Board | None:
         return None
     status = board.status()
     if status != chess.STATUS_VALID:
-        flags = [flag.name.lower().replace("_", " ") for flag in chess.Status if flag and flag in status]
+        flags = [(flag.name or "").lower().replace("_", " ") for flag in chess.Status if flag and flag in status]
         _fail(game, "illegal set-up position", f"{fen!r}: {', '.join(flags)}")
         return None
     return board
@@ -239,35 +244,52 @@ def _parse_movetext(movetext: str, board: chess.Board, game: ParsedGame) -> None
     result_seen = False
     for match in _TOKEN.finditer(movetext):
         kind, token = match.lastgroup, match.group()
-        if kind in ("comment", "rest", "nag", "mark"):
-            continue
         if kind == "open":
             _fail(game, "unclosed comment", movetext[match.start() : match.start() + 40])
             return
         if kind == "paren":
-            depth += 1 if token == "(" else -1
+            depth += _paren_step(token)
             if depth < 0:
                 _fail(game, "unbalanced variation", "')' without '('")
                 return
             continue
-        if depth:
+        if depth or _not_a_move(kind, token):
             continue
         if kind == "result":
             result_seen = True
             continue
-        if kind == "word" and token.isdigit():
-            continue  # a move number without its dot
-        if kind == "other":
-            _fail(game, "unrecognised movetext", repr(token[:40]))
-            return
-        if kind == "null":
-            _fail(game, "null move", repr(token))
-            return
-        if result_seen:
-            _fail(game, "moves after the result", repr(token[:40]))
+        problem = _token_problem(kind, token, result_seen)
+        if problem is not None:
+            _fail(game, *problem)
             return
         if not _play(board, token, game):
             return
+    _check_movetext_end(game, depth)
+
+
+def _paren_step(token: str) -> int:
+    """How a parenthesis changes the variation depth: 1 for ``(``, -1 for ``)``."""
+    return 1 if token == "(" else -1
+
+
+def _not_a_move(kind: str | None, token: str) -> bool:
+    """Whether a main-line token is passed over: a comment, the rest of a line, a NAG, a mark, a bare move number."""
+    return kind in ("comment", "rest", "nag", "mark") or (kind == "word" and token.isdigit())
+
+
+def _token_problem(kind: str | None, token: str, result_seen: bool) -> tuple[str, str] | None:
+    """The (problem, detail) of a main-line token that cannot be played as a move, if any."""
+    if kind == "other":
+        return "unrecognised movetext", repr(token[:40])
+    if kind == "null":
+        return "null move", repr(token)
+    if result_seen:
+        return "moves after the result", repr(token[:40])
+    return None
+
+
+def _check_movetext_end(game: ParsedGame, depth: int) -> None:
+    """Set the game's problem if a variation is left open at the end, or it has no moves."""
     if depth:
         _fail(game, "unclosed variation", f"{depth} '(' not closed")
     elif not game.moves:

@@ -30,7 +30,16 @@ from iam.games.heldout import development_games, fitting_games, test_games, trai
 from iam.games.pgn import IngestReport, PlayerGame, iter_player_games, name_matches, result_for
 from iam.progress import progress
 
-__all__ = ["read_games", "bundled_or_given", "HeldOut", "load_heldout", "bundled_masters", "game_key", "population_games", "collection_players"]
+__all__ = [
+    "read_games",
+    "bundled_or_given",
+    "HeldOut",
+    "load_heldout",
+    "bundled_masters",
+    "game_key",
+    "population_games",
+    "collection_players",
+]
 
 
 def read_games(
@@ -90,7 +99,11 @@ class HeldOut:
 
 
 def load_heldout(
-    pgn: str | Path | None = None, player: str | None = None, *, quiet: bool = True, games_filter: GameFilter | None = None,
+    pgn: str | Path | None = None,
+    player: str | None = None,
+    *,
+    quiet: bool = True,
+    games_filter: GameFilter | None = None,
 ) -> HeldOut:
     """The games of ``player`` in ``pgn`` (default: the bundled games); DataError on bad input.
 
@@ -125,7 +138,8 @@ def game_key(game: PlayerGame) -> tuple[str, tuple[str, ...]]:
 
 
 def population_games(
-    masters: Mapping[str, Sequence[PlayerGame]], games: Callable[[Sequence[PlayerGame]], list[PlayerGame]] = training_games
+    masters: Mapping[str, Sequence[PlayerGame]],
+    games: Callable[[Sequence[PlayerGame]], list[PlayerGame]] = training_games,
 ) -> tuple[dict[str, list[PlayerGame]], dict[str, int]]:
     """Each master's ``games`` (his training games by default) less any that is a test game of any master.
 
@@ -170,22 +184,28 @@ def collection_players(
             counts.update(found)
         players = [name for name, count in counts.most_common() if count >= min_games and name != "?"][:top]
         if not players:
-            raise DataError(f"no player has {min_games} or more games in {', '.join(map(str, paths))} after the filters")
+            raise DataError(
+                f"no player has {min_games} or more games in {', '.join(map(str, paths))} after the filters"
+            )
     names = tuple(dict.fromkeys(players))
     games: dict[str, list[PlayerGame]] = {name: [] for name in names}
     seen = dict.fromkeys(names, 0)
     total = CollectionReport()
-    chunks = map_chunks(_player_games, paths, games_filter, execution, arguments=(names,), chunk_bytes=chunk_bytes, every_game=True)
-    for found, report in chunks:
+    chunks = map_chunks(
+        _player_games, paths, games_filter, execution, arguments=(names,), chunk_bytes=chunk_bytes, every_game=True
+    )
+    for by_player, report in chunks:
         total.add(report)
-        for name, (count, kept) in found.items():
+        for name, (count, kept) in by_player.items():
             for ordinal, game in kept:
                 if max_games is None or len(games[name]) < max_games:
                     games[name].append(replace(game, index=seen[name] + ordinal))
             seen[name] += count
     empty = [name for name, played in games.items() if not played]
     if empty:
-        raise DataError(f"no usable game of {', '.join(map(repr, empty))} in {', '.join(map(str, paths))} after the filters")
+        raise DataError(
+            f"no usable game of {', '.join(map(repr, empty))} in {', '.join(map(str, paths))} after the filters"
+        )
     return games, total
 
 
@@ -202,7 +222,11 @@ def _player_games(games: Iterable[CollectionGame], names: Sequence[str]) -> dict
     found: dict[str, tuple[int, list]] = {}
     for game in games:
         for name in names:
-            sides = [color for color, side in ((chess.WHITE, game.white), (chess.BLACK, game.black)) if name_matches(name, side)]
+            sides = [
+                color
+                for color, side in ((chess.WHITE, game.white), (chess.BLACK, game.black))
+                if name_matches(name, side)
+            ]
             if not sides:
                 continue
             count, kept = found.get(name, (0, []))

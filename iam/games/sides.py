@@ -33,10 +33,15 @@ def common_player(names: Sequence[tuple[str, str]]) -> str:
         return common.pop()
     if not common:
         raise ParameterError(
-            "side", "auto", "white or black", reason=f"cannot determine the side: no player name is common to all {len(names)} games"
+            "side",
+            "auto",
+            "white or black",
+            reason=f"cannot determine the side: no player name is common to all {len(names)} games",
         )
     both = " and ".join(repr(name) for name in sorted(common))
-    raise ParameterError("side", "auto", "white or black", reason=f"cannot determine the side: {both} both play in every game")
+    raise ParameterError(
+        "side", "auto", "white or black", reason=f"cannot determine the side: {both} both play in every game"
+    )
 
 
 def side_games(paths: Sequence[str | Path], side: str) -> tuple[list[PlayerGame], IngestReport, str]:

@@ -51,7 +51,9 @@ class EngineBest(Closeable):
 
     def predict_proba(self, board: chess.Board) -> dict[chess.Move, float]:
         if self._analyser is None:
-            self._analyser = EngineAnalyser(self.path, depth=self.depth, cache=self.cache, analysis_timeout=self.timeout)
+            self._analyser = EngineAnalyser(
+                self.path, depth=self.depth, cache=self.cache, analysis_timeout=self.timeout
+            )
         return _best_moves(self._analyser.analyse(board).scores)
 
     def close(self) -> None:

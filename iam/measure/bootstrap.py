@@ -70,7 +70,9 @@ class GameResamples:
         return GameResamples(self.games, np.ones((1, len(self.games)), dtype=np.int64))
 
 
-def resample_games(games: Sequence[int] | np.ndarray, *, resamples: int = RESAMPLES, seed: int = 0) -> GameResamples:
+def resample_games(
+    games: Sequence[int] | np.ndarray, *, resamples: int = RESAMPLES, seed: int | np.random.SeedSequence = 0
+) -> GameResamples:
     """Draw ``resamples`` bootstrap samples of the test games ``games`` (their protocol numbers).
 
     Seeded, so the same games and seed give the same resamples; share one

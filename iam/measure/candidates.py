@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -82,9 +83,11 @@ class CandidateSettings:
     engine: EngineSettings | None = None
     search_depth: int = DEFAULT_SEARCH_DEPTH
     search_cache: str | None = None
-    """SQLite file keeping the rankers' search scores across runs (the same scores; :mod:`iam.evidence.search_cache`)."""
+    """SQLite file keeping the rankers' search scores across runs (the same scores;
+    :mod:`iam.evidence.search_cache`)."""
     games_filter: GameFilter | None = None
-    """Conditions on every player's games' headers and length (:mod:`iam.games.filters`); the splits keep their numbering."""
+    """Conditions on every player's games' headers and length (:mod:`iam.games.filters`); the splits keep their
+    numbering."""
     seed: int = 0
     jobs: int = 1
     scheduler: str | None = None
@@ -111,7 +114,11 @@ class Group:
 
 
 def load_groups(
-    players: Sequence[tuple[str, str]], games_filter: GameFilter | None = None, *, by_decade: bool = False, min_decade_games: int = 40
+    players: Sequence[tuple[str, str]],
+    games_filter: GameFilter | None = None,
+    *,
+    by_decade: bool = False,
+    min_decade_games: int = 40,
 ) -> tuple[list[Group], list[str]]:
     """The groups of (name, PGN path) players (or decades of them) and notes on what was read."""
     groups, notes = [], []
@@ -120,7 +127,8 @@ def load_groups(
         if games_filter is not None:  # the games left out keep their numbers: the splits do not move
             games = list(apply_filter(games, games_filter, report))
             if report.filtered:
-                notes.append(f"{name}: {sum(report.filtered.values())} games left out by the filters ({dict(report.filtered)})")
+                left_out = sum(report.filtered.values())
+                notes.append(f"{name}: {left_out} games left out by the filters ({dict(report.filtered)})")
         if report.skipped_total:
             notes.append(f"{name}: {report.skipped_total} games skipped ({dict(report.skipped)})")
         if by_decade:
@@ -179,13 +187,17 @@ def sample_games(games: list[PlayerGame], cap: int | None, rng: np.random.Genera
     return [games[i] for i in chosen.tolist()]
 
 
-def fit_candidates(predictor: str, groups: Sequence[Group], fitting: Sequence[Sequence[PlayerGame]], settings: CandidateSettings) -> list:
+def fit_candidates(
+    predictor: str, groups: Sequence[Group], fitting: Sequence[Sequence[PlayerGame]], settings: CandidateSettings
+) -> list:
     """One fitted model of kind ``predictor`` per group, from the group's fitting games."""
     if predictor == "iam":
-        return [OpponentModel(player=g.player, random_state=settings.seed).fit(games) for g, games in zip(groups, fitting)]
+        return [
+            OpponentModel(player=g.player, random_state=settings.seed).fit(games) for g, games in zip(groups, fitting)
+        ]
     if predictor not in ("ranker", "ranker+engine"):
         raise ValueError(f"a candidate model is one of {', '.join(CANDIDATE_PREDICTORS)}, not {predictor!r}")
-    options = dict(
+    options: dict[str, Any] = dict(  # keyword arguments of MoveRanker, of several types
         max_positions=settings.train_positions,
         prior_strength=settings.prior_strength,
         search_depth=settings.search_depth,
@@ -199,20 +211,30 @@ def fit_candidates(predictor: str, groups: Sequence[Group], fitting: Sequence[Se
         options["engine_depth"] = settings.engine.depth
         families = with_engine(families)
     return [
-        MoveRanker(player=g.player, families=families, **options).fit(games, resources=resources) for g, games in zip(groups, fitting)
+        MoveRanker(player=g.player, families=families, **options).fit(games, resources=resources)
+        for g, games in zip(groups, fitting)
     ]
 
 
-def game_matrix(scorer, games: list[PlayerGame], settings: CandidateSettings, progress: Callable | None = None) -> tuple[np.ndarray, np.ndarray]:
+def game_matrix(
+    scorer, games: list[PlayerGame], settings: CandidateSettings, progress: Callable | None = None
+) -> tuple[np.ndarray, np.ndarray]:
     """Summed log-likelihood of each game under each of the scorer's models, and the moves scored per game."""
     per_game = scorer.games(
-        games, cap=settings.positions_per_game, random_state=settings.seed, jobs=settings.jobs, scheduler=settings.scheduler, progress=progress
+        games,
+        cap=settings.positions_per_game,
+        random_state=settings.seed,
+        jobs=settings.jobs,
+        scheduler=settings.scheduler,
+        progress=progress,
     )
     sums = np.array([scores.sum(axis=0) for scores in per_game]).reshape(len(games), len(scorer.models))
     return sums, np.array([len(scores) for scores in per_game])
 
 
-def sample_sums(matrix: np.ndarray, owner: np.ndarray, k: int, samples: int, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+def sample_sums(
+    matrix: np.ndarray, owner: np.ndarray, k: int, samples: int, rng: np.random.Generator
+) -> tuple[np.ndarray, np.ndarray]:
     """Summed rows of ``samples`` seeded samples of k games per group (without replacement within a sample).
 
     ``matrix`` has one row per game and ``owner`` the group of each row; groups with
@@ -231,18 +253,25 @@ def sample_sums(matrix: np.ndarray, owner: np.ndarray, k: int, samples: int, rng
     return np.concatenate(sums), np.concatenate(truth)
 
 
-def deal_sums(matrix: np.ndarray, owner: np.ndarray, k: int, samples: int, seed: Sequence[int], deals: int = 1) -> tuple[np.ndarray, np.ndarray]:
+def deal_sums(
+    matrix: np.ndarray, owner: np.ndarray, k: int, samples: int, seed: Sequence[int], deals: int = 1
+) -> tuple[np.ndarray, np.ndarray]:
     """:func:`sample_sums` under each deal's models (``matrix``: their columns deal after deal), stacked.
 
     Every deal sees the same samples of games (drawn with ``seed``), so the deals differ
     only in their models.
     """
     width = matrix.shape[1] // deals
-    found = [sample_sums(matrix[:, d * width : (d + 1) * width], owner, k, samples, np.random.default_rng(seed)) for d in range(deals)]
+    found = [
+        sample_sums(matrix[:, d * width : (d + 1) * width], owner, k, samples, np.random.default_rng(seed))
+        for d in range(deals)
+    ]
     return np.concatenate([sums for sums, _ in found]), np.concatenate([truth for _, truth in found])
 
 
-def development_temperature(matrix: np.ndarray, owner: np.ndarray, ks: Sequence[int], seed: Sequence[int], deals: int = 1) -> float:
+def development_temperature(
+    matrix: np.ndarray, owner: np.ndarray, ks: Sequence[int], seed: Sequence[int], deals: int = 1
+) -> float:
     """The temperature fitted on samples of development games of every size k that fits."""
     sums, truth = [], []
     for k in ks:
@@ -252,7 +281,9 @@ def development_temperature(matrix: np.ndarray, owner: np.ndarray, ks: Sequence[
     return fit_temperature(np.concatenate(sums), np.concatenate(truth).astype(np.int64))
 
 
-def trained_candidates(predictor: str, players: Sequence[tuple[str, str]], settings: CandidateSettings) -> tuple[list[str], list, float]:
+def trained_candidates(
+    predictor: str, players: Sequence[tuple[str, str]], settings: CandidateSettings
+) -> tuple[list[str], list, float]:
     """Candidate models of (name, PGN path) players, fitted now, and their temperature from development games.
 
     What ``iam identify --players`` uses: each player's model from his fitting games,
@@ -263,10 +294,16 @@ def trained_candidates(predictor: str, players: Sequence[tuple[str, str]], setti
     splits = [split_group(group, settings, rng) for group in groups]
     for group, split in zip(groups, splits):
         if not split["fitting"] or not split["development"]:
-            raise ValueError(f"{group.label} needs fitting and development games (has {len(split['fitting'])} and {len(split['development'])})")
+            raise ValueError(
+                f"{group.label} needs fitting and development games"
+                f" (has {len(split['fitting'])} and {len(split['development'])})"
+            )
     models = fit_candidates(predictor, groups, [split["fitting"] for split in splits], settings)
     development = [game for split in splits for game in split["development"]]
     owner = np.array([number for number, split in enumerate(splits) for _ in split["development"]], dtype=np.int64)
-    scorer = LikelihoodScorer(models, repertoire=settings.repertoire, model_weight=settings.model_weight, search_cache=settings.search_cache)
+    scorer = LikelihoodScorer(
+        models, repertoire=settings.repertoire, model_weight=settings.model_weight, search_cache=settings.search_cache
+    )
     matrix, _ = game_matrix(scorer, development, settings)
-    return [group.label for group in groups], models, development_temperature(matrix, owner, settings.ks, [settings.seed, 0])
+    temperature = development_temperature(matrix, owner, settings.ks, [settings.seed, 0])
+    return [group.label for group in groups], models, temperature

@@ -181,7 +181,10 @@ def _expected_calibration_error(confidence: np.ndarray, correct: np.ndarray) -> 
         return np.nan
     bins = np.minimum((confidence * ECE_BINS).astype(int), ECE_BINS - 1)
     counts = np.bincount(bins, minlength=ECE_BINS)
-    gap = np.abs(np.bincount(bins, weights=correct, minlength=ECE_BINS) - np.bincount(bins, weights=confidence, minlength=ECE_BINS))
+    gap = np.abs(
+        np.bincount(bins, weights=correct, minlength=ECE_BINS)
+        - np.bincount(bins, weights=confidence, minlength=ECE_BINS)
+    )
     return float(gap.sum() / counts.sum())
 
 
@@ -256,7 +259,9 @@ class EvaluationReport:
 
     def summary_frame(self) -> pd.DataFrame:
         """One row per run (predictor, training size): coverage, accuracies and calibration."""
-        return pd.DataFrame([{"predictor": run.predictor, "train_games": run.train_games, **run.summary} for run in self.runs])
+        return pd.DataFrame(
+            [{"predictor": run.predictor, "train_games": run.train_games, **run.summary} for run in self.runs]
+        )
 
     def band_frame(self) -> pd.DataFrame:
         """The belief-band table in long form: one row per (predictor, training size, band)."""
@@ -308,7 +313,9 @@ def evaluate(
     return EvaluationReport(player=player, test_games=len(test), runs=runs)
 
 
-def _run(predictor: str, training: list[PlayerGame], test: list[PlayerGame], settings: PredictorSettings) -> EvaluationRun:
+def _run(
+    predictor: str, training: list[PlayerGame], test: list[PlayerGame], settings: PredictorSettings
+) -> EvaluationRun:
     if not training:
         raise ValueError("no training games")
     with in_use(build_predictor(predictor, training, settings)) as model:

@@ -61,7 +61,8 @@ IAM_FLOOR = 1e-4
 _SHARED = ("move", "shape", "search", "value", *ENGINE_FAMILIES)
 """Ranker families whose columns depend on the position only, never on the player."""
 _OWN = ("policy", "habits", "population")
-"""Ranker families whose columns each model computes itself (its memory, its population, the policy network that never saw its player)."""
+"""Ranker families whose columns each model computes itself (its memory, its population, the policy network
+that never saw its player)."""
 
 
 def check_candidates(models: Sequence[Candidate]) -> str:
@@ -75,7 +76,9 @@ def check_candidates(models: Sequence[Candidate]) -> str:
         raise ValueError("no candidate models")
     kinds = {_kind(model) for model in models}
     if len(kinds) > 1:
-        raise ValueError("candidate models are of different kinds (IAM models and move rankers); compare one kind at a time")
+        raise ValueError(
+            "candidate models are of different kinds (IAM models and move rankers); compare one kind at a time"
+        )
     for model in models:
         try:
             check_is_fitted(model)
@@ -114,7 +117,12 @@ class LikelihoodScorer:
     """
 
     def __init__(
-        self, models: Sequence[Candidate], *, repertoire: bool = False, model_weight: float = 1.0, search_cache: str | None = None
+        self,
+        models: Sequence[Candidate],
+        *,
+        repertoire: bool = False,
+        model_weight: float = 1.0,
+        search_cache: str | None = None,
     ) -> None:
         if not 0 <= model_weight < float("inf"):
             raise ValueError("the models' weight must be a number of at least 0")
@@ -130,7 +138,12 @@ class LikelihoodScorer:
         shared = tuple(f for f in _SHARED if any(f in model.families_ for model in rankers))
         first = rankers[0] if rankers else None
         engine = next(
-            (r.resources.engine_settings(r.engine_depth) for r in rankers if any(f in r.families_ for f in ENGINE_FAMILIES)), None
+            (
+                r.resources.engine_settings(r.engine_depth)
+                for r in rankers
+                if any(f in r.families_ for f in ENGINE_FAMILIES)
+            ),
+            None,
         )
         self.evidence = Evidence(
             families=shared, search_depth=first.search_depth if first else 1, engine=engine, search_cache=search_cache
@@ -140,7 +153,9 @@ class LikelihoodScorer:
         columns = list(self.evidence.columns)
         self._weights = np.zeros((len(columns), len(self.models)))
         self._own: dict[int, tuple[tuple[str, ...], list[str], np.ndarray]] = {}
-        calibrations = [model.top_calibration_ if _kind(model) == "ranker" else TopLabelCalibration() for model in self.models]
+        calibrations = [
+            model.top_calibration_ if _kind(model) == "ranker" else TopLabelCalibration() for model in self.models
+        ]
         self._slopes = np.array([c.slope for c in calibrations])
         self._offsets = np.array([c.offset for c in calibrations])
         self._calibrated = not all(c.identity for c in calibrations)
@@ -166,20 +181,7 @@ class LikelihoodScorer:
             opening = self.repertoire.position(position)
             if opening is not None:
                 return opening
-        scores = np.zeros((len(position.moves), len(self.models)))
-        if self._own:
-            shared = self.evidence.features(position) if self.evidence.families else {}
-            if shared:
-                scores += np.column_stack([shared[name] for name in self.evidence.columns]) @ self._weights
-            for j, (own, names, weights) in self._own.items():
-                model = self.models[j]
-                trees = model.trees_
-                if own and (weights.any() or trees is not None):
-                    found = model.evidence.features(position, own, known=shared)
-                    scores[:, j] += np.column_stack([found[name] for name in names]) @ weights
-                if trees is not None:
-                    every = {**shared, **found} if own else shared
-                    scores[:, j] += trees.score(np.column_stack([every[name] for name in trees.columns])) / model.temperature_
+        scores = self._ranker_scores(position)
         if self._calibrated:
             probs = calibrate_top(softmax(scores, axis=0), self._slopes, self._offsets)
             result = np.log(np.maximum(probs[position.played], 1e-300))
@@ -188,6 +190,26 @@ class LikelihoodScorer:
         for j in self._iam:
             result[j] = _iam_log_probability(self.models[j], position)
         return result * self.model_weight if self.model_weight != 1.0 else result
+
+    def _ranker_scores(self, position: PlayerPosition) -> np.ndarray:
+        """The move rankers' scores of each move in ``position``: an array (moves, models), zero for other models."""
+        scores = np.zeros((len(position.moves), len(self.models)))
+        if not self._own:
+            return scores
+        shared = self.evidence.features(position) if self.evidence.families else {}
+        if shared:
+            scores += np.column_stack([shared[name] for name in self.evidence.columns]) @ self._weights
+        for j, (own, names, weights) in self._own.items():
+            model = self.models[j]
+            trees = model.trees_
+            if own and (weights.any() or trees is not None):
+                found = model.evidence.features(position, own, known=shared)
+                scores[:, j] += np.column_stack([found[name] for name in names]) @ weights
+            if trees is not None:
+                every = {**shared, **found} if own else shared
+                columns = np.column_stack([every[name] for name in trees.columns])
+                scores[:, j] += trees.score(columns) / model.temperature_
+        return scores
 
     def weight(self, position: PlayerPosition) -> float:
         """The weight :meth:`position` gives this position's log-likelihoods: 1 where a repertoire scores it."""
@@ -254,7 +276,8 @@ def _iam_log_probability(model: OpponentModel, position: PlayerPosition) -> floa
     """
     beliefs = model.predict_proba(position.board)
     leftover = max(0.0, 1.0 - sum(beliefs.values()))
-    probability = beliefs.get(position.played_move, 0.0) + leftover / len(position.moves)
+    played = position.played_move
+    probability = (beliefs.get(played, 0.0) if played is not None else 0.0) + leftover / len(position.moves)
     return float(np.log(max(probability, IAM_FLOOR)))
 
 
@@ -338,12 +361,17 @@ class Identification:
     def decisive_positions(self, top: int = 5) -> pd.DataFrame:
         """The positions that weighed most for the winner against the runner-up."""
         if len(self.candidates) < 2 or not len(self.scores):
-            return pd.DataFrame(columns=["game", "move_number", "fen", "played", "margin", "winner_probability", "runner_up_probability"])
+            return pd.DataFrame(
+                columns=[
+                    "game", "move_number", "fen", "played", "margin", "winner_probability", "runner_up_probability"
+                ]
+            )
         winner, runner = self.ranking[:2]
         margin = self.scores[:, winner] - self.scores[:, runner]
         weights = np.ones(len(self.scores)) if self.weights is None else self.weights
         with np.errstate(divide="ignore", invalid="ignore"):  # weight 0: the probability was not kept
-            probability = np.where(weights[:, None] > 0, np.exp(self.scores / np.where(weights > 0, weights, 1.0)[:, None]), np.nan)
+            divisor = np.where(weights > 0, weights, 1.0)[:, None]
+            probability = np.where(weights[:, None] > 0, np.exp(self.scores / divisor), np.nan)
         rows = []
         for i in np.argsort(-margin, kind="stable")[:top].tolist():
             position = self.positions[i]
@@ -382,9 +410,9 @@ def identify(
     positions a candidate remembers from his openings are scored by the candidates'
     repertoires (:mod:`iam.measure.repertoire`), and the others by the models with ``model_weight``
     (:data:`~iam.measure.repertoire.MODEL_WEIGHT`). ``search_cache``: an SQLite file keeping the
-    rankers' search scores across runs (the same scores, found again at once). The scoring runs in ``jobs`` local processes or on
-    the Dask ``scheduler`` (:mod:`iam.execution`). ValueError for candidates that cannot be
-    compared or games without a move of the player.
+    rankers' search scores across runs (the same scores, found again at once). The scoring runs in
+    ``jobs`` local processes or on the Dask ``scheduler`` (:mod:`iam.execution`). ValueError for
+    candidates that cannot be compared or games without a move of the player.
     """
     check_candidates(models)
     if not 0 < temperature < float("inf"):

@@ -113,6 +113,7 @@ def build_predictor(name: str, training: Sequence[PlayerGame], settings: Predict
     if name == "search-best":
         return SearchBest(settings.search_depth)
     if name == "engine-best":
+        assert settings.engine is not None  # checked above: it needs an engine
         return EngineBest(
             settings.engine, depth=settings.engine_depth, cache=settings.engine_cache, timeout=settings.engine_timeout
         )

@@ -73,7 +73,13 @@ class RepertoireScorer:
     gets the base).
     """
 
-    def __init__(self, memories: Sequence[RoteMemory | None], *, strength: float = REPERTOIRE_STRENGTH, base_strength: float = BASE_STRENGTH) -> None:
+    def __init__(
+        self,
+        memories: Sequence[RoteMemory | None],
+        *,
+        strength: float = REPERTOIRE_STRENGTH,
+        base_strength: float = BASE_STRENGTH,
+    ) -> None:
         if not strength > 0 or not base_strength > 0:
             raise ValueError("the repertoire's pseudo-game strengths must be positive")
         self.strength = strength
@@ -97,8 +103,10 @@ class RepertoireScorer:
         pooled = self._pooled.get(epd)
         if pooled is None:
             return None
-        move = position.played_move.uci()
-        base = (pooled.get(move, 0) + self.base_strength / len(position.moves)) / (sum(pooled.values()) + self.base_strength)
+        move = position.moves[position.played].uci()
+        base = (pooled.get(move, 0) + self.base_strength / len(position.moves)) / (
+            sum(pooled.values()) + self.base_strength
+        )
         chosen = np.zeros(len(self._own))
         games = np.zeros(len(self._own))
         for j, own in enumerate(self._own):

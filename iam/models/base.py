@@ -85,7 +85,10 @@ class PlayerModel(Closeable, BaseEstimator):
 
     @classmethod
     def load(cls, path: str | Path, **options: Any) -> Self:
-        """Read a file written by :meth:`save` (ModelFileError if it is not one); ``options`` go to :meth:`from_dict`."""
+        """Read a file written by :meth:`save` (ModelFileError if it is not one).
+
+        ``options`` go to :meth:`from_dict`.
+        """
         return cls.from_dict(read_document(path), source=f"model file {path}", **options)
 
 

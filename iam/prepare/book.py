@@ -40,7 +40,8 @@ def encode_move(board: chess.Board, move: chess.Move) -> int:
     to_square = move.to_square
     if board.is_castling(move):
         rank = chess.square_rank(move.from_square)
-        to_square = chess.square(7 if chess.square_file(move.to_square) > chess.square_file(move.from_square) else 0, rank)
+        kingside = chess.square_file(move.to_square) > chess.square_file(move.from_square)
+        to_square = chess.square(7 if kingside else 0, rank)
     return (
         chess.square_file(to_square)
         | chess.square_rank(to_square) << 3
@@ -60,7 +61,10 @@ def book_entries(moves: Iterable[tuple[chess.Board, chess.Move, float]]) -> list
 
 
 def write_book(moves: Iterable[tuple[chess.Board, chess.Move, float]], path: str | Path) -> int:
-    """Write the polyglot book of ``moves`` (position, move, probability of reaching it) to ``path``; returns its entries."""
+    """Write the polyglot book of ``moves`` (position, move, probability of reaching it) to ``path``.
+
+    Returns its entries.
+    """
     entries = book_entries(moves)
     Path(path).write_bytes(b"".join(_ENTRY.pack(key, code, weight, 0) for key, code, weight in entries))
     return len(entries)

@@ -25,8 +25,10 @@ from iam.progress import progress
 from iam.ranker import DEFAULT_FAMILIES, MoveRanker
 from iam.ranker.resources import Resources
 
-__all__ = ["PrepareConfig", "SideDossier", "Dossier", "prepare", "build_side", "open_scorer", "fit_default_model", "default_model_params", "default_model_resources",
-           "DEFAULT_MODEL", "GLANCE_FAMILIES", "MODEL_PLIES", "COLORS"]
+__all__ = [
+    "PrepareConfig", "SideDossier", "Dossier", "prepare", "build_side", "open_scorer", "fit_default_model",
+    "default_model_params", "default_model_resources", "DEFAULT_MODEL", "GLANCE_FAMILIES", "MODEL_PLIES", "COLORS",
+]
 
 COLORS = {"white": chess.WHITE, "black": chess.BLACK}
 
@@ -74,7 +76,8 @@ class PrepareConfig:
         unknown = [color for color in self.colors if color not in COLORS]
         if unknown or not self.colors:
             raise DataError(f"colours are white and black, not {', '.join(unknown) or 'none'}")
-        for name, value in (("min_games", self.min_games), ("branch_games", self.branch_games), ("habit_games", self.habit_games)):
+        counts = (("min_games", self.min_games), ("branch_games", self.branch_games), ("habit_games", self.habit_games))
+        for name, value in counts:
             if value < 1:
                 raise ParameterError(name, value, "at least 1")
         if not self.half_life_years > 0:
@@ -115,15 +118,26 @@ class Dossier:
     sides: list[SideDossier] = field(default_factory=list)
 
 
-def open_scorer(config: PrepareConfig) -> MoveScorer:
+def open_scorer(config: PrepareConfig) -> EngineScorer | SearchScorer:
     """The engine the config names (through the cache), else the toolkit's own search."""
     if config.engine:
-        return EngineScorer(config.engine, depth=config.engine_depth, cache=config.engine_cache, lines=config.engine_lines, engines=config.jobs)
+        return EngineScorer(
+            config.engine,
+            depth=config.engine_depth,
+            cache=config.engine_cache,
+            lines=config.engine_lines,
+            engines=config.jobs,
+        )
     return SearchScorer(config.search_depth)
 
 
 def prepare(
-    games: Sequence[PlayerGame], model: Predictor, config: PrepareConfig, *, scorer: MoveScorer | None = None, model_name: str = "model"
+    games: Sequence[PlayerGame],
+    model: Predictor,
+    config: PrepareConfig,
+    *,
+    scorer: MoveScorer | None = None,
+    model_name: str = "model",
 ) -> Dossier:
     """The dossier against ``config.player`` from ``games`` (his, either colour); DataError when a colour has too few.
 
@@ -137,9 +151,15 @@ def prepare(
         if count == 0:
             raise DataError(f"{config.player} has no games with {name} in the file")
         if count < config.min_games:
-            raise ParameterError("min_games", config.min_games, f"at most {count}", reason=f"{config.player} has {count} games with {name}")
-    own = scorer is None
-    scorer = open_scorer(config) if scorer is None else scorer
+            raise ParameterError(
+                "min_games",
+                config.min_games,
+                f"at most {count}",
+                reason=f"{config.player} has {count} games with {name}",
+            )
+    opened: EngineScorer | SearchScorer | None = None
+    if scorer is None:
+        scorer = opened = open_scorer(config)
     try:
         dossier = Dossier(config.player, scorer.description, model_name, config)
         if config.population_strength is not None:
@@ -148,12 +168,18 @@ def prepare(
             dossier.sides.append(build_side(games, color, model, scorer, config))
         return dossier
     finally:
-        if own:
-            scorer.close()
+        if opened is not None:
+            opened.close()
 
 
 def build_side(
-    games: Sequence[PlayerGame], color: chess.Color, model: Predictor, scorer: MoveScorer, config: PrepareConfig, *, habits: bool = True
+    games: Sequence[PlayerGame],
+    color: chess.Color,
+    model: Predictor,
+    scorer: MoveScorer,
+    config: PrepareConfig,
+    *,
+    habits: bool = True,
 ) -> SideDossier:
     """The dossier against him with ``color`` from ``games``: his tree, his beliefs, the prepared lines and (unless
     ``habits`` is false) his costly habits. ``model`` is the belief his games update (the book's already in it)."""
@@ -168,11 +194,13 @@ def build_side(
         bar = progress(range(len(known)), quiet=config.quiet, desc=f"{name}: scoring his positions", unit=" positions")
         score_all(scorer, [chess.Board(c.fen) for c in known], progress=lambda n: _advance(bar, n))
     bar = progress(iter(int, 1), quiet=config.quiet, desc=f"{name}: preparing lines", unit=" nodes")
-    plan = prepare_lines(chess.Board(), color, beliefs, scorer, config.lines, tick=lambda: next(bar), known=repertoire.played_moves)
+    plan = prepare_lines(
+        chess.Board(), color, beliefs, scorer, config.lines, tick=lambda: next(bar), known=repertoire.played_moves
+    )
     found: list[Habit] = []
     if habits:
-        found = find_habits(candidates(repertoire, plan, beliefs, habit_games=config.habit_games, habit_belief=config.habit_belief),
-                            scorer, min_loss=config.habit_loss)
+        judged = candidates(repertoire, plan, beliefs, habit_games=config.habit_games, habit_belief=config.habit_belief)
+        found = find_habits(judged, scorer, min_loss=config.habit_loss)
     return SideDossier(color, repertoire.games, repertoire, plan, found, beliefs)
 
 
@@ -186,18 +214,17 @@ DEFAULT_MODEL = {"search_depth": 1, "max_positions": 1500}
 with the cheapest search (depth 1) and a sample of his positions in his openings."""
 MODEL_PLIES = 24
 """The default model learns from the first this many plies of his games: the openings the dossier
-asks it about. (Chosen on development games of two bundled masters: 1,500 positions of his first
-24 plies named his opening moves more often than 500 positions of whole games, at less cost.)"""
+asks it about. (Chosen on development games of two bundled masters; see docs/results/prepare.md.)"""
 
 
 GLANCE_FAMILIES = ("glance",)
 """With an engine, the default model also reads its depth-1 glance at every move (the ``glance``
-family): how a move looks at first sight. (Chosen on development games of two bundled masters:
-the log loss of his first ten moves fell by 0.08 to 0.09 and more of them were named.)"""
+family): how a move looks at first sight. (Chosen on development games of two bundled masters by
+the log loss of his first ten moves; see "The engine's glance in the model" in docs/results/prepare.md.)"""
 
 
 def default_model_params(engine: str | None = None) -> dict:
-    """The default move ranker's parameters (:data:`DEFAULT_MODEL`), with :data:`GLANCE_FAMILIES` when there is an engine."""
+    """The default move ranker's parameters (:data:`DEFAULT_MODEL`), with :data:`GLANCE_FAMILIES` with an engine."""
     if not engine:
         return dict(DEFAULT_MODEL)
     return {**DEFAULT_MODEL, "families": (*DEFAULT_FAMILIES, *GLANCE_FAMILIES)}
@@ -212,9 +239,15 @@ def fit_default_model(
     games: Sequence[PlayerGame], player: str, *, seed: int = 0, jobs: int = 1, quiet: bool = False,
     engine: str | None = None, engine_cache: str | None = None,
 ) -> MoveRanker:
-    """The default move ranker (:func:`default_model_params`) fitted on the openings of ``games`` (:data:`MODEL_PLIES`),
-    with a progress bar; with ``engine`` it reads the engine's glance (:data:`GLANCE_FAMILIES`), through ``engine_cache``."""
+    """The default move ranker (:func:`default_model_params`) fitted on the openings of ``games``
+    (:data:`MODEL_PLIES`), with a progress bar; with ``engine`` it reads the engine's glance
+    (:data:`GLANCE_FAMILIES`), through ``engine_cache``."""
     openings = [replace(game, moves=game.moves[:MODEL_PLIES]) for game in games]
     ranker = MoveRanker(**default_model_params(engine), random_state=seed, player=player)
-    return ranker.fit(openings, resources=default_model_resources(engine, engine_cache, jobs),
-                      progress=lambda tasks, total: progress(tasks, quiet=quiet, total=total, desc="fitting the model", unit=" parts"))
+    return ranker.fit(
+        openings,
+        resources=default_model_resources(engine, engine_cache, jobs),
+        progress=lambda tasks, total: progress(
+            tasks, quiet=quiet, total=total, desc="fitting the model", unit=" parts"
+        ),
+    )

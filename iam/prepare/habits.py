@@ -67,20 +67,21 @@ def candidates(
     habit_games: int = 2,
     habit_belief: float = 0.3,
 ) -> list[Candidate]:
-    """Positions of his repertoire reached in ``habit_games`` games, then prepared-line positions reached with ``habit_belief``."""
+    """Positions of his repertoire reached in ``habit_games`` games, then prepared-line positions reached with
+    ``habit_belief``."""
     found: dict[str, Candidate] = {}
     for node in repertoire.nodes.values():
         usual = node.usual()
         if node.his_turn and node.games >= habit_games and usual is not None:
             found[node.epd] = Candidate(node.fen, node.path, usual.uci, "games", node.games, usual.games, None)
     if plan is not None:
-        for epd, node in plan.his_nodes().items():
-            if epd in found or node.reach < habit_belief:
+        for epd, his in plan.his_nodes().items():
+            if epd in found or his.reach < habit_belief:
                 continue
-            beliefs = predictor.predict_proba(node.board)
+            beliefs = predictor.predict_proba(his.board)
             if beliefs:
                 move = max(beliefs, key=lambda m: (beliefs[m], m.uci()))
-                found[epd] = Candidate(node.fen, (), move.uci(), "predicted", 0, 0, float(node.reach))
+                found[epd] = Candidate(his.fen, (), move.uci(), "predicted", 0, 0, float(his.reach))
     return list(found.values())
 
 
@@ -106,8 +107,8 @@ def find_habits(
         if cost >= min_loss:
             habits.append(
                 Habit(
-                    candidate.fen, candidate.path, candidate.usual, board.san(usual), best.uci(), board.san(best), int(cost),
-                    candidate.source, candidate.reached, candidate.played, candidate.belief,
+                    candidate.fen, candidate.path, candidate.usual, board.san(usual), best.uci(), board.san(best),
+                    int(cost), candidate.source, candidate.reached, candidate.played, candidate.belief,
                 )
             )
     return sorted(habits, key=lambda habit: (-habit.reached * habit.cost, -habit.cost, habit.fen))

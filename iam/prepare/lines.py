@@ -59,7 +59,8 @@ class LineSettings:
     min_probability: float = 0.02
 
     def __post_init__(self) -> None:
-        margins = (self.our_margin, self.familiar_margin, 0 if self.alternative_margin is None else self.alternative_margin)
+        alternative = 0 if self.alternative_margin is None else self.alternative_margin
+        margins = (self.our_margin, self.familiar_margin, alternative)
         if self.plies < 1 or self.our_width < 1 or self.reply_width < 1 or min(margins) < 0:
             raise ValueError("plies and widths must be at least 1, the margin at least 0")
         if not (0 < self.reply_min <= 1 and 0 < self.min_probability <= 1):
@@ -154,7 +155,9 @@ class Plan:
 
     def his_nodes(self, alternatives: bool = True) -> dict[str, PlanNode]:
         """His nodes on the prepared lines (he to move, replies followed), by EPD."""
-        return {epd: node for epd, node in self.nodes_on_lines(alternatives).items() if not node.our_turn and node.children}
+        return {
+            epd: node for epd, node in self.nodes_on_lines(alternatives).items() if not node.our_turn and node.children
+        }
 
 
 class _Search:
@@ -166,7 +169,15 @@ class _Search:
     a batch over its processes), and the values are backed up from the leaves afterwards.
     """
 
-    def __init__(self, predictor: Predictor, scorer: MoveScorer, settings: LineSettings, us: chess.Color, tick, known) -> None:
+    def __init__(
+        self,
+        predictor: Predictor,
+        scorer: MoveScorer,
+        settings: LineSettings,
+        us: chess.Color,
+        tick: Callable[[], object],
+        known: Callable[[chess.Board], list[chess.Move]],
+    ) -> None:
         self.predictor, self.scorer, self.settings, self.us, self.tick = predictor, scorer, settings, us, tick
         self.known = known
         self.beliefs: dict[tuple[str, int], dict[chess.Move, float]] = {}
@@ -207,7 +218,7 @@ class _Search:
         return self._node(after, reach), after
 
     def _familiar_elsewhere(self, growing: list[tuple[PlanNode, chess.Board]]) -> list[chess.Board]:
-        """Where his opponents' moves at our nodes lead, for those outside the scorer's best: to be scored in one batch."""
+        """Where his opponents' moves at our nodes lead, for those outside the scorer's best: scored in one batch."""
         found = []
         for node, board in growing:
             if node.our_turn:
@@ -219,7 +230,8 @@ class _Search:
         scores = self.scorer.scores(board)
         best = max(scores.values())
         ranked = sorted(scores.items(), key=lambda item: (-item[1], item[0].uci()))
-        candidates = [move for move, score in ranked if score >= best - self.settings.our_margin][: self.settings.our_width]
+        margin, width = self.settings.our_margin, self.settings.our_width
+        candidates = [move for move, score in ranked if score >= best - margin][:width]
         for move in self.familiar[id(node)]:
             if move not in candidates and move_score(self.scorer, board, move) >= best - self.settings.known_margin:
                 candidates.append(move)
@@ -234,7 +246,9 @@ class _Search:
         ranked = sorted(self.beliefs[key].items(), key=lambda item: (-item[1], item[0].uci()))
         settings = self.settings
         followed = [
-            (move, float(p)) for move, p in ranked if p >= settings.reply_min and node.reach * p >= settings.min_probability
+            (move, float(p))
+            for move, p in ranked
+            if p >= settings.reply_min and node.reach * p >= settings.min_probability
         ][: settings.reply_width]
         children = [self._child(board, move, node.reach * belief) for move, belief in followed]
         node.children = {move.uci(): (belief, child) for (move, belief), (child, _) in zip(followed, children)}
@@ -249,24 +263,38 @@ class _Search:
         if node.our_turn:
             self._choose(node)
             return
+        replies = _replies(node)
         expected = 0.0
-        for belief, child in node.children.values():  # added one by one: sum() rounds otherwise on newer Pythons
+        for belief, child in replies:  # added one by one: sum() rounds otherwise on newer Pythons
             expected += belief * child.value
-        node.rest = max(0.0, 1.0 - sum(belief for belief, _ in node.children.values()))
+        node.rest = max(0.0, 1.0 - sum(belief for belief, _ in replies))
         node.value = expected + node.rest * node.static
 
     def _choose(self, node: PlanNode) -> None:
         """Our chosen move (the best-valued candidate, or his opponents' most played one when it is worth nearly
         as much) and the alternatives worth within ``alternative_margin`` of it."""
         value = {uci: child.value for uci, (_, child) in node.children.items()}
-        best = max(value, key=value.get)
+        best = max(value, key=value.__getitem__)
         familiar = next((move.uci() for move in self.familiar[id(node)] if move.uci() in value), None)
-        node.choice = familiar if familiar is not None and value[familiar] >= value[best] - self.settings.familiar_margin else best
+        node.choice = (
+            familiar
+            if familiar is not None and value[familiar] >= value[best] - self.settings.familiar_margin
+            else best
+        )
         node.value = value[node.choice]
         margin = self.settings.alternative_margin
         if margin is not None:
             others = sorted((uci for uci in value if uci != node.choice), key=lambda uci: (-value[uci], uci))
             node.alternatives = [uci for uci in others if value[uci] >= node.value - margin]
+
+
+def _replies(node: PlanNode) -> list[tuple[float, PlanNode]]:
+    """His followed replies at his node, each with his belief in it."""
+    replies = []
+    for belief, child in node.children.values():
+        assert belief is not None, "his replies carry his belief"
+        replies.append((belief, child))
+    return replies
 
 
 def prepare_lines(
@@ -276,12 +304,13 @@ def prepare_lines(
     scorer: MoveScorer,
     settings: LineSettings = LineSettings(),
     *,
-    tick: Callable[[], None] = lambda: None,
+    tick: Callable[[], object] = lambda: None,
     known: Callable[[chess.Board], list[chess.Move]] = lambda board: [],
 ) -> Plan:
     """The prepared tree from ``board`` against him playing ``his_color``.
 
-    ``known(board)``: our moves his opponents played in his games there; ``tick()`` is called per node.
+    ``known(board)``: our moves his opponents played in his games there; ``tick()`` is called per node (what it
+    returns is ignored).
     """
     search = _Search(predictor, scorer, settings, not his_color, tick, known)
     root = search.grow(board.copy())
@@ -302,7 +331,8 @@ def _lines(root: PlanNode, board: chess.Board) -> list[Line]:
         for uci in steps:
             belief, child = node.children[uci]
             san = position.san(chess.Move.from_uci(uci))
-            stack.append((child, (*moves, uci), (*sans, san), probability * (belief or 1.0), main and (not node.our_turn or uci == node.choice)))
+            on_main = main and (not node.our_turn or uci == node.choice)
+            stack.append((child, (*moves, uci), (*sans, san), probability * (belief or 1.0), on_main))
     return found
 
 

@@ -5,8 +5,9 @@ engine's analyses cached, fitting the default model (:func:`~iam.prepare.dossier
 is most of a warm run. :func:`cached_default_model` keeps each fitted model in a folder, under a
 key that changes with anything the fit depends on: his games (every field of every game, in the
 order of their numbers), the player's name, the seed, the default model's settings (and the engine
-whose glance it reads, by its path), the toolkit's version and the digest of the feature code. A kept model is the ranker's own versioned JSON (gzip);
-a file that cannot be read as one is fitted again and replaced, never trusted.
+whose glance it reads, by its path), the toolkit's version and the digest of the feature code. A kept
+model is the ranker's own versioned JSON (gzip); a file that cannot be read as one is fitted again and
+replaced, never trusted.
 """
 
 from __future__ import annotations
@@ -30,8 +31,10 @@ __all__ = ["cached_default_model", "model_key"]
 def model_key(games: Sequence[PlayerGame], player: str, seed: int, engine: str | None = None) -> str:
     """A digest of everything the default model's fit on ``games`` depends on (with ``engine``, its path too)."""
     digest = hashlib.sha256()
-    settings = {"player": player, "seed": seed, "model": default_model_params(engine), "engine": engine or None, "plies": MODEL_PLIES,
-                "version": __version__, "features": feature_code_digest()}
+    settings = {
+        "player": player, "seed": seed, "model": default_model_params(engine), "engine": engine or None,
+        "plies": MODEL_PLIES, "version": __version__, "features": feature_code_digest(),
+    }
     digest.update(json.dumps(settings, sort_keys=True).encode())
     for game in sorted(games, key=lambda game: game.index):
         record = [game.index, game.color, game.start_fen, [move.uci() for move in game.moves], game.result,
@@ -62,7 +65,9 @@ def cached_default_model(
         check_writable(path)
     except (OSError, ModelFileError) as exc:
         raise DataError(f"cannot keep the fitted model in {folder}: {getattr(exc, 'strerror', None) or exc}") from None
-    model = fit_default_model(games, player, seed=seed, jobs=jobs, quiet=quiet, engine=engine, engine_cache=engine_cache)
+    model = fit_default_model(
+        games, player, seed=seed, jobs=jobs, quiet=quiet, engine=engine, engine_cache=engine_cache
+    )
     try:
         model.save(path)
     except (OSError, ModelFileError) as exc:

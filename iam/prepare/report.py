@@ -32,8 +32,8 @@ def _pawns(centipawns: float) -> str:
 
 def _line_dict(line: Line) -> dict:
     return {
-        "moves": list(line.moves), "san": line.text(), "probability": line.probability, "value_cp": line.value, "fen": line.fen,
-        "main": line.main,
+        "moves": list(line.moves), "san": line.text(), "probability": line.probability, "value_cp": line.value,
+        "fen": line.fen, "main": line.main,
     }
 
 
@@ -41,9 +41,10 @@ def _side_dict(side: SideDossier) -> dict:
     tree = side.repertoire
     rows = [
         {
-            "depth": depth, "fen": node.fen, "ply": node.ply, "his_move": node.his_turn, "move": edge.uci, "san": edge.san,
-            "games": edge.games, "score": edge.score, "weight": edge.weight, "first_date": edge.first_date,
-            "last_date": edge.last_date, "predicted": edge.predicted, "belief": edge.belief,
+            "depth": depth, "fen": node.fen, "ply": node.ply, "his_move": node.his_turn, "move": edge.uci,
+            "san": edge.san, "games": edge.games, "score": edge.score, "weight": edge.weight,
+            "first_date": edge.first_date, "last_date": edge.last_date, "predicted": edge.predicted,
+            "belief": edge.belief,
         }
         for node, edge, depth in tree.shown()
     ]
@@ -128,7 +129,10 @@ def belief_updates(config: PrepareConfig) -> str:
                  f"{_games(config.population_strength)})")
     if config.prior_strength is not None:
         before = " and then" if text else ", updated"
-        text += f"{before} by his games where he has been (the belief before them counting as {_games(config.prior_strength)})"
+        text += (
+            f"{before} by his games where he has been"
+            f" (the belief before them counting as {_games(config.prior_strength)})"
+        )
     return text
 
 
@@ -183,7 +187,8 @@ def _html_side(dossier: Dossier, side: SideDossier) -> str:
             usual, best = chess.Move.from_uci(habit.usual), chess.Move.from_uci(habit.best)
             arrows = [chess.svg.Arrow(usual.from_square, usual.to_square, color="#cc0000"),
                       chess.svg.Arrow(best.from_square, best.to_square, color="#15781b")]
-            caption = f"{board.fullmove_number}{'.' if board.turn else '...'} his {habit.usual_san} (red), best {habit.best_san} (green)"
+            number = f"{board.fullmove_number}{'.' if board.turn else '...'}"
+            caption = f"{number} his {habit.usual_san} (red), best {habit.best_san} (green)"
             parts.append(f"<figure class='board'>{_board_svg(habit.fen, arrows=arrows, flipped=flipped)}"
                          f"<figcaption>{html.escape(caption)}</figcaption></figure>")
     else:
@@ -192,7 +197,10 @@ def _html_side(dossier: Dossier, side: SideDossier) -> str:
     parts.append(_html_table(_LINE_HEAD, _line_rows(side)))
     for line in side.plan.lines[:3]:
         caption = f"{line.text()} ({line.probability:.0%}, {_pawns(line.value)})"
-        parts.append(f"<figure class='board'>{_board_svg(line.fen, flipped=flipped)}<figcaption>{html.escape(caption)}</figcaption></figure>")
+        parts.append(
+            f"<figure class='board'>{_board_svg(line.fen, flipped=flipped)}"
+            f"<figcaption>{html.escape(caption)}</figcaption></figure>"
+        )
     return "\n".join(parts)
 
 
@@ -223,9 +231,10 @@ def to_pgn(dossier: Dossier) -> str:
             game = chess.pgn.Game()
             game.headers["Event"] = f"Prepared against {dossier.player} ({color})"
             game.headers["White" if side.color == chess.WHITE else "Black"] = dossier.player
-            game.headers["White" if side.color == chess.BLACK else "Black"] = "prepared" if not reference else "reference"
+            ours = "prepared" if not reference else "reference"
+            game.headers["White" if side.color == chess.BLACK else "Black"] = ours
             game.headers["Round"] = "reference" if reference else str(number)
-            node = game
+            node: chess.pgn.GameNode = game
             for uci in line.moves:
                 node = node.add_variation(chess.Move.from_uci(uci))
             kind = "engine main line (no model)" if reference else f"he follows with probability {line.probability:.1%}"

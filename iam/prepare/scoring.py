@@ -25,7 +25,9 @@ import chess
 from iam.engines.analysis import MATE_SCORE, MAX_CENTIPAWNS, EngineAnalyser
 from search.chess.scoring import score_root_moves
 
-__all__ = ["MoveScorer", "SearchScorer", "EngineScorer", "move_score", "position_value", "score_all", "decided", "beyond_lines"]
+__all__ = [
+    "MoveScorer", "SearchScorer", "EngineScorer", "move_score", "position_value", "score_all", "decided", "beyond_lines"
+]
 
 
 class MoveScorer(Protocol):
@@ -91,7 +93,9 @@ class EngineScorer:
     many cores).
     """
 
-    def __init__(self, path: str, *, depth: int = 12, cache: str | None = None, lines: int | None = 3, engines: int = 1) -> None:
+    def __init__(
+        self, path: str, *, depth: int = 12, cache: str | None = None, lines: int | None = 3, engines: int = 1
+    ) -> None:
         self.analyser = EngineAnalyser(path, depth=depth, cache=cache, lines=lines, engines=engines)
         self._known: dict[str, dict[chess.Move, int]] = {}
 
@@ -161,7 +165,9 @@ def move_score(scorer: MoveScorer, board: chess.Board, move: chess.Move) -> int:
 
     >>> class BestOnly:
     ...     def scores(self, board):
-    ...         return {chess.Move.from_uci("e2e4"): 30} if board.turn == chess.WHITE else {chess.Move.from_uci("e7e5"): -25}
+    ...         if board.turn == chess.WHITE:
+    ...             return {chess.Move.from_uci("e2e4"): 30}
+    ...         return {chess.Move.from_uci("e7e5"): -25}
     >>> move_score(BestOnly(), chess.Board(), chess.Move.from_uci("e2e4"))
     30
     >>> move_score(BestOnly(), chess.Board(), chess.Move.from_uci("a2a3"))

@@ -31,7 +31,7 @@ position he reached once leans on the model. Elsewhere the model's beliefs stand
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -142,7 +142,8 @@ class Repertoire:
         node = self.node(board)
         if node is None:
             return []
-        edges = sorted((e for e in node.edges.values() if e.games >= self.branch_games), key=lambda e: (-e.games, e.uci))
+        kept = (e for e in node.edges.values() if e.games >= self.branch_games)
+        edges = sorted(kept, key=lambda e: (-e.games, e.uci))
         return [chess.Move.from_uci(edge.uci) for edge in edges]
 
     def named_move(self, board: chess.Board, predictor: Predictor) -> chess.Move | None:
@@ -214,12 +215,16 @@ def most_believed(beliefs: dict[chess.Move, float]) -> chess.Move | None:
     return min(beliefs, key=lambda move: (-beliefs[move], move.uci())) if beliefs else None
 
 
-def dirichlet_update(prior: dict[chess.Move, float], counts: dict[str, float], strength: float, total: float) -> dict[chess.Move, float]:
+def dirichlet_update(
+    prior: dict[chess.Move, float], counts: Mapping[str, float], strength: float, total: float
+) -> dict[chess.Move, float]:
     """The posterior ``(counts(move) + strength * prior(move)) / (total + strength)`` over the prior's moves.
 
     ``counts`` by UCI move, ``total`` the games they count (the caller says which moves it counts).
     """
-    return {move: (counts.get(move.uci(), 0.0) + strength * belief) / (total + strength) for move, belief in prior.items()}
+    return {
+        move: (counts.get(move.uci(), 0.0) + strength * belief) / (total + strength) for move, belief in prior.items()
+    }
 
 
 def game_weights(games: Sequence[PlayerGame], half_life_years: float) -> list[float]:
@@ -277,7 +282,9 @@ def build_repertoire(
     return tree
 
 
-def _add_game(nodes: dict[str, Node], root: Node, game: PlayerGame, weight: float, color: chess.Color, plies: int) -> None:
+def _add_game(
+    nodes: dict[str, Node], root: Node, game: PlayerGame, weight: float, color: chess.Color, plies: int
+) -> None:
     board = chess.Board()
     node = root
     node.games += 1
@@ -331,4 +338,5 @@ def _predict_frontier(tree: Repertoire, predictor: Predictor, threshold: float) 
 def tree_beliefs(predictor: Predictor, board: chess.Board, threshold: float) -> list[tuple[chess.Move, float]]:
     """The model's moves of belief ``>= threshold`` in ``board``, most believed first."""
     beliefs = predictor.predict_proba(board)
-    return sorted(((m, float(p)) for m, p in beliefs.items() if p >= threshold), key=lambda item: (-item[1], item[0].uci()))
+    kept = ((m, float(p)) for m, p in beliefs.items() if p >= threshold)
+    return sorted(kept, key=lambda item: (-item[1], item[0].uci()))

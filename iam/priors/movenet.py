@@ -63,7 +63,10 @@ class MoveNet:
             return np.vectorize(lambda x: float(f"{x:.6g}"))(array).tolist() if array.size else []
 
         hidden = (
-            {"float16": base64.b64encode(self.hidden.astype("<f2").tobytes()).decode("ascii"), "shape": list(self.hidden.shape)}
+            {
+                "float16": base64.b64encode(self.hidden.astype("<f2").tobytes()).decode("ascii"),
+                "shape": list(self.hidden.shape),
+            }
             if compact
             else rounded(self.hidden)
         )
@@ -121,7 +124,9 @@ class MoveRows:
 def position_slices(starts: np.ndarray, chosen: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Rows of the ``chosen`` positions (in order) and their starts within those rows."""
     sizes = np.diff(starts)[chosen]
-    rows = np.concatenate([np.arange(starts[i], starts[i + 1]) for i in chosen]) if len(chosen) else np.zeros(0, np.int64)
+    rows = (
+        np.concatenate([np.arange(starts[i], starts[i + 1]) for i in chosen]) if len(chosen) else np.zeros(0, np.int64)
+    )
     return rows, np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64)
 
 
@@ -171,5 +176,7 @@ def fit_move_net(
                 m += 0.1 * g
                 v *= 0.999
                 v += 0.001 * g * g
-                p -= (learning_rate * (m / (1 - 0.9**step)) / (np.sqrt(v / (1 - 0.999**step)) + 1e-8)).astype(np.float32)
+                p -= (
+                    learning_rate * (m / (1 - 0.9**step)) / (np.sqrt(v / (1 - 0.999**step)) + 1e-8)
+                ).astype(np.float32)
     return MoveNet(hidden=params[0], bias=params[1], output=params[2], move_weights=params[3].astype(np.float64))

@@ -23,6 +23,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import cast
 
 import chess
 import numpy as np
@@ -59,7 +60,10 @@ def _phase(board: chess.Board) -> int:
     ply = 2 * (board.fullmove_number - 1) + (board.turn == chess.BLACK)
     if ply < OPENING_PLIES:
         return 0
-    material = sum(weight * chess.popcount(board.pieces_mask(piece, chess.WHITE) | board.pieces_mask(piece, chess.BLACK)) for piece, weight in _MATERIAL)
+    material = sum(
+        weight * chess.popcount(board.pieces_mask(piece, chess.WHITE) | board.pieces_mask(piece, chess.BLACK))
+        for piece, weight in _MATERIAL
+    )
     return 1 if material >= MIDDLEGAME_MATERIAL else 2
 
 
@@ -75,7 +79,8 @@ def pattern_keys(board: chess.Board, moves: Sequence[chess.Move]) -> np.ndarray:
     phase = _phase(board)
     flip = 0 if board.turn == chess.WHITE else 56  # square ^ 56 mirrors the rank
     keys = [
-        ((phase * 6 + board.piece_type_at(move.from_square) - 1) * 64 + (move.from_square ^ flip)) * 64 + (move.to_square ^ flip)
+        ((phase * 6 + cast(int, board.piece_type_at(move.from_square)) - 1) * 64 + (move.from_square ^ flip)) * 64
+        + (move.to_square ^ flip)
         for move in moves
     ]
     return np.asarray(keys, dtype=np.int64)
@@ -151,7 +156,11 @@ class MovePatterns:
         """The population without any master whose name matches ``player`` (either way round)."""
         if not player:
             return self
-        kept = {name: counts for name, counts in self.masters.items() if not (name_matches(player, name) or name_matches(name, player))}
+        kept = {
+            name: counts
+            for name, counts in self.masters.items()
+            if not (name_matches(player, name) or name_matches(name, player))
+        }
         return MovePatterns(kept)
 
     @cached_property

@@ -13,8 +13,9 @@ It is fitted on the moves of both sides of the bundled masters' *fitting* games
 own and their opponents', mostly masters too (:mod:`iam.evidence.policy_data`). It is
 fitted once on all of them and once without each master (no game of his file, no
 move of his anywhere): the ranker of a bundled master reads the network that never
-saw him, any other player's the one fitted on all six (:meth:`PolicyNets.for_player`). ``scripts/build_policy_nets.py`` rebuilds them;
-they ship as ``iam/priors/policy_nets.json.gz`` and run on numpy alone. Their
+saw him, any other player's the one fitted on all six (:meth:`PolicyNets.for_player`).
+``scripts/build_policy_nets.py`` rebuilds them; they ship as
+``iam/priors/policy_nets.json.gz`` and run on numpy alone. Their
 scores feed the family ``policy`` (:func:`policy_features`).
 """
 
@@ -55,7 +56,8 @@ __all__ = [
 ]
 
 POLICY_INPUTS = BOARD_INPUTS + 2 * 6 * 64
-"""The board after the move (768), the moved piece's type on its from-square and the arriving piece's on its to-square (384 each)."""
+"""The board after the move (768), the moved piece's type on its from-square and the arriving piece's
+on its to-square (384 each)."""
 POLICY_FEATURES: tuple[str, ...] = ("log_belief", "best", "rank")
 """Columns of :func:`policy_features` (each prefixed ``policy_``)."""
 POLICY_FORMAT = "iam-policy-nets"
@@ -78,11 +80,20 @@ def policy_inputs(board: chess.Board, moves: Sequence[chess.Move]) -> sparse.csr
         identity[2 * i] = BOARD_INPUTS + (moved - 1) * 64 + (move.from_square ^ flip)
         identity[2 * i + 1] = BOARD_INPUTS + 384 + ((move.promotion or moved) - 1) * 64 + (move.to_square ^ flip)
     sizes = np.diff(after.indptr)
-    indices = np.concatenate(
-        [np.concatenate([after.indices[after.indptr[i] : after.indptr[i + 1]], identity[2 * i : 2 * i + 2]]) for i in range(len(moves))]
-    ) if moves else np.zeros(0, np.int32)
+    indices = (
+        np.concatenate(
+            [
+                np.concatenate([after.indices[after.indptr[i] : after.indptr[i + 1]], identity[2 * i : 2 * i + 2]])
+                for i in range(len(moves))
+            ]
+        )
+        if moves
+        else np.zeros(0, np.int32)
+    )
     pointers = np.concatenate([[0], np.cumsum(sizes + 2)])
-    return sparse.csr_matrix((np.ones(len(indices), dtype=np.float32), indices, pointers), shape=(len(moves), POLICY_INPUTS))
+    return sparse.csr_matrix(
+        (np.ones(len(indices), dtype=np.float32), indices, pointers), shape=(len(moves), POLICY_INPUTS)
+    )
 
 
 _RECENT: OrderedDict[tuple, sparse.csr_matrix] = OrderedDict()
@@ -111,7 +122,9 @@ class PolicyNet(MoveNet):
         """Log-belief of each legal move of ``position`` (``move_columns``: its move family columns)."""
         if not position.moves:
             return np.zeros(0)
-        scores = self.values(_recent_inputs(position), np.column_stack([move_columns[name] for name in VALUE_MOVE_INPUTS]))
+        scores = self.values(
+            _recent_inputs(position), np.column_stack([move_columns[name] for name in VALUE_MOVE_INPUTS])
+        )
         scores = scores - scores.max()
         return scores - np.log(np.exp(scores).sum())
 
@@ -121,7 +134,10 @@ class PolicyNet(MoveNet):
     @classmethod
     def from_dict(cls, data: dict) -> PolicyNet:
         """ValueError when the layers do not fit this program's inputs."""
-        return cls(**layers_from_dict(data, inputs=POLICY_INPUTS, move_inputs=len(VALUE_MOVE_INPUTS)), info=dict(data.get("info", {})))
+        return cls(
+            **layers_from_dict(data, inputs=POLICY_INPUTS, move_inputs=len(VALUE_MOVE_INPUTS)),
+            info=dict(data.get("info", {})),
+        )
 
 
 def policy_features(log_beliefs: np.ndarray) -> dict[str, np.ndarray]:
@@ -144,7 +160,10 @@ class PolicyNets:
     info: Mapping[str, object] = field(default_factory=dict)
 
     def for_player(self, player: str | None) -> tuple[str | None, PolicyNet]:
-        """(whom it left out, the network) that never saw ``player``: his own leave-one-out net, else the all-masters one."""
+        """(whom it left out, the network) that never saw ``player``.
+
+        That is his own leave-one-out net, else the all-masters one.
+        """
         for without, net in self.nets.items():
             if without is not None and player and (name_matches(player, without) or name_matches(without, player)):
                 return without, net
@@ -227,7 +246,14 @@ def fit_policy_net(
         return change / len(chosen)
 
     net = fit_move_net(
-        table, slope, hidden=hidden, epochs=epochs, batch_positions=batch_positions, learning_rate=learning_rate, l2=l2, random_state=random_state
+        table,
+        slope,
+        hidden=hidden,
+        epochs=epochs,
+        batch_positions=batch_positions,
+        learning_rate=learning_rate,
+        l2=l2,
+        random_state=random_state,
     )
     info = {"positions": table.positions, "hidden": hidden, "epochs": epochs}
     return PolicyNet(hidden=net.hidden, bias=net.bias, output=net.output, move_weights=net.move_weights, info=info)
@@ -243,5 +269,7 @@ def require_policy_net(player: str | None) -> tuple[str | None, PolicyNet]:
     """(whom it left out, the shipped network that never saw ``player``); ValueError when none is installed."""
     nets = bundled_policy_nets()
     if nets is None:
-        raise ValueError(f"the policy family needs the policy networks ({POLICY_NETS_FILE.name}), which are not installed")
+        raise ValueError(
+            f"the policy family needs the policy networks ({POLICY_NETS_FILE.name}), which are not installed"
+        )
     return nets.for_player(player)

@@ -58,7 +58,9 @@ BOOK_MAX_PLY = 30
 """The book counts positions of the first this many plies."""
 
 
-def book_counts(games: Iterable[PlayerGame], *, max_ply: int = BOOK_MAX_PLY, min_games: int = 2) -> dict[str, dict[str, int]]:
+def book_counts(
+    games: Iterable[PlayerGame], *, max_ply: int = BOOK_MAX_PLY, min_games: int = 2
+) -> dict[str, dict[str, int]]:
     """EPD -> {UCI move: games} of one master's own moves in the first ``max_ply`` plies.
 
     A position enters only when the master reached it in at least ``min_games`` games.
@@ -142,7 +144,9 @@ class PopulationPrior:
     settings: dict = field(default_factory=dict)
     patterns: MovePatterns = field(default_factory=MovePatterns)
 
-    def weights_for(self, families: Sequence[str], player: str | None, search_depth: int | None = None) -> dict[str, float]:
+    def weights_for(
+        self, families: Sequence[str], player: str | None, search_depth: int | None = None
+    ) -> dict[str, float]:
         """The weights of the population ranker for ``families`` that never saw ``player``.
 
         The ranker left out the master ``player`` names when there is one, else the one
@@ -172,7 +176,9 @@ class PopulationPrior:
             return bool(exact)
         return any(r.search_depth == search_depth for r in exact)
 
-    def trees_for(self, families: Sequence[str], player: str | None, search_depth: int | None = None) -> ResidualTrees | None:
+    def trees_for(
+        self, families: Sequence[str], player: str | None, search_depth: int | None = None
+    ) -> ResidualTrees | None:
         """The residual trees of the population ranker fitted on exactly ``families`` that never saw ``player``.
 
         None when that ranker has none (or there is no such ranker, or it was fitted at
@@ -237,8 +243,12 @@ class PopulationPrior:
             str(name): {str(epd): {str(m): int(c) for m, c in moves.items()} for epd, moves in table.items()}
             for name, table in data["books"].items()
         }
-        patterns = MovePatterns({str(name): PatternCounts.from_dict(counts) for name, counts in data["patterns"].items()})
-        return cls(book=PopulationBook(books), rankers=rankers, settings=dict(data.get("settings", {})), patterns=patterns)
+        patterns = MovePatterns(
+            {str(name): PatternCounts.from_dict(counts) for name, counts in data["patterns"].items()}
+        )
+        return cls(
+            book=PopulationBook(books), rankers=rankers, settings=dict(data.get("settings", {})), patterns=patterns
+        )
 
 
 def merge_priors(priors: Sequence[PopulationPrior]) -> PopulationPrior:

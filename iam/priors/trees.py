@@ -70,8 +70,6 @@ class ResidualTrees:
     def __eq__(self, other: object) -> bool:
         return isinstance(other, ResidualTrees) and self.to_dict() == other.to_dict()
 
-    __hash__ = None
-
     @property
     def trees(self) -> int:
         return len(self.roots)
@@ -80,7 +78,9 @@ class ResidualTrees:
         """The trees' summed score of each row of ``features`` (columns as in :attr:`columns`)."""
         features = np.asarray(features, dtype=np.float64)
         if features.ndim != 2 or features.shape[1] != len(self.columns):
-            raise ValueError(f"residual trees score rows of {len(self.columns)} columns, not an array of shape {features.shape}")
+            raise ValueError(
+                f"residual trees score rows of {len(self.columns)} columns, not an array of shape {features.shape}"
+            )
         total = np.zeros(len(features))
         if not self.trees:
             return total
@@ -123,14 +123,21 @@ class ResidualTrees:
         roots = np.array(data["roots"], dtype=np.int64)
         depth = int(data["depth"])
         count = len(feature)
-        if count > _MAX_NODES or any(len(a) != count for a in (threshold, left, right, value)) or feature.ndim != 1 or roots.ndim != 1:
+        if (
+            count > _MAX_NODES
+            or any(len(a) != count for a in (threshold, left, right, value))
+            or feature.ndim != 1
+            or roots.ndim != 1
+        ):
             raise ValueError("its residual trees' node arrays must be lists of one length")
         if not (np.all(np.isfinite(threshold)) and np.all(np.isfinite(value))):
             raise ValueError("its residual trees' thresholds and values must be finite")
         with np.errstate(over="ignore"):
             leaf_total = float(np.abs(value[feature < 0]).sum())
         if leaf_total > MAX_TREE_SCORE:
-            raise ValueError(f"its residual trees' leaf values sum to more than {MAX_TREE_SCORE:g} in size (scores would overflow)")
+            raise ValueError(
+                f"its residual trees' leaf values sum to more than {MAX_TREE_SCORE:g} in size (scores would overflow)"
+            )
         inner = feature >= 0
         if np.any(feature < -1) or np.any(feature >= len(columns)):
             raise ValueError("its residual trees split on columns they do not name")
@@ -154,7 +161,11 @@ class ResidualTrees:
 
 
 def fit_residual_trees(
-    table: MoveTable, base: np.ndarray, columns: tuple[str, ...], games: np.ndarray, settings: TreeSettings = TreeSettings()
+    table: MoveTable,
+    base: np.ndarray,
+    columns: tuple[str, ...],
+    games: np.ndarray,
+    settings: TreeSettings = TreeSettings(),
 ) -> ResidualTrees:
     """Trees boosted on top of the scores ``base`` of ``table``'s rows, softmax per position.
 
@@ -181,13 +192,18 @@ def fit_residual_trees(
         "verbose": -1,
     }
     unique = np.unique(games)
-    held_games = np.random.default_rng(settings.random_state).permutation(unique)[: max(1, int(len(unique) * settings.validation_share))]
+    held_games = np.random.default_rng(settings.random_state).permutation(unique)[
+        : max(1, int(len(unique) * settings.validation_share))
+    ]
     held = np.isin(games, held_games)
     fitting, validation = _positions(table, np.flatnonzero(~held)), _positions(table, np.flatnonzero(held))
     booster = _boost(lightgbm, params, fitting, base, settings.max_rounds)
     rows = validation.rows
     losses = [
-        _log_loss(base[rows] + (booster.predict(table.features[rows], num_iteration=n, raw_score=True) if n else 0.0), validation)
+        _log_loss(
+            base[rows] + (booster.predict(table.features[rows], num_iteration=n, raw_score=True) if n else 0.0),
+            validation,
+        )
         for n in range(0, settings.max_rounds + 1, settings.round_step)
     ]
     rounds = int(np.argmin(losses)) * settings.round_step
@@ -229,7 +245,12 @@ def _log_loss(scores: np.ndarray, subset: _Subset) -> float:
 
 def _from_lightgbm(dump: dict, columns: tuple[str, ...]) -> ResidualTrees:
     """Flat node arrays from LightGBM's model dump (numerical ``<=`` splits only)."""
-    feature, threshold, left, right, value, roots = [], [], [], [], [], []
+    feature: list[int] = []
+    threshold: list[float] = []
+    left: list[int] = []
+    right: list[int] = []
+    value: list[float] = []
+    roots: list[int] = []
     deepest = 0
 
     def add(node: dict, level: int) -> int:

@@ -69,13 +69,19 @@ def board_inputs(board: chess.Board, moves: Sequence[chess.Move]) -> sparse.csr_
     """
     mover = board.turn
     flip = 0 if mover == chess.WHITE else 56
-    before = {square: ((0 if piece.color == mover else 6) + piece.piece_type - 1) * 64 for square, piece in board.piece_map().items()}
+    before = {
+        square: ((0 if piece.color == mover else 6) + piece.piece_type - 1) * 64
+        for square, piece in board.piece_map().items()
+    }
     indices: list[int] = []
     pointers = [0]
     for move in moves:
         if board.is_capture(move) or board.is_castling(move) or move.promotion:
             board.push(move)
-            pieces = {square: ((0 if piece.color == mover else 6) + piece.piece_type - 1) * 64 for square, piece in board.piece_map().items()}
+            pieces = {
+                square: ((0 if piece.color == mover else 6) + piece.piece_type - 1) * 64
+                for square, piece in board.piece_map().items()
+            }
             board.pop()
         else:  # one piece changes square
             pieces = dict(before)
@@ -83,7 +89,9 @@ def board_inputs(board: chess.Board, moves: Sequence[chess.Move]) -> sparse.csr_
         indices.extend(base + (square ^ flip) for square, base in pieces.items())
         pointers.append(len(indices))
     data = np.ones(len(indices), dtype=np.float32)
-    return sparse.csr_matrix((data, np.asarray(indices, dtype=np.int32), np.asarray(pointers)), shape=(len(moves), BOARD_INPUTS))
+    return sparse.csr_matrix(
+        (data, np.asarray(indices, dtype=np.int32), np.asarray(pointers)), shape=(len(moves), BOARD_INPUTS)
+    )
 
 
 class ValueNet(MoveNet):
@@ -93,7 +101,10 @@ class ValueNet(MoveNet):
         """Centipawns per legal move of ``position`` (only differences between moves mean something)."""
         if not position.moves:
             return {}
-        values = self.values(board_inputs(position.board, position.moves), np.column_stack([move_columns[name] for name in VALUE_MOVE_INPUTS]))
+        values = self.values(
+            board_inputs(position.board, position.moves),
+            np.column_stack([move_columns[name] for name in VALUE_MOVE_INPUTS]),
+        )
         return dict(zip(position.moves, (100.0 * values).tolist()))
 
     def to_dict(self) -> dict:
@@ -179,9 +190,22 @@ def fit_value_net(
         return _centre(np.clip(error, -huber, huber) / len(chosen), starts)
 
     net = fit_move_net(
-        table, slope, hidden=hidden, epochs=epochs, batch_positions=batch_positions, learning_rate=learning_rate, l2=l2, random_state=random_state
+        table,
+        slope,
+        hidden=hidden,
+        epochs=epochs,
+        batch_positions=batch_positions,
+        learning_rate=learning_rate,
+        l2=l2,
+        random_state=random_state,
     )
-    info = {"positions": table.positions, "moves": int(len(table.targets)), "hidden": hidden, "epochs": epochs, "loss_floor": loss_floor}
+    info = {
+        "positions": table.positions,
+        "moves": int(len(table.targets)),
+        "hidden": hidden,
+        "epochs": epochs,
+        "loss_floor": loss_floor,
+    }
     return ValueNet(hidden=net.hidden, bias=net.bias, output=net.output, move_weights=net.move_weights, info=info)
 
 

@@ -2,10 +2,11 @@
 
 For every master, a seeded sample of positions from his *training* games (the
 held-out protocol's test games never enter, nor a training game that is another
-master's test game: :func:`~iam.games.player_games.population_games`) is described by every family of
-evidence, his habits out-of-fold as in :mod:`iam.ranker.training`, the policy
-network that never saw him, and the population book and move patterns without him. Then one ranker is fitted on all masters together,
-and one per master without him (whose book columns also leave him out), for each
+master's test game: :func:`~iam.games.player_games.population_games`) is described by
+every family of evidence, his habits out-of-fold as in :mod:`iam.ranker.training`, the
+policy network that never saw him, and the population book and move patterns without
+him. Then one ranker is fitted on all masters together, and one per master without him
+(whose book columns also leave him out), for each
 combination of families, so that an ablation finds a prior that matches it. On top of
 the rankers of the full sets of families (with and without an engine), residual trees
 are boosted on the same positions (:mod:`iam.priors.trees`). The
@@ -283,7 +284,8 @@ def build_prior(
     """
     if not depths:
         raise ValueError("at least one search depth is needed")
-    priors, fits = [], []
+    priors: list[PopulationPrior] = []
+    fits: list[pd.DataFrame] = []
     for depth in depths:
         prior, fitted = build_population_prior(
             masters, replace(settings, search_depth=depth), progress=progress, execution=execution

@@ -66,7 +66,9 @@ def calibrate_top(probs: np.ndarray, slope: np.ndarray | float, offset: np.ndarr
 
 
 def fit_top_label(table: MoveTable, scores: np.ndarray) -> TopLabelCalibration:
-    """The map fitted (a two-parameter logistic regression, exact likelihood, L-BFGS) on whether each position's top move was played.
+    """The map fitted on whether each position's top move was played.
+
+    It is a two-parameter logistic regression (exact likelihood, L-BFGS).
 
     ``scores`` are out-of-fold scores already divided by the temperature. With too few
     positions, or when the top move was always or never played, the map is the identity.

@@ -13,7 +13,7 @@ features carried a move. It is a scikit-learn style estimator like
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from typing import ClassVar
+from typing import Any, ClassVar
 
 import chess
 import numpy as np
@@ -49,7 +49,15 @@ from iam.ranker.resources import NO_RESOURCES, Resources
 from iam.ranker.training import deal_folds, move_table
 from search.chess.scoring import RootScoreCache
 
-__all__ = ["MoveRanker", "FeatureContribution", "DEFAULT_PRIOR_STRENGTH", "RIDGE_STRENGTH", "prior_penalty", "RANKER_FORMAT", "RANKER_VERSION"]
+__all__ = [
+    "MoveRanker",
+    "FeatureContribution",
+    "DEFAULT_PRIOR_STRENGTH",
+    "RIDGE_STRENGTH",
+    "prior_penalty",
+    "RANKER_FORMAT",
+    "RANKER_VERSION",
+]
 
 _PRIORS = ("population", "none")
 DEFAULT_PRIOR_STRENGTH = 1000.0
@@ -174,7 +182,12 @@ class MoveRanker(PlayerModel):
     # -- learning ---------------------------------------------------------------
 
     def fit(
-        self, games: Iterable[PlayerGame], y: None = None, *, resources: Resources | None = None, progress: Callable | None = None
+        self,
+        games: Iterable[PlayerGame],
+        y: None = None,
+        *,
+        resources: Resources | None = None,
+        progress: Callable | None = None,
     ) -> MoveRanker:
         """Learn the player's weights from his games (in any order: they are taken by their index); returns ``self``.
 
@@ -192,11 +205,20 @@ class MoveRanker(PlayerModel):
         self.player_ = self.player or most_common_name(games)
         prior = self._population() if self.prior == "population" else None
         evidence = player_evidence(
-            self.player_, families, prior, search_depth=self.search_depth, engine=self._engine_settings(), search_cache=self.resources.search_cache
+            self.player_,
+            families,
+            prior,
+            search_depth=self.search_depth,
+            engine=self._engine_settings(),
+            search_cache=self.resources.search_cache,
         )
         self.book_, self.population_patterns_ = evidence.book, evidence.patterns
         self.own_patterns_ = count_patterns(games) if "habits" in families else None
-        iam_params = {"min_games": self.min_games, "random_state": self.random_state, "player": self.player_}
+        iam_params: dict[str, Any] = {
+            "min_games": self.min_games,
+            "random_state": self.random_state,
+            "player": self.player_,
+        }
         table, positions = move_table(
             games,
             evidence,
@@ -214,7 +236,9 @@ class MoveRanker(PlayerModel):
         self.scale_ = feature_scale(table)
         exact = prior is not None and prior.fitted_for(families, self.player_, self.search_depth)
         penalty = prior_penalty(self.prior, self.prior_strength, exact=exact)
-        self.trees_ = prior.trees_for(families, self.player_, self.search_depth) if self.trees and prior is not None else None
+        self.trees_ = (
+            prior.trees_for(families, self.player_, self.search_depth) if self.trees and prior is not None else None
+        )
         offset = self._tree_scores(table.features, temperature=1.0)
         raw = fit_conditional_logit(table, prior=self.prior_weights_, penalty=penalty, scale=self.scale_, offset=offset)
         self.temperature_, self.top_calibration_ = self._calibration(table, positions, penalty, offset)
@@ -222,16 +246,18 @@ class MoveRanker(PlayerModel):
         self.n_games_ = len(games)
         self.n_positions_ = table.positions
         self.training_log_loss_ = (
-            float(-position_log_likelihood(table, self.coef_, offset / self.temperature_).mean()) if table.positions else float("nan")
+            float(-position_log_likelihood(table, self.coef_, offset / self.temperature_).mean())
+            if table.positions
+            else float("nan")
         )
         self.iam_ = OpponentModel(**iam_params).fit(games) if "habits" in families else None
-        self.value_net_ = evidence.value_net.fingerprint if "value" in families else None
+        self.value_net_ = _value_fingerprint(evidence) if "value" in families else None
         self.policy_net_ = policy_record(families, self.player_)
         self.reply_policy_ = (
             fit_reply_policy(player_positions(games, sample=self.reply_positions, random_state=self.random_state + 1))
             if self.reply_positions else None
         )
-        self._evidence = None
+        self._evidence: Evidence | None = None
         return self
 
     def _tree_scores(self, rows: np.ndarray, temperature: float | None = None) -> np.ndarray | float:
@@ -244,7 +270,9 @@ class MoveRanker(PlayerModel):
             cached = self._tree_columns = (trees, [self.feature_names_.index(name) for name in trees.columns])
         return trees.score(rows[:, cached[1]]) / (self.temperature_ if temperature is None else temperature)
 
-    def _calibration(self, table, positions, penalty: float, offset: np.ndarray | float) -> tuple[float, TopLabelCalibration]:
+    def _calibration(
+        self, table, positions, penalty: float, offset: np.ndarray | float
+    ) -> tuple[float, TopLabelCalibration]:
         """The softmax temperature and the top-label map that calibrate the beliefs, from out-of-fold scores.
 
         The games of the training positions are dealt into folds by the habit features' rule
@@ -327,8 +355,9 @@ class MoveRanker(PlayerModel):
     def evidence(self) -> Evidence:
         """The fitted model's feature sources (opens the engine on first use)."""
         check_is_fitted(self, "coef_")
-        if getattr(self, "_evidence", None) is None:
-            self._evidence = Evidence(
+        evidence = getattr(self, "_evidence", None)
+        if evidence is None:
+            evidence = self._evidence = Evidence(
                 families=self.families_,
                 iam=self.iam_,
                 book=self.book_,
@@ -340,7 +369,7 @@ class MoveRanker(PlayerModel):
                 engine=self._engine_settings(),
                 search_cache=self.resources.search_cache,
             )
-        return self._evidence
+        return evidence
 
     def beliefs(self, board: chess.Board) -> tuple[tuple[chess.Move, ...], np.ndarray, np.ndarray]:
         """Legal moves of ``board`` (sorted by UCI), their beliefs and their feature rows."""
@@ -428,8 +457,9 @@ class MoveRanker(PlayerModel):
 
     def close(self) -> None:
         """Stop an engine the model started (safe to call any time)."""
-        if getattr(self, "_evidence", None) is not None:
-            self._evidence.close()
+        evidence = getattr(self, "_evidence", None)
+        if evidence is not None:
+            evidence.close()
 
     # -- files ------------------------------------------------------------------
 
@@ -445,6 +475,12 @@ class MoveRanker(PlayerModel):
         engine's path from the caller (``Resources(engine=PATH)``), and is refused without it.
         """
         return ranker_from_document(cls, data, source=source, resources=resources)
+
+
+def _value_fingerprint(evidence: Evidence) -> str:
+    """The fingerprint of the value network ``evidence`` reads (it has one for the value family)."""
+    assert evidence.value_net is not None  # player_evidence loads it for the value family
+    return evidence.value_net.fingerprint
 
 
 def _value_net(families: Sequence[str]) -> ValueNet | None:

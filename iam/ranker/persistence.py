@@ -115,7 +115,8 @@ def _params(data: dict, source: str, resources: Resources | None) -> dict:
         raise ModelFileError(f"{source} is not a move ranker model")
     if isinstance(data.get("version"), bool) or data.get("version") not in _READABLE_VERSIONS:
         raise ModelFileError(
-            f"{source} has version {data.get('version')!r}; this program reads versions {' and '.join(map(str, _READABLE_VERSIONS))}"
+            f"{source} has version {data.get('version')!r}; "
+            f"this program reads versions {' and '.join(map(str, _READABLE_VERSIONS))}"
         )
     saved = dict(data["params"], trees=False) if data["version"] == 3 else data["params"]
     params = {name: saved[name] for name in _SAVED_PARAMS}
@@ -142,7 +143,9 @@ def _read_weights(model, data: dict) -> None:
         raise ValueError(f"its temperature must be a positive number from {1 / _MAX_WEIGHT:g} to {_MAX_WEIGHT:g}")
     slope, offset = (float(value) for value in training["top_calibration"])
     if not (0 < slope <= _MAX_WEIGHT and abs(offset) <= _MAX_WEIGHT):
-        raise ValueError(f"its top-label calibration must be a positive slope and an offset of at most {_MAX_WEIGHT:g} in size")
+        raise ValueError(
+            f"its top-label calibration must be a positive slope and an offset of at most {_MAX_WEIGHT:g} in size"
+        )
     model.top_calibration_ = TopLabelCalibration(slope, offset)
     model.trees_ = None if data.get("trees") is None else ResidualTrees.from_dict(data["trees"])
     if model.trees_ is not None and not set(model.trees_.columns) <= set(names):
@@ -158,7 +161,11 @@ def _read_memories(model, data: dict, source: str) -> None:
     model.own_patterns_ = None if own is None else _patterns(own)
     if "habits" in families and model.own_patterns_ is None:
         raise ValueError("the habits family needs the player's move patterns, which are missing")
-    model.iam_ = None if data["iam"] is None else OpponentModel.from_state(from_document(data["iam"], source=f"{source} (its IAM model)"))
+    model.iam_ = (
+        None
+        if data["iam"] is None
+        else OpponentModel.from_state(from_document(data["iam"], source=f"{source} (its IAM model)"))
+    )
     if "habits" in families and model.iam_ is None:
         raise ValueError("the habits family needs the IAM model, which is missing")
     model.value_net_ = data["value_net"]

@@ -25,7 +25,14 @@ from search.chess.board import Position, from_move, to_move
 from search.chess.replies import REPLY_INPUTS, ReplyPolicy, reply_inputs
 from search.opponent.predictor import MovePredictor
 
-__all__ = ["reply_table", "fit_reply_policy", "distil_reply_policy", "teacher_targets", "REPLY_PENALTY", "REPLY_POSITIONS"]
+__all__ = [
+    "reply_table",
+    "fit_reply_policy",
+    "distil_reply_policy",
+    "teacher_targets",
+    "REPLY_PENALTY",
+    "REPLY_POSITIONS",
+]
 
 REPLY_POSITIONS = 6000
 """The positions the exploitation experiment fits the policy on when its engines use it
@@ -62,7 +69,7 @@ def reply_table(positions: Sequence[PlayerPosition]) -> MoveTable:
 
 def fit_reply_policy(positions: Sequence[PlayerPosition], *, penalty: float = REPLY_PENALTY) -> ReplyPolicy:
     """A :class:`~search.chess.replies.ReplyPolicy` fitted to the moves played in ``positions``."""
-    return ReplyPolicy(fit_conditional_logit(reply_table(positions), penalty=penalty))
+    return ReplyPolicy(fit_conditional_logit(reply_table(positions), penalty=penalty).tolist())
 
 
 def _usable(position: PlayerPosition) -> bool:
@@ -71,7 +78,7 @@ def _usable(position: PlayerPosition) -> bool:
 
 
 def teacher_targets(positions: Sequence[PlayerPosition], teacher: MovePredictor, *, share: float = 1.0) -> np.ndarray:
-    """Per row of :func:`reply_table` of ``positions``: ``share`` of the teacher's belief plus the rest on the move played.
+    """Per row of :func:`reply_table` of ``positions``: ``share`` of the teacher's belief, the rest on the move played.
 
     The teacher's beliefs are renormalised over the legal moves (uniform where it
     predicts nothing).
@@ -87,7 +94,9 @@ def teacher_targets(positions: Sequence[PlayerPosition], teacher: MovePredictor,
         row = np.array([beliefs.get(to_move(move), 0.0) for move in moves], dtype=np.float64)
         row = row / row.sum() if row.sum() > 0 else np.full(len(moves), 1.0 / len(moves))
         played = np.zeros(len(moves))
-        played[moves.index(from_move(position.played_move))] = 1.0
+        played_move = position.played_move
+        assert played_move is not None  # a usable position has its move
+        played[moves.index(from_move(played_move))] = 1.0
         targets.append(share * row + (1.0 - share) * played)
     return np.concatenate(targets) if targets else np.zeros(0)
 
@@ -95,7 +104,12 @@ def teacher_targets(positions: Sequence[PlayerPosition], teacher: MovePredictor,
 def distil_reply_policy(
     positions: Sequence[PlayerPosition], teacher: MovePredictor, *, share: float = 1.0, penalty: float = REPLY_PENALTY,
 ) -> ReplyPolicy:
-    """A reply policy fitted to ``teacher``'s beliefs on ``positions`` (``share`` of the target; the rest the move played)."""
+    """A reply policy fitted to ``teacher``'s beliefs on ``positions``.
+
+    ``share`` of the target is the teacher's belief, the rest the move played.
+    """
     kept = [position for position in positions if _usable(position)]
     table = reply_table(kept)
-    return ReplyPolicy(fit_conditional_logit(table, penalty=penalty, targets=teacher_targets(kept, teacher, share=share)))
+    return ReplyPolicy(
+        fit_conditional_logit(table, penalty=penalty, targets=teacher_targets(kept, teacher, share=share)).tolist()
+    )

@@ -39,7 +39,12 @@ def deal_folds(game_indices: Iterable[int], folds: int) -> dict[int, int]:
 
 
 def out_of_fold_evidence(
-    games: Sequence[PlayerGame], positions: Sequence[PlayerPosition], evidence: Evidence, *, folds: int, iam_params: dict
+    games: Sequence[PlayerGame],
+    positions: Sequence[PlayerPosition],
+    evidence: Evidence,
+    *,
+    folds: int,
+    iam_params: dict,
 ) -> list[tuple[Evidence, list[PlayerPosition]]]:
     """Pairs (evidence, its positions): each fold's positions with an IAM model and pattern counts without that fold."""
     if "habits" not in evidence.families or len(games) < 2:
@@ -94,7 +99,7 @@ def move_table(
     """The training table of ``games`` (a seeded sample of ``max_positions`` positions) and its positions."""
     positions = player_positions(games, sample=max_positions, random_state=random_state)
     pairs = out_of_fold_evidence(games, positions, evidence, folds=folds, iam_params=iam_params or {})
-    tasks = []
+    tasks: list[tuple[Evidence, list[PlayerPosition]]] = []
     pieces = max(1, jobs) * 4
     for fold_evidence, mine in pairs:
         size = max(1, -(-len(mine) // pieces))

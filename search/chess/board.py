@@ -164,7 +164,7 @@ _SQUARES_FROM_H8 = SQUARES[::-1]
 def _zobrist() -> tuple[tuple[tuple[int, ...], ...], int, tuple[int, ...], tuple[int, ...]]:
     """Fixed random numbers: per (piece, square), side to move, castling rights, en-passant file."""
     rng = random.Random(0x1A2B3C4D)
-    pieces = [(0,) * 120] * 16
+    pieces: list[tuple[int, ...]] = [(0,) * 120] * 16
     for piece in (*range(1, 7), *range(-6, 0)):
         pieces[piece] = tuple(rng.getrandbits(64) for _ in range(120))
     side = rng.getrandbits(64)
@@ -237,7 +237,7 @@ class Position:
         if board.chess960 or type(board) is not chess.Board:
             raise ValueError("only standard chess is supported")
         start = board.copy()
-        replay = []
+        replay: list[chess.Move] = []
         while start.move_stack and len(replay) < board.halfmove_clock:
             replay.append(start.pop())
         position = cls._from_placement(start)
@@ -258,10 +258,11 @@ class Position:
         for square, piece in board.piece_map().items():
             value = piece.piece_type if piece.color == chess.WHITE else -piece.piece_type
             squares[to_mailbox(square)] = value
-        kings = [board.king(chess.WHITE), board.king(chess.BLACK)]
-        if None in kings or len(board.pieces(chess.KING, chess.WHITE) | board.pieces(chess.KING, chess.BLACK)) != 2:
+        white_king, black_king = board.king(chess.WHITE), board.king(chess.BLACK)
+        kings = board.pieces(chess.KING, chess.WHITE) | board.pieces(chess.KING, chess.BLACK)
+        if white_king is None or black_king is None or len(kings) != 2:
             raise ValueError(f"need exactly one king per side: {board.fen()}")
-        position.kings = [to_mailbox(kings[0]), to_mailbox(kings[1])]
+        position.kings = [to_mailbox(white_king), to_mailbox(black_king)]
         position.side = 0 if board.turn == chess.WHITE else 1
         rights = board.clean_castling_rights()
         position.castling = (
@@ -315,7 +316,7 @@ class Position:
 
     # ---- attacks and checks --------------------------------------------------------------
 
-    def attacked(self, square: int, by: int) -> bool:
+    def attacked(self, square: int, by: int) -> bool:  # noqa: C901
         """Whether side ``by`` (0 White, 1 Black) attacks ``square``."""
         board = self.board
         sign = -1 if by else 1
@@ -350,7 +351,7 @@ class Position:
                 return True
         return False
 
-    def in_check(self) -> bool:
+    def in_check(self) -> bool:  # noqa: C901
         """Whether the side to move is in check.
 
         After an ordinary move only two things can check: the moved piece itself, or a
@@ -398,7 +399,7 @@ class Position:
 
     # ---- move generation -----------------------------------------------------------------
 
-    def captures(self) -> list[int]:
+    def captures(self) -> list[int]:  # noqa: C901
         """Pseudo-legal captures, en passant and promotions, most valuable victim first.
 
         Ties go to the least valuable attacker (MVV-LVA), promotions by the piece made;
@@ -459,7 +460,7 @@ class Position:
             moves.sort(reverse=True)
         return [move & _MOVE_MASK for move in moves]
 
-    def pseudo_moves(self) -> list[int]:
+    def pseudo_moves(self) -> list[int]:  # noqa: C901
         """Every pseudo-legal move: captures and promotions first, then quiet moves."""
         board = self.board
         white = self.side == 0
@@ -524,12 +525,14 @@ class Position:
         if self.side == 0:
             if rights & WK and not board[26] and not board[27] and not self._any_attacked((25, 26, 27), 1):
                 add(25 | 27 << 7)
-            if rights & WQ and not board[24] and not board[23] and not board[22] and not self._any_attacked((25, 24, 23), 1):
+            if (rights & WQ and not board[24] and not board[23] and not board[22]
+                    and not self._any_attacked((25, 24, 23), 1)):
                 add(25 | 23 << 7)
         else:
             if rights & BK and not board[96] and not board[97] and not self._any_attacked((95, 96, 97), 0):
                 add(95 | 97 << 7)
-            if rights & BQ and not board[94] and not board[93] and not board[92] and not self._any_attacked((95, 94, 93), 0):
+            if (rights & BQ and not board[94] and not board[93] and not board[92]
+                    and not self._any_attacked((95, 94, 93), 0)):
                 add(95 | 93 << 7)
 
     def _any_attacked(self, squares: tuple[int, ...], by: int) -> bool:
@@ -581,7 +584,10 @@ class Position:
                 if not board[to] or enemy[board[to - 1]] or enemy[board[to + 1]]:
                     return True
                 continue
-            for step in KNIGHT_STEPS if piece == KNIGHT else ROOK_RAYS if piece == ROOK else BISHOP_RAYS if piece == BISHOP else KING_STEPS:
+            for step in (
+                KNIGHT_STEPS if piece == KNIGHT else ROOK_RAYS if piece == ROOK
+                else BISHOP_RAYS if piece == BISHOP else KING_STEPS
+            ):
                 target = board[frm + step]
                 if not target or enemy[target]:
                     return True
@@ -589,7 +595,7 @@ class Position:
 
     # ---- making and unmaking moves -------------------------------------------------------
 
-    def make(self, move: int, in_check: bool = True) -> bool:
+    def make(self, move: int, in_check: bool = True) -> bool:  # noqa: C901
         """Play a pseudo-legal ``move``; ``False`` if it leaves the mover's king attacked.
 
         Always follow with :meth:`unmake`, legal or not. The caller vouches that the
@@ -784,7 +790,9 @@ class Position:
         """Neither side can mate (python-chess's rule: K v K, K+minor v K, bishops of one colour)."""
         if self.heavy:
             return False
-        minors = [(square, piece) for square in SQUARES if (piece := self.board[square]) and abs(piece) in (KNIGHT, BISHOP)]
+        minors = [
+            (square, piece) for square in SQUARES if (piece := self.board[square]) and abs(piece) in (KNIGHT, BISHOP)
+        ]
         if len(minors) <= 1:
             return True
         if any(abs(piece) == KNIGHT for _, piece in minors):

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Mapping
 
 import chess
 
@@ -50,21 +51,21 @@ class BoundedPredictor:
         self.skipped = 0
         """Calls given no beliefs for lack of time."""
 
-    def predict_proba(self, board: chess.Board) -> dict[chess.Move, float]:
+    def predict_proba(self, board: chess.Board) -> Mapping[chess.Move, float]:
         if self.deadline is None:
             return self._timed(board)
         left = self.deadline - time.perf_counter()
         if left <= 0 or (self.clock.cost or 0.0) > left or self.clock.busy():
             self.skipped += 1
             return {}
-        box: dict[str, object] = {}
+        box: list[Mapping[chess.Move, float] | BaseException] = []  # the call's beliefs or error
         own = board.copy()  # the caller's board moves on if this call is abandoned
 
         def work() -> None:
             try:
-                box["beliefs"] = self._timed(own)
+                box.append(self._timed(own))
             except BaseException as exc:  # handed to the caller below
-                box["error"] = exc
+                box.append(exc)
 
         worker = threading.Thread(target=work, daemon=True)
         worker.start()
@@ -73,11 +74,12 @@ class BoundedPredictor:
             self.clock.running = worker
             self.skipped += 1
             return {}
-        if "error" in box:
-            raise box["error"]  # type: ignore[misc]
-        return box["beliefs"]  # type: ignore[return-value]
+        outcome = box[0]
+        if isinstance(outcome, BaseException):
+            raise outcome
+        return outcome
 
-    def _timed(self, board: chess.Board) -> dict[chess.Move, float]:
+    def _timed(self, board: chess.Board) -> Mapping[chess.Move, float]:
         started = time.perf_counter()
         try:
             return self.predictor.predict_proba(board)

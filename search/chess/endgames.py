@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from itertools import permutations
+from typing import cast
 
 import chess
 
@@ -60,7 +61,7 @@ def symmetry_key(board: chess.Board) -> EndgameState:
         raise ValueError("endgame states are for positions without pawns or castling rights")
     white = board.occupied_co[chess.WHITE]
     codes = [
-        (board.piece_type_at(sq) + (0 if white >> sq & 1 else 8)) << 6 | sq
+        (cast(chess.PieceType, board.piece_type_at(sq)) + (0 if white >> sq & 1 else 8)) << 6 | sq
         for sq in chess.scan_forward(board.occupied)
     ]
     return _canonical(board.turn, codes)
@@ -125,6 +126,7 @@ class ChessEndgame(Game):
 
     def result(self, state: EndgameState, action: chess.Move) -> EndgameState:
         self._position(state)
+        assert self._cache is not None  # filled by _position
         if action not in self._cache[3]:
             raise ValueError(f"illegal move {action} in {self.board(state).fen()}")
         turn, codes = state

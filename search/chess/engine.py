@@ -45,7 +45,7 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Iterator, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypedDict
 
 import chess
 import numpy as np
@@ -69,6 +69,15 @@ _CHECK_EVERY = 1023  # nodes between looks at the clock and the stop flag
 _HINT, _CAPTURE, _KILLER = 1 << 40, 1 << 30, 1 << 29
 _VICTIM = (0, 1, 3, 3, 5, 9, 0)
 _MOVE_BITS = (1 << 17) - 1
+
+
+class _Counters(TypedDict):
+    """A search's counters, as :class:`SearchResult` takes them."""
+
+    nodes: int
+    qnodes: int
+    cutoffs: int
+    tt_hits: int
 
 
 class _Aborted(Exception):
@@ -134,7 +143,7 @@ class ChessSearch:
         """Moves searched shallower, deeper, not at all at his nodes in the last search (over all its depths)."""
         self._his_side = -1
         self._watch: list[int] | None = None
-        self._line_state = [0, 0.0]  # plies of the line entered, line depth (this iteration)
+        self._line_state: list[float] = [0, 0.0]  # plies of the line entered, line depth (this iteration)
         self._horizon_counts = np.zeros(MAX_PLY + 1, dtype=np.int64)
         self.shapes: dict[int, IterationShape] = {}
         """Per completed depth of the last watched search: the tree's shape (:meth:`shape`)."""
@@ -219,7 +228,7 @@ class ChessSearch:
                 return
             if self._watch is not None:
                 entered, reach = self._line_state
-                self.shapes[depth] = IterationShape(depth, self._horizon_counts, entered, reach)
+                self.shapes[depth] = IterationShape(depth, self._horizon_counts, int(entered), reach)
             pv = self._pv[0]
             previous = pv[0] if pv else 0
             yield self._result(value, pv, depth, started)
@@ -277,13 +286,14 @@ class ChessSearch:
         for last in self.iterate(board, limits, stop=stop, only=only, line=line):
             pass
         seconds = time.perf_counter() - started
-        counts = dict(nodes=self.nodes, qnodes=self.qnodes, cutoffs=self.cutoffs, tt_hits=self.tt_hits)
+        counts = _Counters(nodes=self.nodes, qnodes=self.qnodes, cutoffs=self.cutoffs, tt_hits=self.tt_hits)
         if last is not None:
             return SearchResult(value=last.value, move=last.move, pv=last.pv, depth=last.depth,
                                 seconds=seconds, **counts)
         position = Position.from_board(board)
         if self._root_terminal(position):
-            value = -(MATE) if position.in_check() and not position.has_legal_move() else self._draw_values[position.side]
+            mated = position.in_check() and not position.has_legal_move()
+            value = -(MATE) if mated else self._draw_values[position.side]
             return SearchResult(value=value, move=None, seconds=seconds, **counts)
         move = to_move(position.legal_moves()[0])
         return SearchResult(value=position.evaluate(), move=move, pv=(move,), depth=0, seconds=seconds, **counts)
@@ -305,7 +315,9 @@ class ChessSearch:
         try:
             return self._score_moves(position, depth)
         except _Aborted:
-            raise TimeoutError(f"scoring {len(list(board.legal_moves))} moves to depth {depth} passed its deadline") from None
+            raise TimeoutError(
+                f"scoring {len(list(board.legal_moves))} moves to depth {depth} passed its deadline"
+            ) from None
 
     def _score_moves(self, position: Position, depth: int) -> dict[chess.Move, int]:
         """The body of :meth:`score_moves`; raises ``_Aborted`` past the deadline."""
@@ -355,8 +367,9 @@ class ChessSearch:
             self._horizon_counts[ply] += 1
         state = self._line_state
         watch = self._watch
+        assert watch is not None  # called only in a watched search
         if 0 < ply < len(watch) and ply >= state[0] and position.key == watch[ply]:
-            reach = ply + max(depth, 0)
+            reach: float = ply + max(depth, 0)
             if ply == state[0]:
                 reach = max(reach, state[1])
             state[0], state[1] = ply, float(reach)
@@ -435,7 +448,7 @@ class ChessSearch:
         killer, second = self.killers[ply]
         history = self.history
         side = position.side
-        keyed = []
+        keyed: list[int] = []
         add = keyed.append
         for move in moves:
             if move == hint:
@@ -505,7 +518,7 @@ class ChessSearch:
             return -(MATE - ply)
         return self._draw_values[position.side]
 
-    def _negamax(self, position: Position, depth: int, alpha: int, beta: int, ply: int) -> int:
+    def _negamax(self, position: Position, depth: int, alpha: int, beta: int, ply: int) -> int:  # noqa: C901
         self.nodes += 1
         if not (self.nodes + self.qnodes) & _CHECK_EVERY:
             self._check_budget()
@@ -589,13 +602,16 @@ class ChessSearch:
             self._store(key, depth, best, original_alpha, beta, best_move, ply)
         return best
 
-    def _guided_child(self, position: Position, child: int, extra: int, alpha: int, beta: int, ply: int, first: bool) -> int:
+    def _guided_child(
+        self, position: Position, child: int, extra: int, alpha: int, beta: int, ply: int, first: bool
+    ) -> int:
         """A move's value at a guided node of his: searched ``extra`` plies deeper (or shallower).
 
         The first move gets the full window and is reduced only with ``reduce_first``; a
         reduced move whose value beats his best so far is searched again at full depth
         under ``verify``.
         """
+        assert self.guide is not None  # only guided nodes have guided children
         settings = self.guide.settings
         if extra < 0 and first and not settings.guidance.reduce_first:
             extra = 0
@@ -633,7 +649,7 @@ class ChessSearch:
         key = move << 1 | position.side
         self.history[key] = min(self.history.get(key, 0) + depth * depth, _KILLER - 1)
 
-    def _quiesce(self, position: Position, alpha: int, beta: int, ply: int, checked: bool) -> int:
+    def _quiesce(self, position: Position, alpha: int, beta: int, ply: int, checked: bool) -> int:  # noqa: C901
         """Stand pat or search the captures and promotions; in check, every move.
 
         The caller has applied the draw rules to this position when ``checked``.

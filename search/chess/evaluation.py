@@ -39,6 +39,7 @@ def _table(piece_type: int) -> tuple[int, ...]:
     for square in chess.SQUARES:
         file, rank = chess.square_file(square), chess.square_rank(square)
         centre = _centre_distance(square)
+        value: float
         if piece_type == chess.PAWN:
             advance = (0, 0, 2, 6, 14, 26, 45, 0)[rank]
             central = 12 if file in (3, 4) and rank in (3, 4) else 0

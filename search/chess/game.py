@@ -80,6 +80,7 @@ def _priority(board: chess.Board, move: chess.Move) -> int:
     if board.occupied_co[not board.turn] & to_bb:
         victim = board.piece_type_at(move.to_square)
         attacker = board.piece_type_at(move.from_square)
+        assert victim is not None and attacker is not None  # a capture: both squares are occupied
         score = 100 * _VICTIM[victim] + 10 - _VICTIM[attacker] + 1
     elif board.ep_square == move.to_square and board.pawns & chess.BB_SQUARES[move.from_square]:
         score = 100 + 10
@@ -258,6 +259,7 @@ class ChessCursor:
         us = 1 if board.turn == chess.WHITE else 0
         them = 1 - us
         mover = board.piece_type_at(move.from_square)
+        assert mover is not None  # a legal move starts on a piece
         placed = move.promotion or mover
         delta = (
             _RANDOM[64 * ((mover - 1) * 2 + us) + move.from_square]

@@ -40,6 +40,7 @@ the plain search has it: the same values, moves and node counts.
 
 from __future__ import annotations
 
+import enum
 import time
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -53,7 +54,15 @@ from search.opponent.predictor import MovePredictor, abilities_of, checked_belie
 
 __all__ = ["PositionPredictor", "GuideSettings", "GuideStats", "ModelGuide", "Plan", "reply_guide"]
 
-_MISSING = object()
+
+
+class _Missing(enum.Enum):
+    """The cache's answer for a position it holds nothing for (``None`` is a kept answer)."""
+
+    MISSING = enum.auto()
+
+
+_MISSING = _Missing.MISSING
 
 Plan = tuple[list[int], dict[int, int], frozenset[int]]
 """A guided node's moves in search order, the depth adjustment of each adjusted move, the pruned moves."""
@@ -138,7 +147,7 @@ class ModelGuide:
         self.settings = settings
         self._context = abilities_of(predictor).context_key
         self._root: chess.Board | None = None
-        self._cache: dict[Hashable, object] = {}
+        self._cache: dict[Hashable, Plan | None] = {}
         self._near_calls = self._cheap_calls = self._hits = self._guided = 0
         self._near_seconds = self._cheap_seconds = 0.0
 
@@ -204,7 +213,7 @@ class ModelGuide:
 
     # ---- beliefs ----------------------------------------------------------------------
 
-    def _near(self, position: Position) -> tuple | None:
+    def _near(self, position: Position) -> Plan | None:
         board = None
         if self._context is not None:
             board = self._board(position)
@@ -217,19 +226,22 @@ class ModelGuide:
             return found
         if board is None:
             board = self._board(position)
+        assert self.predictor is not None  # asked only with a predictor
         started = time.perf_counter()
         raw = self.predictor.predict_proba(board)
         self._near_seconds += time.perf_counter() - started
         self._near_calls += 1
-        beliefs = {from_move(move): belief for move, belief in checked_beliefs(raw, board.legal_moves).items() if belief > 0}
+        checked = checked_beliefs(raw, set(board.legal_moves))
+        beliefs = {from_move(move): belief for move, belief in checked.items() if belief > 0}
         return self._keep(key, position, beliefs)
 
-    def _cheap(self, position: Position) -> tuple | None:
+    def _cheap(self, position: Position) -> Plan | None:
         key = (False, position.key)
         found = self._cache.get(key, _MISSING)
         if found is not _MISSING:
             self._hits += 1
             return found
+        assert self.cheap is not None  # asked only with a cheap predictor
         started = time.perf_counter()
         beliefs = {move: belief for move, belief in self.cheap.position_beliefs(position).items() if belief > 0}
         self._cheap_seconds += time.perf_counter() - started
@@ -245,14 +257,14 @@ class ModelGuide:
             board.push(to_move(move))
         return board
 
-    def _keep(self, key: Hashable, position: Position, beliefs: dict[int, float]) -> tuple | None:
+    def _keep(self, key: Hashable, position: Position, beliefs: dict[int, float]) -> Plan | None:
         prepared = self._prepare(position, beliefs) if beliefs else None
         if len(self._cache) >= self.settings.guidance.cache_size:
             self._cache.clear()
         self._cache[key] = prepared
         return prepared
 
-    def _prepare(self, position: Position, beliefs: dict[int, float]) -> tuple[list[int], dict[int, int], frozenset[int]]:
+    def _prepare(self, position: Position, beliefs: dict[int, float]) -> Plan:
         """The predicted moves, most believed first; every legal move's depth adjustment; the pruned moves."""
         guidance, quiet_only = self.settings.guidance, self.settings.quiet_only
         confident = sum(beliefs.values()) >= guidance.confidence
@@ -281,7 +293,8 @@ def reply_guide(replies: PositionPredictor, reduce_below: float) -> ModelGuide:
     """The reply policy's selectivity: his quiet moves believed less than ``reduce_below``
     searched a ply shallower (taken back when one beats his best move), the order kept."""
     guidance = Guidance(extend_at=1.0, extension=0, reduce_below=reduce_below, reduction=1, confidence=0.0, min_depth=2)
-    return ModelGuide(cheap=replies, settings=GuideSettings(guidance=guidance, near=0, order=False, verify=True, quiet_only=True))
+    settings = GuideSettings(guidance=guidance, near=0, order=False, verify=True, quiet_only=True)
+    return ModelGuide(cheap=replies, settings=settings)
 
 
 def line_keys(board: chess.Board, line: Sequence[chess.Move]) -> list[int]:

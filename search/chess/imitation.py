@@ -18,6 +18,7 @@ import hashlib
 import random
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import cast
 
 import chess
 
@@ -75,13 +76,16 @@ def is_tactical(board: chess.Board) -> bool:
                 continue
             if not board.attackers(not color, square):
                 return True
-            cheapest = min(PIECE_VALUES[board.piece_type_at(a)] for a in attackers)
+            # An attacker's square holds a piece.
+            cheapest = min(PIECE_VALUES[cast(chess.PieceType, board.piece_type_at(a))] for a in attackers)
             if cheapest < PIECE_VALUES[piece.piece_type]:
                 return True
     return False
 
 
-def choose_imitation_move(board: chess.Board, beliefs: Mapping[chess.Move, float], imitation: Imitation) -> ImitationChoice:
+def choose_imitation_move(
+    board: chess.Board, beliefs: Mapping[chess.Move, float], imitation: Imitation
+) -> ImitationChoice:
     """The model's move for ``board`` under ``imitation``, or a request for the search.
 
     ``beliefs`` are the model's over the legal moves. The search is asked for when the

@@ -150,33 +150,43 @@ def load_openings(path: str | Path) -> list[chess.Board]:
     path = Path(path)
     if not path.is_file():
         raise MatchError(f"openings file not found: {path}")
-    boards: list[chess.Board] = []
-    if path.suffix.lower() == ".pgn":
-        with path.open(encoding="utf-8", errors="replace") as handle:
-            while (game := chess.pgn.read_game(handle)) is not None:
-                if game.errors:
-                    raise MatchError(f"{path}: unreadable game {len(boards) + 1}: {game.errors[0]}")
-                board = game.board()
-                for move in game.mainline_moves():
-                    board.push(move)
-                boards.append(board)
-    else:
-        for number, line in enumerate(path.read_text(encoding="utf-8", errors="replace").splitlines(), 1):
-            text = line.strip()
-            if not text or text.startswith("#"):
-                continue
-            try:
-                board = chess.Board(text)
-            except ValueError:
-                try:
-                    board = chess.Board.from_epd(text)[0]
-                except ValueError as exc:
-                    raise MatchError(f"{path}:{number}: not a FEN or EPD position ({exc})") from None
-            if not board.is_valid() or board.is_game_over():
-                raise MatchError(f"{path}:{number}: not a playable position")
-            boards.append(board)
+    boards = _pgn_openings(path) if path.suffix.lower() == ".pgn" else _position_openings(path)
     if not boards:
         raise MatchError(f"no openings in {path}")
+    return boards
+
+
+def _pgn_openings(path: Path) -> list[chess.Board]:
+    """The position at the end of each game of a PGN file."""
+    boards: list[chess.Board] = []
+    with path.open(encoding="utf-8", errors="replace") as handle:
+        while (game := chess.pgn.read_game(handle)) is not None:
+            if game.errors:
+                raise MatchError(f"{path}: unreadable game {len(boards) + 1}: {game.errors[0]}")
+            board = game.board()
+            for move in game.mainline_moves():
+                board.push(move)
+            boards.append(board)
+    return boards
+
+
+def _position_openings(path: Path) -> list[chess.Board]:
+    """The positions of a FEN/EPD file, one a line (blank lines and ``#`` comments skipped)."""
+    boards: list[chess.Board] = []
+    for number, line in enumerate(path.read_text(encoding="utf-8", errors="replace").splitlines(), 1):
+        text = line.strip()
+        if not text or text.startswith("#"):
+            continue
+        try:
+            board = chess.Board(text)
+        except ValueError:
+            try:
+                board = chess.Board.from_epd(text)[0]
+            except ValueError as exc:
+                raise MatchError(f"{path}:{number}: not a FEN or EPD position ({exc})") from None
+        if not board.is_valid() or board.is_game_over():
+            raise MatchError(f"{path}:{number}: not a playable position")
+        boards.append(board)
     return boards
 
 
@@ -210,7 +220,7 @@ def play_match(
     engines: list[chess.engine.SimpleEngine | None] = []
     try:
         _start_engines(commands, options, engines)
-        names = _engine_names(engines)
+        names = _engine_names([engine for engine in engines if engine is not None])  # both started
         records = []
         for index in range(games):
             start = starts[(index // 2) % len(starts)]
@@ -249,10 +259,11 @@ def _start_engines(
     """
     for command, chosen in zip(commands, options):
         try:
-            engines.append(_start(command))
+            engine = _start(command)
+            engines.append(engine)
         except (OSError, chess.engine.EngineError, chess.engine.EngineTerminatedError, TimeoutError) as exc:
             raise MatchError(f"engine {' '.join(command)} did not start as UCI: {exc}") from None
-        _configure(engines[-1], chosen, command)
+        _configure(engine, chosen, command)
 
 
 def _engine_names(engines: list[chess.engine.SimpleEngine]) -> list[str]:
@@ -272,8 +283,9 @@ def _restart_missing(
     missing = [i for i in (0, 1) if engines[i] is None]
     for i in missing:
         try:
-            engines[i] = _start(commands[i])
-            engines[i].configure(options[i])
+            engine = _start(commands[i])
+            engines[i] = engine
+            engine.configure(options[i])
         except (OSError, chess.engine.EngineError, chess.engine.EngineTerminatedError, TimeoutError):
             pass
 
@@ -298,20 +310,20 @@ def _play_round(
     white_is_a = index % 2 == 0
     sides = (0, 1) if white_is_a else (1, 0)  # engine index of White, of Black
     _restart_missing(engines, commands, options)
-    if any(engines[i] is None for i in (0, 1)):
+    white, black = engines[sides[0]], engines[sides[1]]
+    if white is None or black is None:
         loser = next(i for i in (0, 1) if engines[i] is None)
         return _forfeit_record(
             start, sides, names, loser, f"forfeit: {names[loser]} did not restart",
             round_number=index + 1, white_is_a=white_is_a,
         )
     record, broken = _play_game(
-        [engines[i] for i in sides], [names[i] for i in sides], start, limit,
+        [white, black], [names[i] for i in sides], start, limit,
         round_number=index + 1, white_is_a=white_is_a, move_timeout=move_timeout, clock=clock,
     )
     if broken is not None:  # crashed or hung: start it afresh for the next game
-        engine_index = sides[broken]
-        _shut_down(engines[engine_index], polite=False)
-        engines[engine_index] = None
+        _shut_down((white, black)[broken], polite=False)
+        engines[sides[broken]] = None
     return record
 
 
@@ -363,10 +375,10 @@ def _outcome_for_a(record: GameRecord) -> str:
 
 
 def _play_game(
-    engines,
-    labels,
+    engines: Sequence[chess.engine.SimpleEngine],
+    labels: Sequence[str],
     start: chess.Board,
-    limit,
+    limit: chess.engine.Limit,
     *,
     round_number: int,
     white_is_a: bool,
@@ -376,9 +388,13 @@ def _play_game(
     """Play one game; also returns the side (0 White, 1 Black) whose engine crashed or
     hung and needs a restart, or ``None``."""
     board = start.copy()
-    result, termination, forfeit, broken = None, None, None, None
+    result: str | None = None
+    termination: str | None = None
+    forfeit: int | None = None
+    broken: int | None = None
     seconds = (limit.time or 0.0) + move_timeout
     remaining = [clock[0], clock[0]] if clock is not None else None
+    increment = clock[1] if clock is not None else 0.0
     while result is None:
         outcome = board.outcome(claim_draw=True)
         if outcome is not None:
@@ -388,32 +404,19 @@ def _play_game(
             result, termination = "1/2-1/2", "adjudicated: move limit"
             break
         side = 0 if board.turn == chess.WHITE else 1
-        engine = engines[side]
         if remaining is not None:
             limit = chess.engine.Limit(
-                white_clock=remaining[0], black_clock=remaining[1], white_inc=clock[1], black_inc=clock[1]
+                white_clock=remaining[0], black_clock=remaining[1], white_inc=increment, black_inc=increment
             )
             seconds = remaining[side] + move_timeout
-        started = time.monotonic()
-        try:
-            played = _play_move(engine, board, limit, round_number=round_number, seconds=seconds)
-        except chess.engine.EngineTerminatedError as exc:
-            termination, broken = f"forfeit: {labels[side]} crashed ({exc})", side
-        except TimeoutError:
-            termination, broken = f"forfeit: {labels[side]} did not move within {seconds:g} s", side
-        except chess.engine.EngineError as exc:  # an illegal or missing move forfeits
-            termination = f"forfeit: {exc}"
-        else:
-            if remaining is not None:
-                remaining[side] -= time.monotonic() - started
-                if remaining[side] < 0:
-                    played.move, termination = None, f"time forfeit: {labels[side]} ran out of time"
-                else:
-                    remaining[side] += clock[1]
-            if played.move is not None:
-                board.push(played.move)
-                continue
-            termination = termination or "forfeit: no move"
+        move, termination, broken = _clocked_move(
+            engines[side], board, limit, round_number=round_number, seconds=seconds,
+            label=labels[side], side=side, remaining=remaining, increment=increment,
+        )
+        if move is not None:
+            board.push(move)
+            continue
+        termination = termination or "forfeit: no move"
         result = "0-1" if board.turn == chess.WHITE else "1-0"
         forfeit = side
     if forfeit is not None:
@@ -421,6 +424,40 @@ def _play_game(
     else:
         forfeited_by = None
     return _record(board, labels, result, termination, round_number, white_is_a, forfeited_by, start), broken
+
+
+def _clocked_move(
+    engine: chess.engine.SimpleEngine,
+    board: chess.Board,
+    limit: chess.engine.Limit,
+    *,
+    round_number: int,
+    seconds: float,
+    label: str,
+    side: int,
+    remaining: list[float] | None,
+    increment: float,
+) -> tuple[chess.Move | None, str | None, int | None]:
+    """The engine's move (``None`` when it forfeits), the forfeit's termination, and ``side`` when it crashed or hung.
+
+    With a clock (``remaining``: each side's seconds left) the move's time is charged to
+    ``side``, which loses on time below zero and otherwise gains ``increment``.
+    """
+    started = time.monotonic()
+    try:
+        played = _play_move(engine, board, limit, round_number=round_number, seconds=seconds)
+    except chess.engine.EngineTerminatedError as exc:
+        return None, f"forfeit: {label} crashed ({exc})", side
+    except TimeoutError:
+        return None, f"forfeit: {label} did not move within {seconds:g} s", side
+    except chess.engine.EngineError as exc:  # an illegal or missing move forfeits
+        return None, f"forfeit: {exc}", None
+    if remaining is not None:
+        remaining[side] -= time.monotonic() - started
+        if remaining[side] < 0:
+            return None, f"time forfeit: {label} ran out of time", None
+        remaining[side] += increment
+    return played.move, None, None
 
 
 def _forfeit_record(start, sides, names, loser, termination, *, round_number, white_is_a) -> GameRecord:

@@ -42,10 +42,16 @@ _TO, _FROM, _VICTIM, _PROMOTION, _INTO_ATTACK, _OUT_OF_ATTACK, _GAIN = 0, 384, 7
 REPLY_INPUTS = 788
 """Number of inputs: 384 + 384 piece-square, 6 victims, a promotion, 6 + 6 attack flags, the table gain."""
 
-_SQUARE64 = [0] * 120
-for _index, _mailbox in enumerate(SQUARES):
-    _SQUARE64[_mailbox] = _index
-_SQUARE64 = tuple(_SQUARE64)
+
+def _square64() -> tuple[int, ...]:
+    """Per mailbox square: its index 0-63 in :data:`SQUARES` (0 off the board)."""
+    table = [0] * 120
+    for index, mailbox in enumerate(SQUARES):
+        table[mailbox] = index
+    return tuple(table)
+
+
+_SQUARE64 = _square64()
 
 
 def reply_inputs(position: Position, moves: Sequence[int]) -> tuple[list[tuple[int, ...]], list[float]]:
@@ -90,11 +96,11 @@ class ReplyPolicy:
     """
 
     def __init__(self, weights: Sequence[float], *, cache_size: int = 50_000) -> None:
-        weights = np.asarray(weights, dtype=np.float64)
-        if weights.shape != (REPLY_INPUTS,) or not np.all(np.isfinite(weights)):
-            raise ValueError(f"a reply policy needs {REPLY_INPUTS} finite weights, got shape {weights.shape}")
-        self.weights = weights
-        self._weights = weights.tolist()
+        array = np.asarray(weights, dtype=np.float64)
+        if array.shape != (REPLY_INPUTS,) or not np.all(np.isfinite(array)):
+            raise ValueError(f"a reply policy needs {REPLY_INPUTS} finite weights, got shape {array.shape}")
+        self.weights = array
+        self._weights = array.tolist()
         self.cache_size = cache_size
         self._unlikely: dict[tuple[int, float], frozenset[int]] = {}
         self.asked = 0

@@ -98,6 +98,7 @@ class TreeGame(Game):
         leaf = self._nodes[state]
         if isinstance(leaf, tuple):
             return float(leaf[player])
+        assert not isinstance(leaf, (Decision, ChanceNode)), f"{state} is not a leaf"
         return float(leaf) if player == 0 else -float(leaf)
 
     def chance_outcomes(self, state: Path) -> Sequence[tuple[str, float]]:

@@ -246,4 +246,6 @@ def guided_search(
         guidance=guidance, ordering=ordering, table=table, quiescence=quiescence, probe=probe,
     )
     result = searcher.search(state, limits)
-    return GuidedResult(result, searcher.policy.stats())
+    policy = searcher.policy
+    assert isinstance(policy, ModelPolicy)  # guided_searcher's policy
+    return GuidedResult(result, policy.stats())

@@ -16,7 +16,8 @@ QUICK = ["--families", "move,habits", "--train-positions", "300", "--search-dept
 def quick_ranker(bundled_head, tmp_path_factory) -> Path:
     """A move ranker of Botvinnik trained on his first 40 bundled games."""
     path = tmp_path_factory.mktemp("quick") / "botvinnik.json.gz"
-    assert main(["train", str(bundled_head(40)), "--player", "Botvinnik, Mikhail", *QUICK, "-o", str(path), "--quiet"]) == 0
+    argv = ["train", str(bundled_head(40)), "--player", "Botvinnik, Mikhail", *QUICK, "-o", str(path), "--quiet"]
+    assert main(argv) == 0
     return path
 
 

@@ -41,7 +41,8 @@ def test_beliefs_are_the_models_and_the_comments_say_them(quick_ranker, later_ga
                 assert entry["expected"] == board.san(top) and entry["expected_belief"] == beliefs[top]
                 assert entry["surprise"] == -math.log2(max(entry["belief"], 1e-4))
                 found = COMMENT.search(node.comment)
-                assert found and float(found.group(1)) == round(entry["belief"], 2) and found.group(2) == entry["expected"]
+                assert found and float(found.group(1)) == round(entry["belief"], 2)
+                assert found.group(2) == entry["expected"]
             else:
                 assert "belief" not in node.comment
             board.push(node.move)

@@ -26,7 +26,8 @@ def small_pgn(bundled_head) -> Path:
 @pytest.fixture(scope="module")
 def model_file(small_pgn, tmp_path_factory) -> Path:
     path = tmp_path_factory.mktemp("model") / "botvinnik.json.gz"
-    assert main(["train", "--predictor", "iam", str(small_pgn), "--player", "botvinnik", "-o", str(path), "--quiet"]) == 0
+    argv = ["train", "--predictor", "iam", str(small_pgn), "--player", "botvinnik", "-o", str(path), "--quiet"]
+    assert main(argv) == 0
     return path
 
 
@@ -37,18 +38,26 @@ def run(capsys, *argv: str) -> tuple[int, str, str]:
 
 
 def test_train_prints_the_summary(small_pgn, tmp_path, capsys):
-    code, out, _ = run(capsys, "train", "--predictor", "iam", str(small_pgn), "--player", "Botvinnik", "--split", "train", "-o", str(tmp_path / "m.json"), "--quiet")
+    code, out, _ = run(
+        capsys, "train", "--predictor", "iam", str(small_pgn), "--player", "Botvinnik", "--split", "train", "-o",
+        str(tmp_path / "m.json"), "--quiet",
+    )
     assert code == 0
     assert "player's games: 50; used: 40" in out
     assert "left out by request: 0 by colour, 10 by split" in out
     assert "after the noise filter" in out and "'Botvinnik, Mikhail' (50)" in out
-    code, out, _ = run(capsys, "train", "--predictor", "iam", str(small_pgn), "--player", "Botvinnik", "--json", "-o", str(tmp_path / "m2.json"), "--quiet")
+    code, out, _ = run(
+        capsys, "train", "--predictor", "iam", str(small_pgn), "--player", "Botvinnik", "--json", "-o",
+        str(tmp_path / "m2.json"), "--quiet",
+    )
     summary = json.loads(out)
     assert summary["games"]["used"] == 50 and summary["chunks"]["stored"] > 0 and summary["positions"] > 1000
 
 
 def test_predict_json_contract(model_file, capsys):
-    code, out, _ = run(capsys, "predict", str(model_file), "--moves", "d2d4", "g8f6", "c2c4", "e7e6", "--top", "3", "--json")
+    code, out, _ = run(
+        capsys, "predict", str(model_file), "--moves", "d2d4", "g8f6", "c2c4", "e7e6", "--top", "3", "--json"
+    )
     assert code == 0
     payload = json.loads(out)
     assert payload["fen"].startswith("rnbqkb1r/pppp1ppp/4pn2/8/2PP4/8/PP2PPPP/RNBQKBNR w")
@@ -58,13 +67,19 @@ def test_predict_json_contract(model_file, capsys):
     for p in predictions:
         assert {"move", "san", "belief", "sources"} <= set(p)
         assert 0 < p["belief"] <= 1 and isinstance(p["sources"], list)
-    code, out, _ = run(capsys, "predict", str(model_file), "--fen", "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP3PPP/R2QKB1R w KQ - 0 9")
+    code, out, _ = run(
+        capsys, "predict", str(model_file), "--fen",
+        "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP3PPP/R2QKB1R w KQ - 0 9",
+    )
     assert code == 0 and "1." in out and "%" in out
 
 
 def test_evaluate_json_contract(small_pgn, tmp_path, capsys):
     out_dir = tmp_path / "results"
-    code, out, _ = run(capsys, "compare", "--predictor", "iam", str(small_pgn), "--player", "Botvinnik", "--train-games", "12,all", "--json", "--out", str(out_dir), "--quiet")
+    code, out, _ = run(
+        capsys, "compare", "--predictor", "iam", str(small_pgn), "--player", "Botvinnik", "--train-games", "12,all",
+        "--json", "--out", str(out_dir), "--quiet",
+    )
     assert code == 0
     payload = json.loads(out)
     assert payload["player"] == "Botvinnik"
@@ -75,7 +90,8 @@ def test_evaluate_json_contract(small_pgn, tmp_path, capsys):
         assert sum(b["predictions"] for b in run_["bands"]) == round(run_["coverage"] * run_["test_positions"])
         assert sum(b["hits"] for b in run_["bands"]) == round(run_["top1"] * run_["test_positions"])
         assert 0 <= run_["top1"] <= run_["top3"] <= run_["coverage"] <= 1
-    assert {p.name for p in out_dir.iterdir()} == {"summary.csv", "bands.csv", "positions.csv", "evaluation.json", "evaluation.md"}
+    written = {"summary.csv", "bands.csv", "positions.csv", "evaluation.json", "evaluation.md"}
+    assert {p.name for p in out_dir.iterdir()} == written
 
 
 def test_inspect_lists_chunks_and_draws_svg(model_file, tmp_path, capsys):
@@ -173,7 +189,10 @@ def test_the_console_script_reports_errors_without_a_traceback(tmp_path):
 @pytest.mark.parametrize("count", [1, 2, 3])
 def test_train_and_predict_on_one_to_three_games(bundled_head, tmp_path, capsys, count):
     model = tmp_path / "few.json"
-    code, out, _ = run(capsys, "train", "--predictor", "iam", str(bundled_head(count)), "--player", "Botvinnik", "-o", str(model), "--json", "--quiet")
+    code, out, _ = run(
+        capsys, "train", "--predictor", "iam", str(bundled_head(count)), "--player", "Botvinnik", "-o", str(model),
+        "--json", "--quiet",
+    )
     assert code == 0
     summary = json.loads(out)
     assert summary["games"]["used"] == count
@@ -183,7 +202,10 @@ def test_train_and_predict_on_one_to_three_games(bundled_head, tmp_path, capsys,
 
 
 def test_evaluate_with_a_single_training_game(bundled_head, capsys):
-    code, out, _ = run(capsys, "compare", "--predictor", "iam", str(bundled_head(10)), "--player", "Botvinnik", "--train-games", "1", "--json", "--quiet")
+    code, out, _ = run(
+        capsys, "compare", "--predictor", "iam", str(bundled_head(10)), "--player", "Botvinnik", "--train-games", "1",
+        "--json", "--quiet",
+    )
     assert code == 0
     (run_,) = json.loads(out)["runs"]
     assert run_["train_games"] == 1 and run_["test_positions"] > 0
@@ -217,7 +239,10 @@ def test_a_failure_after_training_leaves_nothing_behind(small_pgn, tmp_path, cap
         raise OSError(28, "No space left on device")
 
     monkeypatch.setattr("os.replace", disk_full)
-    code, _, err = run(capsys, "train", "--predictor", "iam", str(small_pgn), "--player", "Botvinnik", "--max-games", "3", "-o", str(tmp_path / "m.json"), "--quiet")
+    code, _, err = run(
+        capsys, "train", "--predictor", "iam", str(small_pgn), "--player", "Botvinnik", "--max-games", "3", "-o",
+        str(tmp_path / "m.json"), "--quiet",
+    )
     assert code == 2 and err == f"iam: error: cannot write {tmp_path / 'm.json'}: No space left on device\n"
     assert list(tmp_path.iterdir()) == []  # neither the model nor its temporary file
 
@@ -226,19 +251,31 @@ def test_train_exposes_the_formed_games_filter(small_pgn, tmp_path, capsys):
     stored = {}
     for n in (0, 2):
         path = tmp_path / f"m{n}.json"
-        code, out, _ = run(capsys, "train", "--predictor", "iam", str(small_pgn), "--player", "Botvinnik", "--min-formed-games", str(n), "--belief", "rules", "-o", str(path), "--json", "--quiet")
+        code, out, _ = run(
+            capsys, "train", "--predictor", "iam", str(small_pgn), "--player", "Botvinnik", "--min-formed-games",
+            str(n), "--belief", "rules", "-o", str(path), "--json", "--quiet",
+        )
         assert code == 0
         chunks = json.loads(out)["chunks"]
         stored[n] = chunks["stored"]
         assert json.loads(path.read_text())["params"]["min_formed_games"] == n
     assert stored[0] == chunks["after_noise_filter"] > stored[2] > 0
-    code, _, err = run(capsys, "train", str(small_pgn), "--player", "Botvinnik", "--min-formed-games", "-1", "-o", str(tmp_path / "x.json"))
+    code, _, err = run(
+        capsys, "train", str(small_pgn), "--player", "Botvinnik", "--min-formed-games", "-1", "-o",
+        str(tmp_path / "x.json"),
+    )
     assert code == 2 and "--min-formed-games" in err
 
 
 @pytest.mark.parametrize(
     ("player", "expected"),
-    [("Capablanca", "Capablanca.pgn"), ("capablanca, jose raul", "Capablanca.pgn"), ("Botvinnik", "Botvinnik.pgn"), ("Tal", "Botvinnik.pgn"), (None, "Botvinnik.pgn")],
+    [
+        ("Capablanca", "Capablanca.pgn"),
+        ("capablanca, jose raul", "Capablanca.pgn"),
+        ("Botvinnik", "Botvinnik.pgn"),
+        ("Tal", "Botvinnik.pgn"),
+        (None, "Botvinnik.pgn"),
+    ],
 )
 def test_evaluate_without_a_pgn_reads_the_players_bundled_file(capsys, monkeypatch, player, expected):
     from iam.errors import DataError

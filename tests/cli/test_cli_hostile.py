@@ -32,7 +32,10 @@ def _run(capsys, *argv: str) -> tuple[int, str]:
         (("experiment", "node-counts", "--time-cap=-inf"), "--time-cap must be a finite number, not -inf"),
         (("identify", "{pgn}", "--models", "{pgn}", "--model-weight", "NaN"), "--model-weight must be a finite number"),
         (("uci", "--exploit-margin", "nan"), "--exploit-margin must be a finite number, not nan"),
-        (("train", "{pgn}", "--player", "Tester", "--prior-strength", "nan", "-o", "{dir}/m.json"), "--prior-strength must be"),
+        (
+            ("train", "{pgn}", "--player", "Tester", "--prior-strength", "nan", "-o", "{dir}/m.json"),
+            "--prior-strength must be",
+        ),
         (("match", "a", "b", "--movetime", "9" * 30), "--movetime must be at most"),
         (("train", "{pgn}", "--player", "Tester", "-o", "{pgn}"), "is an input file"),
         (("train", "/dev/zero", "--player", "Tester", "-o", "{dir}/m.json"), "not a regular file"),
@@ -41,8 +44,14 @@ def _run(capsys, *argv: str) -> tuple[int, str]:
         (("compare", "{pgn}", "--player", "Tester", "--out", "{dir}/" + "a" * 5000), "File name too long"),
         (("experiment", "learning-curve", "--pgn", "{pgn}", "--player", "Tester", "--resamples", "9" * 25),
          "--resamples must be between 1 and"),
-        (("prepare", "{pgn}", "--player", "Tester", "--engine-lines", "-1", "--out", "{dir}/o"), "--engine-lines must be at least 0"),
-        (("experiment", "prepare", "--pgn", "{pgn}", "--player", "Tester", "--engine-lines", "-3"), "--engine-lines must be at least 0"),
+        (
+            ("prepare", "{pgn}", "--player", "Tester", "--engine-lines", "-1", "--out", "{dir}/o"),
+            "--engine-lines must be at least 0",
+        ),
+        (
+            ("experiment", "prepare", "--pgn", "{pgn}", "--player", "Tester", "--engine-lines", "-3"),
+            "--engine-lines must be at least 0",
+        ),
     ],
 )
 def test_abusive_arguments_are_one_line_errors(tmp_path, tiny_pgn, capsys, argv, message):

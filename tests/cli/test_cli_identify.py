@@ -41,7 +41,10 @@ def _run(capsys, *argv) -> tuple[int, str, str]:
 
 
 def test_identify_ranks_the_player_first(capsys, model_files, query_games):
-    code, out, _ = _run(capsys, "identify", query_games, "--models", model_files["Beta Bob"], model_files["Alpha Ann"], "--json", "--quiet", "--top", "2")
+    code, out, _ = _run(
+        capsys, "identify", query_games, "--models", model_files["Beta Bob"], model_files["Alpha Ann"], "--json",
+        "--quiet", "--top", "2",
+    )
     assert code == 0
     payload = json.loads(out)
     assert payload["player"] == "Alpha Ann" and payload["games"] == 6
@@ -49,7 +52,10 @@ def test_identify_ranks_the_player_first(capsys, model_files, query_games):
     assert payload["candidates"][0]["probability"] > 0.99 and not payload["temperature_fitted"]
     assert len(payload["decisive_positions"]) == 2
     # without the repertoire every position is the models' alone: the first moves score differently
-    code, out, _ = _run(capsys, "identify", query_games, "--models", model_files["Beta Bob"], model_files["Alpha Ann"], "--json", "--quiet", "--no-repertoire")
+    code, out, _ = _run(
+        capsys, "identify", query_games, "--models", model_files["Beta Bob"], model_files["Alpha Ann"], "--json",
+        "--quiet", "--no-repertoire",
+    )
     plain = json.loads(out)
     assert code == 0 and plain["moves"] == payload["moves"]
     assert plain["candidates"][0]["candidate"] == "Alpha Ann"
@@ -114,7 +120,8 @@ def test_search_cache_keeps_the_rankers_search_scores_and_changes_nothing(capsys
     for entry in manifest()[:2]:
         games, _ = load_player_games([bundled_pgn(entry.file)], player=entry.player, split="train", max_games=4)
         paths.append(tmp_path / f"{entry.player}.json")
-        MoveRanker(families=("move", "search"), search_depth=1, prior="none", max_positions=30, folds=2).fit(games).save(paths[-1])
+        ranker = MoveRanker(families=("move", "search"), search_depth=1, prior="none", max_positions=30, folds=2)
+        ranker.fit(games).save(paths[-1])
     text = bundled_pgn(manifest()[0].file).read_text(encoding="utf-8")
     query = tmp_path / "query.pgn"
     query.write_text("".join("[Event" + part for part in text.split("[Event")[1:3]), encoding="utf-8")

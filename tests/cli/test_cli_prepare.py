@@ -27,7 +27,8 @@ def small_pgn(bundled_head):
 @pytest.fixture(scope="module")
 def model_file(small_pgn, tmp_path_factory):
     path = tmp_path_factory.mktemp("model") / "m.json"
-    assert main(["train", "--predictor", "iam", "--belief", "rules", str(small_pgn), "--player", "Botvinnik", "-o", str(path), "--quiet"]) == 0
+    argv = ["train", "--predictor", "iam", "--belief", "rules", str(small_pgn), "--player", "Botvinnik"]
+    assert main([*argv, "-o", str(path), "--quiet"]) == 0
     return path
 
 
@@ -84,7 +85,10 @@ def test_no_games_of_a_colour(tmp_path, model_file, capsys):
 def test_an_unwritable_out(small_pgn, model_file, tmp_path, capsys):
     blocker = tmp_path / "file"
     blocker.write_text("x")
-    code, _, err = run(capsys, "prepare", str(small_pgn), "--player", "Botvinnik", "--model", str(model_file), "--out", str(blocker), "--quiet")
+    code, _, err = run(
+        capsys, "prepare", str(small_pgn), "--player", "Botvinnik", "--model", str(model_file), "--out", str(blocker),
+        "--quiet",
+    )
     assert code == 2 and err.startswith("iam: error: cannot write to")
 
 
@@ -92,8 +96,9 @@ def test_an_engine_that_dies(small_pgn, model_file, tmp_path, capsys):
     engine = tmp_path / "engine.sh"
     engine.write_text("#!/bin/sh\nexit 1\n")
     engine.chmod(engine.stat().st_mode | stat.S_IEXEC)
-    code, _, err = run(capsys, "prepare", str(small_pgn), "--player", "Botvinnik", "--model", str(model_file), "--plies", "2",
-                       "--engine", str(engine), "--engine-cache", str(tmp_path / "cache.sqlite"), "--out", str(tmp_path / "o"), "--quiet")
+    code, _, err = run(capsys, "prepare", str(small_pgn), "--player", "Botvinnik", "--model", str(model_file),
+                       "--plies", "2", "--engine", str(engine), "--engine-cache", str(tmp_path / "cache.sqlite"),
+                       "--out", str(tmp_path / "o"), "--quiet")
     assert code == 2 and err.startswith("iam: error: engine") and err.count("\n") == 1
 
 
@@ -139,8 +144,8 @@ def test_the_default_model_is_kept_for_the_next_dossier(small_pgn, tmp_path, cap
         return MoveRanker(player=player, families=("move",), max_positions=40, prior="none").fit(games)
 
     monkeypatch.setattr(model_cache, "fit_default_model", small_fit)
-    common = ("prepare", str(small_pgn), "--player", "Botvinnik", "--color", "white", "--plies", "2", "--search-depth", "1",
-              "--model-cache", str(tmp_path / "models"))
+    common = ("prepare", str(small_pgn), "--player", "Botvinnik", "--color", "white", "--plies", "2",
+              "--search-depth", "1", "--model-cache", str(tmp_path / "models"))
     code, _, err = run(capsys, *common, "--out", str(tmp_path / "first"))
     assert code == 0 and f"the default model: fitted and kept in {tmp_path / 'models'}" in err
     code, _, err = run(capsys, *common, "--out", str(tmp_path / "second"))
@@ -160,7 +165,8 @@ def test_an_engine_that_dies_under_the_default_model(small_pgn, tmp_path, capsys
     engine.write_text("#!/bin/sh\nexit 1\n")
     engine.chmod(engine.stat().st_mode | stat.S_IEXEC)
     code, _, err = run(capsys, "prepare", str(small_pgn), "--player", "Botvinnik", "--no-model-cache", "--plies", "2",
-                       "--engine", str(engine), "--engine-cache", str(tmp_path / "cache.sqlite"), "--out", str(tmp_path / "o"), "--quiet")
+                       "--engine", str(engine), "--engine-cache", str(tmp_path / "cache.sqlite"),
+                       "--out", str(tmp_path / "o"), "--quiet")
     assert code == 2 and err.startswith("iam: error: ") and "engine" in err and err.count("\n") == 1
 
 
@@ -174,8 +180,9 @@ def test_two_engines_write_the_dossier_one_engine_writes(small_pgn, model_file, 
     written = {}
     for jobs in ("1", "2"):
         out = tmp_path / jobs
-        code, _, err = run(capsys, "prepare", str(small_pgn), "--player", "Botvinnik", "--model", str(model_file), "--plies", "4",
-                           "--engine", STOCKFISH, "--engine-depth", "6", "--engine-cache", str(tmp_path / f"{jobs}.sqlite"),
+        code, _, err = run(capsys, "prepare", str(small_pgn), "--player", "Botvinnik", "--model", str(model_file),
+                           "--plies", "4", "--engine", STOCKFISH, "--engine-depth", "6",
+                           "--engine-cache", str(tmp_path / f"{jobs}.sqlite"),
                            "--jobs", jobs, "--out", str(out), "--quiet")
         assert code == 0, err
         data = json.loads((out / "dossier.json").read_text())

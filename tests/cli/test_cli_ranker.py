@@ -49,7 +49,8 @@ def test_the_reply_policy_is_fitted_only_when_asked(ranker_file, small_pgn, tmp_
     plain = MoveRanker.load(ranker_file)
     assert plain.reply_positions == 0 and plain.reply_policy_ is None
     path = tmp_path / "replies.json.gz"
-    assert main(["train", str(small_pgn), "--player", "Botvinnik", *FAST, "--reply-positions", "400", "-o", str(path), "--quiet"]) == 0
+    argv = ["train", str(small_pgn), "--player", "Botvinnik", *FAST, "--reply-positions", "400"]
+    assert main([*argv, "-o", str(path), "--quiet"]) == 0
     fitted = MoveRanker.load(path)
     assert fitted.reply_positions == 400 and fitted.reply_policy_ is not None
     assert np.array_equal(fitted.coef_, plain.coef_)  # the ranker itself is the same
@@ -112,7 +113,9 @@ def test_bad_ranker_options_are_one_line_errors(argv, message, capsys, tmp_path,
 
 def test_evaluate_gives_intervals_and_runs_each_training_size_once(tiny_pgn, capsys):
     # The player has four training games here: 12, 22, 80 and all are the same four, one run.
-    code, out, _ = run(capsys, "compare", str(tiny_pgn), "--player", "Tester", "--predictor", "iam", "--json", "--quiet")
+    code, out, _ = run(
+        capsys, "compare", str(tiny_pgn), "--player", "Tester", "--predictor", "iam", "--json", "--quiet"
+    )
     assert code == 0
     runs = json.loads(out)["runs"]
     assert [(r["predictor"], r["train_games"]) for r in runs] == [("iam", 4)]

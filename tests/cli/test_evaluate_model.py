@@ -44,12 +44,18 @@ def test_top1_is_the_hand_count_over_every_position(quick_ranker, later_games, c
 def test_a_sample_of_positions_and_detection_by_content(quick_ranker, later_games, tmp_path, capsys):
     disguised = tmp_path / "model.pgn"  # the name says PGN, the content says model
     shutil.copy(quick_ranker, disguised)
-    code, payload, _ = _json(capsys, "evaluate", str(disguised), "--pgn", str(later_games), "--max-positions", "50", "--seed", "3", "--json", "--quiet")
+    code, payload, _ = _json(
+        capsys, "evaluate", str(disguised), "--pgn", str(later_games), "--max-positions", "50", "--seed", "3", "--json",
+        "--quiet",
+    )
     assert code == 0 and payload["runs"][0]["test_positions"] == 50
 
 
 def test_the_old_spelling_is_compare_with_a_note(later_games, capsys):
-    argv = [str(later_games), "--player", "Botvinnik", "--predictor", "opening-memory", "--train-games", "all", "--json", "--quiet"]
+    argv = [
+        str(later_games), "--player", "Botvinnik", "--predictor", "opening-memory", "--train-games", "all", "--json",
+        "--quiet",
+    ]
     code, old, err = _json(capsys, "evaluate", *argv)
     assert code == 0
     assert err.splitlines()[0].startswith("iam: note: 'iam evaluate PGN' is now 'iam compare PGN'")

@@ -1,5 +1,7 @@
-"""Game filters (iam.games.filters, their options in iam.cli._filters): each option selects the right games of a small PGN;
-names of different people refused."""
+"""Game filters (iam.games.filters, their options in iam.cli._filters).
+
+Each option selects the right games of a small PGN; names of different people refused.
+"""
 
 from __future__ import annotations
 
@@ -94,7 +96,8 @@ def test_lasker_alone_is_refused_naming_both_people(tmp_path, capsys):
 def test_the_api_refuses_different_people_in_its_own_words(tmp_path):
     with pytest.raises(ParameterError) as caught:
         read_filtered([_pgn(tmp_path)], GameFilter(player="Lasker"), quiet=True, announce=False)
-    assert (caught.value.parameter, caught.value.value, caught.value.others) == ("player", "Lasker", ("aliases", "partial_names"))
+    found = (caught.value.parameter, caught.value.value, caught.value.others)
+    assert found == ("player", "Lasker", ("aliases", "partial_names"))
     assert str(caught.value).endswith("; or use aliases or partial_names") and "--" not in str(caught.value)
     with pytest.raises(DataError, match=r"^whose games should be modelled\? name the player$"):
         read_filtered([_pgn(tmp_path)], GameFilter(), quiet=True, announce=False)
@@ -128,7 +131,9 @@ def test_each_filter_selects_the_right_games(tmp_path):
 
 
 def test_left_out_games_are_counted_by_reason(tmp_path):
-    games, report, _, _ = read_player_games(_args(str(_pgn(tmp_path)), "--player", "Lasker, Emanuel", "--since", "1924"), quiet=True)
+    games, report, _, _ = read_player_games(
+        _args(str(_pgn(tmp_path)), "--player", "Lasker, Emanuel", "--since", "1924"), quiet=True
+    )
     assert len(games) == 2
     assert dict(report.filtered) == {"before the dates": 2, "unknown date": 1}
     assert any("left out by the filters 3" in line for line in report.summary_lines())
@@ -144,9 +149,15 @@ def test_names_matched_are_printed(tmp_path, capsys):
     [
         (["--since", "1948.13"], "--since must be a date YYYY[.MM[.DD]], not '1948.13'"),
         (["--until", "yesterday"], "--until must be a date YYYY[.MM[.DD]], not 'yesterday'"),
-        (["--rating", "2500-2000"], "--rating must be MIN-MAX (e.g. 2200-2500), not '2500-2000': the minimum is above the maximum"),
+        (
+            ["--rating", "2500-2000"],
+            "--rating must be MIN-MAX (e.g. 2200-2500), not '2500-2000': the minimum is above the maximum",
+        ),
         (["--rating", "strong"], "--rating must be MIN-MAX (e.g. 2200-2500), not 'strong'"),
-        (["--time-control", " "], "--time-control must be classical, rapid, blitz, bullet or a TimeControl tag such as 180+2, not ' '"),
+        (
+            ["--time-control", " "],
+            "--time-control must be classical, rapid, blitz, bullet or a TimeControl tag such as 180+2, not ' '",
+        ),
         (["--min-plies", "-1"], "--min-plies must be at least 0, not -1"),
     ],
 )
@@ -161,9 +172,15 @@ def test_bad_filter_values_are_one_line_errors(tmp_path, capsys, argv, message):
     [
         (lambda: parse_date("1948.13", "since"), "since must be a date YYYY[.MM[.DD]], not '1948.13'"),
         (lambda: parse_date("yesterday"), "date must be a date YYYY[.MM[.DD]], not 'yesterday'"),
-        (lambda: parse_rating("2500-2000"), "rating must be MIN-MAX (e.g. 2200-2500), not '2500-2000': the minimum is above the maximum"),
+        (
+            lambda: parse_rating("2500-2000"),
+            "rating must be MIN-MAX (e.g. 2200-2500), not '2500-2000': the minimum is above the maximum",
+        ),
         (lambda: parse_rating("strong"), "rating must be MIN-MAX (e.g. 2200-2500), not 'strong'"),
-        (lambda: parse_time_control(""), "time_control must be classical, rapid, blitz, bullet or a TimeControl tag such as 180+2, not ''"),
+        (
+            lambda: parse_time_control(""),
+            "time_control must be classical, rapid, blitz, bullet or a TimeControl tag such as 180+2, not ''",
+        ),
         (lambda: GameFilter(min_plies=-1), "min_plies must be at least 0, not -1"),
     ],
 )
@@ -184,7 +201,9 @@ def test_bundled_masters_games_are_the_same_through_the_filters():
     for entry in manifest():
         path = bundled_pgn(entry.file)
         before, _ = read_games([path], player=entry.player, quiet=True)
-        after, report = read_filtered([path], GameFilter(player=entry.player), quiet=True, check_names=False, announce=False)
+        after, report = read_filtered(
+            [path], GameFilter(player=entry.player), quiet=True, check_names=False, announce=False
+        )
         assert [g.index for g in after] == [g.index for g in before], entry.player
         assert [g.moves for g in after] == [g.moves for g in before], entry.player
         assert not report.filtered

@@ -44,7 +44,10 @@ def test_report_of_an_even_match():
     lines = report_lines(estimate, ("A", "B"))
     assert lines[0] == "A vs B: 20 games, W 10 / D 5 / L 5"
     assert lines[1] == "score 12.5/20 (62.5%), draw ratio 25.0%"
-    assert lines[2] == f"Elo difference: {round(estimate.elo):+d} (95% interval {round(estimate.low):+d} to {round(estimate.high):+d})"
+    assert lines[2] == (
+        f"Elo difference: {round(estimate.elo):+d} "
+        f"(95% interval {round(estimate.low):+d} to {round(estimate.high):+d})"
+    )
     assert lines[3] == f"LOS: {NormalDist().cdf(5 / 15 ** 0.5):.1%} (likelihood that A is the stronger)"
 
 

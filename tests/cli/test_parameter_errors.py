@@ -28,7 +28,7 @@ FLAG = re.compile(r"--[A-Za-z]")
 
 
 def _flag_messages(path: Path, base: Path = ROOT) -> list[str]:
-    """``path:line: text`` (``path`` relative to ``base``) of every string in a raise statement that names a ``--option``."""
+    """``path:line: text`` (``path`` relative to ``base``) of every raised string that names a ``--option``."""
     found = []
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
         if isinstance(node, ast.Raise) and node.exc is not None:
@@ -49,7 +49,9 @@ def test_no_error_below_the_cli_names_an_option():
 
 def test_the_scan_finds_an_option_in_a_raise(tmp_path):
     module = tmp_path / "probe.py"
-    module.write_text('def f(n):\n    if n:\n        raise ValueError(f"--games must be at least 1, not {n}")\n    return "--games"\n')
+    module.write_text(
+        'def f(n):\n    if n:\n        raise ValueError(f"--games must be at least 1, not {n}")\n    return "--games"\n'
+    )
     assert _flag_messages(module, tmp_path) == ["probe.py:3: --games must be at least 1, not "]
 
 
@@ -65,9 +67,15 @@ def test_the_cli_prints_a_parameter_error_with_its_option(monkeypatch, capsys, t
 
 
 def test_the_cli_words_every_part_and_leaves_other_errors_alone():
-    error = ParameterError("player", "Lasker", "one person's full name", reason="two people", others=("aliases", "partial_names"))
-    assert str(error) == "player must be one person's full name, not 'Lasker': two people; or use aliases or partial_names"
-    assert error_message(error) == "--player must be one person's full name, not 'Lasker': two people; or use --alias or --partial-names"
+    error = ParameterError(
+        "player", "Lasker", "one person's full name", reason="two people", others=("aliases", "partial_names")
+    )
+    assert str(error) == (
+        "player must be one person's full name, not 'Lasker': two people; or use aliases or partial_names"
+    )
+    assert error_message(error) == (
+        "--player must be one person's full name, not 'Lasker': two people; or use --alias or --partial-names"
+    )
     assert error_message(ParameterError("unmapped", 2.5, "at most 1")) == "unmapped must be at most 1, not 2.5"
     assert error_message(DataError("no readable PGN game in x.pgn")) == "no readable PGN game in x.pgn"
 
@@ -79,8 +87,11 @@ def test_every_mapped_option_is_an_option_of_the_cli():
 
 def test_a_parameter_error_keeps_its_fields_through_pickling():
     """Errors raised in worker processes come back pickled."""
-    error = pickle.loads(pickle.dumps(ParameterError("rating", "9-1", "MIN-MAX", reason="the minimum is above the maximum")))
-    assert (error.parameter, error.value, error.allowed, error.reason) == ("rating", "9-1", "MIN-MAX", "the minimum is above the maximum")
+    error = pickle.loads(
+        pickle.dumps(ParameterError("rating", "9-1", "MIN-MAX", reason="the minimum is above the maximum"))
+    )
+    found = (error.parameter, error.value, error.allowed, error.reason)
+    assert found == ("rating", "9-1", "MIN-MAX", "the minimum is above the maximum")
     assert str(error) == "rating must be MIN-MAX, not '9-1': the minimum is above the maximum"
 
 

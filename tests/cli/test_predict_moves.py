@@ -31,7 +31,9 @@ def test_the_position_after_a_game_or_a_ply(quick_ranker, later_games, capsys):
     game = chess.pgn.read_game(io.StringIO(later_games.read_text()))
     moves = [move.uci() for move in list(game.mainline_moves())[:4]]
     assert after == _predictions(capsys, str(quick_ranker), "--moves", *moves)
-    last = _predictions(capsys, str(quick_ranker), "--pgn", str(later_games), "--ply", str(len(list(game.mainline_moves())) - 1))
+    last = _predictions(
+        capsys, str(quick_ranker), "--pgn", str(later_games), "--ply", str(len(list(game.mainline_moves())) - 1)
+    )
     assert last["fen"] != after["fen"]
 
 

@@ -76,11 +76,15 @@ def test_train_pulls_towards_the_prior_file(collection, local_prior, tmp_path, c
     document = json.loads(gzip.open(model).read())
     prior = load_prior(local_prior)
     pooled = prior.weights_for(("move", "population"), "Botvinnik, Mikhail")
-    without = next(r for r in prior.rankers if r.without == "Botvinnik, Mikhail" and r.families == ("move", "population"))
+    without = next(
+        r for r in prior.rankers if r.without == "Botvinnik, Mikhail" and r.families == ("move", "population")
+    )
     assert pooled == without.weights
     fitted = document["fitted"]["prior_weights"] if "fitted" in document else document["prior_weights"]
     assert fitted == pytest.approx(without.weights)
-    code, _, err = _run(capsys, "train", collection, "--player", "Botvinnik", "--prior", tmp_path / "none.json", "--out", model)
+    code, _, err = _run(
+        capsys, "train", collection, "--player", "Botvinnik", "--prior", tmp_path / "none.json", "--out", model
+    )
     assert code == 2 and err.strip().splitlines()[-1].startswith("iam: error:") and "none.json" in err
 
 
@@ -88,7 +92,8 @@ def test_train_pulls_towards_the_prior_file(collection, local_prior, tmp_path, c
 def test_a_cluster_builds_the_same_prior_byte_for_byte(collection, local_prior, cluster, tmp_path, monkeypatch):
     monkeypatch.delenv("IAM_SCHEDULER", raising=False)
     out = tmp_path / "remote.json.gz"
-    assert main(["prior", "build", str(collection), *SMALL, "--since", "1930", "--scheduler", cluster, "--out", str(out)]) == 0
+    argv = ["prior", "build", str(collection), *SMALL, "--since", "1930", "--scheduler", cluster, "--out", str(out)]
+    assert main(argv) == 0
     assert gzip.decompress(out.read_bytes()) == gzip.decompress(local_prior.read_bytes())
     assert (tmp_path / "remote_fits.csv").read_bytes() == (local_prior.parent / "prior_fits.csv").read_bytes()
 
@@ -100,7 +105,8 @@ def test_bad_collections_and_options_are_one_error_line(collection, tmp_path, ca
     parquet.write_table(pyarrow.table({"White": ["a"], "Black": ["b"], "moves": ["e4 e5"]}), tmp_path / "bad.parquet")
     cases = [
         ((tmp_path / "bad.parquet", "--out", tmp_path / "p.json"), "no column movetext"),
-        ((collection, "--scheduler", "tcp://127.0.0.1:1", "--out", tmp_path / "p.json"), "cannot reach the Dask scheduler"),
+        ((collection, "--scheduler", "tcp://127.0.0.1:1", "--out", tmp_path / "p.json"), "cannot reach the Dask "
+        "scheduler"),
         ((collection, "--search-depth", "3,x", "--out", tmp_path / "p.json"), "--search-depth"),
         ((collection, "--min-games", "100000", "--out", tmp_path / "p.json"), "no player has 100000 or more games"),
         (("--bundled", collection, "--out", tmp_path / "p.json"), "--bundled takes no game files"),

@@ -34,7 +34,8 @@ def test_the_tour(tmp_path):
     )
     assert (tmp_path / "botvinnik.json.gz").is_file()
     assert 'iam: games of "Botvinnik, Mikhail" (' in trained.stderr
-    assert re.search(r"iam: learning from 40 games \(\d+ positions of the player, 200 sampled for training\)", trained.stderr)
+    learning = r"iam: learning from 40 games \(\d+ positions of the player, 200 sampled for training\)"
+    assert re.search(learning, trained.stderr)
     assert re.search(r"iam: done in \d+ s", trained.stderr)
     assert "model written to botvinnik.json.gz" in trained.stdout
 
@@ -50,7 +51,8 @@ def test_the_tour(tmp_path):
         game = chess.pgn.read_game(handle)
     black = [node for node in game.mainline() if not node.parent.board().turn]  # Botvinnik has Black in this game
     assert game.headers["Black"] == "Botvinnik, Mikhail"
-    assert all(re.fullmatch(r"belief \d\.\d\d; expected \S+ \d\.\d\d; surprise \d+\.\d bits", node.comment) for node in black)
+    comment = r"belief \d\.\d\d; expected \S+ \d\.\d\d; surprise \d+\.\d bits"
+    assert all(re.fullmatch(comment, node.comment) for node in black)
     assert f"{len(black)} moves" in annotated.stdout and "mean surprise" in annotated.stdout
 
     inspected = _iam(tmp_path, "inspect", "botvinnik.json.gz")
@@ -58,7 +60,8 @@ def test_the_tour(tmp_path):
     assert "strongest evidence" in inspected.stdout and "opening memory:" in inspected.stdout
 
     evaluated = _iam(
-        tmp_path, "evaluate", "botvinnik.json.gz", "test-games.pgn", "--player", "Botvinnik, Mikhail", "--max-positions", "200",
+        tmp_path, "evaluate", "botvinnik.json.gz", "test-games.pgn", "--player", "Botvinnik, Mikhail",
+        "--max-positions", "200",
     )
     assert evaluated.stdout.startswith("# Botvinnik, Mikhail: botvinnik.json.gz on the given games")
     assert ", 200 positions (games read: 12" in evaluated.stdout

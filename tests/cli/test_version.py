@@ -26,7 +26,9 @@ def test_floor():
 
 
 def test_the_command_stops_with_one_line_and_an_import_with_import_error():
-    command = subprocess.run([sys.executable, "-c", OLD_CHESS.format(argv0="/usr/bin/iam")], capture_output=True, text=True)
+    command = subprocess.run(
+        [sys.executable, "-c", OLD_CHESS.format(argv0="/usr/bin/iam")], capture_output=True, text=True
+    )
     assert command.returncode == 2
     assert command.stderr.startswith("iam: error: python-chess 1.9.4 is older than the 1.10 this toolkit needs; ")
     assert command.stderr.count("\n") == 1

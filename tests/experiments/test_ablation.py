@@ -26,7 +26,12 @@ def test_variants_remove_each_family_and_keep_each_alone():
 
 def test_removing_the_move_features_costs_and_every_variant_sees_the_same_positions(botvinnik_games):
     config = AblationConfig(
-        families=("move", "habits"), train_games=25, train_positions=250, test_positions=120, resamples=100, prior="none"
+        families=("move", "habits"),
+        train_games=25,
+        train_positions=250,
+        test_positions=120,
+        resamples=100,
+        prior="none",
     )
     table = ablation(botvinnik_games, "Botvinnik", config).set_index("variant")
     assert set(table["test_positions"]) == {120}
@@ -58,12 +63,27 @@ def test_the_residual_trees_row_adds_the_population_trees_to_the_full_ranker(bot
             "columns": list(columns),
             "depth": 1,
             "roots": [0],
-            "nodes": {"feature": [columns.index("capture"), -1, -1], "threshold": [0.5, 0, 0], "left": [1, 0, 0], "right": [2, 0, 0], "value": [0, 0, 1.5]},
+            "nodes": {
+                "feature": [columns.index("capture"), -1, -1],
+                "threshold": [0.5, 0, 0],
+                "left": [1, 0, 0],
+                "right": [2, 0, 0],
+                "value": [0, 0, 1.5],
+            },
         }
     )
     weights = dict.fromkeys(columns, 0.0) | {"recapture": 1.0}
-    prior = PopulationPrior(book=PopulationBook(), rankers=(PriorWeights(families, None, weights, positions=1, trees=trees),))
-    config = AblationConfig(families=families, train_games=25, train_positions=250, test_positions=120, resamples=20, prior_strength=strength)
+    prior = PopulationPrior(
+        book=PopulationBook(), rankers=(PriorWeights(families, None, weights, positions=1, trees=trees),)
+    )
+    config = AblationConfig(
+        families=families,
+        train_games=25,
+        train_positions=250,
+        test_positions=120,
+        resamples=20,
+        prior_strength=strength,
+    )
     table = ablation(botvinnik_games, "Botvinnik", config, prior=prior).set_index("variant")
     plain, boosted = table.loc["all families", "log_loss"], table.loc["all families + residual trees", "log_loss"]
     if strength == 0.0:  # free weights give back what the trees add to captures: the same beliefs
@@ -74,7 +94,12 @@ def test_the_residual_trees_row_adds_the_population_trees_to_the_full_ranker(bot
 
 def test_each_row_without_a_family_says_what_the_family_adds_with_a_paired_interval(botvinnik_games):
     config = AblationConfig(
-        families=("move", "habits"), train_games=25, train_positions=250, test_positions=120, resamples=100, prior="none"
+        families=("move", "habits"),
+        train_games=25,
+        train_positions=250,
+        test_positions=120,
+        resamples=100,
+        prior="none",
     )
     table = ablation(botvinnik_games, "Botvinnik", config).set_index("variant")
     full, without = table.loc["all families"], table.loc["without move"]

@@ -95,7 +95,9 @@ def test_out_folder_has_tables_json_markdown_and_plots(result):
     ]  # fmt: skip
     assert json.loads((out / "results.json").read_text())["runs"][0]["top1_ci"] == payload["runs"][0]["top1_ci"]
     bands = pd.read_csv(out / "bands.csv")
-    assert list(bands.columns) == ["train_games", "band", "predictions", "hits", "rate", "rate_lo", "rate_hi", "mean_belief"]
+    assert list(bands.columns) == [
+        "train_games", "band", "predictions", "hits", "rate", "rate_lo", "rate_hi", "mean_belief"
+    ]
     summary = pd.read_csv(out / "summary.csv")
     assert summary["top1_lo"].tolist() == pytest.approx([run["top1_ci"][0] for run in payload["runs"]])
     text = (out / "summary.md").read_text()

@@ -53,13 +53,19 @@ def test_out_folder_has_the_curve_and_its_plot(result):
 
 
 def test_sizes_beyond_the_training_games_become_all_of_them(botvinnik40):
-    payload = run_on(botvinnik40, "learning-curve", "--train-games", "500,all,4", "--max-positions", "40", "--resamples", "50")
+    payload = run_on(
+        botvinnik40, "learning-curve", "--train-games", "500,all,4", "--max-positions", "40", "--resamples", "50"
+    )
     assert [run["train_games"] for run in payload["runs"]] == [4, 32]
 
 
 @pytest.mark.parametrize(
     "options",
-    [["--player", "Nobody Atall"], ["--player", "Botvinnik", "--train-games", "-5"], ["--player", "Botvinnik", "--max-positions", "0"]],
+    [
+        ["--player", "Nobody Atall"],
+        ["--player", "Botvinnik", "--train-games", "-5"],
+        ["--player", "Botvinnik", "--max-positions", "0"],
+    ],
 )
 def test_bad_input_is_a_one_line_error(botvinnik40, options, capsys):
     assert iam_main(["experiment", "learning-curve", "--pgn", str(botvinnik40), *options, "--quiet"]) == 2

@@ -24,7 +24,8 @@ def botvinnik60(bundled_head):
 
 def test_ply_gain_runs_end_to_end_and_the_model_steers_the_search(botvinnik60, tmp_path):
     payload = run_on(
-        botvinnik60, "ply-gain", "--max-positions", "3", "--budgets", "1500,4000", "--no-reference", "--out", str(tmp_path)
+        botvinnik60, "ply-gain", "--max-positions", "3", "--budgets", "1500,4000", "--no-reference",
+        "--out", str(tmp_path),
     )
     rows, summary = payload["rows"], payload["summary"]
     assert len(rows) == 3 * 2 and [s["budget"] for s in summary] == [1500, 4000]
@@ -47,7 +48,9 @@ def test_ply_gain_runs_end_to_end_and_the_model_steers_the_search(botvinnik60, t
         lo, hi = entry["ci95"]
         assert lo <= entry["mean_ply_gain_pct"] <= hi
         assert 0 <= entry["move_changed_pct"] <= 100 and entry["positions"] == 3
-    assert {p.name for p in tmp_path.iterdir()} == {"rows.csv", "summary.csv", "results.json", "summary.md", "ply_gain.png", "gain_vs_top1.png"}
+    assert {p.name for p in tmp_path.iterdir()} == {
+        "rows.csv", "summary.csv", "results.json", "summary.md", "ply_gain.png", "gain_vs_top1.png"
+    }
 
 
 def test_time_budgets_give_plain_and_guided_search_the_same_time(botvinnik60):
@@ -68,11 +71,15 @@ def test_a_ply_gain_run_needs_some_budget(botvinnik60, capsys):
 
     code = main(["experiment", "ply-gain", "--pgn", str(botvinnik60), "--budgets", "none", "--no-reference", "--quiet"])
     assert code == 2
-    assert capsys.readouterr().err.strip() == "iam: error: ply-gain needs node budgets (--budgets) or time budgets (--times)"
+    assert capsys.readouterr().err.strip() == (
+        "iam: error: ply-gain needs node budgets (--budgets) or time budgets (--times)"
+    )
 
 
 def test_development_positions_never_come_from_test_games(botvinnik60):
-    payload = run_on(botvinnik60, "ply-gain", "--positions", "dev", "--max-positions", "2", "--budgets", "300", "--no-reference")
+    payload = run_on(
+        botvinnik60, "ply-gain", "--positions", "dev", "--max-positions", "2", "--budgets", "300", "--no-reference"
+    )
     games = {row["game"] for row in payload["rows"]}
     assert games and all(game % 5 == DEVELOPMENT_REMAINDER for game in games)
     assert payload["positions_from"] == "dev" and payload["train_games"] == 48 - 12  # fitted without them
@@ -80,7 +87,8 @@ def test_development_positions_never_come_from_test_games(botvinnik60):
 
 def test_guidance_tuning_compares_settings_on_development_positions(botvinnik60):
     payload = run_on(
-        botvinnik60, "guidance-tuning", "--only", "base,no reductions", "--budget", "1500", "--max-positions", "2", "--no-reference"
+        botvinnik60, "guidance-tuning", "--only", "base,no reductions", "--budget", "1500", "--max-positions", "2",
+        "--no-reference",
     )
     assert [s["guidance"] for s in payload["summary"]] == ["base", "no reductions"]
     assert payload["recommended"] in {"base", "no reductions"}
@@ -163,7 +171,11 @@ def test_verdicts_and_recommendation_rule():
     assert verdict({**row, "move_changed": False}) == "same move"
     assert verdict({**row, "reference_guided_cp": None}) is None
     summary = pd.DataFrame(
-        {"guidance": ["a", "b", "c"], "mean_ply_gain_pct": [10.0, 30.0, 20.0], "reference_mean_cp_difference": [0.0, -50.0, np.nan]}
+        {
+            "guidance": ["a", "b", "c"],
+            "mean_ply_gain_pct": [10.0, 30.0, 20.0],
+            "reference_mean_cp_difference": [0.0, -50.0, np.nan],
+        }
     )
     assert recommend(summary) == "c"  # b gains most but plays worse moves; c changed no judged move
     assert recommend(summary.drop(columns="reference_mean_cp_difference")) == "b"
@@ -213,7 +225,8 @@ def test_predictors_on_the_fast_core_and_the_iam_model_on_the_generic_core(botvi
     oracle_rows = [row for row in payload["rows"] if row["guidance"] == "oracle"]
     assert all(row["predictor_calls"] > 0 for row in oracle_rows)
     generic = run_on(
-        botvinnik60, "ply-gain", "--positions", "dev", "--max-positions", "2", "--budgets", "300", "--core", "generic", "--no-reference",
+        botvinnik60, "ply-gain", "--positions", "dev", "--max-positions", "2", "--budgets", "300", "--core", "generic",
+        "--no-reference",
     )
     assert generic["core"] == "generic" and [entry["guidance"] for entry in generic["summary"]] == ["iam"]
     assert all(row["plain_nodes"] <= 301 and row["guided_nodes"] <= 301 for row in generic["rows"])
@@ -232,7 +245,9 @@ def test_predictors_on_the_fast_core_and_the_iam_model_on_the_generic_core(botvi
 def test_bad_predictors_are_refused_in_one_line(botvinnik60, capsys, options, message):
     from iam.cli import main
 
-    code = main(["experiment", "ply-gain", "--pgn", str(botvinnik60), "--no-reference", "--quiet", "--budgets", "300", *options])
+    code = main(
+        ["experiment", "ply-gain", "--pgn", str(botvinnik60), "--no-reference", "--quiet", "--budgets", "300", *options]
+    )
     assert code == 2
     err = capsys.readouterr().err.strip()
     assert err.startswith("iam: error: ") and message in err and "\n" not in err

@@ -26,7 +26,11 @@ def game(index: int, *ucis: str) -> PlayerGame:
 
 
 TRAINING = [game(0, "e2e4", "e7e5", "g1f3", "b8c6"), game(1, "e2e4", "e7e5", "g1f3", "b8c6")]
-BELIEFS = {("e2e4",): {"e7e5": 0.8, "c7c5": 0.2}, ("e2e4", "e7e5", "g1f3"): {"b8c6": 0.6, "d7d6": 0.4}, ("d2d4",): {"d7d5": 1.0}}
+BELIEFS = {
+    ("e2e4",): {"e7e5": 0.8, "c7c5": 0.2},
+    ("e2e4", "e7e5", "g1f3"): {"b8c6": 0.6, "d7d6": 0.4},
+    ("d2d4",): {"d7d5": 1.0},
+}
 SCORES = {
     (): {"e2e4": 40, "d2d4": 0},
     ("e2e4",): {"e7e5": -30, "c7c5": -40},
@@ -38,8 +42,8 @@ SCORES = {
 @pytest.fixture(scope="module")
 def setup():
     # The model's beliefs alone (no update by the masters' book or his games), so the steps' beliefs are the stub's.
-    config = PrepareConfig("X", colors=("black",), lines=LineSettings(plies=4, our_width=1, reply_min=0.1), prior_strength=None,
-                           population_strength=None, quiet=True)
+    config = PrepareConfig("X", colors=("black",), lines=LineSettings(plies=4, our_width=1, reply_min=0.1),
+                           prior_strength=None, population_strength=None, quiet=True)
     scorer = StubScorer(SCORES)
     side = prepare(TRAINING, StubPredictor(BELIEFS), config, scorer=scorer).sides[0]
     return side, scorer
@@ -89,33 +93,47 @@ def dated(index: int, date: str, *ucis: str) -> PlayerGame:
 
 
 def test_each_test_game_meets_the_dossier_of_its_date():
-    """His games surely played before the test game, recency from the latest of them; lines prepared from those beliefs."""
+    """His games surely played before the test game, recency from the latest of them; lines prepared from those
+    beliefs."""
     early = [dated(i, "1950.01.10", "e2e4", "e7e5") for i in range(3)]  # 1...e5 in 1950, 1...c5 in 1960
     late = [dated(i, "1960.06.01", "e2e4", "c7c5") for i in range(3, 6)]
-    config = PrepareConfig("X", colors=("black",), lines=LineSettings(plies=2, our_width=1, reply_min=0.1), prior_strength=2.0,
-                           population_strength=None, half_life_years=5.0, quiet=True)
+    config = PrepareConfig("X", colors=("black",), lines=LineSettings(plies=2, our_width=1, reply_min=0.1),
+                           prior_strength=2.0, population_strength=None, half_life_years=5.0, quiet=True)
     even = StubPredictor({("e2e4",): {"e7e5": 0.5, "c7c5": 0.5}})
     scorer = StubScorer({(): {"e2e4": 40}})
     side = prepare(early + late, even, config, scorer=scorer).sides[0]
-    tests = [dated(4, "1955.03.??", "e2e4", "e7e5"), dated(9, "1961", "e2e4", "e7e5"), dated(14, "1950.01.??", "e2e4", "e7e5"),
-             dated(19, "????.??.??", "e2e4", "e7e5")]
+    tests = [dated(4, "1955.03.??", "e2e4", "e7e5"), dated(9, "1961", "e2e4", "e7e5"),
+             dated(14, "1950.01.??", "e2e4", "e7e5"), dated(19, "????.??.??", "e2e4", "e7e5")]
     sides = list(dated_sides(side, early + late, tests, scorer, config))
-    assert [[game.index for game in group] for _, group in sides] == [[14], [4], [9]]  # by date; the undated game left out
+    # by date; the undated game left out
+    assert [[game.index for game in group] for _, group in sides] == [[14], [4], [9]]
     assert [dated_side.games for dated_side, _ in sides] == [0, 3, 6]
     rows = pd.concat([opening_rows(dated_side, group, moves=10) for dated_side, group in sides]).set_index("game")
     # 1955: only the three 1950 games were played before it: 1...e5 named, believed (3 + 2 * 0.5) / (3 + 2).
-    assert rows.loc[4, ["known", "dossier", "counting"]].tolist() == [True, True, True] and rows.loc[4, "belief"] == pytest.approx(0.8)
+    assert (
+        rows.loc[4, ["known", "dossier", "counting"]].tolist() == [True, True, True]
+        and rows.loc[4, "belief"] == pytest.approx(0.8)
+    )
     # 1961: all six, the 1950 games weighing 0.5 ** (10.4 years / 5) beside the 1960 ones, so 1...c5 is named.
     w = 0.5 ** ((1960 + 5 / 12 - 1950) / 5.0)
     weight, squares = 3 + 3 * w, 3 + 3 * w * w
     expected = (3 * w * weight / squares + 2 * 0.5) / (weight**2 / squares + 2)
-    assert rows.loc[9, ["known", "dossier", "counting"]].tolist() == [True, False, False] and rows.loc[9, "belief"] == pytest.approx(expected)
-    # January 1950: the games of that month are not surely before it, so none is known; the model alone names 1...c5 (UCI order).
-    assert rows.loc[14, ["known", "dossier", "counting"]].tolist() == [False, False, False] and rows.loc[14, "belief"] == 0.5
+    assert (
+        rows.loc[9, ["known", "dossier", "counting"]].tolist() == [True, False, False]
+        and rows.loc[9, "belief"] == pytest.approx(expected)
+    )
+    # January 1950: the games of that month are not surely before it, so none is known;
+    # the model alone names 1...c5 (UCI order).
+    assert (
+        rows.loc[14, ["known", "dossier", "counting"]].tolist() == [False, False, False]
+        and rows.loc[14, "belief"] == 0.5
+    )
     # One dossier dated at his last game names 1...c5 for every game.
     assert opening_rows(side, tests, moves=10)["dossier"].tolist() == [False] * 4
     # The lines are prepared from each date's beliefs: after 1. e4, his replies as believed in 1955.
-    (_, (belief_e5, _)), = [(uci, step) for uci, step in sides[1][0].plan.his_nodes()[after("e2e4").epd()].children.items() if uci == "e7e5"]
+    (_, (belief_e5, _)), = [
+        (uci, step) for uci, step in sides[1][0].plan.his_nodes()[after("e2e4").epd()].children.items() if uci == "e7e5"
+    ]
     assert belief_e5 == pytest.approx(0.8) and sides[1][0].habits == []
 
 
@@ -134,7 +152,10 @@ def test_dev_games_build_on_fitting_games_and_check_on_development_games(tmp_pat
     openings = ["e2e4 c7c5 g1f3", "d2d4 d7d5 c2c4", "e2e4 e7e5 g1f3", "c2c4 e7e5 b1c3", "g1f3 d7d5 d2d4"]
     records = []
     for index in range(10):  # X has White: games 3 and 8 are development games, 4 and 9 test games
-        records.append(f'[White "X"]\n[Black "Y{index}"]\n[Result "1/2-1/2"]\n\n1. {" ".join(_numbered(openings[index % 5]))} 1/2-1/2\n')
+        records.append(
+            f'[White "X"]\n[Black "Y{index}"]\n[Result "1/2-1/2"]\n\n'
+            f'1. {" ".join(_numbered(openings[index % 5]))} 1/2-1/2\n'
+        )
     pgn = tmp_path / "x.pgn"
     pgn.write_text("\n".join(records))
     fitted_on: list[list[int]] = []
@@ -157,7 +178,11 @@ def test_dev_games_build_on_fitting_games_and_check_on_development_games(tmp_pat
     assert summary["log_loss"] == pytest.approx(-np.log(1e-4)) and summary["steps"] == 0
     assert sorted(result.tables["openings"]["game"].unique()) == [3, 8]
     # These games carry no date: the check on his date leaves them out and says so.
-    assert result.tables["openings_dated"].empty and summary["test_games_dated"] == 0 and "| white | 0 | 0 = - |" in result.markdown
+    assert (
+        result.tables["openings_dated"].empty
+        and summary["test_games_dated"] == 0
+        and "| white | 0 | 0 = - |" in result.markdown
+    )
     # Games 3 and 8 open 1. c4, which the fitting games never played: counting names 1. e4 there, and knows
     # nothing after 1. c4 e5 (a development game would be known had it been fitted on).
     openings = result.tables["openings"]
@@ -188,8 +213,10 @@ def test_the_model_cache_fits_once_for_two_runs(tmp_path, monkeypatch):
 
     monkeypatch.setattr(model_cache, "fit_default_model", small_fit)
     monkeypatch.setattr(experiment, "fit_default_model", lambda *_, **__: pytest.fail("fitted outside the cache"))
-    config = experiment.PrepareExperimentConfig(pgn=str(pgn), player="X", colors=("white",), plies=2, search_depth=1, resamples=10,
-                                                population_strength=None, model_cache=str(tmp_path / "models"), quiet=True)
+    config = experiment.PrepareExperimentConfig(
+        pgn=str(pgn), player="X", colors=("white",), plies=2, search_depth=1, resamples=10,
+        population_strength=None, model_cache=str(tmp_path / "models"), quiet=True,
+    )
     first, second = experiment.run(config), experiment.run(config)
     assert fits == [8] and len(list((tmp_path / "models").glob("x-*.json.gz"))) == 1
     pd.testing.assert_frame_equal(first.tables["openings"], second.tables["openings"])
@@ -209,7 +236,9 @@ def test_the_command_line_names_the_model_cache():
     from iam.cli import build_parser
     from iam.cli.experiments.prepare import config
 
-    args = build_parser().parse_args(["experiment", "prepare", "--player", "X", "--model-cache", "models", "--games", "dev"])
+    args = build_parser().parse_args(
+        ["experiment", "prepare", "--player", "X", "--model-cache", "models", "--games", "dev"]
+    )
     assert config(args).model_cache == "models" and config(args).games == "dev"
     assert config(build_parser().parse_args(["experiment", "prepare"])).model_cache is None
 

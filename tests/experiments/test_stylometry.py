@@ -176,7 +176,11 @@ def test_the_repertoire_alone_tells_players_with_their_own_openings_apart(tmp_pa
     result = stylometry(_config(files, predictors=("repertoire", CONTROL), positions_per_game=None))
     rows = result.rows.set_index(["predictor", "k"])
     assert rows.loc[("repertoire", 1), "accuracy"] == 1.0 and rows.loc[("repertoire", 3), "accuracy"] == 1.0
-    games = result.games[result.games["deal"] == 0].set_index(["part", "group", "game", "candidate", "predictor"])["moves"].unstack("predictor")
+    games = (
+        result.games[result.games["deal"] == 0]
+        .set_index(["part", "group", "game", "candidate", "predictor"])["moves"]
+        .unstack("predictor")
+    )
     # only remembered positions count (the player's three opening moves, now and then a repeat
     # of a random one); the control scores all 15
     assert (games["repertoire"] >= 3).all() and games["repertoire"].mean() < 4

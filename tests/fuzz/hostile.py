@@ -217,18 +217,28 @@ def mainline_tokens(movetext: str) -> int | None:
         elif char.isspace():
             i += 1
         elif char == "$" and movetext[i + 1 : i + 2].isdigit():  # a NAG
-            i += 1
-            while i < n and movetext[i].isdigit():
-                i += 1
+            i = _digits_end(movetext, i + 1)
         else:
-            end = i
-            while end < n and not movetext[end].isspace() and movetext[end] not in "{};()!?$":
-                end += 1
-            word = _NUMBER_PREFIX.sub("", movetext[i : max(end, i + 1)])
-            i = max(end, i + 1)
+            end = max(_word_end(movetext, i), i + 1)
+            word = _NUMBER_PREFIX.sub("", movetext[i:end])
+            i = end
             if depth == 0 and word and not _SKIPPED_WORDS.match(word):
                 count += 1
     return None if depth else count
+
+
+def _digits_end(movetext: str, i: int) -> int:
+    """The index after the run of digits starting at ``i``."""
+    while i < len(movetext) and movetext[i].isdigit():
+        i += 1
+    return i
+
+
+def _word_end(movetext: str, i: int) -> int:
+    """The index where the word starting at ``i`` ends (at a space or a PGN delimiter)."""
+    while i < len(movetext) and not movetext[i].isspace() and movetext[i] not in "{};()!?$":
+        i += 1
+    return i
 
 
 # -- PGN mutations -------------------------------------------------------------------
@@ -333,7 +343,8 @@ def _odd_tags(rng: random.Random, data: bytes) -> bytes:
 
 
 def _garbage_tokens(rng: random.Random, data: bytes) -> bytes:
-    return _insert(rng, data, rng.choice([b" Qxh9 ", b" foo ", b" -- ", b" 99. ", b" $ ", b" e9 ", b" O-O-O-O ", b" 1-0 e4 "]))
+    junk = [b" Qxh9 ", b" foo ", b" -- ", b" 99. ", b" $ ", b" e9 ", b" O-O-O-O ", b" 1-0 e4 "]
+    return _insert(rng, data, rng.choice(junk))
 
 
 PGN_MUTATIONS: tuple[Callable[[random.Random, bytes], bytes], ...] = (
@@ -420,13 +431,21 @@ def check_pgn_bytes(mutated: MutatedPgn, folder: Path, outcome: Outcome) -> None
     players = [game for game in reference if is_players(game, mutated.player)]
     outcome.games = len(reference)
     if games is None:
-        message = outcome.detail
-        if not reference and "no PGN games" in message or not players and "no game with player" in message:
-            return
-        if not mutated.text.strip() and "empty" in message:
-            return
-        outcome.fail("violation", f"refused a readable file: {message}")
+        if not _refusal_expected(mutated.text, reference, players, outcome.detail):
+            outcome.fail("violation", f"refused a readable file: {outcome.detail}")
         return
+    _check_report(outcome, report, reference, players, games)
+
+
+def _refusal_expected(text: str, reference: list, players: list, message: str) -> bool:
+    """Whether refusing the file with ``message`` is right: no games, none of the player's, or no text."""
+    if not reference and "no PGN games" in message or not players and "no game with player" in message:
+        return True
+    return not text.strip() and "empty" in message
+
+
+def _check_report(outcome: Outcome, report: IngestReport, reference: list, players: list, games: list) -> None:
+    """The reader's counts and games against a plain reading of the same text."""
     accounted = report.used + report.skipped_total + report.filtered_color + report.filtered_split
     outcome.unaccounted = abs(len(reference) - report.games_read) + abs(report.player_games - accounted)
     if report.games_read != len(reference) or report.player_games != len(players):
@@ -496,20 +515,31 @@ def mutate_model(corpus: Corpus, seed: int) -> tuple[bytes, tuple[str, ...]]:
         if numeric_only:
             paths = [p for p in paths if type(_get(data, p)) in (int, float)] or paths
         path = rng.choice(paths)
-        choice = rng.random()
-        if numeric_only:
-            value = rng.choice([999_999.0, -999_999.0, 1e-300, 0.0, 1e5, -1e5, 3.0, rng.uniform(-50, 50)])
-            if type(_get(data, path)) is int:
-                value = rng.choice([0, 1, 2, 10**6, 2**62])
-        elif choice < 0.15:
-            value = _DELETE
-        elif choice < 0.3 and isinstance(_get(data, path), list):
-            value = [rng.choice(_EXTREMES) for _ in _get(data, path)]
-        else:
-            value = rng.choice(_EXTREMES)
+        value = _damaged_value(rng, data, path, numeric_only)
         _set(data, path, value if value is _DELETE else copy.deepcopy(value))
         names.append(f"{'/'.join(map(str, path))} = {str(value)[:20] if value is not _DELETE else 'deleted'}")
-    text = json.dumps(data).encode()
+    text, names = _damaged_text(rng, json.dumps(data).encode(), names, numeric_only)
+    return text, tuple(names)
+
+
+def _damaged_value(rng: random.Random, data, path: tuple, numeric_only: bool):
+    """A seeded replacement for the value at ``path`` (``_DELETE``: remove it)."""
+    choice = rng.random()
+    if numeric_only:
+        value = rng.choice([999_999.0, -999_999.0, 1e-300, 0.0, 1e5, -1e5, 3.0, rng.uniform(-50, 50)])
+        if type(_get(data, path)) is int:
+            value = rng.choice([0, 1, 2, 10**6, 2**62])
+    elif choice < 0.15:
+        value = _DELETE
+    elif choice < 0.3 and isinstance(_get(data, path), list):
+        value = [rng.choice(_EXTREMES) for _ in _get(data, path)]
+    else:
+        value = rng.choice(_EXTREMES)
+    return value
+
+
+def _damaged_text(rng: random.Random, text: bytes, names: list[str], numeric_only: bool) -> tuple[bytes, list[str]]:
+    """The model file's bytes with seeded damage to their form or compression, and the damage's names."""
     form = rng.random() if not numeric_only else 1.0
     if form < 0.1:
         text = b"[" * 1000 + b"]" * 1000
@@ -530,7 +560,7 @@ def mutate_model(corpus: Corpus, seed: int) -> tuple[bytes, tuple[str, ...]]:
             names.append("gzip cut or flipped")
         else:
             names.append("gzip")
-    return text, tuple(names)
+    return text, names
 
 
 def _get(data, path: tuple):
@@ -648,7 +678,8 @@ _RANKER_NUMBERS = (1e308, -1e308, 1e300, -1e300, 1e-300, 5e-324, 999_999.0, -999
 
 
 def mutate_ranker(corpus: Corpus, seed: int) -> tuple[bytes, tuple[str, ...]]:
-    """A ranker model file with seeded damage: its numbers (trees, weights, temperature, calibration) or its structure."""
+    """A ranker model file with seeded damage: its numbers (trees, weights, temperature, calibration)
+    or its structure."""
     rng = random.Random(seed)
     data = json.loads(corpus.ranker_json)
     names: list[str] = []
@@ -658,8 +689,14 @@ def mutate_ranker(corpus: Corpus, seed: int) -> tuple[bytes, tuple[str, ...]]:
         roll = rng.random()
         if targeted and roll < 0.6:
             path = rng.choice(targeted)
-            value = rng.choice(_RANKER_NUMBERS) if type(_get(data, path)) is float else rng.choice([0, 1, -1, 2**62, 10**7])
-        elif roll < 0.7 and isinstance(data, dict) and isinstance(data.get("trees"), dict) and isinstance(data["trees"].get("nodes"), dict) and isinstance(data["trees"]["nodes"].get("value"), list):
+            if type(_get(data, path)) is float:
+                value = rng.choice(_RANKER_NUMBERS)
+            else:
+                value = rng.choice([0, 1, -1, 2**62, 10**7])
+        elif (
+            roll < 0.7 and isinstance(data, dict) and isinstance(data.get("trees"), dict)
+            and isinstance(data["trees"].get("nodes"), dict) and isinstance(data["trees"]["nodes"].get("value"), list)
+        ):
             path = ("trees", "nodes", "value")
             value = [rng.choice(_RANKER_NUMBERS) for _ in _get(data, path)]
         elif roll < 0.75 and isinstance(data, dict):
@@ -690,7 +727,8 @@ def check_ranker_bytes(data: bytes, folder: Path, outcome: Outcome, boards: list
         return
     for board in boards:
         try:
-            with np.errstate(over="raise", invalid="raise"):  # an overflow or NaN on the way to a belief fails, even if clipped later
+            # an overflow or NaN on the way to a belief fails, even if clipped later
+            with np.errstate(over="raise", invalid="raise"):
                 beliefs = ranker.predict_proba(board)
         except Exception:
             outcome.fail("traceback", traceback.format_exc())
@@ -776,7 +814,9 @@ def _go_words(rng: random.Random, board: chess.Board) -> list[str]:
             words += [rng.choice(["ponder", "infinite"])]
         elif roll < 0.8:
             legal = [move.uci() for move in board.legal_moves]
-            words += ["searchmoves", *rng.sample(legal, min(len(legal), rng.randint(1, 3)))] if legal else ["searchmoves"]
+            words += (
+                ["searchmoves", *rng.sample(legal, min(len(legal), rng.randint(1, 3)))] if legal else ["searchmoves"]
+            )
         elif roll < 0.88:
             words += [rng.choice(["movetime", "wtime", "btime", "depth", "nodes"]), "9" * rng.choice([20, 400, 5000])]
         else:

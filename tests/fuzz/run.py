@@ -150,7 +150,9 @@ def main() -> int:
     parser.add_argument("--jobs", type=int, default=2, help="worker processes (default 2)")
     parser.add_argument("--timeout", type=float, default=20.0, help="seconds per case before it is a hang (default 20)")
     parser.add_argument("--case", metavar="KIND:SEED", help="replay one case and print it")
-    parser.add_argument("--json", metavar="FILE", help="also write the summary as JSON (-: print it instead of the text)")
+    parser.add_argument(
+        "--json", metavar="FILE", help="also write the summary as JSON (-: print it instead of the text)"
+    )
     parser.add_argument("--quiet", action="store_true", help="no progress on stderr")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:

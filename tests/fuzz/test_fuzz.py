@@ -121,7 +121,11 @@ _JSON_LEAVES = st.one_of(
 @settings(max_examples=20, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
 @given(
     data=st.data(),
-    value=st.recursive(_JSON_LEAVES, lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=4), inner, max_size=3), max_leaves=8),
+    value=st.recursive(
+        _JSON_LEAVES,
+        lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=4), inner, max_size=3),
+        max_leaves=8,
+    ),
 )
 def test_model_damage_from_parts(corpus, data, value):
     content = json.loads(corpus.model_json)

@@ -19,7 +19,9 @@ def add_setup_arguments(
 ) -> None:
     """Data, model, watched line and reference engine (and, for ply gain, where the positions come from)."""
     add_heldout_arguments(parser, max_positions=max_positions)
-    parser.add_argument("--train-games", default="all", help="train the model on the first N training games (default all)")
+    parser.add_argument(
+        "--train-games", default="all", help="train the model on the first N training games (default all)"
+    )
     if positions:
         parser.add_argument(
             "--positions",
@@ -28,8 +30,13 @@ def add_setup_arguments(
             help="test: positions of the test games, model fitted on training games (default); "
             "dev: positions of development games, model fitted on the other training games",
         )
-    parser.add_argument("--line-plies", type=int, default=LINE_PLIES, help=f"plies of the actual continuation watched (default {LINE_PLIES})")
-    parser.add_argument("--reference-depth", type=int, default=12, help="stockfish depth for judging differing moves (default 12)")
+    parser.add_argument(
+        "--line-plies", type=int, default=LINE_PLIES,
+        help=f"plies of the actual continuation watched (default {LINE_PLIES})",
+    )
+    parser.add_argument(
+        "--reference-depth", type=int, default=12, help="stockfish depth for judging differing moves (default 12)"
+    )
     parser.add_argument("--no-reference", action="store_true", help="do not use stockfish even if it is installed")
     add_scheduler_argument(parser)
 

@@ -17,15 +17,24 @@ __all__ = ["NAME", "HELP", "add_arguments", "config", "run"]
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_heldout_arguments(parser, max_positions=2000)
-    parser.add_argument("--families", default=",".join(DEFAULT_FAMILIES), metavar="LIST", help="families of the full ranker")
-    parser.add_argument("--search-depth", type=int, default=DEFAULT_SEARCH_DEPTH, metavar="D", help=f"depth of the search family (default {DEFAULT_SEARCH_DEPTH})")
+    parser.add_argument(
+        "--families", default=",".join(DEFAULT_FAMILIES), metavar="LIST", help="families of the full ranker"
+    )
+    parser.add_argument(
+        "--search-depth", type=int, default=DEFAULT_SEARCH_DEPTH, metavar="D",
+        help=f"depth of the search family (default {DEFAULT_SEARCH_DEPTH})",
+    )
     parser.add_argument("--engine", metavar="PATH", help="a UCI engine: adds the engine family")
     parser.add_argument("--engine-depth", type=int, default=8, metavar="D")
     parser.add_argument("--engine-cache", default="iam-engine-cache.sqlite", metavar="FILE")
     parser.add_argument("--train-games", type=int, metavar="N", help="the first N training games (default all)")
-    parser.add_argument("--train-positions", type=int, default=4000, metavar="N", help="training positions sampled (default 4000)")
+    parser.add_argument(
+        "--train-positions", type=int, default=4000, metavar="N", help="training positions sampled (default 4000)"
+    )
     parser.add_argument("--prior", choices=("population", "none"), default="population")
-    parser.add_argument("--resamples", type=int, default=RESAMPLES, metavar="B", help=f"bootstrap resamples (default {RESAMPLES})")
+    parser.add_argument(
+        "--resamples", type=int, default=RESAMPLES, metavar="B", help=f"bootstrap resamples (default {RESAMPLES})"
+    )
 
 
 def config(args: argparse.Namespace) -> AblationConfig:

@@ -34,4 +34,6 @@ def config(args: argparse.Namespace) -> NodeCountsConfig:
     if args.time_cap <= 0:
         raise IAMError(f"--time-cap must be positive, not {args.time_cap}")
     positions = tuple(p.strip() for p in args.positions.split(",") if p.strip())
-    return NodeCountsConfig(**common_fields(args), max_depth=args.max_depth, time_cap=args.time_cap, positions=positions)
+    return NodeCountsConfig(
+        **common_fields(args), max_depth=args.max_depth, time_cap=args.time_cap, positions=positions
+    )

@@ -17,18 +17,30 @@ _BUDGETS = ",".join(map(str, DEFAULT_BUDGETS))
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_setup_arguments(parser)
-    parser.add_argument("--budgets", default=_BUDGETS, help=f"node budgets (default {_BUDGETS}; 'none' for time budgets only)")
-    parser.add_argument("--times", default="", help="time budgets in seconds, e.g. 0.5,2 (default none): plain and guided search at equal time")
+    parser.add_argument(
+        "--budgets", default=_BUDGETS, help=f"node budgets (default {_BUDGETS}; 'none' for time budgets only)"
+    )
+    parser.add_argument(
+        "--times", default="",
+        help="time budgets in seconds, e.g. 0.5,2 (default none): plain and guided search at equal time",
+    )
     parser.add_argument("--core", choices=CORES, default="fast",
-                        help="fast: the fast chess core (default); generic: the generic search on the python-chess adapter")
+                        help="fast: the fast chess core (default); generic: the generic search on the python-chess "
+                        "adapter")
     parser.add_argument("--predictor", default="iam",
-                        help="comma list of predictors: iam, ranker, quick (a ranker without the search, value and shape families), policy, "
+                        help="comma list of predictors: iam, ranker, quick (a ranker without the search, value and "
+                        "shape families), policy, "
                         "oracle, oracle@P (accuracy P), or near+cheap such as ranker+policy (default iam)")
     parser.add_argument("--near", type=int, default=NEAR_PLIES,
-                        help=f"fast core: his nodes within this many plies of the root read the costly predictor (default {NEAR_PLIES})")
+                        help="fast core: his nodes within this many plies of the root read the costly predictor "
+                        f"(default {NEAR_PLIES})")
     parser.add_argument("--policy-positions", type=int, default=POLICY_POSITIONS,
-                        help=f"training positions the policy is distilled on from the ranker (default {POLICY_POSITIONS})")
-    parser.add_argument("--ranker-model", help="a saved move ranker (iam train) fitted on the same training games, instead of fitting one")
+                        help="training positions the policy is distilled on from the ranker (default "
+                        f"{POLICY_POSITIONS})")
+    parser.add_argument(
+        "--ranker-model",
+        help="a saved move ranker (iam train) fitted on the same training games, instead of fitting one",
+    )
     add_guidance_arguments(parser)
 
 
@@ -36,15 +48,29 @@ def add_guidance_arguments(parser: argparse.ArgumentParser) -> None:
     """The knobs of :class:`search.opponent.omsearch.Guidance`, with its defaults."""
     defaults = Guidance()
     guidance = parser.add_argument_group("guidance (search.opponent.omsearch.Guidance)")
-    guidance.add_argument("--extend-at", type=float, default=defaults.extend_at, help="belief at which a move is extended")
+    guidance.add_argument(
+        "--extend-at", type=float, default=defaults.extend_at, help="belief at which a move is extended"
+    )
     guidance.add_argument("--extension", type=int, default=defaults.extension, help="plies added to those moves")
-    guidance.add_argument("--reduce-below", type=float, default=defaults.reduce_below, help="belief below which a move is reduced")
+    guidance.add_argument(
+        "--reduce-below", type=float, default=defaults.reduce_below, help="belief below which a move is reduced"
+    )
     guidance.add_argument("--reduction", type=int, default=defaults.reduction, help="plies taken from those moves")
-    guidance.add_argument("--prune-below", type=float, default=defaults.prune_below, help="belief below which a move is not searched at all")
-    guidance.add_argument("--confidence", type=float, default=defaults.confidence, help="reduce only where the predictions hold this much belief")
-    guidance.add_argument("--predictions-first", action="store_true", help="put predictions before the table's move too")
+    guidance.add_argument(
+        "--prune-below", type=float, default=defaults.prune_below,
+        help="belief below which a move is not searched at all",
+    )
+    guidance.add_argument(
+        "--confidence", type=float, default=defaults.confidence,
+        help="reduce only where the predictions hold this much belief",
+    )
+    guidance.add_argument(
+        "--predictions-first", action="store_true", help="put predictions before the table's move too"
+    )
     guidance.add_argument("--reduce-first", action="store_true", help="let the table's move be reduced too")
-    guidance.add_argument("--min-depth", type=float, default=defaults.min_depth, help="consult the model only with this many plies left")
+    guidance.add_argument(
+        "--min-depth", type=float, default=defaults.min_depth, help="consult the model only with this many plies left"
+    )
 
 
 def guidance_from(args: argparse.Namespace) -> Guidance:

@@ -18,11 +18,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--depth", type=int, default=PonderConfig.depth, metavar="D",
         help=f"depth of the plain fast search whose best move is its expected reply (default {PonderConfig.depth})",
     )
-    parser.add_argument("--model", metavar="FILE", help="a fitted model of the player (default: a move ranker fitted now)")
+    parser.add_argument(
+        "--model", metavar="FILE", help="a fitted model of the player (default: a move ranker fitted now)"
+    )
     parser.add_argument(
         "--train-positions", type=int, default=PonderConfig.train_positions, metavar="N",
-        help=f"training positions of the ranker fitted when no --model is given (default {PonderConfig.train_positions}; "
-        "about 3 minutes)",
+        help="training positions of the ranker fitted when no --model is given "
+        f"(default {PonderConfig.train_positions})",
     )
     add_scheduler_argument(parser)
 
@@ -30,4 +32,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def config(args: argparse.Namespace) -> PonderConfig:
     if args.depth < 1 or args.train_positions < 1:
         raise DataError("--depth and --train-positions must be at least 1")
-    return PonderConfig(**heldout_fields(args), depth=args.depth, model=args.model, train_positions=args.train_positions)
+    return PonderConfig(
+        **heldout_fields(args), depth=args.depth, model=args.model, train_positions=args.train_positions
+    )

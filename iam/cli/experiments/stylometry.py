@@ -17,21 +17,63 @@ __all__ = ["NAME", "HELP", "add_arguments", "config", "run"]
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--players", nargs="+", metavar="NAME", help="players to tell apart (default: every bundled master)")
-    parser.add_argument("--pgn", nargs="+", metavar="PGN", help="with --players: one PGN file per player, or one file holding them all")
-    parser.add_argument("--k", default="1,5,10,20,50", metavar="LIST", help="sample sizes in games (default 1,5,10,20,50)")
-    parser.add_argument("--predictor", default="iam,ranker,repertoire", metavar="LIST", help="some of iam,ranker,repertoire (default all three; --engine adds ranker+engine; the population control always runs)")
-    parser.add_argument("--no-repertoire", action="store_true", help="score every position by the models, the openings too (default: positions a candidate remembers by the repertoires)")
-    parser.add_argument("--model-weight", type=float, default=MODEL_WEIGHT, metavar="W", help=f"weight of the models' log-likelihoods where no candidate remembers the position (default {MODEL_WEIGHT})")
-    parser.add_argument("--train-games", type=int, metavar="N", help="at most the first N fitting games per player (default all)")
-    parser.add_argument("--train-positions", type=int, default=2000, metavar="N", help="training positions per ranker (default 2000)")
-    parser.add_argument("--samples", type=int, default=200, metavar="N", help="seeded samples per player and k (default 200)")
-    parser.add_argument("--control-deals", type=int, default=3, metavar="N", help="random deals of the pooled games the control is fitted on; its figures are over all of them (default 3)")
-    parser.add_argument("--max-test-games", type=int, metavar="N", help="score at most N test games per player (a seeded sample; default all)")
-    parser.add_argument("--max-dev-games", type=int, default=40, metavar="N", help="development games per player for the temperature (default 40)")
-    parser.add_argument("--positions-per-game", type=int, metavar="N", help="score at most N positions per game (a seeded sample; default all)")
-    parser.add_argument("--by-decade", action="store_true", help="tell a player's decades apart (his games of each decade against his models of the others)")
-    parser.add_argument("--min-decade-games", type=int, default=40, metavar="N", help="with --by-decade: games a decade needs (default 40)")
+    parser.add_argument(
+        "--players", nargs="+", metavar="NAME", help="players to tell apart (default: every bundled master)"
+    )
+    parser.add_argument(
+        "--pgn", nargs="+", metavar="PGN", help="with --players: one PGN file per player, or one file holding them all"
+    )
+    parser.add_argument(
+        "--k", default="1,5,10,20,50", metavar="LIST", help="sample sizes in games (default 1,5,10,20,50)"
+    )
+    parser.add_argument(
+        "--predictor", default="iam,ranker,repertoire", metavar="LIST",
+        help="some of iam,ranker,repertoire (default all three; --engine adds ranker+engine; the population control "
+        "always runs)",
+    )
+    parser.add_argument(
+        "--no-repertoire", action="store_true",
+        help="score every position by the models, the openings too (default: positions a candidate remembers by the "
+        "repertoires)",
+    )
+    parser.add_argument(
+        "--model-weight", type=float, default=MODEL_WEIGHT, metavar="W",
+        help="weight of the models' log-likelihoods where no candidate remembers the position "
+        f"(default {MODEL_WEIGHT})",
+    )
+    parser.add_argument(
+        "--train-games", type=int, metavar="N", help="at most the first N fitting games per player (default all)"
+    )
+    parser.add_argument(
+        "--train-positions", type=int, default=2000, metavar="N", help="training positions per ranker (default 2000)"
+    )
+    parser.add_argument(
+        "--samples", type=int, default=200, metavar="N", help="seeded samples per player and k (default 200)"
+    )
+    parser.add_argument(
+        "--control-deals", type=int, default=3, metavar="N",
+        help="random deals of the pooled games the control is fitted on; its figures are over all of them (default 3)",
+    )
+    parser.add_argument(
+        "--max-test-games", type=int, metavar="N",
+        help="score at most N test games per player (a seeded sample; default all)",
+    )
+    parser.add_argument(
+        "--max-dev-games", type=int, default=40, metavar="N",
+        help="development games per player for the temperature (default 40)",
+    )
+    parser.add_argument(
+        "--positions-per-game", type=int, metavar="N",
+        help="score at most N positions per game (a seeded sample; default all)",
+    )
+    parser.add_argument(
+        "--by-decade", action="store_true",
+        help="tell a player's decades apart (his games of each decade against his models of the others)",
+    )
+    parser.add_argument(
+        "--min-decade-games", type=int, default=40, metavar="N",
+        help="with --by-decade: games a decade needs (default 40)",
+    )
     add_engine_arguments(parser)
     add_header_filter_arguments(parser)
     add_scheduler_argument(parser)
@@ -45,25 +87,10 @@ def config(args: argparse.Namespace) -> StylometryConfig:
         raise DataError(f"--predictor takes some of iam,ranker,repertoire, not {args.predictor!r}")
     if args.engine and "ranker" in predictors:
         predictors = (*predictors, "ranker+engine")
-    if args.pgn and not args.players:
-        raise DataError("--pgn needs --players (whose games are in the files)")
-    if args.players:
-        check_distinct_players(args.players)
-        if not args.pgn:
-            raise DataError("--players needs --pgn (one file per player, or one file holding them all)")
-        if len(args.pgn) not in (1, len(args.players)):
-            raise DataError("--pgn takes one file per player, or one file holding all their games")
-        files = args.pgn if len(args.pgn) == len(args.players) else args.pgn * len(args.players)
-        players = tuple(zip(args.players, files))
-    elif args.by_decade:
-        players = ((manifest()[0].player, str(default_pgn())),)
-    else:
-        players = tuple((entry.player, str(bundled_pgn(entry.file))) for entry in manifest())
+    players = _players(args)
     if not 0 <= args.model_weight < float("inf"):
         raise DataError("--model-weight must be a number of at least 0")
-    for option, value in (("--train-games", args.train_games), ("--train-positions", args.train_positions), ("--samples", args.samples), ("--control-deals", args.control_deals), ("--max-test-games", args.max_test_games), ("--max-dev-games", args.max_dev_games), ("--positions-per-game", args.positions_per_game), ("--min-decade-games", args.min_decade_games)):
-        if value is not None and value < 1:
-            raise DataError(f"{option} must be at least 1")
+    _check_counts(args)
     return StylometryConfig(
         players=players,
         ks=ks,
@@ -87,6 +114,40 @@ def config(args: argparse.Namespace) -> StylometryConfig:
         quiet=args.quiet,
         games_filter=header_filter(args),
     )
+
+
+def _players(args: argparse.Namespace) -> tuple[tuple[str, str], ...]:
+    """The candidates as ``(name, PGN file)``: ``--players``, else the bundled masters (DataError when wrong)."""
+    if args.pgn and not args.players:
+        raise DataError("--pgn needs --players (whose games are in the files)")
+    if args.players:
+        check_distinct_players(args.players)
+        if not args.pgn:
+            raise DataError("--players needs --pgn (one file per player, or one file holding them all)")
+        if len(args.pgn) not in (1, len(args.players)):
+            raise DataError("--pgn takes one file per player, or one file holding all their games")
+        files = args.pgn if len(args.pgn) == len(args.players) else args.pgn * len(args.players)
+        return tuple(zip(args.players, files))
+    if args.by_decade:
+        return ((manifest()[0].player, str(default_pgn())),)
+    return tuple((entry.player, str(bundled_pgn(entry.file))) for entry in manifest())
+
+
+def _check_counts(args: argparse.Namespace) -> None:
+    """DataError for a count option below 1 (those left unset are not checked)."""
+    counts = (
+        ("--train-games", args.train_games),
+        ("--train-positions", args.train_positions),
+        ("--samples", args.samples),
+        ("--control-deals", args.control_deals),
+        ("--max-test-games", args.max_test_games),
+        ("--max-dev-games", args.max_dev_games),
+        ("--positions-per-game", args.positions_per_game),
+        ("--min-decade-games", args.min_decade_games),
+    )
+    for option, value in counts:
+        if value is not None and value < 1:
+            raise DataError(f"{option} must be at least 1")
 
 
 def _integers(text: str, option: str) -> tuple[int, ...]:

@@ -157,13 +157,13 @@ class UciEngine(PlayModes):
         self.table = TranspositionTable(capacity=entries)
         self.ordering = HeuristicOrderer()
         self.fast = ChessSearch(table_size=entries)
-        self.exploiting = (
-            ExploitingSearch(
+        self.exploiting: ExploitingSearch | None = None
+        if self.exploitation is not None:
+            assert self.predictor is not None  # _check_modes: exploiting needs a predictor
+            self.exploiting = ExploitingSearch(
                 self.predictor, exploitation=self.exploitation, fast=self.fast,
                 appraisal_share=self.exploit_share, contempt=self.exploit_contempt, reduce_below=self.exploit_reduce,
             )
-            if self.exploitation is not None else None
-        )
 
     def send(self, line: str) -> None:
         with self._lock:

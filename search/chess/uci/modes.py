@@ -15,7 +15,7 @@ import dataclasses
 import threading
 import time
 from collections.abc import Hashable, Iterable, Sequence
-from typing import TextIO, cast
+from typing import TYPE_CHECKING, TextIO, cast
 
 import chess
 import chess.polyglot
@@ -35,6 +35,9 @@ from search.ordering import HeuristicOrderer
 from search.result import Limits, SearchResult
 from search.searcher import Searcher
 from search.transposition import TranspositionTable
+
+if TYPE_CHECKING:
+    from search.chess.replies import ReplyPolicy
 
 _IMITATION_SEARCH_SHARE = 0.25  # of an imitating move's time, kept for a search when the model cannot answer
 
@@ -157,6 +160,7 @@ class PlayModes:
         search); a prediction that cannot finish in that time is given up and the fast
         core's move played.
         """
+        assert self.predictor is not None  # _check_modes: imitating needs a predictor
         best: SearchResult | None = None
         move: chess.Move | None = None
         try:
@@ -240,7 +244,8 @@ class PlayModes:
             self.send("info string the engine moves for the modelled player here: plain search")
             return None
         self._bounded = BoundedPredictor(self.predictor, deadline, self._prediction_clock)
-        cheap = abilities_of(self.predictor).reply_policy
+        # A chess predictor's reply policy is a ReplyPolicy.
+        cheap = cast("ReplyPolicy | None", abilities_of(self.predictor).reply_policy)
         settings = GuideSettings(guidance=self.guidance, near=0 if cheap is not None else 1)
         return ModelGuide(self._bounded, cheap=cheap, settings=settings)
 

@@ -72,6 +72,25 @@ def reference_chunks(board: chess.Board, color: chess.Color) -> set[tuple[int, i
     grid = board_matrix(board, color)
     own = {(r, c) for r in range(8) for c in range(8) if grid[r, c] > 0}
     opposing_pawns = {(r, c) for r in range(8) for c in range(8) if grid[r, c] == -PAWN}
+    links = _reference_links(board, color, grid, own, opposing_pawns)
+    pieces = own | {p for p in opposing_pawns if any(p in link for link in links)}
+    groups = _reference_groups(pieces, links)
+    maximal = {g for g in groups if not any(g < other for other in groups)}
+    result = set()
+    for group in maximal:
+        top, left = min(r for r, _ in group), min(c for _, c in group)
+        cells = np.zeros((4, 4), dtype=np.int8)
+        for r, c in group:
+            cells[r - top, c - left] = OPPONENT_PAWN if grid[r, c] == -PAWN else grid[r, c]
+        bitboard = sum(1 << (r * 8 + c) for r, c in group)
+        result.add((int(canonical(encode(cells))[0]), bitboard))
+    return result
+
+
+def _reference_links(
+    board: chess.Board, color: chess.Color, grid: np.ndarray, own: set, opposing_pawns: set
+) -> set[frozenset]:
+    """Pairs of linked cells: template neighbours and python-chess attacks on own pieces."""
     links: set[frozenset] = set()
     for r, c in own:
         template = TEMPLATE_OF[int(grid[r, c])]
@@ -86,7 +105,11 @@ def reference_chunks(board: chess.Board, color: chess.Color) -> set[tuple[int, i
             rel = relative_square(target, color)
             if (rel // 8, rel % 8) in own:
                 links.add(frozenset({(r, c), (rel // 8, rel % 8)}))
-    pieces = own | {p for p in opposing_pawns if any(p in link for link in links)}
+    return links
+
+
+def _reference_groups(pieces: set, links: set[frozenset]) -> set[frozenset]:
+    """Connected groups of two or more ``pieces`` within each 4x4 window, by BFS over ``links``."""
     groups: set[frozenset] = set()
     for r0, c0 in itertools.product(range(5), repeat=2):
         inside = {p for p in pieces if r0 <= p[0] < r0 + 4 and c0 <= p[1] < c0 + 4}
@@ -106,16 +129,7 @@ def reference_chunks(board: chess.Board, color: chess.Color) -> set[tuple[int, i
             seen |= group
             if len(group) >= 2:
                 groups.add(frozenset(group))
-    maximal = {g for g in groups if not any(g < other for other in groups)}
-    result = set()
-    for group in maximal:
-        top, left = min(r for r, _ in group), min(c for _, c in group)
-        cells = np.zeros((4, 4), dtype=np.int8)
-        for r, c in group:
-            cells[r - top, c - left] = OPPONENT_PAWN if grid[r, c] == -PAWN else grid[r, c]
-        bitboard = sum(1 << (r * 8 + c) for r, c in group)
-        result.add((int(canonical(encode(cells))[0]), bitboard))
-    return result
+    return groups
 
 
 def game_positions(games, count: int, seed: int):
@@ -134,5 +148,8 @@ def test_collector_agrees_with_the_reference_on_real_positions(botvinnik_games):
     grids = np.stack([board_matrix(b, color) for b in boards for color in (chess.WHITE, chess.BLACK)])
     found = collect(grids)
     for index, (board, color) in enumerate(itertools.product(boards, (chess.WHITE, chess.BLACK))):
-        ours = {(int(c), int(s)) for c, s in zip(found.code[found.position == index], found.squares[found.position == index])}
+        ours = {
+            (int(c), int(s))
+            for c, s in zip(found.code[found.position == index], found.squares[found.position == index])
+        }
         assert ours == reference_chunks(board, color), board.fen()

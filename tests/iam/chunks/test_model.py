@@ -35,7 +35,10 @@ def test_estimator_conventions():
     for name, value in [("min_games", True), ("random_state", "0"), ("player", 3), ("rule_weights", {"x": 1})]:
         with pytest.raises(ValueError, match=name):
             OpponentModel(**{name: value}).fit([])
-    assert not hasattr(OpponentModel, "_validate_params") or OpponentModel._validate_params is BaseEstimator._validate_params
+    assert (
+        not hasattr(OpponentModel, "_validate_params")
+        or OpponentModel._validate_params is BaseEstimator._validate_params
+    )
     with pytest.raises(ValueError, match="belief"):
         OpponentModel(belief="magic").fit([])
     with pytest.raises(ValueError, match="no games"):
@@ -68,7 +71,13 @@ def test_explanations_match_the_beliefs(small_model):
     source = chunk_sources[0]
     # the listed squares hold the chunk after the move: its landing square is one of them
     assert chess.square_name(top.move.to_square) in source["squares"]
-    assert set(source["rules"]) == {"frequency", "large_patterns", "major_pieces", "temporal_similarity", "winning_patterns"}
+    assert set(source["rules"]) == {
+        "frequency",
+        "large_patterns",
+        "major_pieces",
+        "temporal_similarity",
+        "winning_patterns",
+    }
     assert set(top.learned) == set(small_model.belief_.features)
 
 

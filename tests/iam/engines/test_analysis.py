@@ -257,7 +257,10 @@ def test_an_engine_whose_process_has_ended_before_the_next_position_is_one_line(
 
 
 def test_an_analysis_asked_of_a_closed_event_loop_is_the_engine_ending():
-    """The engine may die between two calls into it: its event loop is closed, and that is the engine ending, not a crash."""
+    """The engine may die between two calls into it: its event loop is closed.
+
+    That is the engine ending, not a crash.
+    """
     import asyncio
     from types import SimpleNamespace
 
@@ -592,7 +595,9 @@ def test_an_engine_dying_beside_another_keeps_what_both_finished(tmp_path):
     engine = _fake_engine(tmp_path, "GOOD|GOOD|DIE")  # each process dies at its third position
     cache = tmp_path / "cache.sqlite"
     with EngineAnalyser(engine, depth=2, cache=cache, engines=2) as analyser:
-        with pytest.raises(EngineError, match=r"failed during analysis .*: (\d) of 6 positions finished and kept in the cache") as error:
+        with pytest.raises(
+            EngineError, match=r"failed during analysis .*: (\d) of 6 positions finished and kept in the cache"
+        ) as error:
             analyser.analyse_many(boards(fens))
     assert "\n" not in str(error.value)
     finished = int(str(error.value).split(": ")[-1].split(" of ")[0])

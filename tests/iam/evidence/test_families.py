@@ -36,7 +36,9 @@ def test_the_registry_lays_out_every_family_in_order():
 
 def test_a_new_family_is_one_registry_entry():
     """A family added to the registry gets its columns laid out and computed, beside the others."""
-    doubled = Family("doubled", ("double_capture",), lambda evidence, position, found: {"double_capture": 2 * found["capture"]})
+    doubled = Family(
+        "doubled", ("double_capture",), lambda evidence, position, found: {"double_capture": 2 * found["capture"]}
+    )
     registry = {**FAMILY_REGISTRY, "doubled": doubled}
     evidence = Evidence(families=("move", "doubled"), registry=registry)
     position = _position()
@@ -86,7 +88,9 @@ def test_the_quick_families_search_nothing(monkeypatch):
     """The quick ranker's evidence scores a position without the search; the default's searches it once."""
     calls = []
     real = evidence_module.score_root_moves
-    monkeypatch.setattr(evidence_module, "score_root_moves", lambda board, depth: calls.append(depth) or real(board, depth))
+    monkeypatch.setattr(
+        evidence_module, "score_root_moves", lambda board, depth: calls.append(depth) or real(board, depth)
+    )
     prior = bundled_prior()
     quick = player_evidence("Lasker, Emanuel", QUICK_FAMILIES, prior, search_depth=1)
     matrix = quick.matrix(_position())

@@ -23,7 +23,9 @@ def test_engine_families_are_added_and_removed_together_in_canonical_order():
     assert with_engine(("move", "glance")) == ("move", "engine", "glance")
     assert without_engine(("population", "glance", "engine", "search")) == ("search", "population")
     assert set(ENGINE_FAMILIES) < set(FAMILIES)
-    assert family_columns("glance")[0].startswith("glance_") and len(family_columns("glance")) == len(family_columns("engine"))
+    assert family_columns("glance")[0].startswith("glance_") and len(family_columns("glance")) == len(
+        family_columns("engine")
+    )
 
 
 @pytest.mark.skipif(STOCKFISH is None, reason="stockfish is not installed")

@@ -15,7 +15,9 @@ def _features(fen: str, moves: str = "") -> tuple[chess.Board, dict]:
         board.push_uci(uci)
     position = position_of(board)
     columns = move_features(position)
-    return board, {move.uci(): {name: columns[name][i] for name in MOVE_FEATURES} for i, move in enumerate(position.moves)}
+    return board, {
+        move.uci(): {name: columns[name][i] for name in MOVE_FEATURES} for i, move in enumerate(position.moves)
+    }
 
 
 @pytest.mark.parametrize(

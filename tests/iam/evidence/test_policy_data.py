@@ -11,18 +11,30 @@ from iam.games.pgn import PlayerGame
 def _game(index: int, color: chess.Color, moves: str, white: str, black: str) -> PlayerGame:
     board = chess.Board()
     played = tuple(board.push_san(san) for san in moves.split())
-    return PlayerGame(index=index, color=color, start_fen=chess.STARTING_FEN, moves=played, result="draw", white=white, black=black)
+    return PlayerGame(
+        index=index, color=color, start_fen=chess.STARTING_FEN, moves=played, result="draw", white=white, black=black
+    )
 
 
 # Alpha's file: a game against Beta (also in Beta's file) and one against a stranger.
 SHARED = "e4 e5 Nf3 Nc6 Bb5"
-ALPHA = [_game(0, chess.WHITE, SHARED, "Alpha, A.", "Beta, B."), _game(1, chess.BLACK, "d4 d5 c4", "Stranger", "Alpha, A.")]
-BETA = [_game(0, chess.BLACK, SHARED, "Alpha, A.", "Beta, B."), _game(1, chess.WHITE, "c4 e5 g3 Nf6", "Beta, B.", "Alpha, A")]
+ALPHA = [
+    _game(0, chess.WHITE, SHARED, "Alpha, A.", "Beta, B."),
+    _game(1, chess.BLACK, "d4 d5 c4", "Stranger", "Alpha, A."),
+]
+BETA = [
+    _game(0, chess.BLACK, SHARED, "Alpha, A.", "Beta, B."),
+    _game(1, chess.WHITE, "c4 e5 g3 Nf6", "Beta, B.", "Alpha, A"),
+]
 
 
 def _sides():
     seen: set = set()
-    return [side_positions(master, side, games, seen) for master, games in (("Alpha", ALPHA), ("Beta", BETA)) for side in ("own", "opponents")]
+    return [
+        side_positions(master, side, games, seen)
+        for master, games in (("Alpha", ALPHA), ("Beta", BETA))
+        for side in ("own", "opponents")
+    ]
 
 
 def test_each_side_of_a_shared_game_is_taken_once():

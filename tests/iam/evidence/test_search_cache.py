@@ -145,7 +145,9 @@ def test_evidence_and_rankers_give_the_same_features_with_the_cache(tmp_path, mo
 def test_identification_with_the_cache_in_two_processes_scores_alike(tmp_path, two_players):
     names = tuple(two_players)
     models = [
-        MoveRanker(player=name, families=("move", "search"), search_depth=1, prior="none", max_positions=40, folds=2).fit(two_players[name][0])
+        MoveRanker(
+            player=name, families=("move", "search"), search_depth=1, prior="none", max_positions=40, folds=2
+        ).fit(two_players[name][0])
         for name in names
     ]
     query = next(iter(two_players.values()))[1]

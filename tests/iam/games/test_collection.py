@@ -23,7 +23,15 @@ from iam.games.pgn import load_player_games
 
 
 def _keys(games):
-    return [(game.white, game.black, game.headers.get("Date") or game.headers.get("UTCDate", ""), tuple(m.uci() for m in game.moves)) for game in games]
+    return [
+        (
+            game.white,
+            game.black,
+            game.headers.get("Date") or game.headers.get("UTCDate", ""),
+            tuple(m.uci() for m in game.moves),
+        )
+        for game in games
+    ]
 
 
 def _read(paths, chunk_bytes=1 << 30, jobs=1, games_filter=GameFilter()):
@@ -150,7 +158,9 @@ def test_parquet_row_groups_are_chunks_and_columns_are_tags(head, tmp_path):
 def test_collection_filters_count_every_game_left_out(head, tmp_path):
     path, _ = head
     _lichess_parquet(tmp_path / "games.parquet", path)
-    games_filter = GameFilter(rating=(2100, 2600), time_control="blitz", since=parse_date("2024.01.20", "since"), min_plies=40)
+    games_filter = GameFilter(
+        rating=(2100, 2600), time_control="blitz", since=parse_date("2024.01.20", "since"), min_plies=40
+    )
     found, report = _read([tmp_path / "games.parquet"], chunk_bytes=1, games_filter=games_filter)
     # row n: played on 2024-01-(n+1), blitz when n is odd, ratings 2000 + 10n and 1900 + 10n; checked in that order
     assert report.filtered["before the dates"] == 19  # rows 0-18

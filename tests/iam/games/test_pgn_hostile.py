@@ -179,8 +179,8 @@ def test_a_chess960_start_is_an_unsupported_variant(tmp_path):
 
 
 def test_two_tag_pairs_on_one_line_give_both_tags(tmp_path):
-    text = (
-        '[Event "E"]\n[White "Capablanca, J."] [Black "Botvinnik, M."]\n[Result "0-1"]\n\n' + MOVES.replace("1-0", "0-1")
+    text = '[Event "E"]\n[White "Capablanca, J."] [Black "Botvinnik, M."]\n[Result "0-1"]\n\n' + MOVES.replace(
+        "1-0", "0-1"
     )
     games, report = _read(tmp_path, text, player="Botvinnik")
     assert len(games) == 1 and games[0].color == chess.BLACK
@@ -207,7 +207,10 @@ def test_two_utf8_files_joined_each_with_its_byte_order_mark(tmp_path):
 
 
 def _zstd_rle_frame(head: bytes, run: int, tail: bytes) -> bytes:
-    """A zstd frame by hand: ``head`` as a raw block, ``run`` blocks each of 128 KiB of spaces (4 bytes each), ``tail``."""
+    """A zstd frame by hand.
+
+    ``head`` as a raw block, ``run`` blocks each of 128 KiB of spaces (4 bytes each), ``tail``.
+    """
     block = 1 << 17
 
     def header(last: bool, kind: int, size: int) -> bytes:
@@ -263,11 +266,17 @@ def test_a_highly_compressed_zst_file_is_read_in_bounded_memory(tmp_path):
 
 def test_a_windows_1252_file_is_read_as_such_and_said_once(tmp_path, capsys):
     text = GAME.format(n=0).replace("Other, Olga", "Réti, Richard") + "\n" + MOVES + "\n"
-    text += '[Event "G1"]\n[White "Réti, Richard"]\n[Black "Tester, Tom"]\n[Result "0-1"]\n\n' + MOVES.replace("1-0", "0-1")
+    text += '[Event "G1"]\n[White "Réti, Richard"]\n[Black "Tester, Tom"]\n[Result "0-1"]\n\n' + MOVES.replace(
+        "1-0", "0-1"
+    )
     path = tmp_path / "cp1252.pgn"
     path.write_bytes(text.encode("cp1252") + b'\n[Event "\x81\x9d"]\n[White "R\xc3\xa9ti"]\n\n1. e4 *\n')
     games, report = load_player_games([path], player="Réti")
-    assert report.games_read == 3 and report.used == 3 and [game.color for game in games] == [chess.BLACK, chess.WHITE, chess.WHITE]
+    assert (
+        report.games_read == 3
+        and report.used == 3
+        and [game.color for game in games] == [chess.BLACK, chess.WHITE, chess.WHITE]
+    )
     assert games[0].black == "Réti, Richard" and games[2].event == "\x81\x9d" and games[2].white == "Réti"
     assert report.notes == [f"{path} is not valid UTF-8: its other bytes were read as Windows-1252"]
     load_player_games([path], player="Tester")

@@ -36,7 +36,9 @@ def test_opening_memory_repeats_the_players_choices(botvinnik_games):
 def test_predictors_need_an_engine_only_where_they_say_so():
     plain = available_predictors(PredictorSettings())
     assert "engine-best" not in plain and "ranker+engine" not in plain and "ranker-no-prior" not in plain
-    assert set(available_predictors(PredictorSettings(engine="/usr/games/stockfish"))) == set(PREDICTORS) - {"ranker-no-prior"}
+    assert set(available_predictors(PredictorSettings(engine="/usr/games/stockfish"))) == (
+        set(PREDICTORS) - {"ranker-no-prior"}
+    )
     with pytest.raises(ValueError, match="needs an engine"):
         build_predictor("engine-best", [], PredictorSettings())
     with pytest.raises(ValueError, match="unknown predictor"):

@@ -21,7 +21,10 @@ from iam.measure.evaluation import RECORD_COLUMNS, band_table, summarise
 def records(rows) -> pd.DataFrame:
     """Records from (game, top_belief, hit, top3, played_belief, candidates) tuples."""
     data = [
-        (game, ply, "e2e4", candidates, "e2e4" if candidates else "", top, hit, top3, played, top or 0.0, (top or 0.0) ** 2)
+        (
+            game, ply, "e2e4", candidates, "e2e4" if candidates else "", top, hit, top3, played, top or 0.0,
+            (top or 0.0) ** 2,
+        )
         for ply, (game, top, hit, top3, played, candidates) in enumerate(rows)
     ]
     return pd.DataFrame(data, columns=RECORD_COLUMNS)

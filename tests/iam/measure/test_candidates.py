@@ -73,7 +73,9 @@ def test_trained_candidates_read_fitting_and_development_games_only(synthetic_pl
 
     patch.setattr(OpponentModel, "fit", spy)
     try:
-        names, models, temperature = trained_candidates("iam", players, CandidateSettings(ks=(1, 3), positions_per_game=8))
+        names, models, temperature = trained_candidates(
+            "iam", players, CandidateSettings(ks=(1, 3), positions_per_game=8)
+        )
     finally:
         patch.undo()
     assert names == list(NAMES) and [m.player_ for m in models] == list(NAMES)

@@ -15,7 +15,10 @@ def records(rows) -> pd.DataFrame:
     """Records from (top_belief, hit, top3, played_belief, candidates) tuples."""
     data = []
     for i, (top, hit, top3, played, candidates) in enumerate(rows):
-        data.append((0, i, "e2e4", candidates, "e2e4" if candidates else "", top, hit, top3, played, top or 0.0, (top or 0.0) ** 2))
+        data.append(
+            (0, i, "e2e4", candidates, "e2e4" if candidates else "", top, hit, top3, played, top or 0.0,
+             (top or 0.0) ** 2)
+        )
     return pd.DataFrame(data, columns=RECORD_COLUMNS)
 
 
@@ -41,7 +44,12 @@ def test_band_table_counts_top_predictions_per_band():
 
 
 def test_summary_figures():
-    rows = [(0.8, True, True, 0.8, 2), (0.8, False, True, 0.1, 2), (0.2, False, False, 0.0, 3), (np.nan, False, False, 0.0, 0)]
+    rows = [
+        (0.8, True, True, 0.8, 2),
+        (0.8, False, True, 0.1, 2),
+        (0.2, False, False, 0.0, 3),
+        (np.nan, False, False, 0.0, 0),
+    ]
     summary = summarise(records(rows))
     assert summary["test_positions"] == 4
     assert summary["coverage"] == pytest.approx(3 / 4)

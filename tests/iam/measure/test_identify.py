@@ -47,7 +47,9 @@ def iam_models(synthetic_games):
 def rankers(synthetic_games):
     """Rankers with their own columns (policy, habits) and shared ones (move), no population prior."""
     return [
-        MoveRanker(player=name, families=("move", "policy", "habits"), prior="none", max_positions=100, folds=2).fit(synthetic_games[name][0])
+        MoveRanker(
+            player=name, families=("move", "policy", "habits"), prior="none", max_positions=100, folds=2
+        ).fit(synthetic_games[name][0])
         for name in NAMES
     ]
 
@@ -64,7 +66,9 @@ def test_two_players_with_distinct_styles_are_told_apart(kind, synthetic_games, 
         weighted = identify(synthetic_games[name][1], models, NAMES)
         assert weighted.table()["candidate"].iloc[0] == name
         assert set(np.round(weighted.weights, 9)) == {1.0, 0.05}
-        assert abs(weighted.log_likelihood[truth] - weighted.log_likelihood[1 - truth]) < abs(result.log_likelihood[truth] - result.log_likelihood[1 - truth])
+        assert abs(weighted.log_likelihood[truth] - weighted.log_likelihood[1 - truth]) < abs(
+            result.log_likelihood[truth] - result.log_likelihood[1 - truth]
+        )
 
 
 def test_shared_scoring_equals_each_models_own_beliefs(synthetic_games, rankers, iam_models):
@@ -73,10 +77,14 @@ def test_shared_scoring_equals_each_models_own_beliefs(synthetic_games, rankers,
     scores = LikelihoodScorer([*rankers, *iam_models]).positions(positions)
     for i, position in enumerate(positions):
         for j, ranker in enumerate(rankers):
-            assert scores[i, j] == pytest.approx(math.log(ranker.predict_proba(position.board)[position.played_move]), abs=1e-9)
+            assert scores[i, j] == pytest.approx(
+                math.log(ranker.predict_proba(position.board)[position.played_move]), abs=1e-9
+            )
         for j, model in enumerate(iam_models, start=len(rankers)):
             beliefs = model.predict_proba(position.board)
-            expected = beliefs.get(position.played_move, 0.0) + max(0.0, 1 - sum(beliefs.values())) / len(position.moves)
+            expected = (
+                beliefs.get(position.played_move, 0.0) + max(0.0, 1 - sum(beliefs.values())) / len(position.moves)
+            )
             assert scores[i, j] == pytest.approx(math.log(max(expected, 1e-4)))
 
 
@@ -86,7 +94,11 @@ def test_two_worker_processes_give_each_game_its_own_scores(synthetic_games, ran
     scorer = LikelihoodScorer(rankers)
     alone = scorer.games(games, cap=5)
     shared = scorer.games(games, cap=5, jobs=2)
-    assert [len(rows) for rows in shared] == [len(rows) for rows in alone] == [min(5, len(game_positions(g))) for g in games]
+    assert (
+        [len(rows) for rows in shared]
+        == [len(rows) for rows in alone]
+        == [min(5, len(game_positions(g))) for g in games]
+    )
     for a, b in zip(alone, shared):
         np.testing.assert_allclose(a, b, atol=1e-12)
     assert scorer.games([], jobs=2) == []
@@ -100,7 +112,10 @@ def test_decisive_positions_favour_the_winner(synthetic_games, iam_models):
     # probabilities are the candidates' own, not the weighted scores'
     assert (decisive["winner_probability"] > decisive["runner_up_probability"]).all()
     weight = result.weights[np.argsort(-(result.scores[:, 0] - result.scores[:, 1]), kind="stable")[:3]]
-    assert np.allclose(np.log(decisive["winner_probability"]) * weight, result.scores[np.argsort(-(result.scores[:, 0] - result.scores[:, 1]), kind="stable")[:3], 0])
+    assert np.allclose(
+        np.log(decisive["winner_probability"]) * weight,
+        result.scores[np.argsort(-(result.scores[:, 0] - result.scores[:, 1]), kind="stable")[:3], 0],
+    )
 
 
 def test_candidates_of_different_kinds_are_refused(iam_models, rankers):
@@ -149,7 +164,8 @@ def test_an_undeterminable_side_is_an_error():
 
 
 def test_shared_scoring_adds_each_rankers_residual_trees(synthetic_games):
-    """Trees split on shared columns (capture) and a model's own (iam_top); the scorer must add them as the ranker does."""
+    """Trees split on shared columns (capture) and a model's own (iam_top); the scorer must add them as the ranker
+    does."""
     families = ("move", "policy", "habits")
     columns = tuple(name for family in families for name in family_columns(family))
     split = {"threshold": [0.5, 0.0, 0.0] * 2, "left": [1, 0, 0, 4, 0, 0], "right": [2, 0, 0, 5, 0, 0]}
@@ -158,13 +174,24 @@ def test_shared_scoring_adds_each_rankers_residual_trees(synthetic_games):
             "columns": list(columns),
             "depth": 1,
             "roots": [0, 3],
-            "nodes": {**split, "feature": [columns.index("capture"), -1, -1, columns.index("iam_top"), -1, -1], "value": [0, -0.5, 1.5, 0, 0, 2.0]},
+            "nodes": {
+                **split,
+                "feature": [columns.index("capture"), -1, -1, columns.index("iam_top"), -1, -1],
+                "value": [0, -0.5, 1.5, 0, 0, 2.0],
+            },
         }
     )
-    prior = PopulationPrior(book=PopulationBook(), rankers=(PriorWeights(families, None, dict.fromkeys(columns, 0.0), positions=1, trees=trees),))
-    ranker = MoveRanker(player=NAMES[1], families=families, prior_data=prior, max_positions=100, folds=2).fit(synthetic_games[NAMES[1]][0])
+    prior = PopulationPrior(
+        book=PopulationBook(),
+        rankers=(PriorWeights(families, None, dict.fromkeys(columns, 0.0), positions=1, trees=trees),),
+    )
+    ranker = MoveRanker(player=NAMES[1], families=families, prior_data=prior, max_positions=100, folds=2).fit(
+        synthetic_games[NAMES[1]][0]
+    )
     assert ranker.trees_ == trees
     positions = [p for game in synthetic_games[NAMES[1]][1][:2] for p in game_positions(game)][:12]
     scores = LikelihoodScorer([ranker]).positions(positions)
     for i, position in enumerate(positions):
-        assert scores[i, 0] == pytest.approx(math.log(ranker.predict_proba(position.board)[position.played_move]), abs=1e-9)
+        assert scores[i, 0] == pytest.approx(
+            math.log(ranker.predict_proba(position.board)[position.played_move]), abs=1e-9
+        )

@@ -23,7 +23,9 @@ def _memory(board: chess.Board, counts: dict[str, int]) -> RoteMemory:
 
 
 def test_the_posterior_of_each_candidate_matches_the_hand_computation():
-    scorer = RepertoireScorer([_memory(START, {"e2e4": 3}), _memory(START, {"d2d4": 2}), None], strength=5.0, base_strength=1.0)
+    scorer = RepertoireScorer(
+        [_memory(START, {"e2e4": 3}), _memory(START, {"d2d4": 2}), None], strength=5.0, base_strength=1.0
+    )
     # pooled: 5 games; the base of a move nobody chose: (0 + 1/20) / (5 + 1)
     base = (1 / 20) / 6
     found = np.exp(scorer.position(position_of(START, NF3)))

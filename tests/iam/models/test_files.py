@@ -89,7 +89,10 @@ def content(small_model, tmp_path):
         (lambda d: d["belief"]["calibration"]["y"].__setitem__(0, None), "calibration y must be a number"),
         (lambda d: d["params"].update(random_state="zero"), "random_state"),
         (lambda d: d["params"].update(random_state=1.5), "random_state"),
-        (lambda d: d["params"].update(player=7), "'player' parameter of OpponentModel must be an instance of 'str' or None"),
+        (
+            lambda d: d["params"].update(player=7),
+            "'player' parameter of OpponentModel must be an instance of 'str' or None",
+        ),
         (lambda d: d.update(player=["Botvinnik"]), "player must be a name"),
         (lambda d: d["params"].update(min_games=True), "min_games"),
         (lambda d: d["rote"]["positions"].update({"8/8/8 w": {"e2e4": 2}}), "not an EPD"),

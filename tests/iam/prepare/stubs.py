@@ -17,7 +17,10 @@ class StubPredictor:
     """Beliefs given per position (by the moves that reach it); none elsewhere."""
 
     def __init__(self, table: dict[tuple[str, ...], dict[str, float]]) -> None:
-        self.table = {after(*moves).epd(): {chess.Move.from_uci(m): p for m, p in beliefs.items()} for moves, beliefs in table.items()}
+        self.table = {
+            after(*moves).epd(): {chess.Move.from_uci(m): p for m, p in beliefs.items()}
+            for moves, beliefs in table.items()
+        }
 
     def predict_proba(self, board: chess.Board) -> dict[chess.Move, float]:
         return dict(self.table.get(board.epd(), {}))
@@ -29,7 +32,10 @@ class StubScorer:
     description = "stub scores"
 
     def __init__(self, table: dict[tuple[str, ...], dict[str, int]]) -> None:
-        self.table = {after(*moves).epd(): {chess.Move.from_uci(m): s for m, s in scores.items()} for moves, scores in table.items()}
+        self.table = {
+            after(*moves).epd(): {chess.Move.from_uci(m): s for m, s in scores.items()}
+            for moves, scores in table.items()
+        }
         self.asked: list[str] = []
 
     def scores(self, board: chess.Board) -> dict[chess.Move, int]:

@@ -46,20 +46,25 @@ def test_with_an_engine_the_default_model_reads_its_glance(monkeypatch):
         return self
 
     monkeypatch.setattr(dossier.MoveRanker, "fit", fit)
-    game = PlayerGame(index=0, color=chess.WHITE, start_fen=chess.STARTING_FEN, moves=(chess.Move.from_uci("e2e4"),), result="win")
+    game = PlayerGame(
+        index=0, color=chess.WHITE, start_fen=chess.STARTING_FEN, moves=(chess.Move.from_uci("e2e4"),), result="win"
+    )
     fit_default_model([game], "X", quiet=True)
     fit_default_model([game], "X", quiet=True, engine="/bin/engine", engine_cache="cache.sqlite")
     (plain, alone), (glancing, engine) = seen
     assert tuple(plain) == DEFAULT_FAMILIES and alone.engine is None and alone.engine_cache is None
     assert tuple(glancing) == (*DEFAULT_FAMILIES, *GLANCE_FAMILIES) == (*DEFAULT_FAMILIES, "glance")
     assert (engine.engine, engine.engine_cache) == ("/bin/engine", "cache.sqlite")
-    assert default_model_params() == DEFAULT_MODEL and default_model_params(None) == DEFAULT_MODEL  # the ranker's own families
+    # the ranker's own families
+    assert default_model_params() == DEFAULT_MODEL and default_model_params(None) == DEFAULT_MODEL
 
 
 @pytest.mark.skipif(STOCKFISH is None, reason="no stockfish installed (Debian: apt-get install stockfish)")
 def test_the_glance_model_with_stockfish(bundled_head, tmp_path):
     games, _ = load_player_games([bundled_head(4)], player="Botvinnik")
-    model = fit_default_model(games, "Botvinnik", quiet=True, engine=STOCKFISH, engine_cache=str(tmp_path / "cache.sqlite"))
+    model = fit_default_model(
+        games, "Botvinnik", quiet=True, engine=STOCKFISH, engine_cache=str(tmp_path / "cache.sqlite")
+    )
     try:
         assert "glance" in model.families_ and any(name.startswith("glance") for name in model.feature_names_)
         beliefs = model.predict_proba(chess.Board())

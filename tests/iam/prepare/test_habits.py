@@ -26,7 +26,9 @@ def test_a_repeated_costly_move_is_a_habit():
     found = candidates(tree, None, StubPredictor({}), habit_games=2)
     assert [c.fen for c in found] == [after("e2e4").fen()]  # after 1. d4 he was there once only
     habits = find_habits(found, scorer, min_loss=50)
-    assert [(h.usual_san, h.best_san, h.cost, h.played, h.reached, h.source) for h in habits] == [("f6", "e5", 110, 2, 3, "games")]
+    assert [(h.usual_san, h.best_san, h.cost, h.played, h.reached, h.source) for h in habits] == [
+        ("f6", "e5", 110, 2, 3, "games")
+    ]
     assert find_habits(found, scorer, min_loss=111) == []
 
 

@@ -24,7 +24,9 @@ BELIEFS = {
     ("e2e4",): {"e7e5": 0.6, "c7c5": 0.3, "a7a6": 0.1},
     ("d2d4",): {"d7d5": 0.5, "g8f6": 0.5},
 }
-SETTINGS = LineSettings(plies=2, our_width=2, our_margin=30, reply_min=0.2, reply_width=3, min_probability=0.01, alternative_margin=None)
+SETTINGS = LineSettings(
+    plies=2, our_width=2, our_margin=30, reply_min=0.2, reply_width=3, min_probability=0.01, alternative_margin=None
+)
 
 
 def plan():
@@ -61,11 +63,15 @@ def test_our_moves_and_his_nodes():
     prepared = plan()
     ours = prepared.our_moves()
     assert [(board.epd(), move.uci(), reach) for board, move, reach in ours] == [(chess.Board().epd(), "d2d4", 1.0)]
-    assert list(prepared.his_nodes()) == [chess.Board("rnbqkbnr/pppppppp/8/8/3P4/8/PPP1PPPP/RNBQKBNR b KQkq - 0 1").epd()]
+    assert list(prepared.his_nodes()) == [
+        chess.Board("rnbqkbnr/pppppppp/8/8/3P4/8/PPP1PPPP/RNBQKBNR b KQkq - 0 1").epd()
+    ]
 
 
 def test_a_line_below_the_probability_floor_is_not_followed():
-    thin = LineSettings(plies=2, our_width=2, our_margin=30, reply_min=0.2, min_probability=0.55, alternative_margin=None)
+    thin = LineSettings(
+        plies=2, our_width=2, our_margin=30, reply_min=0.2, min_probability=0.55, alternative_margin=None
+    )
     prepared = prepare_lines(chess.Board(), chess.BLACK, StubPredictor(BELIEFS), StubScorer(SCORES), thin)
     e4 = prepared.root.children["e2e4"][1]
     assert list(e4.children) == ["e7e5"]
@@ -88,17 +94,23 @@ def test_moves_his_opponents_played_join_within_the_known_margin():
     prepared = prepare_lines(chess.Board(), chess.BLACK, StubPredictor(BELIEFS), StubScorer(SCORES), wide, known=known)
     assert sorted(prepared.root.children) == ["c2c4", "e2e4"]  # d4 is outside our_margin 0
     narrow = LineSettings(plies=2, our_width=1, our_margin=0, known_margin=100, reply_min=0.2, min_probability=0.01)
-    prepared = prepare_lines(chess.Board(), chess.BLACK, StubPredictor(BELIEFS), StubScorer(SCORES), narrow, known=known)
+    prepared = prepare_lines(
+        chess.Board(), chess.BLACK, StubPredictor(BELIEFS), StubScorer(SCORES), narrow, known=known
+    )
     assert sorted(prepared.root.children) == ["e2e4"]  # c4 loses 150 cp
 
 
 def test_his_opponents_most_played_move_is_chosen_when_worth_nearly_as_much():
     # e4 is worth 19 to us, d4 20: the familiar e4 is chosen within a 25 cp margin, not within 0.
     known = lambda board: [chess.Move.from_uci("e2e4")] if board.ply() == 0 else []  # noqa: E731
-    familiar = prepare_lines(chess.Board(), chess.BLACK, StubPredictor(BELIEFS), StubScorer(SCORES), SETTINGS, known=known)
+    familiar = prepare_lines(
+        chess.Board(), chess.BLACK, StubPredictor(BELIEFS), StubScorer(SCORES), SETTINGS, known=known
+    )
     assert familiar.root.choice == "e2e4" and familiar.root.value == pytest.approx(19.0)
     strict = LineSettings(**{**SETTINGS.__dict__, "familiar_margin": 0})
-    assert prepare_lines(chess.Board(), chess.BLACK, StubPredictor(BELIEFS), StubScorer(SCORES), strict, known=known).root.choice == "d2d4"
+    assert prepare_lines(
+        chess.Board(), chess.BLACK, StubPredictor(BELIEFS), StubScorer(SCORES), strict, known=known
+    ).root.choice == "d2d4"
 
 
 def test_alternatives_within_the_margin_are_prepared_lines_too():
@@ -116,7 +128,9 @@ def test_alternatives_within_the_margin_are_prepared_lines_too():
     assert list(prepared.his_nodes(alternatives=False)) == [after_d4]
     assert [move.uci() for _, move, _ in prepared.our_moves()] == ["d2d4"]  # the book holds our chosen moves only
     narrow = LineSettings(**{**SETTINGS.__dict__, "alternative_margin": 0})
-    assert prepare_lines(chess.Board(), chess.BLACK, StubPredictor(BELIEFS), StubScorer(SCORES), narrow).root.alternatives == []
+    assert prepare_lines(
+        chess.Board(), chess.BLACK, StubPredictor(BELIEFS), StubScorer(SCORES), narrow
+    ).root.alternatives == []
 
 
 def test_a_known_move_outside_the_scorer_lines_is_valued_by_the_position_it_leads_to():
@@ -125,10 +139,14 @@ def test_a_known_move_outside_the_scorer_lines_is_valued_by_the_position_it_lead
     scores = {(): {"e2e4": 50}, ("c2c4",): {"e7e5": -20}, **{key: value for key, value in SCORES.items() if key}}
     known = lambda board: [chess.Move.from_uci("c2c4")] if board.ply() == 0 else []  # noqa: E731
     inside = LineSettings(plies=2, our_width=1, our_margin=0, known_margin=40, reply_min=0.2, min_probability=0.01)
-    prepared = prepare_lines(chess.Board(), chess.BLACK, StubPredictor(BELIEFS), StubScorer(scores), inside, known=known)
+    prepared = prepare_lines(
+        chess.Board(), chess.BLACK, StubPredictor(BELIEFS), StubScorer(scores), inside, known=known
+    )
     assert sorted(prepared.root.children) == ["c2c4", "e2e4"]
     outside = LineSettings(plies=2, our_width=1, our_margin=0, known_margin=29, reply_min=0.2, min_probability=0.01)
-    prepared = prepare_lines(chess.Board(), chess.BLACK, StubPredictor(BELIEFS), StubScorer(scores), outside, known=known)
+    prepared = prepare_lines(
+        chess.Board(), chess.BLACK, StubPredictor(BELIEFS), StubScorer(scores), outside, known=known
+    )
     assert sorted(prepared.root.children) == ["e2e4"]
 
 

@@ -51,7 +51,8 @@ def test_other_games_or_seed_fit_another_model(games, fits, tmp_path):
     assert fits == [len(games), len(games) - 1, len(games)]
     renamed = [dataclasses.replace(games[0], date="1999.01.01"), *games[1:]]
     assert model_key(renamed, "Botvinnik", 0) != model_key(games, "Botvinnik", 0)
-    assert model_key(list(reversed(games)), "Botvinnik", 0) == model_key(games, "Botvinnik", 0)  # their numbers order them
+    # their numbers order them
+    assert model_key(list(reversed(games)), "Botvinnik", 0) == model_key(games, "Botvinnik", 0)
 
 
 def test_a_damaged_file_is_fitted_again(games, fits, tmp_path):
@@ -72,10 +73,17 @@ def test_an_unwritable_folder_is_refused_before_the_fit(games, fits, tmp_path):
 
 def test_a_model_reading_an_engine_is_kept_apart(games, fits, tmp_path, monkeypatch):
     loaded = []
-    monkeypatch.setattr(model_cache.MoveRanker, "load", classmethod(lambda cls, path, resources=None: loaded.append(resources) or "kept"))
+    monkeypatch.setattr(
+        model_cache.MoveRanker,
+        "load",
+        classmethod(lambda cls, path, resources=None: loaded.append(resources) or "kept"),
+    )
     cached_default_model(games, "Botvinnik", tmp_path)
     cached_default_model(games, "Botvinnik", tmp_path, engine="/bin/engine", engine_cache="cache.sqlite")
     assert fits == [len(games), (len(games), "/bin/engine")] and len(list(tmp_path.glob("botvinnik-*.json.gz"))) == 2
-    assert cached_default_model(games, "Botvinnik", tmp_path, engine="/bin/engine", engine_cache="cache.sqlite") == ("kept", True)
-    assert (loaded[0].engine, loaded[0].engine_cache) == ("/bin/engine", "cache.sqlite")  # read back to run on the engine
+    assert cached_default_model(
+        games, "Botvinnik", tmp_path, engine="/bin/engine", engine_cache="cache.sqlite"
+    ) == ("kept", True)
+    # read back to run on the engine
+    assert (loaded[0].engine, loaded[0].engine_cache) == ("/bin/engine", "cache.sqlite")
     assert len({model_key(games, "Botvinnik", 0, engine) for engine in (None, "/bin/engine", "/bin/other")}) == 3

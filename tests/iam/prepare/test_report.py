@@ -1,4 +1,5 @@
-"""The dossier's outputs: HTML that needs nothing outside itself (and renders in a real browser), markdown, JSON, PGN."""
+"""The dossier's outputs: HTML that needs nothing outside itself (and renders in a real browser), markdown, JSON,
+PGN."""
 
 from __future__ import annotations
 
@@ -29,7 +30,9 @@ SCORES = {(): {"e2e4": 30, "d2d4": 10}, ("e2e4",): {"e7e5": 20, "f7f6": -90}}
 @pytest.fixture(scope="module")
 def dossier():
     # The stub's beliefs, updated by his games only (not by the bundled masters' book).
-    config = PrepareConfig("X", colors=("black",), lines=LineSettings(plies=2), prior_strength=2.0, population_strength=None, quiet=True)
+    config = PrepareConfig(
+        "X", colors=("black",), lines=LineSettings(plies=2), prior_strength=2.0, population_strength=None, quiet=True
+    )
     return prepare(GAMES, StubPredictor(BELIEFS), config, scorer=StubScorer(SCORES), model_name="a stub")
 
 
@@ -47,13 +50,19 @@ def test_markdown_and_json_hold_the_same_tables(dossier):
     assert side["habits"][0]["usual_san"] == "f6" and side["habits"][0]["cost"] == 110
     assert json.loads(json.dumps(data))["judged_by"] == "stub scores"
     text = to_markdown(dossier)
-    assert "| 1. e4 f6 | 68.0% |" in text and "| 1. d4 d5 (an alternative of ours) | 100.0% |" in text and "stub scores" in text
+    assert (
+        "| 1. e4 f6 | 68.0% |" in text
+        and "| 1. d4 d5 (an alternative of ours) | 100.0% |" in text
+        and "stub scores" in text
+    )
 
 
 def test_pgn_lines_replay_with_comments(dossier):
     stream = io.StringIO(to_pgn(dossier))
     games = [chess.pgn.read_game(stream) for _ in range(4)]
-    assert [[m.uci() for m in g.mainline_moves()] for g in games] == [["e2e4", "f7f6"], ["e2e4", "e7e5"], ["d2d4", "d7d5"], ["e2e4", "e7e5"]]
+    assert [[m.uci() for m in g.mainline_moves()] for g in games] == [
+        ["e2e4", "f7f6"], ["e2e4", "e7e5"], ["d2d4", "d7d5"], ["e2e4", "e7e5"]
+    ]
     assert "68.0%" in games[0].end().comment and "alternative" in games[2].end().comment
     assert "engine main line" in games[3].end().comment
 
@@ -69,7 +78,9 @@ def test_html_needs_nothing_outside_itself(dossier):
 def test_too_few_games_is_a_data_error():
     with pytest.raises(DataError, match="no games with white"):
         prepare(GAMES, StubPredictor({}), PrepareConfig("X", colors=("white",)), scorer=StubScorer({}))
-    with pytest.raises(ParameterError, match=r"^min_games must be at most \d+, not 5: X has \d+ games with black$") as caught:
+    with pytest.raises(
+        ParameterError, match=r"^min_games must be at most \d+, not 5: X has \d+ games with black$"
+    ) as caught:
         prepare(GAMES, StubPredictor({}), PrepareConfig("X", colors=("black",), min_games=5), scorer=StubScorer({}))
     assert isinstance(caught.value, DataError) and (caught.value.parameter, caught.value.value) == ("min_games", 5)
 
@@ -98,7 +109,9 @@ def test_the_report_says_what_updated_the_beliefs(dossier):
     alone = to_markdown(dossier)
     assert "updated by his games where he has been (the belief before them counting as 2 games)" in alone
     assert "bundled masters" not in alone
-    config = PrepareConfig("X", colors=("black",), lines=LineSettings(plies=2), prior_strength=2.0, population_strength=3.0, quiet=True)
+    config = PrepareConfig(
+        "X", colors=("black",), lines=LineSettings(plies=2), prior_strength=2.0, population_strength=3.0, quiet=True
+    )
     both = to_markdown(prepare(GAMES, StubPredictor(BELIEFS), config, scorer=StubScorer(SCORES), model_name="a stub"))
     assert ("updated by what the bundled masters chose in the position (the model's belief counting as 3 games) "
             "and then by his games where he has been") in both

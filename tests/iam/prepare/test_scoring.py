@@ -27,7 +27,10 @@ class ByPosition:
     """Scores given per position (by FEN); every legal move 0 elsewhere."""
 
     def __init__(self, table: dict[str, dict[str, int]]) -> None:
-        self.table = {chess.Board(fen).epd(): {chess.Move.from_uci(m): v for m, v in scores.items()} for fen, scores in table.items()}
+        self.table = {
+            chess.Board(fen).epd(): {chess.Move.from_uci(m): v for m, v in scores.items()}
+            for fen, scores in table.items()
+        }
 
     def scores(self, board: chess.Board) -> dict[chess.Move, int]:
         return dict(self.table.get(board.epd(), {move: 0 for move in board.legal_moves}))

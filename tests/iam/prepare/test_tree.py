@@ -73,7 +73,9 @@ def test_the_model_continues_where_his_games_run_out(games):
     # After 1. d4 d5 (one game) he is to move, his games stop: with branch_games=1 the node
     # was reached in enough games and no move of his follows, so the model's beliefs continue.
     beliefs = {("d2d4", "d7d5"): {"c2c4": 0.7, "g1f3": 0.25, "e2e3": 0.05}}
-    tree = build_repertoire(games, chess.WHITE, plies=4, branch_games=1, predictor=StubPredictor(beliefs), predicted_belief=0.2)
+    tree = build_repertoire(
+        games, chess.WHITE, plies=4, branch_games=1, predictor=StubPredictor(beliefs), predicted_belief=0.2
+    )
     node = tree.nodes[after("d2d4", "d7d5").epd()]
     predicted = {uci: edge.belief for uci, edge in node.edges.items() if edge.predicted}
     assert predicted == {"c2c4": 0.7, "g1f3": 0.25}
@@ -97,7 +99,9 @@ def test_his_beliefs_are_the_model_updated_by_his_games_counted_as_effective_gam
     # so his 3 games count as W^2 / S = 2.45 effective games, each weight scaled by W / S.
     weight, squares = 2.25, 1 / 16 + 2
     games_d4, games_c4, n = 1.25 * weight / squares, 1.0 * weight / squares, weight**2 / squares
-    expected = {"d2d4": (games_d4 + 2 * 0.5) / (n + 2), "c2c4": (games_c4 + 2 * 0.25) / (n + 2), "e2e4": 2 * 0.25 / (n + 2)}
+    expected = {
+        "d2d4": (games_d4 + 2 * 0.5) / (n + 2), "c2c4": (games_c4 + 2 * 0.25) / (n + 2), "e2e4": 2 * 0.25 / (n + 2)
+    }
     assert {move.uci(): p for move, p in beliefs.items()} == pytest.approx(expected)
     assert sum(beliefs.values()) == pytest.approx(1.0)
     # His opponent's move (1. d4 with Black to move) and a position he never reached keep the model's beliefs.

@@ -40,7 +40,14 @@ def test_every_shipped_file_is_in_the_manifest_with_its_digest():
 def test_the_prior_and_networks_record_the_six_masters():
     manifest = read_manifest()
     for name in ("population_prior.json.gz", "policy_nets.json.gz", "value_net.json.gz"):
-        assert set(manifest.artefacts[name].masters) == {"Botvinnik", "Capablanca", "Alekhine", "Lasker", "Smyslov", "Spassky"}
+        assert set(manifest.artefacts[name].masters) == {
+            "Botvinnik",
+            "Capablanca",
+            "Alekhine",
+            "Lasker",
+            "Smyslov",
+            "Spassky",
+        }
 
 
 @pytest.mark.parametrize("damage", ["flip", "truncate"])

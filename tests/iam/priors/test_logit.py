@@ -84,7 +84,8 @@ def test_take_positions_keeps_each_positions_rows_and_label():
     part = take_positions(table, np.array([2, 5]))
     for mine, theirs in zip(range(2), (2, 5)):
         np.testing.assert_array_equal(
-            part.features[part.starts[mine] : part.starts[mine + 1]], table.features[table.starts[theirs] : table.starts[theirs + 1]]
+            part.features[part.starts[mine] : part.starts[mine + 1]],
+            table.features[table.starts[theirs] : table.starts[theirs + 1]],
         )
         assert part.played[mine] - part.starts[mine] == table.played[theirs] - table.starts[theirs]
 

@@ -1,4 +1,7 @@
-"""The policy network: inputs against python-chess, fitting recovers a known taste, files, leave-one-out, the bundled nets."""
+"""The policy network.
+
+Inputs against python-chess, fitting recovers a known taste, files, leave-one-out, the bundled nets.
+"""
 
 from __future__ import annotations
 
@@ -79,13 +82,21 @@ def taste_table(botvinnik_games):
             ],
             dtype=float,
         ) * 10 + columns["exchange_gain"] - columns["exchange_loss"]
-        rows.append((policy_inputs(position.board, position.moves), np.column_stack([columns[n] for n in VALUE_MOVE_INPUTS]), int(np.argmax(taste))))
+        rows.append(
+            (
+                policy_inputs(position.board, position.moves),
+                np.column_stack([columns[n] for n in VALUE_MOVE_INPUTS]),
+                int(np.argmax(taste)),
+            )
+        )
     return policy_table(rows)
 
 
 def _top1(net, table) -> float:
     scores = net.values(table.boards, table.moves)
-    return float(np.mean([a + np.argmax(scores[a:b]) == p for a, b, p in zip(table.starts[:-1], table.starts[1:], table.played)]))
+    return float(
+        np.mean([a + np.argmax(scores[a:b]) == p for a, b, p in zip(table.starts[:-1], table.starts[1:], table.played)])
+    )
 
 
 def test_fitting_learns_a_taste_the_inputs_can_express(taste_table):
@@ -108,7 +119,8 @@ def test_networks_survive_their_file_choose_the_one_that_left_the_player_out_and
     assert again.for_player("Tal, Mikhail") == (None, again.nets[None])
     position = position_of(chess.Board())
     columns = move_features(position)
-    for saved, fitted in ((again.nets[None], everyone), (again.for_player("Botvinnik")[1], without)):  # weights kept to 6 digits
+    # weights kept to 6 digits
+    for saved, fitted in ((again.nets[None], everyone), (again.for_player("Botvinnik")[1], without)):
         assert np.allclose(saved.log_beliefs(position, columns), fitted.log_beliefs(position, columns), atol=1e-4)
     assert not np.allclose(everyone.log_beliefs(position, columns), without.log_beliefs(position, columns), atol=1e-4)
     data = nets.to_dict()
@@ -151,7 +163,9 @@ def test_the_bundled_networks_leave_out_each_master_and_never_saw_test_games():
 
 
 def test_a_ranker_of_a_bundled_master_reads_the_network_without_him_and_refuses_another(botvinnik_games):
-    ranker = MoveRanker(families=("move", "policy"), max_positions=40, prior="none").fit(first_training_games(botvinnik_games, 4))
+    ranker = MoveRanker(families=("move", "policy"), max_positions=40, prior="none").fit(
+        first_training_games(botvinnik_games, 4)
+    )
     data = ranker.to_dict()
     without, net = bundled_policy_nets().for_player(ranker.player_)
     assert without is not None and "Botvinnik" in without
@@ -174,7 +188,9 @@ def test_networks_reading_positions_in_turn_each_get_that_positions_inputs():
     direct = {}
     for position in (start, reply):
         columns = move_features(position)
-        scores = net.values(policy_inputs(position.board, position.moves), np.column_stack([columns[n] for n in VALUE_MOVE_INPUTS]))
+        scores = net.values(
+            policy_inputs(position.board, position.moves), np.column_stack([columns[n] for n in VALUE_MOVE_INPUTS])
+        )
         direct[position.board.fen()] = scores - scores.max() - np.log(np.exp(scores - scores.max()).sum())
     for position in (start, reply, start, reply):
         assert np.allclose(net.log_beliefs(position, move_features(position)), direct[position.board.fen()])

@@ -15,7 +15,9 @@ from iam.priors.trees import ResidualTrees, TreeSettings, _from_lightgbm, fit_re
 from iam.ranker import MoveRanker
 
 
-def _one_split(column: str = "capture", columns: tuple[str, ...] = ("capture", "check"), bonus: float = 2.0) -> ResidualTrees:
+def _one_split(
+    column: str = "capture", columns: tuple[str, ...] = ("capture", "check"), bonus: float = 2.0
+) -> ResidualTrees:
     """One tree: ``column <= 0.5`` scores 0, above it ``bonus``."""
     return ResidualTrees.from_dict(
         {
@@ -105,7 +107,9 @@ def training(botvinnik_games):
 
 def _prior(trees: ResidualTrees | None) -> PopulationPrior:
     weights = {"castle": 1.0, "check": 0.5}
-    return PopulationPrior(book=PopulationBook(), rankers=(PriorWeights(("move",), None, weights, positions=1, trees=trees),))
+    return PopulationPrior(
+        book=PopulationBook(), rankers=(PriorWeights(("move",), None, weights, positions=1, trees=trees),)
+    )
 
 
 def test_a_ranker_adds_the_population_trees_to_its_linear_score(training, tmp_path):
@@ -123,7 +127,9 @@ def test_a_ranker_adds_the_population_trees_to_its_linear_score(training, tmp_pa
     board = chess.Board("r1bqkbnr/pppp1ppp/2n5/4p3/3PP3/5N2/PPP2PPP/RNBQKB1R b KQkq - 0 3")
     assert boosted.predict_proba(board) == pytest.approx(plain.predict_proba(board), abs=1e-3)
     moves, probs, rows = boosted.beliefs(board)
-    scores = rows @ boosted.coef_ + 2.0 * (rows[:, boosted.feature_names_.index("capture")] > 0.5) / boosted.temperature_
+    scores = (
+        rows @ boosted.coef_ + 2.0 * (rows[:, boosted.feature_names_.index("capture")] > 0.5) / boosted.temperature_
+    )
     assert np.argmax(probs) == np.argmax(scores)
     explained = boosted.explain(board, top=None, features=len(columns) + 30)
     capture = next(entry for entry in explained if board.is_capture(entry.move))
@@ -145,7 +151,9 @@ def test_the_prior_gives_trees_only_for_exactly_the_families_and_depth_they_were
     prior = PopulationPrior(
         book=PopulationBook(),
         rankers=(
-            PriorWeights(("move", "search"), None, {"capture": 1.0, "check": 1.0}, positions=1, search_depth=3, trees=trees),
+            PriorWeights(
+                ("move", "search"), None, {"capture": 1.0, "check": 1.0}, positions=1, search_depth=3, trees=trees
+            ),
             PriorWeights(("move", "search"), None, {"capture": 1.0, "check": 1.0}, positions=1, search_depth=2),
         ),
     )

@@ -70,10 +70,13 @@ def rule_table(botvinnik_games):
     for position in positions:
         columns = move_features(position)
         boards = board_inputs(position.board, position.moves)
-        knight_f3 = np.array([
-            position.board.piece_type_at(m.from_square) == chess.KNIGHT and (m.to_square ^ (0 if position.board.turn else 56)) == chess.F3
-            for m in position.moves
-        ])
+        knight_f3 = np.array(
+            [
+                position.board.piece_type_at(m.from_square) == chess.KNIGHT
+                and (m.to_square ^ (0 if position.board.turn else 56)) == chess.F3
+                for m in position.moves
+            ]
+        )
         scores = columns["exchange_gain"] - columns["exchange_loss"] + 1.0 * knight_f3
         rows.append((boards, np.column_stack([columns[n] for n in VALUE_MOVE_INPUTS]), scores))
     return value_table(rows)
@@ -83,13 +86,17 @@ def test_fitting_learns_a_rule_the_inputs_can_express(rule_table):
     net = fit_value_net(rule_table, hidden=16, epochs=60, batch_positions=32, random_state=0)
     values = net.values(rule_table.boards, rule_table.moves)
     heads, ends = rule_table.starts[:-1], rule_table.starts[1:]
-    best = lambda v: np.mean([t[np.argmax(v[a:b])] == t.max() for a, b in zip(heads, ends) for t in [rule_table.targets[a:b]]])  # noqa: E731
+    best = lambda v: np.mean(  # noqa: E731
+        [t[np.argmax(v[a:b])] == t.max() for a, b in zip(heads, ends) for t in [rule_table.targets[a:b]]]
+    )
     same = best(values)  # positions where the net's first move is (one of) the rule's best
     sizes = np.diff(rule_table.starts)
     centre = lambda v: v - np.repeat(np.add.reduceat(v, heads) / sizes, sizes)  # noqa: E731
     assert np.corrcoef(centre(values), centre(rule_table.targets))[0, 1] > 0.8
     assert same > 0.8
-    untrained = fit_value_net(rule_table, hidden=16, epochs=0, random_state=0).values(rule_table.boards, rule_table.moves)
+    untrained = fit_value_net(rule_table, hidden=16, epochs=0, random_state=0).values(
+        rule_table.boards, rule_table.moves
+    )
     chance = best(untrained)
     assert same > chance + 0.2
 
@@ -126,7 +133,9 @@ def test_the_bundled_net_prefers_winning_material_and_feeds_the_value_family():
 
 
 def test_a_ranker_records_its_value_net_and_refuses_another(botvinnik_games):
-    ranker = MoveRanker(families=("move", "value"), max_positions=40, prior="none").fit(first_training_games(botvinnik_games, 4))
+    ranker = MoveRanker(families=("move", "value"), max_positions=40, prior="none").fit(
+        first_training_games(botvinnik_games, 4)
+    )
     data = ranker.to_dict()
     assert data["value_net"] == bundled_value_net().fingerprint
     again = MoveRanker.from_dict(data)

@@ -94,17 +94,23 @@ def test_a_prior_fitted_at_two_depths_pulls_each_ranker_towards_its_own(two_mast
     from iam.priors.population import merge_priors
 
     deep, shallow = (
-        build_population_prior(two_masters, PriorSettings(families=("move", "search"), positions_per_master=40, search_depth=depth))[0]
+        build_population_prior(
+            two_masters, PriorSettings(families=("move", "search"), positions_per_master=40, search_depth=depth)
+        )[0]
         for depth in (2, 1)
     )
     merged = merge_priors([deep, shallow])
     assert merged.search_depths() == (1, 2)
-    with_search = lambda prior: next(r for r in prior.rankers if r.without == "Botvinnik" and r.families == ("move", "search"))  # noqa: E731
+    with_search = lambda prior: next(  # noqa: E731
+        r for r in prior.rankers if r.without == "Botvinnik" and r.families == ("move", "search")
+    )
     # The search family's weights differ with its depth; each ranker is pulled towards its own.
     assert with_search(deep).weights != with_search(shallow).weights
     assert merged.weights_for(("move", "search"), "Botvinnik", 2) == with_search(deep).weights
     assert merged.weights_for(("move", "search"), "Botvinnik", 1) == with_search(shallow).weights
-    assert merged.fitted_for(("move", "search"), "Botvinnik", 1) and not merged.fitted_for(("move", "search"), "Botvinnik", 3)
+    assert merged.fitted_for(("move", "search"), "Botvinnik", 1) and not merged.fitted_for(
+        ("move", "search"), "Botvinnik", 3
+    )
     # Without the search, depth does not matter: those rankers are kept once.
     assert merged.fitted_for(("move",), "Botvinnik", 3)
     assert sum(r.families == ("move",) and r.without is None for r in merged.rankers) == 1
@@ -121,7 +127,14 @@ def test_a_version_2_prior_names_one_depth_for_the_whole_file(tmp_path):
 
     ranker = {"families": ["move", "search"], "without": None, "positions": 3, "weights": {"castle": 1.0}}
     plain = dict(ranker, families=["move"])
-    old = {"format": PRIOR_FORMAT, "version": 2, "settings": {"search_depth": 2}, "books": {}, "patterns": {}, "rankers": [ranker, plain]}
+    old = {
+        "format": PRIOR_FORMAT,
+        "version": 2,
+        "settings": {"search_depth": 2},
+        "books": {},
+        "patterns": {},
+        "rankers": [ranker, plain],
+    }
     write_document(old, tmp_path / "old.json")
     prior = load_prior(tmp_path / "old.json")
     assert [r.search_depth for r in prior.rankers] == [2, None]

@@ -125,8 +125,18 @@ def test_the_default_pull_is_strong_towards_the_population_and_light_towards_zer
         rankers=(PriorWeights(families=("move",), without=None, weights={"castle": 3.0, "check": -2.0}, positions=1),),
     )
     fits = {
-        (kind, strength): MoveRanker(families=("move",), max_positions=60, prior=kind, prior_data=prior, prior_strength=strength).fit(training).coef_
-        for kind, strength in (("population", None), ("population", DEFAULT_PRIOR_STRENGTH), ("none", None), ("none", RIDGE_STRENGTH), ("none", DEFAULT_PRIOR_STRENGTH))
+        (kind, strength): MoveRanker(
+            families=("move",), max_positions=60, prior=kind, prior_data=prior, prior_strength=strength
+        )
+        .fit(training)
+        .coef_
+        for kind, strength in (
+            ("population", None),
+            ("population", DEFAULT_PRIOR_STRENGTH),
+            ("none", None),
+            ("none", RIDGE_STRENGTH),
+            ("none", DEFAULT_PRIOR_STRENGTH),
+        )
     }
     assert np.array_equal(fits["population", None], fits["population", DEFAULT_PRIOR_STRENGTH])
     assert np.array_equal(fits["none", None], fits["none", RIDGE_STRENGTH])

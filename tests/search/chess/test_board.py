@@ -111,7 +111,8 @@ def test_en_passant_counts_in_the_key_only_when_it_can_be_taken():
     free = chess.Board("8/8/8/3Pp3/8/8/8/K6k w - e6 0 2")
     assert Position.from_board(pinned).ep == 0 and not pinned.has_legal_en_passant()
     assert Position.from_board(free).ep != 0
-    assert to_move(from_move(chess.Move.from_uci("d5e6"))) in {to_move(m) for m in Position.from_board(free).legal_moves()}
+    legal = {to_move(m) for m in Position.from_board(free).legal_moves()}
+    assert to_move(from_move(chess.Move.from_uci("d5e6"))) in legal
 
 
 def test_history_from_the_move_stack_counts_for_repetition():

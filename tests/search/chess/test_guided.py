@@ -171,7 +171,8 @@ def test_the_fast_guided_search_has_the_generic_guided_search_value(index):
         ChessGame(), board, predictor=oracle, modelled_player=modelled, evaluator=tapered_evaluator(),
         limits=Limits(depth=3), guidance=guidance, ordering=HeuristicOrderer(), quiescence=True,
     )
-    search = ChessSearch(use_table=False, guide=ModelGuide(cheap=oracle, settings=GuideSettings(guidance=guidance, near=0)))
+    guide = ModelGuide(cheap=oracle, settings=GuideSettings(guidance=guidance, near=0))
+    search = ChessSearch(use_table=False, guide=guide)
     fast = search.search(board, Limits(depth=3))
     assert fast.value == generic.result.value
     assert search.extended > 0

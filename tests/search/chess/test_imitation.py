@@ -68,7 +68,9 @@ def test_draws_follow_the_beliefs_and_repeat_with_the_seed_and_the_game():
     beliefs = {chess.Move.from_uci("a2a3"): 0.7, chess.Move.from_uci("b2b4"): 0.3}
     drawn = Counter(choose_imitation_move(board, beliefs, Imitation(temperature=1.0, seed=s)).move for s in range(2000))
     assert drawn[chess.Move.from_uci("a2a3")] / 2000 == pytest.approx(0.7, abs=0.04)
-    sharp = Counter(choose_imitation_move(board, beliefs, Imitation(temperature=0.25, seed=s)).move for s in range(2000))
+    sharp = Counter(
+        choose_imitation_move(board, beliefs, Imitation(temperature=0.25, seed=s)).move for s in range(2000)
+    )
     assert sharp[chess.Move.from_uci("a2a3")] / 2000 == pytest.approx(0.7**4 / (0.7**4 + 0.3**4), abs=0.03)
     again = [choose_imitation_move(board, beliefs, Imitation(temperature=1.0, seed=s)).move for s in range(50)]
     assert again == [choose_imitation_move(board, beliefs, Imitation(temperature=1.0, seed=s)).move for s in range(50)]
@@ -152,7 +154,9 @@ def test_a_trap_the_model_foresees_only_deep_is_set_when_the_weight_and_the_beli
     assert one_ply[chess.Move.from_uci("e1d2")] >= max(one_ply.values()) - 20  # harmless one ply deep
     chosen = {}
     for weight, belief, margin in [(0.5, 0.9, 50.0), (0.0, 0.9, 50.0), (0.5, 0.05, 50.0), (0.5, 0.9, 0.0)]:
-        search = ExploitingSearch(Expects("a5a3", "e1d2", belief), exploitation=Exploitation(weight=weight, margin=margin))
+        search = ExploitingSearch(
+            Expects("a5a3", "e1d2", belief), exploitation=Exploitation(weight=weight, margin=margin)
+        )
         found = search.search(board, Limits(depth=4))
         assert found.plain.move == chess.Move.from_uci("a5a4")
         chosen[weight, belief, margin] = found.move.uci()
@@ -182,8 +186,10 @@ def test_the_exploiting_engine_answers_with_a_legal_move_and_says_why():
     engine = UciEngine(output=out, predictor=Expects("a5a3", "e1d2", 0.9), exploitation=Exploitation(weight=0.5))
     engine.run(["uci", f"position fen {TRAP}", "go depth 4"])
     lines = out.getvalue().splitlines()
-    assert any(line.startswith("info string exploit probed") and "checked a5a3 alone to depth 4" in line and "kept" in line
-               for line in lines)
+    assert any(
+        line.startswith("info string exploit probed") and "checked a5a3 alone to depth 4" in line and "kept" in line
+        for line in lines
+    )
     assert lines[-1].split()[:2] == ["bestmove", "a5a3"]
 
 
@@ -240,7 +246,8 @@ def test_with_weight_zero_the_exploiting_search_plays_as_deep_as_the_plain_engin
     for fen in (chess.STARTING_FEN, TRAP, "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4"):
         board = chess.Board(fen)
         for nodes in (5_000, 10_000, 30_000):
-            search = ExploitingSearch(Fixed({}), exploitation=Exploitation(weight=0.0), overrun=1.0)  # stops early often
+            # Stops early often.
+            search = ExploitingSearch(Fixed({}), exploitation=Exploitation(weight=0.0), overrun=1.0)
             found = search.search(board, Limits(nodes=nodes))
             plain = ChessSearch().search(board, Limits(nodes=nodes))
             final = found.deepened or found.plain

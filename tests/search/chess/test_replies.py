@@ -114,7 +114,8 @@ def test_the_exploiting_search_reduces_only_with_a_weight_a_threshold_and_a_repl
         def predict_proba(self, board):
             return {}
 
-    assert ExploitingSearch(Modelled(), exploitation=Exploitation(weight=0.5), reduce_below=0.05).fast.replies is UNIFORM
+    search = ExploitingSearch(Modelled(), exploitation=Exploitation(weight=0.5), reduce_below=0.05)
+    assert search.fast.replies is UNIFORM
     assert ExploitingSearch(Modelled(), exploitation=Exploitation(weight=0.0), reduce_below=0.05).fast.replies is None
     assert ExploitingSearch(Modelled(), exploitation=Exploitation(weight=0.5)).fast.replies is None
     with pytest.raises(ValueError):

@@ -406,7 +406,9 @@ def _mode(name):
 
 @pytest.mark.parametrize("mode", ["plain", "guided", "exploit", "imitate"])
 def test_out_of_range_go_limits_are_clamped_and_answered_without_stop(mode):
-    for go in ("go wtime -5 btime -5", "go movetime -1", "go depth 0", "go nodes 0", "go mate 2", "go depth -3 movetime x"):
+    for go in (
+        "go wtime -5 btime -5", "go movetime -1", "go depth 0", "go nodes 0", "go mate 2", "go depth -3 movetime x",
+    ):
         out = io.StringIO()
         engine = UciEngine(output=out, **_mode(mode))
         engine.handle("position startpos moves e2e4")
@@ -547,7 +549,8 @@ def test_multipv_reports_the_best_lines_best_first_with_the_plain_move_first():
     assert sorted(exact.values(), reverse=True)[:3] == values
     assert lines[-1].split()[1] == moves[0] == ChessSearch().search(board, Limits(depth=3)).move.uci()
     refused, engine = _session("setoption name MultiPV value 0", "setoption name MultiPV value x")
-    assert sum(line.startswith("info string ignored setoption: MultiPV") for line in refused) == 2 and engine.multipv == 1
+    assert sum(line.startswith("info string ignored setoption: MultiPV") for line in refused) == 2
+    assert engine.multipv == 1
 
 
 def test_the_model_file_option_loads_a_model_and_a_bad_file_is_one_line(small_model, tmp_path):
@@ -562,7 +565,9 @@ def test_the_model_file_option_loads_a_model_and_a_bad_file_is_one_line(small_mo
     assert engine.predictor is not None and engine.name.endswith("(guided by a model of Botvinnik, Mikhail)")
     engine.run(["position startpos moves e2e4", "go depth 2"])
     assert "info string guided search" in out.getvalue() or "info string predictor" in out.getvalue()
-    engine.run([f"setoption name ModelFile value {tmp_path / 'missing.json'}", "setoption name ModelFile value <empty>"])
+    engine.run([
+        f"setoption name ModelFile value {tmp_path / 'missing.json'}", "setoption name ModelFile value <empty>",
+    ])
     notes = [line for line in out.getvalue().splitlines() if line.startswith("info string ignored setoption")]
     assert len(notes) == 1 and "missing.json" in notes[0]
     assert engine.predictor is None and engine.name == ENGINE_NAME
@@ -601,7 +606,8 @@ def test_a_book_move_is_played_at_once_and_own_book_turns_it_off(tmp_path, capsy
     lines, _ = _session_with({"book": str(book)}, "setoption name OwnBook value false", "position startpos moves e2e4",
                              "go depth 2")
     assert not any("book move" in line for line in lines)
-    for bad, message in ((tmp_path / "missing.bin", "cannot read the book"), (tmp_path / "short.bin", "not a polyglot")):
+    cases = ((tmp_path / "missing.bin", "cannot read the book"), (tmp_path / "short.bin", "not a polyglot"))
+    for bad, message in cases:
         if bad.name == "short.bin":
             bad.write_bytes(b"12345")
         assert iam_main(["uci", "--book", str(bad)]) == 2

@@ -91,7 +91,9 @@ def test_an_exact_model_sees_deeper_and_chooses_no_worse():
         opponent = FixedOpponent(game)
         best = max(value_against(game, opponent, (a,)) for a in game.actions(()))
         plain = search(game, (), evaluator=game.score, limits=limits)
-        guided = guided_search(game, (), predictor=opponent, modelled_player=1, evaluator=game.score, limits=limits, guidance=exploit)
+        guided = guided_search(
+            game, (), predictor=opponent, modelled_player=1, evaluator=game.score, limits=limits, guidance=exploit
+        )
         assert guided.result.depth > plain.depth
         assert guided.result.nodes <= limits.nodes + 1 and plain.nodes <= limits.nodes + 1
         assert value_against(game, opponent, (guided.result.move,)) == best == guided.result.value
@@ -272,7 +274,10 @@ def test_guided_chess_search_with_an_opponent_model(small_model):
     assert guided.result.move in board.legal_moves
     assert guided.predictions.calls > 0 and guided.predictions.seconds > 0
     with pytest.raises(ValueError, match="modelled_player"):
-        guided_search(ChessGame(), board, predictor=small_model, modelled_player=2, evaluator=material_pst_evaluator(), limits=Limits(depth=1))
+        guided_search(
+            ChessGame(), board, predictor=small_model, modelled_player=2, evaluator=material_pst_evaluator(),
+            limits=Limits(depth=1),
+        )
 
 
 
