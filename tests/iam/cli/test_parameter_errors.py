@@ -21,7 +21,7 @@ from iam.games.heldout import parse_sizes
 from iam.games.sides import common_player, side_games
 from iam.prepare.dossier import PrepareConfig
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 
 
 FLAG = re.compile(r"--[A-Za-z]")

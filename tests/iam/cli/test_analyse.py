@@ -27,7 +27,7 @@ from iam.engines.runs import COLUMNS, LOSS_CAP, AnalysisSettings, analyse_games,
 from iam.execution import Execution
 from iam.games.pgn import load_player_games
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[3]
 TINY = ROOT / "tests" / "data" / "tiny.pgn"
 PLAYER = "Tester, Tom"
 STOCKFISH = shutil.which("stockfish") or shutil.which("/usr/games/stockfish")
