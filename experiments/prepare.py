@@ -59,14 +59,11 @@ from iam.prepare.dossier import (
     open_scorer,
     prepare,
 )
-from iam.prepare.lines import LineSettings, Plan, PlanNode
+from iam.prepare.lines import Plan, PlanNode
 from iam.prepare.model_cache import cached_default_model
-from iam.prepare.population import POPULATION_STRENGTH
 from iam.prepare.report import belief_updates
 from iam.prepare.scoring import MoveScorer, position_value
 from iam.prepare.tree import (
-    HALF_LIFE_YEARS,
-    PRIOR_STRENGTH,
     Predictor,
     Repertoire,
     RepertoireBeliefs,
@@ -93,31 +90,28 @@ __all__ = [
 
 @dataclass(frozen=True)
 class PrepareExperimentConfig(HeldOutConfig):
-    """The dossier experiment's settings."""
+    """The dossier experiment's settings: the dossier's own, and how it is checked on his games.
 
-    colors: tuple[str, ...] = ("white", "black")
-    plies: int = 12
+    ``dossier`` is built as :class:`~iam.prepare.dossier.PrepareConfig` says, but for its player (the one
+    whose games are read), its tree (at least as deep as the opening moves checked), its processes and its
+    quietness (the experiment's own ``jobs`` and ``quiet``).
+    """
+
+    dossier: PrepareConfig = PrepareConfig(player="")
     entry_ply: int = 4
     """A test game enters a prepared line at a position of it with him to move at this ply or later."""
     opening_moves: int = 10
-    engine: str | None = None
-    engine_depth: int = 12
-    engine_cache: str | None = None
-    engine_lines: int | None = 3
-    """The engine scores its best this many moves of each position (None: every legal move)."""
-    search_depth: int = 2
     resamples: int = RESAMPLES
     games: str = "test"
     """``test``: the dossier from his training games, checked on his test games; ``dev``: from
     the fitting games, checked on the development games (where settings are chosen)."""
-    prior_strength: float | None = PRIOR_STRENGTH
-    """Games' weight of the belief his own games update (None: his games do not update it)."""
-    population_strength: float | None = POPULATION_STRENGTH
-    """Games' weight of the model's belief beside the masters' book (None: no book)."""
-    half_life_years: float = HALF_LIFE_YEARS
-    """Recency of his games: a game weighs 0.5 ** (years before his latest game / this)."""
     model_cache: str | None = None
     """Folder keeping the fitted default model (:mod:`iam.prepare.model_cache`); None fits it every run."""
+
+    @property
+    def plies(self) -> int:
+        """Plies the prepared lines reach."""
+        return self.dossier.lines.plies
 
 
 def _reference_values(plan: Plan, scorer: MoveScorer) -> list[float]:
@@ -377,19 +371,18 @@ def run(config: PrepareExperimentConfig) -> ExperimentResult:
     if not built or not checked:
         kind = "development" if config.games == "dev" else "test"
         raise DataError(f"{held.player} has no {kind} games to check the dossier on")
-    engine = {"engine": config.engine, "engine_cache": config.engine_cache}
+    engine = {"engine": config.dossier.engine, "engine_cache": config.dossier.engine_cache}
     if config.model_cache is None:
         model = fit_default_model(built, held.player, seed=config.seed, jobs=config.jobs, quiet=config.quiet, **engine)
     else:
         model, _ = cached_default_model(
             built, held.player, config.model_cache, seed=config.seed, jobs=config.jobs, quiet=config.quiet, **engine
         )
-    settings = PrepareConfig(
-        held.player, colors=config.colors, lines=LineSettings(plies=config.plies),
-        tree_plies=max(config.plies, 2 * config.opening_moves), engine=config.engine,
-        engine_depth=config.engine_depth, engine_cache=config.engine_cache, engine_lines=config.engine_lines,
-        search_depth=config.search_depth, prior_strength=config.prior_strength,
-        population_strength=config.population_strength, half_life_years=config.half_life_years, jobs=config.jobs,
+    settings = replace(
+        config.dossier,
+        player=held.player,
+        tree_plies=max(config.dossier.tree_plies or 0, config.plies, 2 * config.opening_moves),
+        jobs=config.jobs,
         quiet=config.quiet,
     )
     scorer = open_scorer(settings)
@@ -426,10 +419,10 @@ def run(config: PrepareExperimentConfig) -> ExperimentResult:
     summary = pd.DataFrame(rows)
     payload = {
         "experiment": NAME, "player": held.player, "judged_by": judged_by,
-        "model": {**default_model_params(config.engine), "plies": MODEL_PLIES}, "plies": config.plies,
+        "model": {**default_model_params(settings.engine), "plies": MODEL_PLIES}, "plies": config.plies,
         "games": config.games,
-        "prior_strength": config.prior_strength, "population_strength": config.population_strength,
-        "half_life_years": config.half_life_years,
+        "prior_strength": settings.prior_strength, "population_strength": settings.population_strength,
+        "half_life_years": settings.half_life_years,
         "entry_ply": config.entry_ply, "opening_moves": config.opening_moves, "seed": config.seed,
         "resamples": config.resamples, "confidence": CONFIDENCE, "rows": rows,
     }
@@ -482,7 +475,7 @@ def markdown(
     return "\n".join([
         f"# {player}: the dossier from his {built} games, on his {checked} games", "",
         f"Positions judged by {judged_by}; his replies by a move ranker fitted on the first {MODEL_PLIES} plies of "
-        f"his {built} games ({default_model_params(config.engine)})"
+        f"his {built} games ({default_model_params(config.dossier.engine)})"
         f"{belief_updates(settings)}. "
         f"Lines to ply {config.plies}; a game enters at ply {config.entry_ply} or later; "
         f"opening moves: his first {config.opening_moves}.",

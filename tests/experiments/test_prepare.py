@@ -169,8 +169,12 @@ def test_dev_games_build_on_fitting_games_and_check_on_development_games(tmp_pat
         return Stub({})
 
     monkeypatch.setattr(experiment, "fit_default_model", fake_fit)
-    config = experiment.PrepareExperimentConfig(pgn=str(pgn), player="X", colors=("white",), plies=4, search_depth=1,
-                                                resamples=20, games="dev", population_strength=None, quiet=True)
+    dossier = PrepareConfig(
+        "", colors=("white",), lines=LineSettings(plies=4), search_depth=1, population_strength=None
+    )
+    config = experiment.PrepareExperimentConfig(
+        pgn=str(pgn), player="X", dossier=dossier, resamples=20, games="dev", quiet=True
+    )
     result = experiment.run(config)
     assert fitted_on == [[0, 1, 2, 5, 6, 7]]
     # The stub believes nothing: every opening move of his is floored, and no line has a step to calibrate.
@@ -213,9 +217,11 @@ def test_the_model_cache_fits_once_for_two_runs(tmp_path, monkeypatch):
 
     monkeypatch.setattr(model_cache, "fit_default_model", small_fit)
     monkeypatch.setattr(experiment, "fit_default_model", lambda *_, **__: pytest.fail("fitted outside the cache"))
+    dossier = PrepareConfig(
+        "", colors=("white",), lines=LineSettings(plies=2), search_depth=1, population_strength=None
+    )
     config = experiment.PrepareExperimentConfig(
-        pgn=str(pgn), player="X", colors=("white",), plies=2, search_depth=1, resamples=10,
-        population_strength=None, model_cache=str(tmp_path / "models"), quiet=True,
+        pgn=str(pgn), player="X", dossier=dossier, resamples=10, model_cache=str(tmp_path / "models"), quiet=True
     )
     first, second = experiment.run(config), experiment.run(config)
     assert fits == [8] and len(list((tmp_path / "models").glob("x-*.json.gz"))) == 1

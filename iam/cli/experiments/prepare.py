@@ -8,6 +8,8 @@ from experiments.prepare import GAMES, HELP, NAME, PrepareExperimentConfig, run
 from iam.cli.experiments._options import common_fields
 from iam.cli.prepare import add_belief_arguments, add_engine_lines, belief_fields, engine_lines
 from iam.errors import DataError
+from iam.prepare.dossier import PrepareConfig
+from iam.prepare.lines import LineSettings
 
 __all__ = ["NAME", "HELP", "add_arguments", "config", "run"]
 
@@ -59,10 +61,19 @@ def config(args: argparse.Namespace) -> PrepareExperimentConfig:
             raise DataError(f"{option} must be at least 1")
     if args.entry_ply < 0:
         raise DataError("--entry-ply must be at least 0")
+    dossier = PrepareConfig(
+        "",
+        colors=("white", "black") if args.color == "both" else (args.color,),
+        lines=LineSettings(plies=args.plies),
+        engine=args.engine,
+        engine_depth=args.engine_depth,
+        engine_cache=args.engine_cache if args.engine else None,
+        engine_lines=engine_lines(args),
+        search_depth=args.search_depth,
+        **belief_fields(args),
+    )
     return PrepareExperimentConfig(
-        pgn=args.pgn, player=args.player, colors=("white", "black") if args.color == "both" else (args.color,),
-        plies=args.plies, entry_ply=args.entry_ply, opening_moves=args.opening_moves, engine=args.engine,
-        engine_depth=args.engine_depth, engine_cache=args.engine_cache if args.engine else None,
-        engine_lines=engine_lines(args), search_depth=args.search_depth, resamples=args.resamples, games=args.games,
-        model_cache=args.model_cache, **belief_fields(args), **common_fields(args),
+        pgn=args.pgn, player=args.player, dossier=dossier, entry_ply=args.entry_ply,
+        opening_moves=args.opening_moves, resamples=args.resamples, games=args.games, model_cache=args.model_cache,
+        **common_fields(args),
     )
