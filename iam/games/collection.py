@@ -29,12 +29,13 @@ on who read them.
 from __future__ import annotations
 
 import io
+import lzma
 import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TypeVar
 
 import chess
 import zstandard
@@ -43,7 +44,7 @@ from iam.errors import DataError
 from iam.execution import Execution, map_in_order
 from iam.games.filters import GameFilter, reason_left_out
 from iam.games.parquet_games import PARQUET_COLUMNS, parquet_file, parquet_game_texts
-from iam.games.pgn import decode_text, file_kind, name_matches
+from iam.games.pgn import decode_text, file_kind, name_matches, open_stream
 from iam.games.pgntext import GameText, ParsedGame, parse_game, read_headers, split_games
 from iam.games.zstd_layout import FRAME_MAGIC, block_header, frame_header, is_skippable
 
@@ -307,14 +308,8 @@ def _decompressed(path: str, kind: str) -> Iterator[bytes | _Damage]:
 
 def _decompressed_stream(path: str, kind: str) -> Iterator[bytes]:
     """The decompressed bytes of a gzip, bz2 or xz file in pieces; DataError if it cannot be read."""
-    import bz2
-    import gzip
-    import lzma
-
-    openers: dict[str, Callable[..., Any]] = {"gzip": gzip.open, "bz2": bz2.open, "xz": lzma.open}
-    opener = openers[kind]
     try:
-        with opener(path, "rb") as handle:
+        with open_stream(Path(path), kind) as handle:
             while piece := handle.read(_PIECE):
                 yield piece
     except (OSError, EOFError, lzma.LZMAError) as exc:

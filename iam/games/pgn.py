@@ -49,6 +49,7 @@ __all__ = [
     "iter_player_games",
     "load_player_games",
     "read_game_names",
+    "open_stream",
     "split_of",
     "name_matches",
     "TEST_EVERY",
@@ -422,18 +423,23 @@ def _say_notes(path: str | Path, report: IngestReport) -> None:
 
 
 def _open_text(path: Path) -> IO[str]:
-    kind = file_kind(path)
+    return decode_text(open_stream(path, file_kind(path)))
+
+
+def open_stream(path: Path, kind: str) -> IO[bytes]:
+    """The bytes of a file of games of ``kind`` (:func:`file_kind`: plain, gzip, bz2, xz or zstd), decompressed.
+
+    The one place a stream format is opened: the readers of games and of collections both come here.
+    """
     if kind == "gzip":
-        binary = cast(IO[bytes], gzip.open(path, "rb"))  # a GzipFile is a binary file, though not typed IO[bytes]
-    elif kind == "bz2":
-        binary = bz2.open(path, "rb")
-    elif kind == "xz":
-        binary = lzma.open(path, "rb")
-    elif kind == "zstd":
-        binary = io.BufferedReader(_ZstdReader(path.open("rb")), buffer_size=_CHUNK_BYTES)
-    else:
-        binary = path.open("rb")
-    return decode_text(binary)
+        return cast(IO[bytes], gzip.open(path, "rb"))  # a GzipFile is a binary file, though not typed IO[bytes]
+    if kind == "bz2":
+        return bz2.open(path, "rb")
+    if kind == "xz":
+        return lzma.open(path, "rb")
+    if kind == "zstd":
+        return io.BufferedReader(_ZstdReader(path.open("rb")), buffer_size=_CHUNK_BYTES)
+    return path.open("rb")
 
 
 def decode_text(binary: IO[bytes]) -> IO[str]:
