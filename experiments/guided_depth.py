@@ -36,7 +36,7 @@ from search.chess.engine import ChessSearch
 from search.chess.evaluation import material_pst_evaluator
 from search.chess.game import ChessGame
 from search.chess.match import MatchError, engine_command
-from search.opponent.omsearch import Guidance, guided_search
+from search.opponent.omsearch import Guidance, ModelledPlayer, guided_search
 from search.probe import DepthProbe
 
 DEFAULT_POSITIONS = 50
@@ -295,7 +295,7 @@ def generic_guided(board, line, limits, predictor, guided: Guided, modelled: int
     game = ChessGame()
     probe = DepthProbe(game, board, line)
     found = guided_search(
-        game, board, predictor=predictor, modelled_player=modelled, guidance=guided.guidance,
+        game, board, modelled=ModelledPlayer(predictor, modelled, guided.guidance),
         ordering=HeuristicOrderer(),
         table=TranspositionTable(), probe=probe, evaluator=material_pst_evaluator(), limits=limits, quiescence=True,
     )
