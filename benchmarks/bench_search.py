@@ -59,7 +59,7 @@ from search.chess.engine import ChessSearch  # noqa: E402
 from search.chess.evaluation import material_pst_evaluator  # noqa: E402
 from search.chess.game import ChessGame  # noqa: E402
 from search.chess.scoring import score_root_moves  # noqa: E402
-from search.chess.uci import GoCommand, allotted_time  # noqa: E402
+from search.chess.uci import GoClock, GoCommand, allotted_time  # noqa: E402
 
 OVERRUN_TARGET_MS = 50.0
 
@@ -175,7 +175,7 @@ def uci_overruns(boards: list[chess.Board], movetime_ms: int, clock_ms: int, tri
     (:func:`search.chess.uci.allotted_time` of the same ``go``).
     """
     command = [sys.executable, "-m", "iam", "uci"]
-    clock = GoCommand(wtime=clock_ms, btime=clock_ms, winc=100, binc=100)
+    clock = GoCommand(clock=GoClock(wtime=clock_ms, btime=clock_ms, winc=100, binc=100))
     runs = {"movetime": [], "clock": []}
     with chess.engine.SimpleEngine.popen_uci(command, cwd=str(ROOT)) as engine:
         for _ in range(tries):

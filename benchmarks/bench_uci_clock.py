@@ -35,7 +35,7 @@ from iam.games.pgn import load_player_games  # noqa: E402
 from iam.measure.evaluation import first_training_games  # noqa: E402
 from iam.ranker import MoveRanker  # noqa: E402
 from search.chess.imitation import Imitation  # noqa: E402
-from search.chess.uci import UciEngine, allotted_time, parse_go, settle_memory  # noqa: E402
+from search.chess.uci import EngineModel, UciEngine, allotted_time, parse_go, settle_memory  # noqa: E402
 from search.opponent.exploitation import Exploitation  # noqa: E402
 
 GOS = ("movetime 50", "movetime 100", "movetime 200", "wtime 2000 btime 2000", "wtime 5000 btime 5000",
@@ -102,9 +102,9 @@ def main() -> int:
     commands = positions(games, args.moves)
     modes = {"plain": {}}
     for name, model in models.items():
-        modes[f"guided {name}"] = {"predictor": model}
-        modes[f"exploit {name}"] = {"predictor": model, "exploitation": Exploitation(weight=0.5)}
-        modes[f"imitate {name}"] = {"predictor": model, "imitation": Imitation()}
+        modes[f"guided {name}"] = {"model": EngineModel(model)}
+        modes[f"exploit {name}"] = {"model": EngineModel(model), "exploitation": Exploitation(weight=0.5)}
+        modes[f"imitate {name}"] = {"model": EngineModel(model), "imitation": Imitation()}
     if args.modes:
         unknown = set(args.modes) - set(modes)
         if unknown:

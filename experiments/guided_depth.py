@@ -36,8 +36,9 @@ from search.chess.engine import ChessSearch
 from search.chess.evaluation import material_pst_evaluator
 from search.chess.game import ChessGame
 from search.chess.match import MatchError, engine_command
-from search.opponent.omsearch import Guidance, guided_search
+from search.opponent.omsearch import Guidance, ModelledPlayer, guided_search
 from search.probe import DepthProbe
+from search.result import SearchResult
 
 DEFAULT_POSITIONS = 50
 LINE_PLIES = 16
@@ -261,8 +262,11 @@ def measure(
         plain, plain_shape, line_plies = plain_search(board, line, limits, "generic")
         for name, guidance in guidances.items():
             guided = Guided(core="generic", guidance=guidance)
-            found = generic_guided(board, line, limits, model, guided, position["modelled"])
-            rows.append(comparison_row(position, board, name, kind, budget, line_plies, plain, plain_shape, *found))
+            result, shape, stats = generic_guided(board, line, limits, model, guided, position["modelled"])
+            rows.append(comparison_row(
+                position, board, name, kind, budget, line_plies, SearchOutcome(plain, plain_shape),
+                SearchOutcome(result, shape), stats,
+            ))
     if reference is not None:
         judge(rows, board, reference, reference_depth)
     return rows
@@ -295,7 +299,7 @@ def generic_guided(board, line, limits, predictor, guided: Guided, modelled: int
     game = ChessGame()
     probe = DepthProbe(game, board, line)
     found = guided_search(
-        game, board, predictor=predictor, modelled_player=modelled, guidance=guided.guidance,
+        game, board, modelled=ModelledPlayer(predictor, modelled, guided.guidance),
         ordering=HeuristicOrderer(),
         table=TranspositionTable(), probe=probe, evaluator=material_pst_evaluator(), limits=limits, quiescence=True,
     )
@@ -303,8 +307,33 @@ def generic_guided(board, line, limits, predictor, guided: Guided, modelled: int
     return found.result, search_shape(probe, found.result.depth), (stats.seconds, stats.calls, stats.guided_nodes)
 
 
-def comparison_row(position, board, name, kind, budget, line_plies, plain, plain_shape, g, guided_shape, stats) -> dict:
+@dataclass(frozen=True)
+class SearchOutcome:
+    """One search of a position: its result and the shape of its tree along the game's line (:func:`search_shape`)."""
+
+    result: SearchResult
+    shape: dict
+
+
+def comparison_row(
+    position: dict,
+    board: chess.Board,
+    name: str,
+    kind: str,
+    budget: float,
+    line_plies: int,
+    plain: SearchOutcome,
+    guided: SearchOutcome,
+    stats: tuple[float, int, int],
+) -> dict:
+    """One table row: the plain and the guided search of ``position`` under guidance ``name`` at one budget.
+
+    ``kind`` and ``budget`` are the limit (``nodes`` or ``time``); ``stats`` the predictor's
+    seconds, calls and guided nodes.
+    """
     seconds, calls, changed = stats
+    plain_shape, guided_shape = plain.shape, guided.shape
+    p, g = plain.result, guided.result
     return {
         "position": board.fen(),
         "game": position["game"],
@@ -312,9 +341,9 @@ def comparison_row(position, board, name, kind, budget, line_plies, plain, plain
         "guidance": name,
         "limit": kind,
         "budget": budget,
-        "plain_depth": plain.depth,
+        "plain_depth": p.depth,
         "guided_depth": g.depth,
-        "ply_gain_pct": _gain(plain.depth, g.depth),
+        "ply_gain_pct": _gain(p.depth, g.depth),
         "line_plies": line_plies,
         "plain_line_depth": plain_shape["line_depth"],
         "guided_line_depth": guided_shape["line_depth"],
@@ -325,18 +354,18 @@ def comparison_row(position, board, name, kind, budget, line_plies, plain, plain
         "guided_horizon_mean": guided_shape["horizon_mean"],
         "guided_horizon_min": guided_shape["horizon_min"],
         "guided_horizon_max": guided_shape["horizon_max"],
-        "plain_pv_length": len(plain.pv),
+        "plain_pv_length": len(p.pv),
         "guided_pv_length": len(g.pv),
-        "plain_nodes": plain.total_nodes,
+        "plain_nodes": p.total_nodes,
         "guided_nodes": g.total_nodes,
-        "plain_seconds": plain.seconds,
+        "plain_seconds": p.seconds,
         "guided_seconds": g.seconds,
         "predictor_seconds": seconds,
         "predictor_calls": calls,
         "guided_nodes_changed": changed,
-        "plain_move": plain.move.uci() if plain.move else None,
+        "plain_move": p.move.uci() if p.move else None,
         "guided_move": g.move.uci() if g.move else None,
-        "move_changed": plain.move != g.move,
+        "move_changed": p.move != g.move,
     }
 
 

@@ -72,6 +72,7 @@ from experiments.guided_depth import (
     EQUAL_MARGIN_CP,
     NEAR_PLIES,
     Guided,
+    SearchOutcome,
     Setup,
     SetupConfig,
     comparison_row,
@@ -242,7 +243,8 @@ def measure_predictors(
                     board, line, limits, near_predictor or cheap_predictor, guided, position["modelled"]
                 )
             row = comparison_row(
-                position, board, spec, kind, budget, line_plies, plain, plain_shape, result, shape, stats
+                position, board, spec, kind, budget, line_plies, SearchOutcome(plain, plain_shape),
+                SearchOutcome(result, shape), stats,
             )
             row["predictor_top1"] = top1[spec]
             rows.append(row)

@@ -27,6 +27,7 @@ from search.minimax import minimax
 from search.opponent.omsearch import (
     Guidance,
     GuidedResult,
+    ModelledPlayer,
     ModelPolicy,
     PredictionStats,
     guided_search,
@@ -71,6 +72,7 @@ __all__ = [
     "PlainPolicy",
     "Guidance",
     "ModelPolicy",
+    "ModelledPlayer",
     "PredictionStats",
     "GuidedResult",
     "guided_search",

@@ -68,3 +68,96 @@ def test_the_type_checker_is_clean():
         capture_output=True, text=True, cwd=ROOT,
     )
     assert found.returncode == 0, found.stdout[-3000:] + found.stderr[-1000:]
+
+
+MAX_PARAMETERS = 10
+
+OVER_THE_PARAMETER_LIMIT = (
+    "experiments.ablation:AblationConfig",
+    "experiments.stylometry:StylometryConfig",
+    "iam.chunks.fitted:FittedState",
+    "iam.chunks.library:ChunkLibrary",
+    "iam.evidence.evidence:Evidence",
+    "iam.games.filters:GameFilter",
+    "iam.games.pgn:IngestReport",
+    "iam.measure.candidates:CandidateSettings",
+    "iam.measure.identify:identify",
+    "iam.prepare.dossier:PrepareConfig",
+    "iam.prepare.habits:Habit",
+    "iam.prepare.tree:Edge",
+    "iam.priors.trees:TreeSettings",
+    "iam.ranker.build_prior:PriorSettings",
+    "iam.ranker.estimator:MoveRanker.__init__",
+)
+"""The functions and dataclasses still over the parameter limit."""
+
+
+def _is_dataclass(node: ast.ClassDef) -> bool:
+    """Whether ``node`` is decorated with ``dataclass`` or ``dataclasses.dataclass``, called or not."""
+    for decorator in node.decorator_list:
+        target = decorator.func if isinstance(decorator, ast.Call) else decorator
+        if (isinstance(target, ast.Name) and target.id == "dataclass") or (
+            isinstance(target, ast.Attribute) and target.attr == "dataclass"
+        ):
+            return True
+    return False
+
+
+def _is_init_field(statement: ast.stmt) -> bool:
+    """Whether a class body statement declares a dataclass field its constructor takes."""
+    if not (isinstance(statement, ast.AnnAssign) and isinstance(statement.target, ast.Name)):
+        return False
+    annotation = ast.unparse(statement.annotation)
+    if "ClassVar" in annotation or "KW_ONLY" in annotation:
+        return False
+    value = statement.value
+    if not (isinstance(value, ast.Call) and ast.unparse(value.func).split(".")[-1] == "field"):
+        return True
+    return not any(
+        keyword.arg == "init" and isinstance(keyword.value, ast.Constant) and keyword.value.value is False
+        for keyword in value.keywords
+    )
+
+
+def _parameter_counts(tree: ast.AST, module: str) -> dict[str, int]:
+    """``module:qualified name`` of every function, method and dataclass in ``tree`` and its parameters.
+
+    A method's ``self`` or ``cls`` is not counted; a dataclass's parameters are its own
+    fields, ClassVar and ``init=False`` ones left out.
+    """
+    counts: dict[str, int] = {}
+
+    def visit(node: ast.AST, prefix: str, in_class: bool) -> None:
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                args = child.args
+                names = [arg.arg for arg in (*args.posonlyargs, *args.args, *args.kwonlyargs)]
+                if in_class and names and names[0] in ("self", "cls"):
+                    names = names[1:]
+                counts[f"{module}:{prefix}{child.name}"] = (
+                    len(names) + (args.vararg is not None) + (args.kwarg is not None)
+                )
+                visit(child, f"{prefix}{child.name}.", False)
+            elif isinstance(child, ast.ClassDef):
+                if _is_dataclass(child):
+                    counts[f"{module}:{prefix}{child.name}"] = sum(map(_is_init_field, child.body))
+                visit(child, f"{prefix}{child.name}.", True)
+            else:
+                visit(child, prefix, in_class)
+
+    visit(tree, "", False)
+    return counts
+
+
+def test_no_function_or_dataclass_takes_more_than_ten_parameters():
+    """Outside the search kernels, parameters that belong together are grouped in a settings object."""
+    over = []
+    for folder in ("iam", "search", "experiments"):
+        for path in sorted((ROOT / folder).rglob("*.py")):
+            module = ".".join(path.relative_to(ROOT).with_suffix("").parts)
+            tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+            over += [
+                f"{name} ({count})" for name, count in _parameter_counts(tree, module).items()
+                if count > MAX_PARAMETERS and name not in SEARCH_KERNELS and name not in OVER_THE_PARAMETER_LIMIT
+            ]
+    assert not over, "more than ten parameters: " + ", ".join(over)

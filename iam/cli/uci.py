@@ -13,9 +13,9 @@ from iam.cli._common import number_or_infinity, ranker_resources
 from iam.errors import IAMError
 from iam.measure.predictors import load_predictor
 from iam.ranker.resources import Resources
-from search.chess.exploit import DEFAULT_MARGIN, DEFAULT_THRESHOLD
+from search.chess.exploit import DEFAULT_MARGIN, DEFAULT_THRESHOLD, ExploitingSettings
 from search.chess.imitation import Imitation
-from search.chess.uci import ModelLoader, main
+from search.chess.uci import EngineModel, ModelLoader, main
 from search.opponent.exploitation import Exploitation
 from search.opponent.predictor import MovePredictor, abilities_of
 
@@ -125,7 +125,7 @@ def run(args: argparse.Namespace) -> int:
     path = args.imitate or args.model
     loader = model_loader(ranker_resources(args))
     if path is None:
-        return main(model_loader=loader, book=args.book)
+        return main(EngineModel(loader=loader), book=args.book)
     model = load_predictor(path, resources=ranker_resources(args))
     able = abilities_of(model)
     if args.exploit_reduce and able.reply_policy is None:
@@ -134,11 +134,12 @@ def run(args: argparse.Namespace) -> int:
         # Score the replies at the depth the ranker scores moves: its search features then come from the same scores.
         exploitation = dataclasses.replace(exploitation, reply_depth=able.root_score_depth)
     color = None if args.player_color is None else (args.player_color == "white")
+    settings = ExploitingSettings(
+        appraisal_share=args.exploit_share, contempt=args.exploit_contempt, reduce_below=args.exploit_reduce
+    )
     return main(
-        model, predictor_name=f"a model of {model.player_}", modelled_color=color,
-        exploitation=exploitation, exploit_share=args.exploit_share, exploit_contempt=args.exploit_contempt,
-        exploit_reduce=args.exploit_reduce,
-        imitation=imitation, model_loader=loader, model_file=path, book=args.book,
+        EngineModel(model, name=f"a model of {model.player_}", modelled_color=color, loader=loader, file=path),
+        exploitation=exploitation, exploit_settings=settings, imitation=imitation, book=args.book,
     )
 
 

@@ -48,7 +48,9 @@ from search.result import Limits, SearchResult
 from search.searcher import Searcher
 from search.transposition import TranspositionTable
 
-__all__ = ["Guidance", "PredictionStats", "ModelPolicy", "GuidedResult", "guided_searcher", "guided_search"]
+__all__ = [
+    "Guidance", "ModelledPlayer", "PredictionStats", "ModelPolicy", "GuidedResult", "guided_searcher", "guided_search",
+]
 
 
 @dataclass(frozen=True)
@@ -96,6 +98,16 @@ class Guidance:
             raise ValueError("extension and reduction are numbers of plies, at least 0")
         if self.min_depth < 1 or self.cache_size < 1:
             raise ValueError("min_depth and cache_size must be at least 1")
+
+
+@dataclass(frozen=True)
+class ModelledPlayer:
+    """The player a guided search models: his move predictor, which player he is, and how the predictions guide."""
+
+    predictor: MovePredictor
+    player: int
+    """His index among the game's players (what :meth:`~search.game.Game.to_move` gives at his nodes)."""
+    guidance: Guidance = Guidance()
 
 
 @dataclass(frozen=True)
@@ -199,23 +211,21 @@ class GuidedResult:
 def guided_searcher(
     game: Game,
     *,
-    predictor: MovePredictor,
-    modelled_player: int,
+    modelled: ModelledPlayer,
     evaluator: Evaluator,
-    guidance: Guidance = Guidance(),
     ordering: MoveOrderer | None = None,
     table: TranspositionTable | None = None,
     quiescence: bool = False,
     probe: DepthProbe | None = None,
 ) -> Searcher:
-    """The guided search: a :class:`Searcher` whose policy is a :class:`ModelPolicy`.
+    """The guided search: a :class:`Searcher` whose policy is a :class:`ModelPolicy` of ``modelled``.
 
     The policy (``searcher.policy``) keeps its prediction cache and counts across the
     searches of this Searcher; ``searcher.policy.stats()`` reports them.
     """
-    if modelled_player not in range(game.capabilities.players):
-        raise ValueError(f"modelled_player must be a player of the game, got {modelled_player}")
-    policy = ModelPolicy(predictor, modelled_player=modelled_player, guidance=guidance)
+    if modelled.player not in range(game.capabilities.players):
+        raise ValueError(f"modelled_player must be a player of the game, got {modelled.player}")
+    policy = ModelPolicy(modelled.predictor, modelled_player=modelled.player, guidance=modelled.guidance)
     return Searcher(
         game, evaluator=evaluator, ordering=ordering, table=table, quiescence=quiescence,
         policy=policy, probe=probe,
@@ -226,24 +236,22 @@ def guided_search(
     game: Game,
     state: State,
     *,
-    predictor: MovePredictor,
-    modelled_player: int,
+    modelled: ModelledPlayer,
     evaluator: Evaluator,
     limits: Limits,
-    guidance: Guidance = Guidance(),
     ordering: MoveOrderer | None = None,
     table: TranspositionTable | None = None,
     quiescence: bool = False,
     probe: DepthProbe | None = None,
 ) -> GuidedResult:
-    """Iterative-deepening alpha-beta under ``limits``, guided at ``modelled_player``'s nodes.
+    """Iterative-deepening alpha-beta under ``limits``, guided at the ``modelled`` player's nodes.
 
-    One search of a fresh :func:`guided_searcher`; every option but the predictor
+    One search of a fresh :func:`guided_searcher`; every option but the modelled player
     means what it means in :class:`~search.searcher.Searcher`.
     """
     searcher = guided_searcher(
-        game, predictor=predictor, modelled_player=modelled_player, evaluator=evaluator,
-        guidance=guidance, ordering=ordering, table=table, quiescence=quiescence, probe=probe,
+        game, modelled=modelled, evaluator=evaluator, ordering=ordering, table=table, quiescence=quiescence,
+        probe=probe,
     )
     result = searcher.search(state, limits)
     policy = searcher.policy

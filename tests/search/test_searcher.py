@@ -5,6 +5,7 @@ import pytest
 from search import (
     HeuristicOrderer,
     Limits,
+    ModelledPlayer,
     NullPredictor,
     Searcher,
     TranspositionTable,
@@ -64,10 +65,10 @@ def test_refuses_what_it_cannot_search():
 def test_the_guided_search_is_a_searcher_with_a_model_policy():
     game = ChessGame(TACTICAL)
     board = game.initial_state()
-    searcher = guided_searcher(game, predictor=NullPredictor(), modelled_player=1, evaluator=EVAL,
+    searcher = guided_searcher(game, modelled=ModelledPlayer(NullPredictor(), 1), evaluator=EVAL,
                                ordering=HeuristicOrderer(), table=TranspositionTable(), quiescence=True)
     assert isinstance(searcher, Searcher) and searcher.policy is not None
-    guided = guided_search(game, board, predictor=NullPredictor(), modelled_player=1, evaluator=EVAL,
+    guided = guided_search(game, board, modelled=ModelledPlayer(NullPredictor(), 1), evaluator=EVAL,
                            limits=Limits(depth=3), ordering=HeuristicOrderer(), table=TranspositionTable(),
                            quiescence=True)
     assert _fields(searcher.search(board, Limits(depth=3))) == _fields(guided.result)

@@ -57,22 +57,25 @@ from search.chess.uci.engine import (
     END_OF_INPUT_WAIT,
     ENGINE_NAME,
     SEARCH_HISTORY,
+    EngineModel,
     ModelLoader,
     UciEngine,
     main,
     settle_memory,
 )
-from search.chess.uci.protocol import MAX_GO_NUMBER, MAX_MULTIPV, GoCommand, parse_go
+from search.chess.uci.protocol import MAX_GO_NUMBER, MAX_MULTIPV, GoClock, GoCommand, parse_go
 
 __all__ = [
     "UciEngine",
     "GoCommand",
+    "GoClock",
     "parse_go",
     "allotted_time",
     "time_budget",
     "settle_memory",
     "MAX_MULTIPV",
     "ModelLoader",
+    "EngineModel",
     "clock_problem",
     "ENGINE_NAME",
     "FALLBACK_SECONDS",

@@ -25,7 +25,7 @@ def clock_problem(go: GoCommand, turn: chess.Color) -> str | None:
     """Why ``go`` cannot be timed for the side ``turn`` to move, or ``None``."""
     if go.infinite or go.movetime is not None or not go.has_clock:
         return None
-    if (go.wtime if turn == chess.WHITE else go.btime) is None:
+    if (go.clock.wtime if turn == chess.WHITE else go.clock.btime) is None:
         missing = "wtime" if turn == chess.WHITE else "btime"
         return f"go without {missing} for the side to move; searching {FALLBACK_SECONDS:g} s"
     return None
@@ -45,14 +45,14 @@ def allotted_time(go: GoCommand, turn: chess.Color) -> float | None:
         return None
     if go.movetime is not None:
         return go.movetime / 1000
-    remaining = go.wtime if turn == chess.WHITE else go.btime
+    remaining = go.clock.wtime if turn == chess.WHITE else go.clock.btime
     if remaining is None:
         if go.has_clock:
             return FALLBACK_SECONDS
         return UNTIMED_SECONDS if go.depth is None and go.nodes is None else None
-    increment = (go.winc if turn == chess.WHITE else go.binc) / 1000
+    increment = (go.clock.winc if turn == chess.WHITE else go.clock.binc) / 1000
     clock = remaining / 1000
-    share = clock / (go.movestogo or 40) + 0.8 * increment
+    share = clock / (go.clock.movestogo or 40) + 0.8 * increment
     return max(0.0, min(share, clock - _SAFETY))
 
 

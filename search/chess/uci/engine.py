@@ -17,6 +17,7 @@ import importlib.metadata
 import sys
 import threading
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from typing import TextIO
 
 import chess
@@ -24,7 +25,7 @@ import chess
 from search.chess.deadline import PredictionClock
 from search.chess.engine import ChessSearch
 from search.chess.evaluation import material_pst_evaluator
-from search.chess.exploit import ExploitingSearch
+from search.chess.exploit import ExploitingSearch, ExploitingSettings
 from search.chess.game import ChessGame
 from search.chess.guided import ModelGuide
 from search.chess.imitation import Imitation
@@ -73,6 +74,22 @@ ModelLoader = Callable[[str], "tuple[MovePredictor, str]"]
 (``a model of X``); a ValueError's message is reported to the GUI."""
 
 
+@dataclass(frozen=True)
+class EngineModel:
+    """The model of the player the engine starts with, and how its ``ModelFile`` option reads another."""
+
+    predictor: MovePredictor | None = None
+    """The modelled player's move predictor (None: no model, the plain search)."""
+    name: str = "opponent model"
+    """What the model goes by in the engine's name and notes (``a model of X``)."""
+    modelled_color: chess.Color | None = None
+    """The colour whose nodes the model guides (None: the engine's opponent at each move)."""
+    loader: ModelLoader | None = None
+    """Reads a model file for the ``ModelFile`` option (``None``: the option is not offered)."""
+    file: str = ""
+    """The ``ModelFile`` option's value: the file ``predictor`` was read from."""
+
+
 def _check_modes(
     predictor: MovePredictor | None, exploitation: Exploitation | None, imitation: Imitation | None
 ) -> None:
@@ -90,36 +107,26 @@ class UciEngine(PlayModes):
         self,
         *,
         output: TextIO = sys.stdout,
-        predictor: MovePredictor | None = None,
-        predictor_name: str = "opponent model",
-        modelled_color: chess.Color | None = None,
+        model: EngineModel = EngineModel(),
         guidance: Guidance = Guidance(),
         exploitation: Exploitation | None = None,
-        exploit_share: float = 0.35,
-        exploit_contempt: float = 0.0,
-        exploit_reduce: float = 0.0,
+        exploit_settings: ExploitingSettings = ExploitingSettings(),
         imitation: Imitation | None = None,
         end_of_input_wait: float = END_OF_INPUT_WAIT,
-        model_loader: ModelLoader | None = None,
-        model_file: str = "",
         book: str | None = None,
     ) -> None:
-        _check_modes(predictor, exploitation, imitation)
+        _check_modes(model.predictor, exploitation, imitation)
         self.exploitation = exploitation
-        self.exploit_share = exploit_share
-        """The most of each move's budget the exploiting search's probes may use."""
-        self.exploit_contempt = exploit_contempt
-        """How many of the modelled player's expected errors a draw costs the exploiting search."""
-        self.exploit_reduce = exploit_reduce
-        """His quiet moves his reply policy believes less than this are searched a ply shallower (0: none)."""
+        self.exploit_settings = exploit_settings
+        """The exploiting search's budget share, contempt and selectivity."""
         self.imitation = imitation
         self.choices = {"model": 0, "search": 0}
         """How often the imitation played the model's move and how often the search's."""
         self.output = output
         self.end_of_input_wait = end_of_input_wait
-        self.predictor = predictor
-        self.predictor_name = predictor_name
-        self.modelled_color = modelled_color
+        self.predictor = model.predictor
+        self.predictor_name = model.name
+        self.modelled_color = model.modelled_color
         self.guidance = guidance
         self.game = ChessGame()
         self.board = chess.Board()
@@ -130,9 +137,9 @@ class UciEngine(PlayModes):
         self._init_search_control()
         self.multipv = 1
         """Lines the plain search reports (UCI MultiPV); the other modes report one."""
-        self.model_loader = model_loader
+        self.model_loader = model.loader
         """Reads a model file for the ``ModelFile`` option (``None``: the option is not offered)."""
-        self.model_file = model_file
+        self.model_file = model.file
         self.book = book
         """A polyglot opening book: where it has the position, its most weighted move is played at once."""
         self.own_book = book is not None
@@ -161,8 +168,7 @@ class UciEngine(PlayModes):
         if self.exploitation is not None:
             assert self.predictor is not None  # _check_modes: exploiting needs a predictor
             self.exploiting = ExploitingSearch(
-                self.predictor, exploitation=self.exploitation, fast=self.fast,
-                appraisal_share=self.exploit_share, contempt=self.exploit_contempt, reduce_below=self.exploit_reduce,
+                self.predictor, exploitation=self.exploitation, settings=self.exploit_settings, fast=self.fast,
             )
 
     def send(self, line: str) -> None:
@@ -361,27 +367,18 @@ def settle_memory() -> None:
 
 
 def main(
-    predictor: MovePredictor | None = None,
+    model: EngineModel = EngineModel(),
     *,
-    predictor_name: str = "opponent model",
-    modelled_color: chess.Color | None = None,
     exploitation: Exploitation | None = None,
-    exploit_share: float = 0.35,
-    exploit_contempt: float = 0.0,
-    exploit_reduce: float = 0.0,
+    exploit_settings: ExploitingSettings = ExploitingSettings(),
     imitation: Imitation | None = None,
-    model_loader: ModelLoader | None = None,
-    model_file: str = "",
     book: str | None = None,
 ) -> int:
     """Run the engine on standard input and output (bytes that are not UTF-8 read as U+FFFD)."""
     if hasattr(sys.stdin, "reconfigure"):
         sys.stdin.reconfigure(errors="replace")
     engine = UciEngine(
-        predictor=predictor, predictor_name=predictor_name, modelled_color=modelled_color,
-        exploitation=exploitation, exploit_share=exploit_share, exploit_contempt=exploit_contempt,
-        exploit_reduce=exploit_reduce, imitation=imitation, model_loader=model_loader, model_file=model_file,
-        book=book,
+        model=model, exploitation=exploitation, exploit_settings=exploit_settings, imitation=imitation, book=book,
     )
     settle_memory()
     engine.run(sys.stdin)

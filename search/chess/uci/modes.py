@@ -53,7 +53,6 @@ class PlayModes:
     modelled_color: chess.Color | None
     guidance: Guidance
     exploitation: Exploitation | None
-    exploit_contempt: float
     exploiting: ExploitingSearch | None
     choices: dict[str, int]
     game: ChessGame
@@ -215,7 +214,7 @@ class PlayModes:
                 f"info string exploit probed {probed} replies of {len(found.probes)} moves; "
                 f"{_exploit_verdict(found, exploiting.exploitation.threshold)}; "
                 f"playing {played}; predictor {round(found.predictor_seconds * 1000)} ms"
-                + (f"; contempt {found.contempt} cp" if self.exploit_contempt else "")
+                + (f"; contempt {found.contempt} cp" if exploiting.settings.contempt else "")
                 + (f"; reduced {self.fast.reduced} of his moves" if self.fast.replies is not None else "")
             )
         except Exception as exc:  # the protocol needs a bestmove whatever broke

@@ -27,17 +27,25 @@ MAX_MULTIPV = 256
 
 
 @dataclass(frozen=True)
+class GoClock:
+    """The clock words of one ``go`` command (times in milliseconds, as sent): what time management reads."""
+
+    wtime: int | None = None
+    btime: int | None = None
+    winc: int = 0
+    binc: int = 0
+    movestogo: int | None = None
+
+
+@dataclass(frozen=True)
 class GoCommand:
     """The parameters of one ``go`` command (times in milliseconds, as sent)."""
 
     depth: int | None = None
     nodes: int | None = None
     movetime: int | None = None
-    wtime: int | None = None
-    btime: int | None = None
-    winc: int = 0
-    binc: int = 0
-    movestogo: int | None = None
+    clock: GoClock = GoClock()
+    """The clock words (``wtime``, ``btime``, ``winc``, ``binc``, ``movestogo``)."""
     mate: int | None = None
     """Search for a mate in this many moves (``go mate``): at most ``2 * mate - 1`` plies."""
     infinite: bool = False
@@ -50,16 +58,18 @@ class GoCommand:
     @property
     def has_clock(self) -> bool:
         """Whether any clock word (wtime, btime, winc, binc, movestogo) was sent."""
+        clock = self.clock
         return (
-            self.wtime is not None
-            or self.btime is not None
-            or self.movestogo is not None
-            or self.winc > 0
-            or self.binc > 0
+            clock.wtime is not None
+            or clock.btime is not None
+            or clock.movestogo is not None
+            or clock.winc > 0
+            or clock.binc > 0
         )
 
 
-_GO_INTS = {"depth", "nodes", "movetime", "wtime", "btime", "winc", "binc", "movestogo", "mate"}
+_CLOCK_WORDS = {"wtime", "btime", "winc", "binc", "movestogo"}
+_GO_INTS = {"depth", "nodes", "movetime", "mate"} | _CLOCK_WORDS
 _DEEPEST = {"depth": MAX_PLY, "mate": MAX_PLY // 2}  # a deeper limit could not be reached: read as the deepest
 _AT_LEAST_ONE = ("depth", "nodes", "mate")
 _GO_WORDS = _GO_INTS | {"infinite", "ponder", "searchmoves"}
@@ -74,6 +84,7 @@ def parse_go(tokens: list[str]) -> GoCommand:
     ``movestogo`` below 1 left out) and listed in ``problems`` too.
     """
     fields: dict[str, Any] = {}
+    clock: dict[str, int] = {}
     problems: list[str] = []
     moves: list[chess.Move] = []
     i = 0
@@ -89,10 +100,10 @@ def parse_go(tokens: list[str]) -> GoCommand:
             i += text is not None
             value = _go_number(word, text, problems)
             if value is not None:
-                fields[word] = value
+                (clock if word in _CLOCK_WORDS else fields)[word] = value
         else:
             problems.append(f"unknown go parameter {word[:20]!r}")
-    return GoCommand(**fields, searchmoves=tuple(moves), problems=tuple(problems))
+    return GoCommand(**fields, clock=GoClock(**clock), searchmoves=tuple(moves), problems=tuple(problems))
 
 
 def _read_searchmoves(tokens: list[str], i: int, moves: list[chess.Move], problems: list[str]) -> int:

@@ -15,7 +15,7 @@ from search.chess.evaluation import tapered_evaluator
 from search.chess.game import ChessGame
 from search.chess.guided import GuideSettings, ModelGuide, line_keys
 from search.chess.oracle import LineOracle
-from search.opponent.omsearch import Guidance, guided_search
+from search.opponent.omsearch import Guidance, ModelledPlayer, guided_search
 from search.opponent.predictor import NullPredictor
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -168,8 +168,8 @@ def test_the_fast_guided_search_has_the_generic_guided_search_value(index):
     oracle = LineOracle(board, line)
     modelled = 1 if board.turn == chess.WHITE else 0
     generic = guided_search(
-        ChessGame(), board, predictor=oracle, modelled_player=modelled, evaluator=tapered_evaluator(),
-        limits=Limits(depth=3), guidance=guidance, ordering=HeuristicOrderer(), quiescence=True,
+        ChessGame(), board, modelled=ModelledPlayer(oracle, modelled, guidance), evaluator=tapered_evaluator(),
+        limits=Limits(depth=3), ordering=HeuristicOrderer(), quiescence=True,
     )
     guide = ModelGuide(cheap=oracle, settings=GuideSettings(guidance=guidance, near=0))
     search = ChessSearch(use_table=False, guide=guide)

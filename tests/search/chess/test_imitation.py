@@ -11,10 +11,10 @@ import pytest
 from iam.cli import main as iam_main
 from search.chess.board import Position
 from search.chess.engine import ChessSearch
-from search.chess.exploit import ERROR_CAP, ExploitingSearch, expected_error
+from search.chess.exploit import ERROR_CAP, ExploitingSearch, ExploitingSettings, expected_error
 from search.chess.imitation import Imitation, choose_imitation_move, is_tactical
 from search.chess.scoring import RootScoreCache, score_root_moves
-from search.chess.uci import UciEngine
+from search.chess.uci import EngineModel, UciEngine
 from search.opponent.exploitation import Exploitation
 from search.result import Limits
 
@@ -78,7 +78,7 @@ def test_draws_follow_the_beliefs_and_repeat_with_the_seed_and_the_game():
 
 def test_the_imitation_engine_plays_the_model_move_and_takes_its_options():
     out = io.StringIO()
-    engine = UciEngine(output=out, predictor=Fixed({"e7e5": 0.6, "c7c5": 0.4}), imitation=Imitation())
+    engine = UciEngine(output=out, model=EngineModel(Fixed({"e7e5": 0.6, "c7c5": 0.4})), imitation=Imitation())
     engine.run([
         "uci", "position startpos moves e2e4", "go movetime 200",
         "setoption name Temperature value 1", "setoption name Seed value 7", "setoption name Temperature value x",
@@ -95,7 +95,7 @@ def test_the_imitation_engine_plays_the_model_move_and_takes_its_options():
 
 def test_the_imitation_engine_searches_where_the_model_is_unsure_in_a_tactical_position():
     out = io.StringIO()
-    engine = UciEngine(output=out, predictor=Fixed({"d1d2": 0.1}), imitation=Imitation())
+    engine = UciEngine(output=out, model=EngineModel(Fixed({"d1d2": 0.1})), imitation=Imitation())
     engine.run(["uci", f"position fen {HANGING_KNIGHT}", "go depth 3"])
     assert out.getvalue().splitlines()[-1].split()[:2] == ["bestmove", "d1d5"]
     assert engine.choices == {"model": 0, "search": 1}
@@ -176,14 +176,16 @@ def test_a_trap_the_model_foresees_only_deep_is_set_when_the_weight_and_the_beli
 
 def test_the_exploiting_engine_answers_with_a_legal_move_and_says_why():
     out = io.StringIO()
-    engine = UciEngine(output=out, predictor=Fixed({}), exploitation=Exploitation(weight=0.5))
+    engine = UciEngine(output=out, model=EngineModel(Fixed({})), exploitation=Exploitation(weight=0.5))
     engine.run(["uci", f"position fen {HANGING_KNIGHT}", "go movetime 300"])
     lines = out.getvalue().splitlines()
     assert "info string exploiting opponent model (weight 0.5)" in lines
     assert any(line.startswith("info string exploit probed") and "playing d1d5" in line for line in lines)
     assert lines[-1].split()[:2] == ["bestmove", "d1d5"]
     out = io.StringIO()
-    engine = UciEngine(output=out, predictor=Expects("a5a3", "e1d2", 0.9), exploitation=Exploitation(weight=0.5))
+    engine = UciEngine(
+        output=out, model=EngineModel(Expects("a5a3", "e1d2", 0.9)), exploitation=Exploitation(weight=0.5)
+    )
     engine.run(["uci", f"position fen {TRAP}", "go depth 4"])
     lines = out.getvalue().splitlines()
     assert any(
@@ -247,7 +249,9 @@ def test_with_weight_zero_the_exploiting_search_plays_as_deep_as_the_plain_engin
         board = chess.Board(fen)
         for nodes in (5_000, 10_000, 30_000):
             # Stops early often.
-            search = ExploitingSearch(Fixed({}), exploitation=Exploitation(weight=0.0), overrun=1.0)
+            search = ExploitingSearch(
+                Fixed({}), exploitation=Exploitation(weight=0.0), settings=ExploitingSettings(overrun=1.0)
+            )
             found = search.search(board, Limits(nodes=nodes))
             plain = ChessSearch().search(board, Limits(nodes=nodes))
             final = found.deepened or found.plain
@@ -287,7 +291,10 @@ def test_contempt_is_the_mean_expected_error_of_his_positions_so_far_times_the_s
     plain = ExploitingSearch(Uniform(), exploitation=Exploitation(weight=0.5))
     found = plain.search(board, Limits(depth=3))
     assert found.contempt == 0 and plain.errors == [] and plain.fast.contempt == 0
-    search = ExploitingSearch(Uniform(), exploitation=Exploitation(weight=0.5), contempt=0.5, max_contempt=1000)
+    search = ExploitingSearch(
+        Uniform(), exploitation=Exploitation(weight=0.5),
+        settings=ExploitingSettings(contempt=0.5, max_contempt=1000),
+    )
     first = search.search(board, Limits(depth=3))
     assert first.contempt == 0  # no position of his seen before the first move
     expected = []
@@ -299,11 +306,13 @@ def test_contempt_is_the_mean_expected_error_of_his_positions_so_far_times_the_s
     assert search.draw_cost() == round(0.5 * sum(expected) / len(expected)) > 0
     second = search.search(board, Limits(depth=3))
     assert second.contempt == search.fast.contempt == round(0.5 * sum(expected) / len(expected))
-    capped = ExploitingSearch(Uniform(), exploitation=Exploitation(weight=0.5), contempt=0.5, max_contempt=3)
+    capped = ExploitingSearch(
+        Uniform(), exploitation=Exploitation(weight=0.5), settings=ExploitingSettings(contempt=0.5, max_contempt=3)
+    )
     capped.search(board, Limits(depth=3))
     assert capped.draw_cost() == 3
     with pytest.raises(ValueError, match="contempt"):
-        ExploitingSearch(Uniform(), contempt=-1.0)
+        ExploitingSettings(contempt=-1.0)
 
 
 def test_selectivity_needs_a_model_with_a_reply_policy(small_model, tmp_path, capsys):

@@ -8,7 +8,7 @@ import pytest
 
 from search.chess.board import Position, from_move
 from search.chess.engine import ChessSearch
-from search.chess.exploit import ExploitingSearch
+from search.chess.exploit import ExploitingSearch, ExploitingSettings
 from search.chess.pst import MG_TABLE
 from search.chess.replies import REPLY_INPUTS, ReplyPolicy, reply_inputs
 from search.opponent.exploitation import Exploitation
@@ -114,11 +114,12 @@ def test_the_exploiting_search_reduces_only_with_a_weight_a_threshold_and_a_repl
         def predict_proba(self, board):
             return {}
 
-    search = ExploitingSearch(Modelled(), exploitation=Exploitation(weight=0.5), reduce_below=0.05)
+    reducing = ExploitingSettings(reduce_below=0.05)
+    search = ExploitingSearch(Modelled(), exploitation=Exploitation(weight=0.5), settings=reducing)
     assert search.fast.replies is UNIFORM
-    assert ExploitingSearch(Modelled(), exploitation=Exploitation(weight=0.0), reduce_below=0.05).fast.replies is None
+    assert ExploitingSearch(Modelled(), exploitation=Exploitation(weight=0.0), settings=reducing).fast.replies is None
     assert ExploitingSearch(Modelled(), exploitation=Exploitation(weight=0.5)).fast.replies is None
     with pytest.raises(ValueError):
-        ExploitingSearch(Modelled(), exploitation=Exploitation(weight=0.5), reduce_below=1.0)
+        ExploitingSettings(reduce_below=1.0)
     with pytest.raises(ValueError):
         ChessSearch(reduce_below=-0.1)

@@ -18,6 +18,8 @@ from search.chess.uci import (
     FALLBACK_SECONDS,
     MAX_GO_NUMBER,
     UNTIMED_SECONDS,
+    EngineModel,
+    GoClock,
     GoCommand,
     UciEngine,
     allotted_time,
@@ -239,11 +241,11 @@ def test_session_ends_each_go_with_bestmove():
 
 def test_go_parsing_and_time_budget():
     go = parse_go("wtime 60000 btime 1000 winc 500 binc 0 movestogo 20".split())
-    assert go == GoCommand(wtime=60000, btime=1000, winc=500, movestogo=20)
+    assert go == GoCommand(clock=GoClock(wtime=60000, btime=1000, winc=500, movestogo=20))
     assert allotted_time(go, chess.WHITE) == pytest.approx(60 / 20 + 0.4)
     assert allotted_time(go, chess.BLACK) == pytest.approx(1 / 20)
     assert time_budget(go, chess.WHITE) == pytest.approx(60 / 20 + 0.4 - 0.030)  # safety margin
-    assert time_budget(GoCommand(btime=10), chess.BLACK) == 0.0  # never more than the clock
+    assert time_budget(GoCommand(clock=GoClock(btime=10)), chess.BLACK) == 0.0  # never more than the clock
     assert allotted_time(parse_go(["movetime", "1000"]), chess.WHITE) == 1.0
     assert time_budget(parse_go(["movetime", "1000"]), chess.WHITE) < 1.0
     assert time_budget(parse_go(["infinite"]), chess.WHITE) is None
@@ -252,7 +254,7 @@ def test_go_parsing_and_time_budget():
     assert allotted_time(parse_go(["depth", "3"]), chess.WHITE) is None
     # Pondering has no limit until ponderhit; its clocks are kept for then.
     ponder = parse_go("ponder wtime 8000 btime 8000".split())
-    assert ponder == GoCommand(wtime=8000, btime=8000, ponder=True)
+    assert ponder == GoCommand(clock=GoClock(wtime=8000, btime=8000), ponder=True)
     assert time_budget(ponder, chess.WHITE) is None
     # Clock words without the mover's clock: malformed, noted, a fallback that ends.
     for words, turn in ((["wtime", "1000"], chess.BLACK), (["movestogo", "10"], chess.WHITE),
@@ -265,7 +267,7 @@ def test_go_parsing_and_time_budget():
     # Malformed words are left out and noted, never the whole go (a GUI waits for bestmove).
     for bad, kept in ((["depth"], GoCommand()), (["depth", "0"], GoCommand(depth=1)),
                       (["nodes", "-5"], GoCommand(nodes=1)), (["movetime", "-1"], GoCommand(movetime=0)),
-                      (["wtime", "-5"], GoCommand(wtime=0)), (["movestogo", "0"], GoCommand()),
+                      (["wtime", "-5"], GoCommand(clock=GoClock(wtime=0))), (["movestogo", "0"], GoCommand()),
                       (["mate", "0"], GoCommand(mate=1)), (["wibble", "movetime", "100"], GoCommand(movetime=100))):
         go = parse_go(bad)
         assert len(go.problems) == 1 and dataclasses.replace(go, problems=()) == kept
@@ -287,7 +289,7 @@ def test_model_option_errors_are_one_line(tmp_path, capsys):
 
 def test_guided_engine_announces_itself_and_reports_the_predictor(small_model):
     out = io.StringIO()
-    engine = UciEngine(output=out, predictor=small_model, predictor_name="a model of Botvinnik")
+    engine = UciEngine(output=out, model=EngineModel(small_model, name="a model of Botvinnik"))
     engine.run(["uci", "position startpos moves e2e4", "go depth 4"])
     lines = out.getvalue().splitlines()
     assert "info string guided search with a model of Botvinnik at the opponent's nodes" in lines
@@ -301,7 +303,7 @@ def test_guided_engine_announces_itself_and_reports_the_predictor(small_model):
 
 def test_the_engine_searches_its_own_moves_plainly_even_for_the_modelled_colour(small_model):
     out = io.StringIO()
-    engine = UciEngine(output=out, predictor=small_model, modelled_color=chess.WHITE)
+    engine = UciEngine(output=out, model=EngineModel(small_model, modelled_color=chess.WHITE))
     engine.run(["uci", "position startpos moves e2e4 e7e5", "go depth 4"])
     lines = out.getvalue().splitlines()
     assert "info string the engine moves for the modelled player here: plain search" in lines
@@ -330,11 +332,11 @@ FAULTY_ENGINE = [
     sys.executable,
     "-c",
     "import sys, chess\n"
-    "from search.chess.uci import UciEngine\n"
+    "from search.chess.uci import EngineModel, UciEngine\n"
     "class Illegal:\n"
     "    def predict_proba(self, board):\n"
     "        return {chess.Move.from_uci('a1a8'): 0.5}\n"
-    "UciEngine(predictor=Illegal()).run(sys.stdin)\n",
+    "UciEngine(model=EngineModel(Illegal())).run(sys.stdin)\n",
 ]
 
 
@@ -398,9 +400,9 @@ def _mode(name):
 
     return {
         "plain": {},
-        "guided": {"predictor": _Uniform()},
-        "exploit": {"predictor": _Uniform(), "exploitation": Exploitation(weight=0.5)},
-        "imitate": {"predictor": _Uniform(), "imitation": Imitation()},
+        "guided": {"model": EngineModel(_Uniform())},
+        "exploit": {"model": EngineModel(_Uniform()), "exploitation": Exploitation(weight=0.5)},
+        "imitate": {"model": EngineModel(_Uniform()), "imitation": Imitation()},
     }[name]
 
 
@@ -459,7 +461,7 @@ class _Slow(_Uniform):
 @pytest.mark.parametrize("mode", ["guided", "imitate"])
 def test_a_prediction_that_cannot_fit_the_clock_is_left_out(mode):
     kwargs = _mode(mode)
-    kwargs["predictor"] = _Slow(5.0)
+    kwargs["model"] = EngineModel(_Slow(5.0))
     out = io.StringIO()
     engine = UciEngine(output=out, **kwargs)
     engine.handle("position startpos moves e2e4")
@@ -503,7 +505,8 @@ def test_each_mode_has_its_name_and_threads_other_than_one_are_refused(mode, suf
 
 def _session_with(kwargs, *commands):
     out = io.StringIO()
-    engine = UciEngine(output=out, predictor_name="a model of X", **kwargs)
+    kwargs = {**kwargs, "model": dataclasses.replace(kwargs.get("model", EngineModel()), name="a model of X")}
+    engine = UciEngine(output=out, **kwargs)
     engine.run(commands)
     return out.getvalue().splitlines(), engine
 
@@ -559,7 +562,7 @@ def test_the_model_file_option_loads_a_model_and_a_bad_file_is_one_line(small_mo
     path = tmp_path / "botvinnik.json"
     small_model.save(path)
     out = io.StringIO()
-    engine = UciEngine(output=out, model_loader=model_loader(None))
+    engine = UciEngine(output=out, model=EngineModel(loader=model_loader(None)))
     engine.run(["uci", f"setoption name ModelFile value {path}"])
     assert "option name ModelFile type string default <empty>" in out.getvalue()
     assert engine.predictor is not None and engine.name.endswith("(guided by a model of Botvinnik, Mikhail)")
@@ -581,7 +584,7 @@ def test_the_guided_engine_runs_the_fast_core_and_a_silent_model_changes_nothing
 
     commands = ("uci", "position startpos moves e2e4 c7c5 g1f3", "go depth 4")
     plain, _ = _session(*commands)
-    guided, _ = _session_with({"predictor": NullPredictor()}, *commands)
+    guided, _ = _session_with({"model": EngineModel(NullPredictor())}, *commands)
     depths = [[line for line in lines if line.startswith("info depth")] for lines in (plain, guided)]
     strip = [[re.sub(r" (nps|time) \d+", "", line) for line in lines] for lines in depths]
     assert strip[0] == strip[1] and len(strip[0]) == 4  # the same values, lines and node counts
@@ -630,7 +633,7 @@ def _bestmove_and_ponder(lines: list[str]) -> tuple[str, str | None]:
 
 def test_the_ponder_move_is_the_models_most_believed_reply_not_the_principal_variations():
     position = "position startpos moves e2e4 e7e5 g1f3"
-    lines, _ = _session_with({"predictor": _Stubborn()}, position, "go depth 4")
+    lines, _ = _session_with({"model": EngineModel(_Stubborn())}, position, "go depth 4")
     best, ponder = _bestmove_and_ponder(lines)
     board = chess.Board()
     for move in ("e2e4", "e7e5", "g1f3", best):
@@ -644,7 +647,7 @@ def test_the_ponder_move_is_the_models_most_believed_reply_not_the_principal_var
 def test_without_a_belief_for_the_reply_the_ponder_move_is_the_principal_variations():
     # The engine moves for the modelled colour: a plain search, so no belief exists and the line's reply is named.
     position = "position startpos moves e2e4 e7e5"
-    lines, _ = _session_with({"predictor": _Stubborn(), "modelled_color": chess.WHITE}, position, "go depth 4")
+    lines, _ = _session_with({"model": EngineModel(_Stubborn(), modelled_color=chess.WHITE)}, position, "go depth 4")
     plain, _ = _session(position, "go depth 4")
     assert _bestmove_and_ponder(lines) == _bestmove_and_ponder(plain)
     assert _bestmove_and_ponder(plain)[1] is not None

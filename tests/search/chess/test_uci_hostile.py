@@ -11,7 +11,7 @@ import time
 
 import chess
 
-from search.chess.uci import UciEngine
+from search.chess.uci import EngineModel, UciEngine
 
 MATE_IN_ONE = "6k1/5ppp/8/8/8/8/5PPP/4R1K1 w - - 0 1"
 
@@ -105,7 +105,7 @@ class _Uniform:
 
 def test_searchmoves_restricts_the_root_of_the_guided_search_too():
     out = io.StringIO()
-    engine = UciEngine(output=out, predictor=_Uniform(), modelled_color=chess.BLACK)
+    engine = UciEngine(output=out, model=EngineModel(_Uniform(), modelled_color=chess.BLACK))
     engine.run([f"position fen {MATE_IN_ONE}", "go depth 3 searchmoves h2h4"])
     assert _bestmoves(out.getvalue().splitlines()) == ["h2h4"]
     assert "search error" not in out.getvalue()

@@ -12,7 +12,7 @@ from search import HeuristicOrderer, Limits, NullPredictor, TranspositionTable, 
 from search.chess.evaluation import material_pst_evaluator
 from search.chess.game import ChessGame
 from search.game import Capabilities, Game
-from search.opponent.omsearch import Guidance, ModelPolicy, guided_search
+from search.opponent.omsearch import Guidance, ModelledPlayer, ModelPolicy, guided_search
 from search.probe import DepthProbe
 
 
@@ -92,7 +92,7 @@ def test_an_exact_model_sees_deeper_and_chooses_no_worse():
         best = max(value_against(game, opponent, (a,)) for a in game.actions(()))
         plain = search(game, (), evaluator=game.score, limits=limits)
         guided = guided_search(
-            game, (), predictor=opponent, modelled_player=1, evaluator=game.score, limits=limits, guidance=exploit
+            game, (), modelled=ModelledPlayer(opponent, 1, exploit), evaluator=game.score, limits=limits
         )
         assert guided.result.depth > plain.depth
         assert guided.result.nodes <= limits.nodes + 1 and plain.nodes <= limits.nodes + 1
@@ -130,7 +130,7 @@ def test_a_model_that_predicts_nothing_changes_nothing():
         common = dict(evaluator=material_pst_evaluator(), limits=limits, quiescence=True)
         plain = search(ChessGame(), board, ordering=HeuristicOrderer(), table=TranspositionTable(), **common)
         guided = guided_search(
-            ChessGame(), board, predictor=NullPredictor(), modelled_player=1, guidance=Guidance(min_depth=1),
+            ChessGame(), board, modelled=ModelledPlayer(NullPredictor(), 1, Guidance(min_depth=1)),
             ordering=HeuristicOrderer(), table=TranspositionTable(), **common,
         )
         same = ("nodes", "qnodes", "cutoffs", "tt_hits", "depth", "value", "move", "pv")
@@ -267,7 +267,7 @@ def test_guidance_refuses_nonsense(options):
 def test_guided_chess_search_with_an_opponent_model(small_model):
     board = chess.Board("r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP3PPP/R2QK2R w KQ - 0 9")
     guided = guided_search(
-        ChessGame(), board, predictor=small_model, modelled_player=1, guidance=Guidance(min_depth=2),
+        ChessGame(), board, modelled=ModelledPlayer(small_model, 1, Guidance(min_depth=2)),
         evaluator=material_pst_evaluator(), limits=Limits(nodes=3000),
         ordering=HeuristicOrderer(), table=TranspositionTable(), quiescence=True,
     )
@@ -275,7 +275,7 @@ def test_guided_chess_search_with_an_opponent_model(small_model):
     assert guided.predictions.calls > 0 and guided.predictions.seconds > 0
     with pytest.raises(ValueError, match="modelled_player"):
         guided_search(
-            ChessGame(), board, predictor=small_model, modelled_player=2, evaluator=material_pst_evaluator(),
+            ChessGame(), board, modelled=ModelledPlayer(small_model, 2), evaluator=material_pst_evaluator(),
             limits=Limits(depth=1),
         )
 
