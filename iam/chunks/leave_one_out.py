@@ -64,7 +64,7 @@ class CompletionRecord:
     def own(self, chunk_rows: np.ndarray, game: int) -> tuple[np.ndarray, np.ndarray]:
         """One game's own (completed, opportunities) for each proposal's chunk."""
         wanted = chunk_rows.astype(np.int64) * self._stride + game
-        if len(self._keys) == 0:
+        if len(self._keys) == 0 or not 0 <= game < self._stride:  # a game past the stride would alias another's
             return np.zeros(len(wanted)), np.zeros(len(wanted))
         spot = np.minimum(np.searchsorted(self._keys, wanted), len(self._keys) - 1)
         found = self._keys[spot] == wanted
@@ -111,7 +111,7 @@ class OwnCounts:
     def lookup(self, chunk_rows: np.ndarray, game: int) -> np.ndarray:
         """Count rows for proposals in ``game`` (zeros where the game does not hold the chunk)."""
         wanted = chunk_rows.astype(np.int64) * self._stride + game
-        if len(self._keys) == 0:
+        if len(self._keys) == 0 or not 0 <= game < self._stride:  # a game past the stride would alias another's
             return np.zeros((len(wanted), len(COUNT_COLUMNS)), dtype=np.int64)
         spot = np.minimum(np.searchsorted(self._keys, wanted), len(self._keys) - 1)
         return np.where((self._keys[spot] == wanted)[:, None], self._counts[spot], 0)

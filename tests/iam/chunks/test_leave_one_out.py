@@ -106,3 +106,16 @@ def test_only_the_games_asked_for_are_kept(library_parts):
     assert some.lookup(rows, 1).shape == (len(rows), len(COUNT_COLUMNS))
     nobody = OwnCounts(model.library_, occurrences, moves, games_in=np.array([], np.int64))
     assert nobody.lookup(rows[:5], 0).shape == (5, len(COUNT_COLUMNS)) and not nobody.lookup(rows, 0).any()
+
+
+def test_a_game_outside_the_data_has_no_own_counts(library_parts):
+    """A game number past the data's (or negative) gives zeros, not another game's counts under the same key."""
+    model, occurrences, moves = library_parts
+    own = OwnCounts(model.library_, occurrences, moves, games_in=np.unique(moves.game))
+    rows = np.arange(len(model.library_))
+    stride = int(moves.game.max()) + 1
+    assert own.lookup(rows, 0).any()
+    for game in (stride, stride + 3, 99, -1):
+        assert not own.lookup(rows, game).any()
+    record = CompletionRecord(_sample(), chunks=4)  # games 0 and 4: game 5 would read chunk 1 of game 0
+    assert record.own(np.array([0]), 5)[1].tolist() == [0.0] and record.own(np.array([1]), 0)[1].tolist() == [2.0]
