@@ -80,10 +80,12 @@ def _tag_name(column: str) -> str:
 
 
 def _tag_value(value: Any) -> str:
+    """The column's value as a tag's text, read back as written: one line, quotes and backslashes unescaped
+    (the tag reader, like python-chess, keeps a value's escapes and reads a lone tag to its last ``"]``)."""
     if isinstance(value, datetime.datetime):
         return value.strftime("%Y.%m.%d") if value.time() == datetime.time() else value.isoformat()
     if isinstance(value, datetime.date):
         return value.strftime("%Y.%m.%d")
     if isinstance(value, float) and value.is_integer():
         value = int(value)
-    return str(value).replace("\\", "\\\\").replace('"', '\\"').replace("\n", " ")
+    return str(value).replace("\r", " ").replace("\n", " ")

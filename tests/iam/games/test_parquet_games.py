@@ -69,6 +69,16 @@ def test_timestamps_with_a_time_keep_it(tmp_path):
     assert dates == ["2024.05.01", "2024-05-01T13:30:00"]
 
 
+def test_names_with_quotes_backslashes_and_newlines_are_read_as_written(tmp_path):
+    """A player's name keeps its quotes and backslashes (the name --player matches); a newline becomes a space."""
+    path = _write(
+        tmp_path / "q.parquet",
+        {"movetext": ["1. e4 e5 *"], "White": ['Bobby "the kid" F'], "Black": ["C\\D\nE"]},
+    )
+    (headers,) = [parse_game(t).headers for t in parquet_game_texts(path)]
+    assert headers["White"] == 'Bobby "the kid" F' and headers["Black"] == "C\\D E"
+
+
 def test_a_file_without_the_needed_columns_is_refused(tmp_path):
     path = _write(tmp_path / "bad.parquet", {"moves": ["1. e4 *"], "White": ["A"], "Black": ["B"]})
     with pytest.raises(DataError, match="no column movetext"):
