@@ -34,12 +34,12 @@ import psutil
 from iam.execution import Execution
 from iam.games.bundled import bundled_pgn, manifest
 from iam.games.collection import CollectionReport, map_chunks
-from iam.games.filters import GameFilter
+from iam.games.filters import GameConditions, GameFilter
 
 FIRST = ("Anna", "Boris", "Chen", "Dara", "Emil", "Fatima", "Goran", "Hana", "Ivan", "Jules", "Kofi", "Lena")
 LAST = ("Ruiz", "Novak", "Okafor", "Silva", "Tanaka", "Weber", "Kowalski", "Haddad", "Larsen", "Moreau")
 CONTROLS = ("60+0", "180+2", "300+3", "600+5", "900+10", "1800+0", "5400+30")
-FILTER = GameFilter(min_plies=20)
+FILTER = GameFilter(conditions=GameConditions(min_plies=20))
 """Every game is replayed to count its plies; the shorter ones are left out, and counted."""
 
 

@@ -36,6 +36,7 @@ __all__ = [
     "PARAMS",
     "BELIEFS",
     "FittedState",
+    "TrainingSummary",
     "check_params",
     "PARAM_CONSTRAINTS",
     "FORMAT",
@@ -80,29 +81,43 @@ def check_params(params: dict[str, Any]) -> None:
 
 
 @dataclass(frozen=True)
+class TrainingSummary:
+    """What a model learned from: its games and positions, the chunks each filter kept, and its belief.
+
+    The ``training`` part of the model file.
+    """
+
+    n_games: int
+    n_positions: int
+    colors: dict[str, int]
+    """Training games by the player's colour (``white``, ``black``)."""
+    chunk_counts: dict[str, int]
+    """Chunks found, distinct, kept by the noise filter and stored."""
+    belief_kind: str = "rules"
+    """The belief the model predicts with (one of :data:`BELIEFS`)."""
+    notes: list[str] = field(default_factory=list)
+    """What the fitting found that the user should know (no chunk stored, the learned belief unavailable)."""
+
+
+@dataclass(frozen=True)
 class FittedState:
     """Everything a fitted opponent model predicts from, and how it was trained."""
 
     params: dict[str, Any]
     """The estimator's parameters (:data:`PARAMS` and ``rule_weights``)."""
     player: str
-    n_games: int
-    n_positions: int
-    colors: dict[str, int]
-    chunk_counts: dict[str, int]
+    training: TrainingSummary
     rule_weights: RuleWeights
     library: ChunkLibrary
     rote: RoteMemory
     belief: LearnedBelief | None = None
-    belief_kind: str = "rules"
-    notes: list[str] = field(default_factory=list)
 
     @cached_property
     def facts(self) -> ChunkFacts:
         """Per-chunk constants and counts of the library, as the candidate rows use them."""
         return ChunkFacts.from_table(
             self.library.table,
-            training_games=self.n_games,
+            training_games=self.training.n_games,
             min_games=self.params["min_games"],
             min_formed_games=self.params["min_formed_games"],
         )
@@ -113,6 +128,7 @@ class FittedState:
         values = table.reindex(columns=list(CHUNK_COLUMNS[1:]), fill_value=0).to_numpy(dtype=np.int64)
         rows = [[to_pattern(int(code)), *map(int, row)] for code, row in zip(table.index.tolist(), values)]
         given = self.params.get("rule_weights")
+        training = self.training
         return {
             "player": self.player,
             "params": {
@@ -121,12 +137,12 @@ class FittedState:
             },
             "rule_weights": self.rule_weights.to_dict(),
             "training": {
-                "games": self.n_games,
-                "positions": self.n_positions,
-                "colors": self.colors,
-                "chunk_counts": self.chunk_counts,
-                "belief": self.belief_kind,
-                "notes": list(self.notes),
+                "games": training.n_games,
+                "positions": training.n_positions,
+                "colors": training.colors,
+                "chunk_counts": training.chunk_counts,
+                "belief": training.belief_kind,
+                "notes": list(training.notes),
             },
             "chunks": {"columns": list(CHUNK_COLUMNS), "rows": rows},
             "rote": {
@@ -153,19 +169,22 @@ class FittedState:
         state = cls(
             params=params,
             player=data["player"],
-            n_games=_count(training["games"], "training games"),
-            n_positions=_count(training["positions"], "training positions"),
-            colors={color: _count(training["colors"][color], color) for color in ("white", "black")},
-            chunk_counts={str(k): _count(v, k) for k, v in training["chunk_counts"].items()},
-            notes=[str(note) for note in training["notes"]],
+            training=TrainingSummary(
+                n_games=_count(training["games"], "training games"),
+                n_positions=_count(training["positions"], "training positions"),
+                colors={color: _count(training["colors"][color], color) for color in ("white", "black")},
+                chunk_counts={str(k): _count(v, k) for k, v in training["chunk_counts"].items()},
+                notes=[str(note) for note in training["notes"]],
+                belief_kind="rules" if belief is None else "learned",
+            ),
             rule_weights=RuleWeights.from_dict(data["rule_weights"]),
             library=ChunkLibrary.from_table(table),
             rote=_rote(data["rote"], max_rote_entries),
             belief=None if belief is None else LearnedBelief.from_dict(belief),
-            belief_kind="rules" if belief is None else "learned",
         )
-        if training["belief"] != state.belief_kind:
-            raise ValueError(f"training says belief {training['belief']!r} but the file holds {state.belief_kind!r}")
+        held = state.training.belief_kind
+        if training["belief"] != held:
+            raise ValueError(f"training says belief {training['belief']!r} but the file holds {held!r}")
         state.facts  # noqa: B018 - a table the candidate rows cannot use fails here, not at the first prediction
         return state
 

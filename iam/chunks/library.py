@@ -23,7 +23,7 @@ from iam.chunks.board import PAWN
 from iam.chunks.chunk import BOX, OPPONENT_PAWN, decode, mirror
 from iam.chunks.noise_filter import STAT_COLUMNS
 
-__all__ = ["ChunkLibrary", "KEYS"]
+__all__ = ["ChunkLibrary", "Variants", "Placements", "KeyIndex", "KEYS"]
 
 KEYS = 64 * 8
 """Number of (square, cell value) keys: ``square * 8 + value``."""
@@ -32,28 +32,57 @@ _CELL_ROW, _CELL_COL = np.divmod(np.arange(_CELLS), BOX)
 
 
 @dataclass(frozen=True)
-class ChunkLibrary:
-    """Stored chunks (a statistics table indexed by canonical code) and their placement index.
+class Variants:
+    """The stored chunks in each mirror orientation (a variant), as cells of the box."""
 
-    Per variant ``v`` (a chunk in one mirror orientation): ``variant_chunk[v]`` is
-    the chunk's row in ``table``; ``variant_values[v]`` its 16 cell values and
-    ``variant_offsets[v]`` each cell's square offset from the box corner (-1 for
-    wildcards). Per placement ``p``: ``variant[p]``, ``offset[p]`` (square of the
-    box corner), ``need[p]`` (pieces it has, minus one) and ``mask[p]`` (its
-    squares as a bitboard). ``key_start`` / ``key_rows`` are the inverted index.
-    """
+    chunk: np.ndarray
+    """Row in the library's table of each variant's chunk."""
+    values: np.ndarray
+    """The 16 cell values of each variant."""
+    offsets: np.ndarray
+    """Each cell's square offset from the box corner (-1 for wildcards)."""
 
-    table: pd.DataFrame
-    variant_chunk: np.ndarray
-    variant_values: np.ndarray
-    variant_offsets: np.ndarray
+
+@dataclass(frozen=True)
+class Placements:
+    """Every variant at every square where it fits: per placement ``p``, ``variant[p]``, ``offset[p]`` (square
+    of the box corner), ``squares[p]`` (each cell's square, -1 for wildcards), ``need[p]`` (pieces it has, minus
+    one) and ``mask[p]`` (its squares as a bitboard)."""
+
     variant: np.ndarray
     offset: np.ndarray
     squares: np.ndarray
     need: np.ndarray
     mask: np.ndarray
-    key_start: np.ndarray
-    key_rows: np.ndarray
+
+    def __len__(self) -> int:
+        return len(self.variant)
+
+
+@dataclass(frozen=True)
+class KeyIndex:
+    """The inverted index: the placements that hold each (square, cell value) key.
+
+    Key ``k``'s placements are ``rows[start[k] : start[k + 1]]``.
+    """
+
+    start: np.ndarray
+    rows: np.ndarray
+
+
+@dataclass(frozen=True)
+class ChunkLibrary:
+    """Stored chunks (a statistics table indexed by canonical code) and their placement index.
+
+    ``variants`` are the chunks in each mirror orientation, ``placements`` every variant
+    where it fits on the board, and ``by_key`` the inverted index from (square, cell value)
+    keys to the placements.
+    """
+
+    table: pd.DataFrame
+    variants: Variants
+    placements: Placements
+    by_key: KeyIndex
 
     @classmethod
     def from_table(cls, table: pd.DataFrame) -> ChunkLibrary:
@@ -102,29 +131,27 @@ class ChunkLibrary:
         order = np.argsort(keys.astype(np.int16), kind="stable")  # a radix sort for 16-bit keys
         return cls(
             table=table,
-            variant_chunk=variant_chunk,
-            variant_values=values.astype(np.int8),
-            variant_offsets=offsets,
-            variant=variant,
-            offset=offset,
-            squares=np.where(offsets[variant] >= 0, offsets[variant] + offset[:, None], -1).astype(np.int8),
-            need=specified.sum(axis=1)[variant].astype(np.int64) - 1,
-            mask=variant_mask[variant] << offset.astype(np.uint64),
-            key_start=np.searchsorted(keys[order], np.arange(KEYS + 1)).astype(np.int64),
-            key_rows=entry_placement[order].astype(np.intp),
+            variants=Variants(chunk=variant_chunk, values=values.astype(np.int8), offsets=offsets),
+            placements=Placements(
+                variant=variant,
+                offset=offset,
+                squares=np.where(offsets[variant] >= 0, offsets[variant] + offset[:, None], -1).astype(np.int8),
+                need=specified.sum(axis=1)[variant].astype(np.int64) - 1,
+                mask=variant_mask[variant] << offset.astype(np.uint64),
+            ),
+            by_key=KeyIndex(
+                start=np.searchsorted(keys[order], np.arange(KEYS + 1)).astype(np.int64),
+                rows=entry_placement[order].astype(np.intp),
+            ),
         )
 
     def __len__(self) -> int:
         """Number of stored chunks."""
         return len(self.table)
 
-    @property
-    def placements(self) -> int:
-        return len(self.variant)
-
     def cells(self, placement: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Squares (-1 for wildcards) and values ``(len, 16)`` of the given placements."""
-        return self.squares[placement], self.variant_values[self.variant[placement]]
+        return self.placements.squares[placement], self.variants.values[self.placements.variant[placement]]
 
     def rows_of(self, codes: np.ndarray) -> np.ndarray:
         """Row in ``table`` of each chunk code, -1 for codes not stored."""
@@ -138,4 +165,4 @@ class ChunkLibrary:
 
     def chunk_of(self, placement: np.ndarray) -> np.ndarray:
         """Row in ``table`` of the chunk of each placement."""
-        return self.variant_chunk[self.variant[placement]]
+        return self.variants.chunk[self.placements.variant[placement]]

@@ -26,7 +26,7 @@ from iam.chunks.board import planes_from_bitboards
 from iam.chunks.collector import ChunkOccurrences, collect
 from iam.chunks.explain import explain
 from iam.chunks.features import FEATURES, CandidateRows, candidate_rows, eligible
-from iam.chunks.fitted import PARAM_CONSTRAINTS, FittedState, from_document, to_document
+from iam.chunks.fitted import PARAM_CONSTRAINTS, FittedState, TrainingSummary, from_document, to_document
 from iam.chunks.leave_one_out import CompletionRecord, OwnCounts, SampledPosition
 from iam.chunks.library import ChunkLibrary
 from iam.chunks.noise_filter import chunk_statistics, noise_filter, passes_filters
@@ -45,15 +45,22 @@ _FIT_STEPS = ("replay", "chunks", "library and rote memory", "belief sample", "b
 class _Fitted:
     """A fitted attribute (``library_`` ...): the field of the model's ``state_`` of the same name.
 
-    Reading it before ``fit`` raises AttributeError, so ``check_is_fitted`` sees an
-    unfitted model; it cannot be set (the state is one value: replace ``state_``).
+    With ``part`` (``"training"``), the field of that part of the state. Reading it before
+    ``fit`` raises AttributeError, so ``check_is_fitted`` sees an unfitted model; it cannot
+    be set (the state is one value: replace ``state_``).
     """
+
+    def __init__(self, part: str | None = None) -> None:
+        self.part = part
 
     def __set_name__(self, owner: type, name: str) -> None:
         self.field = name.removesuffix("_")
 
     def __get__(self, model: OpponentModel | None, owner: type | None = None):
-        return self if model is None else getattr(model.state_, self.field)
+        if model is None:
+            return self
+        state = model.state_
+        return getattr(state if self.part is None else getattr(state, self.part), self.field)
 
     def __set__(self, model: OpponentModel, value: object) -> None:
         raise AttributeError(f"{self.field}_ is part of the fitted state; replace state_ instead")
@@ -99,16 +106,16 @@ class OpponentModel(PlayerModel):
     """
 
     player_ = _Fitted()
-    n_games_ = _Fitted()
-    n_positions_ = _Fitted()
-    colors_ = _Fitted()
-    chunk_counts_ = _Fitted()
-    notes_ = _Fitted()
+    n_games_ = _Fitted("training")
+    n_positions_ = _Fitted("training")
+    colors_ = _Fitted("training")
+    chunk_counts_ = _Fitted("training")
+    notes_ = _Fitted("training")
     rule_weights_ = _Fitted()
     library_ = _Fitted()
     rote_ = _Fitted()
     belief_ = _Fitted()
-    belief_kind_ = _Fitted()
+    belief_kind_ = _Fitted("training")
     facts_ = _Fitted()
 
     kind: ClassVar[str] = "iam"
@@ -163,15 +170,17 @@ class OpponentModel(PlayerModel):
         self.state_ = FittedState(
             params=self.get_params(),
             player=self.player or most_common_name(games),
-            n_games=len(games),
-            n_positions=len(moves),
-            colors={"white": int(white), "black": len(games) - int(white)},
-            chunk_counts=chunk_counts,
+            training=TrainingSummary(
+                n_games=len(games),
+                n_positions=len(moves),
+                colors={"white": int(white), "black": len(games) - int(white)},
+                chunk_counts=chunk_counts,
+                belief_kind=self.belief,
+                notes=notes,
+            ),
             rule_weights=self.rule_weights or RuleWeights(),
             library=ChunkLibrary.from_table(table),
             rote=rote,
-            belief_kind=self.belief,
-            notes=notes,
         )
         if self.belief == "learned":
             assert picked is not None  # drawn above for the learned belief
@@ -251,7 +260,8 @@ class OpponentModel(PlayerModel):
             self.state_ = replace(self.state_, belief=belief)
         except ValueError as exc:
             notes.append(f"learned belief unavailable ({exc}); using the source notes' rules")
-            self.state_ = replace(self.state_, belief_kind="rules", notes=notes)
+            training = replace(self.state_.training, belief_kind="rules", notes=notes)
+            self.state_ = replace(self.state_, training=training)
 
     def _pick_sample(self, positions: int) -> np.ndarray:
         """Sorted indices of the training positions the learned belief is fitted on."""

@@ -60,13 +60,13 @@ def find_completions(library: ChunkLibrary, board: chess.Board) -> Completions:
     color = board.turn
     cells = cell_values(board_matrix(board, color))
     present = np.flatnonzero(cells)
-    starts, rows = library.key_start, library.key_rows
+    starts, rows = library.by_key.start, library.by_key.rows
     hits = [rows[starts[k] : starts[k + 1]] for k in (present * 8 + cells[present]).tolist()]
-    matched = np.bincount(np.concatenate(hits or [_EMPTY_ARRAY]), minlength=library.placements)
+    matched = np.bincount(np.concatenate(hits or [_EMPTY_ARRAY]), minlength=len(library.placements))
     moves, landing, vacated, owner = _move_effects(board, color)
 
     # Placements one cell short: the missing cell must be one a legal move fills.
-    near = np.flatnonzero(matched == library.need)
+    near = np.flatnonzero(matched == library.placements.need)
     squares, values = library.cells(near)
     wrong = (values != 0) & (cells[np.maximum(squares, 0)] != values)
     slot = np.argmax(wrong, axis=1)[:, None]
@@ -80,14 +80,14 @@ def find_completions(library: ChunkLibrary, board: chess.Board) -> Completions:
     for move_index in np.flatnonzero(np.bincount(owner, minlength=len(moves)) == 2).tolist():
         (king_effect, rook_effect) = np.flatnonzero(owner == move_index)
         under_king = rows[starts[landing[king_effect]] : starts[landing[king_effect] + 1]]
-        two_short = under_king[matched[under_king] == library.need[under_king] - 1]
+        two_short = under_king[matched[under_king] == library.placements.need[under_king] - 1]
         squares, values = library.cells(two_short)
         filled = np.where(values != 0, squares.astype(np.int64) * 8 + values, -1)
         has_rook = (filled == landing[rook_effect]).any(axis=1)
         placement = np.concatenate([placement, two_short[has_rook]])
         effect = np.concatenate([effect, np.full(int(has_rook.sum()), king_effect)])
 
-    intact = (library.mask[placement] & vacated[effect]) == 0
+    intact = (library.placements.mask[placement] & vacated[effect]) == 0
     placement, proposer = placement[intact], owner[effect[intact]]
     if len(placement) == 0:
         return _none(len(moves))
@@ -159,7 +159,7 @@ def _dissolved(library: ChunkLibrary, board: chess.Board, color: chess.Color, pl
         return dissolved
     previous_move = board.move_stack[-2]
     left_square = np.uint64(1) << np.uint64(relative_square(previous_move.from_square, color))
-    touched = np.flatnonzero((library.mask[placement] & left_square) != 0)
+    touched = np.flatnonzero((library.placements.mask[placement] & left_square) != 0)
     if len(touched) == 0:
         return dissolved
     earlier = board.copy(stack=2)

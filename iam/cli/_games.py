@@ -15,7 +15,14 @@ from typing import Any
 import chess.pgn
 
 from iam.errors import DataError
-from iam.games.filters import GameFilter, parse_date, parse_rating, parse_time_control, read_filtered
+from iam.games.filters import (
+    GameConditions,
+    GameFilter,
+    parse_date,
+    parse_rating,
+    parse_time_control,
+    read_filtered,
+)
 from iam.games.pgn import IngestReport, PlayerGame
 from iam.games.player_games import bundled_or_given
 
@@ -167,11 +174,13 @@ def filter_from_args(args: argparse.Namespace) -> GameFilter:
         aliases=tuple(getattr(args, "alias", None) or ()),
         partial_names=bool(getattr(args, "partial_names", False)),
         color=getattr(args, "color", "any"),
-        since=parse_date(args.since, "since") if args.since else None,
-        until=parse_date(args.until, "until") if args.until else None,
-        event=args.event or None,
-        opponent=args.opponent or None,
-        time_control=parse_time_control(args.time_control) if args.time_control is not None else None,
-        rating=parse_rating(args.rating) if args.rating else None,
-        min_plies=args.min_plies,
+        conditions=GameConditions(
+            since=parse_date(args.since, "since") if args.since else None,
+            until=parse_date(args.until, "until") if args.until else None,
+            event=args.event or None,
+            opponent=args.opponent or None,
+            time_control=parse_time_control(args.time_control) if args.time_control is not None else None,
+            rating=parse_rating(args.rating) if args.rating else None,
+            min_plies=args.min_plies,
+        ),
     )

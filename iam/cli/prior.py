@@ -172,4 +172,6 @@ def _settings(args: argparse.Namespace) -> tuple[Any, list[int]]:
 
 def _filters(games_filter: GameFilter) -> dict:
     """The filters that were set, for the prior's provenance."""
-    return {name: value for name, value in games_filter.__dict__.items() if value not in (None, (), False, "any")}
+    chosen = {**games_filter.__dict__, **games_filter.conditions.__dict__}
+    del chosen["conditions"]
+    return {name: value for name, value in chosen.items() if value not in (None, (), False, "any")}

@@ -455,8 +455,9 @@ def _problem(
         return game.problem, "skipped"
     if not game.moves:
         return "no moves", "skipped"
-    if games_filter.min_plies is not None and len(game.moves) < games_filter.min_plies:
-        return f"fewer than {games_filter.min_plies} plies", "filtered"
+    min_plies = games_filter.conditions.min_plies
+    if min_plies is not None and len(game.moves) < min_plies:
+        return f"fewer than {min_plies} plies", "filtered"
     return "", ""
 
 

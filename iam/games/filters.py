@@ -1,7 +1,8 @@
 """Game filters shared by every command that reads a player's games.
 
-One home for the rule: a :class:`GameFilter` says which games to keep (:func:`parse_date`,
-:func:`parse_rating` and :func:`parse_time_control` read its conditions from text), and
+One home for the rule: a :class:`GameFilter` says which games to keep (whose, and the
+:class:`GameConditions` on them: :func:`parse_date`, :func:`parse_rating` and
+:func:`parse_time_control` read those from text), and
 :func:`read_filtered` reads the games and applies it. A game left out by a
 filter is counted by its reason in the :class:`~iam.games.pgn.IngestReport`
 (``filtered``), never dropped silently.
@@ -21,7 +22,7 @@ import re
 import sys
 from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, cast
 
@@ -34,6 +35,7 @@ from iam.progress import progress
 __all__ = [
     "TIME_CONTROLS",
     "GameFilter",
+    "GameConditions",
     "read_filtered",
     "apply_filter",
     "reason_left_out",
@@ -55,13 +57,13 @@ _CLASS_LIMITS = ((180, "bullet"), (480, "blitz"), (1500, "rapid"))
 
 
 @dataclass(frozen=True)
-class GameFilter:
-    """Which of a player's games to keep. ``None`` or empty: no condition."""
+class GameConditions:
+    """What a game must be to be kept: its dates, event, opponent, time control, ratings and length.
 
-    player: str | None = None
-    aliases: tuple[str, ...] = ()
-    partial_names: bool = False
-    color: str = "any"
+    ``None``: no condition. They are read from the game's headers and moves alone, so
+    they apply alike to one player's games and to a collection's.
+    """
+
     since: tuple[int, ...] | None = None
     until: tuple[int, ...] | None = None
     event: str | None = None
@@ -77,6 +79,20 @@ class GameFilter:
     @property
     def dated(self) -> bool:
         return self.since is not None or self.until is not None
+
+
+@dataclass(frozen=True)
+class GameFilter:
+    """Which of a player's games to keep: his names and colour, and the conditions on the games.
+
+    ``None`` or empty: no condition.
+    """
+
+    player: str | None = None
+    aliases: tuple[str, ...] = ()
+    partial_names: bool = False
+    color: str = "any"
+    conditions: GameConditions = field(default_factory=GameConditions)
 
 
 def read_filtered(
@@ -114,7 +130,7 @@ def read_filtered(
         if max_games is not None and len(games) >= max_games:
             break
         games.append(game)
-    report.used = len(games)
+    report.counts.used = len(games)
     if check_names and not games_filter.partial_names:
         _refuse_different_people(games_filter, report)
     if announce:
@@ -184,7 +200,7 @@ def _refuse_different_people(games_filter: GameFilter, report: IngestReport) -> 
     spellings = Counter(
         {
             name: count
-            for name, count in report.spellings.items()
+            for name, count in report.names.spellings.items()
             if not any(name_matches(alias, name) for alias in games_filter.aliases)
         }
     )
@@ -240,31 +256,32 @@ def reason_left_out(tags: Mapping[str, str], plies: int, games_filter: GameFilte
     game), where ``rating`` asks both players' ratings to be in the band and
     ``opponent`` is not a condition. The date is the ``Date`` tag, else ``UTCDate``.
     """
-    if games_filter.min_plies is not None and plies < games_filter.min_plies:
-        return f"fewer than {games_filter.min_plies} plies"
-    if games_filter.dated and (reason := _date_reason(tags, games_filter)):
+    conditions = games_filter.conditions
+    if conditions.min_plies is not None and plies < conditions.min_plies:
+        return f"fewer than {conditions.min_plies} plies"
+    if conditions.dated and (reason := _date_reason(tags, conditions)):
         return reason
-    if games_filter.event is not None and games_filter.event.lower() not in tags.get("Event", "").lower():
+    if conditions.event is not None and conditions.event.lower() not in tags.get("Event", "").lower():
         return "other event"
-    if games_filter.opponent is not None and color is not None:
+    if conditions.opponent is not None and color is not None:
         opponent = tags.get("Black" if color == chess.WHITE else "White", "")
-        if not name_matches(games_filter.opponent, opponent):
+        if not name_matches(conditions.opponent, opponent):
             return "other opponent"
-    if games_filter.time_control is not None and (reason := _time_control_reason(tags, games_filter.time_control)):
+    if conditions.time_control is not None and (reason := _time_control_reason(tags, conditions.time_control)):
         return reason
-    if games_filter.rating is not None:
-        return _rating_reason(tags, games_filter.rating, color)
+    if conditions.rating is not None:
+        return _rating_reason(tags, conditions.rating, color)
     return ""
 
 
-def _date_reason(tags: Mapping[str, str], games_filter: GameFilter) -> str:
-    """Why a game of these tag pairs fails the filter's dates ('' when it passes)."""
+def _date_reason(tags: Mapping[str, str], conditions: GameConditions) -> str:
+    """Why a game of these tag pairs fails the conditions' dates ('' when it passes)."""
     date = parse_game_date(tags.get("Date", "")) or parse_game_date(tags.get("UTCDate", ""))
     if date is None:
         return "unknown date"
-    if games_filter.since is not None and surely_before(date, games_filter.since):
+    if conditions.since is not None and surely_before(date, conditions.since):
         return "before the dates"
-    if games_filter.until is not None and surely_before(games_filter.until, date):
+    if conditions.until is not None and surely_before(conditions.until, date):
         return "after the dates"
     return ""
 

@@ -46,6 +46,8 @@ __all__ = [
     "Split",
     "PlayerGame",
     "IngestReport",
+    "GameCounts",
+    "NamesSeen",
     "iter_player_games",
     "load_player_games",
     "read_game_names",
@@ -104,23 +106,52 @@ class PlayerGame:
 
 
 @dataclass
+class GameCounts:
+    """How many games were read, and what became of the player's: used, or left out by request.
+
+    Every game of the player is used, left out by request (``filtered_color``, ``filtered_split``),
+    skipped or left out by a filter (counted by reason in :class:`IngestReport`).
+    """
+
+    games_read: int = 0
+    """Every game in the files."""
+    player_games: int = 0
+    """The player's games among them."""
+    used: int = 0
+    filtered_color: int = 0
+    """The player's games left out because he had the other colour."""
+    filtered_split: int = 0
+    """The player's games left out because they belong to the other split."""
+
+
+@dataclass
+class NamesSeen:
+    """The names in the games' headers: how the player's is spelled, and every one (named when he is missing)."""
+
+    spellings: Counter[str] = field(default_factory=Counter)
+    """The player's names as the headers spell them, by games."""
+    headers: Counter[str] = field(default_factory=Counter)
+    """Every name in the White and Black headers, by games."""
+
+
+@dataclass
 class IngestReport:
     """What reading the files found: used and skipped games, and why."""
 
     files: list[str] = field(default_factory=list)
-    games_read: int = 0
-    player_games: int = 0
-    used: int = 0
-    filtered_color: int = 0
-    filtered_split: int = 0
+    counts: GameCounts = field(default_factory=GameCounts)
     skipped: Counter[str] = field(default_factory=Counter)
     skipped_examples: list[str] = field(default_factory=list)
-    spellings: Counter[str] = field(default_factory=Counter)
-    names: Counter[str] = field(default_factory=Counter)
+    names: NamesSeen = field(default_factory=NamesSeen)
     filtered: Counter[str] = field(default_factory=Counter)
     """Games left out by the game filters (:mod:`iam.games.filters`), by reason."""
     notes: list[str] = field(default_factory=list)
     """What the reader did that the user should know (a file read as Windows-1252)."""
+
+    @property
+    def used(self) -> int:
+        """How many of the player's games were used."""
+        return self.counts.used
 
     @property
     def skipped_total(self) -> int:
@@ -128,16 +159,17 @@ class IngestReport:
 
     def summary_lines(self) -> list[str]:
         """A short human-readable account, one fact per line."""
+        counts = self.counts
         lines = [
             f"files: {', '.join(self.files)}",
-            f"games read: {self.games_read}; the player's games: {self.player_games}; used: {self.used}",
+            f"games read: {counts.games_read}; the player's games: {counts.player_games}; used: {counts.used}",
         ]
-        if self.spellings:
-            names = ", ".join(f"{name!r} ({count})" for name, count in self.spellings.most_common())
+        if self.names.spellings:
+            names = ", ".join(f"{name!r} ({count})" for name, count in self.names.spellings.most_common())
             lines.append(f"player spellings matched: {names}")
-        if self.filtered_color or self.filtered_split:
+        if counts.filtered_color or counts.filtered_split:
             lines.append(
-                f"left out by request: {self.filtered_color} by colour, {self.filtered_split} by split"
+                f"left out by request: {counts.filtered_color} by colour, {counts.filtered_split} by split"
             )
         if self.filtered:
             reasons = "; ".join(f"{reason}: {count}" for reason, count in self.filtered.most_common())
@@ -150,17 +182,18 @@ class IngestReport:
         return lines
 
     def to_dict(self) -> dict:
+        counts = self.counts
         return {
             "files": self.files,
-            "games_read": self.games_read,
-            "player_games": self.player_games,
-            "used": self.used,
-            "filtered_color": self.filtered_color,
-            "filtered_split": self.filtered_split,
+            "games_read": counts.games_read,
+            "player_games": counts.player_games,
+            "used": counts.used,
+            "filtered_color": counts.filtered_color,
+            "filtered_split": counts.filtered_split,
             "filtered": dict(self.filtered.most_common()),
             "skipped": dict(self.skipped.most_common()),
             "skipped_examples": self.skipped_examples,
-            "spellings": dict(self.spellings.most_common()),
+            "spellings": dict(self.names.spellings.most_common()),
         }
 
 
@@ -203,30 +236,30 @@ def iter_player_games(
         names = None if player is None else (player, *aliases)
         for visitor in _read_games(Path(path), names, report, side=None if player is not None else color == "white"):
             games_in_file += 1
-            report.games_read += 1
+            report.counts.games_read += 1
             if not visitor.player_color:
                 continue
             game_index, index = index, index + 1
-            report.player_games += 1
-            report.spellings[visitor.spelling] += 1
+            report.counts.player_games += 1
+            report.names.spellings[visitor.spelling] += 1
             if len(visitor.player_color) == 2:
                 _skip(report, "player on both sides", game_index, visitor.game)
                 continue
             (player_color,) = visitor.player_color
             if _left_out_by_request(report, player_color, game_index, color, split):
                 continue
-            if max_games is not None and report.used >= max_games:
+            if max_games is not None and report.counts.used >= max_games:
                 return
             reason = visitor.problem()
             if reason:
                 _skip(report, reason, game_index, visitor.game)
                 continue
-            report.used += 1
+            report.counts.used += 1
             yield _player_game(visitor.game, game_index, player_color)
         if games_in_file == 0:
             raise DataError(f"no PGN games found in {path} (no tag pairs such as [White \"...\"])")
         _say_notes(path, report)
-    if report.player_games == 0:
+    if report.counts.player_games == 0:
         raise _not_found(player, paths, report)
 
 
@@ -235,10 +268,10 @@ def _left_out_by_request(
 ) -> bool:
     """Whether ``color`` or ``split`` leaves the game out (counted in ``report``)."""
     if color != "any" and player_color != (color == "white"):
-        report.filtered_color += 1
+        report.counts.filtered_color += 1
         return True
     if split != "all" and split_of(game_index) != split:
-        report.filtered_split += 1
+        report.counts.filtered_split += 1
         return True
     return False
 
@@ -275,7 +308,7 @@ def _player_game(game: ParsedGame, index: int, color: chess.Color) -> PlayerGame
 
 def _not_found(player: str | None, paths: Sequence[str | Path], report: IngestReport) -> PlayerNotFoundError:
     """The error for files without a game of the player, naming the most common names they hold instead."""
-    common = ", ".join(f"{name!r}" for name, _ in report.names.most_common(8))
+    common = ", ".join(f"{name!r}" for name, _ in report.names.headers.most_common(8))
     return PlayerNotFoundError(
         f"no game with player {player!r} in {', '.join(map(str, paths))}; "
         f"the most common names are: {common or 'none'}"
@@ -381,7 +414,7 @@ def _read_games(
             for color, tag in ((chess.WHITE, "White"), (chess.BLACK, "Black")):
                 name = game.headers.get(tag, "")
                 if name and name != "?":
-                    report.names[name] += 1
+                    report.names.headers[name] += 1
                 if color == side or any(name_matches(query, name) for query in queries):
                     colors.add(color)
                     spelling = name

@@ -21,7 +21,21 @@ from iam.prepare.lines import Plan
 from iam.prepare.scoring import MoveScorer, beyond_lines, move_score, score_all
 from iam.prepare.tree import Predictor, Repertoire
 
-__all__ = ["Candidate", "Habit", "candidates", "find_habits"]
+__all__ = ["Candidate", "Frequency", "Habit", "candidates", "find_habits"]
+
+
+@dataclass(frozen=True)
+class Frequency:
+    """How often he comes to a position and plays his usual move there: counted in his games, or predicted."""
+
+    source: str
+    """"games": reached in his games; "predicted": on a prepared line."""
+    reached: int
+    """His games that reached the position (0 when predicted)."""
+    played: int
+    """Those of them in which he played his usual move."""
+    belief: float | None
+    """How likely he reaches it on a prepared line (None when counted in his games)."""
 
 
 @dataclass(frozen=True)
@@ -31,11 +45,7 @@ class Candidate:
     fen: str
     path: tuple[str, ...]
     usual: str
-    source: str
-    """"games": reached in his games; "predicted": on a prepared line."""
-    reached: int
-    played: int
-    belief: float | None
+    frequency: Frequency
 
 
 @dataclass(frozen=True)
@@ -50,13 +60,13 @@ class Habit:
     best_san: str
     cost: int
     """Centipawns his usual move loses against the best one, by the scorer."""
-    source: str
-    reached: int
-    played: int
-    belief: float | None
+    frequency: Frequency
 
     def to_dict(self) -> dict:
-        return asdict(self)
+        """The habit as one flat record (its frequency's fields last)."""
+        data = asdict(self)
+        frequency = data.pop("frequency")
+        return {**data, **frequency}
 
 
 def candidates(
@@ -73,7 +83,8 @@ def candidates(
     for node in repertoire.nodes.values():
         usual = node.usual()
         if node.his_turn and node.games >= habit_games and usual is not None:
-            found[node.epd] = Candidate(node.fen, node.path, usual.uci, "games", node.games, usual.games, None)
+            counted = Frequency("games", node.games, usual.played.games, None)
+            found[node.epd] = Candidate(node.fen, node.path, usual.uci, counted)
     if plan is not None:
         for epd, his in plan.his_nodes().items():
             if epd in found or his.reach < habit_belief:
@@ -81,7 +92,7 @@ def candidates(
             beliefs = predictor.predict_proba(his.board)
             if beliefs:
                 move = max(beliefs, key=lambda m: (beliefs[m], m.uci()))
-                found[epd] = Candidate(his.fen, (), move.uci(), "predicted", 0, 0, float(his.reach))
+                found[epd] = Candidate(his.fen, (), move.uci(), Frequency("predicted", 0, 0, float(his.reach)))
     return list(found.values())
 
 
@@ -108,7 +119,7 @@ def find_habits(
             habits.append(
                 Habit(
                     candidate.fen, candidate.path, candidate.usual, board.san(usual), best.uci(), board.san(best),
-                    int(cost), candidate.source, candidate.reached, candidate.played, candidate.belief,
+                    int(cost), candidate.frequency,
                 )
             )
-    return sorted(habits, key=lambda habit: (-habit.reached * habit.cost, -habit.cost, habit.fen))
+    return sorted(habits, key=lambda habit: (-habit.frequency.reached * habit.cost, -habit.cost, habit.fen))

@@ -42,8 +42,8 @@ def _side_dict(side: SideDossier) -> dict:
     rows = [
         {
             "depth": depth, "fen": node.fen, "ply": node.ply, "his_move": node.his_turn, "move": edge.uci,
-            "san": edge.san, "games": edge.games, "score": edge.score, "weight": edge.weight,
-            "first_date": edge.first_date, "last_date": edge.last_date, "predicted": edge.predicted,
+            "san": edge.san, "games": edge.played.games, "score": edge.played.score, "weight": edge.played.weight,
+            "first_date": edge.played.first_date, "last_date": edge.played.last_date, "predicted": edge.predicted,
             "belief": edge.belief,
         }
         for node, edge, depth in tree.shown()
@@ -83,10 +83,11 @@ def _tree_lines(side: SideDossier) -> list[str]:
         if edge.predicted:
             out.append(f"{'  ' * depth}- {move} *predicted* {edge.belief:.0%}")
             continue
-        score = "" if edge.score is None else f", scores {edge.score:.0%}"
-        dates = f", {edge.first_date[:4]}-{edge.last_date[:4]}" if edge.last_date else ""
+        played = edge.played
+        score = "" if played.score is None else f", scores {played.score:.0%}"
+        dates = f", {played.first_date[:4]}-{played.last_date[:4]}" if played.last_date else ""
         belief = f", model {edge.belief:.0%}" if edge.belief is not None else ""
-        out.append(f"{'  ' * depth}- {move}: {edge.games} games (weight {edge.weight:.1f}){score}{dates}{belief}")
+        out.append(f"{'  ' * depth}- {move}: {played.games} games (weight {played.weight:.1f}){score}{dates}{belief}")
     return out
 
 
@@ -94,7 +95,8 @@ def _habit_rows(side: SideDossier) -> list[list[str]]:
     return [
         [
             numbered(h.path) or "(predicted position)", h.usual_san, h.best_san, _pawns(h.cost).lstrip("+"),
-            f"{h.played}/{h.reached} games" if h.source == "games" else f"predicted, reached {h.belief:.0%}",
+            f"{h.frequency.played}/{h.frequency.reached} games" if h.frequency.source == "games"
+            else f"predicted, reached {h.frequency.belief:.0%}",
         ]
         for h in side.habits
     ]

@@ -41,7 +41,7 @@ from iam.games.pgn import PlayerGame
 
 __all__ = [
     "Edge", "Node", "Repertoire", "RepertoireBeliefs", "build_repertoire", "game_weights", "tree_beliefs", "Predictor",
-    "PRIOR_STRENGTH", "HALF_LIFE_YEARS", "dirichlet_update", "most_believed",
+    "PRIOR_STRENGTH", "HALF_LIFE_YEARS", "dirichlet_update", "most_believed", "PlayedGames",
 ]
 
 _POINTS = {"win": 1.0, "draw": 0.5, "loss": 0.0}
@@ -67,13 +67,9 @@ class Predictor(Protocol):
 
 
 @dataclass
-class Edge:
-    """One move out of a position: the games that played it, or the model's belief in it."""
+class PlayedGames:
+    """His games that played a move: how many, his score in them, their recency weights and their dates."""
 
-    uci: str
-    san: str
-    child: str
-    """EPD of the position the move leads to."""
     games: int = 0
     points: float = 0.0
     scored: int = 0
@@ -83,18 +79,41 @@ class Edge:
     """Sum of the squared weights of ``games`` (for the effective number of games)."""
     first_date: str = ""
     last_date: str = ""
+
+    @property
+    def score(self) -> float | None:
+        """His points per game of known result (None without one)."""
+        return self.points / self.scored if self.scored else None
+
+    def add(self, game: PlayerGame, weight: float) -> None:
+        """Count one more game, of recency ``weight``."""
+        self.games += 1
+        self.weight += weight
+        self.weight_squares += weight * weight
+        if game.result in _POINTS:
+            self.points += _POINTS[game.result]
+            self.scored += 1
+        if game.date:
+            self.first_date = min(self.first_date or game.date, game.date)
+            self.last_date = max(self.last_date, game.date)
+
+
+@dataclass
+class Edge:
+    """One move out of a position: the games that played it, or the model's belief in it."""
+
+    uci: str
+    san: str
+    child: str
+    """EPD of the position the move leads to."""
+    played: PlayedGames = field(default_factory=PlayedGames)
     belief: float | None = None
     """The model's belief in the move where his games run out (None elsewhere)."""
 
     @property
     def predicted(self) -> bool:
         """A move the model adds where no game of his played it."""
-        return self.games == 0
-
-    @property
-    def score(self) -> float | None:
-        """His points per game of known result after this move (None without one)."""
-        return self.points / self.scored if self.scored else None
+        return self.played.games == 0
 
 
 @dataclass
@@ -112,8 +131,8 @@ class Node:
 
     def usual(self) -> Edge | None:
         """The move of highest recency weight among those his games played here (ties: more games, then UCI)."""
-        played = [edge for edge in self.edges.values() if edge.games]
-        return max(played, key=lambda edge: (edge.weight, edge.games, edge.uci), default=None)
+        played = [edge for edge in self.edges.values() if edge.played.games]
+        return max(played, key=lambda edge: (edge.played.weight, edge.played.games, edge.uci), default=None)
 
 
 @dataclass
@@ -142,8 +161,8 @@ class Repertoire:
         node = self.node(board)
         if node is None:
             return []
-        kept = (e for e in node.edges.values() if e.games >= self.branch_games)
-        edges = sorted(kept, key=lambda e: (-e.games, e.uci))
+        kept = (e for e in node.edges.values() if e.played.games >= self.branch_games)
+        edges = sorted(kept, key=lambda e: (-e.played.games, e.uci))
         return [chess.Move.from_uci(edge.uci) for edge in edges]
 
     def named_move(self, board: chess.Board, predictor: Predictor) -> chess.Move | None:
@@ -166,8 +185,8 @@ class Repertoire:
 
     def _visit(self, epd: str, depth: int, rows: list[tuple[Node, Edge, int]], seen: set[str]) -> None:
         node = self.nodes[epd]
-        kept = [edge for edge in node.edges.values() if edge.games >= self.branch_games or edge.predicted]
-        kept.sort(key=lambda edge: (-edge.games, -(edge.belief or 0.0), edge.uci))
+        kept = [edge for edge in node.edges.values() if edge.played.games >= self.branch_games or edge.predicted]
+        kept.sort(key=lambda edge: (-edge.played.games, -(edge.belief or 0.0), edge.uci))
         for edge in kept:
             rows.append((node, edge, depth))
             if not edge.predicted and edge.child in self.nodes and edge.child not in seen:
@@ -196,12 +215,13 @@ class RepertoireBeliefs:
     def _beliefs(self, board: chess.Board) -> dict[chess.Move, float]:
         prior = self.model.predict_proba(board)
         node = self.repertoire.node(board)
-        edges = [] if node is None or not node.his_turn else [edge for edge in node.edges.values() if edge.games]
+        edges = [] if node is None or not node.his_turn else [edge for edge in node.edges.values() if edge.played.games]
         if not edges or not prior:
             return prior
-        weight, squares = sum(edge.weight for edge in edges), sum(edge.weight_squares for edge in edges)
+        weight = sum(edge.played.weight for edge in edges)
+        squares = sum(edge.played.weight_squares for edge in edges)
         scale = weight / squares  # c(move) = w(move) * n / W with n = W^2 / S
-        played = {edge.uci: edge.weight * scale for edge in edges}
+        played = {edge.uci: edge.played.weight * scale for edge in edges}
         return dirichlet_update(prior, played, self.strength, weight * scale)
 
 
@@ -266,7 +286,7 @@ def build_repertoire(
     >>> e4, e5 = chess.Move.from_uci("e2e4"), chess.Move.from_uci("e7e5")
     >>> game = PlayerGame(index=0, color=chess.WHITE, start_fen=chess.STARTING_FEN, moves=(e4, e5), result="win")
     >>> tree = build_repertoire([game, game], chess.WHITE, plies=2)
-    >>> tree.usual_move(chess.Board()), tree.nodes[chess.Board().epd()].edges["e2e4"].score
+    >>> tree.usual_move(chess.Board()), tree.nodes[chess.Board().epd()].edges["e2e4"].played.score
     (Move.from_uci('e2e4'), 1.0)
     """
     own = [game for game in games if game.color == color and game.start_fen == chess.STARTING_FEN]
@@ -296,7 +316,7 @@ def _add_game(
         edge = node.edges.get(move.uci())
         if edge is None:
             edge = node.edges[move.uci()] = Edge(move.uci(), san, epd)
-        _count(edge, game, weight)
+        edge.played.add(game, weight)
         child = nodes.get(epd)
         if child is None:
             child = nodes[epd] = Node(epd, board.fen(), board.ply(), board.turn == color, (*node.path, san))
@@ -306,24 +326,12 @@ def _add_game(
         node = child
 
 
-def _count(edge: Edge, game: PlayerGame, weight: float) -> None:
-    edge.games += 1
-    edge.weight += weight
-    edge.weight_squares += weight * weight
-    if game.result in _POINTS:
-        edge.points += _POINTS[game.result]
-        edge.scored += 1
-    if game.date:
-        edge.first_date = min(edge.first_date or game.date, game.date)
-        edge.last_date = max(edge.last_date, game.date)
-
-
 def _predict_frontier(tree: Repertoire, predictor: Predictor, threshold: float) -> None:
     """Add the model's moves where his games run out (his turn, reached in enough games, no move played enough)."""
     for node in list(tree.nodes.values()):
         if not node.his_turn or node.games < tree.branch_games or node.ply >= tree.plies:
             continue
-        if any(edge.games >= tree.branch_games for edge in node.edges.values()):
+        if any(edge.played.games >= tree.branch_games for edge in node.edges.values()):
             continue
         board = chess.Board(node.fen)
         for move, belief in tree_beliefs(predictor, board, threshold):

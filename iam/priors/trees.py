@@ -22,12 +22,24 @@ import numpy as np
 
 from iam.priors.logit import MoveTable, position_rows, softmax_by_position, take_positions
 
-__all__ = ["MAX_TREE_SCORE", "ResidualTrees", "TreeSettings", "fit_residual_trees"]
+__all__ = ["MAX_TREE_SCORE", "ResidualTrees", "RoundChoice", "TreeSettings", "fit_residual_trees"]
 
 _ROWS_PER_CHUNK = 4096
 _MAX_NODES = 10**6
 MAX_TREE_SCORE = 1e6
 """Largest sum of the leaf values' magnitudes: a bound on any row's score (fitted trees sum to below 100)."""
+
+
+@dataclass(frozen=True)
+class RoundChoice:
+    """How many rounds the trees are boosted for: the number of lowest log loss on held-out games."""
+
+    limit: int = 1500
+    """Most rounds tried."""
+    validation_share: float = 0.2
+    """Share of the games held out to choose the number of rounds."""
+    step: int = 25
+    """The numbers of rounds tried are the multiples of this (from zero)."""
 
 
 @dataclass(frozen=True)
@@ -40,10 +52,7 @@ class TreeSettings:
     feature_fraction: float = 0.8
     row_fraction: float = 0.8
     l2: float = 10.0
-    max_rounds: int = 1500
-    validation_share: float = 0.2
-    """Share of the games held out to choose the number of rounds (the lowest log loss)."""
-    round_step: int = 25
+    rounds: RoundChoice = RoundChoice()
     random_state: int = 0
     threads: int = 2
 
@@ -191,26 +200,27 @@ def fit_residual_trees(
         "num_threads": settings.threads,
         "verbose": -1,
     }
+    rounds = settings.rounds
     unique = np.unique(games)
     held_games = np.random.default_rng(settings.random_state).permutation(unique)[
-        : max(1, int(len(unique) * settings.validation_share))
+        : max(1, int(len(unique) * rounds.validation_share))
     ]
     held = np.isin(games, held_games)
     fitting, validation = _positions(table, np.flatnonzero(~held)), _positions(table, np.flatnonzero(held))
-    booster = _boost(lightgbm, params, fitting, base, settings.max_rounds)
+    booster = _boost(lightgbm, params, fitting, base, rounds.limit)
     rows = validation.rows
     losses = [
         _log_loss(
             base[rows] + (booster.predict(table.features[rows], num_iteration=n, raw_score=True) if n else 0.0),
             validation,
         )
-        for n in range(0, settings.max_rounds + 1, settings.round_step)
+        for n in range(0, rounds.limit + 1, rounds.step)
     ]
-    rounds = int(np.argmin(losses)) * settings.round_step
-    if rounds == 0:
+    chosen = int(np.argmin(losses)) * rounds.step
+    if chosen == 0:
         return _from_lightgbm({"tree_info": []}, columns)
     everything = _positions(table, np.arange(table.positions))
-    return _from_lightgbm(_boost(lightgbm, params, everything, base, rounds).dump_model(), columns)
+    return _from_lightgbm(_boost(lightgbm, params, everything, base, chosen).dump_model(), columns)
 
 
 @dataclass(frozen=True)

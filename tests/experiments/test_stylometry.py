@@ -188,10 +188,11 @@ def test_the_repertoire_alone_tells_players_with_their_own_openings_apart(tmp_pa
 
 
 def test_the_filters_leave_games_out_without_moving_the_splits(synthetic_players):
-    from iam.games.filters import GameFilter, parse_date
+    from iam.games.filters import GameConditions, GameFilter, parse_date
 
     whole, _ = load_groups(_config(synthetic_players))
-    found, notes = load_groups(_config(synthetic_players, games_filter=GameFilter(until=parse_date("1949", "--until"))))
+    before_1950 = GameFilter(conditions=GameConditions(until=parse_date("1949", "--until")))
+    found, notes = load_groups(_config(synthetic_players, games_filter=before_1950))
     for group, kept in zip(whole, found):
         assert [game.index for game in kept.games] == [game.index for game in group.games if game.date < "1950"]
         assert len(kept.games) == 20 and len(group.games) == 30

@@ -4,7 +4,7 @@ sessions, each checked against invariants, not only for crashes.
 One case is a function of its kind and seed (``pgn_case(corpus, seed)``, ...), so any
 failure is reproduced by its seed alone. The invariants:
 
-* PGN: every game a plain reading of the tag pairs finds is read (``games_read``), the
+* PGN: every game a plain reading of the tag pairs finds is read (``counts.games_read``), the
   player's games add up (used + skipped with a reason + left out by request), and a
   used game has as many moves as its main line has move tokens (it was not cut short
   without a word). A damaged compressed file may instead be a clear error.
@@ -446,13 +446,14 @@ def _refusal_expected(text: str, reference: list, players: list, message: str) -
 
 def _check_report(outcome: Outcome, report: IngestReport, reference: list, players: list, games: list) -> None:
     """The reader's counts and games against a plain reading of the same text."""
-    accounted = report.used + report.skipped_total + report.filtered_color + report.filtered_split
-    outcome.unaccounted = abs(len(reference) - report.games_read) + abs(report.player_games - accounted)
-    if report.games_read != len(reference) or report.player_games != len(players):
-        outcome.fail("violation", f"games read {report.games_read} (plain reading {len(reference)}), "
-                     f"player's {report.player_games} (plain reading {len(players)})")
-    if report.player_games != accounted:
-        outcome.fail("violation", f"player's games {report.player_games} != used + skipped {accounted}")
+    counts = report.counts
+    accounted = counts.used + report.skipped_total + counts.filtered_color + counts.filtered_split
+    outcome.unaccounted = abs(len(reference) - counts.games_read) + abs(counts.player_games - accounted)
+    if counts.games_read != len(reference) or counts.player_games != len(players):
+        outcome.fail("violation", f"games read {counts.games_read} (plain reading {len(reference)}), "
+                     f"player's {counts.player_games} (plain reading {len(players)})")
+    if counts.player_games != accounted:
+        outcome.fail("violation", f"player's games {counts.player_games} != used + skipped {accounted}")
     for game in games:
         expected = mainline_tokens("".join(players[game.index].movetext)) if game.index < len(players) else None
         if expected != len(game.moves):

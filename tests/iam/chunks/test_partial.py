@@ -121,7 +121,7 @@ def test_finder_agrees_with_the_reference(small_model, botvinnik_games):
             board.push(move)
         found = find_completions(library, board)
         ours = {
-            (found.moves[m].uci(), int(c), int(library.mask[p]))
+            (found.moves[m].uci(), int(c), int(library.placements.mask[p]))
             for m, c, p in zip(found.move, found.chunk, found.placement)
         }
         assert ours == reference(library, board), board.fen()

@@ -16,6 +16,7 @@ from iam.cli._games import add_game_arguments, read_player_games
 from iam.errors import DataError, ParameterError
 from iam.games.bundled import bundled_pgn, manifest
 from iam.games.filters import (
+    GameConditions,
     GameFilter,
     parse_date,
     parse_rating,
@@ -181,7 +182,7 @@ def test_bad_filter_values_are_one_line_errors(tmp_path, capsys, argv, message):
             lambda: parse_time_control(""),
             "time_control must be classical, rapid, blitz, bullet or a TimeControl tag such as 180+2, not ''",
         ),
-        (lambda: GameFilter(min_plies=-1), "min_plies must be at least 0, not -1"),
+        (lambda: GameConditions(min_plies=-1), "min_plies must be at least 0, not -1"),
     ],
 )
 def test_bad_filter_values_name_the_parameter(call, message):
@@ -240,7 +241,7 @@ def test_experiments_take_the_header_filters_and_keep_each_games_split():
     add_common_arguments(parser)
     add_heldout_arguments(parser)
     fields = heldout_fields(parser.parse_args(["--since", "1950", "--min-plies", "40"]))
-    assert fields["games_filter"] == GameFilter(since=(1950,), min_plies=40)
+    assert fields["games_filter"] == GameFilter(conditions=GameConditions(since=(1950,), min_plies=40))
     assert heldout_fields(parser.parse_args([]))["games_filter"] is None
     whole = load_heldout()
     held = load_heldout(games_filter=fields["games_filter"])

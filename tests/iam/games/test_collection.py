@@ -18,7 +18,7 @@ from iam.games.collection import (
     parquet_game_texts,
     plan_chunks,
 )
-from iam.games.filters import GameFilter, parse_date
+from iam.games.filters import GameConditions, GameFilter, parse_date
 from iam.games.pgn import load_player_games
 
 
@@ -159,7 +159,9 @@ def test_collection_filters_count_every_game_left_out(head, tmp_path):
     path, _ = head
     _lichess_parquet(tmp_path / "games.parquet", path)
     games_filter = GameFilter(
-        rating=(2100, 2600), time_control="blitz", since=parse_date("2024.01.20", "since"), min_plies=40
+        conditions=GameConditions(
+            rating=(2100, 2600), time_control="blitz", since=parse_date("2024.01.20", "since"), min_plies=40
+        )
     )
     found, report = _read([tmp_path / "games.parquet"], chunk_bytes=1, games_filter=games_filter)
     # row n: played on 2024-01-(n+1), blitz when n is odd, ratings 2000 + 10n and 1900 + 10n; checked in that order
@@ -189,4 +191,4 @@ def test_the_player_reader_reads_parquet_rows_as_games(head, tmp_path):
     read, report = load_player_games([tmp_path / "games.parquet"], player="Botvinnik", color="white")
     expected = [game for game in games if game.color]
     assert [(g.index, g.moves, g.result) for g in read] == [(g.index, g.moves, g.result) for g in expected]
-    assert read[0].tags["WhiteElo"] == str(2000 + 10 * read[0].index) and report.games_read == 120
+    assert read[0].tags["WhiteElo"] == str(2000 + 10 * read[0].index) and report.counts.games_read == 120

@@ -41,10 +41,10 @@ def test_player_games_colours_results_and_spellings(tiny_pgn):
     assert [g.index for g in games] == [0, 1, 2, 4, 5]
     assert [g.color for g in games] == [chess.WHITE, chess.BLACK, chess.WHITE, chess.BLACK, chess.WHITE]
     assert [g.result for g in games] == ["win", "win", "draw", "loss", "win"]
-    assert report.player_games == 6 and report.games_read == 7 and report.used == 5
+    assert report.counts.player_games == 6 and report.counts.games_read == 7 and report.used == 5
     assert report.skipped == {"illegal move": 1}
     assert "Ke3" in report.skipped_examples[0]
-    assert report.spellings == {"Tester, Tom": 5, "Tester, T.": 1}
+    assert report.names.spellings == {"Tester, Tom": 5, "Tester, T.": 1}
 
 
 def test_fen_start_is_supported(tiny_pgn):
@@ -57,7 +57,7 @@ def test_fen_start_is_supported(tiny_pgn):
 def test_colour_split_and_max_games_filters(tiny_pgn):
     whites, report = load_player_games([tiny_pgn], player="Tester", color="white")
     assert {g.color for g in whites} == {chess.WHITE}
-    assert report.filtered_color == 2
+    assert report.counts.filtered_color == 2
     tests, _ = load_player_games([tiny_pgn], player="Tester", split="test")
     assert [g.index for g in tests] == [4]
     trains, _ = load_player_games([tiny_pgn], player="Tester", split="train", max_games=2)
@@ -79,7 +79,7 @@ def test_games_are_streamed_one_at_a_time(tiny_pgn):
     report = IngestReport()
     stream = iter_player_games([tiny_pgn], player="Tester", report=report)
     first = next(stream)
-    assert first.index == 0 and report.games_read == 1
+    assert first.index == 0 and report.counts.games_read == 1
 
 
 def test_numbering_continues_across_files(tiny_pgn):
@@ -146,7 +146,7 @@ def test_a_truncated_compressed_file_is_an_error_not_fewer_games(tmp_path, bundl
     with pytest.raises(DataError, match="ended before the end-of-stream marker"):
         for _ in iter_player_games([path], player="Botvinnik", report=report):
             pass
-    assert 20 <= report.games_read < 50  # the first stream's games were read, then the cut was found
+    assert 20 <= report.counts.games_read < 50  # the first stream's games were read, then the cut was found
 
 
 def test_every_frame_of_a_multi_frame_zstd_file_is_read(tmp_path, tiny_pgn):
@@ -156,7 +156,7 @@ def test_every_frame_of_a_multi_frame_zstd_file_is_read(tmp_path, tiny_pgn):
     path = tmp_path / "frames.pgn.zst"
     path.write_bytes(frames)
     games, report = load_player_games([path], player="Tester")
-    assert report.games_read == 7 and [g.index for g in games] == [0, 1, 2, 4, 5]
+    assert report.counts.games_read == 7 and [g.index for g in games] == [0, 1, 2, 4, 5]
 
 
 def write_pgn(tmp_path, movetexts: list[tuple[dict[str, str], str]]):
@@ -195,7 +195,7 @@ def test_every_skip_reason_is_counted(tmp_path):
         "bad FEN header": 1,
         "illegal move": 1,
     }
-    assert report.used + report.skipped_total == report.player_games == 9
+    assert report.used + report.skipped_total == report.counts.player_games == 9
     assert "'Qxh9'" in report.skipped_examples[0] and "'foo'" in report.skipped_examples[1]
 
 

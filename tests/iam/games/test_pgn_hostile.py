@@ -22,13 +22,14 @@ def _read(tmp_path, text: str, player: str = "Tester"):
 
 
 def _accounted(report) -> bool:
-    return report.used + report.skipped_total + report.filtered_color + report.filtered_split == report.player_games
+    counts = report.counts
+    return counts.used + report.skipped_total + counts.filtered_color + counts.filtered_split == counts.player_games
 
 
 def test_games_without_blank_lines_between_them_are_all_read(tmp_path):
     text = "".join(GAME.format(n=n) + MOVES for n in range(3))  # result line, then the next [Event at once
     games, report = _read(tmp_path, text)
-    assert report.games_read == 3 and report.used == 3 and not report.skipped
+    assert report.counts.games_read == 3 and report.used == 3 and not report.skipped
     assert [len(game.moves) for game in games] == [10, 10, 10]
 
 
@@ -36,7 +37,7 @@ def test_an_unclosed_comment_costs_its_own_game_only(tmp_path):
     broken = "1. e4 e5 2. Nf3 {a comment that never ends Nc6 3. Bb5 a6 1-0\n"
     text = GAME.format(n=0) + "\n" + broken + "\n" + "".join(GAME.format(n=n) + "\n" + MOVES + "\n" for n in (1, 2))
     games, report = _read(tmp_path, text)
-    assert report.games_read == 3
+    assert report.counts.games_read == 3
     assert report.skipped == {"unclosed comment": 1}
     assert [game.index for game in games] == [1, 2] and _accounted(report)
     assert "never ends" in report.skipped_examples[0]
@@ -54,7 +55,7 @@ def test_a_blank_line_inside_the_movetext_does_not_end_the_game(tmp_path):
     text = GAME.format(n=0) + "\n1. e4 e5 2. Nf3\n\nNc6 3. Bb5 a6 1-0\n\n" + GAME.format(n=1) + "\n" + MOVES
     games, report = _read(tmp_path, text)
     assert [len(game.moves) for game in games] == [6, 10]
-    assert report.games_read == 2 and not report.skipped
+    assert report.counts.games_read == 2 and not report.skipped
 
 
 def test_lichess_from_position_games_are_standard_chess(tmp_path):
@@ -118,7 +119,7 @@ def test_moves_after_the_result_and_null_moves_are_reported(tmp_path):
 def test_a_malformed_header_naming_the_player_is_counted_and_skipped(tmp_path):
     text = '[White "Tester, Tom\n[Black "Other, Olga"]\n\n1. e4 e5 1-0\n' + GAME.format(n=1) + "\n" + MOVES
     games, report = _read(tmp_path, text)
-    assert report.games_read == 2 and report.player_games == 2
+    assert report.counts.games_read == 2 and report.counts.player_games == 2
     assert report.skipped == {"malformed header": 1} and report.used == 1
 
 
@@ -129,7 +130,7 @@ def test_game_length_limits(tmp_path, monkeypatch):
     monkeypatch.setattr(pgntext, "MAX_GAME_CHARS", 500)
     text = GAME.format(n=0) + "\n" + "{" + "x" * 1000 + "}\n" + MOVES + "\n" + GAME.format(n=1) + "\n1. e4 e5 1-0\n"
     games, report = _read(tmp_path, text)
-    assert report.games_read == 2 and report.skipped == {"game too long": 1} and report.used == 1
+    assert report.counts.games_read == 2 and report.skipped == {"game too long": 1} and report.used == 1
 
 
 def test_a_file_without_line_breaks_is_read_in_bounded_pieces(tmp_path):
@@ -164,7 +165,7 @@ def test_a_tag_line_longer_than_a_read_piece_stays_one_tag(tmp_path):
     long_tag = '[Annotator "' + "x" * 200_000 + '"]\n'
     text = GAME.format(n=0) + long_tag + "\n" + MOVES + "\n" + GAME.format(n=1) + "\n" + MOVES
     games, report = _read(tmp_path, text)
-    assert report.games_read == 2 and report.used == 2 and not report.skipped
+    assert report.counts.games_read == 2 and report.used == 2 and not report.skipped
 
 
 def test_a_run_of_spaces_longer_than_a_read_piece_still_separates_moves(tmp_path):
@@ -187,7 +188,7 @@ def test_two_tag_pairs_on_one_line_give_both_tags(tmp_path):
     assert (games[0].white, games[0].black, games[0].result) == ("Capablanca, J.", "Botvinnik, M.", "win")
     two_games = text + '[White "Botvinnik, M."] [Black "Tal, M."]\n\n' + MOVES
     games, report = _read(tmp_path, two_games, player="Botvinnik")
-    assert report.games_read == 2 and [game.color for game in games] == [chess.BLACK, chess.WHITE]
+    assert report.counts.games_read == 2 and [game.color for game in games] == [chess.BLACK, chess.WHITE]
 
 
 def test_a_tag_value_with_quotes_and_brackets_is_still_one_tag():
@@ -202,7 +203,7 @@ def test_two_utf8_files_joined_each_with_its_byte_order_mark(tmp_path):
     path = tmp_path / "joined.pgn"
     path.write_bytes(one.encode("utf-8") + two.encode("utf-8") + one.replace("G0", "G2").encode("utf-8"))
     games, report = load_player_games([path], player="Tester")
-    assert report.games_read == 3 and report.used == 3 and not report.skipped
+    assert report.counts.games_read == 3 and report.used == 3 and not report.skipped
     assert [game.event for game in games] == ["G0", "G1", "G2"]
 
 
@@ -260,7 +261,7 @@ def test_a_highly_compressed_zst_file_is_read_in_bounded_memory(tmp_path):
         peak = tracemalloc.get_traced_memory()[1]
     finally:
         tracemalloc.stop()
-    assert (report.games_read, report.used, dict(report.skipped)) == (2, 1, {"game too long": 1})
+    assert (report.counts.games_read, report.used, dict(report.skipped)) == (2, 1, {"game too long": 1})
     assert peak < 32 * 2**20  # the text alone is 128 MiB
 
 
@@ -273,7 +274,7 @@ def test_a_windows_1252_file_is_read_as_such_and_said_once(tmp_path, capsys):
     path.write_bytes(text.encode("cp1252") + b'\n[Event "\x81\x9d"]\n[White "R\xc3\xa9ti"]\n\n1. e4 *\n')
     games, report = load_player_games([path], player="Réti")
     assert (
-        report.games_read == 3
+        report.counts.games_read == 3
         and report.used == 3
         and [game.color for game in games] == [chess.BLACK, chess.WHITE, chess.WHITE]
     )

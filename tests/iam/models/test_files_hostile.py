@@ -124,7 +124,8 @@ def test_beliefs_stay_probabilities_whatever_the_weights(small_model, value):
     for board in (_board(), chess.Board()):
         beliefs = np.array(list(model.predict_proba(board).values()))
         assert np.all((beliefs >= 0) & (beliefs <= 1)) and beliefs.sum() <= 1 + 1e-9
-    model.state_ = dataclasses.replace(model.state_, belief=None, belief_kind="rules")
+    training = dataclasses.replace(model.state_.training, belief_kind="rules")
+    model.state_ = dataclasses.replace(model.state_, belief=None, training=training)
     beliefs = np.array(list(model.predict_proba(_board()).values()))
     assert np.all((beliefs >= 0) & (beliefs <= 1)) and beliefs.sum() <= 1 + 1e-9
 

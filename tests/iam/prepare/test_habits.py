@@ -5,7 +5,7 @@ from __future__ import annotations
 import chess
 
 from iam.games.pgn import PlayerGame
-from iam.prepare.habits import candidates, find_habits
+from iam.prepare.habits import Frequency, candidates, find_habits
 from iam.prepare.lines import LineSettings, prepare_lines
 from iam.prepare.tree import build_repertoire
 
@@ -26,8 +26,8 @@ def test_a_repeated_costly_move_is_a_habit():
     found = candidates(tree, None, StubPredictor({}), habit_games=2)
     assert [c.fen for c in found] == [after("e2e4").fen()]  # after 1. d4 he was there once only
     habits = find_habits(found, scorer, min_loss=50)
-    assert [(h.usual_san, h.best_san, h.cost, h.played, h.reached, h.source) for h in habits] == [
-        ("f6", "e5", 110, 2, 3, "games")
+    assert [(h.usual_san, h.best_san, h.cost, h.frequency) for h in habits] == [
+        ("f6", "e5", 110, Frequency("games", reached=3, played=2, belief=None))
     ]
     assert find_habits(found, scorer, min_loss=111) == []
 
@@ -38,7 +38,7 @@ def test_a_predicted_position_counts_when_likely_enough():
     scorer = StubScorer({(): {"e2e4": 10}, ("e2e4",): {"e7e5": 20, "f7f6": -90}})
     plan = prepare_lines(chess.Board(), chess.BLACK, predictor, scorer, LineSettings(plies=2, our_width=1))
     found = candidates(tree, plan, predictor, habit_games=2, habit_belief=0.5)
-    assert [(c.usual, c.source, c.belief) for c in found] == [("f7f6", "predicted", 1.0)]
+    assert [(c.usual, c.frequency.source, c.frequency.belief) for c in found] == [("f7f6", "predicted", 1.0)]
     assert find_habits(found, scorer)[0].cost == 110
 
 

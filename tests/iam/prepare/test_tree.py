@@ -54,9 +54,9 @@ def test_counts_scores_and_weights(games):
     assert tree.games == 3  # his black game is left out
     root = tree.nodes[chess.Board().epd()]
     d4, c4 = root.edges["d2d4"], root.edges["c2c4"]
-    assert (d4.games, d4.score, c4.games, c4.score) == (2, 0.5, 1, 0.5)
-    assert d4.weight == pytest.approx(0.5 ** 2 + 1.0)  # the 2000 game is two half-lives older
-    assert (d4.first_date, d4.last_date) == ("2000.01.01", "2010.01.01")
+    assert (d4.played.games, d4.played.score, c4.played.games, c4.played.score) == (2, 0.5, 1, 0.5)
+    assert d4.played.weight == pytest.approx(0.5 ** 2 + 1.0)  # the 2000 game is two half-lives older
+    assert (d4.played.first_date, d4.played.last_date) == ("2000.01.01", "2010.01.01")
     assert tree.usual_move(chess.Board()) == chess.Move.from_uci("d2d4")
 
 

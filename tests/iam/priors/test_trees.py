@@ -11,7 +11,7 @@ from iam.errors import ModelFileError
 from iam.measure.evaluation import first_training_games
 from iam.priors.logit import MoveTable, fit_conditional_logit, position_log_likelihood
 from iam.priors.population import PopulationBook, PopulationPrior, PriorWeights
-from iam.priors.trees import ResidualTrees, TreeSettings, _from_lightgbm, fit_residual_trees
+from iam.priors.trees import ResidualTrees, RoundChoice, TreeSettings, _from_lightgbm, fit_residual_trees
 from iam.ranker import MoveRanker
 
 
@@ -71,9 +71,9 @@ def test_trees_learn_what_the_linear_score_cannot():
     fitting, test = _interaction_table(1500, seed=3), _interaction_table(500, seed=4)
     games = np.arange(fitting.positions) // 10
     weights = fit_conditional_logit(fitting)
-    settings = TreeSettings(max_rounds=300, min_rows_in_leaf=50, learning_rate=0.1, threads=1)
+    settings = TreeSettings(rounds=RoundChoice(limit=300), min_rows_in_leaf=50, learning_rate=0.1, threads=1)
     trees = fit_residual_trees(fitting, fitting.features @ weights, ("a", "b", "c"), games, settings)
-    assert 0 < trees.trees <= 300 and trees.trees % settings.round_step == 0
+    assert 0 < trees.trees <= 300 and trees.trees % settings.rounds.step == 0
     linear = -position_log_likelihood(test, weights).mean()
     boosted = -position_log_likelihood(test, weights, trees.score(test.features)).mean()
     assert linear > 2.0 > 1.9 > boosted  # uniform over 8 moves is 2.08: the linear score knows nothing
