@@ -75,17 +75,10 @@ MAX_PARAMETERS = 10
 OVER_THE_PARAMETER_LIMIT = (
     "experiments.ablation:AblationConfig",
     "experiments.stylometry:StylometryConfig",
-    "iam.chunks.fitted:FittedState",
-    "iam.chunks.library:ChunkLibrary",
     "iam.evidence.evidence:Evidence",
-    "iam.games.filters:GameFilter",
-    "iam.games.pgn:IngestReport",
     "iam.measure.candidates:CandidateSettings",
     "iam.measure.identify:identify",
     "iam.prepare.dossier:PrepareConfig",
-    "iam.prepare.habits:Habit",
-    "iam.prepare.tree:Edge",
-    "iam.priors.trees:TreeSettings",
     "iam.ranker.build_prior:PriorSettings",
     "iam.ranker.estimator:MoveRanker.__init__",
 )
