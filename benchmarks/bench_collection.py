@@ -31,10 +31,10 @@ from pathlib import Path
 
 import psutil
 
-from iam.execution import Execution
 from iam.games.bundled import bundled_pgn, manifest
 from iam.games.collection import CollectionReport, map_chunks
 from iam.games.filters import GameConditions, GameFilter
+from iam.runtime import Runtime
 
 FIRST = ("Anna", "Boris", "Chen", "Dara", "Emil", "Fatima", "Goran", "Hana", "Ivan", "Jules", "Kofi", "Lena")
 LAST = ("Ruiz", "Novak", "Okafor", "Silva", "Tanaka", "Weber", "Kowalski", "Haddad", "Larsen", "Moreau")
@@ -114,10 +114,10 @@ class PeakMemory:
             time.sleep(self.interval)
 
 
-def read_once(path: Path, execution: Execution) -> tuple[float, CollectionReport]:
+def read_once(path: Path, runtime: Runtime) -> tuple[float, CollectionReport]:
     started = time.perf_counter()
     total = CollectionReport()
-    for _, report in map_chunks(replayed, [path], FILTER, execution):
+    for _, report in map_chunks(replayed, [path], FILTER, runtime):
         total.add(report)
     return time.perf_counter() - started, total
 
@@ -139,7 +139,7 @@ def main() -> int:
         if not path.exists():
             print(f"writing {path} ({count} games) ...", file=sys.stderr)
             write_collection(path, count, texts)
-    serial_seconds, serial = read_once(small, Execution())
+    serial_seconds, serial = read_once(small, Runtime())
     print(f"serial, in this process: {serial.games / serial_seconds:.0f} games/s ({serial.games} games, "
           f"{serial.used} used, {sum(serial.filtered.values())} filtered, {sum(serial.skipped.values())} skipped)",
           file=sys.stderr)
@@ -152,7 +152,7 @@ def main() -> int:
     try:
         for repeat in range(args.repeats):
             for workers, cluster in clusters.items():
-                seconds, report = read_once(small, Execution(scheduler=cluster.scheduler_address))
+                seconds, report = read_once(small, Runtime(scheduler=cluster.scheduler_address))
                 assert report.games == serial.games and report.used == serial.used, "a cluster read other games"
                 rates[workers].append(report.games / seconds / workers)
                 print(
@@ -161,7 +161,7 @@ def main() -> int:
         for path in (small, large):
             cluster = clusters[2]
             with PeakMemory() as peak:
-                seconds, report = read_once(path, Execution(scheduler=cluster.scheduler_address))
+                seconds, report = read_once(path, Runtime(scheduler=cluster.scheduler_address))
             memory[path.name] = {"games": report.games, "seconds": round(seconds, 1), "driver_mb": peak.driver >> 20,
                                  "largest_worker_mb": peak.worker >> 20}
             print(f"{path.name}: {memory[path.name]}", file=sys.stderr)

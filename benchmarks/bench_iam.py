@@ -38,6 +38,7 @@ from iam.chunks.model import OpponentModel
 from iam.games.bundled import default_pgn
 from iam.games.pgn import load_player_games
 from iam.measure.evaluation import evaluate, first_training_games
+from iam.runtime import Runtime
 
 _REPLAY = """
 import sys, chess.pgn
@@ -166,7 +167,7 @@ def main() -> int:
     predict = latencies(model.predict_proba, boards, passes=3)
     legal = latencies(lambda board: list(board.legal_moves), boards, passes=3)
 
-    report = evaluate(games, player="Botvinnik", jobs=2)
+    report = evaluate(games, player="Botvinnik", runtime=Runtime(jobs=2))
     bands = report.band_frame()
     summary = report.summary_frame()
 

@@ -31,7 +31,7 @@ from iam.games.bundled import bundled_pgn, manifest
 from iam.games.pgn import load_player_games
 from iam.measure.identify import LikelihoodScorer, game_positions
 from iam.ranker import DEFAULT_FAMILIES, MoveRanker
-from iam.ranker.resources import Resources
+from iam.runtime import Runtime
 
 TARGET_SECONDS = 30.0
 
@@ -42,11 +42,11 @@ def _fit(entry, args) -> MoveRanker:
     )
     chosen = tuple(args.families.split(",")) if args.families else DEFAULT_FAMILIES
     families = with_engine(chosen) if args.engine else chosen
-    resources = Resources(engine=args.engine, engine_cache=args.engine_cache if args.engine else None, jobs=args.jobs)
+    runtime = Runtime(engine=args.engine, engine_cache=args.engine_cache if args.engine else None, jobs=args.jobs)
     ranker = MoveRanker(
         player=entry.player, families=families, max_positions=args.train_positions, engine_depth=args.engine_depth
     )
-    return ranker.fit(games, resources=resources)
+    return ranker.fit(games, runtime=runtime)
 
 
 def _test_file(entry, count: int, folder: Path) -> tuple[Path, list]:

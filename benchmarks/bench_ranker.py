@@ -27,7 +27,7 @@ from iam.measure.evaluation import calibrated_ece, evaluate, first_training_game
 from iam.measure.predictors import PredictorSettings
 from iam.priors.positions import player_positions
 from iam.ranker import DEFAULT_FAMILIES, MoveRanker
-from iam.ranker.resources import Resources
+from iam.runtime import Runtime
 
 FAMILIES = DEFAULT_FAMILIES
 
@@ -64,14 +64,13 @@ def main() -> int:
     settings = PredictorSettings(
         iam={"random_state": args.seed},
         ranker={"families": FAMILIES, "max_positions": args.train_positions, "random_state": args.seed},
-        engine=args.engine,
         engine_depth=args.engine_depth,
-        engine_cache=args.engine_cache,
-        search_cache=args.search_cache,
+        runtime=Runtime(engine=args.engine, engine_cache=args.engine_cache, search_cache=args.search_cache),
     )
     started = time.perf_counter()
     report = evaluate(
-        training + test, player=args.player, train_sizes=sizes, predictors=predictors, settings=settings, jobs=args.jobs
+        training + test, player=args.player, train_sizes=sizes, predictors=predictors, settings=settings,
+        runtime=Runtime(jobs=args.jobs),
     )
     seconds = time.perf_counter() - started
     summary = report.summary_frame()
@@ -138,7 +137,7 @@ def cost(training, test, args) -> list[str]:
     """Train the pure-Python ranker on 400 games, score 1,000 positions; predict latency."""
     started = time.perf_counter()
     model = MoveRanker(families=FAMILIES, max_positions=args.train_positions, random_state=args.seed)
-    model.fit(first_training_games(training, 400), resources=Resources(jobs=args.jobs))
+    model.fit(first_training_games(training, 400), runtime=Runtime(jobs=args.jobs))
     fitted = time.perf_counter() - started
     positions = player_positions(sample_test_games(test, 1000, seed=args.seed))
     latencies = []

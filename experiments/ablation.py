@@ -27,7 +27,7 @@ from experiments.common import ExperimentResult, HeldOutConfig, load_games
 from iam.chunks.model import OpponentModel
 from iam.evidence.evidence import player_evidence
 from iam.evidence.registry import DEFAULT_FAMILIES, FAMILIES, family_columns
-from iam.evidence.settings import DEFAULT_SEARCH_DEPTH, EngineSettings
+from iam.evidence.settings import DEFAULT_SEARCH_DEPTH
 from iam.games.filters import GameFilter
 from iam.games.heldout import first_training_games, sample_test_games, test_games
 from iam.games.pgn import PlayerGame
@@ -40,6 +40,7 @@ from iam.priors.positions import player_positions
 from iam.priors.trees import ResidualTrees
 from iam.ranker.estimator import prior_penalty
 from iam.ranker.training import move_table, stack_table
+from iam.runtime import Runtime
 
 NAME = "ablation"
 HELP = "top-1 and log loss of the move ranker with each family of evidence removed (and alone)"
@@ -53,7 +54,8 @@ class AblationConfig:
 
     families: tuple[str, ...] = DEFAULT_FAMILIES
     search_depth: int = DEFAULT_SEARCH_DEPTH
-    engine: EngineSettings | None = None
+    engine_depth: int = 8
+    """Depth of the engine family's analyses (with an engine in ``runtime``)."""
     train_games: int | None = None
     """The first N training games (None: all)."""
     train_positions: int = 4000
@@ -65,7 +67,8 @@ class AblationConfig:
     min_games: int = 2
     resamples: int = RESAMPLES
     seed: int = 0
-    jobs: int = 1
+    runtime: Runtime = Runtime()
+    """The engine (with its cache) and the processes computing the training features."""
     pgn: str | None = None
     """PGN file for :func:`run` (None: the bundled games)."""
     player: str | None = None
@@ -99,20 +102,21 @@ def ablation(
     test = sample_test_games(test_games(games), config.test_positions, seed=config.seed)
     population = (prior or bundled_prior()) if config.prior == "population" else None
     iam_params: dict[str, Any] = {"min_games": config.min_games, "random_state": config.seed, "player": player}
-    evidence = player_evidence(player, families, population, search_depth=config.search_depth, engine=config.engine)
+    engine = config.runtime.engine_settings(config.engine_depth)
+    evidence = player_evidence(player, families, population, search_depth=config.search_depth, engine=engine)
     train_table, _ = move_table(
         training,
         evidence,
         max_positions=config.train_positions,
         iam_params=iam_params,
         random_state=config.seed,
-        jobs=config.jobs,
+        runtime=config.runtime,
     )
     test_positions = player_positions(test)
     iam = OpponentModel(**iam_params).fit(training) if "habits" in families else None
     own = count_patterns(training) if "habits" in families else None
     scorer = player_evidence(
-        player, families, population, search_depth=config.search_depth, engine=config.engine, iam=iam, own_patterns=own
+        player, families, population, search_depth=config.search_depth, engine=engine, iam=iam, own_patterns=own
     )
     try:
         test_table = stack_table(scorer.matrices(test_positions), test_positions)

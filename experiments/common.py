@@ -21,6 +21,7 @@ from iam.errors import DataError
 from iam.games.filters import GameFilter
 from iam.games.player_games import HeldOut, load_heldout
 from iam.jsonsafe import finite
+from iam.runtime import Runtime
 
 __all__ = ["ExperimentConfig", "HeldOutConfig", "ExperimentResult", "load_games", "write_result"]
 
@@ -31,11 +32,10 @@ class ExperimentConfig:
 
     seed: int = 0
     """Random seed of every sample, model and resample of the experiment."""
-    jobs: int = 1
-    """Worker processes for independent work."""
-    scheduler: str | None = None
-    """Dask scheduler the independent work runs on, e.g. ``tcp://127.0.0.1:8786`` (None: ``$IAM_SCHEDULER``,
-    else ``jobs`` local processes; :mod:`iam.execution`)."""
+    runtime: Runtime = Runtime()
+    """Where the independent work runs: its ``jobs`` worker processes, or its Dask scheduler (None:
+    ``$IAM_SCHEDULER``, else the local processes; :mod:`iam.runtime`); and the engine and caches of the
+    experiments that read them."""
     quiet: bool = False
     """No progress bars on stderr (they are off anyway when stderr is not a terminal)."""
 

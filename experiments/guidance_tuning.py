@@ -106,7 +106,7 @@ def run(config: GuidanceTuningConfig) -> ExperimentResult:
     if config.budget < 10:
         raise DataError(f"budget must be at least 10 nodes, not {config.budget}")
     setup = prepare(config, split="dev")
-    rows = measure_all(setup, [config.budget], grid, jobs=config.jobs, quiet=config.quiet, scheduler=config.scheduler)
+    rows = measure_all(setup, [config.budget], grid, runtime=config.runtime, quiet=config.quiet)
     summary = summarise(rows, config.seed)
     order = {name: i for i, name in enumerate(grid)}
     summary = summary.sort_values("guidance", key=lambda names: names.map(order), kind="stable").reset_index(drop=True)

@@ -25,12 +25,12 @@ import pandas as pd
 from experiments.common import HeldOutConfig, load_games
 from iam.chunks.model import OpponentModel
 from iam.errors import DataError
-from iam.execution import execution_from, map_in_order
 from iam.measure.bootstrap import GameResamples, interval, resample_games, resampled_means
 from iam.priors.positions import player_positions
 from iam.progress import progress
 from iam.ranker import QUICK_FAMILIES, MoveRanker
 from iam.ranker.replytable import distil_reply_policy
+from iam.runtime import Runtime, map_in_order, runtime_from
 from search import HeuristicOrderer, Limits, TranspositionTable, search
 from search.chess.engine import ChessSearch
 from search.chess.evaluation import material_pst_evaluator
@@ -223,18 +223,18 @@ def measure_all(
     budgets: Sequence[int],
     guidances: Mapping[str, Guidance],
     *,
-    jobs: int,
+    runtime: Runtime,
     quiet: bool,
     times: Sequence[float] = (),
-    scheduler: str | None = None,
 ) -> pd.DataFrame:
-    """Every position at every budget (nodes, then seconds), plain and under each named guidance: one row each."""
+    """Every position at every budget (nodes, then seconds), plain and under each named guidance: one row each,
+    the positions run where ``runtime`` says."""
     limits = [("nodes", budget) for budget in budgets] + [("time", seconds) for seconds in times]
     tasks = [
         (setup.model, position, limits, guidances, setup.reference, setup.reference_depth)
         for position in setup.positions
     ]
-    finished = map_in_order(measure, tasks, execution_from(jobs, scheduler))
+    finished = map_in_order(measure, tasks, runtime_from(runtime))
     done = progress(finished, quiet=quiet, total=len(setup.positions), desc="positions", unit=" pos")
     return pd.DataFrame([row for rows in done for row in rows])
 

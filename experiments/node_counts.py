@@ -23,8 +23,8 @@ from matplotlib.figure import Figure
 
 from experiments.common import ExperimentConfig, ExperimentResult
 from iam.errors import IAMError
-from iam.execution import execution_from, map_in_order
 from iam.progress import progress
+from iam.runtime import map_in_order, runtime_from
 from search import HeuristicOrderer, Limits, TranspositionTable, minimax, search
 from search.alphabeta import AlphaBetaWorker, Budget, SearchAborted
 from search.chess.evaluation import material_pst_evaluator
@@ -178,7 +178,7 @@ def run(config: NodeCountsConfig) -> ExperimentResult:
         raise IAMError(f"time_cap must be positive seconds, not {config.time_cap}")
     tasks = [(a, p) for p in positions for a in ALGORITHMS]
     work = [(a, p, config.max_depth, config.time_cap) for a, p in tasks]
-    finished = map_in_order(series, work, execution_from(config.jobs, config.scheduler))
+    finished = map_in_order(series, work, runtime_from(config.runtime))
     chunks = progress(finished, quiet=config.quiet, total=len(tasks), desc="series")
     rows = [row for chunk in chunks for row in chunk]
     table = pd.DataFrame(rows)[

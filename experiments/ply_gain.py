@@ -85,8 +85,8 @@ from experiments.guided_depth import (
     summary_table,
 )
 from iam.errors import DataError
-from iam.execution import execution_from, map_in_order
 from iam.progress import progress
+from iam.runtime import Runtime, map_in_order, runtime_from
 from search import Limits
 from search.chess.engine import ChessSearch
 from search.chess.guided import GuideSettings, ModelGuide
@@ -168,16 +168,17 @@ def _accuracy(name: str) -> float | None:
 
 
 def measure_all_predictors(
-    setup: Setup, budgets: Sequence[int], specs: Sequence[str], guided: Guided, *, jobs: int, quiet: bool,
-    times: Sequence[float] = (), scheduler: str | None = None,
+    setup: Setup, budgets: Sequence[int], specs: Sequence[str], guided: Guided, *, runtime: Runtime, quiet: bool,
+    times: Sequence[float] = (),
 ) -> pd.DataFrame:
-    """Every position at every budget (nodes, then seconds), plain and guided by each predictor: one row each."""
+    """Every position at every budget (nodes, then seconds), plain and guided by each predictor: one row each,
+    the positions run where ``runtime`` says."""
     limits = [("nodes", budget) for budget in budgets] + [("time", seconds) for seconds in times]
     tasks = [
         (setup.models, position, limits, specs, guided, setup.reference, setup.reference_depth)
         for position in setup.positions
     ]
-    finished = map_in_order(measure_predictors, tasks, execution_from(jobs, scheduler))
+    finished = map_in_order(measure_predictors, tasks, runtime_from(runtime))
     done = progress(finished, quiet=quiet, total=len(setup.positions), desc="positions", unit=" pos")
     return pd.DataFrame([row for rows in done for row in rows])
 
@@ -298,8 +299,8 @@ def run(config: PlyGainConfig) -> ExperimentResult:
     setup = prepare(config, split=config.positions, models=[name for name in MODELS if name in names])
     guided = Guided(core=config.core, guidance=guidance, near=config.near, seed=config.seed)
     rows = measure_all_predictors(
-        setup, budgets, list(dict.fromkeys(config.predictors)), guided, jobs=config.jobs, quiet=config.quiet,
-        times=times, scheduler=config.scheduler,
+        setup, budgets, list(dict.fromkeys(config.predictors)), guided, runtime=config.runtime,
+        quiet=config.quiet, times=times,
     )
     summary = summarise(rows, config.seed)
     payload = {

@@ -21,13 +21,12 @@ import pandas as pd
 
 from experiments.common import ExperimentResult, HeldOutConfig, load_games
 from iam.errors import DataError
-from iam.execution import execution_from, run_map
 from iam.games.heldout import sample_test_games
 from iam.measure.bootstrap import CONFIDENCE, interval, resample_games, resampled_means
 from iam.measure.predictors import load_predictor
 from iam.priors.positions import PlayerPosition, player_positions
 from iam.ranker import MoveRanker
-from iam.ranker.resources import Resources
+from iam.runtime import Runtime, run_map, runtime_from
 from search import Limits
 from search.chess import ChessSearch
 
@@ -37,7 +36,7 @@ HELP = "how often the expected reply (ponder move) is the player's move: the mod
 __all__ = ["NAME", "HELP", "PonderConfig", "ponder_records", "run"]
 
 _PIECE = 50
-"""Positions a task of the execution layer scores."""
+"""Positions one task of the map scores."""
 
 
 @dataclass(frozen=True)
@@ -81,11 +80,12 @@ def _score_piece(task: tuple) -> list[dict]:
 
 
 def ponder_records(
-    model, positions: list[PlayerPosition], *, depth: int, jobs: int = 1, scheduler: str | None = None
+    model, positions: list[PlayerPosition], *, depth: int, runtime: Runtime = Runtime()
 ) -> pd.DataFrame:
-    """One row per position: the move played, the model's and the plain search's expected replies, their costs."""
+    """One row per position: the move played, the model's and the plain search's expected replies, their costs
+    (the positions scored where ``runtime`` says)."""
     pieces = [(model, depth, positions[start : start + _PIECE]) for start in range(0, len(positions), _PIECE)]
-    done = run_map(_score_piece, pieces, execution_from(jobs=jobs, scheduler=scheduler))
+    done = run_map(_score_piece, pieces, runtime_from(runtime))
     records = pd.DataFrame([row for piece in done for row in piece])
     records["model_hit"] = records["model_reply"] == records["played"]
     records["search_hit"] = records["search_reply"] == records["played"]
@@ -96,7 +96,7 @@ def _model(config: PonderConfig, held) -> MoveRanker:
     if config.model is not None:
         return load_predictor(config.model)
     ranker = MoveRanker(player=held.player, max_positions=config.train_positions, random_state=config.seed)
-    return ranker.fit(held.training, resources=Resources(jobs=max(1, config.jobs)))
+    return ranker.fit(held.training, runtime=config.runtime)
 
 
 def summary(records: pd.DataFrame, *, seed: int) -> pd.DataFrame:
@@ -123,7 +123,7 @@ def run(config: PonderConfig) -> ExperimentResult:
     if not positions:
         raise DataError(f"{held.player} has no test position to score")
     model = _model(config, held)
-    records = ponder_records(model, positions, depth=config.depth, jobs=config.jobs, scheduler=config.scheduler)
+    records = ponder_records(model, positions, depth=config.depth, runtime=config.runtime)
     table = summary(records, seed=config.seed)
     costs = {
         "model_ms": float(records["model_seconds"].median() * 1000),

@@ -124,8 +124,7 @@ def run_predictions(config: PredictionConfig, *, controls: Sequence[str] = ()) -
         train_sizes=sizes,
         predictors=predictors,
         settings=settings,
-        jobs=config.jobs,
-        scheduler=config.scheduler,
+        runtime=config.runtime,
         progress=lambda runs: progress(
             runs, quiet=config.quiet, total=len(sizes) * len(predictors), desc="runs", unit=" runs"
         ),

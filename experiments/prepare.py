@@ -93,8 +93,8 @@ class PrepareExperimentConfig(HeldOutConfig):
     """The dossier experiment's settings: the dossier's own, and how it is checked on his games.
 
     ``dossier`` is built as :class:`~iam.prepare.dossier.PrepareConfig` says, but for its player (the one
-    whose games are read), its tree (at least as deep as the opening moves checked), its processes and its
-    quietness (the experiment's own ``jobs`` and ``quiet``).
+    whose games are read), its tree (at least as deep as the opening moves checked), its runtime (the engine,
+    its cache, the processes) and its quietness (the experiment's own ``runtime`` and ``quiet``).
     """
 
     dossier: PrepareConfig = PrepareConfig(player="")
@@ -371,18 +371,17 @@ def run(config: PrepareExperimentConfig) -> ExperimentResult:
     if not built or not checked:
         kind = "development" if config.games == "dev" else "test"
         raise DataError(f"{held.player} has no {kind} games to check the dossier on")
-    engine = {"engine": config.dossier.engine, "engine_cache": config.dossier.engine_cache}
     if config.model_cache is None:
-        model = fit_default_model(built, held.player, seed=config.seed, jobs=config.jobs, quiet=config.quiet, **engine)
+        model = fit_default_model(built, held.player, seed=config.seed, quiet=config.quiet, runtime=config.runtime)
     else:
         model, _ = cached_default_model(
-            built, held.player, config.model_cache, seed=config.seed, jobs=config.jobs, quiet=config.quiet, **engine
+            built, held.player, config.model_cache, seed=config.seed, quiet=config.quiet, runtime=config.runtime
         )
     settings = replace(
         config.dossier,
         player=held.player,
         tree_plies=max(config.dossier.tree_plies or 0, config.plies, 2 * config.opening_moves),
-        jobs=config.jobs,
+        runtime=config.runtime,
         quiet=config.quiet,
     )
     scorer = open_scorer(settings)
@@ -419,7 +418,7 @@ def run(config: PrepareExperimentConfig) -> ExperimentResult:
     summary = pd.DataFrame(rows)
     payload = {
         "experiment": NAME, "player": held.player, "judged_by": judged_by,
-        "model": {**default_model_params(settings.engine), "plies": MODEL_PLIES}, "plies": config.plies,
+        "model": {**default_model_params(settings.runtime.engine), "plies": MODEL_PLIES}, "plies": config.plies,
         "games": config.games,
         "prior_strength": settings.prior_strength, "population_strength": settings.population_strength,
         "half_life_years": settings.half_life_years,
@@ -475,7 +474,7 @@ def markdown(
     return "\n".join([
         f"# {player}: the dossier from his {built} games, on his {checked} games", "",
         f"Positions judged by {judged_by}; his replies by a move ranker fitted on the first {MODEL_PLIES} plies of "
-        f"his {built} games ({default_model_params(config.dossier.engine)})"
+        f"his {built} games ({default_model_params(config.runtime.engine)})"
         f"{belief_updates(settings)}. "
         f"Lines to ply {config.plies}; a game enters at ply {config.entry_ply} or later; "
         f"opening moves: his first {config.opening_moves}.",

@@ -31,7 +31,7 @@ from scipy.stats import norm
 from experiments.common import ExperimentConfig, ExperimentResult
 from iam.chunks.model import OpponentModel
 from iam.errors import DataError
-from iam.evidence.settings import DEFAULT_SEARCH_DEPTH, EngineSettings
+from iam.evidence.settings import DEFAULT_SEARCH_DEPTH
 from iam.games.filters import GameFilter
 from iam.games.pgn import PlayerGame
 from iam.measure import candidates
@@ -122,11 +122,10 @@ class StylometryConfig(ExperimentConfig):
     by_decade: bool = False
     min_decade_games: int = 40
     """With ``by_decade``: a decade needs this many games to be a group."""
-    engine: EngineSettings | None = None
+    engine_depth: int = 8
+    """Depth of the ``ranker+engine`` candidates' engine analyses (the engine, and the cache of the rankers'
+    search scores across runs, are the runtime's)."""
     search_depth: int = DEFAULT_SEARCH_DEPTH
-    search_cache: str | None = None
-    """SQLite file keeping the rankers' search scores across runs (the same scores;
-    :mod:`iam.evidence.search_cache`)."""
     games_filter: GameFilter | None = None
     """Conditions on every player's games' headers and length (:mod:`iam.games.filters`); the splits keep their
     numbering."""
@@ -204,7 +203,7 @@ def _control_models(splits: list[dict], config: StylometryConfig, rng: np.random
             prior_strength=config.prior_strength,
             search_depth=config.search_depth,
             random_state=config.seed,
-        ).fit([pool[i] for i in share.tolist()], resources=config.candidate_settings().resources())
+        ).fit([pool[i] for i in share.tolist()], runtime=config.runtime)
         for share in shares
     ]
 
@@ -222,11 +221,9 @@ class _OpeningsOnly:
         *,
         cap: int | None,
         random_state: int,
-        jobs: int,
-        scheduler: str | None,
         progress,
     ) -> list[np.ndarray]:
-        del jobs, scheduler, progress  # a dictionary look-up per position: not worth a worker process
+        del progress  # a dictionary look-up per position: not worth a worker process
         found = []
         for game in games:
             positions = game_positions(game, cap=cap, random_state=random_state)
@@ -239,7 +236,7 @@ def _scorer(predictor: str, models: list, config: StylometryConfig) -> Likelihoo
     if predictor == "repertoire":
         return _OpeningsOnly(models)
     return LikelihoodScorer(
-        models, repertoire=config.repertoire, model_weight=config.model_weight, search_cache=config.search_cache
+        models, repertoire=config.repertoire, model_weight=config.model_weight, runtime=config.runtime
     )
 
 
@@ -426,7 +423,7 @@ def _check(config: StylometryConfig) -> None:
     unknown = [p for p in config.predictors if p not in PREDICTORS]
     if unknown or not config.predictors:
         raise ValueError(f"predictors must be some of {', '.join(PREDICTORS)}, not {list(config.predictors)!r}")
-    if "ranker+engine" in config.predictors and config.engine is None:
+    if "ranker+engine" in config.predictors and not config.runtime.engine:
         raise ValueError("the ranker+engine predictor needs an engine")
     if not config.ks or any(k < 1 for k in config.ks):
         raise ValueError("every k must be at least 1")

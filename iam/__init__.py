@@ -39,7 +39,7 @@ if TYPE_CHECKING:  # the same names, for type checkers and readers
     from iam.models.explanation import Explanation
     from iam.prepare.dossier import Dossier, PrepareConfig
     from iam.ranker.estimator import MoveRanker
-    from iam.ranker.resources import Resources
+    from iam.runtime import Runtime
 
 _PUBLIC = {
     "load_player_games": "iam.games.pgn",
@@ -50,7 +50,7 @@ _PUBLIC = {
     "default_pgn": "iam.games.bundled",
     "OpponentModel": "iam.chunks.model",
     "MoveRanker": "iam.ranker.estimator",
-    "Resources": "iam.ranker.resources",
+    "Runtime": "iam.runtime",
     "Explanation": "iam.models.explanation",
     "load_predictor": "iam.measure.predictors",
     "evaluate": "iam.measure.evaluation",
@@ -72,7 +72,7 @@ __all__ = [
     "default_pgn",
     "OpponentModel",
     "MoveRanker",
-    "Resources",
+    "Runtime",
     "Explanation",
     "load_predictor",
     "evaluate",

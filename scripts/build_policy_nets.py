@@ -29,6 +29,7 @@ from iam.games.heldout import development_games, fitting_games
 from iam.games.player_games import bundled_masters, population_games
 from iam.priors.policynet import POLICY_NETS_FILE, PolicyNet, PolicyNets, PolicyTable, fit_policy_net
 from iam.priors.positions import player_positions
+from iam.runtime import Runtime
 
 
 def _top1(net: PolicyNet, table: PolicyTable) -> float:
@@ -70,13 +71,14 @@ def main() -> int:
     for name, games in tqdm(masters.items(), desc="masters", file=sys.stderr):
         fitting += [
             side_positions(
-                name, side, usable[name], seen, sample=args.positions, random_state=args.seed, jobs=args.jobs
+                name, side, usable[name], seen, sample=args.positions, random_state=args.seed,
+                runtime=Runtime(jobs=args.jobs),
             )
             for side in sides
         ]
         development[name], _ = table_of(
             player_positions(development_games(games), sample=args.development_positions, random_state=args.seed),
-            args.jobs,
+            Runtime(jobs=args.jobs),
         )
     nets: dict[str | None, PolicyNet] = {}
     for without in (None, *masters):

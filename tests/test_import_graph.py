@@ -23,7 +23,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = ("iam", "search", "experiments")
 SHARED = "iam"
-"""The layer of the modules directly in iam/ (errors, progress, jsonsafe, execution, _install)."""
+"""The layer of the modules directly in iam/ (errors, progress, jsonsafe, runtime, _install)."""
 FACE = "iam (face)"
 """The package's face: ``iam/__init__.py``, what a notebook user imports."""
 CLI = "iam.cli"

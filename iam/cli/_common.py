@@ -20,7 +20,7 @@ from iam.games.player_games import bundled_or_given, read_games
 from iam.jsonsafe import finite
 from iam.priors.population import load_prior
 from iam.progress import progress
-from iam.ranker.resources import Resources
+from iam.runtime import Runtime, runtime_from
 
 __all__ = [
     "PARAMETER_FLAGS",
@@ -38,7 +38,7 @@ __all__ = [
     "add_ranker_arguments",
     "parse_families",
     "ranker_params",
-    "ranker_resources",
+    "command_runtime",
     "add_engine_arguments",
     "check_seed",
     "usable_jobs",
@@ -117,7 +117,7 @@ SCHEDULER_HELP = "Dask scheduler to run on, e.g. tcp://127.0.0.1:8786 (default: 
 
 
 def add_scheduler_argument(parser: Any) -> None:
-    """Add ``--scheduler ADDRESS``: the independent work goes to a Dask cluster (:mod:`iam.execution`)."""
+    """Add ``--scheduler ADDRESS``: the independent work goes to a Dask cluster (:mod:`iam.runtime`)."""
     parser.add_argument("--scheduler", metavar="ADDRESS", help=SCHEDULER_HELP.replace("%", "%%"))
 
 
@@ -341,13 +341,16 @@ def ranker_params(args: Any) -> dict[str, Any]:
     return params
 
 
-def ranker_resources(args: Any) -> Resources:
-    """What a ranker runs on, from the engine options, ``--search-cache`` and ``--jobs`` where a command has them."""
+def command_runtime(args: Any) -> Runtime:
+    """What a command runs on, from the engine options, ``--search-cache``, ``--jobs`` and ``--scheduler`` where it
+    has them; with ``--scheduler`` the address (else ``$IAM_SCHEDULER``) is checked here, before any work."""
     engine = getattr(args, "engine", None)
-    return Resources(
+    runtime = Runtime(
         engine=engine,
         engine_cache=getattr(args, "engine_cache", None) if engine else None,
         engine_timeout=getattr(args, "engine_timeout", None),
         search_cache=getattr(args, "search_cache", None),
-        jobs=usable_jobs(getattr(args, "jobs", 1) or 1),
+        jobs=usable_jobs(getattr(args, "jobs", 1)),
+        scheduler=getattr(args, "scheduler", None),
     )
+    return runtime_from(runtime) if hasattr(args, "scheduler") else runtime

@@ -6,11 +6,10 @@ import argparse
 import os
 from pathlib import Path
 
-from iam.cli._common import add_quiet, add_scheduler_argument, check_output_file, progress, usable_jobs
+from iam.cli._common import add_quiet, add_scheduler_argument, check_output_file, command_runtime, progress
 from iam.cli._games import add_game_arguments, pgn_paths, read_player_games
 from iam.engines.runs import LOSS_CAP, AnalysisSettings, GameAnalysis, analyse_games
 from iam.errors import DataError
-from iam.execution import execution_from
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -48,7 +47,7 @@ def run(args: argparse.Namespace) -> int:
         if value < 1:
             raise DataError(f"{option} must be at least 1")
     out = check_output_file(args.out, "--out", inputs=[*pgn_paths(args), args.cache])
-    execution = execution_from(usable_jobs(args.jobs), args.scheduler)
+    runtime = command_runtime(args)
     games, _, player, _ = read_player_games(args, quiet=args.quiet)
     if not games:
         raise DataError(f"no game of {player} is left by the filters")
@@ -57,7 +56,7 @@ def run(args: argparse.Namespace) -> int:
         all_moves=args.all_moves, positions_per_task=args.task_positions,
     )
     bar = None if args.quiet else (lambda items, total: progress(items, total=total, desc="analysing", unit=" tasks"))
-    analysis = analyse_games(games, settings, execution, progress=bar)
+    analysis = analyse_games(games, settings, runtime, progress=bar)
     _write_csv(analysis, out)
     print(_summary(analysis, len(games), player, out))
     return 0

@@ -12,7 +12,7 @@ from pathlib import Path
 import chess
 import chess.pgn
 
-from iam.cli._common import check_not_input, print_json, ranker_resources
+from iam.cli._common import check_not_input, command_runtime, print_json
 from iam.cli._games import pgn_paths, read_pgn_games
 from iam.errors import DataError
 from iam.games.pgn import name_matches
@@ -80,7 +80,7 @@ def run(args: argparse.Namespace) -> int:
         check_not_input(args.out, [*paths, args.model], "--out")
     skipped: Counter[str] = Counter()
     games = [game for path in paths for game in read_pgn_games(path, skipped)]
-    model = load_predictor(args.model, resources=ranker_resources(args))
+    model = load_predictor(args.model, runtime=command_runtime(args))
     try:
         annotated = _annotate_games(model, games, args, skipped)
     finally:

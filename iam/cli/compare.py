@@ -17,12 +17,12 @@ from iam.cli._common import (
     add_ranker_arguments,
     add_scheduler_argument,
     check_seed,
+    command_runtime,
     finite,
     output_dir,
     print_json,
     progress,
     ranker_params,
-    usable_jobs,
 )
 from iam.cli._games import add_game_arguments, read_player_games
 from iam.errors import DataError
@@ -31,6 +31,7 @@ from iam.games.heldout import parse_sizes, sample_test_games, test_games, traini
 from iam.measure.bootstrap import interval, resample_games, summary_figures
 from iam.measure.evaluation import evaluate
 from iam.measure.predictors import PREDICTORS, TRAINED, PredictorSettings, available_predictors
+from iam.runtime import Runtime
 
 DESCRIPTION = (
     "Retrain every predictor on the first N training games of a player for several N (game i is a test "
@@ -108,15 +109,16 @@ def parse_predictors(text: str, settings) -> list[str]:
 
 def run(args: argparse.Namespace) -> int:
     sizes = parse_sizes(args.train_games)
-    jobs = usable_jobs(args.jobs)
+    runtime = command_runtime(args)
     check_seed(args.seed)
     if args.max_positions is not None and args.max_positions < 1:
         raise DataError("--max-positions must be at least 1")
-    settings = _settings(args)
+    settings = _settings(args, runtime)
     predictors = parse_predictors(args.predictor, settings)
     runs = sum(len(sizes) if name in TRAINED else 1 for name in predictors)
     # Runs go to the workers; a single run keeps them for its ranker's training features instead.
-    settings = dataclasses.replace(settings, jobs=jobs if runs == 1 else 1)
+    features = dataclasses.replace(runtime, jobs=runtime.jobs if runs == 1 else 1)
+    settings = dataclasses.replace(settings, runtime=features)
     folder = output_dir(args.out) if args.out else None
     games, ingest, player, _ = read_player_games(args, optional=True, quiet=args.quiet)
     training = training_games(games)
@@ -131,8 +133,7 @@ def run(args: argparse.Namespace) -> int:
         train_sizes=sizes,
         predictors=predictors,
         settings=settings,
-        jobs=jobs if runs > 1 else 1,
-        scheduler=args.scheduler,
+        runtime=dataclasses.replace(runtime, jobs=runtime.jobs if runs > 1 else 1),
         progress=lambda finished: progress(finished, quiet=args.quiet, total=runs, desc="runs", unit=" runs"),
     )
     elapsed = time.perf_counter() - started
@@ -153,8 +154,9 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _settings(args: argparse.Namespace) -> PredictorSettings:
-    """The predictors' settings from the ranker's and the engine's options (DataError when wrong)."""
+def _settings(args: argparse.Namespace, runtime: Runtime) -> PredictorSettings:
+    """The predictors' settings from the ranker's and the engine's options, run on ``runtime`` (DataError when
+    wrong)."""
     ranker = ranker_params(args)
     ranker.update(families=without_engine(ranker["families"]))
     if not ranker["families"]:
@@ -162,11 +164,8 @@ def _settings(args: argparse.Namespace) -> PredictorSettings:
     return PredictorSettings(
         iam={"belief": args.belief, "random_state": args.seed},
         ranker={**{k: v for k, v in ranker.items() if not k.startswith("engine")}, "random_state": args.seed},
-        search_cache=args.search_cache,
-        engine=args.engine,
         engine_depth=args.engine_depth,
-        engine_cache=args.engine_cache if args.engine else None,
-        engine_timeout=args.engine_timeout,
+        runtime=runtime,
         search_depth=args.search_depth,
     )
 

@@ -8,7 +8,7 @@ import time
 from pathlib import Path
 
 from iam.cli import compare
-from iam.cli._common import check_seed, output_dir, print_json, ranker_resources, usable_jobs
+from iam.cli._common import check_seed, command_runtime, output_dir, print_json
 from iam.cli._games import pgn_paths, read_player_games
 from iam.errors import DataError
 from iam.measure.evaluation import EvaluationReport, EvaluationRun, sample_test_games, score_games, score_positions
@@ -56,7 +56,8 @@ def evaluate_model(args: argparse.Namespace) -> int:
     model_path, args.pgn = args.pgn[0], args.pgn[1:]
     pgn_paths(args)  # a PGN file is needed: fail before loading the model
     folder = output_dir(args.out) if args.out else None
-    model = load_predictor(model_path, resources=ranker_resources(args))
+    runtime = command_runtime(args)
+    model = load_predictor(model_path, runtime=runtime)
     try:
         if not args.player:
             args.player = model.player_
@@ -68,7 +69,7 @@ def evaluate_model(args: argparse.Namespace) -> int:
         if args.engine:  # the engine process stays on this machine
             records = score_positions(model, games)
         else:
-            records = score_games(model, games, jobs=usable_jobs(args.jobs), scheduler=args.scheduler)
+            records = score_games(model, games, runtime=runtime)
     finally:
         model.close()
     elapsed = time.perf_counter() - started

@@ -12,20 +12,19 @@ from iam.cli._common import (
     check_distinct_players,
     check_engine_timeout,
     check_seed,
+    command_runtime,
     print_json,
     progress,
-    ranker_resources,
-    usable_jobs,
 )
 from iam.cli._games import add_header_filter_arguments, filter_from_args
 from iam.errors import DataError
-from iam.evidence.settings import EngineSettings
 from iam.games.filters import apply_filter
 from iam.games.sides import side_games
 from iam.measure.candidates import CandidateSettings, trained_candidates
 from iam.measure.identify import check_candidates, identify
 from iam.measure.predictors import load_predictor
 from iam.measure.repertoire import MODEL_WEIGHT
+from iam.runtime import Runtime
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -95,21 +94,20 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     check_seed(args.seed)
     check_engine_timeout(args)
-    jobs = usable_jobs(args.jobs)
+    runtime = command_runtime(args)
     _check_options(args)
     games, report, player = side_games(args.games, args.side)
     games = list(apply_filter(games, filter_from_args(args), report))
     if not games:
         raise DataError(f"no game to identify is left by the filters ({'; '.join(report.summary_lines()[1:])})")
-    names, models, temperature, fitted = _candidates(args, jobs)
+    names, models, temperature, fitted = _candidates(args, runtime)
     try:
         bar = None if args.quiet else (
             lambda items, total: progress(items, total=total, desc="scoring", unit=" pieces")
         )
         result = identify(
             games, models, names, temperature=temperature, cap=args.max_positions, repertoire=not args.no_repertoire,
-            model_weight=args.model_weight, search_cache=args.search_cache, jobs=jobs, scheduler=args.scheduler,
-            progress=bar,
+            model_weight=args.model_weight, runtime=runtime, progress=bar,
         )
     except ValueError as exc:
         raise DataError(str(exc)) from None
@@ -146,11 +144,10 @@ def _check_options(args: argparse.Namespace) -> None:
             raise DataError(f"{option} must be at least 1")
 
 
-def _candidates(args: argparse.Namespace, jobs: int) -> tuple[list[str], list, float, bool]:
+def _candidates(args: argparse.Namespace, runtime: Runtime) -> tuple[list[str], list, float, bool]:
     """(names, models, temperature, whether it was fitted) from model files or from --players."""
     if args.models:
-        resources = ranker_resources(args)
-        models = [load_predictor(path, resources=resources) for path in args.models]
+        models = [load_predictor(path, runtime=runtime) for path in args.models]
         try:
             check_candidates(models)
         except ValueError as exc:
@@ -167,14 +164,9 @@ def _candidates(args: argparse.Namespace, jobs: int) -> tuple[list[str], list, f
         model_weight=args.model_weight,
         train_games=args.train_games,
         train_positions=args.train_positions,
-        engine=(
-            EngineSettings(args.engine, args.engine_depth, args.engine_cache, args.engine_timeout)
-            if args.engine else None
-        ),
-        search_cache=args.search_cache,
+        engine_depth=args.engine_depth,
         seed=args.seed,
-        jobs=jobs,
-        scheduler=args.scheduler,
+        runtime=runtime,
     )
     try:
         names, models, temperature = trained_candidates(predictor, tuple(zip(args.players, files)), settings)

@@ -15,7 +15,7 @@ from iam.errors import DataError
 from iam.evidence.words import FAMILY_WORDS, feature_words
 from iam.measure.predictors import load_predictor
 from iam.ranker import MoveRanker
-from iam.ranker.resources import Resources
+from iam.runtime import Runtime
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -39,7 +39,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     if args.top < 1:
         raise DataError("--top must be at least 1")
-    model = load_predictor(args.model, resources=Resources(engine="(not run)"))
+    model = load_predictor(args.model, runtime=Runtime(engine="(not run)"))
     folder = output_dir(args.svg) if args.svg else None
     describe = _SUMMARIES.get(model.kind)
     ranker = describe(model, top=args.top) if describe is not None else None

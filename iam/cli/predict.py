@@ -7,7 +7,7 @@ import re
 
 import chess
 
-from iam.cli._common import print_json, ranker_resources
+from iam.cli._common import command_runtime, print_json
 from iam.cli._games import read_pgn_games
 from iam.errors import PositionError
 from iam.evidence.words import feature_words
@@ -59,7 +59,7 @@ def run(args: argparse.Namespace) -> int:
         raise PositionError("--ply needs --pgn")
     else:
         board = position(args.fen, args.moves)
-    with load_predictor(args.model, resources=ranker_resources(args)) as model:
+    with load_predictor(args.model, runtime=command_runtime(args)) as model:
         predictions = model.explain(board, top=args.top)
     if args.json:
         payload = [_with_words(prediction.to_dict()) for prediction in predictions]

@@ -8,7 +8,7 @@ import sys
 from dataclasses import replace
 from pathlib import Path
 
-from iam.cli._common import add_quiet, output_dir, ranker_resources, read_games, usable_jobs
+from iam.cli._common import add_quiet, command_runtime, output_dir, read_games
 from iam.cli._games import add_header_filter_arguments, filter_from_args
 from iam.errors import DataError, IAMError
 from iam.games.filters import apply_filter
@@ -86,14 +86,12 @@ def run(args: argparse.Namespace) -> int:
     if args.plies < 1:
         raise DataError("--plies must be at least 1")
     lines = engine_lines(args)
-    jobs = usable_jobs(args.jobs)
+    runtime = command_runtime(args)
     colors = ("white", "black") if args.color == "both" else (args.color,)
     config = PrepareConfig(
         player=args.player, colors=colors, lines=LineSettings(plies=args.plies), min_games=args.min_games,
-        habit_loss=args.habit_loss, engine=args.engine, engine_depth=args.engine_depth, **belief_fields(args),
-        engine_lines=lines,
-        engine_cache=args.engine_cache if args.engine else None, search_depth=args.search_depth, jobs=jobs,
-        quiet=args.quiet,
+        habit_loss=args.habit_loss, engine_depth=args.engine_depth, **belief_fields(args),
+        engine_lines=lines, search_depth=args.search_depth, runtime=runtime, quiet=args.quiet,
     )
     folder = output_dir(args.out)
     _check_writable(folder)
@@ -107,20 +105,15 @@ def run(args: argparse.Namespace) -> int:
         for line in report.summary_lines():
             print(line, file=sys.stderr)
     if args.model:
-        model, name = load_predictor(args.model, resources=ranker_resources(args)), f"model file {args.model}"
+        model, name = load_predictor(args.model, runtime=runtime), f"model file {args.model}"
     else:
         _check_colors(games, config)
-        engine, engine_cache = config.engine, config.engine_cache
-        glance = ", and the engine's depth-1 glance at each move" if config.engine else ""
+        glance = ", and the engine's depth-1 glance at each move" if runtime.engine else ""
         if args.no_model_cache:
-            model = fit_default_model(
-                games, args.player, seed=args.seed, quiet=args.quiet, engine=engine, engine_cache=engine_cache,
-                jobs=jobs,
-            )
+            model = fit_default_model(games, args.player, seed=args.seed, quiet=args.quiet, runtime=runtime)
         else:
             model, kept = cached_default_model(
-                games, args.player, args.model_cache, seed=args.seed, quiet=args.quiet, engine=engine,
-                engine_cache=engine_cache, jobs=jobs,
+                games, args.player, args.model_cache, seed=args.seed, quiet=args.quiet, runtime=runtime
             )
             if not args.quiet:
                 print(

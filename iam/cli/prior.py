@@ -18,11 +18,16 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from iam.cli._common import add_engine_arguments, add_scheduler_argument, check_not_input, parse_families, usable_jobs
+from iam.cli._common import (
+    add_engine_arguments,
+    add_scheduler_argument,
+    check_not_input,
+    command_runtime,
+    parse_families,
+)
 from iam.cli._games import add_header_filter_arguments, filter_from_args
 from iam.errors import DataError
-from iam.evidence.settings import DEFAULT_SEARCH_DEPTH, EngineSettings
-from iam.execution import execution_from
+from iam.evidence.settings import DEFAULT_SEARCH_DEPTH
 from iam.games.collection import CHUNK_BYTES
 from iam.games.filters import GameFilter
 from iam.games.player_games import bundled_masters, collection_players
@@ -100,7 +105,6 @@ def run(args: argparse.Namespace) -> int:
     from iam.ranker.build_prior import build_prior, fits_file  # build code, loaded by this command only
 
     settings, depths = _settings(args)
-    execution = execution_from(usable_jobs(args.jobs), args.scheduler)
     # --update FILE may be --out
     check_not_input(args.out, [*args.games, args.engine_cache, args.search_cache], "--out")
     started = time.perf_counter()
@@ -114,7 +118,7 @@ def run(args: argparse.Namespace) -> int:
             raise DataError("give game files, or --bundled for the bundled masters")
         games_filter = replace(filter_from_args(args), player=None)  # the population's players are chosen below
         masters, report = collection_players(
-            args.games, games_filter, execution, players=args.player, top=args.players, min_games=args.min_games,
+            args.games, games_filter, settings.runtime, players=args.player, top=args.players, min_games=args.min_games,
             max_games=args.max_games, chunk_bytes=max(1, int(args.chunk_mb * 2**20)),
         )
         for line in report.summary_lines():
@@ -131,7 +135,7 @@ def run(args: argparse.Namespace) -> int:
     )
     bar = None if args.quiet else (lambda items, total: progress(items, total=total, desc="players", unit=" players"))
     prior, fits = build_prior(
-        masters, settings, depths, source=source, update=args.update, execution=execution, progress=bar
+        masters, settings, depths, source=source, update=args.update, progress=bar
     )
     save_prior(prior, args.out)
     fits.to_csv(fits_file(args.out), index=False)
@@ -157,12 +161,11 @@ def _settings(args: argparse.Namespace) -> tuple[Any, list[int]]:
     if not depths or not all(1 <= depth <= 6 for depth in depths) or len(set(depths)) != len(depths):
         raise DataError("--search-depth takes different depths from 1 to 6")
     families = parse_families(args.families, args.engine)
-    engine = EngineSettings(args.engine, depth=args.engine_depth, cache=args.engine_cache) if args.engine else None
     settings = PriorSettings(
         families=families,
         positions_per_master=args.positions,
-        engine=engine,
-        search_cache=args.search_cache,
+        engine_depth=args.engine_depth,
+        runtime=command_runtime(args),
         trees=None if args.no_trees else TreeSettings(random_state=args.seed),
         random_state=args.seed,
         leave_each_out=args.leave_out == "each",

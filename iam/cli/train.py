@@ -13,10 +13,10 @@ from iam.cli._common import (
     add_ranker_arguments,
     check_output_file,
     check_seed,
+    command_runtime,
     print_json,
     progress,
     ranker_params,
-    ranker_resources,
 )
 from iam.cli._games import add_game_arguments, pgn_paths, read_player_games
 from iam.errors import DataError
@@ -165,7 +165,7 @@ def _train_ranker(args: argparse.Namespace, games, report, output: Path) -> int:
     model = MoveRanker(**ranker_params(args), min_games=args.min_games, random_state=args.seed)
     try:
         model.fit(
-            games, resources=ranker_resources(args),
+            games, runtime=command_runtime(args),
             progress=lambda tasks, total: progress(
                 tasks, quiet=args.quiet, total=total, desc="features", unit=" parts"
             ),

@@ -9,10 +9,10 @@ from pathlib import Path
 
 import chess.polyglot
 
-from iam.cli._common import number_or_infinity, ranker_resources
+from iam.cli._common import command_runtime, number_or_infinity
 from iam.errors import IAMError
 from iam.measure.predictors import load_predictor
-from iam.ranker.resources import Resources
+from iam.runtime import Runtime
 from search.chess.exploit import DEFAULT_MARGIN, DEFAULT_THRESHOLD, ExploitingSettings
 from search.chess.imitation import Imitation
 from search.chess.uci import EngineModel, ModelLoader, main
@@ -123,10 +123,10 @@ def run(args: argparse.Namespace) -> int:
     if args.book is not None:
         check_book(args.book)
     path = args.imitate or args.model
-    loader = model_loader(ranker_resources(args))
+    loader = model_loader(command_runtime(args))
     if path is None:
         return main(EngineModel(loader=loader), book=args.book)
-    model = load_predictor(path, resources=ranker_resources(args))
+    model = load_predictor(path, runtime=command_runtime(args))
     able = abilities_of(model)
     if args.exploit_reduce and able.reply_policy is None:
         raise IAMError(f"--exploit-reduce needs a move ranker fitted with a reply policy; {path} has none (refit it)")
@@ -203,12 +203,12 @@ def check_book(path: str) -> None:
         raise IAMError(f"cannot read the book {path}: {exc.strerror or exc}") from None
 
 
-def model_loader(resources: Resources) -> ModelLoader:
+def model_loader(runtime: Runtime) -> ModelLoader:
     """What the engine's ``ModelFile`` option reads a model file with: a problem is a ValueError (one line)."""
 
     def load(path: str) -> tuple[MovePredictor, str]:
         try:
-            model = load_predictor(path, resources=resources)
+            model = load_predictor(path, runtime=runtime)
         except (IAMError, OSError) as exc:
             raise ValueError(str(exc).splitlines()[0] if str(exc) else type(exc).__name__) from None
         return model, f"a model of {model.player_}"

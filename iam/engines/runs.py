@@ -6,7 +6,7 @@ moves, or every move), analyses each distinct position once with
 depth) and returns a table of the played moves: the played move's score, the best move
 and its score, the loss in centipawns and the played move's rank.
 
-The work goes where the :class:`~iam.execution.Execution` says: in this process, in
+The work goes where the :class:`~iam.runtime.Runtime` says: in this process, in
 local processes or on the workers of a Dask scheduler. It is cut into tasks of a few
 positions (a top-level function, so it pickles); each task opens its own analyser and
 the results come back in the order of the tasks. Scores do not depend on which worker
@@ -17,7 +17,7 @@ The cache is one SQLite file that every worker opens by the path in
 :class:`AnalysisSettings`: all workers on machines that share a filesystem read and write
 the same file, and each finished position is committed at once in its own transaction.
 A worker that dies loses only the position it was analysing: the task is run again on
-another worker (the execution layer retries it) and finds the rest in the cache. The
+another worker (the runtime's map retries it) and finds the rest in the cache. The
 driver sends positions and receives scores and never opens the file itself when the
 work runs on a cluster.
 """
@@ -32,8 +32,8 @@ import chess
 import pandas as pd
 
 from iam.engines.analysis import EngineAnalyser
-from iam.execution import Execution, map_in_order
 from iam.games.pgn import PlayerGame
+from iam.runtime import Runtime, map_in_order
 
 __all__ = ["AnalysisSettings", "GameAnalysis", "COLUMNS", "LOSS_CAP", "PlayedMove", "analyse_games", "played_moves"]
 
@@ -133,9 +133,9 @@ def played_moves(games: Sequence[PlayerGame], *, all_moves: bool = False) -> Ite
 
 
 def analyse_games(
-    games: Sequence[PlayerGame], settings: AnalysisSettings, execution: Execution, *, progress: Progress | None = None
+    games: Sequence[PlayerGame], settings: AnalysisSettings, runtime: Runtime, *, progress: Progress | None = None
 ) -> GameAnalysis:
-    """Every move asked for in ``games`` judged by the engine, run where ``execution`` says.
+    """Every move asked for in ``games`` judged by the engine, run where ``runtime`` says.
 
     The table is the same whichever runs it and however the cache was filled.
     EngineError (from the workers) when the engine is missing or fails; locally the
@@ -144,11 +144,11 @@ def analyse_games(
     moves = list(played_moves(games, all_moves=settings.all_moves))
     # distinct positions (the cache's key), first seen first
     epds = list(dict.fromkeys(move.board.epd() for move in moves))
-    if moves and not execution.distributed:
+    if moves and not runtime.distributed:
         _engine_name(settings)
     size = settings.positions_per_task
     tasks = [(tuple(epds[start : start + size]), settings) for start in range(0, len(epds), size)]
-    finished: Iterable[tuple[list[dict[str, int]], int]] = map_in_order(_analyse_task, tasks, execution)
+    finished: Iterable[tuple[list[dict[str, int]], int]] = map_in_order(_analyse_task, tasks, runtime)
     if progress is not None:
         finished = progress(finished, len(tasks))
     scores: dict[str, dict[str, int]] = {}

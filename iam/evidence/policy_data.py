@@ -16,13 +16,13 @@ import numpy as np
 import scipy.sparse as sparse
 
 from iam.evidence.movefeatures import move_features
-from iam.execution import Execution, run_map
 from iam.games.pgn import PlayerGame, name_matches
 from iam.games.player_games import game_key
 from iam.priors.movenet import position_slices
 from iam.priors.policynet import PolicyTable, policy_inputs, policy_table
 from iam.priors.positions import PlayerPosition, player_positions
 from iam.priors.valuenet import VALUE_MOVE_INPUTS
+from iam.runtime import Runtime, run_map
 
 __all__ = ["SIDES", "MasterSide", "join_tables", "leave_out", "policy_rows", "side_positions", "table_of"]
 
@@ -47,11 +47,14 @@ def policy_rows(positions: Sequence[PlayerPosition]) -> list[tuple]:
     return rows
 
 
-def table_of(positions: Sequence[PlayerPosition], jobs: int = 1) -> tuple[PolicyTable, list[PlayerPosition]]:
-    """The table of the labelled ``positions`` (computed in ``jobs`` processes) and the positions in its row order."""
+def table_of(
+    positions: Sequence[PlayerPosition], runtime: Runtime = Runtime()
+) -> tuple[PolicyTable, list[PlayerPosition]]:
+    """The table of the labelled ``positions`` (computed where ``runtime`` says) and the positions in its row order."""
     kept = [position for position in positions if position.moves and position.played >= 0]
-    pieces = [kept[start :: jobs * 4] for start in range(jobs * 4)]
-    done = run_map(policy_rows, pieces, Execution(jobs=max(1, jobs)))
+    parts = runtime.workers * 4
+    pieces = [kept[start::parts] for start in range(parts)]
+    done = run_map(policy_rows, pieces, runtime)
     return policy_table([row for part in done for row in part]), [position for piece in pieces for position in piece]
 
 
@@ -88,12 +91,13 @@ def side_positions(
     *,
     sample: int | None = None,
     random_state: int = 0,
-    jobs: int = 1,
+    runtime: Runtime = Runtime(),
 ) -> MasterSide:
     """``side``'s positions in ``master``'s ``games`` (all, or a seeded sample of ``sample``).
 
     ``seen`` holds the (game key, colour) pairs already taken from other files; pairs
-    taken here are added to it, so a game two files share gives each side once.
+    taken here are added to it, so a game two files share gives each side once. The table is computed where
+    ``runtime`` says.
     """
     if side not in SIDES:
         raise ValueError(f"side must be one of {SIDES}, got {side!r}")
@@ -106,7 +110,7 @@ def side_positions(
         seen.add((key, color))
         chosen.append(replace(game, color=color))
         about[game.index] = (key, game.white if color else game.black)
-    table, order = table_of(player_positions(chosen, sample=sample, random_state=random_state), jobs)
+    table, order = table_of(player_positions(chosen, sample=sample, random_state=random_state), runtime)
     return MasterSide(master, side, table, [about[p.game][0] for p in order], [about[p.game][1] for p in order])
 
 

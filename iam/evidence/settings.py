@@ -1,14 +1,15 @@
 """The search and engine settings the evidence reads: how deep each source of move scores looks.
 
 The search family scores every move with this project's search at a fixed depth; the
-engine families read a UCI engine, named with its depth and cache by :class:`EngineSettings`.
+engine families read a UCI engine, named with its depth and cache by :class:`EngineSettings`
+(defined with the runtime that names the engine, :mod:`iam.runtime`).
 They live apart from the families that read them so a command can name an engine or a
 depth without loading the evidence's sources.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from iam.runtime import EngineSettings
 
 __all__ = ["DEFAULT_SEARCH_DEPTH", "FAST_SEARCH_DEPTH", "GLANCE_DEPTH", "EngineSettings"]
 
@@ -24,14 +25,3 @@ train and to query, for a short run (the first command of the README), at a poin
 GLANCE_DEPTH = 1
 """Depth of the ``glance`` family's analyses: how a move looks at first sight. Chosen on
 development games (``docs/results/ranker.md``, *Engine evidence*)."""
-
-
-@dataclass(frozen=True)
-class EngineSettings:
-    """Which UCI engine scores the moves, how deep, and where its analyses are cached."""
-
-    path: str
-    depth: int = 8
-    cache: str | None = None
-    timeout: float | None = None
-    """Seconds one position's analysis may take (``None``: derived from the depth)."""

@@ -19,8 +19,8 @@ as tag pairs when present; column names in any case). :func:`plan_chunks` cuts i
   text: the games it cuts are counted as skipped with the reason, the damaged bytes are
   named in a note, and reading goes on at the next frame.
 
-:func:`map_chunks` runs a function over every chunk's games through the execution layer
-(:mod:`iam.execution`) with a bounded number of chunks in flight, and yields the results
+:func:`map_chunks` runs a function over every chunk's games where a runtime says
+(:mod:`iam.runtime`) with a bounded number of chunks in flight, and yields the results
 in collection order, each with the chunk's :class:`CollectionReport`; their sum accounts
 for every game. Games are numbered by ``(chunk, number)``, an order that does not depend
 on who read them.
@@ -41,12 +41,12 @@ import chess
 import zstandard
 
 from iam.errors import DataError
-from iam.execution import Execution, map_in_order
 from iam.games.filters import GameFilter, reason_left_out
 from iam.games.parquet_games import PARQUET_COLUMNS, parquet_file, parquet_game_texts
 from iam.games.pgn import decode_text, file_kind, name_matches, open_stream
 from iam.games.pgntext import GameText, ParsedGame, parse_game, read_headers, split_games
 from iam.games.zstd_layout import FRAME_MAGIC, block_header, frame_header, is_skippable
+from iam.runtime import Runtime, map_in_order
 
 __all__ = [
     "CHUNK_BYTES",
@@ -497,13 +497,13 @@ def map_chunks(
     function: Callable[..., R],
     paths: Sequence[str | Path],
     games_filter: GameFilter,
-    execution: Execution,
+    runtime: Runtime,
     *,
     arguments: tuple = (),
     chunk_bytes: int = CHUNK_BYTES,
     every_game: bool = False,
 ) -> Iterator[tuple[R, CollectionReport]]:
-    """``function(games, *arguments)`` over each chunk's games, run where ``execution`` says.
+    """``function(games, *arguments)`` over each chunk's games, run where ``runtime`` says.
 
     ``function`` (a top-level function, so it can travel to a worker) receives an
     iterator of the chunk's :class:`CollectionGame` s and returns something small (a
@@ -512,8 +512,8 @@ def map_chunks(
     """
     chunks = plan_chunks(paths, chunk_bytes=chunk_bytes)
     tasks = ((chunk, games_filter, function, arguments, every_game) for chunk in chunks)
-    window = 2 * execution.workers
-    return map_in_order(_run_chunk, tasks, execution, window=window)
+    window = 2 * runtime.workers
+    return map_in_order(_run_chunk, tasks, runtime, window=window)
 
 
 def _run_chunk(

@@ -22,13 +22,13 @@ from typing import Any
 import chess
 
 from iam.errors import DataError
-from iam.execution import Execution
 from iam.games.bundled import bundled_pgn, default_pgn, manifest
 from iam.games.collection import CHUNK_BYTES, CollectionGame, CollectionReport, map_chunks
 from iam.games.filters import GameFilter, apply_filter
 from iam.games.heldout import development_games, fitting_games, test_games, training_games
 from iam.games.pgn import IngestReport, PlayerGame, iter_player_games, name_matches, result_for
 from iam.progress import progress
+from iam.runtime import Runtime
 
 __all__ = [
     "read_games",
@@ -160,7 +160,7 @@ def population_games(
 def collection_players(
     paths: Sequence[str | Path],
     games_filter: GameFilter,
-    execution: Execution,
+    runtime: Runtime,
     *,
     players: Sequence[str] = (),
     top: int = 8,
@@ -176,11 +176,11 @@ def collection_players(
     Each player's games are numbered in collection order among every game that names
     him, used or not, so his held-out split is the one ``iam train --player NAME`` on the
     same files would use; ``max_games`` keeps his first N usable games. The work runs
-    where ``execution`` says; the report accounts for every game of the collection.
+    where ``runtime`` says; the report accounts for every game of the collection.
     """
     if not players:
         counts: Counter[str] = Counter()
-        for found, _ in map_chunks(_name_counts, paths, games_filter, execution, chunk_bytes=chunk_bytes):
+        for found, _ in map_chunks(_name_counts, paths, games_filter, runtime, chunk_bytes=chunk_bytes):
             counts.update(found)
         players = [name for name, count in counts.most_common() if count >= min_games and name != "?"][:top]
         if not players:
@@ -192,7 +192,7 @@ def collection_players(
     seen = dict.fromkeys(names, 0)
     total = CollectionReport()
     chunks = map_chunks(
-        _player_games, paths, games_filter, execution, arguments=(names,), chunk_bytes=chunk_bytes, every_game=True
+        _player_games, paths, games_filter, runtime, arguments=(names,), chunk_bytes=chunk_bytes, every_game=True
     )
     for by_player, report in chunks:
         total.add(report)

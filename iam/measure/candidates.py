@@ -18,14 +18,14 @@ import numpy as np
 
 from iam.chunks.model import OpponentModel
 from iam.evidence.registry import with_engine
-from iam.evidence.settings import DEFAULT_SEARCH_DEPTH, EngineSettings
+from iam.evidence.settings import DEFAULT_SEARCH_DEPTH
 from iam.games.filters import GameFilter, apply_filter
 from iam.games.heldout import development_games, fitting_games, test_games
 from iam.games.pgn import PlayerGame, load_player_games
 from iam.measure.identify import LikelihoodScorer, fit_temperature
 from iam.measure.repertoire import MODEL_WEIGHT
 from iam.ranker import MoveRanker
-from iam.ranker.resources import Resources
+from iam.runtime import Runtime
 
 __all__ = [
     "CANDIDATE_PREDICTORS",
@@ -80,28 +80,16 @@ class CandidateSettings:
     positions_per_game: int | None = None
     """Positions scored per game (a seeded sample); None: all."""
     ks: tuple[int, ...] = TEMPERATURE_KS
-    engine: EngineSettings | None = None
+    engine_depth: int = 8
+    """Depth of the ``ranker+engine`` candidates' engine analyses (the engine is the runtime's)."""
     search_depth: int = DEFAULT_SEARCH_DEPTH
-    search_cache: str | None = None
-    """SQLite file keeping the rankers' search scores across runs (the same scores;
-    :mod:`iam.evidence.search_cache`)."""
     games_filter: GameFilter | None = None
     """Conditions on every player's games' headers and length (:mod:`iam.games.filters`); the splits keep their
     numbering."""
     seed: int = 0
-    jobs: int = 1
-    scheduler: str | None = None
-
-    def resources(self) -> Resources:
-        """What the candidate rankers run on: the engine, the caches, the processes."""
-        engine = self.engine
-        return Resources(
-            engine=engine.path if engine else None,
-            engine_cache=engine.cache if engine else None,
-            engine_timeout=engine.timeout if engine else None,
-            search_cache=self.search_cache,
-            jobs=self.jobs,
-        )
+    runtime: Runtime = Runtime()
+    """What the candidates are fitted and scored with: the engine, the caches (the rankers' search scores
+    across runs: the same scores; :mod:`iam.evidence.search_cache`), the processes or the Dask scheduler."""
 
 
 @dataclass(frozen=True)
@@ -204,14 +192,13 @@ def fit_candidates(
         random_state=settings.seed,
     )
     families = settings.ranker_families
-    resources = settings.resources()
     if predictor == "ranker+engine":
-        if settings.engine is None:
+        if not settings.runtime.engine:
             raise ValueError("the ranker+engine predictor needs an engine")
-        options["engine_depth"] = settings.engine.depth
+        options["engine_depth"] = settings.engine_depth
         families = with_engine(families)
     return [
-        MoveRanker(player=g.player, families=families, **options).fit(games, resources=resources)
+        MoveRanker(player=g.player, families=families, **options).fit(games, runtime=settings.runtime)
         for g, games in zip(groups, fitting)
     ]
 
@@ -224,8 +211,6 @@ def game_matrix(
         games,
         cap=settings.positions_per_game,
         random_state=settings.seed,
-        jobs=settings.jobs,
-        scheduler=settings.scheduler,
         progress=progress,
     )
     sums = np.array([scores.sum(axis=0) for scores in per_game]).reshape(len(games), len(scorer.models))
@@ -302,7 +287,7 @@ def trained_candidates(
     development = [game for split in splits for game in split["development"]]
     owner = np.array([number for number, split in enumerate(splits) for _ in split["development"]], dtype=np.int64)
     scorer = LikelihoodScorer(
-        models, repertoire=settings.repertoire, model_weight=settings.model_weight, search_cache=settings.search_cache
+        models, repertoire=settings.repertoire, model_weight=settings.model_weight, runtime=settings.runtime
     )
     matrix, _ = game_matrix(scorer, development, settings)
     temperature = development_temperature(matrix, owner, settings.ks, [settings.seed, 0])

@@ -22,7 +22,6 @@ import chess
 import numpy as np
 import pandas as pd
 
-from iam.execution import execution_from, map_in_order
 from iam.games.heldout import (  # the first two re-exported
     first_training_games,
     sample_test_games,
@@ -31,6 +30,7 @@ from iam.games.heldout import (  # the first two re-exported
 )
 from iam.games.pgn import PlayerGame
 from iam.measure.predictors import TRAINED, PredictorSettings, build_predictor
+from iam.runtime import Runtime, map_in_order, runtime_from
 from search.opponent.predictor import in_use
 
 __all__ = [
@@ -94,17 +94,17 @@ def score_positions(model, games: Sequence[PlayerGame], *, progress=None) -> pd.
     return pd.DataFrame.from_records(records, columns=RECORD_COLUMNS)
 
 
-def score_games(model, games: Sequence[PlayerGame], *, jobs: int = 1, scheduler: str | None = None) -> pd.DataFrame:
-    """:func:`score_positions` with the games cut into pieces for ``jobs`` local processes or a Dask ``scheduler``.
+def score_games(model, games: Sequence[PlayerGame], *, runtime: Runtime = Runtime()) -> pd.DataFrame:
+    """:func:`score_positions` with the games cut into pieces for the runtime's local processes or Dask scheduler.
 
     The pieces keep the games' order, so the records are those of one serial pass; the model
     travels to each piece, so it must pickle (a model holding an engine process does not).
     """
-    execution = execution_from(jobs, scheduler)
-    if (execution.jobs == 1 and not execution.distributed) or len(games) < 2:
+    runtime = runtime_from(runtime)
+    if (runtime.jobs == 1 and not runtime.distributed) or len(games) < 2:
         return score_positions(model, games)
-    pieces = np.array_split(np.arange(len(games)), min(len(games), execution.workers * 3))
-    frames = map_in_order(score_positions, [(model, [games[i] for i in piece.tolist()]) for piece in pieces], execution)
+    pieces = np.array_split(np.arange(len(games)), min(len(games), runtime.workers * 3))
+    frames = map_in_order(score_positions, [(model, [games[i] for i in piece.tolist()]) for piece in pieces], runtime)
     return pd.concat(list(frames), ignore_index=True)
 
 
@@ -285,8 +285,7 @@ def evaluate(
     model_params: dict | None = None,
     predictors: Sequence[str] = ("iam",),
     settings: PredictorSettings | None = None,
-    jobs: int = 1,
-    scheduler: str | None = None,
+    runtime: Runtime = Runtime(),
     progress=None,
 ) -> EvaluationReport:
     """Fit each predictor on the first N training games for each N and score all test games.
@@ -296,8 +295,8 @@ def evaluate(
     games become all of them, once. A predictor that does not
     learn (a search's or engine's best move, random) runs once, labelled with the
     largest size. ``model_params`` are the IAM model's parameters (shorthand for
-    ``settings.iam``). Runs are independent and may go to ``jobs`` worker processes
-    or to the Dask ``scheduler`` (:mod:`iam.execution`);
+    ``settings.iam``). Runs are independent and go where ``runtime`` says: its worker
+    processes or its Dask scheduler (else ``$IAM_SCHEDULER``; :func:`~iam.runtime.runtime_from`);
     ``progress`` optionally wraps the runs as they finish, in order (a progress bar).
     """
     settings = settings or PredictorSettings(iam=dict(model_params or {}))
@@ -308,7 +307,7 @@ def evaluate(
     for predictor in predictors:
         for size in sizes if predictor in TRAINED else [max(sizes)]:
             work.append((predictor, first_training_games(games, size), test, settings))
-    finished = map_in_order(_run, work, execution_from(jobs, scheduler))
+    finished = map_in_order(_run, work, runtime_from(runtime))
     runs = list(progress(finished) if progress else finished)
     return EvaluationReport(player=player, test_games=len(test), runs=runs)
 

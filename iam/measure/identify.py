@@ -32,12 +32,12 @@ from sklearn.utils.validation import check_is_fitted
 from iam.chunks.model import OpponentModel
 from iam.evidence.evidence import Evidence
 from iam.evidence.registry import ENGINE_FAMILIES, family_columns
-from iam.execution import execution_from, map_in_order
 from iam.games.pgn import PlayerGame
 from iam.measure.repertoire import MODEL_WEIGHT, RepertoireScorer, memory_of
 from iam.priors.positions import PlayerPosition, player_positions
 from iam.ranker.calibration import TopLabelCalibration, calibrate_top
 from iam.ranker.estimator import MoveRanker
+from iam.runtime import Runtime, map_in_order, runtime_from
 
 __all__ = [
     "Candidate",
@@ -122,7 +122,7 @@ class LikelihoodScorer:
         *,
         repertoire: bool = False,
         model_weight: float = 1.0,
-        search_cache: str | None = None,
+        runtime: Runtime = Runtime(),
     ) -> None:
         if not 0 <= model_weight < float("inf"):
             raise ValueError("the models' weight must be a number of at least 0")
@@ -139,16 +139,21 @@ class LikelihoodScorer:
         first = rankers[0] if rankers else None
         engine = next(
             (
-                r.resources.engine_settings(r.engine_depth)
+                r.runtime.engine_settings(r.engine_depth)
                 for r in rankers
                 if any(f in r.families_ for f in ENGINE_FAMILIES)
             ),
             None,
         )
+        self.runtime = runtime
+        """Where :meth:`games` scores the games, and the search scores' cache (the engine is the rankers' own)."""
         self.evidence = Evidence(
-            families=shared, search_depth=first.search_depth if first else 1, engine=engine, search_cache=search_cache
+            families=shared,
+            search_depth=first.search_depth if first else 1,
+            engine=engine,
+            search_cache=runtime.search_cache,
         )
-        """The shared families' sources; with ``search_cache`` (an SQLite file) the search family's
+        """The shared families' sources; with the runtime's ``search_cache`` (an SQLite file) the search family's
         scores are kept across runs (:mod:`iam.evidence.search_cache`)."""
         columns = list(self.evidence.columns)
         self._weights = np.zeros((len(columns), len(self.models)))
@@ -227,16 +232,15 @@ class LikelihoodScorer:
         self.evidence.close()
 
     def games(
-        self, games: Sequence[PlayerGame], *, cap: int | None = None, random_state: int = 0, jobs: int = 1,
-        scheduler: str | None = None, progress=None,
+        self, games: Sequence[PlayerGame], *, cap: int | None = None, random_state: int = 0, progress=None
     ) -> list[np.ndarray]:
         """Per game an array (its scored positions, models); ``cap`` positions at most per game.
 
-        The pieces go to ``jobs`` local processes or to the Dask ``scheduler`` (:mod:`iam.execution`).
+        The pieces go to the runtime's local processes or to its Dask scheduler (else ``$IAM_SCHEDULER``).
         """
         tasks = [game_positions(game, cap=cap, random_state=random_state) for game in games]
-        execution = execution_from(jobs, scheduler)
-        if execution.jobs == 1 and not execution.distributed:
+        runtime = runtime_from(self.runtime)
+        if runtime.jobs == 1 and not runtime.distributed:
             finished = (self.positions(task) for task in tasks)
             try:
                 return list(progress(finished, total=len(tasks)) if progress else finished)
@@ -245,8 +249,8 @@ class LikelihoodScorer:
         # a few large pieces per process, cut by positions, not games, so the workers finish
         # together: each piece ships every model to its worker once
         flat = [position for task in tasks for position in task]
-        pieces = np.array_split(np.arange(len(flat)), min(len(flat), execution.workers * 3)) if flat else []
-        work = map_in_order(_score_piece, [(self, [flat[i] for i in piece]) for piece in pieces], execution)
+        pieces = np.array_split(np.arange(len(flat)), min(len(flat), runtime.workers * 3)) if flat else []
+        work = map_in_order(_score_piece, [(self, [flat[i] for i in piece]) for piece in pieces], runtime)
         if progress is not None:
             work = progress(work, total=len(pieces))
         scores = np.concatenate([np.zeros((0, len(self.models))), *work])
@@ -398,9 +402,7 @@ def identify(
     cap: int | None = None,
     repertoire: bool = True,
     model_weight: float = MODEL_WEIGHT,
-    search_cache: str | None = None,
-    jobs: int = 1,
-    scheduler: str | None = None,
+    runtime: Runtime = Runtime(),
     progress=None,
 ) -> Identification:
     """Score the player's moves in ``games`` under each candidate model.
@@ -409,9 +411,9 @@ def identify(
     positions scored per game (a seeded sample); with ``repertoire`` (the default) the
     positions a candidate remembers from his openings are scored by the candidates'
     repertoires (:mod:`iam.measure.repertoire`), and the others by the models with ``model_weight``
-    (:data:`~iam.measure.repertoire.MODEL_WEIGHT`). ``search_cache``: an SQLite file keeping the
-    rankers' search scores across runs (the same scores, found again at once). The scoring runs in
-    ``jobs`` local processes or on the Dask ``scheduler`` (:mod:`iam.execution`). ValueError for
+    (:data:`~iam.measure.repertoire.MODEL_WEIGHT`). The scoring runs where ``runtime`` says, its
+    ``search_cache`` (an SQLite file) keeping the rankers' search scores across runs (the same scores,
+    found again at once). ValueError for
     candidates that cannot be compared or games without a move of the player.
     """
     check_candidates(models)
@@ -420,8 +422,8 @@ def identify(
     names = tuple(names) if names is not None else tuple(_name(model, i) for i, model in enumerate(models))
     if len(names) != len(models):
         raise ValueError("one name per candidate model")
-    scorer = LikelihoodScorer(models, repertoire=repertoire, model_weight=model_weight, search_cache=search_cache)
-    per_game = scorer.games(games, cap=cap, jobs=jobs, scheduler=scheduler, progress=progress)
+    scorer = LikelihoodScorer(models, repertoire=repertoire, model_weight=model_weight, runtime=runtime)
+    per_game = scorer.games(games, cap=cap, progress=progress)
     positions = tuple(p for game in games for p in game_positions(game, cap=cap))
     weights = np.array([scorer.weight(position) for position in positions])
     game_of = tuple(number for number, scores in enumerate(per_game) for _ in range(len(scores)))

@@ -25,7 +25,7 @@ from iam.measure.baselines import EngineBest, OpeningMemory, SearchBest, Uniform
 from iam.models.files import read_document
 from iam.ranker import DEFAULT_FAMILIES, MoveRanker
 from iam.ranker.persistence import RANKER_FORMAT
-from iam.ranker.resources import Resources
+from iam.runtime import Runtime
 
 __all__ = [
     "PREDICTORS",
@@ -65,40 +65,27 @@ class PredictorSettings:
     """Parameters of :class:`~iam.chunks.model.OpponentModel`."""
     ranker: dict = field(default_factory=dict)
     """Parameters of :class:`~iam.ranker.MoveRanker` (its families without the engine)."""
-    engine: str | None = None
     engine_depth: int = 8
-    engine_cache: str | None = None
-    engine_timeout: float | None = None
-    """Seconds one engine analysis may take (``None``: derived from the depth)."""
-    search_cache: str | None = None
-    """SQLite file keeping the rankers' search scores across runs (the same scores)."""
-    jobs: int = 1
-    """Processes computing a ranker's training features."""
+    """Depth of the engine's analyses (``ranker+engine`` and ``engine-best``, with an engine in ``runtime``)."""
+    runtime: Runtime = Runtime()
+    """What the predictors run on: the engine, the caches (the rankers' search scores across runs: the same
+    scores) and the processes computing a ranker's training features."""
     search_depth: int = DEFAULT_SEARCH_DEPTH
     """Depth of the ``search-best`` baseline (the ranker's own search depth is in ``ranker``)."""
 
 
-    def resources(self) -> Resources:
-        """What the rankers run on: the engine, the caches, the processes."""
-        return Resources(
-            engine=self.engine,
-            engine_cache=self.engine_cache,
-            engine_timeout=self.engine_timeout,
-            search_cache=self.search_cache,
-            jobs=self.jobs,
-        )
-
-
 def available_predictors(settings: PredictorSettings) -> list[str]:
     """The predictors that can run with these settings (those needing an engine only with one)."""
-    return [name for name in PREDICTORS if name not in _CONTROLS and (name not in _NEEDS_ENGINE or settings.engine)]
+    engine = settings.runtime.engine
+    return [name for name in PREDICTORS if name not in _CONTROLS and (name not in _NEEDS_ENGINE or engine)]
 
 
 def build_predictor(name: str, training: Sequence[PlayerGame], settings: PredictorSettings):
     """The predictor ``name``, fitted on ``training`` when it learns (ValueError for an unknown name)."""
     if name not in PREDICTORS:
         raise ValueError(f"unknown predictor {name!r} (known: {', '.join(PREDICTORS)})")
-    if name in _NEEDS_ENGINE and not settings.engine:
+    runtime = settings.runtime
+    if name in _NEEDS_ENGINE and not runtime.engine:
         raise ValueError(f"the {name} predictor needs an engine")
     if name == "iam":
         return OpponentModel(**settings.iam).fit(training)
@@ -109,28 +96,28 @@ def build_predictor(name: str, training: Sequence[PlayerGame], settings: Predict
         if name == "ranker+engine":
             families = tuple(params.get("families", DEFAULT_FAMILIES))
             params.update(families=with_engine(families), engine_depth=settings.engine_depth)
-        return MoveRanker(**params).fit(training, resources=settings.resources())
+        return MoveRanker(**params).fit(training, runtime=runtime)
     if name == "search-best":
         return SearchBest(settings.search_depth)
     if name == "engine-best":
-        assert settings.engine is not None  # checked above: it needs an engine
+        assert runtime.engine is not None  # checked above: it needs an engine
         return EngineBest(
-            settings.engine, depth=settings.engine_depth, cache=settings.engine_cache, timeout=settings.engine_timeout
+            runtime.engine, depth=settings.engine_depth, cache=runtime.engine_cache, timeout=runtime.engine_timeout
         )
     if name == "opening-memory":
         return OpeningMemory(min_games=settings.iam.get("min_games", 2)).fit(training)
     return UniformRandom()
 
 
-def load_predictor(path: str | Path, *, resources: Resources | None = None) -> OpponentModel | MoveRanker:
+def load_predictor(path: str | Path, *, runtime: Runtime | None = None) -> OpponentModel | MoveRanker:
     """A model file of either kind (IAM model or move ranker); ModelFileError if it is neither.
 
-    ``resources``: what a ranker runs on, its engine among them when it has engine evidence (files never name one).
+    ``runtime``: what a ranker runs on, its engine among them when it has engine evidence (files never name one).
     """
     data = read_document(path)
     kind = data.get("format") if isinstance(data, dict) else None
     if kind == RANKER_FORMAT:
-        return MoveRanker.from_dict(data, source=f"model file {path}", resources=resources)
+        return MoveRanker.from_dict(data, source=f"model file {path}", runtime=runtime)
     if kind == FORMAT:
         return OpponentModel.from_state(from_document(data, source=f"model file {path}"))
     raise ModelFileError(

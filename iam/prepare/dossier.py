@@ -1,7 +1,7 @@
 """The dossier against one player: his repertoire, his costly habits and lines prepared for him, per colour.
 
 :func:`prepare` is a function of his games, a model of him and a frozen
-:class:`PrepareConfig`; positions are judged by a UCI engine when the config names one
+:class:`PrepareConfig`; positions are judged by a UCI engine when the config's runtime names one
 (its analyses through the on-disk cache, so an interrupted run loses nothing analysed),
 else by the toolkit's own search (:mod:`iam.prepare.scoring`).
 """
@@ -23,11 +23,11 @@ from iam.prepare.tree import HALF_LIFE_YEARS, PRIOR_STRENGTH, Predictor, Reperto
 from iam.priors.population import bundled_prior
 from iam.progress import progress
 from iam.ranker import DEFAULT_FAMILIES, MoveRanker
-from iam.ranker.resources import Resources
+from iam.runtime import Runtime
 
 __all__ = [
     "PrepareConfig", "SideDossier", "Dossier", "prepare", "build_side", "open_scorer", "fit_default_model",
-    "default_model_params", "default_model_resources", "DEFAULT_MODEL", "GLANCE_FAMILIES", "MODEL_PLIES", "COLORS",
+    "default_model_params", "default_model_runtime", "DEFAULT_MODEL", "GLANCE_FAMILIES", "MODEL_PLIES", "COLORS",
 ]
 
 COLORS = {"white": chess.WHITE, "black": chess.BLACK}
@@ -61,15 +61,14 @@ class PrepareConfig:
     """Centipawns his usual move must lose against the best one to be a costly habit."""
     half_life_years: float = HALF_LIFE_YEARS
     """Recency weight of a game: 0.5 ** (years before his latest game / half-life)."""
-    engine: str | None = None
     engine_depth: int = 12
-    engine_cache: str | None = None
     engine_lines: int | None = 3
     """The engine scores its best this many moves of each position (None: every legal move)."""
     search_depth: int = 2
     """Depth of the toolkit's own search when there is no engine."""
-    jobs: int = 1
-    """Engine processes analysing positions at once (the scores are the same for any number)."""
+    runtime: Runtime = Runtime()
+    """The engine (with its cache) judging the positions, and its ``jobs``: engine processes analysing positions
+    at once (the scores are the same for any number)."""
     quiet: bool = False
 
     def __post_init__(self) -> None:
@@ -88,8 +87,6 @@ class PrepareConfig:
             raise DataError(f"the population's strength must be positive, not {self.population_strength}")
         if self.engine_depth < 1 or self.search_depth < 1:
             raise DataError("depths must be at least 1")
-        if self.jobs < 1:
-            raise ParameterError("jobs", self.jobs, "at least 1")
         if self.engine_lines is not None and self.engine_lines < 1:
             raise DataError("engine_lines must be at least 1 (None scores every legal move)")
 
@@ -119,14 +116,15 @@ class Dossier:
 
 
 def open_scorer(config: PrepareConfig) -> EngineScorer | SearchScorer:
-    """The engine the config names (through the cache), else the toolkit's own search."""
-    if config.engine:
+    """The engine the config's runtime names (through its cache), else the toolkit's own search."""
+    runtime = config.runtime
+    if runtime.engine:
         return EngineScorer(
-            config.engine,
+            runtime.engine,
             depth=config.engine_depth,
-            cache=config.engine_cache,
+            cache=runtime.engine_cache,
             lines=config.engine_lines,
-            engines=config.jobs,
+            engines=runtime.jobs,
         )
     return SearchScorer(config.search_depth)
 
@@ -230,23 +228,24 @@ def default_model_params(engine: str | None = None) -> dict:
     return {**DEFAULT_MODEL, "families": (*DEFAULT_FAMILIES, *GLANCE_FAMILIES)}
 
 
-def default_model_resources(engine: str | None = None, engine_cache: str | None = None, jobs: int = 1) -> Resources:
-    """What the default model runs on: the engine (its analyses through ``engine_cache``) when there is one."""
-    return Resources(jobs=jobs, engine=engine or None, engine_cache=engine_cache if engine else None)
+def default_model_runtime(runtime: Runtime) -> Runtime:
+    """What the default model runs on: ``runtime``'s engine (its analyses through its cache) when there is one,
+    its processes and nothing else."""
+    engine = runtime.engine or None
+    return Runtime(jobs=runtime.jobs, engine=engine, engine_cache=runtime.engine_cache if engine else None)
 
 
 def fit_default_model(
-    games: Sequence[PlayerGame], player: str, *, seed: int = 0, jobs: int = 1, quiet: bool = False,
-    engine: str | None = None, engine_cache: str | None = None,
+    games: Sequence[PlayerGame], player: str, *, seed: int = 0, quiet: bool = False, runtime: Runtime = Runtime()
 ) -> MoveRanker:
     """The default move ranker (:func:`default_model_params`) fitted on the openings of ``games``
-    (:data:`MODEL_PLIES`), with a progress bar; with ``engine`` it reads the engine's glance
-    (:data:`GLANCE_FAMILIES`), through ``engine_cache``."""
+    (:data:`MODEL_PLIES`), with a progress bar; with an engine in ``runtime`` it reads the engine's glance
+    (:data:`GLANCE_FAMILIES`), through the runtime's engine cache."""
     openings = [replace(game, moves=game.moves[:MODEL_PLIES]) for game in games]
-    ranker = MoveRanker(**default_model_params(engine), random_state=seed, player=player)
+    ranker = MoveRanker(**default_model_params(runtime.engine), random_state=seed, player=player)
     return ranker.fit(
         openings,
-        resources=default_model_resources(engine, engine_cache, jobs),
+        runtime=default_model_runtime(runtime),
         progress=lambda tasks, total: progress(
             tasks, quiet=quiet, total=total, desc="fitting the model", unit=" parts"
         ),

@@ -21,9 +21,10 @@ from iam._install import __version__
 from iam.errors import DataError, ModelFileError
 from iam.games.pgn import PlayerGame
 from iam.models.files import check_writable
-from iam.prepare.dossier import MODEL_PLIES, default_model_params, default_model_resources, fit_default_model
+from iam.prepare.dossier import MODEL_PLIES, default_model_params, default_model_runtime, fit_default_model
 from iam.priors.artefacts import feature_code_digest
 from iam.ranker import MoveRanker
+from iam.runtime import Runtime
 
 __all__ = ["cached_default_model", "model_key"]
 
@@ -44,20 +45,20 @@ def model_key(games: Sequence[PlayerGame], player: str, seed: int, engine: str |
 
 
 def cached_default_model(
-    games: Sequence[PlayerGame], player: str, folder: str | Path, *, seed: int = 0, jobs: int = 1, quiet: bool = False,
-    engine: str | None = None, engine_cache: str | None = None,
+    games: Sequence[PlayerGame], player: str, folder: str | Path, *, seed: int = 0, quiet: bool = False,
+    runtime: Runtime = Runtime(),
 ) -> tuple[MoveRanker, bool]:
     """The default model of ``player`` fitted on ``games``: from ``folder`` if kept there, else fitted and kept.
 
-    With ``engine`` the model reads its glance (:func:`~iam.prepare.dossier.default_model_params`) and is kept
-    apart from the model without. Returns the model and whether it came from the folder. DataError when the
+    With an engine in ``runtime`` the model reads its glance (:func:`~iam.prepare.dossier.default_model_params`) and
+    is kept apart from the model without. Returns the model and whether it came from the folder. DataError when the
     folder cannot be written.
     """
     folder = Path(folder)
-    path = folder / f"{player_slug(player)}-{model_key(games, player, seed, engine)}.json.gz"
+    path = folder / f"{player_slug(player)}-{model_key(games, player, seed, runtime.engine)}.json.gz"
     if path.is_file():
         try:
-            return MoveRanker.load(path, resources=default_model_resources(engine, engine_cache, jobs)), True
+            return MoveRanker.load(path, runtime=default_model_runtime(runtime)), True
         except ModelFileError:
             pass  # damaged or foreign: fitted again below and replaced
     try:  # a folder that cannot take the model is refused before the fit, not after
@@ -65,9 +66,7 @@ def cached_default_model(
         check_writable(path)
     except (OSError, ModelFileError) as exc:
         raise DataError(f"cannot keep the fitted model in {folder}: {getattr(exc, 'strerror', None) or exc}") from None
-    model = fit_default_model(
-        games, player, seed=seed, jobs=jobs, quiet=quiet, engine=engine, engine_cache=engine_cache
-    )
+    model = fit_default_model(games, player, seed=seed, quiet=quiet, runtime=runtime)
     try:
         model.save(path)
     except (OSError, ModelFileError) as exc:

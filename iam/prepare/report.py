@@ -63,7 +63,7 @@ def _side_dict(side: SideDossier) -> dict:
 
 def to_dict(dossier: Dossier) -> dict:
     """The whole dossier as JSON-ready data."""
-    config = asdict(dossier.config)
+    config = _config_dict(dossier.config)
     return {
         "format": "iam-dossier",
         "version": 1,
@@ -74,6 +74,23 @@ def to_dict(dossier: Dossier) -> dict:
         "config": config,
         "sides": [_side_dict(side) for side in dossier.sides],
     }
+
+
+def _config_dict(config: PrepareConfig) -> dict:
+    """The config as the file holds it: its runtime's engine, engine cache and processes among its own fields
+    (``engine`` and ``engine_cache`` beside ``engine_depth``, ``jobs`` after ``search_depth``)."""
+    fields = asdict(config)
+    runtime = fields.pop("runtime")
+    written: dict = {}
+    for name, value in fields.items():
+        if name == "engine_depth":
+            written["engine"] = runtime["engine"]
+        written[name] = value
+        if name == "engine_depth":
+            written["engine_cache"] = runtime["engine_cache"]
+        elif name == "search_depth":
+            written["jobs"] = runtime["jobs"]
+    return written
 
 
 def _tree_lines(side: SideDossier) -> list[str]:

@@ -26,8 +26,7 @@ import pandas as pd
 from iam._install import __version__
 from iam.evidence.evidence import Evidence, player_evidence
 from iam.evidence.registry import DEFAULT_FAMILIES, FAMILIES, family_columns, without_engine
-from iam.evidence.settings import DEFAULT_SEARCH_DEPTH, EngineSettings
-from iam.execution import Execution, map_in_order
+from iam.evidence.settings import DEFAULT_SEARCH_DEPTH
 from iam.games.pgn import PlayerGame
 from iam.games.player_games import population_games
 from iam.priors.artefacts import feature_code_digest
@@ -45,6 +44,7 @@ from iam.priors.population import (
 from iam.priors.positions import PlayerPosition
 from iam.priors.trees import TreeSettings, fit_residual_trees
 from iam.ranker.training import move_table
+from iam.runtime import Runtime, map_in_order
 
 __all__ = ["PriorSettings", "build_population_prior", "build_prior", "fits_file"]
 
@@ -56,14 +56,14 @@ class PriorSettings:
     families: tuple[str, ...] = DEFAULT_FAMILIES
     positions_per_master: int = 1500
     search_depth: int = DEFAULT_SEARCH_DEPTH
-    engine: EngineSettings | None = None
-    search_cache: str | None = None
-    """SQLite file keeping the search family's scores for a rebuild (:mod:`iam.evidence.search_cache`)."""
+    engine_depth: int = 8
+    """Depth of the engine family's analyses (with an engine in ``runtime``)."""
     prior_strength: float = 1.0
     """A light pull towards zero: the population has thousands of positions."""
     min_games: int = 2
     random_state: int = 0
-    jobs: int = 1
+    runtime: Runtime = Runtime()
+    """The engine, the caches (the search scores' for a rebuild) and where the masters are described."""
     trees: TreeSettings | None = TreeSettings()
     """How the residual trees are boosted; None fits none (and needs no LightGBM)."""
     leave_each_out: bool = True
@@ -83,19 +83,16 @@ def build_population_prior(
     settings: PriorSettings,
     *,
     progress: Callable | None = None,
-    execution: Execution | None = None,
 ) -> tuple[PopulationPrior, pd.DataFrame]:
     """The prior of ``masters`` (name -> his games, all splits) and one row per fitted ranker.
 
-    Each master's positions are described where ``execution`` says (default:
-    ``settings.jobs`` local processes), one task a master; the result is the same
-    whichever runs it.
+    Each master's positions are described where ``settings.runtime`` says, one task a
+    master; the result is the same whichever runs it.
     """
-    execution = execution if execution is not None else Execution(jobs=max(1, settings.jobs))
     training, dropped = population_games(masters)
     book = PopulationBook({name: book_counts(games, min_games=settings.min_games) for name, games in training.items()})
     patterns = MovePatterns({name: count_patterns(games) for name, games in training.items()})
-    rows = _described(training, patterns, settings, progress, execution)
+    rows = _described(training, patterns, settings, progress)
     fitted, report = [], []
     for without in (None, *masters) if settings.leave_each_out else (None,):
         included = [name for name in masters if name != without]
@@ -124,12 +121,11 @@ def _described(
     patterns: MovePatterns,
     settings: PriorSettings,
     progress: Callable | None,
-    execution: Execution,
 ) -> dict[str, _MasterRows]:
     """Each master's positions described by every family but the population's, one task a master."""
     static = tuple(family for family in settings.families if family != "population")
     tasks = [(name, games, static, patterns, settings) for name, games in training.items()]
-    described = map_in_order(_master_rows, tasks, execution)
+    described = map_in_order(_master_rows, tasks, settings.runtime)
     return dict(zip(training, progress(described, total=len(tasks)) if progress else described))
 
 
@@ -180,7 +176,9 @@ def _prior_info(
         "dropped_test_games_of_others": dropped,
         "positions_per_master": settings.positions_per_master,
         "search_depth": settings.search_depth,
-        "engine": None if settings.engine is None else {"path": settings.engine.path, "depth": settings.engine.depth},
+        "engine": (
+            None if not settings.runtime.engine else {"path": settings.runtime.engine, "depth": settings.engine_depth}
+        ),
         "random_state": settings.random_state,
         "leave_each_out": settings.leave_each_out,
     }
@@ -195,8 +193,8 @@ def _master_rows(
         static,
         PopulationPrior(book=PopulationBook(), patterns=patterns),
         search_depth=settings.search_depth,
-        engine=settings.engine,
-        search_cache=settings.search_cache,
+        engine=settings.runtime.engine_settings(settings.engine_depth),
+        search_cache=settings.runtime.search_cache,
     )
     table, positions = move_table(
         games,
@@ -271,7 +269,6 @@ def build_prior(
     *,
     source: Mapping[str, Any],
     update: str | Path | None = None,
-    execution: Execution | None = None,
     progress: Callable | None = None,
 ) -> tuple[PopulationPrior, pd.DataFrame]:
     """The prior of ``masters`` fitted at each search depth of ``depths``, with its provenance.
@@ -288,7 +285,7 @@ def build_prior(
     fits: list[pd.DataFrame] = []
     for depth in depths:
         prior, fitted = build_population_prior(
-            masters, replace(settings, search_depth=depth), progress=progress, execution=execution
+            masters, replace(settings, search_depth=depth), progress=progress
         )
         priors.append(prior)
         fits.append(fitted if not fits else fitted[fitted["search_depth"].notna()])

@@ -45,8 +45,8 @@ from iam.priors.valuenet import ValueNet, require_value_net
 from iam.ranker.calibration import TopLabelCalibration, calibrate_top, fit_top_label
 from iam.ranker.persistence import RANKER_FORMAT, RANKER_VERSION, policy_record, ranker_document, ranker_from_document
 from iam.ranker.replytable import fit_reply_policy
-from iam.ranker.resources import NO_RESOURCES, Resources
 from iam.ranker.training import deal_folds, move_table
+from iam.runtime import Runtime
 from search.chess.scoring import RootScoreCache
 
 __all__ = [
@@ -67,6 +67,8 @@ evidence; what is his own lives mostly in the habit features, his book and patte
 RIDGE_STRENGTH = 30.0
 """L2 pull towards zero when there is no prior (``prior="none"``): a plain ridge, as light
 as the lightest pull tried for the population on development games."""
+_NO_RUNTIME = Runtime()
+"""No engine, no cache, one process: what a ranker runs on until it is given a runtime."""
 
 
 def prior_penalty(prior: str, strength: float | None, *, exact: bool = True) -> float:
@@ -89,7 +91,7 @@ class MoveRanker(PlayerModel):
     ----------
     families:
         Feature families used (see :mod:`iam.evidence.registry`); ``"engine"`` and ``"glance"`` need an engine
-        in the :class:`~iam.ranker.resources.Resources` the ranker runs on.
+        in the :class:`~iam.runtime.Runtime` the ranker runs on.
     search_depth:
         Depth (plies before quiescence) at which this project's search scores every move.
     engine_depth:
@@ -127,7 +129,7 @@ class MoveRanker(PlayerModel):
         Name of the modelled player (inferred from the games if None).
 
     What the ranker runs on (the engine program, caches, processes) is not a parameter: it is
-    given to :meth:`fit` and :meth:`load` as :class:`~iam.ranker.resources.Resources`, or by :meth:`use`.
+    given to :meth:`fit` and :meth:`load` as a :class:`~iam.runtime.Runtime`, or by :meth:`use`.
     """
 
     kind: ClassVar[str] = "ranker"
@@ -186,17 +188,18 @@ class MoveRanker(PlayerModel):
         games: Iterable[PlayerGame],
         y: None = None,
         *,
-        resources: Resources | None = None,
+        runtime: Runtime | None = None,
         progress: Callable | None = None,
     ) -> MoveRanker:
         """Learn the player's weights from his games (in any order: they are taken by their index); returns ``self``.
 
-        ``resources``: the engine, caches and processes the features are computed with (none, one process, by
-        default); the fitted ranker goes on predicting with them until :meth:`use` says otherwise.
+        ``runtime``: the engine, caches and processes the features are computed with (none, one process, by
+        default; always on this machine); the fitted ranker goes on predicting with them until :meth:`use` says
+        otherwise.
         """
         games = list(games)
         families = self._check_parameters()
-        self._attach(resources, families)
+        self._attach(runtime, families)
         if not games:
             raise ValueError("cannot fit a move ranker on no games")
         if not all(isinstance(game, PlayerGame) for game in games):
@@ -210,7 +213,7 @@ class MoveRanker(PlayerModel):
             prior,
             search_depth=self.search_depth,
             engine=self._engine_settings(),
-            search_cache=self.resources.search_cache,
+            search_cache=self.runtime.search_cache,
         )
         self.book_, self.population_patterns_ = evidence.book, evidence.patterns
         self.own_patterns_ = count_patterns(games) if "habits" in families else None
@@ -226,7 +229,7 @@ class MoveRanker(PlayerModel):
             folds=self.folds,
             iam_params=iam_params,
             random_state=self.random_state,
-            jobs=self.resources.jobs,
+            runtime=self.runtime.local,
             progress=progress,
         )
         self.feature_names_ = evidence.columns
@@ -320,33 +323,33 @@ class MoveRanker(PlayerModel):
         return bundled_prior()
 
     def _engine_settings(self) -> EngineSettings | None:
-        return self.resources.engine_settings(self.engine_depth)
+        return self.runtime.engine_settings(self.engine_depth)
 
-    def _attach(self, resources: Resources | None, families: Sequence[str]) -> None:
-        """Run on ``resources`` from now on (ValueError when ``families`` need an engine it lacks)."""
-        resources = NO_RESOURCES if resources is None else resources
-        if not isinstance(resources, Resources):
-            raise TypeError(f"resources must be iam.ranker.resources.Resources, not {type(resources).__name__}")
+    def _attach(self, runtime: Runtime | None, families: Sequence[str]) -> None:
+        """Run on ``runtime`` from now on (ValueError when ``families`` need an engine it lacks)."""
+        runtime = Runtime() if runtime is None else runtime
+        if not isinstance(runtime, Runtime):
+            raise TypeError(f"runtime must be iam.runtime.Runtime, not {type(runtime).__name__}")
         needing = [family for family in ENGINE_FAMILIES if family in families]
-        if needing and not resources.engine:
-            raise ValueError(f"the {needing[0]} family needs an engine path: fit or load with Resources(engine=PATH)")
+        if needing and not runtime.engine:
+            raise ValueError(f"the {needing[0]} family needs an engine path: fit or load with Runtime(engine=PATH)")
         self.close()
         self._evidence = None
-        self._resources = resources
+        self._runtime = runtime
 
     @property
-    def resources(self) -> Resources:
+    def runtime(self) -> Runtime:
         """The engine, caches and processes this ranker computes its evidence with."""
-        return getattr(self, "_resources", NO_RESOURCES)
+        return getattr(self, "_runtime", _NO_RUNTIME)
 
-    def use(self, resources: Resources | None) -> MoveRanker:
-        """Predict with ``resources`` from now on (an engine it held is stopped); returns ``self``.
+    def use(self, runtime: Runtime | None) -> MoveRanker:
+        """Predict with ``runtime`` from now on (an engine it held is stopped); returns ``self``.
 
         The beliefs do not change with the caches or the number of processes; with the engine
         families they are the engine's, so name the same program the ranker was fitted with.
         """
         check_is_fitted(self, "coef_")
-        self._attach(resources, self.families_)
+        self._attach(runtime, self.families_)
         return self
 
     # -- predicting ------------------------------------------------------------
@@ -367,7 +370,7 @@ class MoveRanker(PlayerModel):
                 policy_net=_policy_net(self.families_, self.player_),
                 search_depth=self.search_depth,
                 engine=self._engine_settings(),
-                search_cache=self.resources.search_cache,
+                search_cache=self.runtime.search_cache,
             )
         return evidence
 
@@ -468,13 +471,13 @@ class MoveRanker(PlayerModel):
         return ranker_document(self)
 
     @classmethod
-    def from_dict(cls, data: dict, *, source: str = "model", resources: Resources | None = None) -> MoveRanker:
-        """A fitted ranker from :meth:`to_dict`'s content, running on ``resources``; ModelFileError if it is not one.
+    def from_dict(cls, data: dict, *, source: str = "model", runtime: Runtime | None = None) -> MoveRanker:
+        """A fitted ranker from :meth:`to_dict`'s content, running on ``runtime``; ModelFileError if it is not one.
 
         A file never names a program to run: a ranker with engine evidence needs the
-        engine's path from the caller (``Resources(engine=PATH)``), and is refused without it.
+        engine's path from the caller (``Runtime(engine=PATH)``), and is refused without it.
         """
-        return ranker_from_document(cls, data, source=source, resources=resources)
+        return ranker_from_document(cls, data, source=source, runtime=runtime)
 
 
 def _value_fingerprint(evidence: Evidence) -> str:

@@ -23,7 +23,7 @@ from iam.priors.population import PopulationBook
 from iam.priors.trees import ResidualTrees
 from iam.priors.valuenet import bundled_value_net
 from iam.ranker.calibration import TopLabelCalibration
-from iam.ranker.resources import Resources
+from iam.runtime import Runtime
 from search.chess.replies import ReplyPolicy
 
 __all__ = ["RANKER_FORMAT", "RANKER_VERSION", "ranker_document", "ranker_from_document", "policy_record"]
@@ -83,14 +83,14 @@ def ranker_document(model) -> dict:
         "reply_policy": None if model.reply_policy_ is None else {"weights": model.reply_policy_.weights.tolist()},
     }
 
-def ranker_from_document(cls: type, data: dict, *, source: str = "model", resources: Resources | None = None):
+def ranker_from_document(cls: type, data: dict, *, source: str = "model", runtime: Runtime | None = None):
     """A fitted ranker of class ``cls`` from :func:`ranker_document`'s content; ModelFileError if it is not one.
 
     A file never names a program to run: a ranker with engine evidence needs the
-    engine's path from the caller (``resources``), and is refused without it.
+    engine's path from the caller (``runtime``), and is refused without it.
     """
     try:
-        model = cls(**_params(data, source, resources))
+        model = cls(**_params(data, source, runtime))
         families = model._check_parameters()
         if list(families) != list(data["families"]):
             raise ValueError("its families do not match its parameters")
@@ -100,7 +100,7 @@ def ranker_from_document(cls: type, data: dict, *, source: str = "model", resour
         _read_memories(model, data, source)
         if "policy" in families and model.policy_net_ != policy_record(families, model.player_):
             raise ModelFileError(f"{source} was fitted with other policy networks than the ones installed (refit it)")
-        model.use(resources)
+        model.use(runtime)
     except ModelFileError:
         raise
     except (KeyError, TypeError, ValueError, AttributeError, OverflowError) as exc:
@@ -109,7 +109,7 @@ def ranker_from_document(cls: type, data: dict, *, source: str = "model", resour
     return model
 
 
-def _params(data: dict, source: str, resources: Resources | None) -> dict:
+def _params(data: dict, source: str, runtime: Runtime | None) -> dict:
     """The ranker's parameters from a document of a readable version (ModelFileError for another kind of file)."""
     if not isinstance(data, dict) or data.get("format") != RANKER_FORMAT:
         raise ModelFileError(f"{source} is not a move ranker model")
@@ -122,7 +122,7 @@ def _params(data: dict, source: str, resources: Resources | None) -> dict:
     params = {name: saved[name] for name in _SAVED_PARAMS}
     params.update({name: saved.get(name, default) for name, default in _OPTIONAL_PARAMS.items()})
     params["families"] = tuple(params["families"])
-    if any(family in params["families"] for family in ENGINE_FAMILIES) and not (resources and resources.engine):
+    if any(family in params["families"] for family in ENGINE_FAMILIES) and not (runtime and runtime.engine):
         raise ModelFileError(f"{source} uses engine evidence: name the engine program to run it with")
     return params
 

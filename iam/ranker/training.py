@@ -5,7 +5,7 @@ pattern counts) that never saw that position's game: the training games are deal
 into folds (:func:`deal_folds`) and each fold's positions
 are described by an IAM model and pattern counts of the other folds. The other families do not depend on the player's
 games (the population book holds other masters only) and are computed directly.
-Feature rows are computed in ``jobs`` processes.
+Feature rows are computed where a :class:`~iam.runtime.Runtime` says.
 """
 
 from __future__ import annotations
@@ -17,11 +17,11 @@ import numpy as np
 
 from iam.chunks.model import OpponentModel
 from iam.evidence.evidence import Evidence
-from iam.execution import Execution, map_in_order
 from iam.games.pgn import PlayerGame
 from iam.priors.logit import MoveTable
 from iam.priors.patterns import PatternCounts, count_patterns
 from iam.priors.positions import PlayerPosition, player_positions
+from iam.runtime import Runtime, map_in_order
 
 __all__ = ["deal_folds", "move_table", "out_of_fold_evidence", "stack_table"]
 
@@ -93,18 +93,21 @@ def move_table(
     folds: int = 5,
     iam_params: dict | None = None,
     random_state: int = 0,
-    jobs: int = 1,
+    runtime: Runtime = Runtime(),
     progress: Callable | None = None,
 ) -> tuple[MoveTable, list[PlayerPosition]]:
-    """The training table of ``games`` (a seeded sample of ``max_positions`` positions) and its positions."""
+    """The training table of ``games`` (a seeded sample of ``max_positions`` positions) and its positions.
+
+    The rows are computed where ``runtime`` says, in pieces: the table is the same whichever runs them.
+    """
     positions = player_positions(games, sample=max_positions, random_state=random_state)
     pairs = out_of_fold_evidence(games, positions, evidence, folds=folds, iam_params=iam_params or {})
     tasks: list[tuple[Evidence, list[PlayerPosition]]] = []
-    pieces = max(1, jobs) * 4
+    pieces = runtime.workers * 4
     for fold_evidence, mine in pairs:
         size = max(1, -(-len(mine) // pieces))
         tasks.extend((fold_evidence, mine[start : start + size]) for start in range(0, len(mine), size))
-    finished = map_in_order(_rows, tasks, Execution(jobs=max(1, jobs)))
+    finished = map_in_order(_rows, tasks, runtime)
     if progress is not None:
         finished = progress(finished, total=len(tasks))
     matrices = [matrix for chunk in finished for matrix in chunk]

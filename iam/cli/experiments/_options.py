@@ -8,6 +8,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
+from iam.cli._common import command_runtime
 from iam.cli._games import add_header_filter_arguments, filter_from_args
 from iam.errors import DataError
 from iam.games.filters import GameFilter
@@ -40,8 +41,9 @@ def add_heldout_arguments(parser: argparse.ArgumentParser, *, max_positions: int
 
 
 def common_fields(args: argparse.Namespace) -> dict[str, Any]:
-    """``seed``, ``jobs``, ``scheduler`` and ``quiet`` of :class:`~experiments.common.ExperimentConfig`."""
-    return {"seed": args.seed, "jobs": args.jobs, "scheduler": getattr(args, "scheduler", None), "quiet": args.quiet}
+    """``seed``, ``runtime`` (``--jobs``, ``--scheduler``, the engine's options) and ``quiet`` of
+    :class:`~experiments.common.ExperimentConfig`."""
+    return {"seed": args.seed, "runtime": command_runtime(args), "quiet": args.quiet}
 
 
 def heldout_fields(args: argparse.Namespace) -> dict[str, Any]:

@@ -5,11 +5,11 @@ from __future__ import annotations
 import argparse
 
 from experiments.ablation import HELP, NAME, AblationConfig, run
-from iam.cli._common import parse_families
+from iam.cli._common import command_runtime, parse_families
 from iam.cli.experiments._options import add_heldout_arguments, heldout_fields
 from iam.errors import IAMError
 from iam.evidence.registry import DEFAULT_FAMILIES
-from iam.evidence.settings import DEFAULT_SEARCH_DEPTH, EngineSettings
+from iam.evidence.settings import DEFAULT_SEARCH_DEPTH
 from iam.measure.bootstrap import RESAMPLES
 
 __all__ = ["NAME", "HELP", "add_arguments", "config", "run"]
@@ -43,18 +43,17 @@ def config(args: argparse.Namespace) -> AblationConfig:
     for option, value in (("--train-positions", args.train_positions), ("--resamples", args.resamples)):
         if value < 1:
             raise IAMError(f"{option} must be at least 1")
-    engine = EngineSettings(args.engine, depth=args.engine_depth, cache=args.engine_cache) if args.engine else None
     return AblationConfig(
         families=families,
         search_depth=args.search_depth,
-        engine=engine,
+        engine_depth=args.engine_depth,
         train_games=args.train_games,
         train_positions=args.train_positions,
         test_positions=args.max_positions,
         prior=args.prior,
         resamples=args.resamples,
         seed=args.seed,
-        jobs=args.jobs,
+        runtime=command_runtime(args),
         pgn=args.pgn,
         player=args.player,
         games_filter=heldout_fields(args)["games_filter"],

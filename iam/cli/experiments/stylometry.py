@@ -5,11 +5,10 @@ from __future__ import annotations
 import argparse
 
 from experiments.stylometry import CONTROL, HELP, NAME, StylometryConfig, run
-from iam.cli._common import add_engine_arguments, add_scheduler_argument, check_distinct_players
+from iam.cli._common import add_engine_arguments, add_scheduler_argument, check_distinct_players, command_runtime
 from iam.cli._games import add_header_filter_arguments
 from iam.cli.experiments._options import header_filter
 from iam.errors import DataError
-from iam.evidence.settings import EngineSettings
 from iam.games.bundled import bundled_pgn, default_pgn, manifest
 from iam.measure.repertoire import MODEL_WEIGHT
 
@@ -106,11 +105,9 @@ def config(args: argparse.Namespace) -> StylometryConfig:
         positions_per_game=args.positions_per_game,
         by_decade=args.by_decade,
         min_decade_games=args.min_decade_games,
-        engine=EngineSettings(args.engine, args.engine_depth, args.engine_cache) if args.engine else None,
-        search_cache=args.search_cache,
+        engine_depth=args.engine_depth,
         seed=args.seed,
-        jobs=args.jobs,
-        scheduler=args.scheduler,
+        runtime=command_runtime(args),
         quiet=args.quiet,
         games_filter=header_filter(args),
     )

@@ -24,8 +24,8 @@ import pytest
 from iam.cli import main
 from iam.engines.analysis import EngineAnalyser
 from iam.engines.runs import COLUMNS, LOSS_CAP, AnalysisSettings, analyse_games, played_moves
-from iam.execution import Execution
 from iam.games.pgn import load_player_games
+from iam.runtime import Runtime
 
 ROOT = Path(__file__).resolve().parents[3]
 TINY = ROOT / "tests" / "data" / "tiny.pgn"
@@ -79,7 +79,7 @@ def test_settings_refuse_a_depth_or_task_size_below_one():
 
 def test_the_table_holds_the_analysers_scores(stockfish, tiny_games, tmp_path):
     settings = AnalysisSettings(stockfish, depth=5, cache=str(tmp_path / "cache.sqlite"), positions_per_task=3)
-    analysis = analyse_games(tiny_games, settings, Execution())
+    analysis = analyse_games(tiny_games, settings, Runtime())
     table = analysis.moves
     assert tuple(table.columns) == COLUMNS
     assert len(table) == sum(game.player_moves for game in tiny_games)
@@ -103,9 +103,9 @@ def test_the_table_holds_the_analysers_scores(stockfish, tiny_games, tmp_path):
 
 def test_one_process_two_processes_and_the_cache_give_one_table(stockfish, tiny_games, tmp_path):
     settings = AnalysisSettings(stockfish, depth=5, all_moves=True, positions_per_task=4)
-    serial = analyse_games(tiny_games, replace(settings, cache=str(tmp_path / "one.sqlite")), Execution(jobs=1))
-    parallel = analyse_games(tiny_games, replace(settings, cache=str(tmp_path / "two.sqlite")), Execution(jobs=2))
-    again = analyse_games(tiny_games, replace(settings, cache=str(tmp_path / "two.sqlite")), Execution(jobs=2))
+    serial = analyse_games(tiny_games, replace(settings, cache=str(tmp_path / "one.sqlite")), Runtime(jobs=1))
+    parallel = analyse_games(tiny_games, replace(settings, cache=str(tmp_path / "two.sqlite")), Runtime(jobs=2))
+    again = analyse_games(tiny_games, replace(settings, cache=str(tmp_path / "two.sqlite")), Runtime(jobs=2))
     pd.testing.assert_frame_equal(serial.moves, parallel.moves)
     pd.testing.assert_frame_equal(serial.moves, again.moves)
     assert len(serial.moves) == sum(len(game.moves) for game in tiny_games)
@@ -128,7 +128,7 @@ def test_the_command_writes_the_table_and_a_summary(stockfish, tiny_games, tmp_p
     code, printed, err = _run(capsys, *argv, "--jobs", "2")
     assert code == 0 and not err
     written = pd.read_csv(out, keep_default_na=False)
-    expected = analyse_games(tiny_games, AnalysisSettings(stockfish, depth=5, cache=str(cache)), Execution()).moves
+    expected = analyse_games(tiny_games, AnalysisSettings(stockfish, depth=5, cache=str(cache)), Runtime()).moves
     assert written.to_dict(orient="list") == expected.to_dict(orient="list")
     positions = _cached_positions(cache)
     assert f"{len(expected)} moves in {len(tiny_games)} games of {PLAYER} analysed" in printed
@@ -206,7 +206,7 @@ def test_a_worker_killed_mid_run_costs_nothing_but_time(stockfish, cluster, botv
     psutil = pytest.importorskip("psutil")
     games = [replace(game, moves=game.moves[:48]) for game in botvinnik_games[:3]]  # about 70 distinct positions
     settings = AnalysisSettings(stockfish, depth=6, positions_per_task=4)
-    local = analyse_games(games, replace(settings, cache=str(tmp_path / "local.sqlite")), Execution(jobs=1))
+    local = analyse_games(games, replace(settings, cache=str(tmp_path / "local.sqlite")), Runtime(jobs=1))
 
     pids = _worker_pids(cluster)
     assert len(pids) == 2 and all(
@@ -216,7 +216,9 @@ def test_a_worker_killed_mid_run_costs_nothing_but_time(stockfish, cluster, botv
     killer = _Killer(pids[0], stockfish, shared, after=local.positions // 4)
     killer.start()
     try:
-        remote = analyse_games(games, replace(settings, cache=str(shared)), Execution(scheduler=cluster, timeout=30))
+        remote = analyse_games(
+            games, replace(settings, cache=str(shared)), Runtime(scheduler=cluster, scheduler_timeout=30)
+        )
     finally:
         killer.stop.set()
         killer.join()

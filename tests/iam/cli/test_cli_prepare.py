@@ -17,6 +17,7 @@ from iam.cli.prepare import add_engine_lines, engine_lines
 from iam.errors import DataError
 from iam.prepare.dossier import PrepareConfig, open_scorer
 from iam.prepare.scoring import EngineScorer
+from iam.runtime import Runtime
 
 
 @pytest.fixture(scope="module")
@@ -126,7 +127,7 @@ def test_engine_lines_reach_the_scorer_and_zero_scores_every_move(tmp_path):
     assert engine_lines(parser.parse_args(["--engine-lines", "0"])) is None
     assert engine_lines(parser.parse_args(["--engine-lines", "5"])) == 5
     for lines in (5, None):
-        scorer = open_scorer(PrepareConfig("X", engine=str(tmp_path / "engine"), engine_lines=lines))
+        scorer = open_scorer(PrepareConfig("X", engine_lines=lines, runtime=Runtime(engine=str(tmp_path / "engine"))))
         assert isinstance(scorer, EngineScorer) and scorer.analyser.lines == lines  # the engine starts on first need
         scorer.close()
     with pytest.raises(DataError, match="lines must be at least 1"):

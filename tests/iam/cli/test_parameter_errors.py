@@ -16,10 +16,10 @@ import pytest
 from iam.cli import build_parser, main
 from iam.cli._common import PARAMETER_FLAGS, _actions, error_message
 from iam.errors import DataError, ParameterError
-from iam.execution import ExecutionError, execution_from
 from iam.games.heldout import parse_sizes
 from iam.games.sides import common_player, side_games
 from iam.prepare.dossier import PrepareConfig
+from iam.runtime import ExecutionError, Runtime, runtime_from
 
 ROOT = Path(__file__).resolve().parents[3]
 
@@ -106,8 +106,11 @@ def test_a_parameter_error_keeps_its_fields_through_pickling():
         (lambda: PrepareConfig("X", min_games=0), "min_games must be at least 1, not 0"),
         (lambda: PrepareConfig("X", habit_games=0), "habit_games must be at least 1, not 0"),
         (lambda: PrepareConfig("X", half_life_years=0.0), "half_life_years must be a positive number of years, not 0"),
-        (lambda: PrepareConfig("X", jobs=0), "jobs must be at least 1, not 0"),
-        (lambda: execution_from(1, "  "), "scheduler must be an address such as tcp://127.0.0.1:8786, not '  '"),
+        (lambda: PrepareConfig("X", runtime=Runtime(jobs=0)), "jobs must be an integer from 1 to 1024, not 0"),
+        (
+            lambda: runtime_from(Runtime(scheduler="  ")),
+            "scheduler must be an address such as tcp://127.0.0.1:8786, not '  '",
+        ),
     ],
 )
 def test_the_api_names_its_parameters(call, message):
@@ -118,4 +121,4 @@ def test_the_api_names_its_parameters(call, message):
 
 def test_a_bad_scheduler_address_is_still_an_execution_error(capsys):
     with pytest.raises(ExecutionError):
-        execution_from(1, "  ")
+        runtime_from(Runtime(scheduler="  "))

@@ -18,7 +18,7 @@ from iam.games.pgn import load_player_games
 from iam.measure.identify import identify
 from iam.priors.positions import player_positions
 from iam.ranker import MoveRanker
-from iam.ranker.resources import Resources
+from iam.runtime import Runtime
 from search.chess.scoring import score_root_moves
 
 BOARDS = [
@@ -131,7 +131,7 @@ def test_evidence_and_rankers_give_the_same_features_with_the_cache(tmp_path, mo
     cached.close()
     settings = dict(player=player, families=("move", "search"), search_depth=1, prior="none", max_positions=40, folds=2)
     fitted = MoveRanker(**settings).fit(training)
-    with_cache = MoveRanker(**settings).fit(training, resources=Resources(search_cache=path))
+    with_cache = MoveRanker(**settings).fit(training, runtime=Runtime(search_cache=path))
     monkeypatch.setattr(search_cache, "score_root_moves", _no_search)
     again = Evidence(families=("move", "search"), search_depth=1, search_cache=path).matrices(positions)
     for a, b, c in zip(plain, first, again):
@@ -153,8 +153,8 @@ def test_identification_with_the_cache_in_two_processes_scores_alike(tmp_path, t
     query = next(iter(two_players.values()))[1]
     path = str(tmp_path / "search.sqlite")
     plain = identify(query, models, names, repertoire=False)
-    cold = identify(query, models, names, repertoire=False, search_cache=path, jobs=2)
-    warm = identify(query, models, names, repertoire=False, search_cache=path)
+    cold = identify(query, models, names, repertoire=False, runtime=Runtime(search_cache=path, jobs=2))
+    warm = identify(query, models, names, repertoire=False, runtime=Runtime(search_cache=path))
     np.testing.assert_allclose(cold.scores, plain.scores, rtol=0, atol=1e-12)
     np.testing.assert_allclose(warm.scores, plain.scores, rtol=0, atol=1e-12)
     with sqlite3.connect(path) as connection:

@@ -9,7 +9,6 @@ import pytest
 import zstandard
 
 from iam.errors import DataError
-from iam.execution import Execution
 from iam.games.collection import (
     DAMAGED,
     CollectionReport,
@@ -20,6 +19,7 @@ from iam.games.collection import (
 )
 from iam.games.filters import GameConditions, GameFilter, parse_date
 from iam.games.pgn import load_player_games
+from iam.runtime import Runtime
 
 
 def _keys(games):
@@ -36,7 +36,7 @@ def _keys(games):
 
 def _read(paths, chunk_bytes=1 << 30, jobs=1, games_filter=GameFilter()):
     games, total = [], CollectionReport()
-    for found, report in map_chunks(_keys, paths, games_filter, Execution(jobs=jobs), chunk_bytes=chunk_bytes):
+    for found, report in map_chunks(_keys, paths, games_filter, Runtime(jobs=jobs), chunk_bytes=chunk_bytes):
         games += found
         total.add(report)
     return games, total

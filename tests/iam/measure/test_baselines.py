@@ -9,6 +9,7 @@ from iam.errors import ModelFileError
 from iam.measure.baselines import OpeningMemory, SearchBest, UniformRandom
 from iam.measure.evaluation import first_training_games
 from iam.measure.predictors import PREDICTORS, PredictorSettings, available_predictors, build_predictor, load_predictor
+from iam.runtime import Runtime
 
 
 def test_uniform_random_is_uniform_over_legal_moves():
@@ -36,7 +37,7 @@ def test_opening_memory_repeats_the_players_choices(botvinnik_games):
 def test_predictors_need_an_engine_only_where_they_say_so():
     plain = available_predictors(PredictorSettings())
     assert "engine-best" not in plain and "ranker+engine" not in plain and "ranker-no-prior" not in plain
-    assert set(available_predictors(PredictorSettings(engine="/usr/games/stockfish"))) == (
+    assert set(available_predictors(PredictorSettings(runtime=Runtime(engine="/usr/games/stockfish")))) == (
         set(PREDICTORS) - {"ranker-no-prior"}
     )
     with pytest.raises(ValueError, match="needs an engine"):

@@ -24,6 +24,7 @@ from iam.measure.identify import (
 from iam.priors.population import PopulationBook, PopulationPrior, PriorWeights
 from iam.priors.trees import ResidualTrees
 from iam.ranker import MoveRanker
+from iam.runtime import Runtime
 
 NAMES = ("Alpha Ann", "Beta Bob")
 
@@ -93,7 +94,7 @@ def test_two_worker_processes_give_each_game_its_own_scores(synthetic_games, ran
     games = synthetic_games["Alpha Ann"][1][:3]
     scorer = LikelihoodScorer(rankers)
     alone = scorer.games(games, cap=5)
-    shared = scorer.games(games, cap=5, jobs=2)
+    shared = LikelihoodScorer(rankers, runtime=Runtime(jobs=2)).games(games, cap=5)
     assert (
         [len(rows) for rows in shared]
         == [len(rows) for rows in alone]
@@ -101,7 +102,7 @@ def test_two_worker_processes_give_each_game_its_own_scores(synthetic_games, ran
     )
     for a, b in zip(alone, shared):
         np.testing.assert_allclose(a, b, atol=1e-12)
-    assert scorer.games([], jobs=2) == []
+    assert LikelihoodScorer(rankers, runtime=Runtime(jobs=2)).games([]) == []
 
 
 def test_decisive_positions_favour_the_winner(synthetic_games, iam_models):

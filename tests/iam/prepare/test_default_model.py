@@ -12,6 +12,7 @@ from iam.games.pgn import PlayerGame, load_player_games
 from iam.prepare import dossier
 from iam.prepare.dossier import DEFAULT_MODEL, GLANCE_FAMILIES, MODEL_PLIES, default_model_params, fit_default_model
 from iam.ranker import DEFAULT_FAMILIES
+from iam.runtime import Runtime
 
 STOCKFISH = shutil.which("stockfish") or shutil.which("/usr/games/stockfish")
 
@@ -41,8 +42,8 @@ def test_the_default_model_is_fitted_on_the_first_plies_of_his_games(monkeypatch
 def test_with_an_engine_the_default_model_reads_its_glance(monkeypatch):
     seen = []
 
-    def fit(self, games, resources=None, **_):
-        seen.append((self.get_params()["families"], resources))
+    def fit(self, games, runtime=None, **_):
+        seen.append((self.get_params()["families"], runtime))
         return self
 
     monkeypatch.setattr(dossier.MoveRanker, "fit", fit)
@@ -50,7 +51,7 @@ def test_with_an_engine_the_default_model_reads_its_glance(monkeypatch):
         index=0, color=chess.WHITE, start_fen=chess.STARTING_FEN, moves=(chess.Move.from_uci("e2e4"),), result="win"
     )
     fit_default_model([game], "X", quiet=True)
-    fit_default_model([game], "X", quiet=True, engine="/bin/engine", engine_cache="cache.sqlite")
+    fit_default_model([game], "X", quiet=True, runtime=Runtime(engine="/bin/engine", engine_cache="cache.sqlite"))
     (plain, alone), (glancing, engine) = seen
     assert tuple(plain) == DEFAULT_FAMILIES and alone.engine is None and alone.engine_cache is None
     assert tuple(glancing) == (*DEFAULT_FAMILIES, *GLANCE_FAMILIES) == (*DEFAULT_FAMILIES, "glance")
@@ -63,7 +64,7 @@ def test_with_an_engine_the_default_model_reads_its_glance(monkeypatch):
 def test_the_glance_model_with_stockfish(bundled_head, tmp_path):
     games, _ = load_player_games([bundled_head(4)], player="Botvinnik")
     model = fit_default_model(
-        games, "Botvinnik", quiet=True, engine=STOCKFISH, engine_cache=str(tmp_path / "cache.sqlite")
+        games, "Botvinnik", quiet=True, runtime=Runtime(engine=STOCKFISH, engine_cache=str(tmp_path / "cache.sqlite"))
     )
     try:
         assert "glance" in model.families_ and any(name.startswith("glance") for name in model.feature_names_)

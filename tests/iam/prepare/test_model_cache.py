@@ -11,6 +11,9 @@ from iam.errors import DataError
 from iam.prepare import model_cache
 from iam.prepare.model_cache import cached_default_model, model_key
 from iam.ranker import MoveRanker
+from iam.runtime import Runtime
+
+ENGINE = Runtime(engine="/bin/engine", engine_cache="cache.sqlite")
 
 
 @pytest.fixture(scope="module")
@@ -26,8 +29,8 @@ def fits(monkeypatch, games):
     """Counts the fits; each fits a small ranker (the move family, 40 positions) in place of the default one."""
     calls = []
 
-    def fit(played, player, engine=None, **_):
-        calls.append(len(played) if engine is None else (len(played), engine))
+    def fit(played, player, runtime=Runtime(), **_):
+        calls.append(len(played) if runtime.engine is None else (len(played), runtime.engine))
         return MoveRanker(player=player, families=("move",), max_positions=40, prior="none").fit(played)
 
     monkeypatch.setattr(model_cache, "fit_default_model", fit)
@@ -76,13 +79,13 @@ def test_a_model_reading_an_engine_is_kept_apart(games, fits, tmp_path, monkeypa
     monkeypatch.setattr(
         model_cache.MoveRanker,
         "load",
-        classmethod(lambda cls, path, resources=None: loaded.append(resources) or "kept"),
+        classmethod(lambda cls, path, runtime=None: loaded.append(runtime) or "kept"),
     )
     cached_default_model(games, "Botvinnik", tmp_path)
-    cached_default_model(games, "Botvinnik", tmp_path, engine="/bin/engine", engine_cache="cache.sqlite")
+    cached_default_model(games, "Botvinnik", tmp_path, runtime=ENGINE)
     assert fits == [len(games), (len(games), "/bin/engine")] and len(list(tmp_path.glob("botvinnik-*.json.gz"))) == 2
     assert cached_default_model(
-        games, "Botvinnik", tmp_path, engine="/bin/engine", engine_cache="cache.sqlite"
+        games, "Botvinnik", tmp_path, runtime=ENGINE
     ) == ("kept", True)
     # read back to run on the engine
     assert (loaded[0].engine, loaded[0].engine_cache) == ("/bin/engine", "cache.sqlite")

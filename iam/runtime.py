@@ -1,4 +1,10 @@
-"""Where independent work runs: local processes, or the workers of a Dask scheduler.
+"""Where and with what the toolkit's work runs: the engine program, its caches, local processes or a Dask cluster.
+
+A :class:`Runtime` says what the work runs on, as opposed to what it computes: the UCI
+engine the engine families read (with its cache and timeout), the search scores' cache,
+the number of local processes, and the Dask scheduler. The same work gives the same
+results whichever runtime runs it, so a runtime is never an estimator's parameter and
+never goes into a model file: whoever runs a model gives it one.
 
 Everything heavy in the toolkit is a map of a top-level function over independent items
 (training runs, pieces of positions, searches). :func:`run_map` runs such a map in order,
@@ -6,7 +12,7 @@ serially, in ``jobs`` local processes (joblib), or on a Dask distributed cluster
 returns the same results whichever runs it: each item carries its own seed, none comes
 from the worker.
 
->>> run_map(abs, [-2, 3, -1], Execution())
+>>> run_map(abs, [-2, 3, -1], Runtime())
 [2, 3, 1]
 """
 
@@ -15,18 +21,22 @@ from __future__ import annotations
 import os
 import warnings
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TypeVar
+
+import numpy as np
 
 from iam.errors import IAMError, ParameterError
 
 __all__ = [
-    "Execution",
+    "Runtime",
+    "EngineSettings",
     "ExecutionError",
+    "RuntimeParameterError",
     "SchedulerAddressError",
     "SCHEDULER_VARIABLE",
     "TIMEOUT_VARIABLE",
-    "execution_from",
+    "runtime_from",
     "run_map",
     "map_in_order",
 ]
@@ -43,6 +53,8 @@ CONNECT_TIMEOUT = 10.0
 TIMEOUT_VARIABLE = "IAM_SCHEDULER_TIMEOUT"
 """Environment variable with the seconds to wait for the scheduler."""
 
+_MAX_JOBS = 1024
+
 
 class ExecutionError(IAMError):
     """The Dask scheduler cannot be reached, or the library to reach it is not installed."""
@@ -52,16 +64,47 @@ class SchedulerAddressError(ExecutionError, ParameterError):
     """The scheduler's address (``scheduler``) is empty or not a ``tcp://`` or ``tls://`` address."""
 
 
-@dataclass(frozen=True)
-class Execution:
-    """Where a map runs: ``jobs`` local processes (1: in this process), or the Dask scheduler at ``scheduler``."""
+class RuntimeParameterError(ParameterError, ValueError):
+    """A runtime's ``jobs`` or ``engine`` is not one it accepts."""
 
+
+@dataclass(frozen=True)
+class EngineSettings:
+    """Which UCI engine scores the moves, how deep, and where its analyses are cached."""
+
+    path: str
+    depth: int = 8
+    cache: str | None = None
+    timeout: float | None = None
+    """Seconds one position's analysis may take (``None``: derived from the depth)."""
+
+
+@dataclass(frozen=True)
+class Runtime:
+    """What the work runs on: the engine program and the caches, ``jobs`` local processes or a Dask scheduler."""
+
+    engine: str | None = None
+    """Path of the UCI engine the ``engine`` and ``glance`` families run (None: no engine)."""
+    engine_cache: str | None = None
+    """SQLite file keeping the engine's analyses across runs and processes."""
+    engine_timeout: float | None = None
+    """Seconds one position's analysis may take (None: derived from the depth)."""
+    search_cache: str | None = None
+    """SQLite file keeping the search family's scores across runs and processes (:mod:`iam.evidence.search_cache`;
+    may be the engine cache's file). The scores are the same with or without it."""
     jobs: int = 1
     """Local worker processes (ignored with a scheduler)."""
     scheduler: str | None = None
     """Address of a Dask scheduler, e.g. ``tcp://127.0.0.1:8786`` (None: local processes)."""
-    timeout: float = CONNECT_TIMEOUT
+    scheduler_timeout: float = CONNECT_TIMEOUT
     """Seconds to wait for the scheduler to answer."""
+
+    def __post_init__(self) -> None:
+        jobs = self.jobs
+        if isinstance(jobs, bool) or not isinstance(jobs, (int, np.integer)) or not 1 <= jobs <= _MAX_JOBS:
+            raise RuntimeParameterError("jobs", jobs, f"an integer from 1 to {_MAX_JOBS}")
+        if self.engine is not None and not isinstance(self.engine, str):
+            raise RuntimeParameterError("engine", self.engine, "the path of a UCI engine or None")
 
     @property
     def distributed(self) -> bool:
@@ -73,32 +116,44 @@ class Execution:
         """How many pieces to cut the work into, at the least (a cluster's size is unknown here: four)."""
         return 4 if self.distributed else max(1, self.jobs)
 
+    @property
+    def local(self) -> Runtime:
+        """This runtime without its scheduler: its ``jobs`` processes on this machine."""
+        return replace(self, scheduler=None) if self.distributed else self
 
-def execution_from(jobs: int = 1, scheduler: str | None = None, *, timeout: float | None = None) -> Execution:
-    """The execution of ``jobs`` local processes, or of ``scheduler`` (else ``$IAM_SCHEDULER`` when it is set).
+    def engine_settings(self, depth: int) -> EngineSettings | None:
+        """The engine at ``depth`` (a model's parameter), or None without an engine."""
+        if not self.engine:
+            return None
+        return EngineSettings(path=self.engine, depth=depth, cache=self.engine_cache, timeout=self.engine_timeout)
 
-    ``timeout``: seconds to wait for the scheduler (None: ``$IAM_SCHEDULER_TIMEOUT``, else 10).
 
-    >>> execution_from(2, None).jobs
+def runtime_from(runtime: Runtime | None = None) -> Runtime:
+    """``runtime`` (None: ``Runtime()``) with the scheduler of the environment when it names none.
+
+    Its scheduler, else ``$IAM_SCHEDULER`` when it is set (SchedulerAddressError for an empty
+    address); the seconds to wait for it, ``$IAM_SCHEDULER_TIMEOUT`` when it is set, else its own.
+
+    >>> runtime_from(Runtime(jobs=2)).jobs
     2
     """
-    address = scheduler if scheduler is not None else (os.environ.get(SCHEDULER_VARIABLE) or None)
+    runtime = Runtime() if runtime is None else runtime
+    address = runtime.scheduler if runtime.scheduler is not None else (os.environ.get(SCHEDULER_VARIABLE) or None)
     if address is not None:
         given, address = address, address.strip()
         if not address:
             raise SchedulerAddressError("scheduler", given, "an address such as tcp://127.0.0.1:8786")
-    if timeout is None:
-        try:
-            timeout = float(os.environ.get(TIMEOUT_VARIABLE) or CONNECT_TIMEOUT)
-        except ValueError:
-            raise ExecutionError(f"${TIMEOUT_VARIABLE} must be a number of seconds") from None
+    try:
+        timeout = float(os.environ.get(TIMEOUT_VARIABLE) or runtime.scheduler_timeout)
+    except ValueError:
+        raise ExecutionError(f"${TIMEOUT_VARIABLE} must be a number of seconds") from None
     if not 0 < timeout < float("inf"):
         raise ExecutionError("the scheduler's timeout must be a positive number of seconds")
-    return Execution(jobs=max(1, jobs), scheduler=address, timeout=timeout)
+    return replace(runtime, scheduler=address, scheduler_timeout=timeout)
 
 
 def map_in_order(
-    function: Callable[..., R], tasks: Iterable[tuple], execution: Execution, *, window: int | None = None
+    function: Callable[..., R], tasks: Iterable[tuple], runtime: Runtime, *, window: int | None = None
 ) -> Iterator[R]:
     """``function(*task)`` for every task, yielded in the order of ``tasks`` as they finish.
 
@@ -109,10 +164,10 @@ def map_in_order(
     The scheduler is reached before the first result is asked for, so a wrong address
     fails at once.
     """
-    if execution.distributed:
-        client = _connect(execution)
+    if runtime.distributed:
+        client = _connect(runtime)
         return _dask_results(client, function, tasks, window)
-    if execution.jobs == 1:
+    if runtime.jobs == 1:
         return (function(*task) for task in tasks)
     if window is None:
         tasks = list(tasks)
@@ -121,16 +176,16 @@ def map_in_order(
     from joblib import Parallel, delayed
 
     dispatch = "2*n_jobs" if window is None else max(1, window)
-    run = Parallel(n_jobs=execution.jobs, return_as="generator", pre_dispatch=dispatch)
+    run = Parallel(n_jobs=runtime.jobs, return_as="generator", pre_dispatch=dispatch)
     return iter(run(delayed(function)(*task) for task in tasks))
 
 
-def run_map(function: Callable[[T], R], items: Iterable[T], execution: Execution) -> list[R]:
-    """``[function(item) for item in items]``, run where ``execution`` says, in order."""
-    return list(map_in_order(function, [(item,) for item in items], execution))
+def run_map(function: Callable[[T], R], items: Iterable[T], runtime: Runtime) -> list[R]:
+    """``[function(item) for item in items]``, run where ``runtime`` says, in order."""
+    return list(map_in_order(function, [(item,) for item in items], runtime))
 
 
-def _connect(execution: Execution):  # -> distributed.Client
+def _connect(runtime: Runtime):  # -> distributed.Client
     try:
         from distributed import Client
         from distributed.comm.addressing import parse_address, parse_host_port
@@ -138,28 +193,28 @@ def _connect(execution: Execution):  # -> distributed.Client
         raise ExecutionError(
             "a Dask scheduler needs the distributed package: pip install 'iam-toolkit[cluster]'"
         ) from None
-    assert execution.scheduler is not None  # called for a distributed execution only
+    assert runtime.scheduler is not None  # called for a distributed runtime only
     try:
-        scheme, location = parse_address(execution.scheduler)
+        scheme, location = parse_address(runtime.scheduler)
         if scheme not in ("tcp", "tls"):
             raise ValueError(scheme)
         parse_host_port(location)
     except ValueError:
         raise SchedulerAddressError(
-            "scheduler", execution.scheduler, "an address such as tcp://127.0.0.1:8786"
+            "scheduler", runtime.scheduler, "an address such as tcp://127.0.0.1:8786"
         ) from None
     try:
-        client = Client(execution.scheduler, timeout=execution.timeout, set_as_default=False)
+        client = Client(runtime.scheduler, timeout=runtime.scheduler_timeout, set_as_default=False)
     except Exception as exc:  # any failure to connect is the user's address or network
         reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-        raise ExecutionError(f"cannot reach the Dask scheduler at {execution.scheduler}: {reason}") from None
+        raise ExecutionError(f"cannot reach the Dask scheduler at {runtime.scheduler}: {reason}") from None
     try:
-        client.wait_for_workers(1, timeout=execution.timeout)
+        client.wait_for_workers(1, timeout=runtime.scheduler_timeout)
     except Exception:  # a scheduler with no worker would hold the tasks forever
         client.close()
         raise ExecutionError(
-            f"the Dask scheduler at {execution.scheduler} has no workers (waited {execution.timeout:g} s): "
-            f"start some with: dask worker {execution.scheduler}"
+            f"the Dask scheduler at {runtime.scheduler} has no workers (waited {runtime.scheduler_timeout:g} s): "
+            f"start some with: dask worker {runtime.scheduler}"
         ) from None
     return client
 
