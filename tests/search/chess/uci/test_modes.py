@@ -1,0 +1,196 @@
+"""The engine's play modes: imitation, exploitation, book and search each end a ``go`` with one legal bestmove."""
+
+from __future__ import annotations
+
+import io
+
+import chess
+import pytest
+
+from iam.prepare.book import write_book
+from search.chess.exploit import ExploitingResult, ReplyProbe
+from search.chess.imitation import Imitation
+from search.chess.uci.engine import EngineModel, UciEngine
+from search.chess.uci.modes import _exploit_verdict, _RootMoves
+from search.opponent.exploitation import Exploitation
+from search.result import SearchResult
+
+MOVE = chess.Move.from_uci
+HANGING_QUEEN = "rnb1kbnr/pppp1ppp/8/4p3/4P2q/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3"  # Nxh4 wins the queen
+
+
+class Uniform:
+    """Believes every legal move alike."""
+
+    def predict_proba(self, board: chess.Board) -> dict[chess.Move, float]:
+        moves = list(board.legal_moves)
+        return {move: 1 / len(moves) for move in moves}
+
+
+class Sure:
+    """Believes ``uci`` at 0.9 and the other legal moves share the rest."""
+
+    def __init__(self, uci: str) -> None:
+        self.move = MOVE(uci)
+
+    def predict_proba(self, board: chess.Board) -> dict[chess.Move, float]:
+        others = [move for move in board.legal_moves if move != self.move]
+        return {self.move: 0.9, **{move: 0.1 / len(others) for move in others}}
+
+
+class Broken:
+    def predict_proba(self, board: chess.Board) -> dict[chess.Move, float]:
+        raise RuntimeError("no beliefs today")
+
+
+def play(commands: list[str], **kwargs) -> tuple[list[str], UciEngine]:
+    """The output of a session; the end of input lets its shallow search finish."""
+    out = io.StringIO()
+    engine = UciEngine(output=out, **kwargs)
+    engine.run(commands)
+    return out.getvalue().splitlines(), engine
+
+
+def bestmove(lines: list[str]) -> str:
+    assert lines[-1].startswith("bestmove ")
+    return lines[-1].split()[1]
+
+
+def test_the_imitation_plays_the_models_move_without_a_search():
+    lines, engine = play(["position startpos moves e2e4", "go depth 3"], model=EngineModel(Sure("c7c5")),
+                         imitation=Imitation())
+    assert lines == [
+        "info string model move c7c5 belief 0.900 (most believed 0.900)",
+        "info string imitation so far: 1 model moves, 0 search moves",
+        "bestmove c7c5",
+    ]
+    assert engine.choices == {"model": 1, "search": 0}
+
+
+def test_an_unsure_model_in_a_tactical_position_leaves_the_move_to_the_search():
+    """With a queen hanging and beliefs spread thin, the fast core's move is played: the one the plain engine plays."""
+    commands = [f"position fen {HANGING_QUEEN}", "go depth 2"]
+    lines, engine = play(commands, model=EngineModel(Uniform()), imitation=Imitation())
+    top = 1 / chess.Board(HANGING_QUEEN).legal_moves.count()
+    assert lines[0] == f"info string search move: model unsure ({top:.3f}) in a tactical position"
+    assert [line.split()[2] for line in lines if line.startswith("info depth")] == ["1", "2"]
+    assert engine.choices == {"model": 0, "search": 1}
+    plain, _ = play(commands)
+    assert bestmove(lines) == bestmove(plain) == "f3h4"
+
+
+def test_a_broken_model_in_the_imitation_still_ends_with_a_legal_move():
+    lines, engine = play(["position startpos moves d2d4", "go depth 2"], model=EngineModel(Broken()),
+                         imitation=Imitation())
+    assert "info string imitation error: RuntimeError: no beliefs today" in lines
+    board = chess.Board()
+    board.push_uci("d2d4")
+    assert MOVE(bestmove(lines)) in board.legal_moves
+
+
+def test_the_exploiting_search_reports_its_probes_and_plays_a_legal_move():
+    lines, _ = play(["position startpos moves e2e4 e7e5", "go depth 2"], model=EngineModel(Uniform()),
+                    exploitation=Exploitation(weight=0.5))
+    assert [line.split()[2] for line in lines if line.startswith("info depth")] == ["1", "2"]
+    note = next(line for line in lines if line.startswith("info string exploit probed"))
+    played = bestmove(lines)
+    assert f"; playing {played}; " in note
+    board = chess.Board()
+    board.push_uci("e2e4")
+    board.push_uci("e7e5")
+    assert MOVE(played) in board.legal_moves
+
+
+def test_a_broken_model_in_the_exploiting_search_is_noted_and_a_legal_move_played():
+    lines, _ = play([f"position fen {HANGING_QUEEN}", "go depth 2"], model=EngineModel(Broken()),
+                    exploitation=Exploitation(weight=0.5))
+    assert "info string exploit error: RuntimeError: no beliefs today" in lines
+    assert MOVE(bestmove(lines)) in chess.Board(HANGING_QUEEN).legal_moves
+
+
+def test_multipv_is_one_line_in_a_guided_search_and_says_so():
+    lines, _ = play(["setoption name MultiPV value 3", "position startpos moves e2e4", "go depth 2"],
+                    model=EngineModel(Uniform()))
+    assert "info string MultiPV 3 is for the plain search; this search reports one line" in lines
+    assert not any(" multipv " in line for line in lines)
+
+
+def test_searchmoves_in_a_book_position_plays_the_allowed_book_move(tmp_path):
+    board = chess.Board()
+    board.push_uci("e2e4")
+    book = tmp_path / "book.bin"
+    write_book([(board, MOVE("c7c5"), 0.9), (board, MOVE("e7e5"), 0.1)], book)
+    lines, _ = play(["position startpos moves e2e4", "go depth 2 searchmoves e7e5 d7d5"], book=str(book))
+    assert lines == ["info string book move e7e5", "bestmove e7e5"]
+    lines, _ = play(["position startpos moves e2e4", "go depth 1 searchmoves d7d5"], book=str(book))
+    assert not any("book move" in line for line in lines) and bestmove(lines) == "d7d5"  # not in the book: searched
+
+
+def test_an_unreadable_book_is_noted_and_the_position_searched(tmp_path):
+    book = tmp_path / "gone.bin"
+    lines, _ = play(["position startpos", "go depth 1"], book=str(book))
+    assert lines[0].startswith(f"info string book {book} unreadable (") and lines[0].endswith("); searching")
+    assert lines[1].startswith("info depth 1 ") and MOVE(bestmove(lines)) in chess.Board().legal_moves
+
+
+def test_the_bestmove_names_the_principal_variations_reply_to_ponder_on():
+    engine = UciEngine(output=io.StringIO())
+    board = chess.Board()
+    line = SearchResult(value=0.0, move=MOVE("e2e4"), pv=(MOVE("e2e4"), MOVE("c7c5"), MOVE("g1f3")))
+    assert engine._best_move(line, board) == "e2e4 ponder c7c5"
+    short = SearchResult(value=0.0, move=MOVE("e2e4"), pv=(MOVE("e2e4"),))
+    assert engine._best_move(short, board) == "e2e4"
+    odd = SearchResult(value=0.0, move=MOVE("e2e4"), pv=(MOVE("d2d4"), MOVE("d7d5")))  # the pv is not the move's
+    assert engine._best_move(odd, board) == "e2e4"
+
+
+def test_without_a_usable_result_the_bestmove_falls_back_to_a_legal_or_allowed_move():
+    engine = UciEngine(output=io.StringIO())
+    board = chess.Board()
+    assert MOVE(engine._best_move(None, board)) in board.legal_moves
+    assert engine._best_move(None, board, (MOVE("h2h3"),)) == "h2h3"
+    outside = SearchResult(value=0.0, move=MOVE("e2e4"), pv=(MOVE("e2e4"),))
+    assert engine._best_move(outside, board, (MOVE("a2a3"),)) == "a2a3"  # the search's move is not allowed
+    assert engine._best_move(None, chess.Board("7k/6Q1/6K1/8/8/8/8/8 b - - 0 1")) == "0000"
+
+
+class _Plan:
+    """An inner policy that plans ``pairs`` at every node."""
+
+    def __init__(self, pairs):
+        self.pairs = pairs
+
+    def plan(self, cursor, actions, *, ply, depth):
+        return self.pairs
+
+
+@pytest.mark.parametrize(
+    "inner, ply, expected",
+    [
+        (None, 0, [("b", 0), ("d", 0)]),
+        (None, 1, None),
+        (_Plan([("d", -2), ("a", 1), ("b", 3)]), 0, [("d", -2), ("b", 3)]),  # the inner plan, filtered
+        (_Plan([("a", 1), ("c", 2)]), 0, [("b", 0), ("d", 0)]),  # nothing allowed in it: the allowed actions
+        (_Plan([("a", 1)]), 2, [("a", 1)]),  # below the root the inner policy rules
+    ],
+)
+def test_the_root_filter_of_searchmoves(inner, ply, expected):
+    policy = _RootMoves(("d", "b", "z"), inner)
+    assert policy.plan(None, ["a", "b", "c", "d"], ply=ply, depth=3) == expected
+
+
+def test_the_exploit_verdict_without_a_checked_candidate():
+    found = ExploitingResult(plain=None, probes=(), scoring_nodes=0, move=None)
+    assert _exploit_verdict(found, 10.0) == "no candidate promised more than the plain move"
+
+
+@pytest.mark.parametrize("plain_move, verdict", [("d2d4", "kept"), ("e2e4", "rejected")])
+def test_the_exploit_verdict_of_a_checked_candidate(plain_move, verdict):
+    """Gain: 0.5 * (120 - 80 - 10) + 0.25 * max(0, 60 - 80 - 10) = 15 over the checked value 80."""
+    probe = ReplyProbe(MOVE("e2e4"), ((MOVE("e7e5"), 0.5, 120.0), (MOVE("c7c5"), 0.25, 60.0)), depth=2)
+    found = ExploitingResult(
+        plain=SearchResult(value=90.0, move=MOVE(plain_move), pv=(MOVE(plain_move),)),
+        probes=(probe,), scoring_nodes=0, move=MOVE("e2e4"),
+        checked=SearchResult(value=80.0, move=MOVE("e2e4"), pv=(MOVE("e2e4"),), depth=3),
+    )
+    assert _exploit_verdict(found, 10.0) == f"checked e2e4 alone to depth 3: 80, gain 15, {verdict}"
