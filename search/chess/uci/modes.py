@@ -205,8 +205,14 @@ class PlayModes:
         """The value-exploiting choice against the modelled opponent (the side not to move)."""
         move: chess.Move | None = None
         best: SearchResult | None = None
+        completed: list[SearchResult] = []  # the plain search's depths, kept when the probes break later
+
+        def report(result: SearchResult) -> None:
+            completed.append(result)
+            self.send(_info(result))
+
         try:
-            found = exploiting.search(board, limits, stop=stop, on_iteration=lambda r: self.send(_info(r)))
+            found = exploiting.search(board, limits, stop=stop, on_iteration=report)
             best, move = found.deepened or found.plain, found.move
             probed = sum(len(probe.replies) for probe in found.probes)
             played = move.uci() if move is not None else "(none)"
@@ -221,7 +227,8 @@ class PlayModes:
             self.send(f"info string exploit error: {type(exc).__name__}: {exc}")
         release.wait()
         legal = move.uci() if move is not None and move in board.legal_moves else None
-        self.send(f"bestmove {legal if legal is not None else self._best_move(best, board)}")
+        fallback = best if best is not None else (completed[-1] if completed else None)
+        self.send(f"bestmove {legal if legal is not None else self._best_move(fallback, board)}")
 
     def _guide(self, board: chess.Board, deadline: float | None = None) -> ModelGuide | None:
         """The guide of the fast core's search from ``board``; ``None`` for a plain search.

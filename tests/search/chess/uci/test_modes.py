@@ -108,6 +108,14 @@ def test_a_broken_model_in_the_exploiting_search_is_noted_and_a_legal_move_playe
     assert MOVE(bestmove(lines)) in chess.Board(HANGING_QUEEN).legal_moves
 
 
+def test_a_broken_model_in_the_exploiting_search_still_plays_the_deepest_completed_move():
+    """The plain search's depths finished before the probes broke: its deepest move is played, not a first legal one."""
+    lines, _ = play(["position startpos moves e2e4 e7e5", "go depth 2"], model=EngineModel(Broken()),
+                    exploitation=Exploitation(weight=0.5))
+    deepest = [line for line in lines if line.startswith("info depth 2 ")][-1]
+    assert bestmove(lines) == deepest.split(" pv ")[1].split()[0] == "g1f3"
+
+
 def test_multipv_is_one_line_in_a_guided_search_and_says_so():
     lines, _ = play(["setoption name MultiPV value 3", "position startpos moves e2e4", "go depth 2"],
                     model=EngineModel(Uniform()))
