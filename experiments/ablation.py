@@ -23,12 +23,11 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from experiments.common import ExperimentResult, HeldOutConfig, load_games
+from experiments.common import ExperimentConfig, ExperimentResult, GameSource, HeldOutConfig, load_games
 from iam.chunks.model import OpponentModel
 from iam.evidence.evidence import player_evidence
 from iam.evidence.registry import DEFAULT_FAMILIES, FAMILIES, family_columns
 from iam.evidence.settings import DEFAULT_SEARCH_DEPTH
-from iam.games.filters import GameFilter
 from iam.games.heldout import first_training_games, sample_test_games, test_games
 from iam.games.pgn import PlayerGame
 from iam.measure.bootstrap import CONFIDENCE, RESAMPLES, interval, resample_games, summary_figures
@@ -40,43 +39,44 @@ from iam.priors.positions import player_positions
 from iam.priors.trees import ResidualTrees
 from iam.ranker.estimator import prior_penalty
 from iam.ranker.training import move_table, stack_table
-from iam.runtime import Runtime
 
 NAME = "ablation"
 HELP = "top-1 and log loss of the move ranker with each family of evidence removed (and alone)"
 
-__all__ = ["AblationConfig", "ablation", "NAME", "HELP", "run", "variants"]
+__all__ = ["AblationConfig", "AblatedRanker", "ablation", "NAME", "HELP", "run", "variants"]
 
 
 @dataclass(frozen=True)
-class AblationConfig:
-    """One ablation: which families, how much data, how the ranker is fitted."""
+class AblatedRanker:
+    """The ranker whose families are ablated: its families, the depths of their searches, its training positions
+    and its prior."""
 
     families: tuple[str, ...] = DEFAULT_FAMILIES
     search_depth: int = DEFAULT_SEARCH_DEPTH
     engine_depth: int = 8
-    """Depth of the engine family's analyses (with an engine in ``runtime``)."""
-    train_games: int | None = None
-    """The first N training games (None: all)."""
+    """Depth of the engine family's analyses (with an engine in the config's ``runtime``)."""
     train_positions: int = 4000
-    test_positions: int | None = 2000
-    """Test positions scored (whole test games sampled with ``seed``); None: all."""
     prior: str = "population"
     prior_strength: float | None = None
     """L2 pull of each fit (None: the ranker's default for ``prior``)."""
     min_games: int = 2
+
+
+@dataclass(frozen=True)
+class AblationConfig(ExperimentConfig):
+    """One ablation: whose games, which families, how much data, how the ranker is fitted.
+
+    ``runtime`` holds the engine (with its cache) and the processes computing the training features.
+    """
+
+    source: GameSource = GameSource()
+    """Whose games :func:`run` reads (by default the bundled Botvinnik's)."""
+    ranker: AblatedRanker = AblatedRanker()
+    train_games: int | None = None
+    """The first N training games (None: all)."""
+    test_positions: int | None = 2000
+    """Test positions scored (whole test games sampled with ``seed``); None: all."""
     resamples: int = RESAMPLES
-    seed: int = 0
-    runtime: Runtime = Runtime()
-    """The engine (with its cache) and the processes computing the training features."""
-    pgn: str | None = None
-    """PGN file for :func:`run` (None: the bundled games)."""
-    player: str | None = None
-    """Player to model in :func:`run` (None with the bundled games: Botvinnik)."""
-    games_filter: GameFilter | None = None
-    """Conditions on the games' headers and length (:mod:`iam.games.filters`)."""
-    quiet: bool = False
-    """No progress bars on stderr."""
 
 
 def variants(families: Sequence[str]) -> list[tuple[str, tuple[str, ...]]]:
@@ -94,20 +94,21 @@ def ablation(
     """One row per variant: its families, test positions, and figures with their intervals.
 
     ``games`` are the player's games with their protocol numbers (all splits).
-    ``prior`` defaults to the bundled population prior (when ``config.prior`` is
+    ``prior`` defaults to the bundled population prior (when ``config.ranker.prior`` is
     ``"population"``); the player himself is always left out of it.
     """
-    families = tuple(family for family in FAMILIES if family in config.families)
+    ranker = config.ranker
+    families = tuple(family for family in FAMILIES if family in ranker.families)
     training = first_training_games(games, config.train_games)
     test = sample_test_games(test_games(games), config.test_positions, seed=config.seed)
-    population = (prior or bundled_prior()) if config.prior == "population" else None
-    iam_params: dict[str, Any] = {"min_games": config.min_games, "random_state": config.seed, "player": player}
-    engine = config.runtime.engine_settings(config.engine_depth)
-    evidence = player_evidence(player, families, population, search_depth=config.search_depth, engine=engine)
+    population = (prior or bundled_prior()) if ranker.prior == "population" else None
+    iam_params: dict[str, Any] = {"min_games": ranker.min_games, "random_state": config.seed, "player": player}
+    engine = config.runtime.engine_settings(ranker.engine_depth)
+    evidence = player_evidence(player, families, population, search_depth=ranker.search_depth, engine=engine)
     train_table, _ = move_table(
         training,
         evidence,
-        max_positions=config.train_positions,
+        max_positions=ranker.train_positions,
         iam_params=iam_params,
         random_state=config.seed,
         runtime=config.runtime,
@@ -116,7 +117,7 @@ def ablation(
     iam = OpponentModel(**iam_params).fit(training) if "habits" in families else None
     own = count_patterns(training) if "habits" in families else None
     scorer = player_evidence(
-        player, families, population, search_depth=config.search_depth, engine=engine, iam=iam, own_patterns=own
+        player, families, population, search_depth=ranker.search_depth, engine=engine, iam=iam, own_patterns=own
     )
     try:
         test_table = stack_table(scorer.matrices(test_positions), test_positions)
@@ -124,7 +125,7 @@ def ablation(
         scorer.close()
     kept = [p for p in test_positions if p.moves]
     draws = resample_games([p.game for p in kept], resamples=config.resamples, seed=config.seed)
-    depth = config.search_depth
+    depth = ranker.search_depth
     trees = population.trees_for(families, player, depth) if population is not None else None
     rows, resampled = [], {}
     boosted_variant = [("all families + residual trees", families)] if trees is not None else []
@@ -140,7 +141,7 @@ def ablation(
             for t in (train_table, test_table)
         ]
         train_part, test_part = _select(train_table, columns), _select(test_table, columns)
-        weights = _fit(train_part, start, prior_penalty(config.prior, config.prior_strength, exact=exact), offsets[0])
+        weights = _fit(train_part, start, prior_penalty(ranker.prior, ranker.prior_strength, exact=exact), offsets[0])
         records = _records(test_part, weights, kept, offsets[1])
         figures = summary_figures(records, draws)
         point = summary_figures(records, draws.unit()).iloc[0]
@@ -220,22 +221,20 @@ def run(config: AblationConfig) -> ExperimentResult:
     """Table ``ablation`` (one row per variant, :func:`ablation`), a payload and a summary, on the config's games.
 
     >>> from iam.games.bundled import bundled_pgn
-    >>> config = AblationConfig(pgn=str(bundled_pgn("botvinnik.pgn")), player="Botvinnik", families=("move",),
-    ...                         train_games=5, train_positions=60, test_positions=30, resamples=20, prior="none")
+    >>> config = AblationConfig(source=GameSource(pgn=str(bundled_pgn("botvinnik.pgn")), player="Botvinnik"),
+    ...                         ranker=AblatedRanker(families=("move",), train_positions=60, prior="none"),
+    ...                         train_games=5, test_positions=30, resamples=20)
     >>> run(config).tables["ablation"][["variant", "test_positions"]].values.tolist()
     [['all families', 30]]
     """
-    heldout = load_games(HeldOutConfig(
-        pgn=config.pgn, player=config.player, max_positions=config.test_positions, quiet=config.quiet,
-        games_filter=config.games_filter,
-    ))
+    heldout = load_games(HeldOutConfig(source=config.source, max_positions=config.test_positions, quiet=config.quiet))
     started = time.perf_counter()
     table = ablation(heldout.games, heldout.player, config)
     seconds = time.perf_counter() - started
     payload = {
         "experiment": NAME,
         "player": heldout.player,
-        "families": list(config.families),
+        "families": list(config.ranker.families),
         "train_games": config.train_games or len(heldout.training),
         "seed": config.seed,
         "confidence": CONFIDENCE,
@@ -261,7 +260,7 @@ def run(config: AblationConfig) -> ExperimentResult:
         [
             f"# {heldout.player}: ablation of the move ranker",
             "",
-            f"{payload['train_games']} training games ({config.train_positions} positions sampled), "
+            f"{payload['train_games']} training games ({config.ranker.train_positions} positions sampled), "
             f"{int(table['test_positions'].iloc[0])} test positions; {CONFIDENCE:.0%} intervals over test games; "
             f"{seconds:.0f} s",
             "",

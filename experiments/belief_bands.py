@@ -119,8 +119,9 @@ def payload(runs: PredictionRuns, bands: pd.DataFrame, reliability: pd.DataFrame
 def run(config: BeliefBandsConfig) -> ExperimentResult:
     """Tables ``summary``, ``bands``, ``reliability`` and ``positions``, a payload, a summary and two plots.
 
+    >>> from experiments.common import GameSource
     >>> from iam.games.bundled import bundled_pgn
-    >>> config = BeliefBandsConfig(pgn=str(bundled_pgn("botvinnik.pgn")), player="Botvinnik",
+    >>> config = BeliefBandsConfig(source=GameSource(pgn=str(bundled_pgn("botvinnik.pgn")), player="Botvinnik"),
     ...                            train_games=(12,), max_positions=40, belief="rules", resamples=50)
     >>> result = run(config)
     >>> result.tables["bands"][["band", "predictions"]].shape

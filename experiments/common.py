@@ -1,7 +1,8 @@
 """What every experiment shares: the base of its config, its result, and the writer of results.
 
 An experiment is a function ``run(config) -> ExperimentResult`` of a frozen config
-(a dataclass deriving from :class:`ExperimentConfig`); its result holds named pandas
+(a dataclass deriving from :class:`ExperimentConfig`, or, for stylometry, holding its seed and
+runtime in the settings of its candidates); its result holds named pandas
 DataFrames, a JSON payload, a markdown summary and optional figures.
 :func:`write_result` writes one CSV per table, ``results.json``, ``summary.md`` and
 one PNG per figure. The command line (:mod:`iam.cli.experiment`) turns options into
@@ -23,7 +24,7 @@ from iam.games.player_games import HeldOut, load_heldout
 from iam.jsonsafe import finite
 from iam.runtime import Runtime
 
-__all__ = ["ExperimentConfig", "HeldOutConfig", "ExperimentResult", "load_games", "write_result"]
+__all__ = ["ExperimentConfig", "GameSource", "HeldOutConfig", "ExperimentResult", "load_games", "write_result"]
 
 
 @dataclass(frozen=True)
@@ -41,17 +42,25 @@ class ExperimentConfig:
 
 
 @dataclass(frozen=True)
-class HeldOutConfig(ExperimentConfig):
-    """Settings of an experiment on one player's held-out games (:mod:`iam.games.heldout`)."""
+class GameSource:
+    """Whose games an experiment reads: the file, the player, and the conditions on his games."""
 
     pgn: str | None = None
     """PGN file (None: the bundled games)."""
     player: str | None = None
     """Player to model (None with the bundled games: Botvinnik)."""
-    max_positions: int | None = None
-    """At most this many test positions, sampled with ``seed`` (None: all)."""
     games_filter: GameFilter | None = None
     """Conditions on the games' headers and length (:mod:`iam.games.filters`); splits keep their numbering."""
+
+
+@dataclass(frozen=True)
+class HeldOutConfig(ExperimentConfig):
+    """Settings of an experiment on one player's held-out games (:mod:`iam.games.heldout`)."""
+
+    source: GameSource = GameSource()
+    """Whose games: the file, the player and the conditions on his games."""
+    max_positions: int | None = None
+    """At most this many test positions, sampled with ``seed`` (None: all)."""
 
 
 @dataclass
@@ -69,7 +78,8 @@ def load_games(config: HeldOutConfig) -> HeldOut:
     """The player's games the config names (DataError on bad input)."""
     if config.max_positions is not None and config.max_positions < 1:
         raise DataError(f"max_positions must be at least 1 (or None for all), not {config.max_positions}")
-    return load_heldout(config.pgn, config.player, quiet=config.quiet, games_filter=config.games_filter)
+    source = config.source
+    return load_heldout(source.pgn, source.player, quiet=config.quiet, games_filter=source.games_filter)
 
 
 def write_result(result: ExperimentResult, out: str | Path) -> list[Path]:

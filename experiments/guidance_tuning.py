@@ -90,9 +90,12 @@ def recommend(summary: pd.DataFrame) -> str:
 def run(config: GuidanceTuningConfig) -> ExperimentResult:
     """Tables ``summary`` (one row per setting, the recommended one marked), ``settings`` and ``rows``.
 
+    >>> from experiments.common import GameSource
+    >>> from experiments.guided_depth import LineJudge, PlayerModels
     >>> from iam.games.bundled import bundled_pgn
-    >>> config = GuidanceTuningConfig(pgn=str(bundled_pgn("botvinnik.pgn")), player="Botvinnik", train_games=20,
-    ...                               max_positions=2, budget=200, only=("base", "no reductions"), reference=False)
+    >>> config = GuidanceTuningConfig(source=GameSource(pgn=str(bundled_pgn("botvinnik.pgn")), player="Botvinnik"),
+    ...                               models=PlayerModels(train_games=20), max_positions=2, budget=200,
+    ...                               only=("base", "no reductions"), judging=LineJudge(reference=False))
     >>> run(config).tables["summary"]["guidance"].tolist()
     ['base', 'no reductions']
     """

@@ -61,22 +61,39 @@ POLICY_POSITIONS = 1000
 
 
 @dataclass(frozen=True)
-class SetupConfig(HeldOutConfig):
-    """Data, model, watched line and reference engine: the settings shared with guidance tuning."""
+class PlayerModels:
+    """The models of the player: the training games they learn from, the distilled policy's positions, a saved
+    ranker."""
 
-    max_positions: int | None = DEFAULT_POSITIONS
     train_games: int | None = None
     """Train the model on the first N training games (None: all)."""
+    policy_positions: int = POLICY_POSITIONS
+    """Training positions the distilled policy is fitted on."""
+    ranker_model: str | None = None
+    """A saved move ranker to use instead of fitting one; it must have been fitted on the same training games."""
+
+
+@dataclass(frozen=True)
+class LineJudge:
+    """How the game's continuation is watched and the differing moves judged: the plies, the reference engine."""
+
     line_plies: int = LINE_PLIES
     """Plies of the game's actual continuation watched."""
     reference_depth: int = 12
     """Stockfish's depth for judging differing moves."""
     reference: bool = True
     """Judge differing moves with Debian's stockfish when it is installed."""
-    policy_positions: int = POLICY_POSITIONS
-    """Training positions the distilled policy is fitted on."""
-    ranker_model: str | None = None
-    """A saved move ranker to use instead of fitting one; it must have been fitted on the same training games."""
+
+
+@dataclass(frozen=True)
+class SetupConfig(HeldOutConfig):
+    """Data, model, watched line and reference engine: the settings shared with guidance tuning."""
+
+    max_positions: int | None = DEFAULT_POSITIONS
+    models: PlayerModels = PlayerModels()
+    """The models of the player and what they learn from."""
+    judging: LineJudge = LineJudge()
+    """The watched line and the reference engine."""
 
 
 # ----------------------------------------------------------------------------- setup
@@ -114,25 +131,26 @@ def prepare(config: SetupConfig, *, split: str, models: Sequence[str] = ("iam",)
 
     The distilled ``policy`` needs the ranker, which is fitted for it.
     """
-    if config.train_games is not None and config.train_games < 1:
-        raise DataError(f"train_games must be at least 1 (or None for all), not {config.train_games}")
-    if config.reference_depth < 1:
-        raise DataError(f"reference_depth must be at least 1, not {config.reference_depth}")
-    if config.line_plies < 1:
-        raise DataError(f"line_plies must be at least 1, not {config.line_plies}")
+    own, watch = config.models, config.judging
+    if own.train_games is not None and own.train_games < 1:
+        raise DataError(f"train_games must be at least 1 (or None for all), not {own.train_games}")
+    if watch.reference_depth < 1:
+        raise DataError(f"reference_depth must be at least 1, not {watch.reference_depth}")
+    if watch.line_plies < 1:
+        raise DataError(f"line_plies must be at least 1, not {watch.line_plies}")
     held = load_games(config)
     fitting, games = (held.training, held.test) if split == "test" else (held.fitting, held.development)
     if not fitting or not games:
         raise DataError(f"{held.player} has no {'development' if split == 'dev' else 'test'} games to measure on")
-    training = fitting if config.train_games is None else fitting[: config.train_games]
-    positions = sample_positions(games, config.max_positions, config.seed, line_plies=config.line_plies)
+    training = fitting if own.train_games is None else fitting[: own.train_games]
+    positions = sample_positions(games, config.max_positions, config.seed, line_plies=watch.line_plies)
     if not positions:
         raise DataError("the games hold no position where the modelled player's opponent is to move")
     fitted = fit_models(held.player, training, models, seed=config.seed,
-                        policy_positions=config.policy_positions, ranker_model=config.ranker_model)
-    reference = stockfish_path() if config.reference else None
-    return Setup(held.player, split, fitted.get("iam"), len(training), positions, config.line_plies, reference,
-                 config.reference_depth, fitted)
+                        policy_positions=own.policy_positions, ranker_model=own.ranker_model)
+    reference = stockfish_path() if watch.reference else None
+    return Setup(held.player, split, fitted.get("iam"), len(training), positions, watch.line_plies, reference,
+                 watch.reference_depth, fitted)
 
 
 def fit_models(

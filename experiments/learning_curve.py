@@ -48,8 +48,9 @@ def run(config: LearningCurveConfig) -> ExperimentResult:
 
     The move ranker is shown with its control, the ranker without its population prior.
 
+    >>> from experiments.common import GameSource
     >>> from iam.games.bundled import bundled_pgn
-    >>> config = LearningCurveConfig(pgn=str(bundled_pgn("botvinnik.pgn")), player="Botvinnik",
+    >>> config = LearningCurveConfig(source=GameSource(pgn=str(bundled_pgn("botvinnik.pgn")), player="Botvinnik"),
     ...                              train_games=(5, 12), max_positions=40, belief="rules", resamples=50)
     >>> run(config).tables["learning_curve"]["train_games"].tolist()
     [5, 12]

@@ -105,24 +105,38 @@ CHEAP = ("policy", "oracle")
 
 
 @dataclass(frozen=True)
-class PlyGainConfig(SetupConfig):
-    """The ply-gain experiment: where the positions come from, the budgets, the guidance."""
+class SearchBudgets:
+    """What each search of a position gets: node budgets, time budgets, or both."""
 
-    positions: str = "test"
-    """``test``: positions of the test games, model fitted on training games; ``dev``: positions
-    of development games, model fitted on the other training games."""
-    budgets: tuple[int, ...] = DEFAULT_BUDGETS
+    nodes: tuple[int, ...] = DEFAULT_BUDGETS
     """Node budgets (each at least 10)."""
     times: tuple[float, ...] = ()
     """Time budgets in seconds (each above 0): plain and guided search get the same time, so
     the time the guided search spends predicting counts against it."""
-    guidance: Guidance = field(default_factory=Guidance)
+
+
+@dataclass(frozen=True)
+class SearchSettings:
+    """The searches compared: the core they run on, the predictors guiding them, and how."""
+
     core: str = "fast"
     """``fast``: the fast chess core; ``generic``: the generic search on the python-chess adapter."""
     predictors: tuple[str, ...] = ("iam",)
     """Predictor names (see the module docstring)."""
+    guidance: Guidance = field(default_factory=Guidance)
     near: int = NEAR_PLIES
     """Fast core: his nodes at most this many plies below the root read the costly predictor."""
+
+
+@dataclass(frozen=True)
+class PlyGainConfig(SetupConfig):
+    """The ply-gain experiment: where the positions come from, the budgets, the searches."""
+
+    positions: str = "test"
+    """``test``: positions of the test games, model fitted on training games; ``dev``: positions
+    of development games, model fitted on the other training games."""
+    budgets: SearchBudgets = SearchBudgets()
+    search: SearchSettings = SearchSettings()
 
 
 def predictor_parts(spec: str) -> tuple[str | None, str | None]:
@@ -265,49 +279,63 @@ def _fast_guided(board, line, limits, near, cheap, guided: Guided, modelled: int
 # ----------------------------------------------------------------------------- the experiment
 
 
+def _check_searches(
+    budgets: SearchBudgets, search_settings: SearchSettings
+) -> dict[str, tuple[str | None, str | None]]:
+    """Each predictor's parts (:func:`predictor_parts`); DataError on a bad budget, core, predictor or nearness."""
+    if not budgets.nodes and not budgets.times:
+        raise DataError("ply-gain needs node budgets or time budgets")
+    if any(b < 10 for b in budgets.nodes):
+        raise DataError(f"budgets must be node counts of at least 10, not {budgets.nodes}")
+    if any(not 0 < t <= 600 for t in budgets.times):
+        raise DataError(f"times must be seconds above 0 and at most 600, not {budgets.times}")
+    if search_settings.core not in CORES:
+        raise DataError(f"core must be one of {', '.join(CORES)}, not {search_settings.core!r}")
+    if not search_settings.predictors:
+        raise DataError("ply-gain needs at least one predictor")
+    if search_settings.near < 0:
+        raise DataError(f"near must be at least 0 plies, not {search_settings.near}")
+    parts = {spec: predictor_parts(spec) for spec in search_settings.predictors}
+    if search_settings.core == "generic" and any(
+        near is not None and cheap is not None for near, cheap in parts.values()
+    ):
+        raise DataError(
+            "the generic core reads one predictor at every node: near+cheap predictors need core 'fast', not 'generic'"
+        )
+    return parts
+
+
 def run(config: PlyGainConfig) -> ExperimentResult:
     """Tables ``rows`` (one per position, budget and search) and ``summary`` (per budget), a payload, a plot.
 
+    >>> from experiments.common import GameSource
+    >>> from experiments.guided_depth import LineJudge, PlayerModels
     >>> from iam.games.bundled import bundled_pgn
-    >>> config = PlyGainConfig(pgn=str(bundled_pgn("botvinnik.pgn")), player="Botvinnik", train_games=20,
-    ...                        max_positions=2, budgets=(200,), reference=False)
+    >>> config = PlyGainConfig(source=GameSource(pgn=str(bundled_pgn("botvinnik.pgn")), player="Botvinnik"),
+    ...                        models=PlayerModels(train_games=20), max_positions=2,
+    ...                        budgets=SearchBudgets(nodes=(200,)), judging=LineJudge(reference=False))
     >>> run(config).tables["summary"][["budget", "positions"]].values.tolist()
     [[200, 2]]
     """
     if config.positions not in ("test", "dev"):
         raise DataError(f"positions must be 'test' or 'dev', not {config.positions!r}")
-    if not config.budgets and not config.times:
-        raise DataError("ply-gain needs node budgets or time budgets")
-    if any(b < 10 for b in config.budgets):
-        raise DataError(f"budgets must be node counts of at least 10, not {config.budgets}")
-    if any(not 0 < t <= 600 for t in config.times):
-        raise DataError(f"times must be seconds above 0 and at most 600, not {config.times}")
-    if config.core not in CORES:
-        raise DataError(f"core must be one of {', '.join(CORES)}, not {config.core!r}")
-    if not config.predictors:
-        raise DataError("ply-gain needs at least one predictor")
-    if config.near < 0:
-        raise DataError(f"near must be at least 0 plies, not {config.near}")
-    parts = {spec: predictor_parts(spec) for spec in config.predictors}
-    if config.core == "generic" and any(near is not None and cheap is not None for near, cheap in parts.values()):
-        raise DataError(
-            "the generic core reads one predictor at every node: near+cheap predictors need core 'fast', not 'generic'"
-        )
-    budgets, times = sorted(set(config.budgets)), sorted(set(config.times))
-    guidance = config.guidance
+    parts = _check_searches(config.budgets, config.search)
+    search_settings = config.search
+    budgets, times = sorted(set(config.budgets.nodes)), sorted(set(config.budgets.times))
+    guidance = search_settings.guidance
     names = {name.split("@")[0] for pair in parts.values() for name in pair if name is not None}
     setup = prepare(config, split=config.positions, models=[name for name in MODELS if name in names])
-    guided = Guided(core=config.core, guidance=guidance, near=config.near, seed=config.seed)
+    guided = Guided(core=search_settings.core, guidance=guidance, near=search_settings.near, seed=config.seed)
     rows = measure_all_predictors(
-        setup, budgets, list(dict.fromkeys(config.predictors)), guided, runtime=config.runtime,
+        setup, budgets, list(dict.fromkeys(search_settings.predictors)), guided, runtime=config.runtime,
         quiet=config.quiet, times=times,
     )
     summary = summarise(rows, config.seed)
     payload = {
         **setup.describe(),
-        "core": config.core,
-        "predictors": list(config.predictors),
-        "near": config.near,
+        "core": search_settings.core,
+        "predictors": list(search_settings.predictors),
+        "near": search_settings.near,
         "guidance": asdict(guidance),
         "rows": rows.to_dict(orient="records"),
         "summary": summary.to_dict(orient="records"),
@@ -316,7 +344,7 @@ def run(config: PlyGainConfig) -> ExperimentResult:
         name=NAME,
         tables={"rows": rows, "summary": summary},
         payload=payload,
-        markdown=markdown(setup, summary, guidance, core=config.core, near=config.near),
+        markdown=markdown(setup, summary, guidance, core=search_settings.core, near=search_settings.near),
         figures={"ply_gain": figure(summary), "gain_vs_top1": top1_figure(summary)},
     )
 

@@ -84,8 +84,21 @@ HELP = (
 )
 
 __all__ = [
-    "NAME", "HELP", "PrepareExperimentConfig", "run", "game_rows", "opening_rows", "dated_sides", "step_rows", "ece"
+    "NAME", "HELP", "PrepareExperimentConfig", "DossierChecks", "run", "game_rows", "opening_rows", "dated_sides",
+    "step_rows", "ece"
 ]
+
+
+@dataclass(frozen=True)
+class DossierChecks:
+    """How the dossier is checked on his games: where a game enters a line, how many of his moves are named, and
+    the bootstrap's resamples."""
+
+    entry_ply: int = 4
+    """A test game enters a prepared line at a position of it with him to move at this ply or later."""
+    opening_moves: int = 10
+    """His first this many moves of each test game are checked."""
+    resamples: int = RESAMPLES
 
 
 @dataclass(frozen=True)
@@ -98,10 +111,7 @@ class PrepareExperimentConfig(HeldOutConfig):
     """
 
     dossier: PrepareConfig = PrepareConfig(player="")
-    entry_ply: int = 4
-    """A test game enters a prepared line at a position of it with him to move at this ply or later."""
-    opening_moves: int = 10
-    resamples: int = RESAMPLES
+    checks: DossierChecks = DossierChecks()
     games: str = "test"
     """``test``: the dossier from his training games, checked on his test games; ``dev``: from
     the fitting games, checked on the development games (where settings are chosen)."""
@@ -303,8 +313,8 @@ def _checks(
 ) -> tuple[pd.DataFrame, ...]:
     """The game, opening-move and step rows of ``games`` against one dossier side."""
     return (
-        game_rows(side, games, scorer, config.entry_ply),
-        opening_rows(side, games, config.opening_moves),
+        game_rows(side, games, scorer, config.checks.entry_ply),
+        opening_rows(side, games, config.checks.opening_moves),
         step_rows(side, games),
     )
 
@@ -340,12 +350,12 @@ def _summary(
     for name, (frame, column, used) in figures.items():
         kept = frame[frame["game"].isin(used)]
         value, low, high = _mean_ci(
-            kept.astype({column: float}), column, np.unique(kept["game"]), config.resamples, config.seed
+            kept.astype({column: float}), column, np.unique(kept["game"]), config.checks.resamples, config.seed
         )
         row.update({name: value, f"{name}_ci": [low, high]})
     row["opening_positions"], row["beyond_positions"] = len(openings), len(beyond)
     step_games = np.unique(steps["game"]) if not steps.empty else ids
-    value, low, high = _ece_ci(steps, step_games, config.resamples, config.seed)
+    value, low, high = _ece_ci(steps, step_games, config.checks.resamples, config.seed)
     row.update(steps=len(steps), mean_belief=float(steps["belief"].mean()) if len(steps) else float("nan"),
                hit_rate=float(steps["hit"].mean()) if len(steps) else float("nan"), ece=value, ece_ci=[low, high],
                **_calibrated(steps["belief"].to_numpy(dtype=np.float64), value, config.seed))
@@ -377,10 +387,11 @@ def run(config: PrepareExperimentConfig) -> ExperimentResult:
         model, _ = cached_default_model(
             built, held.player, config.model_cache, seed=config.seed, quiet=config.quiet, runtime=config.runtime
         )
+    tree = config.dossier.repertoire
     settings = replace(
         config.dossier,
         player=held.player,
-        tree_plies=max(config.dossier.tree_plies or 0, config.plies, 2 * config.opening_moves),
+        repertoire=replace(tree, tree_plies=max(tree.tree_plies or 0, config.plies, 2 * config.checks.opening_moves)),
         runtime=config.runtime,
         quiet=config.quiet,
     )
@@ -420,10 +431,10 @@ def run(config: PrepareExperimentConfig) -> ExperimentResult:
         "experiment": NAME, "player": held.player, "judged_by": judged_by,
         "model": {**default_model_params(settings.runtime.engine), "plies": MODEL_PLIES}, "plies": config.plies,
         "games": config.games,
-        "prior_strength": settings.prior_strength, "population_strength": settings.population_strength,
-        "half_life_years": settings.half_life_years,
-        "entry_ply": config.entry_ply, "opening_moves": config.opening_moves, "seed": config.seed,
-        "resamples": config.resamples, "confidence": CONFIDENCE, "rows": rows,
+        "prior_strength": settings.beliefs.prior_strength, "population_strength": settings.beliefs.population_strength,
+        "half_life_years": settings.beliefs.half_life_years,
+        "entry_ply": config.checks.entry_ply, "opening_moves": config.checks.opening_moves, "seed": config.seed,
+        "resamples": config.checks.resamples, "confidence": CONFIDENCE, "rows": rows,
     }
     return ExperimentResult(
         NAME,
@@ -476,8 +487,8 @@ def markdown(
         f"Positions judged by {judged_by}; his replies by a move ranker fitted on the first {MODEL_PLIES} plies of "
         f"his {built} games ({default_model_params(config.runtime.engine)})"
         f"{belief_updates(settings)}. "
-        f"Lines to ply {config.plies}; a game enters at ply {config.entry_ply} or later; "
-        f"opening moves: his first {config.opening_moves}.",
+        f"Lines to ply {config.plies}; a game enters at ply {config.checks.entry_ply} or later; "
+        f"opening moves: his first {config.checks.opening_moves}.",
         "", *tables[""], "",
         f"Each {checked} game against the dossier as it stood before it: from his {built} games surely played "
         "before its "

@@ -21,23 +21,20 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 from scipy.stats import norm
 
-from experiments.common import ExperimentConfig, ExperimentResult
+from experiments.common import ExperimentResult
 from iam.chunks.model import OpponentModel
 from iam.errors import DataError
-from iam.evidence.settings import DEFAULT_SEARCH_DEPTH
-from iam.games.filters import GameFilter
 from iam.games.pgn import PlayerGame
 from iam.measure import candidates
 from iam.measure.candidates import (
     RANKER_FAMILIES,
-    TEMPERATURE_KS,
     CandidateSettings,
     Group,
     deal_sums,
@@ -46,9 +43,10 @@ from iam.measure.candidates import (
     game_matrix,
 )
 from iam.measure.identify import LikelihoodScorer, candidate_probabilities, game_positions, rank_credit
-from iam.measure.repertoire import MODEL_WEIGHT, RepertoireScorer, memory_of
+from iam.measure.repertoire import RepertoireScorer, memory_of
 from iam.progress import progress
 from iam.ranker import MoveRanker
+from iam.runtime import Runtime
 
 __all__ = [
     "PREDICTORS",
@@ -85,54 +83,45 @@ _CONTROL_PLAYER = "population control"
 
 
 @dataclass(frozen=True)
-class StylometryConfig(ExperimentConfig):
-    """One stylometry run: whose games, which predictors, how many samples of which size."""
+class StylometryConfig:
+    """One stylometry run: whose games, which predictors, how many samples of which size, and how the candidates
+    are fitted and scored (their ``seed`` and ``runtime`` are the run's)."""
 
     players: tuple[tuple[str, str], ...] = field(kw_only=True)
     """(name, PGN path) per player (required, by keyword)."""
-    ks: tuple[int, ...] = TEMPERATURE_KS
+    candidates: CandidateSettings = CandidateSettings()
+    """How every predictor's candidate models are fitted and scored (the control's rankers too); its sizes k are
+    the sizes of the samples of test games, its seed the seed of every sample, model and deal of the run."""
     predictors: tuple[str, ...] = ("iam", "ranker", "repertoire", CONTROL)
-    repertoire: bool = True
-    """Score the positions a candidate remembers from his openings by the candidates'
-    repertoires (:mod:`iam.measure.repertoire`), the rest by each predictor's models (as ``iam
-    identify`` does by default); False: every position by the models."""
-    model_weight: float = MODEL_WEIGHT
-    """With ``repertoire``: the weight of the models' log-likelihoods where no candidate remembers the position."""
-    train_games: int | None = None
-    """Cap on each group's fitting games (the first N); None: all."""
-    train_positions: int = 2000
-    """Training positions of each ranker (the control's too)."""
     control_deals: int = 3
     """Random deals of the pooled fitting games the control is fitted on, one set of models
     each. One deal can lean either way (one of its models may simply be the best of them at
     every group's games), so the control's figures are over all deals: the same samples of
     games scored under each deal's models."""
-    prior_strength: float = 30.0
-    """Pull of each ranker towards the population prior (the control's too). Weaker than
-    the ranker's default: a fingerprint lives in what sets a player apart from the
-    population, and the figures in ``docs/results/identification.md`` were measured at 30."""
-    ranker_families: tuple[str, ...] = RANKER_FAMILIES
     samples: int = 200
     """Seeded samples of k test games per group and k."""
     max_test_games: int | None = None
     """Test games per group scored (a seeded sample); None: all."""
-    max_dev_games: int | None = 40
-    positions_per_game: int | None = None
-    """Positions scored per game (a seeded sample); None: all."""
     by_decade: bool = False
     min_decade_games: int = 40
     """With ``by_decade``: a decade needs this many games to be a group."""
-    engine_depth: int = 8
-    """Depth of the ``ranker+engine`` candidates' engine analyses (the engine, and the cache of the rankers'
-    search scores across runs, are the runtime's)."""
-    search_depth: int = DEFAULT_SEARCH_DEPTH
-    games_filter: GameFilter | None = None
-    """Conditions on every player's games' headers and length (:mod:`iam.games.filters`); the splits keep their
-    numbering."""
+    quiet: bool = False
+    """No progress bars on stderr (they are off anyway when stderr is not a terminal)."""
 
-    def candidate_settings(self) -> CandidateSettings:
-        """How this run fits and scores its candidate models (:mod:`iam.measure.candidates`)."""
-        return CandidateSettings(**{setting.name: getattr(self, setting.name) for setting in fields(CandidateSettings)})
+    @property
+    def seed(self) -> int:
+        """The run's random seed: its candidates'."""
+        return self.candidates.seed
+
+    @property
+    def runtime(self) -> Runtime:
+        """Where the run's work runs, with the engine and the caches: its candidates' runtime."""
+        return self.candidates.runtime
+
+    @property
+    def ks(self) -> tuple[int, ...]:
+        """Sizes k of the samples of games, for the temperature and the test samples alike."""
+        return self.candidates.ks
 
 
 @dataclass(frozen=True)
@@ -150,13 +139,16 @@ class StylometryResult:
 def load_groups(config: StylometryConfig) -> tuple[list[Group], list[str]]:
     """The groups of a run (players, or decades of players) and notes on what was read."""
     return candidates.load_groups(
-        config.players, config.games_filter, by_decade=config.by_decade, min_decade_games=config.min_decade_games
+        config.players,
+        config.candidates.games_filter,
+        by_decade=config.by_decade,
+        min_decade_games=config.min_decade_games,
     )
 
 
 def split_group(group: Group, config: StylometryConfig, rng: np.random.Generator) -> dict[str, list[PlayerGame]]:
     """The group's fitting, development and test games (development and test capped by seeded samples)."""
-    return candidates.split_group(group, config.candidate_settings(), rng, max_test_games=config.max_test_games)
+    return candidates.split_group(group, config.candidates, rng, max_test_games=config.max_test_games)
 
 
 def _fit_models(
@@ -168,11 +160,11 @@ def _fit_models(
     for predictor in config.predictors:
         if predictor in ("iam", "repertoire"):
             shared = models.get("iam") or models.get("repertoire")
-            models[predictor] = shared or fit_candidates("iam", groups, fitting, config.candidate_settings())
+            models[predictor] = shared or fit_candidates("iam", groups, fitting, config.candidates)
         elif predictor == CONTROL:
             models[predictor] = _control_models(splits, config, rng)
         else:
-            models[predictor] = fit_candidates(predictor, groups, fitting, config.candidate_settings())
+            models[predictor] = fit_candidates(predictor, groups, fitting, config.candidates)
     return models
 
 
@@ -195,13 +187,14 @@ def _control_models(splits: list[dict], config: StylometryConfig, rng: np.random
             for start, end in zip(bounds[:-1], bounds[1:])
         ]
         shares.extend(np.sort(np.concatenate([group_parts[j] for group_parts in parts])) for j in range(len(splits)))
+    rankers = config.candidates.rankers
     return [
         MoveRanker(
             player=_CONTROL_PLAYER,
             families=_CONTROL_FAMILIES,
-            max_positions=config.train_positions,
-            prior_strength=config.prior_strength,
-            search_depth=config.search_depth,
+            max_positions=rankers.train_positions,
+            prior_strength=rankers.prior_strength,
+            search_depth=rankers.search_depth,
             random_state=config.seed,
         ).fit([pool[i] for i in share.tolist()], runtime=config.runtime)
         for share in shares
@@ -235,8 +228,9 @@ class _OpeningsOnly:
 def _scorer(predictor: str, models: list, config: StylometryConfig) -> LikelihoodScorer | _OpeningsOnly:
     if predictor == "repertoire":
         return _OpeningsOnly(models)
+    scoring = config.candidates.scoring
     return LikelihoodScorer(
-        models, repertoire=config.repertoire, model_weight=config.model_weight, runtime=config.runtime
+        models, repertoire=scoring.repertoire, model_weight=scoring.model_weight, runtime=config.runtime
     )
 
 
@@ -244,7 +238,7 @@ def _game_matrix(
     scorer: LikelihoodScorer | _OpeningsOnly, games: list[PlayerGame], config: StylometryConfig, progress
 ) -> tuple[np.ndarray, np.ndarray]:
     """Summed log-likelihood of each game under each model, and the moves scored per game."""
-    return game_matrix(scorer, games, config.candidate_settings(), progress)
+    return game_matrix(scorer, games, config.candidates, progress)
 
 
 def wilson_interval(share: float, n: float, confidence: float = 0.95) -> tuple[float, float]:
@@ -479,8 +473,11 @@ def run(config: StylometryConfig) -> ExperimentResult:
 
     >>> from iam.games.bundled import bundled_pgn
     >>> players = tuple((name, str(bundled_pgn(f"{name}.pgn"))) for name in ("Capablanca", "Lasker"))
-    >>> config = StylometryConfig(players=players, ks=(1,), predictors=("iam",), train_games=4,
-    ...                           max_dev_games=4, max_test_games=4, positions_per_game=4, samples=20, quiet=True)
+    >>> from iam.measure.candidates import CandidateScoring
+    >>> candidates = CandidateSettings(scoring=CandidateScoring(positions_per_game=4), train_games=4, max_dev_games=4,
+    ...                                ks=(1,))
+    >>> config = StylometryConfig(players=players, candidates=candidates, predictors=("iam",), max_test_games=4,
+    ...                           samples=20, quiet=True)
     >>> result = run(config)
     >>> result.tables["stylometry"][["predictor", "k", "samples", "groups"]].to_dict(orient="records")
     [{'predictor': 'iam', 'k': 1, 'samples': 40, 'groups': 2}]

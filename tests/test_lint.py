@@ -75,19 +75,8 @@ def test_the_type_checker_is_clean():
 MAX_PARAMETERS = 10
 
 OVER_THE_PARAMETER_LIMIT = (
-    "experiments.belief_bands:BeliefBandsConfig",
-    "experiments.guidance_tuning:GuidanceTuningConfig",
-    "experiments.guided_depth:SetupConfig",
-    "experiments.learning_curve:LearningCurveConfig",
-    "experiments.ply_gain:PlyGainConfig",
-    "experiments.predictions:PredictionConfig",
-    "experiments.prepare:PrepareExperimentConfig",
-    "experiments.ablation:AblationConfig",
-    "experiments.stylometry:StylometryConfig",
     "iam.evidence.evidence:Evidence",
-    "iam.measure.candidates:CandidateSettings",
     "iam.measure.identify:identify",
-    "iam.prepare.dossier:PrepareConfig",
     "iam.ranker.build_prior:PriorSettings",
     "iam.ranker.estimator:MoveRanker.__init__",
 )

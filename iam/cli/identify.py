@@ -20,7 +20,7 @@ from iam.cli._games import add_header_filter_arguments, filter_from_args
 from iam.errors import DataError
 from iam.games.filters import apply_filter
 from iam.games.sides import side_games
-from iam.measure.candidates import CandidateSettings, trained_candidates
+from iam.measure.candidates import CandidateRankers, CandidateScoring, CandidateSettings, trained_candidates
 from iam.measure.identify import check_candidates, identify
 from iam.measure.predictors import load_predictor
 from iam.measure.repertoire import MODEL_WEIGHT
@@ -160,11 +160,9 @@ def _candidates(args: argparse.Namespace, runtime: Runtime) -> tuple[list[str], 
     files = args.pgn if len(args.pgn) == len(args.players) else args.pgn * len(args.players)
     predictor = "ranker+engine" if args.predictor == "ranker" and args.engine else args.predictor
     settings = CandidateSettings(
-        repertoire=not args.no_repertoire,
-        model_weight=args.model_weight,
+        rankers=CandidateRankers(train_positions=args.train_positions, engine_depth=args.engine_depth),
+        scoring=CandidateScoring(repertoire=not args.no_repertoire, model_weight=args.model_weight),
         train_games=args.train_games,
-        train_positions=args.train_positions,
-        engine_depth=args.engine_depth,
         seed=args.seed,
         runtime=runtime,
     )

@@ -15,7 +15,17 @@ from iam.games.filters import apply_filter
 from iam.jsonsafe import finite
 from iam.measure.predictors import load_predictor
 from iam.prepare.book import write_book
-from iam.prepare.dossier import COLORS, DEFAULT_MODEL, MODEL_PLIES, PrepareConfig, fit_default_model, prepare
+from iam.prepare.dossier import (
+    COLORS,
+    DEFAULT_MODEL,
+    MODEL_PLIES,
+    BeliefSettings,
+    HabitSettings,
+    PrepareConfig,
+    ScoringSettings,
+    fit_default_model,
+    prepare,
+)
 from iam.prepare.lines import LineSettings
 from iam.prepare.model_cache import cached_default_model
 from iam.prepare.population import POPULATION_STRENGTH
@@ -90,8 +100,9 @@ def run(args: argparse.Namespace) -> int:
     colors = ("white", "black") if args.color == "both" else (args.color,)
     config = PrepareConfig(
         player=args.player, colors=colors, lines=LineSettings(plies=args.plies), min_games=args.min_games,
-        habit_loss=args.habit_loss, engine_depth=args.engine_depth, **belief_fields(args),
-        engine_lines=lines, search_depth=args.search_depth, runtime=runtime, quiet=args.quiet,
+        habits=HabitSettings(habit_loss=args.habit_loss), **belief_fields(args),
+        scoring=ScoringSettings(engine_depth=args.engine_depth, engine_lines=lines, search_depth=args.search_depth),
+        runtime=runtime, quiet=args.quiet,
     )
     folder = output_dir(args.out)
     _check_writable(folder)
@@ -153,8 +164,11 @@ def belief_fields(args: argparse.Namespace) -> dict:
         raise DataError(
             f"--population-strength must be at least 0 (0 leaves the book out), not {args.population_strength:g}"
         )
-    return {"half_life_years": args.half_life, "prior_strength": args.prior_strength,
-            "population_strength": args.population_strength or None}
+    beliefs = BeliefSettings(
+        prior_strength=args.prior_strength, population_strength=args.population_strength or None,
+        half_life_years=args.half_life,
+    )
+    return {"beliefs": beliefs}
 
 
 def add_engine_lines(parser: argparse.ArgumentParser) -> None:

@@ -31,6 +31,8 @@ __all__ = [
     "CANDIDATE_PREDICTORS",
     "RANKER_FAMILIES",
     "TEMPERATURE_KS",
+    "CandidateRankers",
+    "CandidateScoring",
     "CandidateSettings",
     "Group",
     "load_groups",
@@ -59,30 +61,44 @@ _DEV_SAMPLES = 100
 
 
 @dataclass(frozen=True)
-class CandidateSettings:
-    """How candidate models are fitted from their players' games and scored."""
+class CandidateRankers:
+    """How the ranker candidates are fitted: their evidence, training positions, prior and search depths."""
+
+    families: tuple[str, ...] = RANKER_FAMILIES
+    train_positions: int = 2000
+    """Training positions of each ranker."""
+    prior_strength: float = 30.0
+    """Pull of each ranker towards the population prior. Weaker than the ranker's default: a fingerprint lives in
+    what sets a player apart from the population (``docs/results/identification.md``)."""
+    engine_depth: int = 8
+    """Depth of the ``ranker+engine`` candidates' engine analyses (the engine is the runtime's)."""
+    search_depth: int = DEFAULT_SEARCH_DEPTH
+
+
+@dataclass(frozen=True)
+class CandidateScoring:
+    """How a game is scored under the candidates: which positions, and by the repertoires or the models."""
 
     repertoire: bool = True
     """Score the positions a candidate remembers from his openings by the candidates' repertoires
     (:mod:`iam.measure.repertoire`), the rest by the models; False: every position by the models."""
     model_weight: float = MODEL_WEIGHT
     """With ``repertoire``: the weight of the models' log-likelihoods where no candidate remembers the position."""
-    train_games: int | None = None
-    """Cap on each group's fitting games (the first N); None: all."""
-    train_positions: int = 2000
-    """Training positions of each ranker."""
-    prior_strength: float = 30.0
-    """Pull of each ranker towards the population prior. Weaker than the ranker's default: a fingerprint lives in
-    what sets a player apart from the population (``docs/results/identification.md``)."""
-    ranker_families: tuple[str, ...] = RANKER_FAMILIES
-    max_dev_games: int | None = 40
-    """Development games per group scored for the temperature (a seeded sample); None: all."""
     positions_per_game: int | None = None
     """Positions scored per game (a seeded sample); None: all."""
+
+
+@dataclass(frozen=True)
+class CandidateSettings:
+    """How candidate models are fitted from their players' games and scored."""
+
+    rankers: CandidateRankers = CandidateRankers()
+    scoring: CandidateScoring = CandidateScoring()
+    train_games: int | None = None
+    """Cap on each group's fitting games (the first N); None: all."""
+    max_dev_games: int | None = 40
+    """Development games per group scored for the temperature (a seeded sample); None: all."""
     ks: tuple[int, ...] = TEMPERATURE_KS
-    engine_depth: int = 8
-    """Depth of the ``ranker+engine`` candidates' engine analyses (the engine is the runtime's)."""
-    search_depth: int = DEFAULT_SEARCH_DEPTH
     games_filter: GameFilter | None = None
     """Conditions on every player's games' headers and length (:mod:`iam.games.filters`); the splits keep their
     numbering."""
@@ -185,17 +201,18 @@ def fit_candidates(
         ]
     if predictor not in ("ranker", "ranker+engine"):
         raise ValueError(f"a candidate model is one of {', '.join(CANDIDATE_PREDICTORS)}, not {predictor!r}")
+    rankers = settings.rankers
     options: dict[str, Any] = dict(  # keyword arguments of MoveRanker, of several types
-        max_positions=settings.train_positions,
-        prior_strength=settings.prior_strength,
-        search_depth=settings.search_depth,
+        max_positions=rankers.train_positions,
+        prior_strength=rankers.prior_strength,
+        search_depth=rankers.search_depth,
         random_state=settings.seed,
     )
-    families = settings.ranker_families
+    families = rankers.families
     if predictor == "ranker+engine":
         if not settings.runtime.engine:
             raise ValueError("the ranker+engine predictor needs an engine")
-        options["engine_depth"] = settings.engine_depth
+        options["engine_depth"] = rankers.engine_depth
         families = with_engine(families)
     return [
         MoveRanker(player=g.player, families=families, **options).fit(games, runtime=settings.runtime)
@@ -209,7 +226,7 @@ def game_matrix(
     """Summed log-likelihood of each game under each of the scorer's models, and the moves scored per game."""
     per_game = scorer.games(
         games,
-        cap=settings.positions_per_game,
+        cap=settings.scoring.positions_per_game,
         random_state=settings.seed,
         progress=progress,
     )
@@ -286,8 +303,9 @@ def trained_candidates(
     models = fit_candidates(predictor, groups, [split["fitting"] for split in splits], settings)
     development = [game for split in splits for game in split["development"]]
     owner = np.array([number for number, split in enumerate(splits) for _ in split["development"]], dtype=np.int64)
+    scoring = settings.scoring
     scorer = LikelihoodScorer(
-        models, repertoire=settings.repertoire, model_weight=settings.model_weight, runtime=settings.runtime
+        models, repertoire=scoring.repertoire, model_weight=scoring.model_weight, runtime=settings.runtime
     )
     matrix, _ = game_matrix(scorer, development, settings)
     temperature = development_temperature(matrix, owner, settings.ks, [settings.seed, 0])

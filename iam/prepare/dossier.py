@@ -26,11 +26,60 @@ from iam.ranker import DEFAULT_FAMILIES, MoveRanker
 from iam.runtime import Runtime
 
 __all__ = [
-    "PrepareConfig", "SideDossier", "Dossier", "prepare", "build_side", "open_scorer", "fit_default_model",
+    "PrepareConfig", "RepertoireSettings", "BeliefSettings", "HabitSettings", "ScoringSettings",
+    "SideDossier", "Dossier", "prepare", "build_side", "open_scorer", "fit_default_model",
     "default_model_params", "default_model_runtime", "DEFAULT_MODEL", "GLANCE_FAMILIES", "MODEL_PLIES", "COLORS",
 ]
 
 COLORS = {"white": chess.WHITE, "black": chess.BLACK}
+
+
+@dataclass(frozen=True)
+class RepertoireSettings:
+    """How far his repertoire tree reaches and which moves it shows."""
+
+    tree_plies: int | None = None
+    """Plies his repertoire tree reaches (None: as far as the lines)."""
+    branch_games: int = 2
+    """A move of his repertoire is shown when played in this many games."""
+    predicted_belief: float = 0.2
+    """Where his games run out, the model's moves of at least this belief continue the tree."""
+
+
+@dataclass(frozen=True)
+class BeliefSettings:
+    """How his beliefs are formed: the model's, updated by the population's book and by his games, recent ones
+    weighing more."""
+
+    prior_strength: float | None = PRIOR_STRENGTH
+    """His beliefs where his games went: the model's, as a prior this many games strong, updated by
+    his games (:class:`~iam.prepare.tree.RepertoireBeliefs`); None: the model's alone."""
+    population_strength: float | None = POPULATION_STRENGTH
+    """Before his games, the model's beliefs are updated by what other masters chose in the position,
+    the model weighing this many games (:class:`~iam.prepare.population.BookBeliefs`); None: not."""
+    half_life_years: float = HALF_LIFE_YEARS
+    """Recency weight of a game: 0.5 ** (years before his latest game / half-life)."""
+
+
+@dataclass(frozen=True)
+class HabitSettings:
+    """Which of his usual moves are costly habits."""
+
+    habit_games: int = 2
+    habit_belief: float = 0.3
+    habit_loss: int = 50
+    """Centipawns his usual move must lose against the best one to be a costly habit."""
+
+
+@dataclass(frozen=True)
+class ScoringSettings:
+    """How positions are judged: the engine's depth and lines, or the toolkit's own search without an engine."""
+
+    engine_depth: int = 12
+    engine_lines: int | None = 3
+    """The engine scores its best this many moves of each position (None: every legal move)."""
+    search_depth: int = 2
+    """Depth of the toolkit's own search when there is no engine."""
 
 
 @dataclass(frozen=True)
@@ -41,31 +90,12 @@ class PrepareConfig:
     colors: tuple[str, ...] = ("white", "black")
     """His colours to prepare against ("white", "black")."""
     lines: LineSettings = LineSettings()
-    tree_plies: int | None = None
-    """Plies his repertoire tree reaches (None: as far as the lines)."""
+    repertoire: RepertoireSettings = RepertoireSettings()
     min_games: int = 1
     """Fewer games of his with a colour than this is an error."""
-    branch_games: int = 2
-    """A move of his repertoire is shown when played in this many games."""
-    predicted_belief: float = 0.2
-    """Where his games run out, the model's moves of at least this belief continue the tree."""
-    prior_strength: float | None = PRIOR_STRENGTH
-    """His beliefs where his games went: the model's, as a prior this many games strong, updated by
-    his games (:class:`~iam.prepare.tree.RepertoireBeliefs`); None: the model's alone."""
-    population_strength: float | None = POPULATION_STRENGTH
-    """Before his games, the model's beliefs are updated by what other masters chose in the position,
-    the model weighing this many games (:class:`~iam.prepare.population.BookBeliefs`); None: not."""
-    habit_games: int = 2
-    habit_belief: float = 0.3
-    habit_loss: int = 50
-    """Centipawns his usual move must lose against the best one to be a costly habit."""
-    half_life_years: float = HALF_LIFE_YEARS
-    """Recency weight of a game: 0.5 ** (years before his latest game / half-life)."""
-    engine_depth: int = 12
-    engine_lines: int | None = 3
-    """The engine scores its best this many moves of each position (None: every legal move)."""
-    search_depth: int = 2
-    """Depth of the toolkit's own search when there is no engine."""
+    beliefs: BeliefSettings = BeliefSettings()
+    habits: HabitSettings = HabitSettings()
+    scoring: ScoringSettings = ScoringSettings()
     runtime: Runtime = Runtime()
     """The engine (with its cache) judging the positions, and its ``jobs``: engine processes analysing positions
     at once (the scores are the same for any number)."""
@@ -75,20 +105,30 @@ class PrepareConfig:
         unknown = [color for color in self.colors if color not in COLORS]
         if unknown or not self.colors:
             raise DataError(f"colours are white and black, not {', '.join(unknown) or 'none'}")
-        counts = (("min_games", self.min_games), ("branch_games", self.branch_games), ("habit_games", self.habit_games))
+        counts = (
+            ("min_games", self.min_games),
+            ("branch_games", self.repertoire.branch_games),
+            ("habit_games", self.habits.habit_games),
+        )
         for name, value in counts:
             if value < 1:
                 raise ParameterError(name, value, "at least 1")
-        if not self.half_life_years > 0:
-            raise ParameterError("half_life_years", self.half_life_years, "a positive number of years")
-        if self.prior_strength is not None and not self.prior_strength > 0:
-            raise DataError(f"the prior's strength must be positive, not {self.prior_strength}")
-        if self.population_strength is not None and not self.population_strength > 0:
-            raise DataError(f"the population's strength must be positive, not {self.population_strength}")
-        if self.engine_depth < 1 or self.search_depth < 1:
+        self._check_beliefs()
+        scoring = self.scoring
+        if scoring.engine_depth < 1 or scoring.search_depth < 1:
             raise DataError("depths must be at least 1")
-        if self.engine_lines is not None and self.engine_lines < 1:
+        if scoring.engine_lines is not None and scoring.engine_lines < 1:
             raise DataError("engine_lines must be at least 1 (None scores every legal move)")
+
+    def _check_beliefs(self) -> None:
+        """The half-life and the strengths of the prior and of the population."""
+        beliefs = self.beliefs
+        if not beliefs.half_life_years > 0:
+            raise ParameterError("half_life_years", beliefs.half_life_years, "a positive number of years")
+        if beliefs.prior_strength is not None and not beliefs.prior_strength > 0:
+            raise DataError(f"the prior's strength must be positive, not {beliefs.prior_strength}")
+        if beliefs.population_strength is not None and not beliefs.population_strength > 0:
+            raise DataError(f"the population's strength must be positive, not {beliefs.population_strength}")
 
 
 @dataclass
@@ -117,16 +157,16 @@ class Dossier:
 
 def open_scorer(config: PrepareConfig) -> EngineScorer | SearchScorer:
     """The engine the config's runtime names (through its cache), else the toolkit's own search."""
-    runtime = config.runtime
+    runtime, scoring = config.runtime, config.scoring
     if runtime.engine:
         return EngineScorer(
             runtime.engine,
-            depth=config.engine_depth,
+            depth=scoring.engine_depth,
             cache=runtime.engine_cache,
-            lines=config.engine_lines,
+            lines=scoring.engine_lines,
             engines=runtime.jobs,
         )
-    return SearchScorer(config.search_depth)
+    return SearchScorer(scoring.search_depth)
 
 
 def prepare(
@@ -140,7 +180,7 @@ def prepare(
     """The dossier against ``config.player`` from ``games`` (his, either colour); DataError when a colour has too few.
 
     ``scorer`` replaces the one the config names (its owner closes it). The model's beliefs are
-    updated by the population book (unless ``config.population_strength`` is None), then by his games.
+    updated by the population book (unless ``config.beliefs.population_strength`` is None), then by his games.
     """
     wanted = [COLORS[name] for name in config.colors]
     for color in wanted:
@@ -160,8 +200,9 @@ def prepare(
         scorer = opened = open_scorer(config)
     try:
         dossier = Dossier(config.player, scorer.description, model_name, config)
-        if config.population_strength is not None:
-            model = BookBeliefs(model, bundled_prior().book.without(config.player), config.population_strength)
+        strength = config.beliefs.population_strength
+        if strength is not None:
+            model = BookBeliefs(model, bundled_prior().book.without(config.player), strength)
         for color in wanted:
             dossier.sides.append(build_side(games, color, model, scorer, config))
         return dossier
@@ -182,13 +223,14 @@ def build_side(
     """The dossier against him with ``color`` from ``games``: his tree, his beliefs, the prepared lines and (unless
     ``habits`` is false) his costly habits. ``model`` is the belief his games update (the book's already in it)."""
     name = chess.COLOR_NAMES[color]
+    tree, strength, habit = config.repertoire, config.beliefs.prior_strength, config.habits
     repertoire = build_repertoire(
-        games, color, plies=config.tree_plies or config.lines.plies, half_life_years=config.half_life_years,
-        branch_games=config.branch_games, predictor=model, predicted_belief=config.predicted_belief,
+        games, color, plies=tree.tree_plies or config.lines.plies, half_life_years=config.beliefs.half_life_years,
+        branch_games=tree.branch_games, predictor=model, predicted_belief=tree.predicted_belief,
     )
-    beliefs = model if config.prior_strength is None else RepertoireBeliefs(repertoire, model, config.prior_strength)
+    beliefs = model if strength is None else RepertoireBeliefs(repertoire, model, strength)
     if habits:
-        known = candidates(repertoire, None, beliefs, habit_games=config.habit_games)
+        known = candidates(repertoire, None, beliefs, habit_games=habit.habit_games)
         bar = progress(range(len(known)), quiet=config.quiet, desc=f"{name}: scoring his positions", unit=" positions")
         score_all(scorer, [chess.Board(c.fen) for c in known], progress=lambda n: _advance(bar, n))
     bar = progress(iter(int, 1), quiet=config.quiet, desc=f"{name}: preparing lines", unit=" nodes")
@@ -197,8 +239,8 @@ def build_side(
     )
     found: list[Habit] = []
     if habits:
-        judged = candidates(repertoire, plan, beliefs, habit_games=config.habit_games, habit_belief=config.habit_belief)
-        found = find_habits(judged, scorer, min_loss=config.habit_loss)
+        judged = candidates(repertoire, plan, beliefs, habit_games=habit.habit_games, habit_belief=habit.habit_belief)
+        found = find_habits(judged, scorer, min_loss=habit.habit_loss)
     return SideDossier(color, repertoire.games, repertoire, plan, found, beliefs)
 
 

@@ -70,27 +70,33 @@ def to_dict(dossier: Dossier) -> dict:
         "player": dossier.player,
         "judged_by": dossier.scorer,
         "model": dossier.model,
-        "recency": f"a game weighs 0.5 ** (years before his latest game / {dossier.config.half_life_years:g})",
+        "recency": f"a game weighs 0.5 ** (years before his latest game / {dossier.config.beliefs.half_life_years:g})",
         "config": config,
         "sides": [_side_dict(side) for side in dossier.sides],
     }
 
 
+_WRITTEN = (
+    "player", "colors", "lines", "tree_plies", "min_games", "branch_games", "predicted_belief", "prior_strength",
+    "population_strength", "habit_games", "habit_belief", "habit_loss", "half_life_years", "engine", "engine_depth",
+    "engine_cache", "engine_lines", "search_depth", "jobs", "quiet",
+)
+"""The config's fields as the dossier file holds them, in its order: flat, the runtime's among them."""
+
+_GROUPS = ("repertoire", "beliefs", "habits", "scoring")
+"""The config's groups of settings, written as their fields."""
+
+
 def _config_dict(config: PrepareConfig) -> dict:
-    """The config as the file holds it: its runtime's engine, engine cache and processes among its own fields
-    (``engine`` and ``engine_cache`` beside ``engine_depth``, ``jobs`` after ``search_depth``)."""
+    """The config as the file holds it: flat, its groups' fields and its runtime's engine, engine cache and
+    processes among its own fields (``engine`` and ``engine_cache`` beside ``engine_depth``, ``jobs`` after
+    ``search_depth``)."""
     fields = asdict(config)
     runtime = fields.pop("runtime")
-    written: dict = {}
-    for name, value in fields.items():
-        if name == "engine_depth":
-            written["engine"] = runtime["engine"]
-        written[name] = value
-        if name == "engine_depth":
-            written["engine_cache"] = runtime["engine_cache"]
-        elif name == "search_depth":
-            written["jobs"] = runtime["jobs"]
-    return written
+    for group in _GROUPS:
+        fields.update(fields.pop(group))
+    fields.update(engine=runtime["engine"], engine_cache=runtime["engine_cache"], jobs=runtime["jobs"])
+    return {name: fields[name] for name in _WRITTEN}
 
 
 def _tree_lines(side: SideDossier) -> list[str]:
@@ -142,15 +148,15 @@ def _md_table(head: list[str], rows: list[list[str]]) -> str:
 
 def belief_updates(config: PrepareConfig) -> str:
     """What updates the model's beliefs, in the order they apply: the masters' book, then his games."""
-    text = ""
-    if config.population_strength is not None:
+    text, beliefs = "", config.beliefs
+    if beliefs.population_strength is not None:
         text += (f", updated by what the bundled masters chose in the position (the model's belief counting as "
-                 f"{_games(config.population_strength)})")
-    if config.prior_strength is not None:
+                 f"{_games(beliefs.population_strength)})")
+    if beliefs.prior_strength is not None:
         before = " and then" if text else ", updated"
         text += (
             f"{before} by his games where he has been"
-            f" (the belief before them counting as {_games(config.prior_strength)})"
+            f" (the belief before them counting as {_games(beliefs.prior_strength)})"
         )
     return text
 
@@ -163,7 +169,7 @@ def _intro(dossier: Dossier) -> list[str]:
     return [
         f"Positions judged by {dossier.scorer}; his replies predicted by {dossier.model}"
         + belief_updates(dossier.config) + ".",
-        f"Recency: a game weighs 0.5 ** (years before his latest game / {dossier.config.half_life_years:g}).",
+        f"Recency: a game weighs 0.5 ** (years before his latest game / {dossier.config.beliefs.half_life_years:g}).",
         "Values are in pawns from our side's point of view.",
     ]
 

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from experiments.ablation import AblationConfig, ablation, variants
+from experiments.ablation import AblatedRanker, AblationConfig, ablation, variants
 from iam.cli import main
 from iam.evidence.registry import family_columns
 from iam.priors.population import PopulationBook, PopulationPrior, PriorWeights
@@ -26,12 +26,10 @@ def test_variants_remove_each_family_and_keep_each_alone():
 
 def test_removing_the_move_features_costs_and_every_variant_sees_the_same_positions(botvinnik_games):
     config = AblationConfig(
-        families=("move", "habits"),
+        ranker=AblatedRanker(families=("move", "habits"), train_positions=250, prior="none"),
         train_games=25,
-        train_positions=250,
         test_positions=120,
         resamples=100,
-        prior="none",
     )
     table = ablation(botvinnik_games, "Botvinnik", config).set_index("variant")
     assert set(table["test_positions"]) == {120}
@@ -77,12 +75,10 @@ def test_the_residual_trees_row_adds_the_population_trees_to_the_full_ranker(bot
         book=PopulationBook(), rankers=(PriorWeights(families, None, weights, positions=1, trees=trees),)
     )
     config = AblationConfig(
-        families=families,
+        ranker=AblatedRanker(families=families, train_positions=250, prior_strength=strength),
         train_games=25,
-        train_positions=250,
         test_positions=120,
         resamples=20,
-        prior_strength=strength,
     )
     table = ablation(botvinnik_games, "Botvinnik", config, prior=prior).set_index("variant")
     plain, boosted = table.loc["all families", "log_loss"], table.loc["all families + residual trees", "log_loss"]
@@ -94,12 +90,10 @@ def test_the_residual_trees_row_adds_the_population_trees_to_the_full_ranker(bot
 
 def test_each_row_without_a_family_says_what_the_family_adds_with_a_paired_interval(botvinnik_games):
     config = AblationConfig(
-        families=("move", "habits"),
+        ranker=AblatedRanker(families=("move", "habits"), train_positions=250, prior="none"),
         train_games=25,
-        train_positions=250,
         test_positions=120,
         resamples=100,
-        prior="none",
     )
     table = ablation(botvinnik_games, "Botvinnik", config).set_index("variant")
     full, without = table.loc["all families"], table.loc["without move"]

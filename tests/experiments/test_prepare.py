@@ -10,10 +10,11 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from experiments.common import GameSource
 from experiments.prepare import dated_sides, ece, game_rows, opening_rows, step_rows
 from iam.errors import DataError
 from iam.games.pgn import PlayerGame
-from iam.prepare.dossier import PrepareConfig, prepare
+from iam.prepare.dossier import BeliefSettings, PrepareConfig, ScoringSettings, prepare
 from iam.prepare.lines import LineSettings
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "iam" / "prepare"))
@@ -43,7 +44,7 @@ SCORES = {
 def setup():
     # The model's beliefs alone (no update by the masters' book or his games), so the steps' beliefs are the stub's.
     config = PrepareConfig("X", colors=("black",), lines=LineSettings(plies=4, our_width=1, reply_min=0.1),
-                           prior_strength=None, population_strength=None, quiet=True)
+                           beliefs=BeliefSettings(prior_strength=None, population_strength=None), quiet=True)
     scorer = StubScorer(SCORES)
     side = prepare(TRAINING, StubPredictor(BELIEFS), config, scorer=scorer).sides[0]
     return side, scorer
@@ -98,7 +99,8 @@ def test_each_test_game_meets_the_dossier_of_its_date():
     early = [dated(i, "1950.01.10", "e2e4", "e7e5") for i in range(3)]  # 1...e5 in 1950, 1...c5 in 1960
     late = [dated(i, "1960.06.01", "e2e4", "c7c5") for i in range(3, 6)]
     config = PrepareConfig("X", colors=("black",), lines=LineSettings(plies=2, our_width=1, reply_min=0.1),
-                           prior_strength=2.0, population_strength=None, half_life_years=5.0, quiet=True)
+                           beliefs=BeliefSettings(prior_strength=2.0, population_strength=None, half_life_years=5.0),
+                           quiet=True)
     even = StubPredictor({("e2e4",): {"e7e5": 0.5, "c7c5": 0.5}})
     scorer = StubScorer({(): {"e2e4": 40}})
     side = prepare(early + late, even, config, scorer=scorer).sides[0]
@@ -170,10 +172,12 @@ def test_dev_games_build_on_fitting_games_and_check_on_development_games(tmp_pat
 
     monkeypatch.setattr(experiment, "fit_default_model", fake_fit)
     dossier = PrepareConfig(
-        "", colors=("white",), lines=LineSettings(plies=4), search_depth=1, population_strength=None
+        "", colors=("white",), lines=LineSettings(plies=4), scoring=ScoringSettings(search_depth=1),
+        beliefs=BeliefSettings(population_strength=None),
     )
     config = experiment.PrepareExperimentConfig(
-        pgn=str(pgn), player="X", dossier=dossier, resamples=20, games="dev", quiet=True
+        source=GameSource(pgn=str(pgn), player="X"), dossier=dossier, checks=experiment.DossierChecks(resamples=20),
+        games="dev", quiet=True,
     )
     result = experiment.run(config)
     assert fitted_on == [[0, 1, 2, 5, 6, 7]]
@@ -197,7 +201,9 @@ def test_dev_games_build_on_fitting_games_and_check_on_development_games(tmp_pat
     assert "development games" in result.markdown and "bundled masters" not in result.markdown
     assert "updated by his games where he has been (the belief before them counting as 2 games)" in result.markdown
     with pytest.raises(DataError, match="games must be one of test, dev"):
-        experiment.run(experiment.PrepareExperimentConfig(pgn=str(pgn), player="X", games="train", quiet=True))
+        experiment.run(
+            experiment.PrepareExperimentConfig(source=GameSource(pgn=str(pgn), player="X"), games="train", quiet=True)
+        )
 
 
 def test_the_model_cache_fits_once_for_two_runs(tmp_path, monkeypatch):
@@ -218,10 +224,12 @@ def test_the_model_cache_fits_once_for_two_runs(tmp_path, monkeypatch):
     monkeypatch.setattr(model_cache, "fit_default_model", small_fit)
     monkeypatch.setattr(experiment, "fit_default_model", lambda *_, **__: pytest.fail("fitted outside the cache"))
     dossier = PrepareConfig(
-        "", colors=("white",), lines=LineSettings(plies=2), search_depth=1, population_strength=None
+        "", colors=("white",), lines=LineSettings(plies=2), scoring=ScoringSettings(search_depth=1),
+        beliefs=BeliefSettings(population_strength=None),
     )
     config = experiment.PrepareExperimentConfig(
-        pgn=str(pgn), player="X", dossier=dossier, resamples=10, model_cache=str(tmp_path / "models"), quiet=True
+        source=GameSource(pgn=str(pgn), player="X"), dossier=dossier, checks=experiment.DossierChecks(resamples=10),
+        model_cache=str(tmp_path / "models"), quiet=True,
     )
     first, second = experiment.run(config), experiment.run(config)
     assert fits == [8] and len(list((tmp_path / "models").glob("x-*.json.gz"))) == 1

@@ -17,6 +17,7 @@ from experiments.stylometry import (
 )
 from iam.chunks.model import OpponentModel
 from iam.games.pgn import load_player_games
+from iam.measure.candidates import CandidateRankers, CandidateScoring, CandidateSettings
 from iam.ranker import MoveRanker
 
 from .conftest import run_json
@@ -24,14 +25,18 @@ from .conftest import run_json
 NAMES = ("Alpha Ann", "Beta Bob")
 
 
-def _config(files, **options) -> StylometryConfig:
+def _config(files, *, positions_per_game: int | None = 8, games_filter=None, **options) -> StylometryConfig:
+    candidates = CandidateSettings(
+        rankers=CandidateRankers(train_positions=80),
+        scoring=CandidateScoring(positions_per_game=positions_per_game),
+        ks=(1, 3),
+        games_filter=games_filter,
+    )
     settings = dict(
         players=tuple((name, str(files[name])) for name in NAMES),
-        ks=(1, 3),
+        candidates=candidates,
         predictors=("iam", CONTROL),
-        train_positions=80,
         samples=40,
-        positions_per_game=8,
     )
     settings.update(options)
     return StylometryConfig(**settings)

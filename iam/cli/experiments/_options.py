@@ -8,6 +8,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
+from experiments.common import GameSource
 from iam.cli._common import command_runtime
 from iam.cli._games import add_header_filter_arguments, filter_from_args
 from iam.errors import DataError
@@ -54,10 +55,10 @@ def heldout_fields(args: argparse.Namespace) -> dict[str, Any]:
     if args.max_positions is not None and args.max_positions < 1:
         raise DataError(f"--max-positions must be at least 1, not {args.max_positions}")
     games_filter = filter_from_args(args)
-    return {
-        **common_fields(args), "pgn": args.pgn, "player": args.player, "max_positions": args.max_positions,
-        "games_filter": None if games_filter == GameFilter() else games_filter,
-    }
+    source = GameSource(
+        pgn=args.pgn, player=args.player, games_filter=None if games_filter == GameFilter() else games_filter
+    )
+    return {**common_fields(args), "source": source, "max_positions": args.max_positions}
 
 
 def header_filter(args: argparse.Namespace) -> GameFilter | None:

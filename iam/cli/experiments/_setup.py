@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from experiments.guided_depth import DEFAULT_POSITIONS, LINE_PLIES
+from experiments.guided_depth import DEFAULT_POSITIONS, LINE_PLIES, POLICY_POSITIONS, LineJudge, PlayerModels
 from iam.cli._common import add_scheduler_argument
 from iam.cli.experiments._options import add_heldout_arguments, heldout_fields
 from iam.errors import DataError
@@ -41,8 +41,11 @@ def add_setup_arguments(
     add_scheduler_argument(parser)
 
 
-def setup_fields(args: argparse.Namespace) -> dict[str, Any]:
-    """The fields of :class:`~experiments.guided_depth.SetupConfig` (DataError on a bad ``--train-games``)."""
+def setup_fields(
+    args: argparse.Namespace, *, policy_positions: int = POLICY_POSITIONS, ranker_model: str | None = None
+) -> dict[str, Any]:
+    """The fields of :class:`~experiments.guided_depth.SetupConfig` (DataError on a bad ``--train-games``), its
+    models with ``policy_positions`` and ``ranker_model``."""
     sizes = parse_sizes(args.train_games)
     if len(sizes) != 1:
         raise DataError("--train-games takes one size here (a number or 'all')")
@@ -52,8 +55,8 @@ def setup_fields(args: argparse.Namespace) -> dict[str, Any]:
         raise DataError(f"--reference-depth must be at least 1, not {args.reference_depth}")
     return {
         **heldout_fields(args),
-        "train_games": sizes[0],
-        "line_plies": args.line_plies,
-        "reference_depth": args.reference_depth,
-        "reference": not args.no_reference,
+        "models": PlayerModels(train_games=sizes[0], policy_positions=policy_positions, ranker_model=ranker_model),
+        "judging": LineJudge(
+            line_plies=args.line_plies, reference_depth=args.reference_depth, reference=not args.no_reference
+        ),
     }

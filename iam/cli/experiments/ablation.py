@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import argparse
 
-from experiments.ablation import HELP, NAME, AblationConfig, run
-from iam.cli._common import command_runtime, parse_families
-from iam.cli.experiments._options import add_heldout_arguments, heldout_fields
+from experiments.ablation import HELP, NAME, AblatedRanker, AblationConfig, run
+from iam.cli._common import parse_families
+from iam.cli.experiments._options import add_heldout_arguments, common_fields, heldout_fields
 from iam.errors import IAMError
 from iam.evidence.registry import DEFAULT_FAMILIES
 from iam.evidence.settings import DEFAULT_SEARCH_DEPTH
@@ -43,19 +43,19 @@ def config(args: argparse.Namespace) -> AblationConfig:
     for option, value in (("--train-positions", args.train_positions), ("--resamples", args.resamples)):
         if value < 1:
             raise IAMError(f"{option} must be at least 1")
-    return AblationConfig(
+    ranker = AblatedRanker(
         families=families,
         search_depth=args.search_depth,
         engine_depth=args.engine_depth,
-        train_games=args.train_games,
         train_positions=args.train_positions,
-        test_positions=args.max_positions,
         prior=args.prior,
+    )
+    common = common_fields(args)  # the runtime's options are checked before --max-positions
+    return AblationConfig(
+        source=heldout_fields(args)["source"],
+        ranker=ranker,
+        train_games=args.train_games,
+        test_positions=args.max_positions,
         resamples=args.resamples,
-        seed=args.seed,
-        runtime=command_runtime(args),
-        pgn=args.pgn,
-        player=args.player,
-        games_filter=heldout_fields(args)["games_filter"],
-        quiet=args.quiet,
+        **common,
     )

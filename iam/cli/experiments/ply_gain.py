@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 
 from experiments.guided_depth import NEAR_PLIES, POLICY_POSITIONS
-from experiments.ply_gain import CORES, DEFAULT_BUDGETS, HELP, NAME, PlyGainConfig, run
+from experiments.ply_gain import CORES, DEFAULT_BUDGETS, HELP, NAME, PlyGainConfig, SearchBudgets, SearchSettings, run
 from iam.cli.experiments._setup import add_setup_arguments, setup_fields
 from iam.errors import DataError
 from search.opponent.omsearch import Guidance
@@ -127,6 +127,7 @@ def config(args: argparse.Namespace) -> PlyGainConfig:
     if args.policy_positions < 10:
         raise DataError("--policy-positions must be at least 10")
     return PlyGainConfig(
-        **setup_fields(args), positions=args.positions, budgets=budgets, times=times, guidance=guidance, core=args.core,
-        predictors=predictors, near=args.near, policy_positions=args.policy_positions, ranker_model=args.ranker_model,
+        **setup_fields(args, policy_positions=args.policy_positions, ranker_model=args.ranker_model),
+        positions=args.positions, budgets=SearchBudgets(nodes=budgets, times=times),
+        search=SearchSettings(core=args.core, predictors=predictors, guidance=guidance, near=args.near),
     )

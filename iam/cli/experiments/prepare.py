@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import argparse
 
-from experiments.prepare import GAMES, HELP, NAME, PrepareExperimentConfig, run
+from experiments.common import GameSource
+from experiments.prepare import GAMES, HELP, NAME, DossierChecks, PrepareExperimentConfig, run
 from iam.cli.experiments._options import common_fields
 from iam.cli.prepare import add_belief_arguments, add_engine_lines, belief_fields, engine_lines
 from iam.errors import DataError
-from iam.prepare.dossier import PrepareConfig
+from iam.prepare.dossier import PrepareConfig, ScoringSettings
 from iam.prepare.lines import LineSettings
 
 __all__ = ["NAME", "HELP", "add_arguments", "config", "run"]
@@ -65,13 +66,13 @@ def config(args: argparse.Namespace) -> PrepareExperimentConfig:
         "",
         colors=("white", "black") if args.color == "both" else (args.color,),
         lines=LineSettings(plies=args.plies),
-        engine_depth=args.engine_depth,
-        engine_lines=engine_lines(args),
-        search_depth=args.search_depth,
+        scoring=ScoringSettings(
+            engine_depth=args.engine_depth, engine_lines=engine_lines(args), search_depth=args.search_depth
+        ),
         **belief_fields(args),
     )
     return PrepareExperimentConfig(
-        pgn=args.pgn, player=args.player, dossier=dossier, entry_ply=args.entry_ply,
-        opening_moves=args.opening_moves, resamples=args.resamples, games=args.games, model_cache=args.model_cache,
-        **common_fields(args),
+        source=GameSource(pgn=args.pgn, player=args.player), dossier=dossier,
+        checks=DossierChecks(entry_ply=args.entry_ply, opening_moves=args.opening_moves, resamples=args.resamples),
+        games=args.games, model_cache=args.model_cache, **common_fields(args),
     )

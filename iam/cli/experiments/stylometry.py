@@ -10,6 +10,7 @@ from iam.cli._games import add_header_filter_arguments
 from iam.cli.experiments._options import header_filter
 from iam.errors import DataError
 from iam.games.bundled import bundled_pgn, default_pgn, manifest
+from iam.measure.candidates import CandidateRankers, CandidateScoring, CandidateSettings
 from iam.measure.repertoire import MODEL_WEIGHT
 
 __all__ = ["NAME", "HELP", "add_arguments", "config", "run"]
@@ -90,26 +91,29 @@ def config(args: argparse.Namespace) -> StylometryConfig:
     if not 0 <= args.model_weight < float("inf"):
         raise DataError("--model-weight must be a number of at least 0")
     _check_counts(args)
+    candidates = CandidateSettings(
+        rankers=CandidateRankers(train_positions=args.train_positions, engine_depth=args.engine_depth),
+        scoring=CandidateScoring(
+            repertoire=not args.no_repertoire, model_weight=args.model_weight,
+            positions_per_game=args.positions_per_game,
+        ),
+        train_games=args.train_games,
+        max_dev_games=args.max_dev_games,
+        ks=ks,
+        games_filter=header_filter(args),
+        seed=args.seed,
+        runtime=command_runtime(args),
+    )
     return StylometryConfig(
         players=players,
-        ks=ks,
+        candidates=candidates,
         predictors=(*predictors, CONTROL),
-        repertoire=not args.no_repertoire,
-        model_weight=args.model_weight,
-        train_games=args.train_games,
-        train_positions=args.train_positions,
         samples=args.samples,
         control_deals=args.control_deals,
         max_test_games=args.max_test_games,
-        max_dev_games=args.max_dev_games,
-        positions_per_game=args.positions_per_game,
         by_decade=args.by_decade,
         min_decade_games=args.min_decade_games,
-        engine_depth=args.engine_depth,
-        seed=args.seed,
-        runtime=command_runtime(args),
         quiet=args.quiet,
-        games_filter=header_filter(args),
     )
 
 

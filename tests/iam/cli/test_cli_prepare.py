@@ -15,7 +15,7 @@ import pytest
 from iam.cli import main
 from iam.cli.prepare import add_engine_lines, engine_lines
 from iam.errors import DataError
-from iam.prepare.dossier import PrepareConfig, open_scorer
+from iam.prepare.dossier import PrepareConfig, ScoringSettings, open_scorer
 from iam.prepare.scoring import EngineScorer
 from iam.runtime import Runtime
 
@@ -127,11 +127,12 @@ def test_engine_lines_reach_the_scorer_and_zero_scores_every_move(tmp_path):
     assert engine_lines(parser.parse_args(["--engine-lines", "0"])) is None
     assert engine_lines(parser.parse_args(["--engine-lines", "5"])) == 5
     for lines in (5, None):
-        scorer = open_scorer(PrepareConfig("X", engine_lines=lines, runtime=Runtime(engine=str(tmp_path / "engine"))))
+        engine = Runtime(engine=str(tmp_path / "engine"))
+        scorer = open_scorer(PrepareConfig("X", scoring=ScoringSettings(engine_lines=lines), runtime=engine))
         assert isinstance(scorer, EngineScorer) and scorer.analyser.lines == lines  # the engine starts on first need
         scorer.close()
     with pytest.raises(DataError, match="lines must be at least 1"):
-        PrepareConfig("X", engine_lines=0)
+        PrepareConfig("X", scoring=ScoringSettings(engine_lines=0))
 
 
 def test_the_default_model_is_kept_for_the_next_dossier(small_pgn, tmp_path, capsys, monkeypatch):

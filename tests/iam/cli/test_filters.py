@@ -241,10 +241,10 @@ def test_experiments_take_the_header_filters_and_keep_each_games_split():
     add_common_arguments(parser)
     add_heldout_arguments(parser)
     fields = heldout_fields(parser.parse_args(["--since", "1950", "--min-plies", "40"]))
-    assert fields["games_filter"] == GameFilter(conditions=GameConditions(since=(1950,), min_plies=40))
-    assert heldout_fields(parser.parse_args([]))["games_filter"] is None
+    assert fields["source"].games_filter == GameFilter(conditions=GameConditions(since=(1950,), min_plies=40))
+    assert heldout_fields(parser.parse_args([]))["source"].games_filter is None
     whole = load_heldout()
-    held = load_heldout(games_filter=fields["games_filter"])
+    held = load_heldout(games_filter=fields["source"].games_filter)
     assert 0 < len(held.games) < len(whole.games)
     assert all(int(game.date[:4]) >= 1950 and len(game.moves) >= 40 for game in held.games)
     assert sum(held.report.filtered.values()) == len(whole.games) - len(held.games)

@@ -18,7 +18,7 @@ from iam.cli._common import PARAMETER_FLAGS, _actions, error_message
 from iam.errors import DataError, ParameterError
 from iam.games.heldout import parse_sizes
 from iam.games.sides import common_player, side_games
-from iam.prepare.dossier import PrepareConfig
+from iam.prepare.dossier import BeliefSettings, HabitSettings, PrepareConfig
 from iam.runtime import ExecutionError, Runtime, runtime_from
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -104,8 +104,11 @@ def test_a_parameter_error_keeps_its_fields_through_pickling():
         (lambda: common_player([("A", "B"), ("C", "D")]),
          "side must be white or black, not 'auto': cannot determine the side: no player name is common to all 2 games"),
         (lambda: PrepareConfig("X", min_games=0), "min_games must be at least 1, not 0"),
-        (lambda: PrepareConfig("X", habit_games=0), "habit_games must be at least 1, not 0"),
-        (lambda: PrepareConfig("X", half_life_years=0.0), "half_life_years must be a positive number of years, not 0"),
+        (lambda: PrepareConfig("X", habits=HabitSettings(habit_games=0)), "habit_games must be at least 1, not 0"),
+        (
+            lambda: PrepareConfig("X", beliefs=BeliefSettings(half_life_years=0.0)),
+            "half_life_years must be a positive number of years, not 0",
+        ),
         (lambda: PrepareConfig("X", runtime=Runtime(jobs=0)), "jobs must be an integer from 1 to 1024, not 0"),
         (
             lambda: runtime_from(Runtime(scheduler="  ")),

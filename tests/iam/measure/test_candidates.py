@@ -8,6 +8,7 @@ import pytest
 from iam.chunks.model import OpponentModel
 from iam.games.pgn import load_player_games
 from iam.measure.candidates import (
+    CandidateScoring,
     CandidateSettings,
     deal_sums,
     decade_groups,
@@ -74,7 +75,7 @@ def test_trained_candidates_read_fitting_and_development_games_only(synthetic_pl
     patch.setattr(OpponentModel, "fit", spy)
     try:
         names, models, temperature = trained_candidates(
-            "iam", players, CandidateSettings(ks=(1, 3), positions_per_game=8)
+            "iam", players, CandidateSettings(scoring=CandidateScoring(positions_per_game=8), ks=(1, 3))
         )
     finally:
         patch.undo()

@@ -6,7 +6,7 @@ import chess
 import pytest
 
 from iam.games.pgn import PlayerGame
-from iam.prepare.dossier import PrepareConfig, prepare
+from iam.prepare.dossier import BeliefSettings, PrepareConfig, prepare
 from iam.prepare.lines import LineSettings
 from iam.prepare.population import BookBeliefs
 from iam.priors.population import PopulationBook, bundled_prior
@@ -67,10 +67,14 @@ def test_the_dossier_believes_the_masters_where_his_games_never_went():
     plain = prepare(
         games,
         StubPredictor(stub),
-        PrepareConfig("Botvinnik", colors=("black",), lines=lines, population_strength=None, quiet=True),
+        PrepareConfig(
+            "Botvinnik", colors=("black",), lines=lines, beliefs=BeliefSettings(population_strength=None), quiet=True
+        ),
         scorer=StubScorer({}),
     ).sides[0].beliefs.predict_proba(e4)
-    config = PrepareConfig("Botvinnik", colors=("black",), lines=lines, population_strength=4.0, quiet=True)
+    config = PrepareConfig(
+        "Botvinnik", colors=("black",), lines=lines, beliefs=BeliefSettings(population_strength=4.0), quiet=True
+    )
     updated = prepare(games, StubPredictor(stub), config, scorer=StubScorer({})).sides[0].beliefs.predict_proba(e4)
     counts = book.without("Botvinnik").lookup(e4)
     total = sum(counts.values())

@@ -16,7 +16,7 @@ import pytest
 from matplotlib.image import imread
 
 from iam.errors import DataError, ParameterError
-from iam.prepare.dossier import PrepareConfig, prepare
+from iam.prepare.dossier import BeliefSettings, PrepareConfig, prepare
 from iam.prepare.lines import LineSettings
 from iam.prepare.report import to_dict, to_html, to_markdown, to_pgn
 
@@ -31,7 +31,8 @@ SCORES = {(): {"e2e4": 30, "d2d4": 10}, ("e2e4",): {"e7e5": 20, "f7f6": -90}}
 def dossier():
     # The stub's beliefs, updated by his games only (not by the bundled masters' book).
     config = PrepareConfig(
-        "X", colors=("black",), lines=LineSettings(plies=2), prior_strength=2.0, population_strength=None, quiet=True
+        "X", colors=("black",), lines=LineSettings(plies=2),
+        beliefs=BeliefSettings(prior_strength=2.0, population_strength=None), quiet=True,
     )
     return prepare(GAMES, StubPredictor(BELIEFS), config, scorer=StubScorer(SCORES), model_name="a stub")
 
@@ -110,7 +111,8 @@ def test_the_report_says_what_updated_the_beliefs(dossier):
     assert "updated by his games where he has been (the belief before them counting as 2 games)" in alone
     assert "bundled masters" not in alone
     config = PrepareConfig(
-        "X", colors=("black",), lines=LineSettings(plies=2), prior_strength=2.0, population_strength=3.0, quiet=True
+        "X", colors=("black",), lines=LineSettings(plies=2),
+        beliefs=BeliefSettings(prior_strength=2.0, population_strength=3.0), quiet=True,
     )
     both = to_markdown(prepare(GAMES, StubPredictor(BELIEFS), config, scorer=StubScorer(SCORES), model_name="a stub"))
     assert ("updated by what the bundled masters chose in the position (the model's belief counting as 3 games) "
