@@ -1,8 +1,6 @@
 """Engine matches: the Elo arithmetic, and real games between UCI engines."""
 
-import json
 import math
-import shutil
 import sys
 import time
 
@@ -10,7 +8,6 @@ import chess
 import chess.engine
 import pytest
 
-from iam.cli import main as iam_main
 from search.chess.match import MatchError, elo_estimate, engine_command, load_openings, play_match
 
 MATE_IN_ONE = "6k1/5ppp/8/8/8/8/5PPP/4R1K1 w - - 0 1"
@@ -68,63 +65,6 @@ def test_engine_commands():
         engine_command("no-such-engine-here --flag")
 
 
-def test_match_cli_plays_alternating_colours_and_writes_pgn(tmp_path, capsys):
-    openings = tmp_path / "mate.epd"
-    openings.write_text(MATE_IN_ONE + "\n")
-    pgn = tmp_path / "games.pgn"
-    code = iam_main(
-        ["match", "iam uci", "iam uci", "--games", "2", "--nodes", "200",
-         "--openings", str(openings), "--pgn", str(pgn), "--json", "--quiet"]
-    )
-    assert code == 0
-    payload = json.loads(capsys.readouterr().out)
-    # Whoever has White mates at once: each engine wins the game it has White.
-    assert (payload["wins"], payload["draws"], payload["losses"]) == (1, 0, 1)
-    assert payload["score"] == 0.5 and payload["elo"] == 0
-    text = pgn.read_text()
-    assert text.count('[Result "1-0"]') == 2
-    assert text.count("Re8#") == 2
-
-
-@pytest.mark.parametrize(
-    "argv, message",
-    [
-        (["match", "no-such-engine", "iam uci"], "engine command not found"),
-        (["match", "iam uci", "iam uci", "--openings", "/no/such/file.epd"], "openings file not found"),
-        (["match", "iam uci", "iam uci", "--games", "0"], "--games"),
-        (["match", "python3 -c pass", "iam uci", "--games", "1"], "did not start"),
-        (["match", "iam uci", "iam uci", "--option-b", "Elo"], "--option-b takes NAME=VALUE"),
-        (["match", "iam uci", "iam uci", "--option-b", "NoSuchOption=1"], "has no UCI option 'NoSuchOption'"),
-        (["match", "iam uci", "iam uci", "--option-a", "Hash=0"], "refused its options"),
-    ],
-)
-def test_match_cli_errors_are_one_line(argv, message, capsys):
-    assert iam_main(argv) == 2
-    err = capsys.readouterr().err.strip()
-    assert message in err and "\n" not in err
-
-
-@pytest.mark.slow
-@pytest.mark.skipif(
-    not (shutil.which("stockfish") or shutil.which("stockfish", path="/usr/games")),
-    reason="Debian's stockfish is not installed",
-)
-def test_smoke_match_against_stockfish(tmp_path, capsys):
-    openings = tmp_path / "endgame.epd"
-    openings.write_text("8/8/8/3k4/8/8/1Q6/K7 w - - 0 1\n")  # KQK: White mates
-    pgn = tmp_path / "sf.pgn"
-    code = iam_main(
-        ["match", "iam uci", "stockfish", "--games", "2", "--movetime", "50",
-         "--openings", str(openings), "--pgn", str(pgn), "--json", "--quiet",
-         "--option-b", "UCI_LimitStrength=true", "--option-b", "UCI_Elo=1350"]
-    )
-    assert code == 0
-    payload = json.loads(capsys.readouterr().out)
-    assert "Stockfish" in payload["engine_b"]
-    assert payload["wins"] + payload["draws"] + payload["losses"] == 2
-    assert pgn.read_text().count("[Event") == 2
-
-
 # An engine that fails at its first go (crashes, or hangs without answering) and
 # leaves a mark; started again, it finds the mark and is our ordinary engine.
 FLAKY_ENGINE = """
@@ -171,20 +111,3 @@ def test_a_failing_engine_loses_one_game_and_is_restarted(mode, tmp_path):
     assert reason in records[0].termination
     assert records[0].game.headers["Termination"] == records[0].termination
     assert records[2].game.headers["Termination"] == "checkmate"
-
-
-def test_match_cli_reports_forfeits(tmp_path, capsys):
-    script = tmp_path / "flaky.py"
-    script.write_text(FLAKY_ENGINE)
-    openings = tmp_path / "mate.epd"
-    openings.write_text(MATE_IN_ONE + "\n")
-    flaky = f"{sys.executable} {script} {tmp_path / 'failed-once'} crash"
-    code = iam_main(
-        ["match", flaky, "iam uci", "--games", "1", "--nodes", "200", "--openings", str(openings),
-         "--pgn", str(tmp_path / "games.pgn"), "--json", "--quiet"]
-    )
-    assert code == 0
-    payload = json.loads(capsys.readouterr().out)
-    (forfeit,) = payload["forfeits"]
-    assert forfeit["game"] == 1 and forfeit["engine"] == "Flaky" and "crashed" in forfeit["reason"]
-    assert "crashed" in (tmp_path / "games.pgn").read_text()
