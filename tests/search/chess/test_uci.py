@@ -276,17 +276,6 @@ def test_go_parsing_and_time_budget():
     assert parse_go(["movetime", "9" * 400]).movetime == MAX_GO_NUMBER
 
 
-def test_model_option_errors_are_one_line(tmp_path, capsys):
-    assert iam_main(["uci", "--model", str(tmp_path / "missing.json")]) == 2
-    assert "model file not found" in capsys.readouterr().err
-    foreign = tmp_path / "model.json"
-    foreign.write_text("{}")
-    assert iam_main(["uci", "--model", str(foreign)]) == 2
-    assert "not an IAM model file" in capsys.readouterr().err
-    assert iam_main(["uci", "--player-color", "white"]) == 2
-    assert "needs --model" in capsys.readouterr().err
-
-
 def test_guided_engine_announces_itself_and_reports_the_predictor(small_model):
     out = io.StringIO()
     engine = UciEngine(output=out, model=EngineModel(small_model, name="a model of Botvinnik"))
@@ -526,14 +515,6 @@ def test_the_first_go_after_a_burst_of_commands_searches_its_time():
     assert answered > 0.3  # most of its 600 ms, not an answer after a shallow depth
 
 
-def test_the_sampling_option_is_renamed_and_the_old_name_still_works(capsys):
-    assert iam_main(["uci", "--sample-temperature", "1"]) == 2
-    assert "--sample-temperature, --seed and --unsure-below need --imitate" in capsys.readouterr().err
-    assert iam_main(["uci", "--temperature", "1"]) == 2
-    err = capsys.readouterr().err
-    assert "--temperature is renamed --sample-temperature" in err and "need --imitate" in err
-
-
 def test_multipv_reports_the_best_lines_best_first_with_the_plain_move_first():
     from search.chess.engine import ChessSearch
     from search.result import Limits
@@ -554,29 +535,6 @@ def test_multipv_reports_the_best_lines_best_first_with_the_plain_move_first():
     refused, engine = _session("setoption name MultiPV value 0", "setoption name MultiPV value x")
     assert sum(line.startswith("info string ignored setoption: MultiPV") for line in refused) == 2
     assert engine.multipv == 1
-
-
-def test_the_model_file_option_loads_a_model_and_a_bad_file_is_one_line(small_model, tmp_path):
-    from iam.cli.uci import model_loader
-
-    path = tmp_path / "botvinnik.json"
-    small_model.save(path)
-    out = io.StringIO()
-    engine = UciEngine(output=out, model=EngineModel(loader=model_loader(None)))
-    engine.run(["uci", f"setoption name ModelFile value {path}"])
-    assert "option name ModelFile type string default <empty>" in out.getvalue()
-    assert engine.predictor is not None and engine.name.endswith("(guided by a model of Botvinnik, Mikhail)")
-    engine.run(["position startpos moves e2e4", "go depth 2"])
-    assert "info string guided search" in out.getvalue() or "info string predictor" in out.getvalue()
-    engine.run([
-        f"setoption name ModelFile value {tmp_path / 'missing.json'}", "setoption name ModelFile value <empty>",
-    ])
-    notes = [line for line in out.getvalue().splitlines() if line.startswith("info string ignored setoption")]
-    assert len(notes) == 1 and "missing.json" in notes[0]
-    assert engine.predictor is None and engine.name == ENGINE_NAME
-    plain = io.StringIO()
-    UciEngine(output=plain).run(["uci"])
-    assert "ModelFile" not in plain.getvalue()  # no way to read model files: not offered
 
 
 def test_the_guided_engine_runs_the_fast_core_and_a_silent_model_changes_nothing():

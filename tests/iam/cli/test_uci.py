@@ -1,0 +1,131 @@
+"""``iam uci``: the engine its flags build (guided, exploiting, imitating, with a book), the model file option's
+loader, and bad flags as one error line with exit code 2."""
+
+from __future__ import annotations
+
+import io
+
+import chess
+import pytest
+
+from iam.cli import main as iam_main
+from iam.cli.uci import check_book
+from iam.errors import IAMError
+from search.chess.uci import ENGINE_NAME, EngineModel, UciEngine
+
+
+def test_model_option_errors_are_one_line(tmp_path, capsys):
+    assert iam_main(["uci", "--model", str(tmp_path / "missing.json")]) == 2
+    assert "model file not found" in capsys.readouterr().err
+    foreign = tmp_path / "model.json"
+    foreign.write_text("{}")
+    assert iam_main(["uci", "--model", str(foreign)]) == 2
+    assert "not an IAM model file" in capsys.readouterr().err
+    assert iam_main(["uci", "--player-color", "white"]) == 2
+    assert "needs --model" in capsys.readouterr().err
+
+
+def test_the_sampling_option_is_renamed_and_the_old_name_still_works(capsys):
+    assert iam_main(["uci", "--sample-temperature", "1"]) == 2
+    assert "--sample-temperature, --seed and --unsure-below need --imitate" in capsys.readouterr().err
+    assert iam_main(["uci", "--temperature", "1"]) == 2
+    err = capsys.readouterr().err
+    assert "--temperature is renamed --sample-temperature" in err and "need --imitate" in err
+
+
+def test_the_model_file_option_loads_a_model_and_a_bad_file_is_one_line(small_model, tmp_path):
+    from iam.cli.uci import model_loader
+
+    path = tmp_path / "botvinnik.json"
+    small_model.save(path)
+    out = io.StringIO()
+    engine = UciEngine(output=out, model=EngineModel(loader=model_loader(None)))
+    engine.run(["uci", f"setoption name ModelFile value {path}"])
+    assert "option name ModelFile type string default <empty>" in out.getvalue()
+    assert engine.predictor is not None and engine.name.endswith("(guided by a model of Botvinnik, Mikhail)")
+    engine.run(["position startpos moves e2e4", "go depth 2"])
+    assert "info string guided search" in out.getvalue() or "info string predictor" in out.getvalue()
+    engine.run([
+        f"setoption name ModelFile value {tmp_path / 'missing.json'}", "setoption name ModelFile value <empty>",
+    ])
+    notes = [line for line in out.getvalue().splitlines() if line.startswith("info string ignored setoption")]
+    assert len(notes) == 1 and "missing.json" in notes[0]
+    assert engine.predictor is None and engine.name == ENGINE_NAME
+    plain = io.StringIO()
+    UciEngine(output=plain).run(["uci"])
+    assert "ModelFile" not in plain.getvalue()  # no way to read model files: not offered
+
+
+@pytest.mark.parametrize(
+    "flags, message",
+    [
+        (["--exploit", "0.5"], "--exploit needs --model"),
+        (["--model", "m.json", "--exploit", "0.5", "--player-color", "black"], "leave out --player-color"),
+        (["--model", "m.json", "--imitate", "m.json"], "give either --model"),
+        (["--seed", "3"], "need --imitate"),
+        (["--exploit-share", "1"], "--exploit-share takes a share between 0 and 1, not 1"),
+        (["--exploit-contempt", "-1"], "--exploit-contempt takes a finite number at least 0, not -1"),
+        (["--exploit-contempt", "0.5"], "--exploit-contempt needs --exploit"),
+        (["--exploit-reduce", "1"], "--exploit-reduce takes a belief in [0, 1), not 1"),
+        (["--exploit-reduce", "0.1"], "--exploit-reduce needs --exploit"),
+    ],
+)
+def test_flags_that_do_not_go_together_are_one_line_errors(flags, message, capsys):
+    """Each check on the flags stops the command before any model file is read or the engine starts."""
+    assert iam_main(["uci", *flags]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and message in captured.err and captured.err.count("\n") == 1
+
+
+def test_a_book_is_whole_sixteen_byte_entries(tmp_path):
+    """A polyglot book of one entry passes; an empty file, a size that is not a multiple of 16 and a missing
+    file are each one-line errors naming the path."""
+    from iam.prepare.book import write_book
+
+    board = chess.Board()
+    good = tmp_path / "book.bin"
+    write_book([(board, chess.Move.from_uci("e2e4"), 1.0)], good)
+    assert good.stat().st_size == 16
+    check_book(str(good))
+    empty, odd = tmp_path / "empty.bin", tmp_path / "odd.bin"
+    empty.write_bytes(b"")
+    odd.write_bytes(good.read_bytes() + b"x")
+    for bad, message in ((empty, "its size, 0 bytes"), (odd, "its size, 17 bytes"), (tmp_path / "no.bin", "cannot")):
+        with pytest.raises(IAMError, match=message) as raised:
+            check_book(str(bad))
+        assert str(bad) in str(raised.value) and "\n" not in str(raised.value)
+
+
+def test_the_flags_build_a_guided_an_exploiting_and_an_imitating_engine(small_model, tmp_path, monkeypatch):
+    """With ``--model`` the engine is guided by the model of its player, with ``--exploit`` it exploits him (at the
+    weight given), with ``--imitate`` it plays as him, without a flag it is the plain engine; each answers ``go``
+    with a legal move. (The engine the command builds runs here on a list of commands instead of standard input.)"""
+    import iam.cli.uci as command
+
+    path = tmp_path / "botvinnik.json"
+    small_model.save(path)
+    player = small_model.player_
+    sessions = []
+
+    def run_engine(model, **settings):
+        out = io.StringIO()
+        UciEngine(output=out, model=model, **settings).run(["uci", "position startpos moves e2e4", "go depth 1"])
+        sessions.append(out.getvalue().splitlines())
+        return 0
+
+    monkeypatch.setattr(command, "main", run_engine)
+    after_e4 = chess.Board()
+    after_e4.push_uci("e2e4")
+    cases = {
+        (): ENGINE_NAME,
+        ("--model", str(path)): f"{ENGINE_NAME} (guided by a model of {player})",
+        ("--model", str(path), "--exploit", "0.3"): f"{ENGINE_NAME} (exploiting a model of {player})",
+        ("--imitate", str(path)): f"{ENGINE_NAME} (playing as a model of {player})",
+    }
+    for flags, name in cases.items():
+        assert iam_main(["uci", *flags]) == 0
+        lines = sessions[-1]
+        assert f"id name {name}" in lines, flags
+        assert lines[-1].startswith("bestmove ") and chess.Move.from_uci(lines[-1].split()[1]) in after_e4.legal_moves
+    assert f"info string exploiting a model of {player} (weight 0.3)" in sessions[2]
+    assert f"info string imitating a model of {player}" in sessions[3]
