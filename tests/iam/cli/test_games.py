@@ -1,6 +1,5 @@
-"""Game filters (iam.games.filters, their options in iam.cli._filters).
-
-Each option selects the right games of a small PGN; names of different people refused.
+"""The game options of the command line (iam.cli._games): each filter flag selects the right games of a small PGN,
+the left-out games are counted by reason, the names matched are printed, and bad values are one-line errors.
 """
 
 from __future__ import annotations
@@ -13,20 +12,7 @@ import pytest
 
 from iam.cli import main
 from iam.cli._games import add_game_arguments, read_player_games
-from iam.errors import DataError, ParameterError
-from iam.games.bundled import bundled_pgn, manifest
-from iam.games.filters import (
-    GameConditions,
-    GameFilter,
-    parse_date,
-    parse_rating,
-    parse_time_control,
-    person_groups,
-    read_filtered,
-    same_person,
-    time_control_class,
-)
-from iam.games.player_games import read_games
+from iam.errors import DataError
 
 # (White, Black, Date, Event, TimeControl, WhiteElo, BlackElo, plies)
 GAMES = [
@@ -67,22 +53,6 @@ def _selected(path: Path, *argv: str) -> list[int]:
     return [rows.index((game.white, game.black, game.date)) for game in games]
 
 
-def test_same_person_by_surname_and_compatible_given_names():
-    assert same_person("Smyslov,V", "Smyslov, Vassily")
-    assert same_person("Botvinnik, M.", "Botvinnik, Mikhail")
-    assert same_person("Spassky,B", "Spassky, Boris V")
-    assert same_person("Lasker", "Lasker, Edward")  # a bare surname goes with anyone
-    assert not same_person("Lasker, Emanuel", "Lasker, Edward")
-    assert not same_person("Tal, Mikhail", "Botvinnik, Mikhail")
-
-
-def test_person_groups_put_a_team_with_its_member():
-    from collections import Counter
-
-    groups = person_groups(Counter({"Lasker, Emanuel": 5, "Lasker,Em/Curt,C": 1, "Lasker, Edward": 1}), "Lasker")
-    assert groups == [("Lasker, Emanuel", 6), ("Lasker, Edward", 1)]
-
-
 def test_lasker_alone_is_refused_naming_both_people(tmp_path, capsys):
     path = _pgn(tmp_path)
     code = main(["compare", str(path), "--player", "Lasker", "--quiet"])
@@ -92,16 +62,6 @@ def test_lasker_alone_is_refused_naming_both_people(tmp_path, capsys):
         "iam: error: --player must be one person's full name, not 'Lasker': it matches different people: "
         '"Lasker, Emanuel" (6 games), "Lasker, Edward" (1 game); or use --alias or --partial-names\n'
     )
-
-
-def test_the_api_refuses_different_people_in_its_own_words(tmp_path):
-    with pytest.raises(ParameterError) as caught:
-        read_filtered([_pgn(tmp_path)], GameFilter(player="Lasker"), quiet=True, announce=False)
-    found = (caught.value.parameter, caught.value.value, caught.value.others)
-    assert found == ("player", "Lasker", ("aliases", "partial_names"))
-    assert str(caught.value).endswith("; or use aliases or partial_names") and "--" not in str(caught.value)
-    with pytest.raises(DataError, match=r"^whose games should be modelled\? name the player$"):
-        read_filtered([_pgn(tmp_path)], GameFilter(), quiet=True, announce=False)
 
 
 def test_full_name_partial_names_and_alias(tmp_path, capsys):
@@ -168,48 +128,6 @@ def test_bad_filter_values_are_one_line_errors(tmp_path, capsys, argv, message):
     assert code == 2 and err == f"iam: error: {message}\n"
 
 
-@pytest.mark.parametrize(
-    ("call", "message"),
-    [
-        (lambda: parse_date("1948.13", "since"), "since must be a date YYYY[.MM[.DD]], not '1948.13'"),
-        (lambda: parse_date("yesterday"), "date must be a date YYYY[.MM[.DD]], not 'yesterday'"),
-        (
-            lambda: parse_rating("2500-2000"),
-            "rating must be MIN-MAX (e.g. 2200-2500), not '2500-2000': the minimum is above the maximum",
-        ),
-        (lambda: parse_rating("strong"), "rating must be MIN-MAX (e.g. 2200-2500), not 'strong'"),
-        (
-            lambda: parse_time_control(""),
-            "time_control must be classical, rapid, blitz, bullet or a TimeControl tag such as 180+2, not ''",
-        ),
-        (lambda: GameConditions(min_plies=-1), "min_plies must be at least 0, not -1"),
-    ],
-)
-def test_bad_filter_values_name_the_parameter(call, message):
-    with pytest.raises(ParameterError) as caught:
-        call()
-    assert str(caught.value) == message
-
-
-def test_time_control_classes():
-    assert [time_control_class(tag) for tag in ("15", "120+1", "300", "600+0", "900+10", "5400+30", "?", "")] == [
-        "bullet", "bullet", "blitz", "rapid", "rapid", "classical", None, None
-    ]
-
-
-def test_bundled_masters_games_are_the_same_through_the_filters():
-    """The default commands read each bundled master's file through the filters: the same games, in order."""
-    for entry in manifest():
-        path = bundled_pgn(entry.file)
-        before, _ = read_games([path], player=entry.player, quiet=True)
-        after, report = read_filtered(
-            [path], GameFilter(player=entry.player), quiet=True, check_names=False, announce=False
-        )
-        assert [g.index for g in after] == [g.index for g in before], entry.player
-        assert [g.moves for g in after] == [g.moves for g in before], entry.player
-        assert not report.filtered
-
-
 def test_compare_without_a_pgn_still_takes_every_spelling_of_the_bundled_player(capsys, monkeypatch):
     """Lasker's bundled file holds two games of Edward Lasker: the default reading keeps them, as the figures did."""
     seen = {}
@@ -233,21 +151,3 @@ def test_train_json_reports_the_filters(tmp_path, capsys):
     assert games["used"] == 4 and games["filtered"] == {"fewer than 6 plies": 1}
 
 
-def test_experiments_take_the_header_filters_and_keep_each_games_split():
-    from iam.cli.experiments._options import add_common_arguments, add_heldout_arguments, heldout_fields
-    from iam.games.player_games import load_heldout
-
-    parser = argparse.ArgumentParser()
-    add_common_arguments(parser)
-    add_heldout_arguments(parser)
-    fields = heldout_fields(parser.parse_args(["--since", "1950", "--min-plies", "40"]))
-    assert fields["source"].games_filter == GameFilter(conditions=GameConditions(since=(1950,), min_plies=40))
-    assert heldout_fields(parser.parse_args([]))["source"].games_filter is None
-    whole = load_heldout()
-    held = load_heldout(games_filter=fields["source"].games_filter)
-    assert 0 < len(held.games) < len(whole.games)
-    assert all(int(game.date[:4]) >= 1950 and len(game.moves) >= 40 for game in held.games)
-    assert sum(held.report.filtered.values()) == len(whole.games) - len(held.games)
-    tested = {game.index for game in whole.test}
-    assert {game.index for game in held.test} == {game.index for game in held.games if game.index in tested}
-    assert held.test and held.training  # the filter leaves games of both splits, each where it was
