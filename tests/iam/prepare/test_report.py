@@ -15,7 +15,6 @@ import numpy as np
 import pytest
 from matplotlib.image import imread
 
-from iam.errors import DataError, ParameterError
 from iam.prepare.dossier import BeliefSettings, PrepareConfig, prepare
 from iam.prepare.lines import LineSettings
 from iam.prepare.report import to_dict, to_html, to_markdown, to_pgn
@@ -74,16 +73,6 @@ def test_html_needs_nothing_outside_itself(dossier):
     links = re.findall(r"""(?:src|href)\s*=\s*["']([^"']*)["']""", page)
     assert all(link.startswith("#") for link in links), links
     assert "@import" not in page and "url(" not in page
-
-
-def test_too_few_games_is_a_data_error():
-    with pytest.raises(DataError, match="no games with white"):
-        prepare(GAMES, StubPredictor({}), PrepareConfig("X", colors=("white",)), scorer=StubScorer({}))
-    with pytest.raises(
-        ParameterError, match=r"^min_games must be at most \d+, not 5: X has \d+ games with black$"
-    ) as caught:
-        prepare(GAMES, StubPredictor({}), PrepareConfig("X", colors=("black",), min_games=5), scorer=StubScorer({}))
-    assert isinstance(caught.value, DataError) and (caught.value.parameter, caught.value.value) == ("min_games", 5)
 
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
