@@ -84,11 +84,8 @@ OVER_THE_PARAMETER_LIMIT = (
     "experiments.prepare:PrepareExperimentConfig",
     "experiments.ablation:AblationConfig",
     "experiments.stylometry:StylometryConfig",
-    "iam.evidence.evidence:Evidence",
     "iam.measure.candidates:CandidateSettings",
-    "iam.measure.identify:identify",
     "iam.prepare.dossier:PrepareConfig",
-    "iam.ranker.build_prior:PriorSettings",
     "iam.ranker.estimator:MoveRanker.__init__",
 )
 """The functions and dataclasses still over the parameter limit."""

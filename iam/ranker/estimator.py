@@ -22,7 +22,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from iam.chunks.model import OpponentModel
 from iam.chunks.rote import RoteMemory
-from iam.evidence.evidence import Evidence, player_evidence
+from iam.evidence.evidence import Evidence, EvidenceSources, player_evidence
 from iam.evidence.registry import DEFAULT_FAMILIES, ENGINE_FAMILIES, FAMILIES, family_columns
 from iam.evidence.settings import DEFAULT_SEARCH_DEPTH, EngineSettings
 from iam.games.pgn import PlayerGame
@@ -215,7 +215,7 @@ class MoveRanker(PlayerModel):
             engine=self._engine_settings(),
             search_cache=self.runtime.search_cache,
         )
-        self.book_, self.population_patterns_ = evidence.book, evidence.patterns
+        self.book_, self.population_patterns_ = evidence.sources.book, evidence.population_patterns()
         self.own_patterns_ = count_patterns(games) if "habits" in families else None
         iam_params: dict[str, Any] = {
             "min_games": self.min_games,
@@ -362,12 +362,14 @@ class MoveRanker(PlayerModel):
         if evidence is None:
             evidence = self._evidence = Evidence(
                 families=self.families_,
-                iam=self.iam_,
-                book=self.book_,
-                patterns=self.population_patterns_,
-                own_patterns=self.own_patterns_,
-                value_net=_value_net(self.families_),
-                policy_net=_policy_net(self.families_, self.player_),
+                sources=EvidenceSources(
+                    iam=self.iam_,
+                    book=self.book_,
+                    patterns=self.population_patterns_,
+                    own_patterns=self.own_patterns_,
+                    value_net=_value_net(self.families_),
+                    policy_net=_policy_net(self.families_, self.player_),
+                ),
                 search_depth=self.search_depth,
                 engine=self._engine_settings(),
                 search_cache=self.runtime.search_cache,
@@ -482,8 +484,7 @@ class MoveRanker(PlayerModel):
 
 def _value_fingerprint(evidence: Evidence) -> str:
     """The fingerprint of the value network ``evidence`` reads (it has one for the value family)."""
-    assert evidence.value_net is not None  # player_evidence loads it for the value family
-    return evidence.value_net.fingerprint
+    return evidence.value_network().fingerprint
 
 
 def _value_net(families: Sequence[str]) -> ValueNet | None:

@@ -163,7 +163,7 @@ def test_habits_of_a_training_position_come_from_a_model_without_its_game(traini
     assert sum(len(mine) for _, mine in pairs) == 60
     fold_of = {game.index: number % 5 for number, game in enumerate(training)}
     for evidence, mine in pairs:
-        assert evidence.iam.n_games_ == 24  # 30 games, 5 folds: each model sees the other 24
+        assert evidence.sources.iam.n_games_ == 24  # 30 games, 5 folds: each model sees the other 24
         assert len({fold_of[p.game] for p in mine}) == 1  # one fold's positions, one model
 
 
