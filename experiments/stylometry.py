@@ -197,13 +197,12 @@ def _control_models(splits: list[dict], config: StylometryConfig, rng: np.random
         shares.extend(np.sort(np.concatenate([group_parts[j] for group_parts in parts])) for j in range(len(splits)))
     return [
         MoveRanker(
-            player=_CONTROL_PLAYER,
             families=_CONTROL_FAMILIES,
             max_positions=config.train_positions,
             prior_strength=config.prior_strength,
             search_depth=config.search_depth,
             random_state=config.seed,
-        ).fit([pool[i] for i in share.tolist()], runtime=config.runtime)
+        ).fit([pool[i] for i in share.tolist()], player=_CONTROL_PLAYER, runtime=config.runtime)
         for share in shares
     ]
 

@@ -86,7 +86,6 @@ OVER_THE_PARAMETER_LIMIT = (
     "experiments.stylometry:StylometryConfig",
     "iam.measure.candidates:CandidateSettings",
     "iam.prepare.dossier:PrepareConfig",
-    "iam.ranker.estimator:MoveRanker.__init__",
 )
 """The functions and dataclasses still over the parameter limit."""
 

@@ -198,7 +198,7 @@ def fit_candidates(
         options["engine_depth"] = settings.engine_depth
         families = with_engine(families)
     return [
-        MoveRanker(player=g.player, families=families, **options).fit(games, runtime=settings.runtime)
+        MoveRanker(families=families, **options).fit(games, player=g.player, runtime=settings.runtime)
         for g, games in zip(groups, fitting)
     ]
 
