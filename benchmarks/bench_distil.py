@@ -95,16 +95,16 @@ def main() -> None:
     if args.ranker:
         ranker = MoveRanker.load(args.ranker)
     else:
-        ranker = MoveRanker(player=held.player, max_positions=2000, random_state=0).fit(held.fitting)
+        ranker = MoveRanker(max_positions=2000, random_state=0).fit(held.fitting, player=held.player)
     started = time.perf_counter()
     distilled = distil_reply_policy(player_positions(held.fitting, sample=args.distil, random_state=1), ranker)
     distil_seconds = time.perf_counter() - started
     played = fit_reply_policy(player_positions(held.fitting, sample=args.fit, random_state=1))
     if args.save_policy:
         Path(args.save_policy).write_text(json.dumps({"weights": distilled.weights.tolist()}))
-    quick = MoveRanker(
-        player=held.player, families=QUICK_FAMILIES, max_positions=2000, random_state=0
-    ).fit(held.fitting)
+    quick = MoveRanker(families=QUICK_FAMILIES, max_positions=2000, random_state=0).fit(
+        held.fitting, player=held.player
+    )
     positions = player_positions(held.development, sample=args.positions, random_state=2)
     summary = measure({"ranker": ranker, "quick": quick}, {"distilled": distilled, "played": played}, positions)
     summary["distil_seconds"] = distil_seconds

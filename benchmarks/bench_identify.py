@@ -43,10 +43,8 @@ def _fit(entry, args) -> MoveRanker:
     chosen = tuple(args.families.split(",")) if args.families else DEFAULT_FAMILIES
     families = with_engine(chosen) if args.engine else chosen
     runtime = Runtime(engine=args.engine, engine_cache=args.engine_cache if args.engine else None, jobs=args.jobs)
-    ranker = MoveRanker(
-        player=entry.player, families=families, max_positions=args.train_positions, engine_depth=args.engine_depth
-    )
-    return ranker.fit(games, runtime=runtime)
+    ranker = MoveRanker(families=families, max_positions=args.train_positions, engine_depth=args.engine_depth)
+    return ranker.fit(games, player=entry.player, runtime=runtime)
 
 
 def _test_file(entry, count: int, folder: Path) -> tuple[Path, list]:

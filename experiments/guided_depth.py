@@ -168,13 +168,13 @@ def fit_models(
     if ("ranker" in names or "policy" in names) and ranker_model is not None:
         fitted["ranker"] = ranker = load_ranker(ranker_model, player, len(training))
     elif "ranker" in names or "policy" in names:
-        fitted["ranker"] = ranker = MoveRanker(player=player, max_positions=RANKER_POSITIONS, random_state=seed).fit(
-            training
+        fitted["ranker"] = ranker = MoveRanker(max_positions=RANKER_POSITIONS, random_state=seed).fit(
+            training, player=player
         )
     if "quick" in names:
         fitted["quick"] = MoveRanker(
-            player=player, families=QUICK_FAMILIES, max_positions=RANKER_POSITIONS, random_state=seed
-        ).fit(training)
+            families=QUICK_FAMILIES, max_positions=RANKER_POSITIONS, random_state=seed
+        ).fit(training, player=player)
     if "policy" in names:
         sample = player_positions(training, sample=policy_positions, random_state=seed + 1)
         assert ranker is not None  # the policy's names fit or load the ranker above

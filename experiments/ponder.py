@@ -95,8 +95,8 @@ def ponder_records(
 def _model(config: PonderConfig, held) -> MoveRanker:
     if config.model is not None:
         return load_predictor(config.model)
-    ranker = MoveRanker(player=held.player, max_positions=config.train_positions, random_state=config.seed)
-    return ranker.fit(held.training, runtime=config.runtime)
+    ranker = MoveRanker(max_positions=config.train_positions, random_state=config.seed)
+    return ranker.fit(held.training, player=held.player, runtime=config.runtime)
 
 
 def summary(records: pd.DataFrame, *, seed: int) -> pd.DataFrame:

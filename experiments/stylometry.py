@@ -190,13 +190,12 @@ def _control_models(splits: list[dict], config: StylometryConfig, rng: np.random
     rankers = config.candidates.rankers
     return [
         MoveRanker(
-            player=_CONTROL_PLAYER,
             families=_CONTROL_FAMILIES,
             max_positions=rankers.train_positions,
             prior_strength=rankers.prior_strength,
             search_depth=rankers.search_depth,
             random_state=config.seed,
-        ).fit([pool[i] for i in share.tolist()], runtime=config.runtime)
+        ).fit([pool[i] for i in share.tolist()], player=_CONTROL_PLAYER, runtime=config.runtime)
         for share in shares
     ]
 

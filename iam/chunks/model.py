@@ -34,36 +34,12 @@ from iam.chunks.partial import find_completions
 from iam.chunks.replay import PlayerMoves, player_move_count, replay
 from iam.chunks.rote import RoteMemory
 from iam.games.pgn import PlayerGame
-from iam.models.base import PlayerModel, most_common_name
+from iam.models.base import Fitted, PlayerModel, most_common_name
 from iam.models.explanation import Explanation
 
 __all__ = ["OpponentModel"]
 
 _FIT_STEPS = ("replay", "chunks", "library and rote memory", "belief sample", "belief fit")
-
-
-class _Fitted:
-    """A fitted attribute (``library_`` ...): the field of the model's ``state_`` of the same name.
-
-    With ``part`` (``"training"``), the field of that part of the state. Reading it before
-    ``fit`` raises AttributeError, so ``check_is_fitted`` sees an unfitted model; it cannot
-    be set (the state is one value: replace ``state_``).
-    """
-
-    def __init__(self, part: str | None = None) -> None:
-        self.part = part
-
-    def __set_name__(self, owner: type, name: str) -> None:
-        self.field = name.removesuffix("_")
-
-    def __get__(self, model: OpponentModel | None, owner: type | None = None):
-        if model is None:
-            return self
-        state = model.state_
-        return getattr(state if self.part is None else getattr(state, self.part), self.field)
-
-    def __set__(self, model: OpponentModel, value: object) -> None:
-        raise AttributeError(f"{self.field}_ is part of the fitted state; replace state_ instead")
 
 
 class OpponentModel(PlayerModel):
@@ -105,18 +81,18 @@ class OpponentModel(PlayerModel):
     True
     """
 
-    player_ = _Fitted()
-    n_games_ = _Fitted("training")
-    n_positions_ = _Fitted("training")
-    colors_ = _Fitted("training")
-    chunk_counts_ = _Fitted("training")
-    notes_ = _Fitted("training")
-    rule_weights_ = _Fitted()
-    library_ = _Fitted()
-    rote_ = _Fitted()
-    belief_ = _Fitted()
-    belief_kind_ = _Fitted("training")
-    facts_ = _Fitted()
+    player_ = Fitted()
+    n_games_ = Fitted("training")
+    n_positions_ = Fitted("training")
+    colors_ = Fitted("training")
+    chunk_counts_ = Fitted("training")
+    notes_ = Fitted("training")
+    rule_weights_ = Fitted()
+    library_ = Fitted()
+    rote_ = Fitted()
+    belief_ = Fitted()
+    belief_kind_ = Fitted("training")
+    facts_ = Fitted()
 
     kind: ClassVar[str] = "iam"
     """Which kind of model this is, as reports and JSON name it (the IAM model)."""

@@ -9,6 +9,7 @@ import os
 import re
 import stat
 from collections.abc import Iterable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +19,7 @@ from iam.evidence.registry import DEFAULT_FAMILIES, ENGINE_FAMILIES, FAMILIES, w
 from iam.evidence.settings import DEFAULT_SEARCH_DEPTH
 from iam.games.player_games import bundled_or_given, read_games
 from iam.jsonsafe import finite
-from iam.priors.population import load_prior
+from iam.priors.population import PopulationPrior, load_prior
 from iam.progress import progress
 from iam.runtime import Runtime, runtime_from
 
@@ -328,17 +329,24 @@ def ranker_params(args: Any) -> dict[str, Any]:
         "families": families,
         "search_depth": args.search_depth,
         "max_positions": args.ranker_positions,
-        "prior": "none" if args.prior == "none" else "population",
-        "trees": not args.no_trees,
+        "prior": _prior(args.prior, trees=not args.no_trees),
         "reply_positions": args.reply_positions,
     }
-    if args.prior not in ("population", "none"):
-        params["prior_data"] = load_prior(args.prior)
     if args.prior_strength is not None:
         params["prior_strength"] = args.prior_strength
     if args.engine:
         params["engine_depth"] = args.engine_depth
     return params
+
+
+def _prior(name: str, *, trees: bool) -> str | PopulationPrior:
+    """``MoveRanker``'s ``prior`` from ``--prior`` (a name or a file) and ``--no-trees``."""
+    if name == "none":
+        return name
+    if name == "population":
+        return name if trees else "population-linear"
+    prior = load_prior(name)
+    return prior if trees else replace(prior, rankers=tuple(replace(weights, trees=None) for weights in prior.rankers))
 
 
 def command_runtime(args: Any) -> Runtime:

@@ -16,11 +16,11 @@ from typing import Protocol
 
 import numpy as np
 
-from iam.chunks.model import OpponentModel
 from iam.evidence.habits import HABIT_FEATURES, habit_features
 from iam.evidence.movefeatures import move_features
 from iam.evidence.scorefeatures import score_features
 from iam.evidence.shapefeatures import shape_features
+from iam.evidence.sources import EvidenceSources
 from iam.priors.patterns import MovePatterns, pattern_keys
 from iam.priors.policynet import PolicyNet, policy_features
 from iam.priors.population import PopulationBook, book_features
@@ -45,10 +45,9 @@ __all__ = [
 class EvidenceContext(Protocol):
     """What the families read beside the position: the player's sources and the sources of move scores."""
 
-    iam: OpponentModel | None
-    """The player's IAM model (``None``: the habits family's IAM columns are zeros)."""
-    book: PopulationBook | None
-    """The population's opening book (``None``: an empty book)."""
+    sources: EvidenceSources
+    """The player's IAM model (``None``: the habits family's IAM columns are zeros), the population's
+    opening book (``None``: an empty book) and the other sources the methods below read."""
 
     def value_network(self) -> ValueNet:
         """The value network that scores the moves."""
@@ -142,10 +141,11 @@ def habit_columns(
     context: EvidenceContext, position: PlayerPosition, found: dict[str, np.ndarray]
 ) -> dict[str, np.ndarray]:
     """The ``habits`` family: the player's chunks and opening memory, and his lift on the move's pattern."""
-    if context.iam is None:
+    iam = context.sources.iam
+    if iam is None:
         habits = {name: np.zeros(len(position.moves)) for name in HABIT_FEATURES}
     else:
-        habits = habit_features(context.iam, position)
+        habits = habit_features(iam, position)
     habits["pattern_lift"] = context.pattern_lift()[pattern_keys(position.board, position.moves)]
     return habits
 
@@ -154,6 +154,6 @@ def population_columns(
     context: EvidenceContext, position: PlayerPosition, found: dict[str, np.ndarray]
 ) -> dict[str, np.ndarray]:
     """The ``population`` family: other masters' opening choices and the rate of the move's pattern."""
-    population = book_features(context.book or PopulationBook(), position)
+    population = book_features(context.sources.book or PopulationBook(), position)
     population["pattern_rate"] = context.population_patterns().log_rates[pattern_keys(position.board, position.moves)]
     return population

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from iam.evidence.evidence import Evidence
+from iam.evidence.evidence import Evidence, EvidenceSources
 from iam.games.bundled import default_pgn
 from iam.games.heldout import training_games
 from iam.games.player_games import read_games
@@ -35,7 +35,7 @@ def feature_fingerprint(positions: int = FINGERPRINT_POSITIONS) -> dict[str, lis
     """
     games, _ = read_games([default_pgn()], player="Botvinnik", quiet=True)
     sample = player_positions(training_games(games), sample=positions, random_state=0)
-    evidence = Evidence(families=FINGERPRINT_FAMILIES, policy_net=require_policy_net(None)[1])
+    evidence = Evidence(families=FINGERPRINT_FAMILIES, sources=EvidenceSources(policy_net=require_policy_net(None)[1]))
     rows = np.vstack([evidence.matrix(position) for position in sample if position.moves])
     return {
         name: [float(np.sum(rows[:, column])), float(np.sum(rows[:, column] ** 2))]

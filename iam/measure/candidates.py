@@ -215,7 +215,7 @@ def fit_candidates(
         options["engine_depth"] = rankers.engine_depth
         families = with_engine(families)
     return [
-        MoveRanker(player=g.player, families=families, **options).fit(games, runtime=settings.runtime)
+        MoveRanker(families=families, **options).fit(games, player=g.player, runtime=settings.runtime)
         for g, games in zip(groups, fitting)
     ]
 

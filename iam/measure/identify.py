@@ -445,5 +445,5 @@ def identify(
 
 
 def _name(model: Candidate, number: int) -> str:
-    name = model.player_ or model.player  # both kinds are fitted here (check_candidates)
+    name = model.player_  # both kinds are fitted here (check_candidates); "" when the games named nobody
     return str(name) if name else f"model {number + 1}"

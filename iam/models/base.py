@@ -8,7 +8,8 @@ start of ``fit``, so a bad value is a ``ValueError`` naming the parameter, the v
 what is allowed); a ``kind`` that reports and JSON name; saving and loading through
 :mod:`iam.models.files` (versioned JSON, gzip when the name ends in .gz, never pickle).
 A model says what its file holds with ``to_dict`` and how to read it back with
-``from_dict``.
+``from_dict``. A fitted model keeps what it learned in one record, ``state_``, and its
+public fitted attributes (``player_`` ...) read that record's fields through :class:`Fitted`.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from iam.games.pgn import PlayerGame
 from iam.models.files import read_document, write_document
 from search.opponent.predictor import Closeable
 
-__all__ = ["PlayerModel", "WholeNumber", "Number", "most_common_name"]
+__all__ = ["PlayerModel", "Fitted", "WholeNumber", "Number", "most_common_name"]
 
 
 class WholeNumber(Interval):
@@ -56,6 +57,30 @@ class Number(Interval):
 
     def is_satisfied_by(self, val: Any) -> bool:
         return not isinstance(val, bool) and super().is_satisfied_by(val)
+
+
+class Fitted:
+    """A fitted attribute (``player_`` ...): the field of the model's ``state_`` of the same name, without the ``_``.
+
+    With ``part`` (``"training"``), the field of that part of the state. Reading it before
+    ``fit`` raises AttributeError, so ``check_is_fitted`` sees an unfitted model; it cannot
+    be set (the state is one value: replace ``state_``).
+    """
+
+    def __init__(self, part: str | None = None) -> None:
+        self.part = part
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.field = name.removesuffix("_")
+
+    def __get__(self, model: Any, owner: type | None = None) -> Any:
+        if model is None:
+            return self
+        state = model.state_
+        return getattr(state if self.part is None else getattr(state, self.part), self.field)
+
+    def __set__(self, model: object, value: object) -> None:
+        raise AttributeError(f"{self.field}_ is part of the fitted state; replace state_ instead")
 
 
 class PlayerModel(Closeable, BaseEstimator):

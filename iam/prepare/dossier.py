@@ -284,9 +284,10 @@ def fit_default_model(
     (:data:`MODEL_PLIES`), with a progress bar; with an engine in ``runtime`` it reads the engine's glance
     (:data:`GLANCE_FAMILIES`), through the runtime's engine cache."""
     openings = [replace(game, moves=game.moves[:MODEL_PLIES]) for game in games]
-    ranker = MoveRanker(**default_model_params(runtime.engine), random_state=seed, player=player)
+    ranker = MoveRanker(**default_model_params(runtime.engine), random_state=seed)
     return ranker.fit(
         openings,
+        player=player,
         runtime=default_model_runtime(runtime),
         progress=lambda tasks, total: progress(
             tasks, quiet=quiet, total=total, desc="fitting the model", unit=" parts"

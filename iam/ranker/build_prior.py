@@ -24,7 +24,7 @@ import numpy as np
 import pandas as pd
 
 from iam._install import __version__
-from iam.evidence.evidence import Evidence, player_evidence
+from iam.evidence.evidence import Evidence, EvidenceSources, player_evidence
 from iam.evidence.registry import DEFAULT_FAMILIES, FAMILIES, family_columns, without_engine
 from iam.evidence.settings import DEFAULT_SEARCH_DEPTH
 from iam.games.pgn import PlayerGame
@@ -234,7 +234,7 @@ def _with_population(
     if "population" not in families:
         return rows.table.features, rows.columns, rows.table
     columns = family_columns("population")
-    evidence = Evidence(families=("population",), book=book, patterns=patterns)
+    evidence = Evidence(families=("population",), sources=EvidenceSources(book=book, patterns=patterns))
     extra = np.concatenate([evidence.matrix(position) for position in rows.positions if position.moves])
     columns = rows.columns + columns
     return np.hstack([rows.table.features, extra]), columns, rows.table

@@ -22,13 +22,14 @@ from sklearn.utils.validation import check_is_fitted
 
 from iam.chunks.model import OpponentModel
 from iam.chunks.rote import RoteMemory
-from iam.evidence.evidence import Evidence, player_evidence
+from iam.evidence.evidence import Evidence, EvidenceSources, player_evidence
 from iam.evidence.registry import DEFAULT_FAMILIES, ENGINE_FAMILIES, FAMILIES, family_columns
 from iam.evidence.settings import DEFAULT_SEARCH_DEPTH, EngineSettings
 from iam.games.pgn import PlayerGame
-from iam.models.base import Number, PlayerModel, WholeNumber, most_common_name
+from iam.models.base import Fitted, Number, PlayerModel, WholeNumber, most_common_name
 from iam.models.explanation import Explanation, FeatureContribution
 from iam.priors.logit import (
+    MoveTable,
     feature_scale,
     fit_conditional_logit,
     fit_temperature,
@@ -39,11 +40,20 @@ from iam.priors.logit import (
 )
 from iam.priors.patterns import count_patterns
 from iam.priors.policynet import PolicyNet, require_policy_net
-from iam.priors.population import PopulationPrior, bundled_prior
-from iam.priors.positions import player_positions, position_of
+from iam.priors.population import PopulationBook, PopulationPrior, bundled_prior
+from iam.priors.positions import PlayerPosition, player_positions, position_of
+from iam.priors.trees import ResidualTrees
 from iam.priors.valuenet import ValueNet, require_value_net
 from iam.ranker.calibration import TopLabelCalibration, calibrate_top, fit_top_label
-from iam.ranker.persistence import RANKER_FORMAT, RANKER_VERSION, policy_record, ranker_document, ranker_from_document
+from iam.ranker.fitted import RankerMemories, RankerScoring, RankerState, RankerTraining
+from iam.ranker.persistence import (
+    RANKER_FORMAT,
+    RANKER_VERSION,
+    policy_record,
+    ranker_document,
+    ranker_from_document,
+    saved_params,
+)
 from iam.ranker.replytable import fit_reply_policy
 from iam.ranker.training import deal_folds, move_table
 from iam.runtime import Runtime
@@ -59,7 +69,7 @@ __all__ = [
     "RANKER_VERSION",
 ]
 
-_PRIORS = ("population", "none")
+_PRIORS = ("population", "population-linear", "none")
 DEFAULT_PRIOR_STRENGTH = 1000.0
 """L2 pull towards the population weights, chosen on development games (strengths 3 to 3,000;
 ``docs/results/ranker.md``). The population already knows most of how a master weighs
@@ -102,19 +112,18 @@ class MoveRanker(PlayerModel):
     folds:
         Folds of the out-of-fold habit features.
     prior:
-        ``"population"`` (the bundled population prior and book, without the player
-        himself) or ``"none"`` (weights pulled towards zero, no book).
+        ``"population"``: the bundled population prior and book, without the player
+        himself, with the population's residual trees added to the linear score where the
+        prior holds trees for exactly these families at this search depth (the default
+        families do; their effect is measured in ``docs/results/ranker.md``);
+        ``"population-linear"``: the same without the trees (a linear score only);
+        a :class:`~iam.priors.population.PopulationPrior`: that one instead of the bundled
+        one, with the trees it holds; ``"none"``: weights pulled towards zero, no book.
     prior_strength:
         L2 penalty pulling the weights towards the prior (in units of each feature's spread);
         None: :data:`DEFAULT_PRIOR_STRENGTH` towards the population, :data:`RIDGE_STRENGTH`
         towards zero with ``prior="none"``, and towards the population when its prior was
         not fitted on exactly these families (a combination the prior does not hold).
-    prior_data:
-        A :class:`~iam.priors.population.PopulationPrior` to use instead of the bundled one.
-    trees:
-        Add the population's residual trees to the linear score, when the prior holds
-        trees for exactly these families at this search depth (the default families do).
-        Their effect is measured in ``docs/results/ranker.md``.
     reply_positions:
         Positions of the player (a seeded sample of all his positions) on which
         the cheap reply policy a search reads at his interior nodes is fitted
@@ -125,12 +134,31 @@ class MoveRanker(PlayerModel):
         The IAM model's noise filter (a chunk or opening sequence seen in this many games).
     random_state:
         Seed of the position sample and of the IAM models.
-    player:
-        Name of the modelled player (inferred from the games if None).
 
+    The player's name is given to :meth:`fit` (inferred from the games when it is not).
     What the ranker runs on (the engine program, caches, processes) is not a parameter: it is
     given to :meth:`fit` and :meth:`load` as a :class:`~iam.runtime.Runtime`, or by :meth:`use`.
     """
+
+    player_ = Fitted()
+    n_games_ = Fitted("training")
+    n_positions_ = Fitted("training")
+    training_log_loss_ = Fitted("training")
+    families_ = Fitted("scoring")
+    feature_names_ = Fitted("scoring")
+    coef_ = Fitted("scoring")
+    prior_weights_ = Fitted("scoring")
+    scale_ = Fitted("scoring")
+    temperature_ = Fitted("scoring")
+    top_calibration_ = Fitted("scoring")
+    trees_ = Fitted("scoring")
+    book_ = Fitted("memories")
+    population_patterns_ = Fitted("memories")
+    own_patterns_ = Fitted("memories")
+    iam_ = Fitted("memories")
+    value_net_ = Fitted("memories")
+    policy_net_ = Fitted("memories")
+    reply_policy_ = Fitted("memories")
 
     kind: ClassVar[str] = "ranker"
     """Which kind of model this is, as reports and JSON name it (the move ranker)."""
@@ -140,14 +168,11 @@ class MoveRanker(PlayerModel):
         "engine_depth": [WholeNumber(1, 40)],
         "max_positions": [WholeNumber(1, None, closed="left"), None],
         "folds": [WholeNumber(2, 100)],
-        "prior": [StrOptions(set(_PRIORS))],
+        "prior": [StrOptions(set(_PRIORS)), PopulationPrior],
         "prior_strength": [Number(0, float("inf"), closed="left"), None],
-        "prior_data": [PopulationPrior, None],
-        "trees": ["boolean"],
         "reply_positions": [WholeNumber(0, None, closed="left")],
         "min_games": [WholeNumber(1, 10**6)],
         "random_state": [WholeNumber(0, None, closed="left"), None],
-        "player": [str, None],
     }
 
     def __init__(
@@ -158,14 +183,11 @@ class MoveRanker(PlayerModel):
         engine_depth: int = 8,
         max_positions: int | None = 2000,
         folds: int = 5,
-        prior: str = "population",
+        prior: str | PopulationPrior = "population",
         prior_strength: float | None = None,
-        prior_data: PopulationPrior | None = None,
-        trees: bool = True,
         reply_positions: int = 0,
         min_games: int = 2,
         random_state: int = 0,
-        player: str | None = None,
     ) -> None:
         self.families = families
         self.search_depth = search_depth
@@ -174,12 +196,9 @@ class MoveRanker(PlayerModel):
         self.folds = folds
         self.prior = prior
         self.prior_strength = prior_strength
-        self.prior_data = prior_data
-        self.trees = trees
         self.reply_positions = reply_positions
         self.min_games = min_games
         self.random_state = random_state
-        self.player = player
 
     # -- learning ---------------------------------------------------------------
 
@@ -188,11 +207,13 @@ class MoveRanker(PlayerModel):
         games: Iterable[PlayerGame],
         y: None = None,
         *,
+        player: str | None = None,
         runtime: Runtime | None = None,
         progress: Callable | None = None,
     ) -> MoveRanker:
         """Learn the player's weights from his games (in any order: they are taken by their index); returns ``self``.
 
+        ``player``: his name, which the prior's sources leave out (None: the name he has in most of the games).
         ``runtime``: the engine, caches and processes the features are computed with (none, one process, by
         default; always on this machine); the fitted ranker goes on predicting with them until :meth:`use` says
         otherwise.
@@ -200,28 +221,19 @@ class MoveRanker(PlayerModel):
         games = list(games)
         families = self._check_parameters()
         self._attach(runtime, families)
-        if not games:
-            raise ValueError("cannot fit a move ranker on no games")
-        if not all(isinstance(game, PlayerGame) for game in games):
-            raise TypeError("fit expects PlayerGame records (see iam.games.pgn.load_player_games)")
+        _check_games(games, player)
         games.sort(key=lambda game: game.index)  # the sample and the folds follow the games' numbers, not their order
-        self.player_ = self.player or most_common_name(games)
-        prior = self._population() if self.prior == "population" else None
+        name = player or most_common_name(games)
+        prior = self._population()
         evidence = player_evidence(
-            self.player_,
+            name,
             families,
             prior,
             search_depth=self.search_depth,
             engine=self._engine_settings(),
             search_cache=self.runtime.search_cache,
         )
-        self.book_, self.population_patterns_ = evidence.book, evidence.patterns
-        self.own_patterns_ = count_patterns(games) if "habits" in families else None
-        iam_params: dict[str, Any] = {
-            "min_games": self.min_games,
-            "random_state": self.random_state,
-            "player": self.player_,
-        }
+        iam_params: dict[str, Any] = {"min_games": self.min_games, "random_state": self.random_state, "player": name}
         table, positions = move_table(
             games,
             evidence,
@@ -232,36 +244,69 @@ class MoveRanker(PlayerModel):
             runtime=self.runtime.local,
             progress=progress,
         )
-        self.feature_names_ = evidence.columns
-        self.families_ = families
-        prior_weights = prior.weights_for(families, self.player_, self.search_depth) if prior is not None else {}
-        self.prior_weights_ = np.array([prior_weights.get(name, 0.0) for name in self.feature_names_])
-        self.scale_ = feature_scale(table)
-        exact = prior is not None and prior.fitted_for(families, self.player_, self.search_depth)
-        penalty = prior_penalty(self.prior, self.prior_strength, exact=exact)
-        self.trees_ = (
-            prior.trees_for(families, self.player_, self.search_depth) if self.trees and prior is not None else None
-        )
-        offset = self._tree_scores(table.features, temperature=1.0)
-        raw = fit_conditional_logit(table, prior=self.prior_weights_, penalty=penalty, scale=self.scale_, offset=offset)
-        self.temperature_, self.top_calibration_ = self._calibration(table, positions, penalty, offset)
-        self.coef_ = raw / self.temperature_
-        self.n_games_ = len(games)
-        self.n_positions_ = table.positions
-        self.training_log_loss_ = (
-            float(-position_log_likelihood(table, self.coef_, offset / self.temperature_).mean())
+        scoring, offset = self._fit_scoring(table, positions, families, evidence.columns, prior, name)
+        log_loss = (
+            float(-position_log_likelihood(table, scoring.coef, offset / scoring.temperature).mean())
             if table.positions
             else float("nan")
         )
-        self.iam_ = OpponentModel(**iam_params).fit(games) if "habits" in families else None
-        self.value_net_ = _value_fingerprint(evidence) if "value" in families else None
-        self.policy_net_ = policy_record(families, self.player_)
-        self.reply_policy_ = (
-            fit_reply_policy(player_positions(games, sample=self.reply_positions, random_state=self.random_state + 1))
-            if self.reply_positions else None
+        habits = "habits" in families
+        self.state_ = RankerState(
+            params=saved_params(self, player),
+            player=name,
+            training=RankerTraining(n_games=len(games), n_positions=table.positions, training_log_loss=log_loss),
+            scoring=scoring,
+            memories=RankerMemories(
+                book=evidence.sources.book if evidence.sources.book is not None else PopulationBook(),
+                population_patterns=evidence.population_patterns(),
+                own_patterns=count_patterns(games) if habits else None,
+                iam=OpponentModel(**iam_params).fit(games) if habits else None,
+                value_net=_value_fingerprint(evidence) if "value" in families else None,
+                policy_net=policy_record(families, name),
+                reply_policy=(
+                    fit_reply_policy(
+                        player_positions(games, sample=self.reply_positions, random_state=self.random_state + 1)
+                    )
+                    if self.reply_positions
+                    else None
+                ),
+            ),
         )
         self._evidence: Evidence | None = None
         return self
+
+    def _fit_scoring(
+        self,
+        table: MoveTable,
+        positions: list[PlayerPosition],
+        families: tuple[str, ...],
+        columns: tuple[str, ...],
+        prior: PopulationPrior | None,
+        player: str,
+    ) -> tuple[RankerScoring, np.ndarray | float]:
+        """The weights pulled towards the prior, the trees and the calibration; and the trees' score of each row."""
+        depth = self.search_depth
+        found = prior.weights_for(families, player, depth) if prior is not None else {}
+        prior_weights = np.array([found.get(name, 0.0) for name in columns])
+        scale = feature_scale(table)
+        exact = prior is not None and prior.fitted_for(families, player, depth)
+        penalty = prior_penalty("none" if prior is None else "population", self.prior_strength, exact=exact)
+        linear = self.prior == "population-linear"
+        trees = prior.trees_for(families, player, depth) if prior is not None and not linear else None
+        offset = 0.0 if trees is None else trees.score(table.features[:, _tree_columns(trees, columns)])
+        raw = fit_conditional_logit(table, prior=prior_weights, penalty=penalty, scale=scale, offset=offset)
+        temperature, top = self._calibration(table, positions, penalty, offset, prior_weights, scale)
+        scoring = RankerScoring(
+            families=families,
+            feature_names=columns,
+            coef=raw / temperature,
+            prior_weights=prior_weights,
+            scale=scale,
+            temperature=temperature,
+            top_calibration=top,
+            trees=trees,
+        )
+        return scoring, offset
 
     def _tree_scores(self, rows: np.ndarray, temperature: float | None = None) -> np.ndarray | float:
         """The residual trees' part of each row's score (0 without trees), divided by the temperature."""
@@ -270,17 +315,24 @@ class MoveRanker(PlayerModel):
             return 0.0
         cached = getattr(self, "_tree_columns", None)
         if cached is None or cached[0] is not trees:  # the trees' columns among the ranker's, found once
-            cached = self._tree_columns = (trees, [self.feature_names_.index(name) for name in trees.columns])
+            cached = self._tree_columns = (trees, _tree_columns(trees, self.feature_names_))
         return trees.score(rows[:, cached[1]]) / (self.temperature_ if temperature is None else temperature)
 
     def _calibration(
-        self, table, positions, penalty: float, offset: np.ndarray | float
+        self,
+        table: MoveTable,
+        positions: list[PlayerPosition],
+        penalty: float,
+        offset: np.ndarray | float,
+        prior_weights: np.ndarray,
+        scale: np.ndarray,
     ) -> tuple[float, TopLabelCalibration]:
         """The softmax temperature and the top-label map that calibrate the beliefs, from out-of-fold scores.
 
         The games of the training positions are dealt into folds by the habit features' rule
         (:func:`~iam.ranker.training.deal_folds`); each fold's
-        positions are scored by weights fitted on the other folds; one temperature is
+        positions are scored by weights fitted on the other folds (pulled towards ``prior_weights``
+        in units of ``scale``); one temperature is
         fitted to those scores, then the map of the top belief
         (:mod:`iam.ranker.calibration`) to the scores divided by it. With too few games to
         hold any out: temperature 1 and no map. The residual trees (``offset``) never saw
@@ -297,9 +349,9 @@ class MoveRanker(PlayerModel):
             inside, outside = np.flatnonzero(fold != held), np.flatnonzero(fold == held)
             weights = fit_conditional_logit(
                 take_positions(table, inside),
-                prior=self.prior_weights_,
+                prior=prior_weights,
                 penalty=penalty,
-                scale=self.scale_,
+                scale=scale,
                 offset=offset[position_rows(table, inside)],
             )
             rows = position_rows(table, outside)
@@ -317,10 +369,11 @@ class MoveRanker(PlayerModel):
             raise ValueError(f"families must be some of {', '.join(FAMILIES)}, not {list(self.families)!r}")
         return tuple(family for family in FAMILIES if family in self.families)
 
-    def _population(self) -> PopulationPrior:
-        if self.prior_data is not None:
-            return self.prior_data
-        return bundled_prior()
+    def _population(self) -> PopulationPrior | None:
+        """The prior the weights are pulled towards: the one given, the bundled one, or None for ``"none"``."""
+        if isinstance(self.prior, PopulationPrior):
+            return self.prior
+        return None if self.prior == "none" else bundled_prior()
 
     def _engine_settings(self) -> EngineSettings | None:
         return self.runtime.engine_settings(self.engine_depth)
@@ -362,12 +415,14 @@ class MoveRanker(PlayerModel):
         if evidence is None:
             evidence = self._evidence = Evidence(
                 families=self.families_,
-                iam=self.iam_,
-                book=self.book_,
-                patterns=self.population_patterns_,
-                own_patterns=self.own_patterns_,
-                value_net=_value_net(self.families_),
-                policy_net=_policy_net(self.families_, self.player_),
+                sources=EvidenceSources(
+                    iam=self.iam_,
+                    book=self.book_,
+                    patterns=self.population_patterns_,
+                    own_patterns=self.own_patterns_,
+                    value_net=_value_net(self.families_),
+                    policy_net=_policy_net(self.families_, self.player_),
+                ),
                 search_depth=self.search_depth,
                 engine=self._engine_settings(),
                 search_cache=self.runtime.search_cache,
@@ -480,10 +535,24 @@ class MoveRanker(PlayerModel):
         return ranker_from_document(cls, data, source=source, runtime=runtime)
 
 
+def _check_games(games: list, player: object) -> None:
+    """ValueError or TypeError for games (or a player's name) a ranker cannot be fitted on."""
+    if not games:
+        raise ValueError("cannot fit a move ranker on no games")
+    if not all(isinstance(game, PlayerGame) for game in games):
+        raise TypeError("fit expects PlayerGame records (see iam.games.pgn.load_player_games)")
+    if player is not None and not isinstance(player, str):
+        raise TypeError(f"player must be a name (str) or None, not {type(player).__name__}")
+
+
+def _tree_columns(trees: ResidualTrees, columns: Sequence[str]) -> list[int]:
+    """Where the trees' columns are among the ranker's ``columns``."""
+    return [list(columns).index(name) for name in trees.columns]
+
+
 def _value_fingerprint(evidence: Evidence) -> str:
     """The fingerprint of the value network ``evidence`` reads (it has one for the value family)."""
-    assert evidence.value_net is not None  # player_evidence loads it for the value family
-    return evidence.value_net.fingerprint
+    return evidence.value_network().fingerprint
 
 
 def _value_net(families: Sequence[str]) -> ValueNet | None:

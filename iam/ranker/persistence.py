@@ -8,6 +8,7 @@ against bounds a fitted ranker never leaves, so a damaged file is a clear
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import chess
 import numpy as np
@@ -19,14 +20,22 @@ from iam.errors import ModelFileError
 from iam.evidence.registry import ENGINE_FAMILIES, family_columns
 from iam.priors.patterns import MovePatterns, PatternCounts
 from iam.priors.policynet import require_policy_net
-from iam.priors.population import PopulationBook
+from iam.priors.population import PopulationBook, PopulationPrior
 from iam.priors.trees import ResidualTrees
 from iam.priors.valuenet import bundled_value_net
 from iam.ranker.calibration import TopLabelCalibration
+from iam.ranker.fitted import RankerMemories, RankerScoring, RankerState, RankerTraining
 from iam.runtime import Runtime
 from search.chess.replies import ReplyPolicy
 
-__all__ = ["RANKER_FORMAT", "RANKER_VERSION", "ranker_document", "ranker_from_document", "policy_record"]
+__all__ = [
+    "RANKER_FORMAT",
+    "RANKER_VERSION",
+    "ranker_document",
+    "ranker_from_document",
+    "policy_record",
+    "saved_params",
+]
 
 RANKER_FORMAT = "iam-move-ranker"
 RANKER_VERSION = 4
@@ -45,42 +54,66 @@ _SAVED_PARAMS = (
     "random_state",
     "player",
 )
+"""The parameters a model file records, in its order: the estimator's, with its ``prior`` as two, the prior
+(``"population"`` for any population, given or bundled, or ``"none"``) and ``trees`` (whether its residual trees
+were wanted), and the player's name given to ``fit`` (None when it was inferred)."""
 _OPTIONAL_PARAMS = {"reply_positions": 0}
 """Parameters newer than the file versions above: a file without one gets this value."""
+_ESTIMATOR_PARAMS = (
+    "families", "search_depth", "engine_depth", "max_positions", "folds", "prior_strength", "min_games", "random_state",
+)
+"""The recorded parameters that are the estimator's own as they stand (with ``reply_positions``)."""
+_LINEAR = "population-linear"
+"""The estimator's prior without the population's residual trees."""
 _MAX_WEIGHT = 1e6
 _MAX_BOOK_COUNT = 10**7
 _MAX_PATTERN_COUNT = 10**9
 
 
+def saved_params(model, player: str | None) -> dict[str, Any]:
+    """The parameters a model file records for ``model`` fitted with ``player`` (its name given to ``fit``)."""
+    params = {name: getattr(model, name) for name in (*_ESTIMATOR_PARAMS, *_OPTIONAL_PARAMS)}
+    params["player"] = player
+    prior = model.prior
+    if isinstance(prior, PopulationPrior):
+        params.update(prior="population", trees=any(weights.trees is not None for weights in prior.rankers))
+    else:
+        params.update(prior="none" if prior == "none" else "population", trees=prior != _LINEAR)
+    return {name: params[name] for name in (*_SAVED_PARAMS, *_OPTIONAL_PARAMS)}
+
+
 def ranker_document(model) -> dict:
     """The JSON-ready content of a fitted ranker (its IAM model included)."""
     check_is_fitted(model, "coef_")
+    state: RankerState = model.state_
+    training, scoring, memories = state.training, state.scoring, state.memories
+    names = scoring.feature_names
     return {
         "format": RANKER_FORMAT,
         "version": RANKER_VERSION,
-        "params": {name: getattr(model, name) for name in (*_SAVED_PARAMS, *_OPTIONAL_PARAMS)},
-        "player": model.player_,
+        "params": dict(state.params),
+        "player": state.player,
         "training": {
-            "games": model.n_games_,
-            "positions": model.n_positions_,
-            "log_loss": model.training_log_loss_,
-            "temperature": model.temperature_,
-            "top_calibration": model.top_calibration_.to_list(),
+            "games": training.n_games,
+            "positions": training.n_positions,
+            "log_loss": training.training_log_loss,
+            "temperature": scoring.temperature,
+            "top_calibration": scoring.top_calibration.to_list(),
         },
-        "families": list(model.families_),
-        "weights": model.weights(),
-        "prior_weights": dict(zip(model.feature_names_, model.prior_weights_.tolist())),
-        "scale": dict(zip(model.feature_names_, model.scale_.tolist())),
-        "book": model.book_.masters,
+        "families": list(scoring.families),
+        "weights": dict(zip(names, scoring.coef.tolist())),
+        "prior_weights": dict(zip(names, scoring.prior_weights.tolist())),
+        "scale": dict(zip(names, scoring.scale.tolist())),
+        "book": memories.book.masters,
         "patterns": {
-            "population": model.population_patterns_.pooled.to_dict(),
-            "own": model.own_patterns_.to_dict() if model.own_patterns_ is not None else None,
+            "population": memories.population_patterns.pooled.to_dict(),
+            "own": memories.own_patterns.to_dict() if memories.own_patterns is not None else None,
         },
-        "iam": to_document(model.iam_.state_) if model.iam_ is not None else None,
-        "trees": model.trees_.to_dict() if model.trees_ is not None else None,
-        "value_net": model.value_net_,
-        "policy_net": model.policy_net_,
-        "reply_policy": None if model.reply_policy_ is None else {"weights": model.reply_policy_.weights.tolist()},
+        "iam": to_document(memories.iam.state_) if memories.iam is not None else None,
+        "trees": scoring.trees.to_dict() if scoring.trees is not None else None,
+        "value_net": memories.value_net,
+        "policy_net": memories.policy_net,
+        "reply_policy": None if memories.reply_policy is None else {"weights": memories.reply_policy.weights.tolist()},
     }
 
 def ranker_from_document(cls: type, data: dict, *, source: str = "model", runtime: Runtime | None = None):
@@ -90,16 +123,19 @@ def ranker_from_document(cls: type, data: dict, *, source: str = "model", runtim
     engine's path from the caller (``runtime``), and is refused without it.
     """
     try:
-        model = cls(**_params(data, source, runtime))
+        saved = _params(data, source, runtime)
+        model = cls(**_estimator_params(saved))
         families = model._check_parameters()
         if list(families) != list(data["families"]):
             raise ValueError("its families do not match its parameters")
-        model.families_ = families
-        model.feature_names_ = tuple(name for family in families for name in family_columns(family))
-        _read_weights(model, data)
-        _read_memories(model, data, source)
-        if "policy" in families and model.policy_net_ != policy_record(families, model.player_):
+        names = tuple(name for family in families for name in family_columns(family))
+        scoring = _read_scoring(families, names, data)
+        player = str(data["player"])
+        training = _read_training(data["training"])
+        memories = _read_memories(families, data, source)
+        if "policy" in families and memories.policy_net != policy_record(families, player):
             raise ModelFileError(f"{source} was fitted with other policy networks than the ones installed (refit it)")
+        model.state_ = RankerState(params=saved, player=player, training=training, scoring=scoring, memories=memories)
         model.use(runtime)
     except ModelFileError:
         raise
@@ -110,7 +146,7 @@ def ranker_from_document(cls: type, data: dict, *, source: str = "model", runtim
 
 
 def _params(data: dict, source: str, runtime: Runtime | None) -> dict:
-    """The ranker's parameters from a document of a readable version (ModelFileError for another kind of file)."""
+    """The recorded parameters of a document of a readable version (ModelFileError for another kind of file)."""
     if not isinstance(data, dict) or data.get("format") != RANKER_FORMAT:
         raise ModelFileError(f"{source} is not a move ranker model")
     if isinstance(data.get("version"), bool) or data.get("version") not in _READABLE_VERSIONS:
@@ -127,53 +163,78 @@ def _params(data: dict, source: str, runtime: Runtime | None) -> dict:
     return params
 
 
-def _read_weights(model, data: dict) -> None:
-    """The fitted weights, the training summary and the calibration, each checked against its bounds."""
-    names = model.feature_names_
-    model.coef_ = _vector(data["weights"], names, "weights")
-    model.prior_weights_ = _vector(data["prior_weights"], names, "prior weights")
-    model.scale_ = _vector(data["scale"], names, "scale")
-    model.player_ = str(data["player"])
+def _estimator_params(saved: dict) -> dict[str, Any]:
+    """The estimator's parameters from the recorded ones (the player is ``fit``'s, the trees part of the prior)."""
+    params = {name: saved[name] for name in (*_ESTIMATOR_PARAMS, *_OPTIONAL_PARAMS)}
+    if not isinstance(saved["trees"], bool):
+        raise ValueError(f"its trees must be true or false, not {saved['trees']!r}")
+    if not isinstance(saved["player"], str | None):
+        raise ValueError(f"its player must be a name or null, not {saved['player']!r}")
+    linear = saved["prior"] == "population" and not saved["trees"]
+    params["prior"] = _LINEAR if linear else saved["prior"]
+    return params
+
+
+def _read_training(training: dict) -> RankerTraining:
+    """The training summary, as the file records it."""
+    return RankerTraining(
+        n_games=int(training["games"]),
+        n_positions=int(training["positions"]),
+        training_log_loss=float(training["log_loss"] if training["log_loss"] is not None else "nan"),
+    )
+
+
+def _read_scoring(families: tuple[str, ...], names: tuple[str, ...], data: dict) -> RankerScoring:
+    """The fitted weights and the calibration, each checked against its bounds, and the residual trees."""
     training = data["training"]
-    model.n_games_ = int(training["games"])
-    model.n_positions_ = int(training["positions"])
-    model.training_log_loss_ = float(training["log_loss"] if training["log_loss"] is not None else "nan")
-    model.temperature_ = float(training["temperature"])
-    if not 1 / _MAX_WEIGHT <= model.temperature_ <= _MAX_WEIGHT:
+    temperature = float(training["temperature"])
+    if not 1 / _MAX_WEIGHT <= temperature <= _MAX_WEIGHT:
         raise ValueError(f"its temperature must be a positive number from {1 / _MAX_WEIGHT:g} to {_MAX_WEIGHT:g}")
     slope, offset = (float(value) for value in training["top_calibration"])
     if not (0 < slope <= _MAX_WEIGHT and abs(offset) <= _MAX_WEIGHT):
         raise ValueError(
             f"its top-label calibration must be a positive slope and an offset of at most {_MAX_WEIGHT:g} in size"
         )
-    model.top_calibration_ = TopLabelCalibration(slope, offset)
-    model.trees_ = None if data.get("trees") is None else ResidualTrees.from_dict(data["trees"])
-    if model.trees_ is not None and not set(model.trees_.columns) <= set(names):
+    trees = None if data.get("trees") is None else ResidualTrees.from_dict(data["trees"])
+    if trees is not None and not set(trees.columns) <= set(names):
         raise ValueError("its residual trees split on columns its families do not have")
+    return RankerScoring(
+        families=families,
+        feature_names=names,
+        coef=_vector(data["weights"], names, "weights"),
+        prior_weights=_vector(data["prior_weights"], names, "prior weights"),
+        scale=_vector(data["scale"], names, "scale"),
+        temperature=temperature,
+        top_calibration=TopLabelCalibration(slope, offset),
+        trees=trees,
+    )
 
 
-def _read_memories(model, data: dict, source: str) -> None:
+def _read_memories(families: tuple[str, ...], data: dict, source: str) -> RankerMemories:
     """What the ranker remembers of players: the book, the move patterns, his IAM model, the networks it read."""
-    families = model.families_
-    model.book_ = PopulationBook(_book(data["book"]))
-    model.population_patterns_ = MovePatterns({"population": _patterns(data["patterns"]["population"])})
     own = data["patterns"]["own"]
-    model.own_patterns_ = None if own is None else _patterns(own)
-    if "habits" in families and model.own_patterns_ is None:
+    own_patterns = None if own is None else _patterns(own)
+    if "habits" in families and own_patterns is None:
         raise ValueError("the habits family needs the player's move patterns, which are missing")
-    model.iam_ = (
+    iam = (
         None
         if data["iam"] is None
         else OpponentModel.from_state(from_document(data["iam"], source=f"{source} (its IAM model)"))
     )
-    if "habits" in families and model.iam_ is None:
+    if "habits" in families and iam is None:
         raise ValueError("the habits family needs the IAM model, which is missing")
-    model.value_net_ = data["value_net"]
     if "value" in families:
-        _check_value_net(model.value_net_, source)
+        _check_value_net(data["value_net"], source)
     replies = data.get("reply_policy")
-    model.reply_policy_ = None if replies is None else ReplyPolicy(replies["weights"])
-    model.policy_net_ = data.get("policy_net")
+    return RankerMemories(
+        book=PopulationBook(_book(data["book"])),
+        population_patterns=MovePatterns({"population": _patterns(data["patterns"]["population"])}),
+        own_patterns=own_patterns,
+        iam=iam,
+        value_net=data["value_net"],
+        policy_net=data.get("policy_net"),
+        reply_policy=None if replies is None else ReplyPolicy(replies["weights"]),
+    )
 
 
 def _vector(values: dict, names: Sequence[str], what: str) -> np.ndarray:

@@ -48,7 +48,7 @@ def out_of_fold_evidence(
 ) -> list[tuple[Evidence, list[PlayerPosition]]]:
     """Pairs (evidence, its positions): each fold's positions with an IAM model and pattern counts without that fold."""
     if "habits" not in evidence.families or len(games) < 2:
-        return [(replace(evidence, iam=None, own_patterns=None), list(positions))]
+        return [(replace(evidence, sources=replace(evidence.sources, iam=None, own_patterns=None)), list(positions))]
     fold_of = deal_folds((game.index for game in games), folds)
     folds = max(fold_of.values()) + 1
     fold_patterns = [count_patterns(game for game in games if fold_of[game.index] == fold) for fold in range(folds)]
@@ -63,7 +63,8 @@ def out_of_fold_evidence(
             model = OpponentModel(**iam_params).fit(others)
         except ValueError:
             model = None
-        pairs.append((replace(evidence, iam=model, own_patterns=all_patterns - fold_patterns[fold]), mine))
+        sources = replace(evidence.sources, iam=model, own_patterns=all_patterns - fold_patterns[fold])
+        pairs.append((replace(evidence, sources=sources), mine))
     return pairs
 
 

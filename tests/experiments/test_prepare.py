@@ -219,7 +219,7 @@ def test_the_model_cache_fits_once_for_two_runs(tmp_path, monkeypatch):
 
     def small_fit(games, player, **_):
         fits.append(len(games))
-        return MoveRanker(player=player, families=("move",), max_positions=20, prior="none").fit(games)
+        return MoveRanker(families=("move",), max_positions=20, prior="none").fit(games, player=player)
 
     monkeypatch.setattr(model_cache, "fit_default_model", small_fit)
     monkeypatch.setattr(experiment, "fit_default_model", lambda *_, **__: pytest.fail("fitted outside the cache"))

@@ -143,7 +143,7 @@ def test_the_default_model_is_kept_for_the_next_dossier(small_pgn, tmp_path, cap
 
     def small_fit(games, player, **_):  # the default model's fit takes a minute; a small ranker stands in for it
         fits.append(player)
-        return MoveRanker(player=player, families=("move",), max_positions=40, prior="none").fit(games)
+        return MoveRanker(families=("move",), max_positions=40, prior="none").fit(games, player=player)
 
     monkeypatch.setattr(model_cache, "fit_default_model", small_fit)
     common = ("prepare", str(small_pgn), "--player", "Botvinnik", "--color", "white", "--plies", "2",

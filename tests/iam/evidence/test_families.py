@@ -8,7 +8,7 @@ import pytest
 
 import iam.evidence.evidence as evidence_module
 from iam.evidence.compute import population_columns
-from iam.evidence.evidence import Evidence, player_evidence
+from iam.evidence.evidence import Evidence, EvidenceSources, player_evidence
 from iam.evidence.movefeatures import move_features
 from iam.evidence.registry import DEFAULT_FAMILIES, FAMILIES, FAMILY_REGISTRY, QUICK_FAMILIES, Family, family_columns
 from iam.priors.patterns import MovePatterns, PatternCounts
@@ -53,8 +53,7 @@ def test_a_family_computes_its_columns_from_any_context():
     """A family's computation reads its context's public sources only: a stand-in context will do."""
 
     class Context:
-        iam = None
-        book = None
+        sources = EvidenceSources()
 
         def population_patterns(self) -> MovePatterns:
             return MovePatterns()
@@ -71,16 +70,17 @@ def test_player_evidence_never_saw_the_player():
     prior = bundled_prior()
     evidence = player_evidence("Lasker, Emanuel", ("move", "policy", "population"), prior, search_depth=1)
     assert set(prior.book.masters) == MASTERS
-    assert set(evidence.book.masters) == MASTERS - {"Lasker"}
+    assert set(evidence.sources.book.masters) == MASTERS - {"Lasker"}
     without, net = require_policy_net("Lasker")
-    assert without == "Lasker" and evidence.policy_net is net
+    assert without == "Lasker" and evidence.sources.policy_net is net
     expected = sum((prior.patterns.masters[name] for name in MASTERS - {"Lasker"}), PatternCounts())
-    np.testing.assert_array_equal(evidence.patterns.pooled.played, expected.played)
+    np.testing.assert_array_equal(evidence.sources.patterns.pooled.played, expected.played)
 
 
 def test_player_evidence_without_a_population_is_empty_not_missing():
     evidence = player_evidence("Nobody", ("move", "population"), None, search_depth=1)
-    assert evidence.book.masters == {} and evidence.policy_net is None and evidence.value_net is None
+    sources = evidence.sources
+    assert sources.book.masters == {} and sources.policy_net is None and sources.value_net is None
     assert evidence.matrix(_position()).shape == (len(_position().moves), len(evidence.columns))
 
 

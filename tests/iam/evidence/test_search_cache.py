@@ -129,9 +129,9 @@ def test_evidence_and_rankers_give_the_same_features_with_the_cache(tmp_path, mo
     cached = Evidence(families=("move", "search"), search_depth=1, search_cache=path)
     first = cached.matrices(positions)
     cached.close()
-    settings = dict(player=player, families=("move", "search"), search_depth=1, prior="none", max_positions=40, folds=2)
-    fitted = MoveRanker(**settings).fit(training)
-    with_cache = MoveRanker(**settings).fit(training, runtime=Runtime(search_cache=path))
+    settings = dict(families=("move", "search"), search_depth=1, prior="none", max_positions=40, folds=2)
+    fitted = MoveRanker(**settings).fit(training, player=player)
+    with_cache = MoveRanker(**settings).fit(training, player=player, runtime=Runtime(search_cache=path))
     monkeypatch.setattr(search_cache, "score_root_moves", _no_search)
     again = Evidence(families=("move", "search"), search_depth=1, search_cache=path).matrices(positions)
     for a, b, c in zip(plain, first, again):
@@ -145,9 +145,9 @@ def test_evidence_and_rankers_give_the_same_features_with_the_cache(tmp_path, mo
 def test_identification_with_the_cache_in_two_processes_scores_alike(tmp_path, two_players):
     names = tuple(two_players)
     models = [
-        MoveRanker(
-            player=name, families=("move", "search"), search_depth=1, prior="none", max_positions=40, folds=2
-        ).fit(two_players[name][0])
+        MoveRanker(families=("move", "search"), search_depth=1, prior="none", max_positions=40, folds=2).fit(
+            two_players[name][0], player=name
+        )
         for name in names
     ]
     query = next(iter(two_players.values()))[1]

@@ -48,9 +48,9 @@ def iam_models(synthetic_games):
 def rankers(synthetic_games):
     """Rankers with their own columns (policy, habits) and shared ones (move), no population prior."""
     return [
-        MoveRanker(
-            player=name, families=("move", "policy", "habits"), prior="none", max_positions=100, folds=2
-        ).fit(synthetic_games[name][0])
+        MoveRanker(families=("move", "policy", "habits"), prior="none", max_positions=100, folds=2).fit(
+            synthetic_games[name][0], player=name
+        )
         for name in NAMES
     ]
 
@@ -186,8 +186,8 @@ def test_shared_scoring_adds_each_rankers_residual_trees(synthetic_games):
         book=PopulationBook(),
         rankers=(PriorWeights(families, None, dict.fromkeys(columns, 0.0), positions=1, trees=trees),),
     )
-    ranker = MoveRanker(player=NAMES[1], families=families, prior_data=prior, max_positions=100, folds=2).fit(
-        synthetic_games[NAMES[1]][0]
+    ranker = MoveRanker(families=families, prior=prior, max_positions=100, folds=2).fit(
+        synthetic_games[NAMES[1]][0], player=NAMES[1]
     )
     assert ranker.trees_ == trees
     positions = [p for game in synthetic_games[NAMES[1]][1][:2] for p in game_positions(game)][:12]

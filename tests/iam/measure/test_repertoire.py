@@ -84,9 +84,9 @@ def test_the_scorer_uses_the_repertoire_where_remembered_and_the_models_elsewher
     assert first.ply == 0 and np.argmax(with_openings.position(first)) == 0
 
 
-def test_memory_of_reads_an_iam_model_and_nothing_from_a_ranker_without_habits(fitted):
+def test_memory_of_reads_an_iam_model_and_nothing_from_a_ranker_without_habits(fitted, synthetic_players):
     models, _ = fitted
     assert memory_of(models[0]) is models[0].rote_
-    bare = MoveRanker(families=("move",))
-    bare.iam_ = None  # what fit leaves without the habits family
-    assert memory_of(bare) is None
+    games, _ = load_player_games([synthetic_players["Alpha Ann"]], player="Alpha Ann", max_games=4)
+    bare = MoveRanker(families=("move",), max_positions=10, prior="none").fit(games)
+    assert bare.iam_ is None and memory_of(bare) is None

@@ -10,7 +10,7 @@ import pytest
 
 from iam.errors import ModelFileError
 from iam.games.pgn import PlayerGame
-from iam.models.base import Number, PlayerModel, WholeNumber, most_common_name
+from iam.models.base import Fitted, Number, PlayerModel, WholeNumber, most_common_name
 
 
 class Counting(PlayerModel):
@@ -152,3 +152,36 @@ def test_most_common_name_of_the_bundled_player(botvinnik_games):
     assert sum((g.white if g.color == chess.WHITE else g.black) == name for g in botvinnik_games) > len(
         botvinnik_games
     ) / 2
+
+
+def test_fitted_attributes_read_the_one_fitted_record():
+    """A fitted attribute is a field of ``state_`` (or of one of its parts); it is read, never set."""
+    from dataclasses import dataclass
+
+    from sklearn.exceptions import NotFittedError
+    from sklearn.utils.validation import check_is_fitted
+
+    @dataclass(frozen=True)
+    class Training:
+        n_games: int
+
+    @dataclass(frozen=True)
+    class State:
+        player: str
+        training: Training
+
+    class Recorded(Counting):
+        player_ = Fitted()
+        n_games_ = Fitted("training")
+
+        def fit(self, games):
+            self.state_ = State(player="X", training=Training(n_games=len(games)))
+            return self
+
+    model = Recorded()
+    with pytest.raises(NotFittedError):
+        check_is_fitted(model, "player_")
+    model.fit([1, 2])
+    assert (model.player_, model.n_games_) == ("X", 2) and isinstance(Recorded.player_, Fitted)
+    with pytest.raises(AttributeError, match="replace state_"):
+        model.n_games_ = 3

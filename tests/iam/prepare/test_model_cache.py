@@ -31,7 +31,7 @@ def fits(monkeypatch, games):
 
     def fit(played, player, runtime=Runtime(), **_):
         calls.append(len(played) if runtime.engine is None else (len(played), runtime.engine))
-        return MoveRanker(player=player, families=("move",), max_positions=40, prior="none").fit(played)
+        return MoveRanker(families=("move",), max_positions=40, prior="none").fit(played, player=player)
 
     monkeypatch.setattr(model_cache, "fit_default_model", fit)
     return calls

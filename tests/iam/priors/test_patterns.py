@@ -6,7 +6,7 @@ import chess
 import numpy as np
 import pytest
 
-from iam.evidence.evidence import Evidence
+from iam.evidence.evidence import Evidence, EvidenceSources
 from iam.measure.evaluation import first_training_games
 from iam.priors.patterns import (
     OWN_SMOOTHING,
@@ -104,15 +104,16 @@ def test_training_positions_see_pattern_counts_without_their_own_game(botvinnik_
     for evidence, mine in pairs:
         fold = fold_of[mine[0].game]
         expected = count_patterns([game for game in games if fold_of[game.index] != fold])
-        assert np.array_equal(evidence.own_patterns.played, expected.played)
-        assert np.array_equal(evidence.own_patterns.legal, expected.legal)
+        assert np.array_equal(evidence.sources.own_patterns.played, expected.played)
+        assert np.array_equal(evidence.sources.own_patterns.legal, expected.legal)
 
 
 def test_evidence_gives_the_population_rate_and_the_players_lift_by_name(botvinnik_games):
     games = first_training_games(botvinnik_games, 6)
     own = count_patterns(games)
     population = MovePatterns({"others": count_patterns(first_training_games(botvinnik_games, 20)[6:])})
-    evidence = Evidence(families=("habits", "population"), patterns=population, own_patterns=own)
+    sources = EvidenceSources(patterns=population, own_patterns=own)
+    evidence = Evidence(families=("habits", "population"), sources=sources)
     position = position_of(chess.Board())
     found = evidence.features(position)
     keys = pattern_keys(position.board, position.moves)

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from iam.errors import ModelFileError
-from iam.evidence.evidence import Evidence
+from iam.evidence.evidence import Evidence, EvidenceSources
 from iam.evidence.movefeatures import move_features
 from iam.measure.evaluation import first_training_games
 from iam.priors.policynet import (
@@ -157,7 +157,9 @@ def test_the_bundled_networks_leave_out_each_master_and_never_saw_test_games():
     fingerprints = {net.fingerprint for net in nets.nets.values()}
     assert len(fingerprints) == 7
     board = chess.Board()
-    found = Evidence(families=("move", "policy"), policy_net=nets.nets[None]).features(position_of(board))
+    found = Evidence(families=("move", "policy"), sources=EvidenceSources(policy_net=nets.nets[None])).features(
+        position_of(board)
+    )
     best = position_of(board).moves[int(np.argmax(found["policy_log_belief"]))]
     assert best.uci() in {"e2e4", "d2d4", "c2c4", "g1f3"}  # what masters open with
 
@@ -170,7 +172,7 @@ def test_a_ranker_of_a_bundled_master_reads_the_network_without_him_and_refuses_
     without, net = bundled_policy_nets().for_player(ranker.player_)
     assert without is not None and "Botvinnik" in without
     assert data["policy_net"] == {"without": without, "fingerprint": net.fingerprint}
-    assert ranker.evidence.policy_net is net
+    assert ranker.evidence.sources.policy_net is net
     again = MoveRanker.from_dict(data)
     assert again.predict_proba(chess.Board()) == pytest.approx(ranker.predict_proba(chess.Board()))
     data["policy_net"]["fingerprint"] = "0" * 16

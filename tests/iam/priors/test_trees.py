@@ -116,8 +116,8 @@ def test_a_ranker_adds_the_population_trees_to_its_linear_score(training, tmp_pa
     columns = ("piece_pawn", "capture", "check")
     trees = _one_split("capture", columns, bonus=2.0)
     params = {"families": ("move",), "max_positions": 120, "prior_strength": 0.0}
-    plain = MoveRanker(**params, prior_data=_prior(trees), trees=False).fit(training)
-    boosted = MoveRanker(**params, prior_data=_prior(trees)).fit(training)
+    plain = MoveRanker(**params, prior=_prior(None)).fit(training)
+    boosted = MoveRanker(**params, prior=_prior(trees)).fit(training)
     assert plain.trees_ is None and boosted.trees_ == trees
     # Without a pull, the linear part gives back exactly what the trees add to captures.
     raw = {name: w * boosted.temperature_ for name, w in boosted.weights().items()}

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from iam.errors import ModelFileError
-from iam.evidence.evidence import Evidence
+from iam.evidence.evidence import Evidence, EvidenceSources
 from iam.evidence.movefeatures import move_features
 from iam.measure.evaluation import first_training_games
 from iam.priors.positions import player_positions, position_of
@@ -126,7 +126,7 @@ def test_the_bundled_net_prefers_winning_material_and_feeds_the_value_family():
     assert net is not None
     board = chess.Board("4k3/8/8/3q4/8/8/8/3RK3 w - - 0 1")  # the rook takes the undefended queen
     position = position_of(board)
-    found = Evidence(families=("move", "value"), value_net=net).features(position)
+    found = Evidence(families=("move", "value"), sources=EvidenceSources(value_net=net)).features(position)
     best = position.moves[int(np.argmax(found["value_best"]))]
     assert best == chess.Move.from_uci("d1d5")
     assert found["value_loss"].min() == 0.0 and found["value_loss"].max() > 3.0

@@ -14,6 +14,7 @@ from iam.priors.positions import player_positions
 from iam.ranker import MoveRanker
 from iam.ranker.calibration import calibrate_top
 from iam.ranker.estimator import DEFAULT_PRIOR_STRENGTH, RIDGE_STRENGTH
+from iam.ranker.fitted import RankerState
 from iam.ranker.replytable import fit_reply_policy
 from iam.ranker.training import deal_folds, out_of_fold_evidence
 from search.chess.board import Position, from_move
@@ -112,10 +113,10 @@ def test_the_prior_holds_the_weights_when_it_is_strong(training):
         book=PopulationBook(),
         rankers=(PriorWeights(families=("move",), without=None, weights={"castle": 3.0, "check": -2.0}, positions=1),),
     )
-    held = MoveRanker(families=("move",), max_positions=60, prior_data=prior, prior_strength=1e7).fit(training)
+    held = MoveRanker(families=("move",), max_positions=60, prior=prior, prior_strength=1e7).fit(training)
     weights = {name: value * held.temperature_ for name, value in held.weights().items()}  # before calibration
     assert [round(weights[name], 3) for name in names] == [3.0, 0.0, -2.0]
-    free = MoveRanker(families=("move",), max_positions=60, prior_data=prior, prior_strength=0.0).fit(training)
+    free = MoveRanker(families=("move",), max_positions=60, prior=prior, prior_strength=0.0).fit(training)
     assert free.weights()["castle"] != pytest.approx(3.0, abs=0.05)
 
 
@@ -126,7 +127,7 @@ def test_the_default_pull_is_strong_towards_the_population_and_light_towards_zer
     )
     fits = {
         (kind, strength): MoveRanker(
-            families=("move",), max_positions=60, prior=kind, prior_data=prior, prior_strength=strength
+            families=("move",), max_positions=60, prior=prior if kind == "population" else kind, prior_strength=strength
         )
         .fit(training)
         .coef_
@@ -163,7 +164,7 @@ def test_habits_of_a_training_position_come_from_a_model_without_its_game(traini
     assert sum(len(mine) for _, mine in pairs) == 60
     fold_of = {game.index: number % 5 for number, game in enumerate(training)}
     for evidence, mine in pairs:
-        assert evidence.iam.n_games_ == 24  # 30 games, 5 folds: each model sees the other 24
+        assert evidence.sources.iam.n_games_ == 24  # 30 games, 5 folds: each model sees the other 24
         assert len({fold_of[p.game] for p in mine}) == 1  # one fold's positions, one model
 
 
@@ -306,3 +307,53 @@ def test_numbers_that_would_overflow_the_scores_are_refused(ranker):
         damage(document)
         with pytest.raises(ModelFileError, match=message):
             MoveRanker.from_dict(document)
+
+
+def test_the_fitted_state_is_one_record_read_through_the_fitted_attributes(ranker):
+    from sklearn.base import clone
+
+    state = ranker.state_
+    assert isinstance(state, RankerState)
+    assert ranker.coef_ is state.scoring.coef and ranker.book_ is state.memories.book
+    assert (ranker.player_, ranker.n_games_) == (state.player, state.training.n_games) == ("Botvinnik, Mikhail", 30)
+    with pytest.raises(AttributeError, match="replace state_"):
+        ranker.coef_ = np.zeros(3)
+    assert not hasattr(clone(ranker), "coef_")
+
+
+def test_the_players_name_is_given_to_fit_and_recorded(training, tmp_path):
+    named = MoveRanker(families=("move",), max_positions=30, prior="none").fit(training, player="Somebody")
+    assert named.player_ == "Somebody" and named.to_dict()["params"]["player"] == "Somebody"
+    inferred = MoveRanker(families=("move",), max_positions=30, prior="none").fit(training)
+    assert inferred.player_ == "Botvinnik, Mikhail" and inferred.to_dict()["params"]["player"] is None
+    path = tmp_path / "named.json"
+    named.save(path)
+    again = MoveRanker.load(path)
+    assert again.player_ == "Somebody" and again.to_dict() == named.to_dict()
+    with pytest.raises(TypeError, match="player"):
+        MoveRanker(families=("move",), prior="none").fit(training, player=3)
+
+
+def test_a_file_records_the_prior_and_its_trees_apart_and_reads_them_back_as_one_choice(training):
+    linear = MoveRanker(families=("move",), max_positions=30, prior="population-linear").fit(training)
+    document = linear.to_dict()
+    assert (document["params"]["prior"], document["params"]["trees"]) == ("population", False)
+    assert MoveRanker.from_dict(document).get_params()["prior"] == "population-linear"
+    assert MoveRanker.from_dict(document).to_dict() == document
+    for prior, trees in (("population", True), ("none", True), ("none", False)):
+        params = {**document["params"], "prior": prior, "trees": trees}
+        assert MoveRanker.from_dict({**document, "params": params}).get_params()["prior"] == prior
+    with pytest.raises(ModelFileError, match="trees must be true or false"):
+        MoveRanker.from_dict({**document, "params": {**document["params"], "trees": "no"}})
+    with pytest.raises(ModelFileError, match="player must be a name"):
+        MoveRanker.from_dict({**document, "params": {**document["params"], "player": 5}})
+
+
+def test_a_given_prior_is_recorded_as_the_population_with_the_trees_it_holds(training):
+    prior = PopulationPrior(
+        book=PopulationBook(),
+        rankers=(PriorWeights(families=("move",), without=None, weights={"castle": 3.0}, positions=1),),
+    )
+    ranker = MoveRanker(families=("move",), max_positions=30, prior=prior).fit(training)
+    assert ranker.get_params()["prior"] is prior
+    assert (ranker.to_dict()["params"]["prior"], ranker.to_dict()["params"]["trees"]) == ("population", False)
