@@ -161,3 +161,23 @@ def test_no_dataclass_takes_more_than_ten_fields_with_the_ones_it_inherits():
                     if count > MAX_PARAMETERS:
                         over.append(f"{qualified} ({count})")
     assert not over, "more than ten fields: " + ", ".join(over)
+
+
+_FLAG = re.compile(r"(?<![\w-])--[a-z][a-z0-9-]+")
+
+
+def test_errors_below_the_cli_name_parameters_not_command_line_flags():
+    """A notebook user is never told about a flag he did not type: only the CLI words errors as its flags."""
+    found = []
+    for folder in ("iam", "search", "experiments"):
+        for path in sorted((ROOT / folder).rglob("*.py")):
+            if path.relative_to(ROOT).parts[:2] == ("iam", "cli"):
+                continue
+            tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+            for node in ast.walk(tree):
+                if isinstance(node, ast.Raise) and node.exc is not None:
+                    texts = [part.value for part in ast.walk(node.exc)
+                             if isinstance(part, ast.Constant) and isinstance(part.value, str)]
+                    found += [f"{path.relative_to(ROOT)}:{node.lineno} {flag}"
+                              for text in texts for flag in _FLAG.findall(text)]
+    assert not found, "flags in errors below the CLI: " + ", ".join(found)
