@@ -1,4 +1,4 @@
-"""The move ranker as an estimator: fit, beliefs over every legal move, files, the prior, out-of-fold habits."""
+"""The move ranker as an estimator: fit, beliefs over every legal move, saving and loading, the prior."""
 
 from __future__ import annotations
 
@@ -7,30 +7,17 @@ import numpy as np
 import pytest
 
 from iam.errors import ModelFileError
-from iam.evidence.evidence import Evidence
 from iam.measure.evaluation import first_training_games
 from iam.priors.population import PopulationBook, PopulationPrior, PriorWeights
 from iam.priors.positions import player_positions
 from iam.ranker import MoveRanker
 from iam.ranker.calibration import calibrate_top
 from iam.ranker.estimator import DEFAULT_PRIOR_STRENGTH, RIDGE_STRENGTH
-from iam.ranker.fitted import RankerState
 from iam.ranker.replytable import fit_reply_policy
-from iam.ranker.training import deal_folds, out_of_fold_evidence
 from search.chess.board import Position, from_move
 from search.chess.replies import REPLY_INPUTS
 
 FAST = ("move", "habits", "population")
-
-
-@pytest.fixture(scope="module")
-def training(botvinnik_games):
-    return first_training_games(botvinnik_games, 30)
-
-
-@pytest.fixture(scope="module")
-def ranker(training):
-    return MoveRanker(families=FAST, max_positions=250, prior="none").fit(training)
 
 
 def _board(moves: str) -> chess.Board:
@@ -82,19 +69,6 @@ def test_the_top_belief_is_the_softmax_mapped_by_the_fitted_top_label_calibratio
     document["training"]["top_calibration"] = [-1.0, 0.0]
     with pytest.raises(ModelFileError, match="top-label"):
         MoveRanker.from_dict(document)
-
-
-def test_a_damaged_ranker_file_is_refused(ranker, tmp_path):
-    document = ranker.to_dict()
-    document["weights"]["castle"] = float("inf")
-    with pytest.raises(ModelFileError, match="finite"):
-        MoveRanker.from_dict(document)
-    document = ranker.to_dict()
-    del document["weights"]["castle"]
-    with pytest.raises(ModelFileError, match="exactly the features"):
-        MoveRanker.from_dict(document)
-    with pytest.raises(ModelFileError, match="version"):
-        MoveRanker.from_dict({**ranker.to_dict(), "version": 99})
 
 
 def test_explain_names_the_features_that_carried_a_move(ranker):
@@ -158,23 +132,6 @@ def test_a_master_is_never_his_own_prior():
     assert list(prior.book.without("Botvinnik").masters) == ["Smyslov, Vassily"]
 
 
-def test_habits_of_a_training_position_come_from_a_model_without_its_game(training):
-    positions = player_positions(training, sample=60, random_state=0)
-    pairs = out_of_fold_evidence(training, positions, Evidence(families=FAST), folds=5, iam_params={})
-    assert sum(len(mine) for _, mine in pairs) == 60
-    fold_of = {game.index: number % 5 for number, game in enumerate(training)}
-    for evidence, mine in pairs:
-        assert evidence.sources.iam.n_games_ == 24  # 30 games, 5 folds: each model sees the other 24
-        assert len({fold_of[p.game] for p in mine}) == 1  # one fold's positions, one model
-
-
-def test_folds_follow_the_games_indices_not_their_order():
-    assert deal_folds([7, 3, 11, 5, 3], 3) == {3: 0, 5: 1, 7: 2, 11: 0}
-    assert deal_folds([11, 7, 5, 3], 3) == deal_folds([3, 5, 7, 11], 3)
-    assert deal_folds([4, 9], 5) == {4: 0, 9: 1}  # fewer games than folds: one fold a game
-    assert deal_folds([], 5) == {}
-
-
 def test_a_fit_does_not_depend_on_the_order_the_games_arrive_in(training):
     """Folds of the habits and of the calibration follow the games' indices: reversed games, the same ranker."""
     forward = MoveRanker(families=FAST, max_positions=80, prior="none").fit(training)
@@ -206,29 +163,6 @@ def test_search_features_come_from_scoring_every_move(training):
 def test_bad_parameters_are_refused(training, params, message):
     with pytest.raises(ValueError, match=message):
         MoveRanker(**params).fit(training)
-
-
-def test_a_file_never_names_the_engine_to_run(ranker):
-    document = ranker.to_dict()
-    assert "engine" not in document["params"]
-    document["params"]["families"] = ["move", "engine", "habits"]
-    document["families"] = ["move", "engine", "habits"]
-    with pytest.raises(ModelFileError, match="name the engine program"):
-        MoveRanker.from_dict(document)
-    document["params"]["families"] = document["families"] = ["move", "glance", "habits"]
-    with pytest.raises(ModelFileError, match="name the engine program"):
-        MoveRanker.from_dict(document)
-
-
-def test_hostile_numbers_in_a_ranker_file_are_refused(ranker):
-    deep = ranker.to_dict()
-    deep["params"]["search_depth"] = 10**6
-    with pytest.raises(ModelFileError, match="search_depth"):
-        MoveRanker.from_dict(deep)
-    negative = ranker.to_dict()
-    negative["book"] = {"Someone": {chess.Board().epd(): {"e2e4": -3}}}
-    with pytest.raises(ModelFileError, match="book counts"):
-        MoveRanker.from_dict(negative)
 
 
 def test_the_temperature_is_fitted_out_of_fold(ranker):
@@ -271,56 +205,6 @@ def test_the_reply_policy_names_his_moves_far_better_than_chance(botvinnik_games
     assert top8 / len(held) > 0.5
 
 
-def _with_trees(document: dict, leaf: float) -> dict:
-    """``document`` with two one-split residual trees on its first column, one leaf worth ``leaf``."""
-    column = next(iter(document["weights"]))
-    document["trees"] = {
-        "columns": [column],
-        "depth": 1,
-        "roots": [0, 3],
-        "nodes": {
-            "feature": [0, -1, -1, 0, -1, -1],
-            "threshold": [0.5, 0.0, 0.0, 0.5, 0.0, 0.0],
-            "left": [1, 0, 0, 4, 0, 0],
-            "right": [2, 0, 0, 5, 0, 0],
-            "value": [0.0, leaf, leaf, 0.0, leaf, leaf],
-        },
-    }
-    return document
-
-
-def test_numbers_that_would_overflow_the_scores_are_refused(ranker):
-    board = _board("e4 e5 Nf3")
-    sound = MoveRanker.from_dict(_with_trees(ranker.to_dict(), 0.5))
-    beliefs = np.array(list(sound.predict_proba(board).values()))
-    assert np.all(np.isfinite(beliefs)) and beliefs.sum() == pytest.approx(1.0)
-    with pytest.raises(ModelFileError, match="leaf values sum to more than"):
-        MoveRanker.from_dict(_with_trees(ranker.to_dict(), 1e308))
-    for damage, message in (
-        (lambda d: d["training"].update(temperature=1e-300), "temperature"),
-        (lambda d: d["training"].update(temperature=1e300), "temperature"),
-        (lambda d: d["training"].update(top_calibration=[1e308, 0.0]), "top-label"),
-        (lambda d: d["training"].update(top_calibration=[1.0, -1e308]), "top-label"),
-        (lambda d: d.update(version=True), "version True"),
-    ):
-        document = ranker.to_dict()
-        damage(document)
-        with pytest.raises(ModelFileError, match=message):
-            MoveRanker.from_dict(document)
-
-
-def test_the_fitted_state_is_one_record_read_through_the_fitted_attributes(ranker):
-    from sklearn.base import clone
-
-    state = ranker.state_
-    assert isinstance(state, RankerState)
-    assert ranker.coef_ is state.scoring.coef and ranker.book_ is state.memories.book
-    assert (ranker.player_, ranker.n_games_) == (state.player, state.training.n_games) == ("Botvinnik, Mikhail", 30)
-    with pytest.raises(AttributeError, match="replace state_"):
-        ranker.coef_ = np.zeros(3)
-    assert not hasattr(clone(ranker), "coef_")
-
-
 def test_the_players_name_is_given_to_fit_and_recorded(training, tmp_path):
     named = MoveRanker(families=("move",), max_positions=30, prior="none").fit(training, player="Somebody")
     assert named.player_ == "Somebody" and named.to_dict()["params"]["player"] == "Somebody"
@@ -332,28 +216,3 @@ def test_the_players_name_is_given_to_fit_and_recorded(training, tmp_path):
     assert again.player_ == "Somebody" and again.to_dict() == named.to_dict()
     with pytest.raises(TypeError, match="player"):
         MoveRanker(families=("move",), prior="none").fit(training, player=3)
-
-
-def test_a_file_records_the_prior_and_its_trees_apart_and_reads_them_back_as_one_choice(training):
-    linear = MoveRanker(families=("move",), max_positions=30, prior="population-linear").fit(training)
-    document = linear.to_dict()
-    assert (document["params"]["prior"], document["params"]["trees"]) == ("population", False)
-    assert MoveRanker.from_dict(document).get_params()["prior"] == "population-linear"
-    assert MoveRanker.from_dict(document).to_dict() == document
-    for prior, trees in (("population", True), ("none", True), ("none", False)):
-        params = {**document["params"], "prior": prior, "trees": trees}
-        assert MoveRanker.from_dict({**document, "params": params}).get_params()["prior"] == prior
-    with pytest.raises(ModelFileError, match="trees must be true or false"):
-        MoveRanker.from_dict({**document, "params": {**document["params"], "trees": "no"}})
-    with pytest.raises(ModelFileError, match="player must be a name"):
-        MoveRanker.from_dict({**document, "params": {**document["params"], "player": 5}})
-
-
-def test_a_given_prior_is_recorded_as_the_population_with_the_trees_it_holds(training):
-    prior = PopulationPrior(
-        book=PopulationBook(),
-        rankers=(PriorWeights(families=("move",), without=None, weights={"castle": 3.0}, positions=1),),
-    )
-    ranker = MoveRanker(families=("move",), max_positions=30, prior=prior).fit(training)
-    assert ranker.get_params()["prior"] is prior
-    assert (ranker.to_dict()["params"]["prior"], ranker.to_dict()["params"]["trees"]) == ("population", False)
