@@ -137,12 +137,13 @@ def test_the_rankers_options_become_its_parameters():
                                         "--prior", "none", "--no-trees", "--reply-positions", "7",
                                         "--prior-strength", "0.5"))
     assert params == {
-        "families": ("move", "search"), "search_depth": 2, "max_positions": 50, "prior": "none", "trees": False,
+        "families": ("move", "search"), "search_depth": 2, "max_positions": 50, "prior": "none",
         "reply_positions": 7, "prior_strength": 0.5,
     }
+    assert ranker_params(_ranker_args("--no-trees"))["prior"] == "population-linear"
     engine = ranker_params(_ranker_args("--families", "move", "--engine", "sf", "--engine-depth", "3"))
     assert engine["families"] == ("move", "engine", "glance") and engine["engine_depth"] == 3
-    assert engine["prior"] == "population" and engine["trees"] is True and "prior_strength" not in engine
+    assert engine["prior"] == "population" and "prior_strength" not in engine
     for argv, message in (
         (["--search-depth", "7"], "--search-depth must be from 1 to 6"),
         (["--train-positions", "0"], "--train-positions must be at least 1"),
