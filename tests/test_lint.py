@@ -34,6 +34,8 @@ SEARCH_KERNELS = (
     "search.chess.board:_make",
     "search.chess.engine:_negamax",
     "search.chess.engine:_quiesce",
+    "search.chess.engine:_root",
+    "search.chess.engine:_guided_node",
     "search.retrograde:retrograde",
 )
 """The per-node inner loops of the searches and the move generator, the only functions
