@@ -42,11 +42,16 @@ square is part of the key only when an en-passant capture is legal.
 
 from __future__ import annotations
 
+import functools
+import hashlib
 import random
+from pathlib import Path
 
 import chess
 import numpy as np
 from numba import njit
+from numba.core.caching import CacheImpl, InTreeCacheLocator
+from numba.cpython.unsafe.numbers import trailing_zeros
 
 from search.chess.pst import EG_TABLE, MG_TABLE, PHASE, PHASE_TOTAL
 
@@ -85,15 +90,58 @@ BISHOP_RAYS = (N + E, N + W, S + E, S + W)
 WK, WQ, BK, BQ = 1, 2, 4, 8
 _A1, _E1, _H1, _A8, _E8, _H8 = 21, 25, 28, 91, 95, 98
 
+# ---- the compiled code's cache ------------------------------------------------------------
+
+_CORE_FILES = tuple(
+    str(path.resolve()) for path in (
+        Path(__file__), Path(__file__).with_name("engine.py"), Path(__file__).with_name("pst.py"),
+        Path(__file__).parents[1] / "result.py",
+    )
+)
+"""The files the compiled core is made of or reads constants from (tables, layouts, ``MAX_PLY``)."""
+
+
+@functools.cache
+def _core_stamp() -> bytes:
+    digest = hashlib.sha256()
+    for name in _CORE_FILES:
+        digest.update(Path(name).read_bytes())
+    return digest.digest()
+
+
+class _CoreCacheLocator(InTreeCacheLocator):
+    """Keeps a compiled function of the core in ``__pycache__`` under the digest of all the core's files.
+
+    numba's own locator stamps a function with its file alone; a kernel of the search
+    compiles the board's functions into itself, so a change to the board must make it
+    stale too.
+    """
+
+    @classmethod
+    def from_function(cls, py_func, py_file):
+        if str(Path(py_file).resolve()) not in _CORE_FILES:
+            return None
+        return super().from_function(py_func, py_file)
+
+    def get_source_stamp(self) -> bytes:
+        return _core_stamp()
+
+
+if _CoreCacheLocator not in CacheImpl._locator_classes:
+    CacheImpl._locator_classes.insert(0, _CoreCacheLocator)
+
+
 # ---- the state array's layout ----------------------------------------------------------
 
 S_SIDE, S_CASTLING, S_EP, S_HALFMOVE, S_FULLMOVE, S_KEY = 120, 121, 122, 123, 124, 125
 S_KINGS, S_MG, S_EG, S_PHASE, S_HEAVY = 126, 128, 129, 130, 131  # kings: White's at 126, Black's at 127
 S_UNDO_COUNT, S_UNDO_CAP, S_KEY_START, S_KEY_TOP, S_KEY_CAP = 132, 133, 134, 135, 136
+S_OCCUPIED = 137  # bit i (a1 = 0, python-chess's order) set where a piece stands: White's at 137, Black's at 138
 HEADER = 140
 """Where the undo stack starts; the key stack follows the undo stack's capacity."""
-UNDO_FIELDS = 12
-"""An undo record: move, piece, victim, castling, ep, halfmove, key, mg, eg, phase, heavy, key start (or -1)."""
+UNDO_FIELDS = 14
+"""An undo record: move, piece, victim, castling, ep, halfmove, key, mg, eg, phase, heavy, key start (or -1),
+and the two sides' occupied squares."""
 MOVE_BUFFER = 768
 """Length of a move buffer: pseudo-legal moves in its first half, quiet moves gathered in its second."""
 _QUIET_AT = MOVE_BUFFER // 2
@@ -185,6 +233,15 @@ def _knight_offsets() -> np.ndarray:
     return table
 
 
+def _bits() -> np.ndarray:
+    """``bits[mailbox]``: the square's bit in an occupancy (0 off the board)."""
+    bits = np.zeros(120, dtype=np.int64)
+    for index, square in enumerate(SQUARES):
+        bits[square] = np.int64(1 << index if index < 63 else -(1 << 63))
+    return bits
+
+
+_BIT = _bits()
 _CASTLE_MASK = _castle_masks()
 _RAY_STEP = _ray_steps()
 _KNIGHT_OFFSET = _knight_offsets()
@@ -326,22 +383,46 @@ def _sort_descending(moves, count):
 
 
 @njit(cache=True)
-def _captures(s, out):  # noqa: C901
+def _pick(moves, i, count):
+    """The move with the largest key among ``moves[i:count]``, swapped to ``i`` (a sort done lazily)."""
+    best = i
+    for j in range(i + 1, count):
+        if moves[j] > moves[best]:
+            best = j
+    key = moves[best]
+    moves[best] = moves[i]
+    moves[i] = key
+    return key & _MOVE_MASK
+
+
+@njit(cache=True)
+def _captures(s, out):
     """Pseudo-legal captures, en passant and promotions into ``out``, most valuable victim first; their number.
 
     Ties go to the least valuable attacker (MVV-LVA), promotions by the piece made;
     the order is the one quiescence search tries them in.
     """
+    n = _capture_keys(s, out)
+    _sort_descending(out, n)
+    for i in range(n):
+        out[i] &= _MOVE_MASK
+    return n
+
+
+@njit(cache=True)
+def _capture_keys(s, out):  # noqa: C901
+    """The moves of :func:`_captures`, unsorted, each with its order above its 17 move bits; their number."""
     side = s[S_SIDE]
     white = side == 0
     sign = 1 if white else -1
     ep = s[S_EP]
     n = 0
     forward = 10 * sign
-    for frm in _SQ:
+    occupied = s[S_OCCUPIED + side]
+    while occupied:
+        frm = _SQ[trailing_zeros(occupied)]
+        occupied &= occupied - 1
         piece = s[frm] * sign
-        if piece <= 0:
-            continue
         if piece == PAWN:
             to = frm + forward
             if (91 <= to <= 98) if white else (21 <= to <= 28):
@@ -386,10 +467,6 @@ def _captures(s, out):  # noqa: C901
                 if _ENEMY[side, victim & 15]:
                     out[n] = (_ORDER_VALUE[victim & 15] + bonus) << 17 | frm | target << 7
                     n += 1
-    if n > 1:
-        _sort_descending(out, n)
-    for i in range(n):
-        out[i] &= _MOVE_MASK
     return n
 
 
@@ -403,10 +480,11 @@ def _pseudo_moves(s, out):  # noqa: C901
     n = 0
     q = _QUIET_AT
     forward = 10 * sign
-    for frm in _SQ:
+    occupied = s[S_OCCUPIED + side]
+    while occupied:
+        frm = _SQ[trailing_zeros(occupied)]
+        occupied &= occupied - 1
         piece = s[frm] * sign
-        if piece <= 0:
-            continue
         if piece == PAWN:
             to = frm + forward
             last_rank = (91 <= to <= 98) if white else (21 <= to <= 28)
@@ -515,9 +593,12 @@ def _free_piece_can_move(s):
     sign = 1 if side == 0 else -1
     king = s[S_KINGS + side]
     forward = 10 * sign
-    for frm in _SQ:
+    occupied = s[S_OCCUPIED + side]
+    while occupied:
+        frm = _SQ[trailing_zeros(occupied)]
+        occupied &= occupied - 1
         piece = s[frm] * sign
-        if piece <= 0 or piece == KING or _RAY_STEP[king, frm]:
+        if piece == KING or _RAY_STEP[king, frm]:
             continue
         if piece == PAWN:
             to = frm + forward
@@ -566,6 +647,10 @@ def _make(s, move, in_check):  # noqa: C901
     s[record + 9] = s[S_PHASE]
     s[record + 10] = s[S_HEAVY]
     s[record + 11] = -1
+    ours, theirs = s[S_OCCUPIED + side], s[S_OCCUPIED + 1 - side]
+    s[record + 12] = ours
+    s[record + 13] = theirs
+    ours ^= _BIT[frm] | _BIT[to]
     key = s[S_KEY] ^ _Z_SIDE ^ _Z_CASTLE[s[S_CASTLING]]
     if s[S_EP]:
         key ^= _Z_EP[s[S_EP] % 10]
@@ -587,6 +672,7 @@ def _make(s, move, in_check):  # noqa: C901
         s[S_PHASE] -= _PHASE[victim & 15]
         if _is_heavy(victim):
             s[S_HEAVY] -= 1
+        theirs ^= _BIT[to]
         halfmove = 0
     if kind == PAWN:
         halfmove = 0
@@ -597,6 +683,7 @@ def _make(s, move, in_check):  # noqa: C901
             mg -= _MG[pawn & 15, taken]
             eg -= _EG[pawn & 15, taken]
             s[taken] = 0
+            theirs ^= _BIT[taken]
             s[S_HEAVY] -= 1
             check_needed = True
         elif promotion:
@@ -619,6 +706,9 @@ def _make(s, move, in_check):  # noqa: C901
             eg += _EG[rook & 15, rook_to] - _EG[rook & 15, rook_from]
             s[rook_from] = 0
             s[rook_to] = rook
+            ours ^= _BIT[rook_from] | _BIT[rook_to]
+    s[S_OCCUPIED + side] = ours
+    s[S_OCCUPIED + 1 - side] = theirs
     s[to] = placed
     key ^= _Z_PIECE[placed & 15, to]
     mg += _MG[placed & 15, to]
@@ -697,10 +787,12 @@ def _unmake(s):
     s[S_EG] = s[record + 8]
     s[S_PHASE] = s[record + 9]
     s[S_HEAVY] = s[record + 10]
+    side = 1 - s[S_SIDE]
+    s[S_OCCUPIED + side] = s[record + 12]
+    s[S_OCCUPIED + 1 - side] = s[record + 13]
     s[S_KEY_TOP] -= 1
     if s[record + 11] >= 0:
         s[S_KEY_START] = s[record + 11]
-    side = 1 - s[S_SIDE]
     s[S_SIDE] = side
     if side == 1:
         s[S_FULLMOVE] -= 1
@@ -793,9 +885,11 @@ def _drawn_by_rule(s):
 def _recompute(s):
     """Key and evaluation sums from the squares (the incremental ones must equal these)."""
     key, mg, eg, phase, heavy = 0, 0, 0, 0, 0
+    s[S_OCCUPIED] = s[S_OCCUPIED + 1] = 0
     for square in _SQ:
         piece = s[square]
         if piece:
+            s[S_OCCUPIED + (0 if piece > 0 else 1)] |= _BIT[square]
             key ^= _Z_PIECE[piece & 15, square]
             mg += _MG[piece & 15, square]
             eg += _EG[piece & 15, square]

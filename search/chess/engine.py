@@ -65,20 +65,20 @@ from typing import TYPE_CHECKING, TypedDict
 import chess
 import numpy as np
 from numba import njit, types
-from numba.typed import List
 
 from search.chess.board import (
     MOVE_BUFFER,
     S_KEY,
     S_SIDE,
     Position,
-    _captures,
+    _capture_keys,
     _drawn_by_rule,
     _evaluate,
     _has_legal_move,
     _in_check,
     _legal_moves,
     _make,
+    _pick,
     _pseudo_moves,
     _sort_descending,
     _unmake,
@@ -109,7 +109,8 @@ C_NODES, C_QNODES, C_CUTOFFS, C_TT_HITS = 0, 1, 2, 3
 C_MAX_NODES, C_ABORT, C_STOP = 4, 5, 6  # max nodes -1: none; abort: the search gave up; stop: asked to
 C_USE_TABLE, C_QUIESCENCE, C_TABLE_SIZE, C_DRAW = 7, 8, 9, 10  # draw: a draw's value for White (10), Black (11)
 C_WATCHING, C_WATCH_LEN, C_LINE_ENTERED, C_LINE_REACH = 12, 13, 14, 15
-C_TT_COUNT, C_QT_COUNT, C_ROOT_ONLY = 16, 17, 18  # root only: the number of root moves searched, -1 all
+C_TT_COUNT, C_QT_COUNT, C_TT_SLOTS, C_QT_SLOTS = 16, 17, 18, 19  # entries and slots in use, per table
+C_ROOT_ONLY = 20  # the number of root moves searched, -1: all
 _PLIES = MAX_PLY + 2
 C_KILLERS = 32
 C_PV_LENGTH = C_KILLERS + 2 * _PLIES
@@ -120,16 +121,15 @@ C_ROOT_MOVES = C_WATCH + _PLIES
 C_HISTORY = C_ROOT_MOVES + MOVE_BUFFER  # indexed by ``move << 1 | side``
 C_SIZE = C_HISTORY + (1 << 18)
 
-_TT_FIELDS = 6  # key, used, depth, lower, upper, move
-_QT_FIELDS = 4  # key, used, lower, upper
+_FIELDS = 4  # a table entry: key, depth << 20 | move (quiescence: 1), lower bound, upper bound
+_DEPTH_SHIFT = 20
 _FIRST_SLOTS = 1 << 10
 
 # The recursive nodes are compiled for these types only: numba's cache cannot hold a
 # recursive function specialised to several argument types (a literal ply, say).
 _ARRAY, _ROWS = types.int64[::1], types.int64[:, ::1]
-_TABLES = types.ListType(_ARRAY)
-_NODE = types.int64(_ARRAY, _ARRAY, _ROWS, _TABLES, types.int64, types.int64, types.int64, types.int64)
-_QUIESCENCE_NODE = types.int64(_ARRAY, _ARRAY, _ROWS, _TABLES, types.int64, types.int64, types.int64, types.boolean)
+_NODE = types.int64(_ARRAY, _ARRAY, _ROWS, _ROWS, types.int64, types.int64, types.int64, types.int64)
+_QUIESCENCE_NODE = types.int64(_ARRAY, _ARRAY, _ROWS, _ROWS, types.int64, types.int64, types.int64, types.boolean)
 
 
 class _Counters(TypedDict):
@@ -168,43 +168,43 @@ def _from_table(value, ply):
 
 
 @njit(cache=True)
-def _slot(table, fields, key):
-    """Where ``key``'s entry is in ``table``, or the free slot it would take (linear probing)."""
-    mask = table.size // fields - 1
+def _slot(tables, which, slots, key):
+    """Where ``key``'s entry is in table ``which`` of ``slots`` slots, or the free slot it would take."""
+    mask = slots - 1
     i = (key ^ (key >> 29)) & mask
     while True:
-        at = i * fields
-        if not table[at + 1] or table[at] == key:
+        at = i * _FIELDS
+        if not tables[which, at + 1] or tables[which, at] == key:
             return at
         i = (i + 1) & mask
 
 
 @njit(cache=True)
-def _grown(table, fields):
-    """``table`` rehashed into twice the slots."""
-    grown = np.zeros(2 * table.size, dtype=np.int64)
-    for at in range(0, table.size, fields):
-        if table[at + 1]:
-            to = _slot(grown, fields, table[at])
-            for field in range(fields):
-                grown[to + field] = table[at + field]
-    return grown
+def _rehash(tables, which, slots, into):
+    """Table ``which``'s entries (``slots`` slots) spread over its first ``into`` slots."""
+    kept = tables[which, : slots * _FIELDS].copy()
+    tables[which, : into * _FIELDS] = 0
+    for at in range(0, kept.size, _FIELDS):
+        if kept[at + 1]:
+            to = _slot(tables, which, into, kept[at])
+            for field in range(_FIELDS):
+                tables[which, to + field] = kept[at + field]
 
 
 @njit(cache=True)
-def _new_slot(ctx, tables, which, fields, count_at, key):
-    """A slot for a key not in the table: emptied when it holds ``table_size`` keys, grown when half full."""
-    table = tables[which]
+def _new_slot(ctx, tables, which, key):
+    """A slot for a key not in table ``which``: emptied when it holds ``table_size`` keys, grown when half full."""
+    count_at, slots_at = C_TT_COUNT + which, C_TT_SLOTS + which
+    slots = ctx[slots_at]
     if ctx[count_at] >= ctx[C_TABLE_SIZE]:
-        table = np.zeros(_FIRST_SLOTS * fields, dtype=np.int64)
-        tables[which] = table
+        tables[which, : slots * _FIELDS] = 0
         ctx[count_at] = 0
-    elif 2 * (ctx[count_at] + 1) > table.size // fields:
-        table = _grown(table, fields)
-        tables[which] = table
-    at = _slot(table, fields, key)
-    table[at] = key
-    table[at + 1] = 1
+    elif 2 * (ctx[count_at] + 1) > slots and 2 * slots * _FIELDS <= tables.shape[1]:
+        _rehash(tables, which, slots, 2 * slots)
+        slots *= 2
+        ctx[slots_at] = slots
+    at = _slot(tables, which, slots, key)
+    tables[which, at] = key
     ctx[count_at] += 1
     return at
 
@@ -215,10 +215,11 @@ def _store(ctx, tables, key, depth, value, alpha, beta, move, ply):
     stored = _to_table(value, ply)
     lower = stored if value > alpha else -INFINITE
     upper = stored if value < beta else INFINITE
-    table = tables[0]
-    at = _slot(table, _TT_FIELDS, key)
-    if table[at + 1]:
-        old_depth, old_lower, old_upper, old_move = table[at + 2], table[at + 3], table[at + 4], table[at + 5]
+    at = _slot(tables, 0, ctx[C_TT_SLOTS], key)
+    held = tables[0, at + 1]
+    if held:
+        old_depth, old_move = held >> _DEPTH_SHIFT, held & _MOVE_BITS
+        old_lower, old_upper = tables[0, at + 2], tables[0, at + 3]
         if depth < old_depth:
             return
         if depth == old_depth:
@@ -232,12 +233,10 @@ def _store(ctx, tables, key, depth, value, alpha, beta, move, ply):
         if value <= alpha and old_move:
             move = old_move  # a fail-low has no best move worth keeping
     else:
-        at = _new_slot(ctx, tables, 0, _TT_FIELDS, C_TT_COUNT, key)
-        table = tables[0]
-    table[at + 2] = depth
-    table[at + 3] = lower
-    table[at + 4] = upper
-    table[at + 5] = move
+        at = _new_slot(ctx, tables, 0, key)
+    tables[0, at + 1] = depth << _DEPTH_SHIFT | move
+    tables[0, at + 2] = lower
+    tables[0, at + 3] = upper
 
 
 @njit(cache=True)
@@ -246,19 +245,18 @@ def _store_quiet(ctx, tables, key, value, alpha, beta, ply):
     stored = _to_table(value, ply)
     lower = stored if value > alpha else -INFINITE
     upper = stored if value < beta else INFINITE
-    table = tables[1]
-    at = _slot(table, _QT_FIELDS, key)
-    if table[at + 1]:
-        lower = max(lower, table[at + 2])
-        upper = min(upper, table[at + 3])
+    at = _slot(tables, 1, ctx[C_QT_SLOTS], key)
+    if tables[1, at + 1]:
+        lower = max(lower, tables[1, at + 2])
+        upper = min(upper, tables[1, at + 3])
         if lower > upper:  # contradiction (path-dependent draws): trust the newest
             lower = stored if value > alpha else -INFINITE
             upper = stored if value < beta else INFINITE
     else:
-        at = _new_slot(ctx, tables, 1, _QT_FIELDS, C_QT_COUNT, key)
-        table = tables[1]
-    table[at + 2] = lower
-    table[at + 3] = upper
+        at = _new_slot(ctx, tables, 1, key)
+        tables[1, at + 1] = 1
+    tables[1, at + 2] = lower
+    tables[1, at + 3] = upper
 
 
 @njit(cache=True)
@@ -266,22 +264,39 @@ def _table_move(ctx, tables, key):
     """The table's move for ``key`` (0: none)."""
     if not ctx[C_USE_TABLE]:
         return 0
-    table = tables[0]
-    at = _slot(table, _TT_FIELDS, key)
-    return table[at + 5] if table[at + 1] else 0
+    return tables[0, _slot(tables, 0, ctx[C_TT_SLOTS], key) + 1] & _MOVE_BITS
 
 
 @njit(cache=True)
-def _holds(table, fields, key):
-    return table[_slot(table, fields, key) + 1] != 0
+def _holds(ctx, tables, which, key):
+    return tables[which, _slot(tables, which, ctx[C_TT_SLOTS + which], key) + 1] != 0
 
 
 @njit(cache=True)
-def _order(s, ctx, moves, count, hint, ply):
-    """Table move, captures by MVV-LVA (promotions too), killers, then history.
+def _probe(ctx, tables, key, depth, alpha, beta, ply):
+    """The table's word on a node: ``(settled, value, move)``; settled when a bound of at least ``depth``
+    decides the window (a table hit), the move is the table's best move (0: none)."""
+    at = _slot(tables, 0, ctx[C_TT_SLOTS], key)
+    held = tables[0, at + 1]
+    if not held:
+        return False, 0, 0
+    move = held & _MOVE_BITS
+    if held >> _DEPTH_SHIFT >= depth:
+        lower = _from_table(tables[0, at + 2], ply)
+        if lower >= beta or tables[0, at + 2] == tables[0, at + 3]:
+            ctx[C_TT_HITS] += 1
+            return True, lower, move
+        upper = _from_table(tables[0, at + 3], ply)
+        if upper <= alpha:
+            ctx[C_TT_HITS] += 1
+            return True, upper, move
+    return False, 0, move
 
-    Each move is sorted as one integer, its score above its 17 move bits.
-    """
+
+@njit(cache=True)
+def _key_moves(s, ctx, moves, count, hint, ply):
+    """Each move's order key above its 17 bits: table move, captures by MVV-LVA (promotions too),
+    killers, then history (the moves are taken largest key first)."""
     killer, second = ctx[C_KILLERS + 2 * ply], ctx[C_KILLERS + 2 * ply + 1]
     side = s[S_SIDE]
     for i in range(count):
@@ -302,6 +317,12 @@ def _order(s, ctx, moves, count, hint, ply):
         else:
             score = ctx[C_HISTORY + (move << 1 | side)]
         moves[i] = score << 17 | move
+
+
+@njit(cache=True)
+def _order(s, ctx, moves, count, hint, ply):
+    """The moves in search order (:func:`_key_moves`), sorted in place."""
+    _key_moves(s, ctx, moves, count, hint, ply)
     _sort_descending(moves, count)
     for i in range(count):
         moves[i] &= _MOVE_BITS
@@ -378,13 +399,12 @@ def _quiesce(s, ctx, buffers, tables, alpha, beta, ply, checked):  # noqa: C901
         return _evaluate(s)
     key = s[S_KEY]
     if ctx[C_USE_TABLE]:
-        table = tables[1]
-        at = _slot(table, _QT_FIELDS, key)
-        if table[at + 1]:
-            lower = _from_table(table[at + 2], ply)
-            if lower >= beta or table[at + 2] == table[at + 3]:
+        at = _slot(tables, 1, ctx[C_QT_SLOTS], key)
+        if tables[1, at + 1]:
+            lower = _from_table(tables[1, at + 2], ply)
+            if lower >= beta or tables[1, at + 2] == tables[1, at + 3]:
                 return lower
-            upper = _from_table(table[at + 3], ply)
+            upper = _from_table(tables[1, at + 3], ply)
             if upper <= alpha:
                 return upper
     original_alpha = alpha
@@ -392,18 +412,18 @@ def _quiesce(s, ctx, buffers, tables, alpha, beta, ply, checked):  # noqa: C901
     if in_check:
         best = -INFINITE
         count = _pseudo_moves(s, moves)
-        _order(s, ctx, moves, count, 0, ply)
+        _key_moves(s, ctx, moves, count, 0, ply)
     else:
         best = _evaluate(s)
         if best >= beta:
             return best if _has_legal_move(s, False, moves) else ctx[C_DRAW + s[S_SIDE]]
         if best > alpha:
             alpha = best
-        count = _captures(s, moves)
+        count = _capture_keys(s, moves)
     legal = 0
     unchecked = ply < 0  # False, computed: numba's cache cannot hold a recursive call with a constant argument
     for i in range(count):
-        move = moves[i]
+        move = _pick(moves, i, count)
         if not _make(s, move, in_check):
             _unmake(s)
             continue
@@ -462,22 +482,12 @@ def _negamax(s, ctx, buffers, tables, depth, alpha, beta, ply):  # noqa: C901
     key = s[S_KEY]
     hint = 0
     if ctx[C_USE_TABLE]:
-        table = tables[0]
-        at = _slot(table, _TT_FIELDS, key)
-        if table[at + 1]:
-            hint = table[at + 5]
-            if table[at + 2] >= depth:
-                lower = _from_table(table[at + 3], ply)
-                if lower >= beta or table[at + 3] == table[at + 4]:
-                    ctx[C_TT_HITS] += 1
-                    return lower
-                upper = _from_table(table[at + 4], ply)
-                if upper <= alpha:
-                    ctx[C_TT_HITS] += 1
-                    return upper
+        settled, value, hint = _probe(ctx, tables, key, depth, alpha, beta, ply)
+        if settled:
+            return value
     in_check = _in_check(s)
     count = _pseudo_moves(s, moves)
-    _order(s, ctx, moves, count, hint, ply)
+    _key_moves(s, ctx, moves, count, hint, ply)
     original_alpha = alpha
     best, best_move = -INFINITE, 0
     legal = 0
@@ -485,7 +495,7 @@ def _negamax(s, ctx, buffers, tables, depth, alpha, beta, ply):  # noqa: C901
     # a horizon child goes straight to quiescence, which applies the draw rules itself
     horizon = child <= 0 and ctx[C_QUIESCENCE] != 0
     for i in range(count):
-        move = moves[i]
+        move = _pick(moves, i, count)
         if not _make(s, move, in_check):
             _unmake(s)
             continue
@@ -616,22 +626,11 @@ def _enter(s, ctx, buffers, tables, depth, alpha, beta, ply):
     moves = buffers[ply]
     if _drawn_by_rule(s):
         return 1, _draw_or_mated(s, ctx, moves, ply), 0, False
-    key = s[S_KEY]
     hint = 0
     if ctx[C_USE_TABLE]:
-        table = tables[0]
-        at = _slot(table, _TT_FIELDS, key)
-        if table[at + 1]:
-            hint = table[at + 5]
-            if table[at + 2] >= depth:
-                lower = _from_table(table[at + 3], ply)
-                if lower >= beta or table[at + 3] == table[at + 4]:
-                    ctx[C_TT_HITS] += 1
-                    return 1, lower, 0, False
-                upper = _from_table(table[at + 4], ply)
-                if upper <= alpha:
-                    ctx[C_TT_HITS] += 1
-                    return 1, upper, 0, False
+        settled, value, hint = _probe(ctx, tables, s[S_KEY], depth, alpha, beta, ply)
+        if settled:
+            return 1, value, 0, False
     in_check = _in_check(s)
     count = _pseudo_moves(s, moves)
     _order(s, ctx, moves, count, hint, ply)
@@ -644,9 +643,12 @@ def _cutoff(s, ctx, move, ply, depth):
     _record_cutoff(s, ctx, move, ply, depth)
 
 
-def _new_tables() -> List:
-    """An empty transposition table and quiescence table."""
-    return List([np.zeros(_FIRST_SLOTS * fields, dtype=np.int64) for fields in (_TT_FIELDS, _QT_FIELDS)])
+def _table_slots(table_size: int) -> int:
+    """Slots each table may grow to: room for ``table_size`` entries at most half full."""
+    slots = _FIRST_SLOTS
+    while slots < 2 * table_size:
+        slots *= 2
+    return slots
 
 
 # ---- deadlines and stop requests --------------------------------------------------------------
@@ -727,11 +729,10 @@ class _TableView:
         if not isinstance(key, int):
             return False
         signed = (key ^ (1 << 63)) - (1 << 63)
-        fields = _TT_FIELDS if self._which == 0 else _QT_FIELDS
-        return bool(_holds(self._search._tables[self._which], fields, signed))
+        return bool(_holds(self._search._ctx, self._search._tables, self._which, signed))
 
     def __len__(self) -> int:
-        return int(self._search._ctx[C_TT_COUNT if self._which == 0 else C_QT_COUNT])
+        return int(self._search._ctx[C_TT_COUNT + self._which])
 
 
 class ChessSearch:
@@ -782,7 +783,8 @@ class ChessSearch:
         """Plies of the watched line that could be followed from the root."""
         self._ctx = np.zeros(C_SIZE, dtype=np.int64)
         self._buffers = np.empty((_PLIES, MOVE_BUFFER), dtype=np.int64)
-        self._tables = _new_tables()
+        self._tables = np.zeros((2, _FIELDS * _table_slots(table_size)), dtype=np.int64)
+        self._ctx[C_TT_SLOTS] = self._ctx[C_QT_SLOTS] = _FIRST_SLOTS
         self._deadline: float | None = None
         self._max_nodes: int | None = None
         self._stop: threading.Event | None = None
@@ -855,8 +857,19 @@ class ChessSearch:
         self._drawn_for = None
 
     def _clear_tables(self) -> None:
-        self._tables = _new_tables()
-        self._ctx[C_TT_COUNT] = self._ctx[C_QT_COUNT] = 0
+        ctx = self._ctx
+        for which in (0, 1):
+            self._tables[which, : _FIELDS * ctx[C_TT_SLOTS + which]] = 0
+            ctx[C_TT_COUNT + which] = 0
+
+    def _fit_tables(self) -> None:
+        """Room in the tables for ``table_size`` entries (a larger size than at the start moves them)."""
+        slots = _table_slots(self.table_size)
+        if _FIELDS * slots <= self._tables.shape[1]:
+            return
+        tables = np.zeros((2, _FIELDS * slots), dtype=np.int64)
+        tables[:, : self._tables.shape[1]] = self._tables
+        self._tables = tables
 
     # ---- entry points --------------------------------------------------------------------
 
@@ -1041,6 +1054,7 @@ class ChessSearch:
         ctx[C_USE_TABLE] = bool(self.use_table)
         ctx[C_QUIESCENCE] = bool(self.quiescence)
         ctx[C_TABLE_SIZE] = self.table_size
+        self._fit_tables()
         if self._deadline is not None or stop is not None:
             self._watching = _WATCHDOG.watch(ctx, self._deadline, stop)
 
