@@ -50,7 +50,7 @@ from pathlib import Path
 import chess
 import numpy as np
 from numba import njit
-from numba.core.caching import CacheImpl, InTreeCacheLocator
+from numba.core.caching import CacheImpl, InTreeCacheLocator, UserProvidedCacheLocator, UserWideCacheLocator
 from numba.cpython.unsafe.numbers import trailing_zeros
 
 from search.chess.pst import EG_TABLE, MG_TABLE, PHASE, PHASE_TOTAL
@@ -109,12 +109,14 @@ def _core_stamp() -> bytes:
     return digest.digest()
 
 
-class _CoreCacheLocator(InTreeCacheLocator):
-    """Keeps a compiled function of the core in ``__pycache__`` under the digest of all the core's files.
+class _CoreStamp:
+    """Stamps a compiled function of the core with the digest of all the core's files.
 
-    numba's own locator stamps a function with its file alone; a kernel of the search
+    numba's own locators stamp a function with its file alone; a kernel of the search
     compiles the board's functions into itself, so a change to the board must make it
-    stale too.
+    stale too. Mixed into numba's locators, in their order of preference: the cache
+    directory the user named (``NUMBA_CACHE_DIR``), ``__pycache__`` next to the module,
+    the user's own cache directory when the package's folder is read-only.
     """
 
     @classmethod
@@ -127,8 +129,21 @@ class _CoreCacheLocator(InTreeCacheLocator):
         return _core_stamp()
 
 
-if _CoreCacheLocator not in CacheImpl._locator_classes:
-    CacheImpl._locator_classes.insert(0, _CoreCacheLocator)
+class _CoreUserProvidedLocator(_CoreStamp, UserProvidedCacheLocator):
+    pass
+
+
+class _CoreInTreeLocator(_CoreStamp, InTreeCacheLocator):
+    pass
+
+
+class _CoreUserWideLocator(_CoreStamp, UserWideCacheLocator):
+    pass
+
+
+_CORE_LOCATORS = [_CoreUserProvidedLocator, _CoreInTreeLocator, _CoreUserWideLocator]
+if _CoreInTreeLocator not in CacheImpl._locator_classes:
+    CacheImpl._locator_classes[:0] = _CORE_LOCATORS
 
 
 # ---- the state array's layout ----------------------------------------------------------
