@@ -29,7 +29,7 @@ SEARCH_KERNELS = (
     "search.alphabeta:quiesce",
     "search.chess.board:_attacked",
     "search.chess.board:_in_check",
-    "search.chess.board:_captures",
+    "search.chess.board:_capture_keys",
     "search.chess.board:_pseudo_moves",
     "search.chess.board:_make",
     "search.chess.engine:_negamax",
