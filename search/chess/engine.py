@@ -23,10 +23,13 @@ order are ``@njit(cache=True)`` functions over numpy arrays: the position's stat
 principal variations, the line watch), one move buffer per ply, and the two tables
 (open addressing over ``int64`` arrays that grow as they fill; a table holding
 ``table_size`` positions is emptied before it takes another, as a dict would be). numba
-keeps the machine code in ``__pycache__`` next to this module. The search's entry
-points release the GIL, so a UCI thread answers while it thinks; a node and a stop
-flag are checked every 1024 nodes, and one watchdog thread raises a search's stop
-flag when its deadline passes or its stop event is set.
+keeps the machine code in ``__pycache__`` next to this module (``cache=True``), stamped
+with the digest of all the core's files (:mod:`search.chess.board`); the three
+recursive node functions are compiled for fixed argument types when the module is
+imported (or loaded from that cache), the rest on first use. The search's entry
+points release the GIL, so a UCI thread answers while it thinks; the node budget and
+a stop flag are checked every 1024 nodes, and one watchdog thread raises a search's
+stop flag when its deadline passes or its stop event is set.
 
 Guidance at his nodes (off by default): a :class:`~search.chess.guided.ModelGuide` of the
 opponent (the side not to move at the root) plans each of his nodes from a model's
@@ -118,8 +121,8 @@ C_PV = C_PV_LENGTH + _PLIES  # row ``ply`` of ``_PLIES`` moves: the line found a
 C_HORIZON = C_PV + _PLIES * _PLIES
 C_WATCH = C_HORIZON + _PLIES  # the watched line's keys, by ply
 C_ROOT_MOVES = C_WATCH + _PLIES
-C_HISTORY = C_ROOT_MOVES + MOVE_BUFFER  # indexed by ``move << 1 | side``
-C_SIZE = C_HISTORY + (1 << 18)
+C_HISTORY = C_ROOT_MOVES + MOVE_BUFFER  # indexed by ``move << 1 | side``: quiet moves only, below 1 << 14
+C_SIZE = C_HISTORY + (1 << 15)
 
 _FIELDS = 4  # a table entry: key, depth << 20 | move (quiescence: 1), lower bound, upper bound
 _DEPTH_SHIFT = 20
@@ -1152,9 +1155,9 @@ class ChessSearch:
         moves = self._buffers[0, :count].tolist()
         alpha, best = -INFINITE, -INFINITE
         ctx[C_PV_LENGTH] = 0
-        for move in moves:
-            if not position.make(move, in_check):
-                position.unmake()
+        for move in moves:  # the stacks have room for the whole search (_start): the kernels make the moves
+            if not _make(position.state, move, in_check):
+                _unmake(position.state)
                 continue
             if best > -INFINITE:
                 self._check_budget()
@@ -1164,7 +1167,7 @@ class ChessSearch:
                 value = -self._node(position, depth - 1, -alpha - 1, -alpha, 1)
                 if value > alpha:
                     value = -self._node(position, depth - 1, -INFINITE, -alpha, 1)
-            position.unmake()
+            _unmake(position.state)
             if value > best:
                 best = value
                 _set_line(ctx, 0, move)
@@ -1225,13 +1228,13 @@ class ChessSearch:
                 self._check_budget()
             if plan is not None:
                 moves, adjust, pruned = plan
-        for move in moves:
-            if not position.make(move, in_check):
-                position.unmake()
+        for move in moves:  # the stacks have room for the whole search (_start): the kernels make the moves
+            if not _make(position.state, move, in_check):
+                _unmake(position.state)
                 continue
             if plan is not None:
                 if legal and move in pruned:
-                    position.unmake()
+                    _unmake(position.state)
                     self.pruned += 1
                     continue
                 legal += 1
@@ -1244,7 +1247,7 @@ class ChessSearch:
                 value = -search(position, child, -alpha - 1, -alpha, ply + 1)
                 if alpha < value < beta:
                     value = -search(position, child, -beta, -alpha, ply + 1)
-            position.unmake()
+            _unmake(position.state)
             if value > best:
                 best, best_move = value, move
                 if value > alpha:

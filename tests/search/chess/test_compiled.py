@@ -52,6 +52,13 @@ def test_the_table_grows_and_keeps_what_it_holds():
     assert len(searcher.table) == 0 and Position.from_board(board).key not in searcher.table
 
 
+@pytest.fixture(scope="module", autouse=True)
+def _compiled():
+    """The kernels loaded (or compiled) before any test times them."""
+    ChessSearch().search(chess.Board(KIWIPETE), Limits(depth=2))
+    ChessSearch().score_moves(chess.Board(KIWIPETE), 2)
+
+
 def test_a_stop_from_another_thread_ends_the_compiled_search_at_once():
     stop = threading.Event()
     found = []
