@@ -27,13 +27,15 @@ def test_ruff_check_is_clean():
 SEARCH_KERNELS = (
     "search.alphabeta:negamax",
     "search.alphabeta:quiesce",
-    "search.chess.board:attacked",
-    "search.chess.board:in_check",
-    "search.chess.board:captures",
-    "search.chess.board:pseudo_moves",
-    "search.chess.board:make",
+    "search.chess.board:_attacked",
+    "search.chess.board:_in_check",
+    "search.chess.board:_capture_keys",
+    "search.chess.board:_pseudo_moves",
+    "search.chess.board:_make",
     "search.chess.engine:_negamax",
     "search.chess.engine:_quiesce",
+    "search.chess.engine:_root",
+    "search.chess.engine:_guided_node",
     "search.retrograde:retrograde",
 )
 """The per-node inner loops of the searches and the move generator, the only functions

@@ -162,6 +162,16 @@ class ModelGuide:
             self._near_calls, self._cheap_calls, self._hits, self._near_seconds, self._cheap_seconds, self._guided,
         )
 
+    def may_plan(self, ply: int, depth: float) -> bool:
+        """Whether :meth:`plan` may give a plan at his node ``ply`` plies below the root with ``depth`` left.
+
+        False also for every node below such a node (more plies, less depth): the search
+        runs those without asking.
+        """
+        if depth < self.settings.guidance.min_depth:
+            return False
+        return self.cheap is not None or (self.predictor is not None and ply <= self.settings.near)
+
     def plan(self, position: Position, moves: list[int], ply: int, depth: int, in_check: bool) -> Plan | None:
         """His node's plan, or ``None`` to search it as the plain search does.
 
