@@ -69,7 +69,7 @@ def test_a_stop_from_another_thread_ends_the_compiled_search_at_once():
     asked = time.perf_counter()
     stop.set()
     worker.join(timeout=5)
-    assert not worker.is_alive() and time.perf_counter() - asked < 0.5
+    assert not worker.is_alive() and time.perf_counter() - asked < 2.0  # unstopped, it would never end
     assert found[0].depth >= 1 and found[0].move in chess.Board(KIWIPETE).legal_moves
 
 
@@ -77,7 +77,7 @@ def test_a_deadline_ends_a_scoring_in_the_middle_of_the_compiled_search():
     started = time.perf_counter()
     with pytest.raises(TimeoutError, match="deadline"):
         ChessSearch().score_moves(chess.Board(KIWIPETE), 8, deadline=started + 0.2)
-    assert time.perf_counter() - started < 1.0
+    assert time.perf_counter() - started < 3.0  # a depth-8 scoring of this position takes far longer
 
 
 def test_other_threads_run_while_the_compiled_search_thinks():
