@@ -19,6 +19,7 @@ from iam.evidence.registry import DEFAULT_FAMILIES, ENGINE_FAMILIES, FAMILIES, w
 from iam.evidence.settings import DEFAULT_SEARCH_DEPTH
 from iam.games.player_games import bundled_or_given, read_games
 from iam.jsonsafe import finite
+from iam.measure.repertoire import MODEL_WEIGHT
 from iam.priors.population import PopulationPrior, load_prior
 from iam.progress import progress
 from iam.runtime import Runtime, runtime_from
@@ -210,6 +211,26 @@ def _actions(parser: argparse.ArgumentParser) -> list[argparse.Action]:
         elif action.option_strings:
             found.append(action)
     return found
+
+
+def add_scoring_arguments(parser: Any) -> None:
+    """How the candidates' likelihoods are scored (``iam identify``, ``iam experiment stylometry``)."""
+    parser.add_argument(
+        "--no-repertoire", action="store_true",
+        help="score every position by the models, the openings too (default: positions a candidate remembers by the "
+        "candidates' repertoires)",
+    )
+    parser.add_argument(
+        "--model-weight", type=float, default=MODEL_WEIGHT, metavar="W",
+        help="weight of the models' log-likelihoods where no candidate remembers the position (default "
+        f"{MODEL_WEIGHT}; 1: plain likelihood)",
+    )
+
+
+def check_model_weight(args: Any) -> None:
+    """``--model-weight`` is a finite number of at least 0 (DataError otherwise)."""
+    if not 0 <= args.model_weight < float("inf"):
+        raise DataError("--model-weight must be a number of at least 0")
 
 
 def add_engine_arguments(parser: Any) -> None:

@@ -9,8 +9,10 @@ from iam.cli._common import (
     add_engine_arguments,
     add_quiet,
     add_scheduler_argument,
+    add_scoring_arguments,
     check_distinct_players,
     check_engine_timeout,
+    check_model_weight,
     check_seed,
     command_runtime,
     print_json,
@@ -23,7 +25,6 @@ from iam.games.sides import side_games
 from iam.measure.candidates import CandidateRankers, CandidateScoring, CandidateSettings, trained_candidates
 from iam.measure.identify import check_candidates, identify
 from iam.measure.predictors import load_predictor
-from iam.measure.repertoire import MODEL_WEIGHT
 from iam.runtime import Runtime
 
 
@@ -68,16 +69,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--max-positions", type=int, metavar="N", help="score at most N positions per game (a seeded sample)"
     )
-    parser.add_argument(
-        "--no-repertoire", action="store_true",
-        help="score every position by the models, the openings too (default: positions a candidate remembers by the "
-        "candidates' repertoires)",
-    )
-    parser.add_argument(
-        "--model-weight", type=float, default=MODEL_WEIGHT, metavar="W",
-        help="weight of the models' log-likelihoods where no candidate remembers the position (default "
-        f"{MODEL_WEIGHT}; 1: plain likelihood)",
-    )
+    add_scoring_arguments(parser)
     parser.add_argument(
         "--top", type=int, default=5, metavar="N", help="show the N positions that weighed most (default 5)"
     )
@@ -131,8 +123,7 @@ def _check_options(args: argparse.Namespace) -> None:
         check_distinct_players(args.players)
     if args.temperature is not None and (args.players or not 0 < args.temperature < float("inf")):
         raise DataError("--temperature must be a positive number, and is fitted on development games with --players")
-    if not 0 <= args.model_weight < float("inf"):
-        raise DataError("--model-weight must be a number of at least 0")
+    check_model_weight(args)
     counts = (
         ("--max-positions", args.max_positions),
         ("--top", args.top),

@@ -5,13 +5,19 @@ from __future__ import annotations
 import argparse
 
 from experiments.stylometry import CONTROL, HELP, NAME, StylometryConfig, run
-from iam.cli._common import add_engine_arguments, add_scheduler_argument, check_distinct_players, command_runtime
+from iam.cli._common import (
+    add_engine_arguments,
+    add_scheduler_argument,
+    add_scoring_arguments,
+    check_distinct_players,
+    check_model_weight,
+    command_runtime,
+)
 from iam.cli._games import add_header_filter_arguments
 from iam.cli.experiments._options import header_filter
 from iam.errors import DataError
 from iam.games.bundled import bundled_pgn, default_pgn, manifest
 from iam.measure.candidates import CandidateRankers, CandidateScoring, CandidateSettings
-from iam.measure.repertoire import MODEL_WEIGHT
 
 __all__ = ["NAME", "HELP", "add_arguments", "config", "run"]
 
@@ -31,16 +37,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="some of iam,ranker,repertoire (default all three; --engine adds ranker+engine; the population control "
         "always runs)",
     )
-    parser.add_argument(
-        "--no-repertoire", action="store_true",
-        help="score every position by the models, the openings too (default: positions a candidate remembers by the "
-        "repertoires)",
-    )
-    parser.add_argument(
-        "--model-weight", type=float, default=MODEL_WEIGHT, metavar="W",
-        help="weight of the models' log-likelihoods where no candidate remembers the position "
-        f"(default {MODEL_WEIGHT})",
-    )
+    add_scoring_arguments(parser)
     parser.add_argument(
         "--train-games", type=int, metavar="N", help="at most the first N fitting games per player (default all)"
     )
@@ -88,8 +85,7 @@ def config(args: argparse.Namespace) -> StylometryConfig:
     if args.engine and "ranker" in predictors:
         predictors = (*predictors, "ranker+engine")
     players = _players(args)
-    if not 0 <= args.model_weight < float("inf"):
-        raise DataError("--model-weight must be a number of at least 0")
+    check_model_weight(args)
     _check_counts(args)
     candidates = CandidateSettings(
         rankers=CandidateRankers(train_positions=args.train_positions, engine_depth=args.engine_depth),
