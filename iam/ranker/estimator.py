@@ -46,6 +46,7 @@ from iam.priors.trees import ResidualTrees
 from iam.priors.valuenet import ValueNet, require_value_net
 from iam.ranker.calibration import TopLabelCalibration, calibrate_top, fit_top_label
 from iam.ranker.fitted import RankerMemories, RankerScoring, RankerState, RankerTraining
+from iam.ranker.own_lines import OWN_LINES_STRENGTH, own_counts, weigh_own_lines
 from iam.ranker.persistence import (
     RANKER_FORMAT,
     RANKER_VERSION,
@@ -429,15 +430,27 @@ class MoveRanker(PlayerModel):
             )
         return evidence
 
-    def beliefs(self, board: chess.Board) -> tuple[tuple[chess.Move, ...], np.ndarray, np.ndarray]:
-        """Legal moves of ``board`` (sorted by UCI), their beliefs and their feature rows."""
+    def beliefs(
+        self, board: chess.Board, *, own_lines: float = OWN_LINES_STRENGTH
+    ) -> tuple[tuple[chess.Move, ...], np.ndarray, np.ndarray]:
+        """Legal moves of ``board`` (sorted by UCI), their beliefs and their feature rows.
+
+        Where his games have been to this position, the beliefs weigh his own choices there
+        with the model's, the model counting for ``own_lines`` games (:mod:`iam.ranker.own_lines`;
+        ``inf``: the model alone).
+        """
         position = position_of(board)
         rows = self.evidence.matrix(position)
         if not position.moves:
             return position.moves, np.zeros(0), rows
         probs = softmax_by_position(rows @ self.coef_ + self._tree_scores(rows), np.array([0, len(rows)]))
         top = self.top_calibration_
-        return position.moves, calibrate_top(probs, top.slope, top.offset), rows
+        probs = calibrate_top(probs, top.slope, top.offset)
+        memory = self.opening_memory()
+        entry = memory.lookup_position(board) if memory is not None else None
+        if entry is not None:
+            probs = weigh_own_lines(probs, own_counts(position.moves, entry.counts), own_lines)
+        return position.moves, probs, rows
 
     def predict_proba(self, board: chess.Board) -> dict[chess.Move, float]:
         """Belief per legal move of the side to move, highest first; they sum to 1."""
