@@ -41,7 +41,8 @@ def test_the_tour(tmp_path):
 
     predicted = _iam(tmp_path, "predict", "botvinnik.json.gz", "--moves", "d4", "Nf6", "c4", "e6", "--top", "3")
     lines = predicted.stdout.splitlines()
-    assert lines[0] == "Botvinnik, Mikhail to move in rnbqkb1r/pppp1ppp/4pn2/8/2PP4/8/PP2PPPP/RNBQKBNR w KQkq - 0 3"
+    fen = "rnbqkb1r/pppp1ppp/4pn2/8/2PP4/8/PP2PPPP/RNBQKBNR w KQkq - 0 3"
+    assert lines[0] == f"White to move in {fen}, predicted as Botvinnik, Mikhail's move"
     assert [line[:4] for line in lines[1:]] == [" 1. ", " 2. ", " 3. "]
     beliefs = [float(re.search(r"(\d+\.\d)%", line).group(1)) for line in lines[1:]]
     assert beliefs == sorted(beliefs, reverse=True)
