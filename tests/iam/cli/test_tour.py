@@ -62,10 +62,11 @@ def test_the_tour(tmp_path):
 
     evaluated = _iam(
         tmp_path, "evaluate", "botvinnik.json.gz", "test-games.pgn", "--player", "Botvinnik, Mikhail",
-        "--max-positions", "200",
+        "--max-positions", "200", "--split", "all",
     )
     assert evaluated.stdout.startswith("# Botvinnik, Mikhail: botvinnik.json.gz on the given games")
     assert ", 200 positions (games read: 12" in evaluated.stdout
     row = next(line for line in evaluated.stdout.splitlines() if line.startswith("| ranker"))
     top1 = float(row.split("|")[4])
     assert 0.2 < top1 < 0.8  # a model of the player, not a random mover (about 0.03) nor a memorised file
+    assert "warning" not in evaluated.stderr  # other games than those it was trained on
