@@ -17,6 +17,7 @@ from iam.games.heldout import development_games, test_games
 from iam.games.pgn import IngestReport, PlayerGame
 from iam.measure.evaluation import EvaluationReport, EvaluationRun, sample_test_games, score_games, score_positions
 from iam.measure.predictors import is_model_file, load_predictor
+from iam.progress import phase
 
 _DEPRECATED = (
     "iam: note: 'iam evaluate PGN' is now 'iam compare PGN'; 'iam evaluate' without a model file goes on working "
@@ -80,6 +81,7 @@ def evaluate_model(args: argparse.Namespace) -> int:
         games = sample_test_games(games, args.max_positions, seed=args.seed)
         overlap = None if trained is None else sum(game.index in trained for game in games)
         started = time.perf_counter()
+        phase(f"scoring {sum(game.player_moves for game in games)} positions", quiet=args.quiet)
         if args.engine:  # the engine process stays on this machine
             records = score_positions(model, games)
         else:

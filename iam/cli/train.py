@@ -167,7 +167,7 @@ def _train_ranker(args: argparse.Namespace, games, report, output: Path) -> int:
         model.fit(
             games, runtime=command_runtime(args),
             progress=lambda tasks, total: progress(
-                tasks, quiet=args.quiet, total=total, desc="features", unit=" parts"
+                tasks, quiet=args.quiet, total=total, desc="fitting: scoring his positions", unit=" parts"
             ),
         )
     finally:
