@@ -30,6 +30,7 @@ from iam.chunks.library import ChunkLibrary
 from iam.chunks.noise_filter import STAT_COLUMNS
 from iam.chunks.rote import RoteEntry, RoteMemory
 from iam.errors import ModelFileError
+from iam.games.digest import TrainingGames
 from iam.models.base import WholeNumber
 
 __all__ = [
@@ -97,6 +98,8 @@ class TrainingSummary:
     """The belief the model predicts with (one of :data:`BELIEFS`)."""
     notes: list[str] = field(default_factory=list)
     """What the fitting found that the user should know (no chunk stored, the learned belief unavailable)."""
+    training_games: TrainingGames | None = None
+    """Which games it was fitted on (None in a file that does not record them)."""
 
 
 @dataclass(frozen=True)
@@ -143,6 +146,7 @@ class FittedState:
                 "chunk_counts": training.chunk_counts,
                 "belief": training.belief_kind,
                 "notes": list(training.notes),
+                **(training.training_games.to_dict() if training.training_games is not None else {}),
             },
             "chunks": {"columns": list(CHUNK_COLUMNS), "rows": rows},
             "rote": {
@@ -176,6 +180,7 @@ class FittedState:
                 chunk_counts={str(k): _count(v, k) for k, v in training["chunk_counts"].items()},
                 notes=[str(note) for note in training["notes"]],
                 belief_kind="rules" if belief is None else "learned",
+                training_games=TrainingGames.from_dict(training, games=_count(training["games"], "training games")),
             ),
             rule_weights=RuleWeights.from_dict(data["rule_weights"]),
             library=ChunkLibrary.from_table(table),

@@ -33,6 +33,7 @@ from iam.chunks.noise_filter import chunk_statistics, noise_filter, passes_filte
 from iam.chunks.partial import find_completions
 from iam.chunks.replay import PlayerMoves, player_move_count, replay
 from iam.chunks.rote import RoteMemory
+from iam.games.digest import TrainingGames
 from iam.games.pgn import PlayerGame
 from iam.models.base import Fitted, PlayerModel, most_common_name
 from iam.models.explanation import Explanation
@@ -87,6 +88,7 @@ class OpponentModel(PlayerModel):
     colors_ = Fitted("training")
     chunk_counts_ = Fitted("training")
     notes_ = Fitted("training")
+    training_games_ = Fitted("training")
     rule_weights_ = Fitted()
     library_ = Fitted()
     rote_ = Fitted()
@@ -153,6 +155,7 @@ class OpponentModel(PlayerModel):
                 chunk_counts=chunk_counts,
                 belief_kind=self.belief,
                 notes=notes,
+                training_games=TrainingGames.of(games),
             ),
             rule_weights=self.rule_weights or RuleWeights(),
             library=ChunkLibrary.from_table(table),

@@ -13,6 +13,10 @@ castling rights, en passant square). When the live game's sequence is not
 remembered, the position is looked up instead: a transposition into a known
 opening position, or a position given without its history (``iam predict --fen``),
 still finds what the player chose there.
+
+Read from the standard start, the remembered positions are also his repertoire as a
+chess player reads it (:func:`opening_repertoire`): his first moves as White, and his
+replies as Black to each first move, with the games he chose each in.
 """
 
 from __future__ import annotations
@@ -20,12 +24,13 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import chess
 
 from iam.games.pgn import PlayerGame
 
-__all__ = ["RoteMemory", "RoteEntry", "sequence_key"]
+__all__ = ["OpeningChoices", "Repertoire", "RoteEntry", "RoteMemory", "opening_repertoire", "sequence_key"]
 
 _STANDARD_START = chess.Board().epd()
 
@@ -158,3 +163,75 @@ def _position_key(board: chess.Board) -> tuple:
         board.clean_castling_rights(),
         board.ep_square if board.has_legal_en_passant() else None,
     )
+
+
+# -- his repertoire -----------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class OpeningChoices:
+    """His moves in one early position, most played first, with the games each was chosen in."""
+
+    after: str
+    """The opponent's move before his (``1. e4``), or empty at the start."""
+    moves: tuple[tuple[str, int], ...]
+    """(his move in SAN with its number, games), most played first."""
+    games: int
+    """The games in which he was to move in this position (all his moves there, listed or not)."""
+
+    def __str__(self) -> str:
+        return ", ".join(f"{move} ({count} games)" for move, count in self.moves)
+
+
+@dataclass(frozen=True)
+class Repertoire:
+    """His first moves as White and his replies as Black to each first move, as far as his memory holds them."""
+
+    white: OpeningChoices | None
+    black: tuple[OpeningChoices, ...]
+    """His replies to each of White's first moves, the most met first."""
+
+    def lines(self) -> list[str]:
+        """One line a colour and first move: ``as White: 1. e4 (12 games), 1. d4 (3 games)``."""
+        found = [f"as White: {self.white}"] if self.white is not None else []
+        found.extend(f"as Black after {choices.after}: {choices}" for choices in self.black)
+        return found or ["none: no opening position of his was reached in enough games to be remembered"]
+
+    def __str__(self) -> str:
+        return "\n".join(self.lines())
+
+    def to_dict(self) -> dict[str, Any]:
+        def listed(choices: OpeningChoices) -> list[dict[str, Any]]:
+            return [{"move": move, "games": count} for move, count in choices.moves]
+
+        return {
+            "white": None if self.white is None else listed(self.white),
+            "black": [{"after": choices.after, "replies": listed(choices)} for choices in self.black],
+        }
+
+
+def opening_repertoire(memory: RoteMemory, *, top: int = 3) -> Repertoire:
+    """His ``top`` most played first moves as White, and his ``top`` replies to each first move as Black."""
+    start = chess.Board()
+    white = _choices(memory, start, "", top)
+    black = []
+    for first in start.legal_moves:
+        after = f"1. {start.san(first)}"
+        start.push(first)
+        choices = _choices(memory, start, after, top)
+        start.pop()
+        if choices is not None:
+            black.append(choices)
+    black.sort(key=lambda choices: (-choices.games, choices.after))
+    return Repertoire(white, tuple(black))
+
+
+def _choices(memory: RoteMemory, board: chess.Board, after: str, top: int) -> OpeningChoices | None:
+    """His remembered choices in ``board``'s position, None when it is not remembered."""
+    entry = memory.lookup_position(board)
+    if entry is None:
+        return None
+    number = f"{board.fullmove_number}{'.' if board.turn == chess.WHITE else '...'}"
+    ranked = sorted(entry.counts.items(), key=lambda item: (-item[1], item[0]))[:top]
+    moves = tuple((f"{number} {board.san(chess.Move.from_uci(uci))}", count) for uci, count in ranked)
+    return OpeningChoices(after, moves, entry.games)

@@ -134,7 +134,9 @@ def run(args: argparse.Namespace) -> int:
         predictors=predictors,
         settings=settings,
         runtime=dataclasses.replace(runtime, jobs=runtime.jobs if runs > 1 else 1),
-        progress=lambda finished: progress(finished, quiet=args.quiet, total=runs, desc="runs", unit=" runs"),
+        progress=lambda finished: progress(
+            finished, quiet=args.quiet, total=runs, desc="training and scoring", unit=" runs"
+        ),
     )
     elapsed = time.perf_counter() - started
     intervals = _intervals(report, seed=args.seed)

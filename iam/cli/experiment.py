@@ -18,6 +18,7 @@ from experiments.common import write_result
 from iam.cli._common import check_seed, finite, output_dir, print_json, usable_jobs
 from iam.cli.experiments._options import add_common_arguments
 from iam.errors import IAMError
+from iam.progress import phase
 
 __all__ = ["EXPERIMENTS", "experiments", "register", "run"]
 
@@ -56,7 +57,9 @@ def run(args: argparse.Namespace) -> int:
     if args.out:
         output_dir(args.out)  # a bad --out fails before the work, not after it
     module = args.experiment_module
-    result = module.run(module.config(args))
+    config = module.config(args)
+    phase(f"running the experiment {args.experiment}", quiet=args.quiet)
+    result = module.run(config)
     if args.out:
         try:
             written = write_result(result, args.out)

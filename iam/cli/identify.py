@@ -25,6 +25,7 @@ from iam.games.sides import side_games
 from iam.measure.candidates import CandidateRankers, CandidateScoring, CandidateSettings, trained_candidates
 from iam.measure.identify import check_candidates, identify
 from iam.measure.predictors import load_predictor
+from iam.progress import phase
 from iam.runtime import Runtime
 
 
@@ -92,10 +93,11 @@ def run(args: argparse.Namespace) -> int:
     games = list(apply_filter(games, filter_from_args(args), report))
     if not games:
         raise DataError(f"no game to identify is left by the filters ({'; '.join(report.summary_lines()[1:])})")
+    phase("reading the candidates' models" if args.models else "training the candidates", quiet=args.quiet)
     names, models, temperature, fitted = _candidates(args, runtime)
     try:
         bar = None if args.quiet else (
-            lambda items, total: progress(items, total=total, desc="scoring", unit=" pieces")
+            lambda items, total: progress(items, total=total, desc="scoring the games", unit=" pieces")
         )
         result = identify(
             games, models, names, temperature=temperature, cap=args.max_positions, repertoire=not args.no_repertoire,

@@ -10,11 +10,13 @@ import chess.svg
 
 from iam.chunks.chunk import Chunk
 from iam.chunks.model import OpponentModel
+from iam.chunks.rote import Repertoire, opening_repertoire
 from iam.cli._common import output_dir, print_json
 from iam.errors import DataError
-from iam.evidence.words import FAMILY_WORDS, feature_words
+from iam.evidence.words import FAMILY_WORDS
 from iam.measure.predictors import load_predictor
 from iam.ranker import MoveRanker
+from iam.ranker.strongest import SHOWN, WeightedFeature, strongest_evidence, strongest_lines
 from iam.runtime import Runtime
 
 
@@ -23,9 +25,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "inspect",
         help="describe a model: what it learned and what it weighs",
         description="Describe a model file of either kind. A move ranker: its evidence families, its "
-        "strongest weights in words, search depth, calibration, training games and positions, and how many "
-        "positions his opening memory holds; then (for both kinds) its most frequent chunks, optionally "
-        "as SVG boards.",
+        "strongest evidence in words (what draws him to a move, what keeps him from it), search depth, "
+        "calibration, training games and positions, and how many positions his opening memory holds; then (for "
+        "both kinds) his repertoire (his first moves with each colour) and the model's most frequent chunks, "
+        "optionally as SVG boards.",
     )
     parser.add_argument("model", metavar="MODEL", help="model file written by 'iam train'")
     parser.add_argument(
@@ -46,14 +49,16 @@ def run(args: argparse.Namespace) -> int:
     chunks_of = model.chunk_model()
     if chunks_of is None:
         if args.json:
-            print_json({"ranker": ranker})
+            print_json({"ranker": ranker, "repertoire": None})
         else:
             assert ranker is not None  # only a move ranker lacks a chunk model, and it has a summary
             print(_ranker_text(ranker))
+            print("his repertoire: unknown (the model has no opening memory: no habits family)")
             print("\nno chunks: the model has no habits family (no IAM model inside)")
         return 0
-    model = chunks_of  # a ranker's chunks are those of its IAM model
+    model = chunks_of  # a ranker's chunks and opening memory are those of its IAM model
     chunks = _top_chunks(model, args.top, folder)
+    repertoire = opening_repertoire(model.rote_)
     summary = {
         "player": model.player_,
         "games": model.n_games_,
@@ -61,6 +66,7 @@ def run(args: argparse.Namespace) -> int:
         "chunks": model.chunk_counts_,
         "rote_sequences": len(model.rote_),
         "belief": model.belief_kind_,
+        "repertoire": repertoire.to_dict(),
         "top_chunks": chunks,
     }
     if ranker is not None:
@@ -70,8 +76,9 @@ def run(args: argparse.Namespace) -> int:
         return 0
     if ranker is not None:
         print(_ranker_text(ranker))
+    if ranker is not None:
         print("\nhis habits (the IAM model inside the ranker):")
-    _print_chunks(model, chunks)
+    _print_chunks(model, chunks, repertoire)
     if args.svg:
         print(f"\nSVG boards written to {args.svg}/")
     return 0
@@ -104,14 +111,16 @@ def _top_chunks(model: OpponentModel, top: int, folder: Path | None) -> list[dic
     return chunks
 
 
-def _print_chunks(model: OpponentModel, chunks: list[dict]) -> None:
-    """Print what the IAM model holds, then each listed chunk with its counts and diagram."""
+def _print_chunks(model: OpponentModel, chunks: list[dict], repertoire: Repertoire) -> None:
+    """Print what the IAM model holds, his repertoire, then each listed chunk with its counts and diagram."""
     counts = model.chunk_counts_
     print(
         f"model of {model.player_}: {model.n_games_} games, {model.n_positions_} positions, "
         f"belief {model.belief_kind_}"
     )
     print(f"chunks stored: {counts['stored']} (of {counts['distinct']} distinct); rote sequences: {len(model.rote_)}")
+    print("his repertoire (from his opening memory):")
+    print("\n".join(f"  {line}" for line in repertoire.lines()))
     for entry in chunks:
         print(
             f"\n#{entry['rank']} {entry['pattern']}  {entry['size']} pieces, {entry['occurrences']} occurrences "
@@ -121,10 +130,8 @@ def _print_chunks(model: OpponentModel, chunks: list[dict]) -> None:
         print(entry["diagram"])
 
 
-def ranker_summary(model: MoveRanker, *, top: int = 10) -> dict:
+def ranker_summary(model: MoveRanker, *, top: int = SHOWN) -> dict:
     """What a move ranker holds, each weight with its words (JSON-ready; raw column names kept)."""
-    effects = {name: weight * spread for (name, weight), spread in zip(model.weights().items(), model.scale_.tolist())}
-    strongest = sorted(effects.items(), key=lambda item: -abs(item[1]))[:top]
     memory = model.iam_.rote_ if model.iam_ is not None else None
     book = model.book_
     assert book is not None  # a fitted ranker holds the population's book (empty without a prior)
@@ -141,10 +148,7 @@ def ranker_summary(model: MoveRanker, *, top: int = 10) -> dict:
         "prior": model.prior,
         "opening_memory": None if memory is None else {"sequences": len(memory), "positions": len(memory.positions)},
         "book_positions": len({epd for master in book.masters.values() for epd in master}),
-        "strongest_evidence": [
-            {"feature": name, "words": feature_words(name), "effect": effect, "weight": model.weights()[name]}
-            for name, effect in strongest
-        ],
+        "strongest_evidence": [entry.to_dict() for entry in strongest_evidence(model, top)],
     }
 
 
@@ -167,9 +171,9 @@ def _ranker_text(summary: dict) -> str:
         "opening memory: "
         + ("none" if memory is None else f"{memory['positions']} positions, {memory['sequences']} move sequences")
         + f"; other masters' book: {summary['book_positions']} positions",
-        "strongest evidence (the score one typical difference adds; + draws him to a move, - keeps him from it):",
     ]
-    lines.extend(f"  {entry['words']} ({entry['effect']:+.2f})" for entry in summary["strongest_evidence"])
+    strongest = [WeightedFeature(e["feature"], e["weight"], e["effect"]) for e in summary["strongest_evidence"]]
+    lines.extend(strongest_lines(strongest))
     return "\n".join(lines)
 
 

@@ -20,9 +20,9 @@ from iam.cli._common import (
 )
 from iam.cli._games import add_game_arguments, pgn_paths, read_player_games
 from iam.errors import DataError
-from iam.evidence.words import feature_words
 from iam.models.files import check_writable
 from iam.ranker import MoveRanker
+from iam.ranker.strongest import strongest_evidence, strongest_lines
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -167,13 +167,14 @@ def _train_ranker(args: argparse.Namespace, games, report, output: Path) -> int:
         model.fit(
             games, runtime=command_runtime(args),
             progress=lambda tasks, total: progress(
-                tasks, quiet=args.quiet, total=total, desc="features", unit=" parts"
+                tasks, quiet=args.quiet, total=total, desc="fitting: scoring his positions", unit=" parts"
             ),
         )
     finally:
         model.close()
     model.save(output)
     weights = sorted(model.weights().items(), key=lambda item: -abs(item[1]))
+    strongest = strongest_evidence(model)
     summary = {
         "model": str(output),
         "predictor": "ranker",
@@ -184,6 +185,7 @@ def _train_ranker(args: argparse.Namespace, games, report, output: Path) -> int:
         "training_log_loss": model.training_log_loss_,
         "residual_trees": model.trees_.trees if model.trees_ is not None else 0,
         "weights": dict(weights),
+        "strongest_evidence": [entry.to_dict() for entry in strongest],
     }
     if args.json:
         print_json(summary)
@@ -194,6 +196,6 @@ def _train_ranker(args: argparse.Namespace, games, report, output: Path) -> int:
         f"move ranker of {model.player_}: {model.n_positions_} training positions, families "
         f"{', '.join(model.families_)}{trees}"
     )
-    print("strongest weights: " + ", ".join(f"{feature_words(name)} {value:+.2f}" for name, value in weights[:8]))
+    print("\n".join(strongest_lines(strongest)))
     print(f"model written to {output} ({output.stat().st_size / 1024:.0f} KiB)")
     return 0

@@ -25,6 +25,7 @@ from iam.chunks.rote import RoteMemory
 from iam.evidence.evidence import Evidence, EvidenceSources, player_evidence
 from iam.evidence.registry import DEFAULT_FAMILIES, ENGINE_FAMILIES, FAMILIES, family_columns
 from iam.evidence.settings import DEFAULT_SEARCH_DEPTH, EngineSettings
+from iam.games.digest import TrainingGames
 from iam.games.pgn import PlayerGame
 from iam.models.base import Fitted, Number, PlayerModel, WholeNumber, most_common_name
 from iam.models.explanation import Explanation, FeatureContribution
@@ -145,6 +146,7 @@ class MoveRanker(PlayerModel):
     n_games_ = Fitted("training")
     n_positions_ = Fitted("training")
     training_log_loss_ = Fitted("training")
+    training_games_ = Fitted("training")
     families_ = Fitted("scoring")
     feature_names_ = Fitted("scoring")
     coef_ = Fitted("scoring")
@@ -255,7 +257,10 @@ class MoveRanker(PlayerModel):
         self.state_ = RankerState(
             params=saved_params(self, player),
             player=name,
-            training=RankerTraining(n_games=len(games), n_positions=table.positions, training_log_loss=log_loss),
+            training=RankerTraining(
+                n_games=len(games), n_positions=table.positions, training_log_loss=log_loss,
+                training_games=TrainingGames.of(games),
+            ),
             scoring=scoring,
             memories=RankerMemories(
                 book=evidence.sources.book if evidence.sources.book is not None else PopulationBook(),

@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 
 from iam.chunks.model import OpponentModel
+from iam.games.digest import TrainingGames
 from iam.priors.patterns import MovePatterns, PatternCounts
 from iam.priors.population import PopulationBook
 from iam.priors.trees import ResidualTrees
@@ -32,6 +33,8 @@ class RankerTraining:
     n_positions: int
     training_log_loss: float
     """Mean negative log-likelihood of the played moves (NaN without a training position)."""
+    training_games: TrainingGames | None = None
+    """Which games it was fitted on (None in a file that does not record them)."""
 
 
 @dataclass(frozen=True)

@@ -18,6 +18,7 @@ from iam.chunks.fitted import from_document, to_document
 from iam.chunks.model import OpponentModel
 from iam.errors import ModelFileError
 from iam.evidence.registry import ENGINE_FAMILIES, family_columns
+from iam.games.digest import TrainingGames
 from iam.priors.patterns import MovePatterns, PatternCounts
 from iam.priors.policynet import require_policy_net
 from iam.priors.population import PopulationBook, PopulationPrior
@@ -99,6 +100,7 @@ def ranker_document(model) -> dict:
             "log_loss": training.training_log_loss,
             "temperature": scoring.temperature,
             "top_calibration": scoring.top_calibration.to_list(),
+            **(training.training_games.to_dict() if training.training_games is not None else {}),
         },
         "families": list(scoring.families),
         "weights": dict(zip(names, scoring.coef.tolist())),
@@ -177,10 +179,12 @@ def _estimator_params(saved: dict) -> dict[str, Any]:
 
 def _read_training(training: dict) -> RankerTraining:
     """The training summary, as the file records it."""
+    games = int(training["games"])
     return RankerTraining(
-        n_games=int(training["games"]),
+        n_games=games,
         n_positions=int(training["positions"]),
         training_log_loss=float(training["log_loss"] if training["log_loss"] is not None else "nan"),
+        training_games=TrainingGames.from_dict(training, games=games),
     )
 
 

@@ -59,6 +59,8 @@ def _broken(document: dict, change) -> dict:
         (lambda d: d["rote"]["sequences"].update({"no bar": {"e2e4": 1}}), "rote entry 'no bar' is malformed"),
         (lambda d: d["rote"]["sequences"].update({"x|e2e4": {"zz": 1}}), "holds 'zz', not a move in UCI notation"),
         (lambda d: d["rote"].update(positions={"8/8 w": {"e2e4": 1}}), "is not an EPD"),
+        (lambda d: d["training"].update(split="test"), "its training split must be 'train' or 'all', not 'test'"),
+        (lambda d: d["training"]["game_digests"].__setitem__(0, "not hex"), "digest must be 16 hexadecimal"),
     ],
 )
 def test_each_malformation_is_a_model_file_error_naming_it(document, change, message):
@@ -68,6 +70,15 @@ def test_each_malformation_is_a_model_file_error_naming_it(document, change, mes
         from_document(_broken(document, change), source="m.json")
     text = str(raised.value)
     assert text.startswith("m.json ") and message in text and "\n" not in text
+
+
+def test_the_file_records_the_training_games_and_reads_without_them(small_model, document):
+    """The small model learnt from Botvinnik's first 60 training games: their digests, and no test game among them."""
+    training = document["training"]
+    assert training["split"] == "train" and len(training["game_digests"]) == 60 == small_model.n_games_
+    assert from_document(document).training.training_games == small_model.training_games_
+    older = _broken(document, lambda d: [d["training"].pop(key) for key in ("split", "game_digests")])
+    assert from_document(older).training.training_games is None
 
 
 def test_too_many_chunks_are_refused_before_the_library_is_built(document):

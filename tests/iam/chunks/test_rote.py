@@ -1,10 +1,10 @@
-"""Rote (text) memory on a tiny PGN."""
+"""Rote (text) memory on a tiny PGN, and his repertoire read from it."""
 
 from __future__ import annotations
 
 import chess
 
-from iam.chunks.rote import RoteMemory
+from iam.chunks.rote import OpeningChoices, RoteEntry, RoteMemory, opening_repertoire
 from iam.games.pgn import load_player_games
 
 
@@ -73,3 +73,43 @@ def test_positions_are_remembered_however_they_were_reached(tiny_pgn):
         "rnbqkbnr/pppppppp/8/8/3P4/8/PPP1PPPP/RNBQKBNR b KQkq -": {"g8f6": 2},
         "rnbqkb1r/pppppppp/5n2/8/2PP4/8/PP2PPPP/RNBQKBNR b KQkq -": {"e7e6": 2},
     }
+
+
+def _after(*sans: str) -> str:
+    board = chess.Board()
+    for san in sans:
+        board.push_san(san)
+    return board.epd()
+
+
+def _memory() -> RoteMemory:
+    positions = {
+        _after(): {"d2d4": 9, "e2e4": 4, "c2c4": 2, "g1f3": 1},
+        _after("e4"): {"c7c5": 3, "e7e5": 3},
+        _after("d4"): {"g8f6": 5},
+        _after("d4", "Nf6"): {"c2c4": 9},  # his move as White later on: not a first move
+    }
+    return RoteMemory(positions={epd: RoteEntry(epd, counts) for epd, counts in positions.items()})
+
+
+def test_his_first_moves_and_replies_most_played_first():
+    repertoire = opening_repertoire(_memory(), top=3)
+    assert repertoire.white == OpeningChoices("", (("1. d4", 9), ("1. e4", 4), ("1. c4", 2)), games=16)
+    assert repertoire.black == (  # the first move he met most first; a tie in games between replies: by move
+        OpeningChoices("1. e4", (("1... c5", 3), ("1... e5", 3)), games=6),
+        OpeningChoices("1. d4", (("1... Nf6", 5),), games=5),
+    )
+    assert repertoire.lines() == [
+        "as White: 1. d4 (9 games), 1. e4 (4 games), 1. c4 (2 games)",
+        "as Black after 1. e4: 1... c5 (3 games), 1... e5 (3 games)",
+        "as Black after 1. d4: 1... Nf6 (5 games)",
+    ]
+
+
+def test_the_json_and_an_empty_memory():
+    data = opening_repertoire(_memory(), top=1).to_dict()
+    assert data["white"] == [{"move": "1. d4", "games": 9}]
+    assert data["black"][1] == {"after": "1. d4", "replies": [{"move": "1... Nf6", "games": 5}]}
+    empty = opening_repertoire(RoteMemory())
+    assert empty.white is None and empty.black == ()
+    assert empty.lines() == ["none: no opening position of his was reached in enough games to be remembered"]

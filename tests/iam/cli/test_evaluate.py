@@ -27,7 +27,9 @@ def tester_model(tmp_path_factory) -> Path:
 
 
 def _run(capsys, *argv: str) -> tuple[int, str, str]:
-    code = main(["evaluate", *argv])
+    """``iam evaluate ARGV``, of every game unless ARGV names a split."""
+    split = [] if "--split" in argv else ["--split", "all"]
+    code = main(["evaluate", *argv, *split])
     captured = capsys.readouterr()
     return code, captured.out, captured.err
 
@@ -116,3 +118,58 @@ def test_bad_options_are_one_line_errors(tester_model, capsys, argv, message):
 def test_a_player_without_games_in_the_file_is_one_line(tester_model, capsys):
     code, out, err = _run(capsys, str(tester_model), str(TINY), "--player", "Nobody Atall")
     assert code == 2 and out == "" and err.startswith("iam: error: ") and err.count("\n") == 1
+
+
+def _evaluate(capsys, *argv: str) -> tuple[int, dict, str]:
+    """``iam evaluate ARGV --json`` as given (its default split), with the payload and stderr."""
+    code = main(["evaluate", *argv, "--json"])
+    captured = capsys.readouterr()
+    return code, json.loads(captured.out) if code == 0 else {}, captured.err
+
+
+def test_by_default_only_test_games_are_scored_and_training_games_among_them_are_named(tester_model, capsys):
+    """Tester, Tom's games are tiny games 1, 3, 4 (skipped), 5 and 6: the test game is game 6 (number 4), 2 moves,
+    and the model was trained on it."""
+    code, payload, err = _evaluate(capsys, str(tester_model), str(TINY), "--player", "Tester, Tom")
+    assert code == 0 and payload["split"] == "test"
+    assert payload["test_games"] == 1 and payload["runs"][0]["test_positions"] == 2
+    assert payload["training_games_scored"] == 1
+    assert "iam: warning: 1 of the 1 games scored are games the model was trained on: these figures are not " \
+        "held-out figures" in err
+
+
+def test_a_model_of_the_training_games_is_scored_on_the_test_games_without_warning(tmp_path, capsys):
+    model = tmp_path / "train-split.json"
+    argv = ["train", "--predictor", "iam", str(TINY), "--player", "Tester, Tom", "--split", "train", "-o", str(model)]
+    assert main([*argv, "--quiet"]) == 0
+    assert load_predictor(model).training_games_.split == "train"
+    capsys.readouterr()
+    code, payload, err = _evaluate(capsys, str(model), str(TINY))
+    assert code == 0 and payload["test_games"] == 1 and payload["training_games_scored"] == 0
+    assert "warning" not in err
+    code, payload, err = _evaluate(capsys, str(model), str(TINY), "--split", "dev")  # tiny game 5: 3 moves
+    assert code == 0 and payload["split"] == "dev" and payload["runs"][0]["test_positions"] == 3
+    assert "iam: warning: 1 of the 1 games scored are games the model was trained on" in err
+
+
+def test_a_model_file_that_does_not_record_its_games_loads_and_is_said_so(tester_model, tmp_path, capsys):
+    document = json.loads(tester_model.read_text())
+    for key in ("split", "game_digests"):
+        del document["training"][key]
+    old = tmp_path / "old.json"
+    old.write_text(json.dumps(document))
+    assert load_predictor(old).training_games_ is None
+    code, payload, err = _evaluate(capsys, str(old), str(TINY), "--player", "Tester, Tom")
+    assert code == 0 and payload["test_games"] == 1 and payload["training_games_scored"] is None
+    assert "iam: note: the model file does not record the games it was trained on" in err and "warning" not in err
+
+
+def test_a_split_without_games_is_an_error_line(tester_model, tmp_path, capsys):
+    three = tmp_path / "three.pgn"
+    three.write_text(TINY.read_text().split('[Event "Tiny 4')[0])  # tiny games 1 to 3: two of Tester, Tom's
+    code, out, err = _run(capsys, str(tester_model), str(three), "--player", "Tester, Tom", "--split", "test")
+    assert code == 2 and out == ""
+    assert err.splitlines()[-1] == (
+        "iam: error: none of the player's 2 games is a test game (numbered in file order); give --split all to score "
+        "them all"
+    )

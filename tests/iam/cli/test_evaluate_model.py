@@ -19,7 +19,7 @@ def _json(capsys, *argv: str) -> tuple[int, dict, str]:
 
 
 def test_top1_is_the_hand_count_over_every_position(quick_ranker, later_games, capsys):
-    code, payload, err = _json(capsys, "evaluate", str(quick_ranker), str(later_games), "--json")
+    code, payload, err = _json(capsys, "evaluate", str(quick_ranker), str(later_games), "--split", "all", "--json")
     assert code == 0
     (run,) = payload["runs"]
     model = load_predictor(quick_ranker)
@@ -46,7 +46,7 @@ def test_a_sample_of_positions_and_detection_by_content(quick_ranker, later_game
     shutil.copy(quick_ranker, disguised)
     code, payload, _ = _json(
         capsys, "evaluate", str(disguised), "--pgn", str(later_games), "--max-positions", "50", "--seed", "3", "--json",
-        "--quiet",
+        "--quiet", "--split", "all",
     )
     assert code == 0 and payload["runs"][0]["test_positions"] == 50
 
@@ -72,3 +72,12 @@ def test_a_model_without_games_is_a_one_line_error(quick_ranker, capsys):
 def test_a_missing_model_file_is_named_as_one(later_games, tmp_path, capsys):
     code, _, err = _json(capsys, "evaluate", str(tmp_path / "gone.json.gz"), str(later_games))
     assert code == 2 and err == f"iam: error: model file not found: {tmp_path / 'gone.json.gz'}\n"
+
+
+def test_games_the_model_never_saw_are_scored_by_split_with_a_note(quick_ranker, later_games, capsys):
+    """The quick ranker learnt from the first 40 bundled games; the later games are 12 others, 2 of them test games."""
+    code, payload, err = _json(capsys, "evaluate", str(quick_ranker), str(later_games), "--json")
+    assert code == 0 and payload["split"] == "test" and payload["test_games"] == 2
+    assert payload["training_games_scored"] == 0 and "warning" not in err
+    assert "iam: note: the model learnt from none of these 12 games; --split all scores every one, not only the 2 " \
+        "test games" in err

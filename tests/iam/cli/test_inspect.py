@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import itertools
 import json
+import re
 import xml.etree.ElementTree as ElementTree
 from pathlib import Path
 
@@ -12,6 +14,7 @@ from iam.chunks.chunk import Chunk, from_pattern
 from iam.cli import main
 from iam.cli.inspect import chunk_diagram, chunk_svg
 from iam.evidence.words import feature_words
+from iam.ranker.strongest import HEADING
 
 TINY = Path(__file__).resolve().parents[2] / "data" / "tiny.pgn"
 
@@ -114,3 +117,43 @@ def test_a_missing_or_foreign_model_file_is_one_line(tmp_path, capsys):
     pgn.write_text(TINY.read_text())
     code, _, err = _run(capsys, str(pgn))
     assert code == 2 and err.startswith("iam: error: ") and err.count("\n") == 1 and str(pgn) in err
+
+
+def test_his_repertoire_is_shown_from_his_opening_memory(models, capsys):
+    """Tester played 1. e4 in both his usable games as White from the start, and 1... Nf6 against 1. d4 in both as
+    Black: what two games make the opening memory keep."""
+    code, out, _ = _run(capsys, str(models["iam"]), "--top", "1")
+    lines = out.splitlines()
+    assert code == 0 and lines[2:5] == [
+        "his repertoire (from his opening memory):", "  as White: 1. e4 (2 games)",
+        "  as Black after 1. d4: 1... Nf6 (2 games)",
+    ]
+    repertoire = json.loads(_run(capsys, str(models["iam"]), "--json")[1])["repertoire"]
+    assert repertoire == {
+        "white": [{"move": "1. e4", "games": 2}],
+        "black": [{"after": "1. d4", "replies": [{"move": "1... Nf6", "games": 2}]}],
+    }
+    code, out, _ = _run(capsys, str(models["ranker"]))
+    assert "his repertoire: unknown (the model has no opening memory: no habits family)" in out.splitlines()
+    assert json.loads(_run(capsys, str(models["ranker"]), "--json")[1])["repertoire"] is None
+
+
+def test_train_and_inspect_print_the_same_strongest_evidence(tmp_path, capsys):
+    path = tmp_path / "ranker.json.gz"
+    argv = ["train", str(TINY), "--player", "Tester", "--families", "move,habits", "--train-positions", "50",
+            "--search-depth", "1", "-o", str(path), "--quiet"]
+    assert main(argv) == 0
+    trained = capsys.readouterr().out.splitlines()
+    code, out, _ = _run(capsys, str(path))
+    inspected = out.splitlines()
+
+    def strongest(lines: list[str]) -> list[str]:
+        start = lines.index(HEADING) + 1
+        return list(itertools.takewhile(lambda line: line.startswith("  "), lines[start:]))
+
+    assert code == 0 and strongest(trained) == strongest(inspected)
+    assert len(strongest(trained)) == 10
+    assert all(re.fullmatch(r"  (drawn to|avoids): [^_]+ \([+-]\d+\.\d\d\)", line) for line in strongest(trained))
+    ranker = json.loads(_run(capsys, str(path), "--json")[1])["ranker"]
+    for line, entry in zip(strongest(trained), ranker["strongest_evidence"]):
+        assert line.startswith("  drawn to: " if entry["effect"] > 0 else "  avoids: ")

@@ -31,3 +31,6 @@ def test_the_text_speaks_words(quick_ranker, capsys):
     assert out.startswith(f"move ranker of {model.player_}: trained on 40 games")
     assert "search depth 1 plies" in out and "opening memory: " in out and "his own habits" in out
     assert "_" not in out.split("strongest evidence")[1].split("\n\n")[0]  # no column names in the weights
+    repertoire = out.split("his repertoire (from his opening memory):\n")[1].splitlines()
+    assert repertoire[0].startswith("  as White: 1. ")  # Botvinnik's first 40 games: most as White, from the start
+    assert any(line.startswith("  as Black after 1. ") for line in repertoire)

@@ -44,7 +44,7 @@ def test_the_remembered_move_is_first_and_said_in_words(tester_model, capsys):
         board.push_san(san)
     lines = out.splitlines()
     assert code == 0 and err == ""
-    assert lines[0] == f"Tester, Tom to move in {board.fen()}"
+    assert lines[0] == f"White to move in {board.fen()}, predicted as Tester, Tom's move"
     assert lines[1].startswith(" 1. Bb5 ") and "remembered: chosen in 2/2 games" in lines[1]
 
 
@@ -79,12 +79,79 @@ def test_a_fen_and_the_first_game_of_a_pgn_give_their_positions(tester_model, tm
     assert chess.Board(_json(capsys, str(tester_model), "--pgn", str(game))["fen"]).fullmove_number == 3
 
 
+def _his_game_as_black(tmp_path: Path) -> Path:
+    game = tmp_path / "game.pgn"
+    game.write_text('[White "Other, Olga"]\n[Black "Tester, Tom"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 *\n')
+    return game
+
+
+def test_in_a_game_the_side_to_move_is_named_and_his_turn_is_predicted(tester_model, tmp_path, capsys):
+    """He has Black: after ply 4 White is to move, so the prediction is for his turn after the game's 3. Bb5."""
+    game = _his_game_as_black(tmp_path)
+    board = chess.Board()
+    for san in ("e4", "e5", "Nf3", "Nc6", "Bb5"):
+        board.push_san(san)
+    code, out, err = _run(capsys, str(tester_model), "--pgn", str(game), "--ply", "4")
+    lines = out.splitlines()
+    assert code == 0 and err == ""
+    assert lines[0] == (
+        "after ply 4 White is to move, not Tester, Tom: the model predicts his moves only; "
+        "his next turn follows the game's 3. Bb5"
+    )
+    assert lines[1] == f"Tester, Tom (Black) to move in {board.fen()}"
+    payload = _json(capsys, str(tester_model), "--pgn", str(game), "--ply", "4")
+    assert (payload["fen"], payload["to_move"], payload["player_color"]) == (board.fen(), "black", "black")
+    assert payload["opponent_move"] == "3. Bb5"
+    assert all(chess.Move.from_uci(p["move"]) in board.legal_moves for p in payload["predictions"])
+
+
+def test_in_a_game_at_his_turn_the_position_is_the_one_asked(tester_model, tmp_path, capsys):
+    game = _his_game_as_black(tmp_path)
+    board = chess.Board()
+    for san in ("e4", "e5", "Nf3", "Nc6", "Bb5"):
+        board.push_san(san)
+    code, out, _ = _run(capsys, str(tester_model), "--pgn", str(game), "--ply", "5")
+    assert code == 0 and out.splitlines()[0] == f"Tester, Tom (Black) to move in {board.fen()}"
+    assert _json(capsys, str(tester_model), "--pgn", str(game), "--ply", "5")["opponent_move"] is None
+    given = _json(capsys, str(tester_model), "--pgn", str(game), "--ply", "5", "--color", "white")  # --color decides
+    board.push_san("a6")
+    assert (given["player_color"], given["to_move"], given["opponent_move"]) == ("white", "white", "3... a6")
+    assert given["fen"] == board.fen()
+
+
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["--ply", "6"], "White is to move after ply 6, the game's last, not Tester, Tom (Black): the model predicts "
+         "his moves only; give a --ply where he is to move"),
+        ([], "White is to move after the game's last move, not Tester, Tom (Black): "),
+    ],
+)
+def test_his_opponent_to_move_at_the_end_of_a_game_is_one_line(tester_model, tmp_path, capsys, argv, message):
+    code, out, err = _run(capsys, str(tester_model), "--pgn", str(_his_game_as_black(tmp_path)), *argv)
+    assert code == 2 and out == "" and err.startswith(f"iam: error: {message}") and err.count("\n") == 1
+
+
+def test_a_side_given_that_is_not_to_move_is_refused(tester_model, capsys):
+    code, out, err = _run(capsys, str(tester_model), "--moves", "e4", "--color", "white")
+    board = chess.Board()
+    board.push_san("e4")
+    assert code == 2 and out == ""
+    assert err == (
+        f"iam: error: Black is to move in {board.fen()}, not Tester, Tom (White): the model predicts his moves only; "
+        "add his opponent's move\n"
+    )
+    code, out, _ = _run(capsys, str(tester_model), "--moves", "e4", "--color", "black")
+    assert code == 0 and out.splitlines()[0] == f"Tester, Tom (Black) to move in {board.fen()}"
+
+
 def test_a_position_the_model_knows_nothing_of_is_said_so(tester_model, capsys):
     """A lone queen in the corner: no chunk of his opening games holds it, no remembered sequence leads there."""
     fen = "k7/p7/8/8/8/8/8/K5Q1 w - - 0 1"
     code, out, _ = _run(capsys, str(tester_model), "--fen", fen)
     assert code == 0 and out.splitlines() == [
-        f"Tester, Tom to move in {fen}", "no prediction: no stored chunk or remembered sequence applies here"
+        f"White to move in {fen}, predicted as Tester, Tom's move",
+        "no prediction: no stored chunk or remembered sequence applies here",
     ]
     assert _json(capsys, str(tester_model), "--fen", fen)["predictions"] == []
 

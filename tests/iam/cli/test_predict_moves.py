@@ -30,7 +30,9 @@ def test_the_position_after_a_game_or_a_ply(quick_ranker, later_games, capsys):
     after = _predictions(capsys, str(quick_ranker), "--pgn", str(later_games), "--ply", "4")
     game = chess.pgn.read_game(io.StringIO(later_games.read_text()))
     moves = [move.uci() for move in list(game.mainline_moves())[:4]]
-    assert after == _predictions(capsys, str(quick_ranker), "--moves", *moves)
+    from_moves = _predictions(capsys, str(quick_ranker), "--moves", *moves)
+    assert (after["fen"], after["predictions"]) == (from_moves["fen"], from_moves["predictions"])
+    assert (after["player_color"], from_moves["player_color"]) == ("white", None)  # his name is White's in the game
     last = _predictions(
         capsys, str(quick_ranker), "--pgn", str(later_games), "--ply", str(len(list(game.mainline_moves())) - 1)
     )

@@ -41,7 +41,8 @@ def test_the_tour(tmp_path):
 
     predicted = _iam(tmp_path, "predict", "botvinnik.json.gz", "--moves", "d4", "Nf6", "c4", "e6", "--top", "3")
     lines = predicted.stdout.splitlines()
-    assert lines[0] == "Botvinnik, Mikhail to move in rnbqkb1r/pppp1ppp/4pn2/8/2PP4/8/PP2PPPP/RNBQKBNR w KQkq - 0 3"
+    fen = "rnbqkb1r/pppp1ppp/4pn2/8/2PP4/8/PP2PPPP/RNBQKBNR w KQkq - 0 3"
+    assert lines[0] == f"White to move in {fen}, predicted as Botvinnik, Mikhail's move"
     assert [line[:4] for line in lines[1:]] == [" 1. ", " 2. ", " 3. "]
     beliefs = [float(re.search(r"(\d+\.\d)%", line).group(1)) for line in lines[1:]]
     assert beliefs == sorted(beliefs, reverse=True)
@@ -61,10 +62,11 @@ def test_the_tour(tmp_path):
 
     evaluated = _iam(
         tmp_path, "evaluate", "botvinnik.json.gz", "test-games.pgn", "--player", "Botvinnik, Mikhail",
-        "--max-positions", "200",
+        "--max-positions", "200", "--split", "all",
     )
     assert evaluated.stdout.startswith("# Botvinnik, Mikhail: botvinnik.json.gz on the given games")
     assert ", 200 positions (games read: 12" in evaluated.stdout
     row = next(line for line in evaluated.stdout.splitlines() if line.startswith("| ranker"))
     top1 = float(row.split("|")[4])
     assert 0.2 < top1 < 0.8  # a model of the player, not a random mover (about 0.03) nor a memorised file
+    assert "warning" not in evaluated.stderr  # other games than those it was trained on

@@ -11,6 +11,7 @@ import pytest
 
 from iam.errors import ModelFileError
 from iam.evidence.registry import FAMILIES, family_columns
+from iam.games.digest import TrainingGames, game_digest
 from iam.priors.policynet import require_policy_net
 from iam.priors.population import PopulationBook, PopulationPrior, PriorWeights
 from iam.priors.valuenet import bundled_value_net
@@ -176,6 +177,16 @@ def test_the_document_records_what_the_ranker_learned_under_its_feature_names(ra
     assert document["patterns"]["own"] is not None and document["iam"] is not None  # the habits family's
     assert document["value_net"] is None and document["policy_net"] is None  # neither network was read
     assert document["trees"] is None and document["reply_policy"] is None
+
+
+def test_the_document_records_the_training_games_and_a_document_without_them_still_reads(ranker, training):
+    document = ranker_document(ranker)
+    assert document["training"]["split"] == "train"
+    assert sorted(document["training"]["game_digests"]) == sorted(map(game_digest, training))
+    assert ranker_from_document(MoveRanker, document).training_games_ == TrainingGames.of(training)
+    older = json.loads(json.dumps(document))
+    del older["training"]["split"], older["training"]["game_digests"]
+    assert ranker_from_document(MoveRanker, older).training_games_ is None
 
 
 def test_the_recorded_parameters_are_the_estimators_with_the_prior_as_two_and_the_player():
