@@ -37,6 +37,7 @@ from iam.measure.repertoire import MODEL_WEIGHT, RepertoireScorer, memory_of
 from iam.priors.positions import PlayerPosition, player_positions
 from iam.ranker.calibration import TopLabelCalibration, calibrate_top
 from iam.ranker.estimator import MoveRanker
+from iam.ranker.own_lines import own_counts, weigh_own_lines
 from iam.runtime import Runtime, map_in_order, runtime_from
 
 __all__ = [
@@ -165,6 +166,11 @@ class LikelihoodScorer:
         self._offsets = np.array([c.offset for c in calibrations])
         self._calibrated = not all(c.identity for c in calibrations)
         self._iam = [j for j, model in enumerate(self.models) if _kind(model) == "iam"]
+        self._memories = [
+            (j, memory)
+            for j, model in enumerate(self.models)
+            if _kind(model) == "ranker" and (memory := model.opening_memory()) is not None
+        ]
         for j, model in enumerate(self.models):
             if _kind(model) == "ranker":
                 self._place_weights(j, model, columns)
@@ -187,8 +193,13 @@ class LikelihoodScorer:
             if opening is not None:
                 return opening
         scores = self._ranker_scores(position)
-        if self._calibrated:
-            probs = calibrate_top(softmax(scores, axis=0), self._slopes, self._offsets)
+        own_lines = [(j, entry) for j, memory in self._memories if (entry := memory.lookup_position(position.board))]
+        if self._calibrated or own_lines:
+            probs = softmax(scores, axis=0)
+            if self._calibrated:
+                probs = calibrate_top(probs, self._slopes, self._offsets)
+            for j, entry in own_lines:  # his games at this position weigh in, as in the ranker's own beliefs
+                probs[:, j] = weigh_own_lines(probs[:, j], own_counts(position.moves, entry.counts))
             result = np.log(np.maximum(probs[position.played], 1e-300))
         else:
             result = _log_softmax_played(scores, position.played)
