@@ -24,7 +24,7 @@ import numpy as np
 
 __all__ = ["OWN_LINES_STRENGTH", "SIDELINE_SHARE", "SIDELINE_FLOOR", "weigh_own_lines", "own_counts"]
 
-OWN_LINES_STRENGTH = 4.0
+OWN_LINES_STRENGTH = 16.0
 """Games the model's beliefs count for against his own choices at a position (see the module)."""
 SIDELINE_SHARE = 0.10
 """A move he chose in at least this share of his games at a position is one of his lines."""
