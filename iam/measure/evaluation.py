@@ -22,13 +22,14 @@ import chess
 import numpy as np
 import pandas as pd
 
+from iam.errors import DataError
 from iam.games.heldout import (  # the first two re-exported
     first_training_games,
     sample_test_games,
     test_games,
     training_games,
 )
-from iam.games.pgn import PlayerGame
+from iam.games.pgn import PlayerGame, check_player_games
 from iam.measure.predictors import TRAINED, PredictorSettings, build_predictor
 from iam.runtime import Runtime, map_in_order, runtime_from
 from search.opponent.predictor import in_use
@@ -83,6 +84,7 @@ def score_positions(model, games: Sequence[PlayerGame], *, progress=None) -> pd.
     ``model`` is anything with ``predict_proba(board) -> {move: belief}``;
     ``progress`` optionally wraps the game iterator (a progress bar).
     """
+    games = check_player_games(games, "score_positions")
     records = []
     iterator = progress(games) if progress else games
     for game in iterator:
@@ -100,6 +102,7 @@ def score_games(model, games: Sequence[PlayerGame], *, runtime: Runtime = Runtim
     The pieces keep the games' order, so the records are those of one serial pass; the model
     travels to each piece, so it must pickle (a model holding an engine process does not).
     """
+    games = check_player_games(games, "score_games")
     runtime = runtime_from(runtime)
     if (runtime.jobs == 1 and not runtime.distributed) or len(games) < 2:
         return score_positions(model, games)
@@ -298,10 +301,19 @@ def evaluate(
     ``settings.iam``). Runs are independent and go where ``runtime`` says: its worker
     processes or its Dask scheduler (else ``$IAM_SCHEDULER``; :func:`~iam.runtime.runtime_from`);
     ``progress`` optionally wraps the runs as they finish, in order (a progress bar).
+    DataError when the games hold no test game or no training game (games read with
+    ``split="train"`` or ``split="test"`` hold one split only).
     """
+    games = check_player_games(games, "evaluate")
     settings = settings or PredictorSettings(iam=dict(model_params or {}))
     test = test_games(games)
     training_count = len(training_games(games))
+    if not test or not training_count:
+        missing = "test" if not test else "training"
+        raise DataError(
+            f"evaluate needs the player's games of both splits, and these {len(games)} hold no {missing} game "
+            '(read them with split="all")'
+        )
     sizes = list(dict.fromkeys(training_count if size is None else min(size, training_count) for size in train_sizes))
     work = []
     for predictor in predictors:

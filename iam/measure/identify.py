@@ -32,7 +32,7 @@ from sklearn.utils.validation import check_is_fitted
 from iam.chunks.model import OpponentModel
 from iam.evidence.evidence import Evidence
 from iam.evidence.registry import ENGINE_FAMILIES, family_columns
-from iam.games.pgn import PlayerGame
+from iam.games.pgn import PlayerGame, check_player_games
 from iam.measure.repertoire import MODEL_WEIGHT, RepertoireScorer, memory_of
 from iam.priors.positions import PlayerPosition, player_positions
 from iam.ranker.calibration import TopLabelCalibration, calibrate_top
@@ -416,6 +416,7 @@ def identify(
     found again at once). ValueError for
     candidates that cannot be compared or games without a move of the player.
     """
+    games = check_player_games(games, "identify")
     check_candidates(models)
     if not 0 < temperature < float("inf"):
         raise ValueError("the temperature must be a positive number")

@@ -3,12 +3,22 @@
 from __future__ import annotations
 
 import chess
+import chess.pgn
 import numpy as np
 import pandas as pd
 import pytest
 
+from iam.errors import DataError
 from iam.games.pgn import PlayerGame
-from iam.measure.evaluation import RECORD_COLUMNS, band_table, calibrated_ece, score_positions, summarise
+from iam.measure.evaluation import (
+    RECORD_COLUMNS,
+    band_table,
+    calibrated_ece,
+    evaluate,
+    score_games,
+    score_positions,
+    summarise,
+)
 
 
 def records(rows) -> pd.DataFrame:
@@ -93,3 +103,28 @@ def test_the_ece_of_perfect_beliefs_is_the_sampling_noise_of_each_bin():
     # Quadrupling the positions halves the floor.
     many = calibrated_ece(np.full(1600, 0.5), draws=4000, seed=1)
     assert many.mean() == pytest.approx(floor.mean() / 2, rel=0.08)
+
+
+def _game(index: int) -> PlayerGame:
+    moves = tuple(chess.Move.from_uci(m) for m in ["d2d4", "g8f6"])
+    return PlayerGame(index=index, color=chess.WHITE, start_fen=chess.STARTING_FEN, moves=moves, result="win")
+
+
+@pytest.mark.parametrize(
+    "run",
+    [
+        lambda games: score_positions(FixedModel(), games),
+        lambda games: score_games(FixedModel(), games),
+        lambda games: evaluate(games, player="X", train_sizes=[1]),
+    ],
+    ids=["score_positions", "score_games", "evaluate"],
+)
+def test_python_chess_games_are_refused_naming_player_games(run):
+    with pytest.raises(TypeError, match=r"expects PlayerGame records \(from iam\.load_player_games\), not chess\.pgn"):
+        run([chess.pgn.Game(), chess.pgn.Game()])
+
+
+@pytest.mark.parametrize("indices, missing", [([0, 1, 2, 3], "test"), ([4, 9], "training")])
+def test_evaluating_games_of_one_split_is_an_error_not_an_empty_report(indices, missing):
+    with pytest.raises(DataError, match=f'hold no {missing} game \\(read them with split="all"\\)'):
+        evaluate([_game(i) for i in indices], player="X", train_sizes=[1])

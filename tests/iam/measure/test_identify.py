@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 
+import chess.pgn
 import numpy as np
 import pytest
 
@@ -196,3 +197,8 @@ def test_shared_scoring_adds_each_rankers_residual_trees(synthetic_games):
         assert scores[i, 0] == pytest.approx(
             math.log(ranker.predict_proba(position.board)[position.played_move]), abs=1e-9
         )
+
+
+def test_python_chess_games_are_refused_naming_player_games(iam_models):
+    with pytest.raises(TypeError, match=r"identify expects PlayerGame records .*not chess\.pgn\.Game \(games\[0\]\)"):
+        identify([chess.pgn.Game()], iam_models)
