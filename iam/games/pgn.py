@@ -189,6 +189,16 @@ class IngestReport:
     def skipped_total(self) -> int:
         return sum(self.skipped.values())
 
+    def __str__(self) -> str:
+        return "\n".join(self.summary_lines())
+
+    def __repr__(self) -> str:
+        counts = self.counts
+        return (
+            f"IngestReport(games_read={counts.games_read}, player_games={counts.player_games}, used={counts.used}, "
+            f"skipped={self.skipped_total})"
+        )
+
     def summary_lines(self) -> list[str]:
         """A short human-readable account, one fact per line."""
         counts = self.counts

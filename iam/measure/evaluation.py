@@ -46,6 +46,7 @@ __all__ = [
     "EvaluationRun",
     "EvaluationReport",
     "TRAIN_SIZES",
+    "SHOWN_FIGURES",
     "evaluate",
     "first_training_games",
     "sample_test_games",
@@ -218,6 +219,13 @@ class EvaluationRun:
     records: pd.DataFrame
     predictor: str = "iam"
 
+    def __repr__(self) -> str:
+        summary = self.summary
+        return (
+            f"EvaluationRun({self.predictor!r}, train_games={self.train_games}, "
+            f"test_positions={summary['test_positions']}, top1={summary['top1']:.3f}, top3={summary['top3']:.3f})"
+        )
+
     @property
     def bands(self) -> pd.DataFrame:
         return band_table(self.records)
@@ -244,6 +252,9 @@ def _float(value: float) -> float | None:
     return None if value != value else float(value)
 
 
+SHOWN_FIGURES = ("predictor", "train_games", "test_positions", "top1", "top3", "ece", "log_loss")
+"""The columns of a printed :class:`EvaluationReport` (:meth:`EvaluationReport.summary_frame` has them all)."""
+
 TRAIN_SIZES = (12, 22, 80, None)
 """The source notes' training sizes (12, 22, 80 games) and all training games (None)."""
 
@@ -255,6 +266,17 @@ class EvaluationReport:
     player: str
     test_games: int
     runs: list[EvaluationRun]
+
+    def __str__(self) -> str:
+        """The summary figures of each run, one row per run."""
+        games = f"{self.test_games} test game{'' if self.test_games == 1 else 's'}"
+        head = f"{self.player}: {games}, {len(self.runs)} run{'' if len(self.runs) == 1 else 's'}"
+        if not self.runs:
+            return head
+        table = self.summary_frame()[list(SHOWN_FIGURES)].rename(columns={"test_positions": "positions"})
+        return head + "\n" + table.to_string(index=False, float_format=lambda value: f"{value:.3f}")
+
+    __repr__ = __str__
 
     def to_dict(self) -> dict:
         """The JSON of ``iam evaluate``: player and one entry per run."""

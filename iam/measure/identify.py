@@ -50,10 +50,14 @@ __all__ = [
     "fit_temperature",
     "rank_credit",
     "IAM_FLOOR",
+    "SHOWN_CANDIDATES",
 ]
 
 Candidate = OpponentModel | MoveRanker
 """A candidate model: the source notes' IAM model or a move ranker."""
+
+SHOWN_CANDIDATES = 10
+"""Candidates a printed :class:`Identification` lists (the best)."""
 
 IAM_FLOOR = 1e-4
 """Smallest probability of a move under an IAM model (as in its log loss)."""
@@ -344,6 +348,16 @@ class Identification:
     """The game (its number in the input) of each scored position."""
     weights: np.ndarray | None = None
     """Per scored position the weight of its log-likelihoods (1 where a repertoire scored it; None: all 1)."""
+
+    def __str__(self) -> str:
+        """The candidates best first (at most :data:`SHOWN_CANDIDATES`): log-likelihood per move and probability."""
+        head = f"{self.moves} moves scored under {len(self.candidates)} candidates (temperature {self.temperature:g})"
+        table = self.table()[["rank", "candidate", "per_move", "probability"]]
+        text = table.head(SHOWN_CANDIDATES).to_string(index=False, float_format=lambda value: f"{value:.3f}")
+        more = len(self.candidates) - SHOWN_CANDIDATES
+        return f"{head}\n{text}" + (f"\nand {more} more (table() lists them all)" if more > 0 else "")
+
+    __repr__ = __str__
 
     @property
     def ranking(self) -> np.ndarray:

@@ -244,3 +244,15 @@ def test_anything_but_player_games_is_a_type_error_naming_them(games, said):
 def test_the_type_error_names_the_first_game_of_the_wrong_type():
     with pytest.raises(TypeError, match=r"not chess\.pgn\.Game \(games\[1\]\)$"):
         check_player_games([_a_player_game(), chess.pgn.Game()], "identify")
+
+
+def test_a_printed_report_is_its_summary_not_every_name_in_the_file():
+    report = IngestReport(files=["games.pgn"])
+    report.counts.games_read, report.counts.player_games, report.counts.used = 10, 4, 3
+    report.names.spellings["Botvinnik, Mikhail"] = 4
+    report.names.headers.update({"Botvinnik, Mikhail": 4, "Tal, Mikhail": 3, "Smyslov, Vasily": 3})
+    report.skipped["illegal move"] = 1
+    assert str(report) == "\n".join(report.summary_lines())
+    assert "Tal" not in str(report) and "Smyslov" not in str(report)
+    assert repr(report) == "IngestReport(games_read=10, player_games=4, used=3, skipped=1)"
+    assert report.names.headers["Tal, Mikhail"] == 3

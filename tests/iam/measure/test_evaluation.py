@@ -12,6 +12,8 @@ from iam.errors import DataError
 from iam.games.pgn import PlayerGame
 from iam.measure.evaluation import (
     RECORD_COLUMNS,
+    EvaluationReport,
+    EvaluationRun,
     band_table,
     calibrated_ece,
     evaluate,
@@ -128,3 +130,18 @@ def test_python_chess_games_are_refused_naming_player_games(run):
 def test_evaluating_games_of_one_split_is_an_error_not_an_empty_report(indices, missing):
     with pytest.raises(DataError, match=f'hold no {missing} game \\(read them with split="all"\\)'):
         evaluate([_game(i) for i in indices], player="X", train_sizes=[1])
+
+
+def test_a_printed_report_is_its_summary_figures_one_row_per_run():
+    scored = records([(0.8, True, True, 0.8, 2), (0.6, False, True, 0.3, 2)])
+    report = EvaluationReport("Botvinnik", 1, [EvaluationRun(12, scored), EvaluationRun(80, scored, "ranker")])
+    log_loss = -(np.log(0.8) + np.log(0.3)) / 2
+    assert str(report).splitlines() == [
+        "Botvinnik: 1 test game, 2 runs",
+        "predictor  train_games  positions  top1  top3   ece  log_loss",
+        f"      iam           12          2 0.500 1.000 0.400     {log_loss:.3f}",
+        f"   ranker           80          2 0.500 1.000 0.400     {log_loss:.3f}",
+    ]
+    assert repr(report) == str(report)
+    assert repr(report.runs[1]) == "EvaluationRun('ranker', train_games=80, test_positions=2, top1=0.500, top3=1.000)"
+    assert len(report.runs[0].records) == 2  # the data stay whole behind the short text
