@@ -7,8 +7,6 @@ rules added to its belief); a learned belief adds what each feature contributed.
 
 from __future__ import annotations
 
-import math
-
 import chess
 import numpy as np
 
@@ -38,15 +36,23 @@ def explain(model, board: chess.Board, *, top: int | None = None) -> list[Explan
         if entry is not None and entry.counts.get(move.uci(), 0) > 0:
             chosen = entry.counts[move.uci()]
             sources.append({"kind": "rote", "games": entry.games, "chosen": chosen, "share": chosen / entry.games})
-        learned = model.belief_.contributions(rows.features[i]) if model.belief_ is not None else {}
-        features = tuple(
-            FeatureContribution(name, "belief", math.nan, float(value))
-            for name, value in sorted(learned.items(), key=lambda item: -abs(item[1]))
-        )
+        features = _learned_features(model, rows.features[i])
         predictions.append(
             Explanation(move, board.san(move), float(beliefs[i]), tuple(sources), len(proposals), features)
         )
     return predictions
+
+
+def _learned_features(model, row: np.ndarray) -> tuple[FeatureContribution, ...]:
+    """What each feature of the learned belief added to the move's log-odds, with its value, strongest first."""
+    if model.belief_ is None:
+        return ()
+    values = dict(zip(model.belief_.features, row.tolist()))
+    learned = model.belief_.contributions(row)
+    return tuple(
+        FeatureContribution(name, "belief", float(values[name]), float(value))
+        for name, value in sorted(learned.items(), key=lambda item: -abs(item[1]))
+    )
 
 
 def _chunk_source(model, rows: CandidateRows, proposal: int, color: chess.Color) -> dict:

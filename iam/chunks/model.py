@@ -34,7 +34,7 @@ from iam.chunks.partial import find_completions
 from iam.chunks.replay import PlayerMoves, player_move_count, replay
 from iam.chunks.rote import RoteMemory
 from iam.games.digest import TrainingGames
-from iam.games.pgn import PlayerGame
+from iam.games.pgn import PlayerGame, check_player_games
 from iam.models.base import Fitted, PlayerModel, most_common_name
 from iam.models.explanation import Explanation
 
@@ -129,7 +129,7 @@ class OpponentModel(PlayerModel):
         ``progress`` optionally wraps an iterable of the fitting steps (a progress
         bar such as ``tqdm``); fitting advances it once per step.
         """
-        games = list(games)
+        games = check_player_games(games, "OpponentModel.fit")
         self._check_games(games)
         steps = _FIT_STEPS if self.belief == "learned" else _FIT_STEPS[:3]
         step = iter(progress(steps) if progress is not None else steps)
@@ -172,8 +172,6 @@ class OpponentModel(PlayerModel):
         self._check_params()
         if not games:
             raise ValueError("cannot fit an opponent model on no games")
-        if not all(isinstance(game, PlayerGame) for game in games):
-            raise TypeError("fit expects PlayerGame records (see iam.games.pgn.load_player_games)")
 
     def _stored_chunks(self, moves: PlayerMoves) -> tuple[ChunkOccurrences, dict[str, int], pd.DataFrame]:
         """The chunks of the player's positions, how many each filter kept, and the table of those stored.

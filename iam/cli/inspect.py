@@ -13,8 +13,8 @@ from iam.chunks.model import OpponentModel
 from iam.chunks.rote import Repertoire, opening_repertoire
 from iam.cli._common import output_dir, print_json
 from iam.errors import DataError
-from iam.evidence.words import FAMILY_WORDS
 from iam.measure.predictors import load_predictor
+from iam.models.words import FAMILY_WORDS
 from iam.ranker import MoveRanker
 from iam.ranker.strongest import SHOWN, WeightedFeature, strongest_evidence, strongest_lines
 from iam.runtime import Runtime

@@ -12,10 +12,10 @@ import chess.pgn
 from iam.cli._common import command_runtime, print_json
 from iam.cli._games import read_pgn_games
 from iam.errors import PositionError
-from iam.evidence.words import feature_words
 from iam.games.pgn import name_matches
 from iam.measure.predictors import load_predictor
 from iam.models.explanation import Explanation
+from iam.models.words import feature_words
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:

@@ -27,7 +27,7 @@ import re
 import sys
 import zlib
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Literal, cast
@@ -45,6 +45,7 @@ __all__ = [
     "ColorFilter",
     "Split",
     "PlayerGame",
+    "check_player_games",
     "IngestReport",
     "GameCounts",
     "NamesSeen",
@@ -105,6 +106,37 @@ class PlayerGame:
         return chess.Board(self.start_fen)
 
 
+def check_player_games(games: Iterable[PlayerGame], where: str) -> list[PlayerGame]:
+    """``games`` as a list; TypeError naming what ``where`` expected when they are not PlayerGame records.
+
+    A path, a single game or a ``chess.pgn.Game`` would otherwise be read as no game of the
+    player, or fail far from the call.
+
+    >>> import chess.pgn
+    >>> check_player_games([chess.pgn.Game()], "evaluate")
+    Traceback (most recent call last):
+    ...
+    TypeError: evaluate expects PlayerGame records (from iam.load_player_games), not chess.pgn.Game (games[0])
+    """
+    if isinstance(games, (str, bytes, Path)):
+        raise TypeError(f"{where} expects PlayerGame records, not a path: read the file with iam.load_player_games")
+    if isinstance(games, PlayerGame) or not isinstance(games, Iterable):
+        raise TypeError(f"{where} expects a list of PlayerGame records, not {_type_name(games)}")
+    games = list(games)
+    for number, game in enumerate(games):
+        if not isinstance(game, PlayerGame):
+            raise TypeError(
+                f"{where} expects PlayerGame records (from iam.load_player_games), "
+                f"not {_type_name(game)} (games[{number}])"
+            )
+    return games
+
+
+def _type_name(value: object) -> str:
+    kind = type(value)
+    return kind.__qualname__ if kind.__module__ == "builtins" else f"{kind.__module__}.{kind.__qualname__}"
+
+
 @dataclass
 class GameCounts:
     """How many games were read, and what became of the player's: used, or left out by request.
@@ -156,6 +188,16 @@ class IngestReport:
     @property
     def skipped_total(self) -> int:
         return sum(self.skipped.values())
+
+    def __str__(self) -> str:
+        return "\n".join(self.summary_lines())
+
+    def __repr__(self) -> str:
+        counts = self.counts
+        return (
+            f"IngestReport(games_read={counts.games_read}, player_games={counts.player_games}, used={counts.used}, "
+            f"skipped={self.skipped_total})"
+        )
 
     def summary_lines(self) -> list[str]:
         """A short human-readable account, one fact per line."""

@@ -79,6 +79,9 @@ class HeldOut:
     games: list[PlayerGame]
     report: IngestReport
 
+    def __repr__(self) -> str:
+        return f"HeldOut({self.player!r}: {len(self.training)} training games, {len(self.test)} test games)"
+
     @property
     def training(self) -> list[PlayerGame]:
         return training_games(self.games)

@@ -22,13 +22,14 @@ import chess
 import numpy as np
 import pandas as pd
 
+from iam.errors import DataError
 from iam.games.heldout import (  # the first two re-exported
     first_training_games,
     sample_test_games,
     test_games,
     training_games,
 )
-from iam.games.pgn import PlayerGame
+from iam.games.pgn import PlayerGame, check_player_games
 from iam.measure.predictors import TRAINED, PredictorSettings, build_predictor
 from iam.runtime import Runtime, map_in_order, runtime_from
 from search.opponent.predictor import in_use
@@ -45,6 +46,7 @@ __all__ = [
     "EvaluationRun",
     "EvaluationReport",
     "TRAIN_SIZES",
+    "SHOWN_FIGURES",
     "evaluate",
     "first_training_games",
     "sample_test_games",
@@ -83,6 +85,7 @@ def score_positions(model, games: Sequence[PlayerGame], *, progress=None) -> pd.
     ``model`` is anything with ``predict_proba(board) -> {move: belief}``;
     ``progress`` optionally wraps the game iterator (a progress bar).
     """
+    games = check_player_games(games, "score_positions")
     records = []
     iterator = progress(games) if progress else games
     for game in iterator:
@@ -100,6 +103,7 @@ def score_games(model, games: Sequence[PlayerGame], *, runtime: Runtime = Runtim
     The pieces keep the games' order, so the records are those of one serial pass; the model
     travels to each piece, so it must pickle (a model holding an engine process does not).
     """
+    games = check_player_games(games, "score_games")
     runtime = runtime_from(runtime)
     if (runtime.jobs == 1 and not runtime.distributed) or len(games) < 2:
         return score_positions(model, games)
@@ -215,6 +219,13 @@ class EvaluationRun:
     records: pd.DataFrame
     predictor: str = "iam"
 
+    def __repr__(self) -> str:
+        summary = self.summary
+        return (
+            f"EvaluationRun({self.predictor!r}, train_games={self.train_games}, "
+            f"test_positions={summary['test_positions']}, top1={summary['top1']:.3f}, top3={summary['top3']:.3f})"
+        )
+
     @property
     def bands(self) -> pd.DataFrame:
         return band_table(self.records)
@@ -241,6 +252,9 @@ def _float(value: float) -> float | None:
     return None if value != value else float(value)
 
 
+SHOWN_FIGURES = ("predictor", "train_games", "test_positions", "top1", "top3", "ece", "log_loss")
+"""The columns of a printed :class:`EvaluationReport` (:meth:`EvaluationReport.summary_frame` has them all)."""
+
 TRAIN_SIZES = (12, 22, 80, None)
 """The source notes' training sizes (12, 22, 80 games) and all training games (None)."""
 
@@ -252,6 +266,17 @@ class EvaluationReport:
     player: str
     test_games: int
     runs: list[EvaluationRun]
+
+    def __str__(self) -> str:
+        """The summary figures of each run, one row per run."""
+        games = f"{self.test_games} test game{'' if self.test_games == 1 else 's'}"
+        head = f"{self.player}: {games}, {len(self.runs)} run{'' if len(self.runs) == 1 else 's'}"
+        if not self.runs:
+            return head
+        table = self.summary_frame()[list(SHOWN_FIGURES)].rename(columns={"test_positions": "positions"})
+        return head + "\n" + table.to_string(index=False, float_format=lambda value: f"{value:.3f}")
+
+    __repr__ = __str__
 
     def to_dict(self) -> dict:
         """The JSON of ``iam evaluate``: player and one entry per run."""
@@ -298,10 +323,19 @@ def evaluate(
     ``settings.iam``). Runs are independent and go where ``runtime`` says: its worker
     processes or its Dask scheduler (else ``$IAM_SCHEDULER``; :func:`~iam.runtime.runtime_from`);
     ``progress`` optionally wraps the runs as they finish, in order (a progress bar).
+    DataError when the games hold no test game or no training game (games read with
+    ``split="train"`` or ``split="test"`` hold one split only).
     """
+    games = check_player_games(games, "evaluate")
     settings = settings or PredictorSettings(iam=dict(model_params or {}))
     test = test_games(games)
     training_count = len(training_games(games))
+    if not test or not training_count:
+        missing = "test" if not test else "training"
+        raise DataError(
+            f"evaluate needs the player's games of both splits, and these {len(games)} hold no {missing} game "
+            '(read them with split="all")'
+        )
     sizes = list(dict.fromkeys(training_count if size is None else min(size, training_count) for size in train_sizes))
     work = []
     for predictor in predictors:

@@ -32,7 +32,7 @@ from sklearn.utils.validation import check_is_fitted
 from iam.chunks.model import OpponentModel
 from iam.evidence.evidence import Evidence
 from iam.evidence.registry import ENGINE_FAMILIES, family_columns
-from iam.games.pgn import PlayerGame
+from iam.games.pgn import PlayerGame, check_player_games
 from iam.measure.repertoire import MODEL_WEIGHT, RepertoireScorer, memory_of
 from iam.priors.positions import PlayerPosition, player_positions
 from iam.ranker.calibration import TopLabelCalibration, calibrate_top
@@ -51,10 +51,14 @@ __all__ = [
     "fit_temperature",
     "rank_credit",
     "IAM_FLOOR",
+    "SHOWN_CANDIDATES",
 ]
 
 Candidate = OpponentModel | MoveRanker
 """A candidate model: the source notes' IAM model or a move ranker."""
+
+SHOWN_CANDIDATES = 10
+"""Candidates a printed :class:`Identification` lists (the best)."""
 
 IAM_FLOOR = 1e-4
 """Smallest probability of a move under an IAM model (as in its log loss)."""
@@ -356,6 +360,16 @@ class Identification:
     weights: np.ndarray | None = None
     """Per scored position the weight of its log-likelihoods (1 where a repertoire scored it; None: all 1)."""
 
+    def __str__(self) -> str:
+        """The candidates best first (at most :data:`SHOWN_CANDIDATES`): log-likelihood per move and probability."""
+        head = f"{self.moves} moves scored under {len(self.candidates)} candidates (temperature {self.temperature:g})"
+        table = self.table()[["rank", "candidate", "per_move", "probability"]]
+        text = table.head(SHOWN_CANDIDATES).to_string(index=False, float_format=lambda value: f"{value:.3f}")
+        more = len(self.candidates) - SHOWN_CANDIDATES
+        return f"{head}\n{text}" + (f"\nand {more} more (table() lists them all)" if more > 0 else "")
+
+    __repr__ = __str__
+
     @property
     def ranking(self) -> np.ndarray:
         return np.argsort(-self.log_likelihood, kind="stable")
@@ -427,6 +441,7 @@ def identify(
     found again at once). ValueError for
     candidates that cannot be compared or games without a move of the player.
     """
+    games = check_player_games(games, "identify")
     check_candidates(models)
     if not 0 < temperature < float("inf"):
         raise ValueError("the temperature must be a positive number")

@@ -5,7 +5,8 @@ which chunks proposed the move (their patterns, where on the board they would be
 completed, their statistics, their completion rate and how much each of the source
 notes' rules added to their belief) and whether the rote memory remembers it; a learned
 belief, and a move ranker, say how much each feature moved the move's score
-(:class:`FeatureContribution`, strongest first).
+(:class:`FeatureContribution`, strongest first). Printed, each reads in a chess player's
+words (:func:`iam.models.words.feature_words`).
 """
 
 from __future__ import annotations
@@ -15,7 +16,12 @@ from dataclasses import dataclass
 
 import chess
 
-__all__ = ["Explanation", "FeatureContribution"]
+from iam.models.words import feature_words
+
+__all__ = ["Explanation", "FeatureContribution", "SHOWN_FEATURES"]
+
+SHOWN_FEATURES = 3
+"""Features a printed explanation lists (the strongest); the rest are counted."""
 
 @dataclass(frozen=True)
 class FeatureContribution:
@@ -26,6 +32,10 @@ class FeatureContribution:
     value: float
     """The feature's value for the move (NaN where the model does not report it)."""
     contribution: float
+
+    def __str__(self) -> str:
+        value = "no value reported" if math.isnan(self.value) else f"value {self.value:.3g}"
+        return f"{self.contribution:+.2f}  {feature_words(self.feature)}, {value}"
 
     def to_dict(self) -> dict:
         value = None if math.isnan(self.value) else self.value
@@ -50,6 +60,31 @@ class Explanation:
     def learned(self) -> dict[str, float] | None:
         """Feature -> contribution, or ``None`` when no feature carried the belief (rule beliefs)."""
         return {c.feature: c.contribution for c in self.features} if self.features else None
+
+    def __str__(self) -> str:
+        lines = [f"{self.san}: belief {self.belief:.3f}"]
+        for source in self.sources:
+            if source.get("kind") == "rote":
+                lines.append(f"  opening memory: he chose it in {source['chosen']} of {source['games']} games")
+        chunks = [source for source in self.sources if source.get("kind") == "chunk"]
+        if chunks:
+            lines.append(
+                f"  chunks: {self.chunk_sources} propose it; the strongest, seen in {chunks[0]['games']} of his games, "
+                f"with belief {chunks[0]['belief']:.2f}"
+            )
+        if self.features:
+            lines.append("  what it added to the move's score:")
+        lines.extend(f"    {contribution}" for contribution in self.features[:SHOWN_FEATURES])
+        if len(self.features) > SHOWN_FEATURES:
+            weaker = len(self.features) - SHOWN_FEATURES
+            lines.append(f"    and {weaker} weaker feature{'s' if weaker > 1 else ''}")
+        return "\n".join(lines)
+
+    def __repr__(self) -> str:
+        return (
+            f"Explanation({self.san}, belief={self.belief:.3f}, chunk_sources={self.chunk_sources}, "
+            f"features={len(self.features)})"
+        )
 
     def to_dict(self) -> dict:
         return {

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field, replace
 import chess
 
 from iam.errors import DataError, ParameterError
-from iam.games.pgn import PlayerGame
+from iam.games.pgn import PlayerGame, check_player_games
 from iam.prepare.habits import Habit, candidates, find_habits
 from iam.prepare.lines import LineSettings, Plan, prepare_lines
 from iam.prepare.population import POPULATION_STRENGTH, BookBeliefs
@@ -182,6 +182,7 @@ def prepare(
     ``scorer`` replaces the one the config names (its owner closes it). The model's beliefs are
     updated by the population book (unless ``config.beliefs.population_strength`` is None), then by his games.
     """
+    games = check_player_games(games, "prepare")
     wanted = [COLORS[name] for name in config.colors]
     for color in wanted:
         count = sum(game.color == color for game in games)

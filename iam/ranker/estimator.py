@@ -26,7 +26,7 @@ from iam.evidence.evidence import Evidence, EvidenceSources, player_evidence
 from iam.evidence.registry import DEFAULT_FAMILIES, ENGINE_FAMILIES, FAMILIES, family_columns
 from iam.evidence.settings import DEFAULT_SEARCH_DEPTH, EngineSettings
 from iam.games.digest import TrainingGames
-from iam.games.pgn import PlayerGame
+from iam.games.pgn import PlayerGame, check_player_games
 from iam.models.base import Fitted, Number, PlayerModel, WholeNumber, most_common_name
 from iam.models.explanation import Explanation, FeatureContribution
 from iam.priors.logit import (
@@ -221,7 +221,7 @@ class MoveRanker(PlayerModel):
         default; always on this machine); the fitted ranker goes on predicting with them until :meth:`use` says
         otherwise.
         """
-        games = list(games)
+        games = check_player_games(games, "MoveRanker.fit")
         families = self._check_parameters()
         self._attach(runtime, families)
         _check_games(games, player)
@@ -557,8 +557,6 @@ def _check_games(games: list, player: object) -> None:
     """ValueError or TypeError for games (or a player's name) a ranker cannot be fitted on."""
     if not games:
         raise ValueError("cannot fit a move ranker on no games")
-    if not all(isinstance(game, PlayerGame) for game in games):
-        raise TypeError("fit expects PlayerGame records (see iam.games.pgn.load_player_games)")
     if player is not None and not isinstance(player, str):
         raise TypeError(f"player must be a name (str) or None, not {type(player).__name__}")
 

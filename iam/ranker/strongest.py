@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from iam.evidence.words import feature_words
+from iam.models.words import feature_words
 from iam.ranker.estimator import MoveRanker
 
 __all__ = ["SHOWN", "HEADING", "WeightedFeature", "strongest_evidence", "strongest_lines"]

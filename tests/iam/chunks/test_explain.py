@@ -60,3 +60,17 @@ def test_top_keeps_the_strongest(small_model, positions):
     every = explain(small_model, board)
     assert [e.move for e in explain(small_model, board, top=2)] == [e.move for e in every[:2]]
     assert explain(small_model, board, top=0) == []
+
+
+def test_learned_features_carry_the_moves_own_values(small_model, positions):
+    """Each feature shows the candidate row's value; its contribution is that value standardised times its weight."""
+    belief = small_model.belief_
+    board = positions[-1]
+    rows, _ = small_model.candidates(board)
+    for e in explain(small_model, board, top=3):
+        row = rows.features[rows.moves.index(e.move)]
+        assert [c.feature for c in e.features] != [] and {c.feature for c in e.features} == set(belief.features)
+        for c in e.features:
+            j = belief.features.index(c.feature)
+            assert c.value == pytest.approx(float(row[j]))
+            assert c.contribution == pytest.approx((c.value - belief.mean[j]) / belief.scale[j] * belief.coef[j])

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import chess
+import chess.pgn
 import numpy as np
 import pytest
 from sklearn.base import BaseEstimator, clone
@@ -194,3 +195,9 @@ def test_an_explained_chunk_is_shown_as_placed_on_its_squares(small_model, botvi
                     checked += 1
             board.push(move)
     assert checked > 20
+
+
+def test_fitting_python_chess_games_is_a_type_error_naming_player_games():
+    expected = r"OpponentModel\.fit expects PlayerGame records .*not chess\.pgn\.Game \(games\[0\]\)"
+    with pytest.raises(TypeError, match=expected):
+        OpponentModel().fit([chess.pgn.Game()])

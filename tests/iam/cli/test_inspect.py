@@ -13,7 +13,7 @@ import pytest
 from iam.chunks.chunk import Chunk, from_pattern
 from iam.cli import main
 from iam.cli.inspect import chunk_diagram, chunk_svg
-from iam.evidence.words import feature_words
+from iam.models.words import feature_words
 from iam.ranker.strongest import HEADING
 
 TINY = Path(__file__).resolve().parents[2] / "data" / "tiny.pgn"

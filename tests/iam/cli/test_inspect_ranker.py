@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 
 from iam.cli import main
-from iam.evidence.words import feature_words
 from iam.measure.predictors import load_predictor
+from iam.models.words import feature_words
 
 
 def test_the_ranker_summary_holds_what_the_model_holds(quick_ranker, capsys):

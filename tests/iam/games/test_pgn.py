@@ -7,11 +7,20 @@ import gzip
 import lzma
 
 import chess
+import chess.pgn
 import pytest
 import zstandard
 
 from iam.errors import DataError, PlayerNotFoundError
-from iam.games.pgn import IngestReport, iter_player_games, load_player_games, name_matches, split_of
+from iam.games.pgn import (
+    IngestReport,
+    PlayerGame,
+    check_player_games,
+    iter_player_games,
+    load_player_games,
+    name_matches,
+    split_of,
+)
 
 
 @pytest.mark.parametrize(
@@ -206,3 +215,44 @@ def test_reading_leaves_python_chess_logging_alone(tiny_pgn, caplog):
     with caplog.at_level(logging.DEBUG):
         load_player_games([tiny_pgn], player="Tester")  # holds an illegal move
     assert not [record for record in caplog.records if record.name.startswith("chess")]
+
+
+def _a_player_game(index: int = 0) -> PlayerGame:
+    return PlayerGame(index, chess.WHITE, chess.STARTING_FEN, (chess.Move.from_uci("e2e4"),), "win")
+
+
+def test_player_games_pass_the_check_as_a_list():
+    games = [_a_player_game(0), _a_player_game(1)]
+    assert check_player_games(iter(games), "evaluate") == games
+
+
+@pytest.mark.parametrize(
+    "games, said",
+    [
+        ([chess.pgn.Game()], "evaluate expects PlayerGame records (from iam.load_player_games), not chess.pgn.Game"),
+        ("games.pgn", "evaluate expects PlayerGame records, not a path: read the file with iam.load_player_games"),
+        (_a_player_game(), "evaluate expects a list of PlayerGame records, not iam.games.pgn.PlayerGame"),
+        (3, "evaluate expects a list of PlayerGame records, not int"),
+    ],
+)
+def test_anything_but_player_games_is_a_type_error_naming_them(games, said):
+    with pytest.raises(TypeError) as raised:
+        check_player_games(games, "evaluate")
+    assert str(raised.value).startswith(said)
+
+
+def test_the_type_error_names_the_first_game_of_the_wrong_type():
+    with pytest.raises(TypeError, match=r"not chess\.pgn\.Game \(games\[1\]\)$"):
+        check_player_games([_a_player_game(), chess.pgn.Game()], "identify")
+
+
+def test_a_printed_report_is_its_summary_not_every_name_in_the_file():
+    report = IngestReport(files=["games.pgn"])
+    report.counts.games_read, report.counts.player_games, report.counts.used = 10, 4, 3
+    report.names.spellings["Botvinnik, Mikhail"] = 4
+    report.names.headers.update({"Botvinnik, Mikhail": 4, "Tal, Mikhail": 3, "Smyslov, Vasily": 3})
+    report.skipped["illegal move"] = 1
+    assert str(report) == "\n".join(report.summary_lines())
+    assert "Tal" not in str(report) and "Smyslov" not in str(report)
+    assert repr(report) == "IngestReport(games_read=10, player_games=4, used=3, skipped=1)"
+    assert report.names.headers["Tal, Mikhail"] == 3

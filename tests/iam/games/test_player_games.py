@@ -10,8 +10,8 @@ import pytest
 
 from iam.games import heldout
 from iam.games.heldout import fitting_games
-from iam.games.pgn import PlayerGame
-from iam.games.player_games import bundled_masters, game_key, population_games
+from iam.games.pgn import IngestReport, PlayerGame
+from iam.games.player_games import HeldOut, bundled_masters, game_key, population_games
 from iam.priors.policynet import POLICY_NETS_FILE
 from iam.priors.population import PRIOR_FILE
 from iam.priors.valuenet import VALUE_NET_FILE
@@ -52,3 +52,8 @@ def test_the_shipped_population_files_left_out_every_shared_test_game():
     _, dropped_fitting = population_games(masters, fitting_games)
     assert json.load(gzip.open(POLICY_NETS_FILE))["info"]["dropped_test_games_of_others"] == dropped_fitting
     assert json.load(gzip.open(VALUE_NET_FILE))["info"]["dropped_test_games_of_others"] == dropped_fitting
+
+
+def test_a_held_out_set_shows_its_player_and_split_sizes_not_its_games():
+    games = [PlayerGame(i, chess.WHITE, chess.STARTING_FEN, (), "draw") for i in range(10)]
+    assert repr(HeldOut("Tal", games, IngestReport())) == "HeldOut('Tal': 8 training games, 2 test games)"

@@ -3,12 +3,24 @@
 from __future__ import annotations
 
 import chess
+import chess.pgn
 import numpy as np
 import pandas as pd
 import pytest
 
+from iam.errors import DataError
 from iam.games.pgn import PlayerGame
-from iam.measure.evaluation import RECORD_COLUMNS, band_table, calibrated_ece, score_positions, summarise
+from iam.measure.evaluation import (
+    RECORD_COLUMNS,
+    EvaluationReport,
+    EvaluationRun,
+    band_table,
+    calibrated_ece,
+    evaluate,
+    score_games,
+    score_positions,
+    summarise,
+)
 
 
 def records(rows) -> pd.DataFrame:
@@ -93,3 +105,43 @@ def test_the_ece_of_perfect_beliefs_is_the_sampling_noise_of_each_bin():
     # Quadrupling the positions halves the floor.
     many = calibrated_ece(np.full(1600, 0.5), draws=4000, seed=1)
     assert many.mean() == pytest.approx(floor.mean() / 2, rel=0.08)
+
+
+def _game(index: int) -> PlayerGame:
+    moves = tuple(chess.Move.from_uci(m) for m in ["d2d4", "g8f6"])
+    return PlayerGame(index=index, color=chess.WHITE, start_fen=chess.STARTING_FEN, moves=moves, result="win")
+
+
+@pytest.mark.parametrize(
+    "run",
+    [
+        lambda games: score_positions(FixedModel(), games),
+        lambda games: score_games(FixedModel(), games),
+        lambda games: evaluate(games, player="X", train_sizes=[1]),
+    ],
+    ids=["score_positions", "score_games", "evaluate"],
+)
+def test_python_chess_games_are_refused_naming_player_games(run):
+    with pytest.raises(TypeError, match=r"expects PlayerGame records \(from iam\.load_player_games\), not chess\.pgn"):
+        run([chess.pgn.Game(), chess.pgn.Game()])
+
+
+@pytest.mark.parametrize("indices, missing", [([0, 1, 2, 3], "test"), ([4, 9], "training")])
+def test_evaluating_games_of_one_split_is_an_error_not_an_empty_report(indices, missing):
+    with pytest.raises(DataError, match=f'hold no {missing} game \\(read them with split="all"\\)'):
+        evaluate([_game(i) for i in indices], player="X", train_sizes=[1])
+
+
+def test_a_printed_report_is_its_summary_figures_one_row_per_run():
+    scored = records([(0.8, True, True, 0.8, 2), (0.6, False, True, 0.3, 2)])
+    report = EvaluationReport("Botvinnik", 1, [EvaluationRun(12, scored), EvaluationRun(80, scored, "ranker")])
+    log_loss = -(np.log(0.8) + np.log(0.3)) / 2
+    assert str(report).splitlines() == [
+        "Botvinnik: 1 test game, 2 runs",
+        "predictor  train_games  positions  top1  top3   ece  log_loss",
+        f"      iam           12          2 0.500 1.000 0.400     {log_loss:.3f}",
+        f"   ranker           80          2 0.500 1.000 0.400     {log_loss:.3f}",
+    ]
+    assert repr(report) == str(report)
+    assert repr(report.runs[1]) == "EvaluationRun('ranker', train_games=80, test_positions=2, top1=0.500, top3=1.000)"
+    assert len(report.runs[0].records) == 2  # the data stay whole behind the short text

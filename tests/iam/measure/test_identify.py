@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 
+import chess.pgn
 import numpy as np
 import pytest
 
@@ -13,6 +14,8 @@ from iam.evidence.registry import family_columns
 from iam.games.pgn import load_player_games
 from iam.games.sides import common_player, side_games
 from iam.measure.identify import (
+    SHOWN_CANDIDATES,
+    Identification,
     LikelihoodScorer,
     candidate_probabilities,
     check_candidates,
@@ -196,3 +199,35 @@ def test_shared_scoring_adds_each_rankers_residual_trees(synthetic_games):
         assert scores[i, 0] == pytest.approx(
             math.log(ranker.predict_proba(position.board)[position.played_move]), abs=1e-9
         )
+
+
+def test_python_chess_games_are_refused_naming_player_games(iam_models):
+    with pytest.raises(TypeError, match=r"identify expects PlayerGame records .*not chess\.pgn\.Game \(games\[0\]\)"):
+        identify([chess.pgn.Game()], iam_models)
+
+
+def _identification(count: int) -> Identification:
+    total = -np.arange(10.0, 10.0 + count)
+    probability = candidate_probabilities(total)
+    return Identification(
+        tuple(f"player {i}" for i in range(count)), total, 5, probability, 1.0, np.zeros((5, count)), (), (0,) * 5
+    )
+
+
+def test_a_printed_identification_ranks_the_candidates_per_move():
+    printed = str(_identification(2))
+    second = candidate_probabilities(np.array([-10.0, -11.0]))[1]
+    assert printed.splitlines() == [
+        "5 moves scored under 2 candidates (temperature 1)",
+        " rank candidate  per_move  probability",
+        f"    1  player 0    -2.000        {1 - second:.3f}",
+        f"    2  player 1    -2.200        {second:.3f}",
+    ]
+    assert repr(_identification(2)) == printed
+
+
+def test_a_printed_identification_of_many_candidates_shows_the_best_and_counts_the_rest():
+    lines = str(_identification(SHOWN_CANDIDATES + 3)).splitlines()
+    assert len(lines) == 2 + SHOWN_CANDIDATES + 1
+    assert lines[-1] == "and 3 more (table() lists them all)"
+    assert f"player {SHOWN_CANDIDATES}" not in "\n".join(lines)

@@ -5,6 +5,7 @@ default model's parameters and runtime."""
 from __future__ import annotations
 
 import chess
+import chess.pgn
 import pytest
 
 from iam.errors import DataError, ParameterError
@@ -108,3 +109,8 @@ def test_the_default_model_reads_the_glance_only_with_an_engine():
     full = Runtime(engine="sf", engine_cache="c.sqlite", engine_timeout=9.0, search_cache="s.sqlite", jobs=2)
     assert default_model_runtime(full) == Runtime(jobs=2, engine="sf", engine_cache="c.sqlite")
     assert default_model_runtime(Runtime(engine_cache="c.sqlite", jobs=3)) == Runtime(jobs=3)
+
+
+def test_python_chess_games_are_refused_naming_player_games():
+    with pytest.raises(TypeError, match=r"prepare expects PlayerGame records .*not chess\.pgn\.Game"):
+        prepare([chess.pgn.Game()], StubPredictor({}), PrepareConfig("X"), scorer=StubScorer({}))

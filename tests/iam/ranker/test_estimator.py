@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import chess
+import chess.pgn
 import numpy as np
 import pytest
 
@@ -216,3 +217,9 @@ def test_the_players_name_is_given_to_fit_and_recorded(training, tmp_path):
     assert again.player_ == "Somebody" and again.to_dict() == named.to_dict()
     with pytest.raises(TypeError, match="player"):
         MoveRanker(families=("move",), prior="none").fit(training, player=3)
+
+
+def test_fitting_python_chess_games_is_a_type_error_naming_player_games():
+    expected = r"MoveRanker\.fit expects PlayerGame records .*not chess\.pgn\.Game \(games\[0\]\)"
+    with pytest.raises(TypeError, match=expected):
+        MoveRanker(families=("move",)).fit([chess.pgn.Game()])

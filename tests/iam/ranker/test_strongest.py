@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from iam.evidence.words import feature_words
+from iam.models.words import feature_words
 from iam.ranker.strongest import HEADING, WeightedFeature, strongest_evidence, strongest_lines
 
 

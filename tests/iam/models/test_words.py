@@ -1,11 +1,12 @@
-"""Families and feature columns in a chess player's words: every one the registry has, each its own."""
+"""Families and feature columns in a chess player's words: every one of the registry and the IAM model, each its own."""
 
 from __future__ import annotations
 
 import pytest
 
+from iam.chunks.features import FEATURES
 from iam.evidence.registry import FAMILIES, FAMILY_REGISTRY
-from iam.evidence.words import FAMILY_WORDS, feature_words
+from iam.models.words import FAMILY_WORDS, feature_words
 
 COLUMNS = [column for family in FAMILIES for column in FAMILY_REGISTRY[family].columns]
 
@@ -56,3 +57,10 @@ def test_each_score_source_composes_with_each_score():
         said = {source: feature_words(f"{source}_{score}") for source in ("search", "value", "engine", "glance")}
         assert len(set(said.values())) == 4
         assert "the search" in said["search"] and "the value network" in said["value"]
+
+
+def test_every_column_of_the_iam_models_belief_has_words_of_its_own():
+    """The IAM model's learned belief reads in words too, and none of its columns reads like another of any model."""
+    words = [feature_words(column) for column in FEATURES]
+    assert [column for column, said in zip(FEATURES, words) if said == column] == []
+    assert len(set(words) | {feature_words(column) for column in COLUMNS}) == len(set(FEATURES) | set(COLUMNS))

@@ -1,8 +1,8 @@
 """Feature families and feature columns in words a chess player reads.
 
-The commands that explain a ranker (``iam inspect``, ``iam predict``, ``iam train``) show
-a family or a column by these words rather than by its name; a column without words of
-its own is shown by its name.
+The commands that explain a ranker (``iam inspect``, ``iam predict``, ``iam train``) and a
+printed explanation of either model show a family or a column by these words rather than
+by its name; a column without words of its own is shown by its name.
 """
 
 from __future__ import annotations
@@ -71,6 +71,26 @@ _FEATURE_WORDS: dict[str, str] = {
     "pattern_rate": "a kind of move masters often play",
     "residual_trees": "the population's correction trees",
 }
+_BELIEF_WORDS: dict[str, str] = {
+    "iam_score": "his chunks' belief by the source notes' rules",
+    "iam_gap": "how far behind his chunks' favourite it is",
+    "iam_rank": "its rank by his chunks' belief (log)",
+    "chunks": "how many of his chunks propose it (log)",
+    "frequency": "in what share of his games the chunk appears",
+    "formed_rate": "how often he formed the chunk in the games it appears in",
+    "formed_log": "how often he formed the chunk (log)",
+    "size": "how large the chunk is",
+    "major": "the chunk holds a rook or a queen",
+    "temporal": "the chunk appears at this stage of his games",
+    "winning": "how much more often he won than lost the chunk's games",
+    "dissolved": "the chunk was just broken up",
+    "completion": "how often he completed the chunk when he could",
+    "completion_any": "how likely he completes one of its chunks",
+    "rote_games": "how often he reached this opening position (log)",
+    "legal_moves": "how many legal moves there are (log)",
+    "candidates": "how many moves his habits propose (log)",
+}
+"""The IAM model's learned-belief columns (:data:`iam.chunks.features.FEATURES`) without a ranker column's name."""
 _SCORE_WORDS: dict[str, str] = {
     "best": "{source}'s choice",
     "loss": "what it loses by {source}'s score",
@@ -98,6 +118,8 @@ def feature_words(name: str) -> str:
     """
     if name in _FEATURE_WORDS:
         return _FEATURE_WORDS[name]
+    if name in _BELIEF_WORDS:
+        return _BELIEF_WORDS[name]
     source, _, score = name.partition("_")
     if source in _SCORE_SOURCES and score in _SCORE_WORDS:
         return _SCORE_WORDS[score].format(source=_SCORE_SOURCES[source])
