@@ -67,8 +67,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="SQLite file keeping the engine's analyses (default iam-engine-cache.sqlite)")
     add_engine_lines(parser)
     parser.add_argument(
-        "--search-depth", type=int, default=2, metavar="D",
-        help="depth of the toolkit's search without --engine (default 2)",
+        "--search-depth", type=int, default=ScoringSettings().search_depth, metavar="D",
+        help=f"depth of the toolkit's search without --engine (default {ScoringSettings().search_depth})",
     )
     parser.add_argument(
         "--plies", type=int, default=12, metavar="N", help="plies from the start the tree and lines reach (default 12)"

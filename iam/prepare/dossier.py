@@ -18,7 +18,7 @@ from iam.games.pgn import PlayerGame, check_player_games
 from iam.prepare.habits import Habit, candidates, find_habits
 from iam.prepare.lines import LineSettings, Plan, prepare_lines
 from iam.prepare.population import POPULATION_STRENGTH, BookBeliefs
-from iam.prepare.scoring import EngineScorer, MoveScorer, SearchScorer, score_all
+from iam.prepare.scoring import DEFAULT_JUDGE_DEPTH, EngineScorer, MoveScorer, SearchScorer, score_all
 from iam.prepare.tree import HALF_LIFE_YEARS, PRIOR_STRENGTH, Predictor, Repertoire, RepertoireBeliefs, build_repertoire
 from iam.priors.population import bundled_prior
 from iam.progress import progress
@@ -78,8 +78,9 @@ class ScoringSettings:
     engine_depth: int = 12
     engine_lines: int | None = 3
     """The engine scores its best this many moves of each position (None: every legal move)."""
-    search_depth: int = 2
-    """Depth of the toolkit's own search when there is no engine."""
+    search_depth: int = DEFAULT_JUDGE_DEPTH
+    """Depth of the toolkit's own search when there is no engine (:data:`~iam.prepare.scoring.DEFAULT_JUDGE_DEPTH`,
+    chosen by its agreement with a strong engine)."""
 
 
 @dataclass(frozen=True)

@@ -18,6 +18,7 @@ leads to, so callers never need every legal move scored.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from typing import Protocol
 
 import chess
@@ -26,8 +27,42 @@ from iam.engines.analysis import MATE_SCORE, MAX_CENTIPAWNS, EngineAnalyser
 from search.chess.scoring import score_root_moves
 
 __all__ = [
-    "MoveScorer", "SearchScorer", "EngineScorer", "move_score", "position_value", "score_all", "decided", "beyond_lines"
+    "MoveScorer", "SearchScorer", "EngineScorer", "move_score", "position_value", "score_all", "decided",
+    "beyond_lines", "JudgeAgreement", "JUDGE_AGREEMENT", "JUDGE_REFERENCE", "DEFAULT_JUDGE_DEPTH",
 ]
+
+
+@dataclass(frozen=True)
+class JudgeAgreement:
+    """How the own search's "costly" flag (a loss of at least 50 centipawns) agrees with :data:`JUDGE_REFERENCE`."""
+
+    precision: float
+    """Of the moves it flags (the masters' moves and others drawn at random), the share the reference flags too."""
+    recall: float
+    """Of the moves the reference flags, the share it flags."""
+    played_precision: float
+    """Of the masters' own moves it flags, the share the reference flags too: the habits' case."""
+
+
+JUDGE_REFERENCE = "Stockfish 15.1 at depth 16"
+JUDGE_AGREEMENT = {
+    1: JudgeAgreement(precision=0.881, recall=0.622, played_precision=0.250),
+    2: JudgeAgreement(precision=0.883, recall=0.635, played_precision=0.250),
+    3: JudgeAgreement(precision=0.893, recall=0.635, played_precision=0.238),
+    4: JudgeAgreement(precision=0.924, recall=0.631, played_precision=0.312),
+    5: JudgeAgreement(precision=0.931, recall=0.647, played_precision=0.267),
+    6: JudgeAgreement(precision=0.935, recall=0.639, played_precision=0.286),
+}
+"""Per depth of the own search, its agreement with :data:`JUDGE_REFERENCE` on 600 moves of 300 development
+positions (297 distinct) of the six bundled masters (their move and one other in each; 14 to 24 of their 300 own
+moves flagged, 15 costly by the reference). Regenerate with
+``iam experiment judge-depth --engine /usr/games/stockfish --out results/judge-depth`` (table
+``judge_agreement.csv``, kept in docs/results/data/; docs/results/search.md, "Spending the speed")."""
+
+DEFAULT_JUDGE_DEPTH = 4
+"""The own search's depth when no engine judges: the shallowest depth, of those searching a position in half a
+CPU second (median), within 2 points of the best precision and 5 of the best recall of :data:`JUDGE_AGREEMENT`
+(the rule fixed before measuring; docs/results/search.md, "Spending the speed")."""
 
 
 class MoveScorer(Protocol):
@@ -49,9 +84,12 @@ class MoveScorer(Protocol):
 
 
 class SearchScorer:
-    """The toolkit's own search at a fixed depth; each position searched once (kept by EPD)."""
+    """The toolkit's own search at a fixed depth; each position searched once (kept by EPD).
 
-    def __init__(self, depth: int = 2) -> None:
+    Its description says how far its verdicts agree with a strong engine at its depth (:data:`JUDGE_AGREEMENT`).
+    """
+
+    def __init__(self, depth: int = DEFAULT_JUDGE_DEPTH) -> None:
         if depth < 1:
             raise ValueError(f"depth must be at least 1, not {depth}")
         self.depth = depth
@@ -59,7 +97,15 @@ class SearchScorer:
 
     @property
     def description(self) -> str:
-        return f"the toolkit's own search (alpha-beta with quiescence, depth {self.depth})"
+        text = f"the toolkit's own search (alpha-beta with quiescence, depth {self.depth})"
+        agreement = JUDGE_AGREEMENT.get(self.depth)
+        if agreement is None:
+            return text
+        return (
+            f"{text}: checked on masters' games, {agreement.played_precision:.0%} of their own moves it judged to "
+            f"lose 50 centipawns or more did by {JUDGE_REFERENCE} ({agreement.precision:.0%} of all moves it "
+            f"judged so), so its costly habits are leads to check"
+        )
 
     def scores(self, board: chess.Board) -> dict[chess.Move, int]:
         key = board.epd()

@@ -43,8 +43,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_engine_lines(parser)
     add_belief_arguments(parser)
     parser.add_argument(
-        "--search-depth", type=int, default=2, metavar="D",
-        help="the toolkit's search depth without --engine (default 2)",
+        "--search-depth", type=int, default=ScoringSettings().search_depth, metavar="D",
+        help=f"the toolkit's search depth without --engine (default {ScoringSettings().search_depth})",
     )
     parser.add_argument("--games", choices=GAMES, default="test",
                         help="test: the dossier from his training games, checked on his test games (default); "

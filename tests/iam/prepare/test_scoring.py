@@ -70,3 +70,32 @@ def test_the_engine_scores_its_best_lines_and_values_other_moves_by_their_positi
         assert move_score(scorer, board, outside) == -position_value(scorer, child)
     finally:
         scorer.close()
+
+
+def test_the_judge_agreement_is_the_measured_table():
+    from pathlib import Path
+
+    import pandas as pd
+
+    from iam.prepare.scoring import JUDGE_AGREEMENT
+
+    table = pd.read_csv(Path(__file__).resolve().parents[3] / "docs/results/data/judge_agreement.csv")
+    measured = table.set_index(["depth", "moves"])
+    assert sorted(JUDGE_AGREEMENT) == sorted(set(table["depth"]))
+    for depth, agreement in JUDGE_AGREEMENT.items():
+        assert agreement.precision == round(measured.loc[(depth, "all"), "precision"], 3)
+        assert agreement.recall == round(measured.loc[(depth, "all"), "recall"], 3)
+        assert agreement.played_precision == round(measured.loc[(depth, "played"), "precision"], 3)
+
+
+def test_the_own_search_says_how_far_its_verdicts_agree_with_the_reference():
+    from iam.prepare.scoring import DEFAULT_JUDGE_DEPTH, JUDGE_AGREEMENT, SearchScorer
+
+    assert SearchScorer().depth == DEFAULT_JUDGE_DEPTH == 4
+    played = f"{JUDGE_AGREEMENT[4].played_precision:.0%}"
+    text = SearchScorer(4).description
+    assert text.startswith("the toolkit's own search (alpha-beta with quiescence, depth 4): ")
+    assert f"{played} of their own moves it judged to lose 50 centipawns or more did by Stockfish 15.1 at depth 16" \
+        in text
+    assert played == "31%"
+    assert SearchScorer(7).description == "the toolkit's own search (alpha-beta with quiescence, depth 7)"
