@@ -44,10 +44,16 @@ the side not to move when ``go`` arrives. With an
 model's move (options ``Temperature`` and ``Seed``), the fast core's only where the
 model is unsure in a tactical position.
 
+One owner, :class:`~search.chess.uci.session.SearchSession`, starts, stops and answers
+the search thread: every ``go`` gets exactly one ``bestmove`` (a search that ends at
+once, raises, races a ``stop``, meets ``quit`` or a new ``go``), and a timed search that
+has not answered shortly after its time is answered for with its deepest move so far.
+
 The package's modules: :mod:`~search.chess.uci.protocol` reads the commands' words and
 writes ``info`` lines, :mod:`~search.chess.uci.clock` turns a ``go`` into a time budget,
-:mod:`~search.chess.uci.engine` holds the engine's state and command loop, and
-:mod:`~search.chess.uci.modes` what its search thread plays.
+:mod:`~search.chess.uci.engine` holds the engine's state and command loop,
+:mod:`~search.chess.uci.session` the life of its search thread, and
+:mod:`~search.chess.uci.modes` what that thread plays.
 """
 
 from __future__ import annotations

@@ -29,7 +29,7 @@ from search.chess.exploit import ExploitingSearch, ExploitingSettings
 from search.chess.game import ChessGame
 from search.chess.guided import ModelGuide
 from search.chess.imitation import Imitation
-from search.chess.uci.clock import _waits_for_stop, clock_problem, time_budget
+from search.chess.uci.clock import _waits_for_stop, allotted_time, clock_problem, time_budget
 from search.chess.uci.modes import PlayModes
 from search.chess.uci.protocol import (
     MAX_MULTIPV,
@@ -44,6 +44,7 @@ from search.chess.uci.protocol import (
     _split_position,
     parse_go,
 )
+from search.chess.uci.session import SearchRun, SearchSession
 from search.opponent.exploitation import Exploitation
 from search.opponent.omsearch import Guidance
 from search.opponent.predictor import MovePredictor
@@ -145,19 +146,18 @@ class UciEngine(PlayModes):
         self.own_book = book is not None
 
     def _init_search_control(self) -> None:
-        """The lock, events, thread and timer that let one search run at a time, and the pondering state."""
-        self._lock = threading.Lock()
-        # One search at a time. ``_stop`` ends its iterations; ``_release`` lets it
-        # send ``bestmove`` (set at once, or by stop / ponderhit for infinite and ponder
-        # searches). Both are new for every ``go``, so a late timer cannot touch the next.
-        self._stop = threading.Event()
-        self._release = threading.Event()
-        self._thread: threading.Thread | None = None
+        """The session that runs one search at a time and sends its ``bestmove``, and the pondering state."""
+        self._lock = threading.Lock()  # one writer of a line at a time
+        self._session = SearchSession(self.send)
         self._pondering: GoCommand | None = None
         self._last_guide: ModelGuide | None = None  # the guide of the last search, whose beliefs name the ponder move
-        self._timer: threading.Timer | None = None
         self.ponder_option = False
         self._prediction_clock = PredictionClock()
+
+    @property
+    def _thread(self) -> threading.Thread | None:
+        """The search thread of the last ``go`` until it is stopped (it may have ended)."""
+        return self._session.thread
 
     def _new_tables(self) -> None:
         entries = max(1, self.hash_mb * 1_000_000 // _ENTRY_BYTES)
@@ -184,8 +184,7 @@ class UciEngine(PlayModes):
             if not self.handle(line):
                 break
         else:
-            if self._thread is not None and self._release.is_set():
-                self._thread.join(self.end_of_input_wait)
+            self._session.finish(self.end_of_input_wait)
         self._stop_search()
 
     def handle(self, line: str) -> bool:
@@ -315,17 +314,18 @@ class UciEngine(PlayModes):
         if problem is not None:
             self.send(f"info string {problem}")
         seconds = time_budget(go, turn)
-        self._stop, self._release = threading.Event(), threading.Event()
-        if go.ponder and not go.infinite:
-            self._pondering = go
-        elif not _waits_for_stop(go, seconds):
-            self._release.set()
+        pondering = go.ponder and not go.infinite
+        self._pondering = go if pondering else None
         limits = Limits(depth=_depth_limit(go), nodes=go.nodes, time=seconds)
-        self._thread = threading.Thread(
-            target=self._think, args=(board, limits, self._stop, self._release, tuple(allowed), self.imitation),
-            daemon=True,
+        imitation = self.imitation  # the options as they are at go
+
+        def play(run: SearchRun) -> str:
+            return self._think(run, board, limits, tuple(allowed), imitation)
+
+        self._session.start(
+            play, self._best_move(None, board, tuple(allowed)),
+            released=not pondering and not _waits_for_stop(go, seconds), seconds=allotted_time(go, turn),
         )
-        self._thread.start()
 
     def _cmd_ponderhit(self, args: list[str]) -> None:
         """The opponent played the move we pondered on: search on under the clock."""
@@ -335,27 +335,15 @@ class UciEngine(PlayModes):
         self._pondering = None
         normal = dataclasses.replace(go, ponder=False)
         seconds = time_budget(normal, self.board.turn)
-        if seconds is not None:
-            self._timer = threading.Timer(seconds, self._stop.set)
-            self._timer.daemon = True
-            self._timer.start()
-        if not _waits_for_stop(normal, seconds):
-            self._release.set()
+        self._session.release(seconds, wait_for_stop=_waits_for_stop(normal, seconds))
 
     def _cmd_stop(self, args: list[str]) -> None:
         self._stop_search()
 
     def _stop_search(self) -> None:
-        if self._thread is not None:
-            self._stop.set()
-            self._release.set()
-            self._thread.join()
-            self._thread = None
-        if self._timer is not None:
-            self._timer.cancel()
-            self._timer = None
+        """End the running search (its ``bestmove`` is sent) before the engine's state changes."""
+        self._session.stop()
         self._pondering = None
-
 
 
 def settle_memory() -> None:
@@ -364,6 +352,20 @@ def settle_memory() -> None:
     with a model's many small objects one lasted about 0.1 s, past a short ``go``'s budget."""
     gc.collect()
     gc.freeze()
+
+
+_WARM_UP_FEN = "r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4"  # captures, checks, a mate
+
+
+def warm_up() -> None:
+    """Load the compiled core's machine code for every entry point a ``go`` uses (numba loads
+    it on first use, about 0.1 s), so that the first search has the time of any other."""
+    board = chess.Board(_WARM_UP_FEN)
+    search = ChessSearch(table_size=1024)
+    search.search(board, Limits(depth=2))
+    search.score_moves(board, 1)
+    for _ in search.iterate_lines(board, Limits(depth=1), 2):
+        pass
 
 
 def main(
@@ -380,6 +382,7 @@ def main(
     engine = UciEngine(
         model=model, exploitation=exploitation, exploit_settings=exploit_settings, imitation=imitation, book=book,
     )
+    warm_up()
     settle_memory()
     engine.run(sys.stdin)
     return 0
