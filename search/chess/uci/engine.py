@@ -13,11 +13,10 @@ from __future__ import annotations
 
 import dataclasses
 import gc
-import importlib.metadata
 import sys
 import threading
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+import time
+from collections.abc import Iterable
 from typing import TextIO
 
 import chess
@@ -30,6 +29,7 @@ from search.chess.game import ChessGame
 from search.chess.guided import ModelGuide
 from search.chess.imitation import Imitation
 from search.chess.uci.clock import _waits_for_stop, allotted_time, clock_problem, time_budget
+from search.chess.uci.identity import DEFAULT_HASH_MB, EngineModel, Identity, ModelLoader
 from search.chess.uci.modes import PlayModes
 from search.chess.uci.protocol import (
     MAX_MULTIPV,
@@ -52,43 +52,13 @@ from search.ordering import HeuristicOrderer
 from search.result import Limits
 from search.transposition import TranspositionTable
 
-
-def _version() -> str:
-    try:
-        return importlib.metadata.version("iam-toolkit")
-    except importlib.metadata.PackageNotFoundError:  # run from a source tree that is not installed
-        return "(source)"
-
-
-ENGINE_NAME = f"IAM toolkit {_version()}"
-"""The engine's name; each mode adds what it plays with (see :meth:`UciEngine.name`)."""
 SEARCH_HISTORY = 1024
 """Plies of the game a search sees: every real game whole; of a longer one, the recent
 part, which holds all that repetitions need (a halfmove clock of 100 is a draw)."""
 END_OF_INPUT_WAIT = 10.0
 """Seconds a search that ends on its own may still run once the input has ended."""
-_DEFAULT_HASH_MB = 64
 _ENTRY_BYTES = 200  # rough size of one table entry in CPython
-
-ModelLoader = Callable[[str], "tuple[MovePredictor, str]"]
-"""Reads a model file for the ``ModelFile`` option: the predictor and the name it goes by
-(``a model of X``); a ValueError's message is reported to the GUI."""
-
-
-@dataclass(frozen=True)
-class EngineModel:
-    """The model of the player the engine starts with, and how its ``ModelFile`` option reads another."""
-
-    predictor: MovePredictor | None = None
-    """The modelled player's move predictor (None: no model, the plain search)."""
-    name: str = "opponent model"
-    """What the model goes by in the engine's name and notes (``a model of X``)."""
-    modelled_color: chess.Color | None = None
-    """The colour whose nodes the model guides (None: the engine's opponent at each move)."""
-    loader: ModelLoader | None = None
-    """Reads a model file for the ``ModelFile`` option (``None``: the option is not offered)."""
-    file: str = ""
-    """The ``ModelFile`` option's value: the file ``predictor`` was read from."""
+_NO_MODEL = EngineModel()
 
 
 def _check_modes(
@@ -108,7 +78,7 @@ class UciEngine(PlayModes):
         self,
         *,
         output: TextIO = sys.stdout,
-        model: EngineModel = EngineModel(),
+        model: EngineModel = _NO_MODEL,
         guidance: Guidance = Guidance(),
         exploitation: Exploitation | None = None,
         exploit_settings: ExploitingSettings = ExploitingSettings(),
@@ -133,7 +103,7 @@ class UciEngine(PlayModes):
         self.board = chess.Board()
         self._setup: tuple[list[str], list[str]] | None = None  # the last valid position command, to extend
         self.evaluator = material_pst_evaluator()
-        self.hash_mb = _DEFAULT_HASH_MB
+        self.hash_mb = DEFAULT_HASH_MB
         self._new_tables()
         self._init_search_control()
         self.multipv = 1
@@ -153,6 +123,7 @@ class UciEngine(PlayModes):
         self._last_guide: ModelGuide | None = None  # the guide of the last search, whose beliefs name the ponder move
         self.ponder_option = False
         self._prediction_clock = PredictionClock()
+        self._read_at = time.perf_counter()  # when the command being handled was read
 
     @property
     def _thread(self) -> threading.Thread | None:
@@ -187,8 +158,10 @@ class UciEngine(PlayModes):
             self._session.finish(self.end_of_input_wait)
         self._stop_search()
 
-    def handle(self, line: str) -> bool:
-        """Handle one command line; ``False`` once the engine should quit."""
+    def handle(self, line: str, read_at: float | None = None) -> bool:
+        """Handle one command line, read at ``read_at`` (``time.perf_counter``; None: now): a ``go``'s
+        clock starts then. ``False`` once the engine should quit."""
+        self._read_at = time.perf_counter() if read_at is None else read_at
         tokens = line.split()
         if not tokens:
             return True
@@ -206,38 +179,25 @@ class UciEngine(PlayModes):
         return True
 
     def _cmd_uci(self, args: list[str]) -> None:
-        self.send(f"id name {self.name}")
-        self.send("id author IAM toolkit")
-        self.send(f"option name Hash type spin default {_DEFAULT_HASH_MB} min 1 max 4096")
-        self.send("option name Threads type spin default 1 min 1 max 1")
-        self.send("option name Ponder type check default false")
-        self.send(f"option name MultiPV type spin default 1 min 1 max {MAX_MULTIPV}")
-        if self.model_loader is not None:
-            self.send(f"option name ModelFile type string default {self.model_file or '<empty>'}")
-        if self.book is not None:
-            self.send("option name OwnBook type check default true")
-        if self.imitation is not None:
-            self.send(f"option name Temperature type string default {self.imitation.temperature:g}")
-            self.send(f"option name Seed type spin default {self.imitation.seed} min 0 max 2147483647")
-        self.send("uciok")
-        if self.imitation is not None:
-            self.send(f"info string imitating {self.predictor_name}")
-        elif self.exploitation is not None:
-            self.send(f"info string exploiting {self.predictor_name} (weight {self.exploitation.weight:g})")
-        elif self.predictor is not None:
-            whose = {None: "the opponent's", chess.WHITE: "White's", chess.BLACK: "Black's"}[self.modelled_color]
-            self.send(f"info string guided search with {self.predictor_name} at {whose} nodes")
+        for line in self.identity.lines():
+            self.send(line)
+
+    @property
+    def identity(self) -> Identity:
+        """The engine's mode and options as ``uci`` lists them."""
+        return Identity(
+            model=None if self.predictor is None else self.predictor_name,
+            modelled_color=self.modelled_color,
+            weight=None if self.exploitation is None else self.exploitation.weight,
+            imitation=self.imitation,
+            model_file=None if self.model_loader is None else self.model_file,
+            book=self.book is not None,
+        )
 
     @property
     def name(self) -> str:
         """The engine's name in this mode, e.g. ``IAM toolkit 0.1.0 (guided by a model of Botvinnik)``."""
-        if self.imitation is not None:
-            return f"{ENGINE_NAME} (playing as {self.predictor_name})"
-        if self.exploitation is not None:
-            return f"{ENGINE_NAME} (exploiting {self.predictor_name})"
-        if self.predictor is not None:
-            return f"{ENGINE_NAME} (guided by {self.predictor_name})"
-        return ENGINE_NAME
+        return self.identity.name
 
     def _cmd_isready(self, args: list[str]) -> None:
         self.send("readyok")
@@ -319,12 +279,16 @@ class UciEngine(PlayModes):
         limits = Limits(depth=_depth_limit(go), nodes=go.nodes, time=seconds)
         imitation = self.imitation  # the options as they are at go
 
-        def play(run: SearchRun) -> str:
-            return self._think(run, board, limits, tuple(allowed), imitation)
+        started = self._read_at
 
+        def play(run: SearchRun) -> str:
+            return self._think(run, board, limits, tuple(allowed), imitation, started)
+
+        allotted = allotted_time(go, turn)
         self._session.start(
             play, self._best_move(None, board, tuple(allowed)),
-            released=not pondering and not _waits_for_stop(go, seconds), seconds=allotted_time(go, turn),
+            released=not pondering and not _waits_for_stop(go, seconds),
+            seconds=None if allotted is None else max(0.0, allotted - (time.perf_counter() - started)),
         )
 
     def _cmd_ponderhit(self, args: list[str]) -> None:
@@ -366,23 +330,3 @@ def warm_up() -> None:
     search.score_moves(board, 1)
     for _ in search.iterate_lines(board, Limits(depth=1), 2):
         pass
-
-
-def main(
-    model: EngineModel = EngineModel(),
-    *,
-    exploitation: Exploitation | None = None,
-    exploit_settings: ExploitingSettings = ExploitingSettings(),
-    imitation: Imitation | None = None,
-    book: str | None = None,
-) -> int:
-    """Run the engine on standard input and output (bytes that are not UTF-8 read as U+FFFD)."""
-    if hasattr(sys.stdin, "reconfigure"):
-        sys.stdin.reconfigure(errors="replace")
-    engine = UciEngine(
-        model=model, exploitation=exploitation, exploit_settings=exploit_settings, imitation=imitation, book=book,
-    )
-    warm_up()
-    settle_memory()
-    engine.run(sys.stdin)
-    return 0

@@ -76,16 +76,21 @@ class PlayModes:
         limits: Limits,
         allowed: tuple[chess.Move, ...] = (),
         imitation: Imitation | None = None,
+        started: float | None = None,
     ) -> str:
         """The search thread's work: ``info`` per completed depth (offered to ``run`` as its
-        answer so far), then the answer's text.
+        answer so far), then the answer's text. The time limit counts from ``started``
+        (``time.perf_counter``, when the ``go`` was read; None: now).
 
         Anything raised inside the search (a predictor breaking its contract, say) is
         reported as an ``info string`` and the deepest completed iteration's move is
         played, or a legal fallback move; the :class:`~search.chess.uci.session.SearchSession`
         that runs this sends the answer.
         """
-        deadline = None if limits.time is None else time.perf_counter() + limits.time
+        now = time.perf_counter()
+        deadline = None if limits.time is None else (now if started is None else started) + limits.time
+        if deadline is not None:
+            limits = dataclasses.replace(limits, time=max(0.0, deadline - now))
         self._last_guide = None
         booked = self._book_move(run, board, allowed)
         if booked is not None:

@@ -8,7 +8,8 @@ import chess
 import pytest
 
 from search.chess.imitation import Imitation
-from search.chess.uci.engine import ENGINE_NAME, EngineModel, UciEngine
+from search.chess.uci.engine import EngineModel, UciEngine
+from search.chess.uci.identity import ENGINE_NAME
 from search.opponent.exploitation import Exploitation
 
 MATE_IN_ONE = "6k1/5ppp/8/8/8/8/5PPP/4R1K1 w - - 0 1"  # Re8#
