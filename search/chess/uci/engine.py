@@ -22,7 +22,7 @@ from typing import TextIO
 import chess
 
 from search.chess.deadline import PredictionClock
-from search.chess.engine import ChessSearch
+from search.chess.engine import ChessSearch, table_bytes
 from search.chess.evaluation import material_pst_evaluator
 from search.chess.exploit import ExploitingSearch, ExploitingSettings
 from search.chess.game import ChessGame
@@ -57,7 +57,17 @@ SEARCH_HISTORY = 1024
 part, which holds all that repetitions need (a halfmove clock of 100 is a draw)."""
 END_OF_INPUT_WAIT = 10.0
 """Seconds a search that ends on its own may still run once the input has ended."""
-_ENTRY_BYTES = 200  # rough size of one table entry in CPython
+_GENERIC_ENTRY_BYTES = 200  # one entry of the generic search's table (go searchmoves), a dict in CPython
+_MB = 1 << 20
+
+
+def core_table_size(megabytes: int) -> int:
+    """The compiled core's largest ``table_size`` whose tables (:func:`~search.chess.engine.table_bytes`)
+    fit in ``megabytes`` MB (of 2**20 bytes), as the ``Hash`` option asks: at least one entry."""
+    size = 1
+    while table_bytes(2 * size) <= megabytes * _MB:
+        size *= 2
+    return size
 _NO_MODEL = EngineModel()
 
 
@@ -131,10 +141,9 @@ class UciEngine(PlayModes):
         return self._session.thread
 
     def _new_tables(self) -> None:
-        entries = max(1, self.hash_mb * 1_000_000 // _ENTRY_BYTES)
-        self.table = TranspositionTable(capacity=entries)
+        self.table = TranspositionTable(capacity=max(1, self.hash_mb * _MB // _GENERIC_ENTRY_BYTES))
         self.ordering = HeuristicOrderer()
-        self.fast = ChessSearch(table_size=entries)
+        self.fast = ChessSearch(table_size=core_table_size(self.hash_mb))
         self.exploiting: ExploitingSearch | None = None
         if self.exploitation is not None:
             assert self.predictor is not None  # _check_modes: exploiting needs a predictor
