@@ -37,7 +37,11 @@ or ``stop``; ``go infinite`` searches until ``stop``. ``go mate N`` searches at 
 The engine searches with the fast chess core (:mod:`search.chess.engine`). Given a
 move predictor (an opponent model), the core is guided at the modelled player's nodes
 (:mod:`search.chess.guided`): by default the modelled player is the engine's opponent,
-the side not to move when ``go`` arrives. With an
+the side not to move when ``go`` arrives. A timed guided move keeps a floor of plain
+search: the plain core searches first, for half the time; the guided search, and the
+model's predictions in it, have the other half (:data:`~search.chess.uci.modes.GUIDED_SHARE`),
+and its move is played only from a depth the plain search completed too; an ``info
+string`` says what the model cost and which search's move is played. With an
 :class:`~search.opponent.exploitation.Exploitation` it plays the value-exploiting search of
 :mod:`search.chess.exploit` against that opponent instead. With an
 :class:`~search.chess.imitation.Imitation` it plays *as* the modelled player: the

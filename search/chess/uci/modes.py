@@ -1,7 +1,8 @@
 """The engine's play modes: what the search thread of one ``go`` plays.
 
 A ``go`` is answered by one of four modes: a book move; the plain or model-guided search
-of the fast chess core (or, for ``go searchmoves``, the generic search with a root
+of the fast chess core (a timed guided move over a floor of plain search, see
+:meth:`PlayModes._floored`; for ``go searchmoves``, the generic search with a root
 filter); the value-exploiting search against the modelled player; or the imitation of
 the modelled player. Each sends an ``info`` line per completed depth (and offers that
 depth's move as the answer so far) and always returns the move to answer with, falling
@@ -42,6 +43,14 @@ if TYPE_CHECKING:
     from search.chess.replies import ReplyPolicy
 
 _IMITATION_SEARCH_SHARE = 0.25  # of an imitating move's time, kept for a search when the model cannot answer
+GUIDED_SHARE = 0.5
+"""Of a timed guided move's time, the share the guided search (and the model's predictions in it)
+may use; the plain search before it has the rest, and sets the depth the guided move must reach."""
+
+
+def _left(deadline: float) -> float:
+    """Seconds until ``deadline`` (``time.perf_counter``), never below 0."""
+    return max(0.0, deadline - time.perf_counter())
 
 
 class PlayModes:
@@ -117,6 +126,10 @@ class PlayModes:
         (kept when the search breaks later)."""
         stop = run.stop
         guided = self._last_guide = self._guide(run, board, deadline)
+        if guided is not None and not allowed and deadline is not None and limits.time is not None:
+            self._floored(run, board, limits, deadline, guided, deepest)
+            self._predictor_note(run, guided)
+            return
         iterations: Iterable[SearchResult]
         if allowed:  # go searchmoves: the generic search with a root filter and a table of its own
             inner = None if guided is None else ModelPolicy(
@@ -144,12 +157,51 @@ class PlayModes:
             run.offer(self._best_move(result, board, allowed))
             run.send(_info(result))
         if guided is not None and not allowed:
-            stats = guided.stats()
-            skipped = f", {self._bounded.skipped} left out for time" if self._bounded.skipped else ""
-            run.send(
-                f"info string predictor {stats.calls} positions, {stats.cache_hits} cached, "
-                f"{round(stats.seconds * 1000)} ms{skipped}"
-            )
+            self._predictor_note(run, guided)
+
+    def _predictor_note(self, run: SearchRun, guided: ModelGuide) -> None:
+        """The ``info string`` of what the guide asked the model and what that cost."""
+        stats = guided.stats()
+        skipped = f", {self._bounded.skipped} left out for time" if self._bounded.skipped else ""
+        run.send(
+            f"info string predictor {stats.calls} positions, {stats.cache_hits} cached, "
+            f"{round(stats.seconds * 1000)} ms{skipped}"
+        )
+
+    def _floored(
+        self, run: SearchRun, board: chess.Board, limits: Limits, deadline: float, guided: ModelGuide,
+        deepest: list[SearchResult],
+    ) -> None:
+        """A timed guided search over a floor of plain search: the plain core first, for all but
+        :data:`GUIDED_SHARE` of the time; then the guided search, its predictions within the rest.
+        The guided search's move is played only from a depth the plain search completed too, so
+        the model's time never costs the engine depth it would have had without the model but for
+        that share; the ``info`` lines are the plain search's, then the guided search's from that depth."""
+        assert limits.time is not None
+        split = deadline - GUIDED_SHARE * limits.time
+        self.fast.guide = None
+        floor = 0
+        for result in self.fast.iterate(board, dataclasses.replace(limits, time=_left(split)), stop=run.stop):
+            deepest.append(result)
+            floor = result.depth
+            run.offer(self._best_move(result, board))
+            run.send(_info(result))
+        started = time.perf_counter()
+        self.fast.guide = guided
+        reached = 0
+        for result in self.fast.iterate(board, dataclasses.replace(limits, time=_left(deadline)), stop=run.stop):
+            reached = result.depth
+            if result.depth >= floor:
+                deepest.append(result)
+                run.offer(self._best_move(result, board))
+                run.send(_info(result))
+        self.fast.guide = None
+        played = "guided" if reached >= floor and reached else "plain"
+        run.send(
+            f"info string model time {round(guided.stats().seconds * 1000)} ms of the guided search's "
+            f"{round((time.perf_counter() - started) * 1000)} ms (at most {GUIDED_SHARE:.0%} of the move); "
+            f"guided depth {reached}, plain depth {floor}: the {played} search's move"
+        )
 
     def _imitate(
         self, run: SearchRun, board: chess.Board, limits: Limits, deadline: float | None, imitation: Imitation,
