@@ -288,3 +288,11 @@ def test_a_table_of_the_hash_options_size_holds_its_entries_in_what_it_allocated
     allocated = search._tables.nbytes
     list(search.iterate(chess.Board(MIDDLEGAME), Limits(depth=4)))
     assert len(search.table) > 0 and search._tables.nbytes == allocated
+
+
+@pytest.mark.parametrize("go", ["go infinite", "go ponder wtime 1000 btime 1000", "go depth 64", "go movetime 50"])
+def test_quit_during_a_search_answers_it_once_and_ends(go):
+    engine, out = engine_with()
+    engine.run(["position startpos", go, "quit", "isready"])
+    assert sum(line.startswith("bestmove") for line in lines_of(out)) == 1
+    assert "readyok" not in lines_of(out) and engine._thread is None
