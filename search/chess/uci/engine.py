@@ -1,12 +1,14 @@
-"""The UCI engine's state and command loop: :class:`UciEngine`, :func:`main`.
+"""The UCI engine's state and command loop: :class:`UciEngine`, and what readies a process for it.
 
 The engine holds what persists between commands (the position and its set-up, the
-tables, the options, the model and the mode it plays in) and the controls of the one
-search thread it may run (stop and release events, the ponderhit timer). Its command
-loop reads a line, dispatches it to a ``_cmd_*`` handler and turns a handler's
-ValueError into an ``info string`` note, as the protocol asks. Parsing is left to
-:mod:`~search.chess.uci.protocol`, time budgets to :mod:`~search.chess.uci.clock`, and
-what the search thread does to :mod:`~search.chess.uci.modes`.
+tables, the options, the model and the mode it plays in) and the session of the one
+search thread it may run (:mod:`~search.chess.uci.session`). Its command loop reads a
+line, dispatches it to a ``_cmd_*`` handler and turns a handler's ValueError into an
+``info string`` note, as the protocol asks. Parsing is left to
+:mod:`~search.chess.uci.protocol`, time budgets to :mod:`~search.chess.uci.clock`, what
+the search thread does to :mod:`~search.chess.uci.modes`, and what the engine says of
+itself to :mod:`~search.chess.uci.identity`. :func:`warm_up` and :func:`settle_memory`
+ready a process before its first ``go`` (:mod:`~search.chess.uci.startup` calls them).
 """
 
 from __future__ import annotations
@@ -68,6 +70,8 @@ def core_table_size(megabytes: int) -> int:
     while table_bytes(2 * size) <= megabytes * _MB:
         size *= 2
     return size
+
+
 _NO_MODEL = EngineModel()
 
 
