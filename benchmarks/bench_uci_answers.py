@@ -9,11 +9,14 @@ starts with rotating from one process to the next (so every form is some process
 first ``go``). Half the processes run beside a busy neighbour (a process spinning on
 a core). A ``go`` is *missing* when no ``bestmove`` came within :data:`GIVE_UP` seconds,
 *duplicated* when a second one came before the ``readyok`` of the ``isready`` sent
-after the first, *late* when it came more than :data:`LATE` after its budget (the
-``movetime``, the clock's share, 0 for a depth or node limit; from ``stop`` or
-``ponderhit`` for the forms that send one), *illegal* when its move is not legal (``0000``
-where there is none). Printed: the counts per mode and form, the median time to
-``uciok`` and ``readyok``, and the worst lateness. The test suite runs a few dozen of
+after the first, *illegal* when its move is not legal (``0000`` where there is none),
+and, for a form with a time limit, *late* when it came more than :data:`LATE` after its
+budget (the ``movetime`` or the clock's share; from ``stop`` or ``ponderhit`` for the
+forms that send one). A form with a depth or node limit alone has no budget: its worst
+answer time is reported apart (an imitating or exploiting engine asks its model
+whatever the limit). Printed: the counts per mode and form, the median time to
+``uciok`` and ``readyok``, the worst lateness of the timed forms and the slowest answer
+of the untimed ones. The test suite runs a few dozen of
 these processes (tests/search/chess/uci/test_answers.py).
 """
 
@@ -56,8 +59,9 @@ class Form:
 
     name: str
     go: str
-    budget: float
-    """Seconds the answer may take, from the ``go`` (or from the follow-up, when there is one)."""
+    budget: float | None
+    """Seconds the answer may take, from the ``go`` (or from the follow-up, when there is one);
+    None: no time limit (a depth or node limit alone)."""
     fen: str = MIDDLEGAME
     follow: str | None = None
     after: float = 0.0
@@ -67,18 +71,18 @@ FORMS = (
     Form("movetime 0", "go movetime 0", 0.0),
     Form("movetime -1", "go movetime -1", 0.0),
     Form("movetime 50", "go movetime 50", 0.05),
-    Form("depth 0", "go depth 0", 0.0),
-    Form("depth 1", "go depth 1", 0.0),
-    Form("nodes 0", "go nodes 0", 0.0),
-    Form("nodes 1", "go nodes 1", 0.0),
+    Form("depth 0", "go depth 0", None),
+    Form("depth 1", "go depth 1", None),
+    Form("nodes 0", "go nodes 0", None),
+    Form("nodes 1", "go nodes 1", None),
     Form("clock -5", "go wtime -5 btime -5", 0.0),
     Form("clock 10", "go wtime 10 btime 10", 0.01),
-    Form("mate 1", "go mate 1", 0.0, fen=MATE_IN_ONE),
+    Form("mate 1", "go mate 1", None, fen=MATE_IN_ONE),
     Form("mated", "go movetime 50", 0.05, fen=MATED),
-    Form("stalemate", "go depth 3", 0.0, fen=STALEMATE),
+    Form("stalemate", "go depth 3", None, fen=STALEMATE),
     Form("infinite+stop", "go infinite", 0.0, follow="stop", after=0.1),
     Form("ponder+ponderhit", "go ponder wtime 1000 btime 1000", 0.025, follow="ponderhit", after=0.05),
-    Form("stop racing the end", "go depth 1", 0.0, follow="stop", after=0.0),
+    Form("stop racing the end", "go depth 1", 0.0, follow="stop", after=0.0),  # timed from the stop
 )
 
 
@@ -92,7 +96,9 @@ class Tally:
     late: Counter = field(default_factory=Counter)
     illegal: Counter = field(default_factory=Counter)
     worst: float = 0.0
-    """The largest lateness seen (seconds past budget)."""
+    """The largest lateness of a timed form (seconds past its budget)."""
+    slowest_untimed: float = 0.0
+    """The longest answer of a form without a time limit (seconds)."""
     uciok: list[float] = field(default_factory=list)
     readyok: list[float] = field(default_factory=list)
     broken: list[str] = field(default_factory=list)
@@ -102,6 +108,7 @@ class Tally:
         for name in ("gos", "missing", "duplicated", "late", "illegal"):
             getattr(self, name).update(getattr(other, name))
         self.worst = max(self.worst, other.worst)
+        self.slowest_untimed = max(self.slowest_untimed, other.slowest_untimed)
         self.uciok += other.uciok
         self.readyok += other.readyok
         self.broken += other.broken
@@ -204,10 +211,13 @@ def ask(engine: Engine, form: Form, tally: Tally) -> None:
     if answered is None:
         tally.missing[form.name] += 1
         return
-    lateness = answered - clock - form.budget
-    tally.worst = max(tally.worst, lateness)
-    if lateness > LATE:
-        tally.late[form.name] += 1
+    if form.budget is None:
+        tally.slowest_untimed = max(tally.slowest_untimed, answered - clock)
+    else:
+        lateness = answered - clock - form.budget
+        tally.worst = max(tally.worst, lateness)
+        if lateness > LATE:
+            tally.late[form.name] += 1
     if not _legal(seen[-1], form.fen):
         tally.illegal[form.name] += 1
     engine.send("isready")
@@ -290,6 +300,7 @@ def _summary(tallies: dict[str, Tally]) -> dict[str, object]:
             "missing": dict(tally.missing), "duplicated": dict(tally.duplicated),
             "late": dict(tally.late), "illegal": dict(tally.illegal), "broken": tally.broken[:10],
             "worst_lateness_ms": round(tally.worst * 1000),
+            "slowest_untimed_ms": round(tally.slowest_untimed * 1000),
             "uciok_median_s": round(statistics.median(tally.uciok), 3) if tally.uciok else None,
             "readyok_median_s": round(statistics.median(tally.readyok), 3) if tally.readyok else None,
         }
@@ -315,7 +326,7 @@ def main() -> int:
             f"{name:8} processes {figures['processes']:5}  gos {figures['gos']:6}  "
             f"missing {sum(figures['missing'].values())}  duplicated {sum(figures['duplicated'].values())}  "
             f"illegal {sum(figures['illegal'].values())}  late {sum(figures['late'].values())}  "
-            f"worst {figures['worst_lateness_ms']} ms past budget  "
+            f"worst {figures['worst_lateness_ms']} ms past budget  untimed {figures['slowest_untimed_ms']} ms  "
             f"uciok {figures['uciok_median_s']} s  readyok {figures['readyok_median_s']} s"
         )
         for kind in ("missing", "duplicated", "illegal", "late"):
