@@ -1,41 +1,102 @@
 """The ``iam`` command line: one module per subcommand, registered here.
 
 Each subcommand module exposes ``register(subparsers)``, which adds its parser and
-sets ``run`` (a function ``args -> int``) as the parser default. Each module
-imports what it uses at its top, so its dependencies show at a glance.
+sets ``run`` (a function ``args -> int``) as the parser default. Only the command that
+runs is registered in full (its module imported); the others are listed by name and
+summary (:data:`_COMMANDS`), so that ``iam --help``, ``iam --version`` and a command that
+must answer at once (``iam uci``) do not wait for every command's libraries. Every
+command line is checked once parsed: no number option may be NaN
+(:func:`check_finite_options`; :func:`number_or_infinity` types the ones that take ``inf``).
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib
+import math
 import sys
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 from iam._install import __version__
-from iam.cli._common import check_finite_options, error_message
 from iam.errors import IAMError
 
-__all__ = ["main", "build_parser"]
+__all__ = ["main", "build_parser", "number_or_infinity", "check_finite_options"]
 
-_COMMANDS = (
-    "train", "predict", "annotate", "evaluate", "compare", "inspect", "prepare", "identify", "analyse", "prior", "uci",
-    "match", "experiment",
-)
+_COMMANDS = {
+    "train": "learn a model of a player from PGN files",
+    "predict": "predict the modelled player's next move",
+    "annotate": "comment every move of the modelled player with the model's belief in it",
+    "evaluate": "measure a saved model on the games you give (belief-band table)",
+    "compare": "compare predictors retrained at several training sizes on held-out games",
+    "inspect": "describe a model: what it learned and what it weighs",
+    "prepare": "a dossier against a player: his repertoire, costly habits and lines prepared for him",
+    "identify": "who played these games? rank candidate models by the likelihood of the moves",
+    "analyse": "judge a player's moves with a UCI engine: loss and rank of every move, as CSV",
+    "prior": "build a population prior for the move ranker",
+    "uci": "play as a UCI chess engine (for GUIs and match runners)",
+    "match": "play two UCI engines against each other (ours is 'iam uci')",
+    "experiment": "run an experiment (node counts, ...) and write its tables and plots",
+}
+"""Each subcommand's name and the summary ``iam --help`` lists (its module's ``help``, which a test holds equal)."""
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The full ``iam`` parser with every subcommand registered."""
+def number_or_infinity(text: str) -> float:
+    """An option's type for a number where ``inf`` means "no bound" (NaN is still refused)."""
+    return float(text)
+
+
+def check_finite_options(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
+    """IAMError for NaN in any number option, or an infinity in one not typed :func:`number_or_infinity`.
+
+    Run on every command line once it is parsed, so no option of any command can carry
+    a NaN into the work (it compares false with every bound a check could set).
+    """
+    values = vars(args)
+    for action in _actions(parser):
+        value = values.get(action.dest)
+        if action.type in (float, number_or_infinity) and isinstance(value, float) and not math.isfinite(value):
+            if math.isnan(value) or action.type is float:
+                raise IAMError(f"{action.option_strings[-1]} must be a finite number, not {value}")
+
+
+def _actions(parser: argparse.ArgumentParser) -> list[argparse.Action]:
+    """Every option of ``parser`` and of its subcommands' parsers, recursively."""
+    found = []
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for child in action.choices.values():
+                found.extend(_actions(child))
+        elif action.option_strings:
+            found.append(action)
+    return found
+
+
+def _top_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="iam",
         description="Model a chess opponent from their games, predict their moves, "
         "and search deeper along the lines they are likely to play.",
     )
     parser.add_argument("--version", action="version", version=f"iam {__version__}", help="print the version and exit")
-    subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    for name in _COMMANDS:
-        importlib.import_module(f"iam.cli.{name}").register(subparsers)
     return parser
+
+
+def build_parser(full: Collection[str] | None = None) -> argparse.ArgumentParser:
+    """The ``iam`` parser: the subcommands of ``full`` registered in full (None: every one), the others
+    by name and summary only."""
+    parser = _top_parser()
+    subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    for name, summary in _COMMANDS.items():
+        if full is None or name in full:
+            importlib.import_module(f"iam.cli.{name}").register(subparsers)
+        else:
+            subparsers.add_parser(name, help=summary)
+    return parser
+
+
+def _command(argv: Sequence[str]) -> str | None:
+    """The subcommand ``argv`` names: its first word that is not an option (the top level's take no value)."""
+    return next((word for word in argv if not word.startswith("-")), None)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -43,12 +104,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     for stream in (sys.stdout, sys.stderr):  # a file name that is not UTF-8 must not break a message
         if hasattr(stream, "reconfigure"):
             stream.reconfigure(errors="backslashreplace")
-    parser = build_parser()
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if argv[:1] == ["--version"]:
+        _top_parser().parse_args(argv)
+    command = _command(argv)
+    parser = build_parser(full=() if command is None else (command,))
     args = parser.parse_args(argv)
     try:
         check_finite_options(parser, args)
         return int(args.run(args) or 0)
     except IAMError as exc:
+        from iam.cli._common import error_message
+
         print(f"iam: error: {error_message(exc)}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:

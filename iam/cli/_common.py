@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import argparse
 import json
-import math
 import os
 import re
 import stat
@@ -49,8 +47,6 @@ __all__ = [
     "check_not_input",
     "check_output_file",
     "check_distinct_players",
-    "check_finite_options",
-    "number_or_infinity",
     "MAX_SEED",
 ]
 
@@ -180,37 +176,6 @@ def check_distinct_players(names: Iterable[str], option: str = "--players") -> N
         if key in seen:
             raise DataError(f"{option} names the same player twice ({seen[key]!r} and {name!r})")
         seen[key] = name
-
-
-def number_or_infinity(text: str) -> float:
-    """An option's type for a number where ``inf`` means "no bound" (NaN is still refused)."""
-    return float(text)
-
-
-def check_finite_options(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
-    """IAMError for NaN in any number option, or an infinity in one not typed :func:`number_or_infinity`.
-
-    Run on every command line once it is parsed, so no option of any command can carry
-    a NaN into the work (it compares false with every bound a check could set).
-    """
-    values = vars(args)
-    for action in _actions(parser):
-        value = values.get(action.dest)
-        if action.type in (float, number_or_infinity) and isinstance(value, float) and not math.isfinite(value):
-            if math.isnan(value) or action.type is float:
-                raise IAMError(f"{action.option_strings[-1]} must be a finite number, not {value}")
-
-
-def _actions(parser: argparse.ArgumentParser) -> list[argparse.Action]:
-    """Every option of ``parser`` and of its subcommands' parsers, recursively."""
-    found = []
-    for action in parser._actions:
-        if isinstance(action, argparse._SubParsersAction):
-            for child in action.choices.values():
-                found.extend(_actions(child))
-        elif action.option_strings:
-            found.append(action)
-    return found
 
 
 def add_scoring_arguments(parser: Any) -> None:

@@ -1,4 +1,9 @@
-"""``iam uci``: run the search as a UCI chess engine on standard input and output."""
+"""``iam uci``: run the search as a UCI chess engine on standard input and output.
+
+The engine answers ``uci`` before the compiled core and the model's libraries have
+loaded (:mod:`search.chess.uci.startup`), so this module imports at its top only what
+its options and that answer need; the rest is imported where it is used.
+"""
 
 from __future__ import annotations
 
@@ -6,18 +11,18 @@ import argparse
 import dataclasses
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import chess.polyglot
-
-from iam.cli._common import command_runtime, number_or_infinity
+from iam.cli import number_or_infinity
 from iam.errors import IAMError
-from iam.measure.predictors import load_predictor
-from iam.runtime import Runtime
-from search.chess.exploit import DEFAULT_MARGIN, DEFAULT_THRESHOLD, ExploitingSettings
 from search.chess.imitation import Imitation
-from search.chess.uci import EngineModel, ModelLoader, main
-from search.opponent.exploitation import Exploitation
+from search.chess.uci.identity import EngineModel, ModelLoader
+from search.chess.uci.startup import main
+from search.opponent.exploitation import DEFAULT_MARGIN, DEFAULT_THRESHOLD, Exploitation
 from search.opponent.predictor import MovePredictor, abilities_of
+
+if TYPE_CHECKING:
+    from iam.runtime import Runtime
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -123,9 +128,13 @@ def run(args: argparse.Namespace) -> int:
     if args.book is not None:
         check_book(args.book)
     path = args.imitate or args.model
-    loader = model_loader(command_runtime(args))
     if path is None:
-        return main(EngineModel(loader=loader), book=args.book)
+        return main(EngineModel(loader=_loader_of(args)), book=args.book)
+    from iam.cli._common import command_runtime
+    from iam.measure.predictors import load_predictor
+    from search.chess.exploit import ExploitingSettings
+
+    loader = model_loader(command_runtime(args))
     model = load_predictor(path, runtime=command_runtime(args))
     able = abilities_of(model)
     if args.exploit_reduce and able.reply_policy is None:
@@ -191,6 +200,8 @@ def _search_settings(args: argparse.Namespace) -> tuple[Exploitation | None, Imi
 
 def check_book(path: str) -> None:
     """IAMError (one line) unless ``path`` is a readable polyglot book: whole 16-byte entries, at least one."""
+    import chess.polyglot
+
     try:
         size = Path(path).stat().st_size
         if size == 0 or size % 16:
@@ -203,8 +214,21 @@ def check_book(path: str) -> None:
         raise IAMError(f"cannot read the book {path}: {exc.strerror or exc}") from None
 
 
-def model_loader(runtime: Runtime) -> ModelLoader:
+def _loader_of(args: argparse.Namespace) -> ModelLoader:
+    """:func:`model_loader` with the runtime of ``args``, built at the first model file it reads: the plain
+    engine's start does not wait for the model libraries."""
+
+    def load(path: str) -> tuple[MovePredictor, str]:
+        from iam.cli._common import command_runtime
+
+        return model_loader(command_runtime(args))(path)
+
+    return load
+
+
+def model_loader(runtime: Runtime | None) -> ModelLoader:
     """What the engine's ``ModelFile`` option reads a model file with: a problem is a ValueError (one line)."""
+    from iam.measure.predictors import load_predictor
 
     def load(path: str) -> tuple[MovePredictor, str]:
         try:

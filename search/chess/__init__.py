@@ -13,10 +13,38 @@
   the generic protocol (through python-chess) and its evaluations;
   :mod:`search.chess.endgames`: pawnless endgames for the retrograde solver;
 - :mod:`search.chess.uci` and :mod:`search.chess.match`: the UCI engine and engine matches.
+
+The names below are imported when first used: the compiled core loads in about a second,
+which a module that only needs python-chess (or the UCI engine's answer to ``uci``) does
+not wait for.
 """
 
-from search.chess.board import Position
-from search.chess.engine import ChessSearch
-from search.chess.scoring import score_root_moves
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # the same names, for type checkers and readers
+    from search.chess.board import Position
+    from search.chess.engine import ChessSearch
+    from search.chess.scoring import score_root_moves
+
+_PUBLIC = {
+    "Position": "search.chess.board", "ChessSearch": "search.chess.engine", "score_root_moves": "search.chess.scoring",
+}
+"""Public name -> the module that defines it."""
 
 __all__ = ["Position", "ChessSearch", "score_root_moves"]
+
+
+def __getattr__(name: str) -> Any:
+    module = _PUBLIC.get(name)
+    if module is None:
+        raise AttributeError(f"module 'search.chess' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_PUBLIC))

@@ -654,6 +654,12 @@ def _table_slots(table_size: int) -> int:
     return slots
 
 
+def table_bytes(table_size: int) -> int:
+    """Bytes a :class:`ChessSearch` of ``table_size`` holds in its tables: two (the main and the quiescence
+    table) of :func:`_table_slots` slots, each slot ``_FIELDS`` int64 fields, allocated when it is made."""
+    return 2 * _FIELDS * np.dtype(np.int64).itemsize * _table_slots(table_size)
+
+
 # ---- deadlines and stop requests --------------------------------------------------------------
 
 

@@ -328,7 +328,15 @@ def _play_round(
 
 
 def _start(command: list[str]) -> chess.engine.SimpleEngine:
-    return chess.engine.SimpleEngine.popen_uci(command, timeout=_START_TIMEOUT)
+    """A started engine that has answered ``isready``: one that answers ``uci`` at once and loads
+    meanwhile is loaded before its first move's clock runs."""
+    engine = chess.engine.SimpleEngine.popen_uci(command, timeout=_START_TIMEOUT)
+    try:
+        engine.ping()
+    except BaseException:
+        engine.close()
+        raise
+    return engine
 
 
 def _configure(engine: chess.engine.SimpleEngine, options: dict[str, str], command: list[str]) -> None:

@@ -37,33 +37,58 @@ or ``stop``; ``go infinite`` searches until ``stop``. ``go mate N`` searches at 
 The engine searches with the fast chess core (:mod:`search.chess.engine`). Given a
 move predictor (an opponent model), the core is guided at the modelled player's nodes
 (:mod:`search.chess.guided`): by default the modelled player is the engine's opponent,
-the side not to move when ``go`` arrives. With an
+the side not to move when ``go`` arrives. A timed guided move keeps a floor of plain
+search: the plain core searches first, for half the time; the guided search, and the
+model's predictions in it, have the other half (:data:`~search.chess.uci.modes.GUIDED_SHARE`),
+and its move is played only from a depth the plain search completed too; an ``info
+string`` says what the model cost and which search's move is played. With an
 :class:`~search.opponent.exploitation.Exploitation` it plays the value-exploiting search of
 :mod:`search.chess.exploit` against that opponent instead. With an
 :class:`~search.chess.imitation.Imitation` it plays *as* the modelled player: the
 model's move (options ``Temperature`` and ``Seed``), the fast core's only where the
 model is unsure in a tactical position.
 
+One owner, :class:`~search.chess.uci.session.SearchSession`, starts, stops and answers
+the search thread: every ``go`` gets exactly one ``bestmove`` (a search that ends at
+once, raises, races a ``stop``, meets ``quit`` or a new ``go``), and a timed search that
+has not answered shortly after its time is answered for with its deepest move so far.
+
 The package's modules: :mod:`~search.chess.uci.protocol` reads the commands' words and
 writes ``info`` lines, :mod:`~search.chess.uci.clock` turns a ``go`` into a time budget,
-:mod:`~search.chess.uci.engine` holds the engine's state and command loop, and
-:mod:`~search.chess.uci.modes` what its search thread plays.
+:mod:`~search.chess.uci.engine` holds the engine's state and command loop,
+:mod:`~search.chess.uci.session` the life of its search thread,
+:mod:`~search.chess.uci.modes` what that thread plays, :mod:`~search.chess.uci.identity` what
+the engine says of itself, and :mod:`~search.chess.uci.startup` how a process answers
+``uci`` at once while the compiled core loads (``isready`` waits for it). The names below
+are imported when first used, so that answer needs python-chess only.
 """
 
 from __future__ import annotations
 
-from search.chess.uci.clock import FALLBACK_SECONDS, UNTIMED_SECONDS, allotted_time, clock_problem, time_budget
-from search.chess.uci.engine import (
-    END_OF_INPUT_WAIT,
-    ENGINE_NAME,
-    SEARCH_HISTORY,
-    EngineModel,
-    ModelLoader,
-    UciEngine,
-    main,
-    settle_memory,
-)
-from search.chess.uci.protocol import MAX_GO_NUMBER, MAX_MULTIPV, GoClock, GoCommand, parse_go
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # the same names, for type checkers and readers
+    from search.chess.uci.clock import FALLBACK_SECONDS, UNTIMED_SECONDS, allotted_time, clock_problem, time_budget
+    from search.chess.uci.engine import END_OF_INPUT_WAIT, SEARCH_HISTORY, UciEngine, settle_memory
+    from search.chess.uci.identity import ENGINE_NAME, EngineModel, ModelLoader
+    from search.chess.uci.protocol import MAX_GO_NUMBER, MAX_MULTIPV, GoClock, GoCommand, parse_go
+    from search.chess.uci.startup import main
+
+_PUBLIC = {
+    **dict.fromkeys(
+        ("FALLBACK_SECONDS", "UNTIMED_SECONDS", "allotted_time", "clock_problem", "time_budget"),
+        "search.chess.uci.clock",
+    ),
+    **dict.fromkeys(("END_OF_INPUT_WAIT", "SEARCH_HISTORY", "UciEngine", "settle_memory"), "search.chess.uci.engine"),
+    **dict.fromkeys(("EngineModel", "ModelLoader"), "search.chess.uci.identity"),
+    "main": "search.chess.uci.startup",
+    "ENGINE_NAME": "search.chess.uci.identity",
+    **dict.fromkeys(
+        ("MAX_GO_NUMBER", "MAX_MULTIPV", "GoClock", "GoCommand", "parse_go"), "search.chess.uci.protocol",
+    ),
+}
+"""Public name -> the module that defines it."""
 
 __all__ = [
     "UciEngine",
@@ -85,3 +110,16 @@ __all__ = [
     "SEARCH_HISTORY",
     "main",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    module = _PUBLIC.get(name)
+    if module is None:
+        raise AttributeError(f"module 'search.chess.uci' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_PUBLIC))

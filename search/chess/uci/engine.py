@@ -1,35 +1,37 @@
-"""The UCI engine's state and command loop: :class:`UciEngine`, :func:`main`.
+"""The UCI engine's state and command loop: :class:`UciEngine`, and what readies a process for it.
 
 The engine holds what persists between commands (the position and its set-up, the
-tables, the options, the model and the mode it plays in) and the controls of the one
-search thread it may run (stop and release events, the ponderhit timer). Its command
-loop reads a line, dispatches it to a ``_cmd_*`` handler and turns a handler's
-ValueError into an ``info string`` note, as the protocol asks. Parsing is left to
-:mod:`~search.chess.uci.protocol`, time budgets to :mod:`~search.chess.uci.clock`, and
-what the search thread does to :mod:`~search.chess.uci.modes`.
+tables, the options, the model and the mode it plays in) and the session of the one
+search thread it may run (:mod:`~search.chess.uci.session`). Its command loop reads a
+line, dispatches it to a ``_cmd_*`` handler and turns a handler's ValueError into an
+``info string`` note, as the protocol asks. Parsing is left to
+:mod:`~search.chess.uci.protocol`, time budgets to :mod:`~search.chess.uci.clock`, what
+the search thread does to :mod:`~search.chess.uci.modes`, and what the engine says of
+itself to :mod:`~search.chess.uci.identity`. :func:`warm_up` and :func:`settle_memory`
+ready a process before its first ``go`` (:mod:`~search.chess.uci.startup` calls them).
 """
 
 from __future__ import annotations
 
 import dataclasses
 import gc
-import importlib.metadata
 import sys
 import threading
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+import time
+from collections.abc import Iterable
 from typing import TextIO
 
 import chess
 
 from search.chess.deadline import PredictionClock
-from search.chess.engine import ChessSearch
+from search.chess.engine import ChessSearch, table_bytes
 from search.chess.evaluation import material_pst_evaluator
 from search.chess.exploit import ExploitingSearch, ExploitingSettings
 from search.chess.game import ChessGame
 from search.chess.guided import ModelGuide
 from search.chess.imitation import Imitation
-from search.chess.uci.clock import _waits_for_stop, clock_problem, time_budget
+from search.chess.uci.clock import _waits_for_stop, allotted_time, clock_problem, time_budget
+from search.chess.uci.identity import DEFAULT_HASH_MB, EngineModel, Identity, ModelLoader
 from search.chess.uci.modes import PlayModes
 from search.chess.uci.protocol import (
     MAX_MULTIPV,
@@ -44,6 +46,7 @@ from search.chess.uci.protocol import (
     _split_position,
     parse_go,
 )
+from search.chess.uci.session import SearchRun, SearchSession
 from search.opponent.exploitation import Exploitation
 from search.opponent.omsearch import Guidance
 from search.opponent.predictor import MovePredictor
@@ -51,43 +54,25 @@ from search.ordering import HeuristicOrderer
 from search.result import Limits
 from search.transposition import TranspositionTable
 
-
-def _version() -> str:
-    try:
-        return importlib.metadata.version("iam-toolkit")
-    except importlib.metadata.PackageNotFoundError:  # run from a source tree that is not installed
-        return "(source)"
-
-
-ENGINE_NAME = f"IAM toolkit {_version()}"
-"""The engine's name; each mode adds what it plays with (see :meth:`UciEngine.name`)."""
 SEARCH_HISTORY = 1024
 """Plies of the game a search sees: every real game whole; of a longer one, the recent
 part, which holds all that repetitions need (a halfmove clock of 100 is a draw)."""
 END_OF_INPUT_WAIT = 10.0
 """Seconds a search that ends on its own may still run once the input has ended."""
-_DEFAULT_HASH_MB = 64
-_ENTRY_BYTES = 200  # rough size of one table entry in CPython
-
-ModelLoader = Callable[[str], "tuple[MovePredictor, str]"]
-"""Reads a model file for the ``ModelFile`` option: the predictor and the name it goes by
-(``a model of X``); a ValueError's message is reported to the GUI."""
+_GENERIC_ENTRY_BYTES = 200  # one entry of the generic search's table (go searchmoves), a dict in CPython
+_MB = 1 << 20
 
 
-@dataclass(frozen=True)
-class EngineModel:
-    """The model of the player the engine starts with, and how its ``ModelFile`` option reads another."""
+def core_table_size(megabytes: int) -> int:
+    """The compiled core's largest ``table_size`` whose tables (:func:`~search.chess.engine.table_bytes`)
+    fit in ``megabytes`` MB (of 2**20 bytes), as the ``Hash`` option asks: at least one entry."""
+    size = 1
+    while table_bytes(2 * size) <= megabytes * _MB:
+        size *= 2
+    return size
 
-    predictor: MovePredictor | None = None
-    """The modelled player's move predictor (None: no model, the plain search)."""
-    name: str = "opponent model"
-    """What the model goes by in the engine's name and notes (``a model of X``)."""
-    modelled_color: chess.Color | None = None
-    """The colour whose nodes the model guides (None: the engine's opponent at each move)."""
-    loader: ModelLoader | None = None
-    """Reads a model file for the ``ModelFile`` option (``None``: the option is not offered)."""
-    file: str = ""
-    """The ``ModelFile`` option's value: the file ``predictor`` was read from."""
+
+_NO_MODEL = EngineModel()
 
 
 def _check_modes(
@@ -107,7 +92,7 @@ class UciEngine(PlayModes):
         self,
         *,
         output: TextIO = sys.stdout,
-        model: EngineModel = EngineModel(),
+        model: EngineModel = _NO_MODEL,
         guidance: Guidance = Guidance(),
         exploitation: Exploitation | None = None,
         exploit_settings: ExploitingSettings = ExploitingSettings(),
@@ -132,7 +117,7 @@ class UciEngine(PlayModes):
         self.board = chess.Board()
         self._setup: tuple[list[str], list[str]] | None = None  # the last valid position command, to extend
         self.evaluator = material_pst_evaluator()
-        self.hash_mb = _DEFAULT_HASH_MB
+        self.hash_mb = DEFAULT_HASH_MB
         self._new_tables()
         self._init_search_control()
         self.multipv = 1
@@ -145,25 +130,24 @@ class UciEngine(PlayModes):
         self.own_book = book is not None
 
     def _init_search_control(self) -> None:
-        """The lock, events, thread and timer that let one search run at a time, and the pondering state."""
-        self._lock = threading.Lock()
-        # One search at a time. ``_stop`` ends its iterations; ``_release`` lets it
-        # send ``bestmove`` (set at once, or by stop / ponderhit for infinite and ponder
-        # searches). Both are new for every ``go``, so a late timer cannot touch the next.
-        self._stop = threading.Event()
-        self._release = threading.Event()
-        self._thread: threading.Thread | None = None
+        """The session that runs one search at a time and sends its ``bestmove``, and the pondering state."""
+        self._lock = threading.Lock()  # one writer of a line at a time
+        self._session = SearchSession(self.send)
         self._pondering: GoCommand | None = None
         self._last_guide: ModelGuide | None = None  # the guide of the last search, whose beliefs name the ponder move
-        self._timer: threading.Timer | None = None
         self.ponder_option = False
         self._prediction_clock = PredictionClock()
+        self._read_at = time.perf_counter()  # when the command being handled was read
+
+    @property
+    def _thread(self) -> threading.Thread | None:
+        """The search thread of the last ``go`` until it is stopped (it may have ended)."""
+        return self._session.thread
 
     def _new_tables(self) -> None:
-        entries = max(1, self.hash_mb * 1_000_000 // _ENTRY_BYTES)
-        self.table = TranspositionTable(capacity=entries)
+        self.table = TranspositionTable(capacity=max(1, self.hash_mb * _MB // _GENERIC_ENTRY_BYTES))
         self.ordering = HeuristicOrderer()
-        self.fast = ChessSearch(table_size=entries)
+        self.fast = ChessSearch(table_size=core_table_size(self.hash_mb))
         self.exploiting: ExploitingSearch | None = None
         if self.exploitation is not None:
             assert self.predictor is not None  # _check_modes: exploiting needs a predictor
@@ -184,12 +168,13 @@ class UciEngine(PlayModes):
             if not self.handle(line):
                 break
         else:
-            if self._thread is not None and self._release.is_set():
-                self._thread.join(self.end_of_input_wait)
+            self._session.finish(self.end_of_input_wait)
         self._stop_search()
 
-    def handle(self, line: str) -> bool:
-        """Handle one command line; ``False`` once the engine should quit."""
+    def handle(self, line: str, read_at: float | None = None) -> bool:
+        """Handle one command line, read at ``read_at`` (``time.perf_counter``; None: now): a ``go``'s
+        clock starts then. ``False`` once the engine should quit."""
+        self._read_at = time.perf_counter() if read_at is None else read_at
         tokens = line.split()
         if not tokens:
             return True
@@ -207,38 +192,25 @@ class UciEngine(PlayModes):
         return True
 
     def _cmd_uci(self, args: list[str]) -> None:
-        self.send(f"id name {self.name}")
-        self.send("id author IAM toolkit")
-        self.send(f"option name Hash type spin default {_DEFAULT_HASH_MB} min 1 max 4096")
-        self.send("option name Threads type spin default 1 min 1 max 1")
-        self.send("option name Ponder type check default false")
-        self.send(f"option name MultiPV type spin default 1 min 1 max {MAX_MULTIPV}")
-        if self.model_loader is not None:
-            self.send(f"option name ModelFile type string default {self.model_file or '<empty>'}")
-        if self.book is not None:
-            self.send("option name OwnBook type check default true")
-        if self.imitation is not None:
-            self.send(f"option name Temperature type string default {self.imitation.temperature:g}")
-            self.send(f"option name Seed type spin default {self.imitation.seed} min 0 max 2147483647")
-        self.send("uciok")
-        if self.imitation is not None:
-            self.send(f"info string imitating {self.predictor_name}")
-        elif self.exploitation is not None:
-            self.send(f"info string exploiting {self.predictor_name} (weight {self.exploitation.weight:g})")
-        elif self.predictor is not None:
-            whose = {None: "the opponent's", chess.WHITE: "White's", chess.BLACK: "Black's"}[self.modelled_color]
-            self.send(f"info string guided search with {self.predictor_name} at {whose} nodes")
+        for line in self.identity.lines():
+            self.send(line)
+
+    @property
+    def identity(self) -> Identity:
+        """The engine's mode and options as ``uci`` lists them."""
+        return Identity(
+            model=None if self.predictor is None else self.predictor_name,
+            modelled_color=self.modelled_color,
+            weight=None if self.exploitation is None else self.exploitation.weight,
+            imitation=self.imitation,
+            model_file=None if self.model_loader is None else self.model_file,
+            book=self.book is not None,
+        )
 
     @property
     def name(self) -> str:
         """The engine's name in this mode, e.g. ``IAM toolkit 0.1.0 (guided by a model of Botvinnik)``."""
-        if self.imitation is not None:
-            return f"{ENGINE_NAME} (playing as {self.predictor_name})"
-        if self.exploitation is not None:
-            return f"{ENGINE_NAME} (exploiting {self.predictor_name})"
-        if self.predictor is not None:
-            return f"{ENGINE_NAME} (guided by {self.predictor_name})"
-        return ENGINE_NAME
+        return self.identity.name
 
     def _cmd_isready(self, args: list[str]) -> None:
         self.send("readyok")
@@ -315,17 +287,22 @@ class UciEngine(PlayModes):
         if problem is not None:
             self.send(f"info string {problem}")
         seconds = time_budget(go, turn)
-        self._stop, self._release = threading.Event(), threading.Event()
-        if go.ponder and not go.infinite:
-            self._pondering = go
-        elif not _waits_for_stop(go, seconds):
-            self._release.set()
+        pondering = go.ponder and not go.infinite
+        self._pondering = go if pondering else None
         limits = Limits(depth=_depth_limit(go), nodes=go.nodes, time=seconds)
-        self._thread = threading.Thread(
-            target=self._think, args=(board, limits, self._stop, self._release, tuple(allowed), self.imitation),
-            daemon=True,
+        imitation = self.imitation  # the options as they are at go
+
+        started = self._read_at
+
+        def play(run: SearchRun) -> str:
+            return self._think(run, board, limits, tuple(allowed), imitation, started)
+
+        allotted = allotted_time(go, turn)
+        self._session.start(
+            play, self._best_move(None, board, tuple(allowed)),
+            released=not pondering and not _waits_for_stop(go, seconds),
+            seconds=None if allotted is None else max(0.0, allotted - (time.perf_counter() - started)),
         )
-        self._thread.start()
 
     def _cmd_ponderhit(self, args: list[str]) -> None:
         """The opponent played the move we pondered on: search on under the clock."""
@@ -335,27 +312,15 @@ class UciEngine(PlayModes):
         self._pondering = None
         normal = dataclasses.replace(go, ponder=False)
         seconds = time_budget(normal, self.board.turn)
-        if seconds is not None:
-            self._timer = threading.Timer(seconds, self._stop.set)
-            self._timer.daemon = True
-            self._timer.start()
-        if not _waits_for_stop(normal, seconds):
-            self._release.set()
+        self._session.release(seconds, wait_for_stop=_waits_for_stop(normal, seconds))
 
     def _cmd_stop(self, args: list[str]) -> None:
         self._stop_search()
 
     def _stop_search(self) -> None:
-        if self._thread is not None:
-            self._stop.set()
-            self._release.set()
-            self._thread.join()
-            self._thread = None
-        if self._timer is not None:
-            self._timer.cancel()
-            self._timer = None
+        """End the running search (its ``bestmove`` is sent) before the engine's state changes."""
+        self._session.stop()
         self._pondering = None
-
 
 
 def settle_memory() -> None:
@@ -366,20 +331,15 @@ def settle_memory() -> None:
     gc.freeze()
 
 
-def main(
-    model: EngineModel = EngineModel(),
-    *,
-    exploitation: Exploitation | None = None,
-    exploit_settings: ExploitingSettings = ExploitingSettings(),
-    imitation: Imitation | None = None,
-    book: str | None = None,
-) -> int:
-    """Run the engine on standard input and output (bytes that are not UTF-8 read as U+FFFD)."""
-    if hasattr(sys.stdin, "reconfigure"):
-        sys.stdin.reconfigure(errors="replace")
-    engine = UciEngine(
-        model=model, exploitation=exploitation, exploit_settings=exploit_settings, imitation=imitation, book=book,
-    )
-    settle_memory()
-    engine.run(sys.stdin)
-    return 0
+_WARM_UP_FEN = "r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4"  # captures, checks, a mate
+
+
+def warm_up() -> None:
+    """Load the compiled core's machine code for every entry point a ``go`` uses (numba loads
+    it on first use, about 0.1 s), so that the first search has the time of any other."""
+    board = chess.Board(_WARM_UP_FEN)
+    search = ChessSearch(table_size=1024)
+    search.search(board, Limits(depth=2))
+    search.score_moves(board, 1)
+    for _ in search.iterate_lines(board, Limits(depth=1), 2):
+        pass

@@ -1,18 +1,20 @@
-"""The engine's play modes: what the search thread of one ``go`` does until its ``bestmove``.
+"""The engine's play modes: what the search thread of one ``go`` plays.
 
 A ``go`` is answered by one of four modes: a book move; the plain or model-guided search
-of the fast chess core (or, for ``go searchmoves``, the generic search with a root
+of the fast chess core (a timed guided move over a floor of plain search, see
+:meth:`PlayModes._floored`; for ``go searchmoves``, the generic search with a root
 filter); the value-exploiting search against the modelled player; or the imitation of
-the modelled player. Each sends an ``info`` line per completed depth and always ends with
-one ``bestmove``, falling back to a legal move when anything inside breaks. They live in
-:class:`PlayModes`, the part of :class:`~search.chess.uci.engine.UciEngine` that runs in
-the search thread, apart from the command loop that starts and stops it.
+the modelled player. Each sends an ``info`` line per completed depth (and offers that
+depth's move as the answer so far) and always returns the move to answer with, falling
+back to a legal move when anything inside breaks; the
+:class:`~search.chess.uci.session.SearchSession` that runs it sends the ``bestmove``. They
+live in :class:`PlayModes`, the part of :class:`~search.chess.uci.engine.UciEngine` that
+runs in the search thread, apart from the command loop that starts and stops it.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import threading
 import time
 from collections.abc import Hashable, Iterable, Sequence
 from typing import TYPE_CHECKING, TextIO, cast
@@ -27,6 +29,7 @@ from search.chess.game import ChessGame
 from search.chess.guided import GuideSettings, ModelGuide
 from search.chess.imitation import Imitation, choose_imitation_move
 from search.chess.uci.protocol import _info
+from search.chess.uci.session import SearchRun
 from search.evaluation import Evaluator
 from search.opponent.exploitation import Exploitation
 from search.opponent.omsearch import Guidance, ModelPolicy
@@ -40,6 +43,14 @@ if TYPE_CHECKING:
     from search.chess.replies import ReplyPolicy
 
 _IMITATION_SEARCH_SHARE = 0.25  # of an imitating move's time, kept for a search when the model cannot answer
+GUIDED_SHARE = 0.5
+"""Of a timed guided move's time, the share the guided search (and the model's predictions in it)
+may use; the plain search before it has the rest, and sets the depth the guided move must reach."""
+
+
+def _left(deadline: float) -> float:
+    """Seconds until ``deadline`` (``time.perf_counter``), never below 0."""
+    return max(0.0, deadline - time.perf_counter())
 
 
 class PlayModes:
@@ -67,56 +78,58 @@ class PlayModes:
     _bounded: BoundedPredictor
     _prediction_clock: PredictionClock
 
-    def send(self, line: str) -> None:
-        raise NotImplementedError
-
     def _think(
         self,
+        run: SearchRun,
         board: chess.Board,
         limits: Limits,
-        stop: threading.Event,
-        release: threading.Event,
         allowed: tuple[chess.Move, ...] = (),
         imitation: Imitation | None = None,
-    ) -> None:
-        """The search thread: ``info`` per completed depth, then always one ``bestmove``.
+        started: float | None = None,
+    ) -> str:
+        """The search thread's work: ``info`` per completed depth (offered to ``run`` as its
+        answer so far), then the answer's text. The time limit counts from ``started``
+        (``time.perf_counter``, when the ``go`` was read; None: now).
 
         Anything raised inside the search (a predictor breaking its contract, say) is
         reported as an ``info string`` and the deepest completed iteration's move is
-        played, or a legal fallback move, so a GUI never waits for a ``bestmove`` that
-        does not come.
+        played, or a legal fallback move; the :class:`~search.chess.uci.session.SearchSession`
+        that runs this sends the answer.
         """
-        deadline = None if limits.time is None else time.perf_counter() + limits.time
+        now = time.perf_counter()
+        deadline = None if limits.time is None else (now if started is None else started) + limits.time
+        if deadline is not None:
+            limits = dataclasses.replace(limits, time=max(0.0, deadline - now))
         self._last_guide = None
-        booked = self._book_move(board, allowed)
+        booked = self._book_move(run, board, allowed)
         if booked is not None:
-            self.send(f"info string book move {booked.uci()}")
-            release.wait()
-            self.send(f"bestmove {booked.uci()}")
-            return
+            run.send(f"info string book move {booked.uci()}")
+            return booked.uci()
         if imitation is not None and not allowed:  # the options as they were at go
-            self._imitate(board, limits, stop, release, deadline, imitation)
-            return
+            return self._imitate(run, board, limits, deadline, imitation)
         if self.exploiting is not None and not allowed:
-            self._exploit(self.exploiting, board, limits, stop, release)
-            return
+            return self._exploit(run, self.exploiting, board, limits)
         deepest: list[SearchResult] = []
         try:
-            self._search(board, limits, stop, deadline, allowed, deepest)
+            self._search(run, board, limits, deadline, allowed, deepest)
         except Exception as exc:  # the protocol needs a bestmove whatever broke
-            self.send(f"info string search error: {type(exc).__name__}: {exc}")
+            run.send(f"info string search error: {type(exc).__name__}: {exc}")
         finally:
             self.fast.guide = None
-        release.wait()
-        self.send(f"bestmove {self._best_move(deepest[-1] if deepest else None, board, allowed)}")
+        return self._best_move(deepest[-1] if deepest else None, board, allowed)
 
     def _search(
-        self, board: chess.Board, limits: Limits, stop: threading.Event, deadline: float | None,
+        self, run: SearchRun, board: chess.Board, limits: Limits, deadline: float | None,
         allowed: tuple[chess.Move, ...], deepest: list[SearchResult],
     ) -> None:
         """The plain or guided search, an ``info`` line per completed depth, each result appended to ``deepest``
         (kept when the search breaks later)."""
-        guided = self._last_guide = self._guide(board, deadline)
+        stop = run.stop
+        guided = self._last_guide = self._guide(run, board, deadline)
+        if guided is not None and not allowed and deadline is not None and limits.time is not None:
+            self._floored(run, board, limits, deadline, guided, deepest)
+            self._predictor_note(run, guided)
+            return
         iterations: Iterable[SearchResult]
         if allowed:  # go searchmoves: the generic search with a root filter and a table of its own
             inner = None if guided is None else ModelPolicy(
@@ -131,28 +144,68 @@ class PlayModes:
             iterations = ()
             for lines in self.fast.iterate_lines(board, limits, self.multipv, stop=stop):
                 deepest.append(lines[0])
+                run.offer(self._best_move(lines[0], board))
                 for index, line in enumerate(lines, 1):
-                    self.send(_info(line, index))
+                    run.send(_info(line, index))
         else:  # the fast core, guided at his nodes when there is a guide
             self.fast.guide = guided
             iterations = self.fast.iterate(board, limits, stop=stop)
         if self.multipv > 1 and (guided is not None or allowed):
-            self.send(f"info string MultiPV {self.multipv} is for the plain search; this search reports one line")
+            run.send(f"info string MultiPV {self.multipv} is for the plain search; this search reports one line")
         for result in iterations:
             deepest.append(result)
-            self.send(_info(result))
+            run.offer(self._best_move(result, board, allowed))
+            run.send(_info(result))
         if guided is not None and not allowed:
-            stats = guided.stats()
-            skipped = f", {self._bounded.skipped} left out for time" if self._bounded.skipped else ""
-            self.send(
-                f"info string predictor {stats.calls} positions, {stats.cache_hits} cached, "
-                f"{round(stats.seconds * 1000)} ms{skipped}"
-            )
+            self._predictor_note(run, guided)
+
+    def _predictor_note(self, run: SearchRun, guided: ModelGuide) -> None:
+        """The ``info string`` of what the guide asked the model and what that cost."""
+        stats = guided.stats()
+        skipped = f", {self._bounded.skipped} left out for time" if self._bounded.skipped else ""
+        run.send(
+            f"info string predictor {stats.calls} positions, {stats.cache_hits} cached, "
+            f"{round(stats.seconds * 1000)} ms{skipped}"
+        )
+
+    def _floored(
+        self, run: SearchRun, board: chess.Board, limits: Limits, deadline: float, guided: ModelGuide,
+        deepest: list[SearchResult],
+    ) -> None:
+        """A timed guided search over a floor of plain search: the plain core first, for all but
+        :data:`GUIDED_SHARE` of the time; then the guided search, its predictions within the rest.
+        The guided search's move is played only from a depth the plain search completed too, so
+        the model's time never costs the engine depth it would have had without the model but for
+        that share; the ``info`` lines are the plain search's, then the guided search's from that depth."""
+        assert limits.time is not None
+        split = deadline - GUIDED_SHARE * limits.time
+        self.fast.guide = None
+        floor = 0
+        for result in self.fast.iterate(board, dataclasses.replace(limits, time=_left(split)), stop=run.stop):
+            deepest.append(result)
+            floor = result.depth
+            run.offer(self._best_move(result, board))
+            run.send(_info(result))
+        started = time.perf_counter()
+        self.fast.guide = guided
+        reached = 0
+        for result in self.fast.iterate(board, dataclasses.replace(limits, time=_left(deadline)), stop=run.stop):
+            reached = result.depth
+            if result.depth >= floor:
+                deepest.append(result)
+                run.offer(self._best_move(result, board))
+                run.send(_info(result))
+        self.fast.guide = None
+        played = "guided" if reached >= floor and reached else "plain"
+        run.send(
+            f"info string model time {round(guided.stats().seconds * 1000)} ms of the guided search's "
+            f"{round((time.perf_counter() - started) * 1000)} ms (at most {GUIDED_SHARE:.0%} of the move); "
+            f"guided depth {reached}, plain depth {floor}: the {played} search's move"
+        )
 
     def _imitate(
-        self, board: chess.Board, limits: Limits, stop: threading.Event, release: threading.Event,
-        deadline: float | None, imitation: Imitation,
-    ) -> None:
+        self, run: SearchRun, board: chess.Board, limits: Limits, deadline: float | None, imitation: Imitation,
+    ) -> str:
         """The imitation's move: the model's, or the fast core's where the model leaves it to the search.
 
         With a time limit the prediction may use most of it (the rest is kept for a
@@ -173,35 +226,33 @@ class PlayModes:
                 self.choices[choice.source] += 1
             if choice is not None and choice.move is not None:
                 move = choice.move
-                self.send(
+                run.offer(move.uci())
+                run.send(
                     f"info string model move {move.uci()} belief {choice.belief:.3f} "
                     f"(most believed {choice.top_belief:.3f})"
                 )
             else:
                 if choice is None:
                     self.choices["search"] += 1
-                    self.send("info string search move: no time for the model's prediction")
+                    run.send("info string search move: no time for the model's prediction")
                 else:
-                    self.send(
+                    run.send(
                         f"info string search move: model unsure ({choice.top_belief:.3f}) in a tactical position"
                     )
                 if deadline is not None:
                     limits = dataclasses.replace(limits, time=max(0.0, deadline - time.perf_counter()))
-                for best in self.fast.iterate(board, limits, stop=stop):
-                    self.send(_info(best))
+                for best in self.fast.iterate(board, limits, stop=run.stop):
+                    run.offer(self._best_move(best, board))
+                    run.send(_info(best))
         except Exception as exc:  # the protocol needs a bestmove whatever broke
-            self.send(f"info string imitation error: {type(exc).__name__}: {exc}")
-        self.send(
+            run.send(f"info string imitation error: {type(exc).__name__}: {exc}")
+        run.send(
             f"info string imitation so far: {self.choices['model']} model moves, "
             f"{self.choices['search']} search moves"
         )
-        release.wait()
-        self.send(f"bestmove {move.uci() if move is not None else self._best_move(best, board)}")
+        return move.uci() if move is not None else self._best_move(best, board)
 
-    def _exploit(
-        self, exploiting: ExploitingSearch, board: chess.Board, limits: Limits, stop: threading.Event,
-        release: threading.Event,
-    ) -> None:
+    def _exploit(self, run: SearchRun, exploiting: ExploitingSearch, board: chess.Board, limits: Limits) -> str:
         """The value-exploiting choice against the modelled opponent (the side not to move)."""
         move: chess.Move | None = None
         best: SearchResult | None = None
@@ -209,14 +260,15 @@ class PlayModes:
 
         def report(result: SearchResult) -> None:
             completed.append(result)
-            self.send(_info(result))
+            run.offer(self._best_move(result, board))
+            run.send(_info(result))
 
         try:
-            found = exploiting.search(board, limits, stop=stop, on_iteration=report)
+            found = exploiting.search(board, limits, stop=run.stop, on_iteration=report)
             best, move = found.deepened or found.plain, found.move
             probed = sum(len(probe.replies) for probe in found.probes)
             played = move.uci() if move is not None else "(none)"
-            self.send(
+            run.send(
                 f"info string exploit probed {probed} replies of {len(found.probes)} moves; "
                 f"{_exploit_verdict(found, exploiting.exploitation.threshold)}; "
                 f"playing {played}; predictor {round(found.predictor_seconds * 1000)} ms"
@@ -224,13 +276,12 @@ class PlayModes:
                 + (f"; reduced {self.fast.reduced} of his moves" if self.fast.replies is not None else "")
             )
         except Exception as exc:  # the protocol needs a bestmove whatever broke
-            self.send(f"info string exploit error: {type(exc).__name__}: {exc}")
-        release.wait()
+            run.send(f"info string exploit error: {type(exc).__name__}: {exc}")
         legal = move.uci() if move is not None and move in board.legal_moves else None
         fallback = best if best is not None else (completed[-1] if completed else None)
-        self.send(f"bestmove {legal if legal is not None else self._best_move(fallback, board)}")
+        return legal if legal is not None else self._best_move(fallback, board)
 
-    def _guide(self, board: chess.Board, deadline: float | None = None) -> ModelGuide | None:
+    def _guide(self, run: SearchRun, board: chess.Board, deadline: float | None = None) -> ModelGuide | None:
         """The guide of the fast core's search from ``board``; ``None`` for a plain search.
 
         The predictor's calls end by ``deadline``: its time counts against the move's budget.
@@ -247,7 +298,7 @@ class PlayModes:
             return None
         modelled = self.modelled_color if self.modelled_color is not None else not board.turn
         if modelled == board.turn:
-            self.send("info string the engine moves for the modelled player here: plain search")
+            run.send("info string the engine moves for the modelled player here: plain search")
             return None
         self._bounded = BoundedPredictor(self.predictor, deadline, self._prediction_clock)
         # A chess predictor's reply policy is a ReplyPolicy.
@@ -255,7 +306,7 @@ class PlayModes:
         settings = GuideSettings(guidance=self.guidance, near=0 if cheap is not None else 1)
         return ModelGuide(self._bounded, cheap=cheap, settings=settings)
 
-    def _book_move(self, board: chess.Board, allowed: tuple[chess.Move, ...]) -> chess.Move | None:
+    def _book_move(self, run: SearchRun, board: chess.Board, allowed: tuple[chess.Move, ...]) -> chess.Move | None:
         """The book's most weighted legal move here (one of ``allowed`` if given), or ``None``."""
         if self.book is None or not self.own_book:
             return None
@@ -263,7 +314,7 @@ class PlayModes:
             with chess.polyglot.open_reader(self.book) as reader:
                 moves = [entry.move for entry in reader.find_all(board) if entry.move in board.legal_moves]
         except (OSError, ValueError) as exc:
-            self.send(f"info string book {self.book} unreadable ({exc}); searching")
+            run.send(f"info string book {self.book} unreadable ({exc}); searching")
             return None
         moves = [move for move in moves if not allowed or move in allowed]
         return moves[0] if moves else None

@@ -10,18 +10,17 @@ import os
 
 import pytest
 
+from iam.cli import check_finite_options, number_or_infinity
 from iam.cli._common import (
     MAX_SEED,
     add_engine_arguments,
     add_ranker_arguments,
     add_scheduler_argument,
     check_distinct_players,
-    check_finite_options,
     check_output_file,
     check_seed,
     command_runtime,
     error_message,
-    number_or_infinity,
     output_dir,
     parse_families,
     print_json,

@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from iam.cli import build_parser, main
-from iam.cli._common import PARAMETER_FLAGS, _actions, error_message
+from iam.cli import _actions, build_parser, main
+from iam.cli._common import PARAMETER_FLAGS, error_message
 from iam.errors import DataError, ParameterError
 from iam.games.heldout import parse_sizes
 from iam.games.sides import common_player, side_games

@@ -10,7 +10,7 @@ import chess
 import pytest
 
 from search import HeuristicOrderer, Limits, TranspositionTable, search
-from search.chess.engine import MATE, ChessSearch
+from search.chess.engine import MATE, ChessSearch, table_bytes
 from search.chess.evaluation import tapered_evaluator
 
 MIDDLEGAME = "r1bq1rk1/pp2bppp/2n1pn2/2pp4/3P4/2PBPN2/PP1N1PPP/R1BQ1RK1 w - - 0 8"
@@ -127,3 +127,8 @@ def test_a_contempt_for_the_other_side_does_not_read_the_old_table():
         again = searcher.search(board, Limits(depth=4))
         fresh = ChessSearch(contempt=30).search(board, Limits(depth=4))
         assert (again.move, again.value) == (fresh.move, fresh.value)
+
+
+@pytest.mark.parametrize("table_size", [1, 1_000, 8_192, 8_193, 300_000])
+def test_table_bytes_is_what_a_search_of_that_size_allocates(table_size):
+    assert table_bytes(table_size) == ChessSearch(table_size=table_size)._tables.nbytes

@@ -7,11 +7,15 @@ import io
 import chess
 import pytest
 
+from search.chess.engine import ChessSearch, table_bytes
 from search.chess.imitation import Imitation
-from search.chess.uci.engine import ENGINE_NAME, EngineModel, UciEngine
+from search.chess.uci.engine import EngineModel, UciEngine, core_table_size
+from search.chess.uci.identity import ENGINE_NAME
 from search.opponent.exploitation import Exploitation
+from search.result import Limits
 
 MATE_IN_ONE = "6k1/5ppp/8/8/8/8/5PPP/4R1K1 w - - 0 1"  # Re8#
+MIDDLEGAME = "r1bq1rk1/pp2bppp/2n1pn2/2pp4/3P4/2PBPN2/PP1N1PPP/R1BQ1RK1 w - - 0 8"
 
 
 class Uniform:
@@ -116,7 +120,7 @@ def test_options_change_the_engines_state():
     ])
     assert lines_of(out) == []  # every one accepted silently; option names in any case
     assert engine.ponder_option is True and engine.multipv == 2 and engine.hash_mb == 1
-    assert engine.table.capacity == 5_000 and engine.fast.table_size == 5_000  # 1 MB of 200-byte entries
+    assert engine.fast.table_size == 8_192  # 1 MB: two tables of 16,384 slots of four int64 fields
 
 
 @pytest.mark.parametrize(
@@ -267,3 +271,28 @@ def test_the_end_of_input_lets_a_limited_search_finish_and_ends_an_infinite_one(
     engine.run(["position startpos", "go infinite"])
     assert lines_of(out)[-1].startswith("bestmove ") and engine._thread is None
 
+
+
+@pytest.mark.parametrize("megabytes", [1, 3, 7, 64, 100])
+def test_the_hash_option_keeps_the_cores_tables_within_its_megabytes_and_fills_at_least_half(megabytes):
+    engine, _ = engine_with()
+    engine.handle(f"setoption name Hash value {megabytes}")
+    held = engine.fast._tables.nbytes  # what the core allocated, not a formula's figure
+    assert megabytes * 2**20 / 2 < held <= megabytes * 2**20
+    assert table_bytes(engine.fast.table_size) == held
+    assert core_table_size(megabytes) == engine.fast.table_size
+
+
+def test_a_table_of_the_hash_options_size_holds_its_entries_in_what_it_allocated():
+    search = ChessSearch(table_size=core_table_size(1))
+    allocated = search._tables.nbytes
+    list(search.iterate(chess.Board(MIDDLEGAME), Limits(depth=4)))
+    assert len(search.table) > 0 and search._tables.nbytes == allocated
+
+
+@pytest.mark.parametrize("go", ["go infinite", "go ponder wtime 1000 btime 1000", "go depth 64", "go movetime 50"])
+def test_quit_during_a_search_answers_it_once_and_ends(go):
+    engine, out = engine_with()
+    engine.run(["position startpos", go, "quit", "isready"])
+    assert sum(line.startswith("bestmove") for line in lines_of(out)) == 1
+    assert "readyok" not in lines_of(out) and engine._thread is None

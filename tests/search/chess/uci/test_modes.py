@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import io
+import re
+import time
 
 import chess
 import pytest
@@ -11,11 +13,12 @@ from iam.prepare.book import write_book
 from search.chess.exploit import ExploitingResult, ReplyProbe
 from search.chess.imitation import Imitation
 from search.chess.uci.engine import EngineModel, UciEngine
-from search.chess.uci.modes import _exploit_verdict, _RootMoves
+from search.chess.uci.modes import GUIDED_SHARE, _exploit_verdict, _RootMoves
 from search.opponent.exploitation import Exploitation
 from search.result import SearchResult
 
 MOVE = chess.Move.from_uci
+MIDDLEGAME = "r1bq1rk1/pp2bppp/2n1pn2/2pp4/3P4/2PBPN2/PP1N1PPP/R1BQ1RK1 w - - 0 8"
 HANGING_QUEEN = "rnb1kbnr/pppp1ppp/8/4p3/4P2q/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3"  # Nxh4 wins the queen
 
 
@@ -202,3 +205,56 @@ def test_the_exploit_verdict_of_a_checked_candidate(plain_move, verdict):
         checked=SearchResult(value=80.0, move=MOVE("e2e4"), pv=(MOVE("e2e4"),), depth=3),
     )
     assert _exploit_verdict(found, 10.0) == f"checked e2e4 alone to depth 3: 80, gain 15, {verdict}"
+
+
+class Slow:
+    """Believes every legal move alike after ``seconds``; notes when each call started."""
+
+    def __init__(self, seconds: float) -> None:
+        self.seconds = seconds
+        self.started: list[float] = []
+
+    def predict_proba(self, board: chess.Board) -> dict[chess.Move, float]:
+        self.started.append(time.perf_counter())
+        time.sleep(self.seconds)
+        moves = list(board.legal_moves)
+        return {move: 1 / len(moves) for move in moves}
+
+
+def _floor_note(lines: list[str]) -> tuple[int, int, str]:
+    """The guided and plain depths and the search played, from the timed guided move's ``info string``."""
+    note = next(line for line in lines if line.startswith("info string model time "))
+    assert f"(at most {GUIDED_SHARE:.0%} of the move)" in note
+    guided, plain = (int(word.rstrip(",:")) for word in re.findall(r"depth (\d+)", note))
+    return guided, plain, note.rsplit(": the ", 1)[1]
+
+
+def test_a_timed_guided_move_asks_the_model_only_in_its_share_after_a_plain_search():
+    slow = Slow(0.05)
+    out = io.StringIO()
+    engine = UciEngine(output=out, model=EngineModel(slow))
+    engine.handle(f"position fen {MIDDLEGAME}")
+    sent = time.perf_counter()
+    engine.handle("go movetime 600")
+    engine._thread.join(30)
+    lines = out.getvalue().splitlines()
+    assert slow.started and min(slow.started) >= sent + (1 - GUIDED_SHARE) * 0.6 - 0.01  # none in the plain part
+    guided, plain, played = _floor_note(lines)
+    assert plain >= 1 and played == ("guided search's move" if guided >= plain else "plain search's move")
+    depths = [int(line.split()[2]) for line in lines if line.startswith("info depth ")]
+    assert depths[:plain] == list(range(1, plain + 1))  # the plain search's depths, then only the guided ones
+    assert all(depth >= plain for depth in depths[plain:])
+
+
+def test_a_model_too_slow_for_its_share_costs_the_move_no_depth():
+    lines, _ = play([f"position fen {MIDDLEGAME}", "go movetime 300"], model=EngineModel(Slow(5.0)))
+    _, plain, _ = _floor_note(lines)
+    assert plain >= 1 and any("left out for time" in line for line in lines if line.startswith("info string pred"))
+    last = [line for line in lines if line.startswith("info depth ")][-1]
+    assert int(last.split()[2]) >= plain and bestmove(lines) == last.split(" pv ")[1].split()[0]
+
+
+def test_an_untimed_guided_move_is_the_guided_search_alone():
+    lines, _ = play([f"position fen {MIDDLEGAME}", "go depth 2"], model=EngineModel(Uniform()))
+    assert not any(line.startswith("info string model time ") for line in lines)
+    assert [line.split()[2] for line in lines if line.startswith("info depth ")] == ["1", "2"]

@@ -1,0 +1,116 @@
+"""What the engine is: the model it starts with (:class:`EngineModel`), and what it says of
+itself in answer to ``uci`` (:class:`Identity`: its name, its options, its mode's note).
+
+Kept apart from the engine, without the compiled core, so that a process answers ``uci``
+before the core has loaded (:mod:`~search.chess.uci.startup`).
+"""
+
+from __future__ import annotations
+
+import importlib.metadata
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import chess
+
+from search.chess.imitation import Imitation
+from search.chess.uci.protocol import MAX_MULTIPV
+from search.opponent.predictor import MovePredictor
+
+__all__ = ["ENGINE_NAME", "DEFAULT_HASH_MB", "EngineModel", "ModelLoader", "Identity"]
+
+
+def _version() -> str:
+    try:
+        return importlib.metadata.version("iam-toolkit")
+    except importlib.metadata.PackageNotFoundError:  # run from a source tree that is not installed
+        return "(source)"
+
+
+ENGINE_NAME = f"IAM toolkit {_version()}"
+"""The engine's name; each mode adds what it plays with (see :attr:`Identity.name`)."""
+DEFAULT_HASH_MB = 64
+"""The ``Hash`` option's default, in MB."""
+
+
+ModelLoader = Callable[[str], "tuple[MovePredictor, str]"]
+"""Reads a model file for the ``ModelFile`` option: the predictor and the name it goes by
+(``a model of X``); a ValueError's message is reported to the GUI."""
+
+
+@dataclass(frozen=True)
+class EngineModel:
+    """The model of the player the engine starts with, and how its ``ModelFile`` option reads another."""
+
+    predictor: MovePredictor | None = None
+    """The modelled player's move predictor (None: no model, the plain search)."""
+    name: str = "opponent model"
+    """What the model goes by in the engine's name and notes (``a model of X``)."""
+    modelled_color: chess.Color | None = None
+    """The colour whose nodes the model guides (None: the engine's opponent at each move)."""
+    loader: ModelLoader | None = None
+    """Reads a model file for the ``ModelFile`` option (``None``: the option is not offered)."""
+    file: str = ""
+    """The ``ModelFile`` option's value: the file ``predictor`` was read from."""
+
+
+@dataclass(frozen=True)
+class Identity:
+    """The engine's mode and options as ``uci`` lists them.
+
+    The mode: imitating (``imitation`` given), exploiting (``weight`` given), guided
+    (``model`` given) or plain.
+    """
+
+    model: str | None = None
+    """What the model goes by (``a model of X``); None: no model."""
+    modelled_color: chess.Color | None = None
+    """The colour whose nodes a guiding model plans (None: the engine's opponent)."""
+    weight: float | None = None
+    """The exploiting search's weight (None: it does not exploit)."""
+    imitation: Imitation | None = None
+    """The imitation's settings (None: it does not imitate)."""
+    model_file: str | None = None
+    """The ``ModelFile`` option's value (None: the option is not offered; empty: no file)."""
+    book: bool = False
+    """Whether the ``OwnBook`` option is offered."""
+
+    @property
+    def name(self) -> str:
+        """The engine's name in this mode, e.g. ``IAM toolkit 0.1.0 (guided by a model of Botvinnik)``."""
+        if self.model is None:
+            return ENGINE_NAME
+        if self.imitation is not None:
+            return f"{ENGINE_NAME} (playing as {self.model})"
+        if self.weight is not None:
+            return f"{ENGINE_NAME} (exploiting {self.model})"
+        return f"{ENGINE_NAME} (guided by {self.model})"
+
+    def lines(self) -> list[str]:
+        """The answer to ``uci``: ``id``, ``option`` lines, ``uciok``, then the mode's ``info string``."""
+        lines = [
+            f"id name {self.name}",
+            "id author IAM toolkit",
+            f"option name Hash type spin default {DEFAULT_HASH_MB} min 1 max 4096",
+            "option name Threads type spin default 1 min 1 max 1",
+            "option name Ponder type check default false",
+            f"option name MultiPV type spin default 1 min 1 max {MAX_MULTIPV}",
+        ]
+        if self.model_file is not None:
+            lines.append(f"option name ModelFile type string default {self.model_file or '<empty>'}")
+        if self.book:
+            lines.append("option name OwnBook type check default true")
+        if self.imitation is not None:
+            lines.append(f"option name Temperature type string default {self.imitation.temperature:g}")
+            lines.append(f"option name Seed type spin default {self.imitation.seed} min 0 max 2147483647")
+        lines.append("uciok")
+        if self.model is None:
+            return lines
+        if self.imitation is not None:
+            lines.append(f"info string imitating {self.model}")
+        elif self.weight is not None:
+            lines.append(f"info string exploiting {self.model} (weight {self.weight:g})")
+        else:
+            whose = {None: "the opponent's", chess.WHITE: "White's", chess.BLACK: "Black's"}[self.modelled_color]
+            lines.append(f"info string guided search with {self.model} at {whose} nodes")
+        return lines

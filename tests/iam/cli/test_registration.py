@@ -1,0 +1,60 @@
+"""The ``iam`` parser registers only the command that runs; the others are listed by the summary their module gives."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+import iam.cli
+from iam.cli import _COMMANDS, build_parser, main
+
+
+def _summaries(parser) -> dict[str, str]:
+    subparsers = next(action for action in parser._actions if action.dest == "command")
+    return {choice.dest: choice.help for choice in subparsers._choices_actions}
+
+
+def test_each_listed_summary_is_the_one_its_module_registers():
+    assert _summaries(build_parser()) == _COMMANDS, "update iam/cli/__init__.py's _COMMANDS to the modules' help"
+
+
+def test_the_help_lists_every_command_whether_registered_in_full_or_not():
+    assert build_parser(full=()).format_help() == build_parser().format_help()
+
+
+@pytest.mark.parametrize("command", ["uci", "train"])
+def test_a_command_is_registered_in_full_and_the_others_bare(command):
+    parser = build_parser(full=(command,))
+    subparsers = next(action for action in parser._actions if action.dest == "command")
+    full = {name for name, child in subparsers.choices.items() if len(child._actions) > 1}
+    assert full == {command}
+
+
+def test_version_and_help_import_no_command_module():
+    script = (
+        "import sys\n"
+        "from iam.cli import main\n"
+        "for argv in (['--version'], ['--help']):\n"
+        "    try:\n"
+        "        main(argv)\n"
+        "    except SystemExit:\n"
+        "        pass\n"
+        "loaded = sorted(name for name in sys.modules if name.startswith('iam.cli.') or name in ('sklearn', 'numba'))\n"
+        "print(loaded, file=sys.stderr)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    assert done.stderr.strip().splitlines()[-1] == "[]"
+
+
+def test_an_unknown_command_is_refused_as_before(capsys):
+    with pytest.raises(SystemExit) as stop:
+        main(["bogus"])
+    assert stop.value.code == 2
+    assert "invalid choice: 'bogus'" in capsys.readouterr().err
+
+
+def test_the_number_options_are_checked_for_the_command_that_runs(capsys):
+    assert iam.cli.main(["uci", "--exploit", "nan"]) == 2
+    assert capsys.readouterr().err == "iam: error: --exploit must be a finite number, not nan\n"

@@ -1,0 +1,59 @@
+"""Fresh ``iam uci`` processes beside a busy neighbour: every ``go`` form gets exactly one legal ``bestmove``.
+
+The small version of benchmarks/bench_uci_answers.py (which runs thousands of processes and
+counts late answers too): each process answers every form of its :data:`FORMS`, a
+different form first in each, half of them beside a process spinning on a core.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+
+import pytest
+
+BENCH = Path(__file__).resolve().parents[4] / "benchmarks" / "bench_uci_answers.py"
+PROCESSES = 16
+
+
+@pytest.fixture(scope="module")
+def answers():
+    spec = importlib.util.spec_from_file_location("bench_uci_answers", BENCH)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # its dataclasses look their module up
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_every_go_form_gets_exactly_one_legal_bestmove_in_fresh_processes_under_load(answers):
+    tallies = answers.run_many({"plain": [sys.executable, "-m", "iam", "uci"]}, PROCESSES, parallel=3)
+    tally = tallies["plain"]
+    assert sum(tally.gos.values()) == PROCESSES * len(answers.FORMS)
+    assert not tally.missing and not tally.duplicated and not tally.illegal and not tally.broken, (
+        tally.missing, tally.duplicated, tally.illegal, tally.broken,
+    )
+
+
+def test_the_checks_see_a_missing_a_duplicated_and_an_illegal_answer(answers, tmp_path):
+    fake = tmp_path / "fake_engine.py"  # answers go depth 1 twice, never answers mate, plays an illegal move
+    fake.write_text(
+        "import sys\n"
+        "for line in sys.stdin:\n"
+        "    word = line.split()[0] if line.split() else ''\n"
+        "    if word == 'uci': print('uciok', flush=True)\n"
+        "    elif word == 'isready': print('readyok', flush=True)\n"
+        "    elif word == 'quit': break\n"
+        "    elif line.startswith('go depth 1'): print('bestmove f3e5\\nbestmove f3e5', flush=True)\n"
+        "    elif line.startswith('go movetime 50'): print('bestmove e1e8', flush=True)\n"
+    )
+    forms = [form for form in answers.FORMS if form.name in ("depth 1", "movetime 50", "mate 1")]
+    answers.GIVE_UP, give_up = 0.5, answers.GIVE_UP
+    try:
+        tally = answers.run_process([sys.executable, str(fake)], 0, forms)
+    finally:
+        answers.GIVE_UP = give_up
+    assert dict(tally.duplicated) == {"depth 1": 1}
+    assert dict(tally.illegal) == {"movetime 50": 1}
+    assert dict(tally.missing) == {"mate 1": 1}
