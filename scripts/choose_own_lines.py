@@ -4,7 +4,7 @@
 
 For each bundled master, the default ranker is fitted on his training games less the development
 games, and its beliefs are read at every development position his memory holds; the strengths of
-:mod:`experiments.own_lines` are compared there and one is chosen by its rule (the least mean log
+:mod:`experiments.development.own_lines` are compared there and one is chosen by its rule (the least mean log
 loss over the masters, a tie going to the larger strength). Written: ``strengths.csv`` (per master,
 colour and strength), ``calibration.csv`` (belief bands per colour at the chosen strength and with
 the model alone) and ``choice.json``; the markdown tables are printed.
@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from experiments.own_lines import (
+from experiments.development.own_lines import (
     MASTERS,
     OwnLinesConfig,
     calibration_table,

@@ -16,8 +16,8 @@ ROOT = Path(__file__).resolve().parents[1]
 TESTED_ELSEWHERE = {
     "iam/cli/experiments/_predictions.py": "tests/experiments/test_predictions.py",
     "iam/cli/experiments/ablation.py": "tests/experiments/test_ablation.py",
-    "iam/cli/experiments/judge_depth.py": "tests/experiments/test_judge_depth.py",
-    "iam/cli/experiments/ranker_depth.py": "tests/experiments/test_ranker_depth.py",
+    "iam/cli/experiments/judge_depth.py": "tests/experiments/development/test_judge_depth.py",
+    "iam/cli/experiments/ranker_depth.py": "tests/experiments/development/test_ranker_depth.py",
     "iam/cli/experiments/belief_bands.py": "tests/experiments/test_belief_bands.py",
     "iam/cli/experiments/exploit.py": "tests/experiments/test_exploit.py",
     "iam/cli/experiments/guidance_tuning.py": "tests/experiments/test_guidance_tuning.py",

@@ -99,6 +99,13 @@ def _command(argv: Sequence[str]) -> str | None:
     return next((word for word in argv if not word.startswith("-")), None)
 
 
+def _withdraw_phase() -> None:
+    """Drop a phase line not yet said, so that what follows stands alone (see :mod:`iam.progress`)."""
+    progress = sys.modules.get("iam.progress")
+    if progress is not None:
+        progress.withdraw()
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``iam`` console script; returns the process exit code."""
     for stream in (sys.stdout, sys.stderr):  # a file name that is not UTF-8 must not break a message
@@ -116,17 +123,22 @@ def main(argv: Sequence[str] | None = None) -> int:
     except IAMError as exc:
         from iam.cli._common import error_message
 
+        _withdraw_phase()
         print(f"iam: error: {error_message(exc)}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
+        _withdraw_phase()
         print("iam: interrupted", file=sys.stderr)
         return 130
     except BrokenPipeError:
         return 0
     except OSError as exc:  # a path the user gave that the system refuses (name too long, permissions, ...)
         name = f" ({_short(exc.filename)})" if exc.filename is not None else ""
+        _withdraw_phase()
         print(f"iam: error: {exc.strerror or exc}{name}", file=sys.stderr)
         return 2
+    finally:
+        _withdraw_phase()  # the work is over: a phase not yet said stays unsaid
 
 
 def _short(name: object, limit: int = 200) -> str:

@@ -3,8 +3,18 @@ when quiet."""
 
 import io
 import sys
+import time
 
-from iam.progress import phase, progress
+import pytest
+
+import iam.progress
+from iam.progress import phase, progress, withdraw
+
+
+@pytest.fixture(autouse=True)
+def at_once(monkeypatch):
+    """Phases said as soon as they begin, unless a test sets a delay."""
+    monkeypatch.setattr(iam.progress, "ANNOUNCE_AFTER", 0.0)
 
 
 class _Terminal(io.StringIO):
@@ -36,3 +46,35 @@ def test_on_a_terminal_a_bar_is_drawn(monkeypatch):
     monkeypatch.setattr(sys, "stderr", terminal)
     assert list(progress(range(3), desc="counting")) == [0, 1, 2]
     assert "counting" in terminal.getvalue() and "iam: counting ..." not in terminal.getvalue()
+
+
+def _wait_for(stream: io.StringIO, text: str, seconds: float = 10.0) -> bool:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if text in stream.getvalue():
+            return True
+        time.sleep(0.01)
+    return False
+
+
+def test_a_phase_is_said_once_it_has_lasted_and_not_before(monkeypatch):
+    stream = io.StringIO()
+    monkeypatch.setattr(sys, "stderr", stream)
+    monkeypatch.setattr(iam.progress, "ANNOUNCE_AFTER", 0.2)
+    phase("fitting")
+    assert stream.getvalue() == ""  # not yet: a short phase says nothing
+    assert _wait_for(stream, "iam: fitting ...\n")
+    assert stream.getvalue() == "iam: fitting ...\n"
+
+
+def test_a_withdrawn_or_superseded_phase_is_never_said(monkeypatch):
+    stream = io.StringIO()
+    monkeypatch.setattr(sys, "stderr", stream)
+    monkeypatch.setattr(iam.progress, "ANNOUNCE_AFTER", 0.3)
+    phase("reading games")
+    withdraw()  # the error that follows stands alone
+    phase("fitting")
+    phase("scoring")  # fitting ended before it was said
+    assert _wait_for(stream, "iam: scoring ...\n")
+    time.sleep(0.4)
+    assert stream.getvalue() == "iam: scoring ...\n"

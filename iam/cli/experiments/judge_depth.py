@@ -1,10 +1,10 @@
-"""``iam experiment judge-depth``: options of :mod:`experiments.judge_depth`."""
+"""``iam experiment judge-depth``: options of :mod:`experiments.development.judge_depth`."""
 
 from __future__ import annotations
 
 import argparse
 
-from experiments.judge_depth import HELP, NAME, JudgeDepthConfig, run
+from experiments.development.judge_depth import HELP, NAME, JudgeDepthConfig, run
 from iam.cli.experiments._options import common_fields
 from iam.errors import DataError
 from iam.prepare.dossier import MODEL_PLIES

@@ -1,10 +1,10 @@
-"""``iam experiment ranker-depth``: options of :mod:`experiments.ranker_depth`."""
+"""``iam experiment ranker-depth``: options of :mod:`experiments.development.ranker_depth`."""
 
 from __future__ import annotations
 
 import argparse
 
-from experiments.ranker_depth import HELP, NAME, RankerDepthConfig, RankerVariant, run
+from experiments.development.ranker_depth import HELP, NAME, RankerDepthConfig, RankerVariant, run
 from iam.cli.experiments._options import common_fields
 from iam.errors import DataError
 from iam.evidence.settings import DEFAULT_SEARCH_DEPTH

@@ -34,7 +34,8 @@ def _commands(model: Path, folder: Path) -> dict[str, tuple[list[str], list[str]
 
 
 @pytest.mark.parametrize("command", ["train", "ranker", "compare", "evaluate", "experiment"])
-def test_the_phases_are_named_on_stderr_and_quiet_says_nothing(command, tiny_model, tmp_path, capsys):
+def test_the_phases_are_named_on_stderr_and_quiet_says_nothing(command, tiny_model, tmp_path, capsys, monkeypatch):
+    monkeypatch.setattr("iam.progress.ANNOUNCE_AFTER", 0.0)  # these small inputs end before a phase would be said
     argv, phases = _commands(tiny_model, tmp_path)[command]
     assert main(argv) == 0
     said = [line.removeprefix("iam: ").removesuffix(" ...") for line in capsys.readouterr().err.splitlines()
@@ -42,3 +43,9 @@ def test_the_phases_are_named_on_stderr_and_quiet_says_nothing(command, tiny_mod
     assert [name for name in said if name in phases] == phases
     assert main([*argv, "--quiet"]) == 0
     assert " ...\n" not in capsys.readouterr().err
+
+
+def test_bad_input_is_the_error_line_alone_though_a_phase_had_begun(capsys):
+    assert main(["compare", str(TINY), "--player", "Nobody Atall"]) == 2  # fails while reading games
+    err = capsys.readouterr().err
+    assert err.startswith("iam: error: ") and err.count("\n") == 1

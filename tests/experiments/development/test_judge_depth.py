@@ -4,14 +4,14 @@ import shutil
 
 import pytest
 
-from experiments import judge_depth
-from experiments.judge_depth import JudgeDepthConfig
+from experiments.development import judge_depth
+from experiments.development.judge_depth import JudgeDepthConfig
 from iam.cli import main as iam_main
 from iam.cli.experiment import experiments
 from iam.errors import DataError
 from iam.runtime import Runtime
 
-from .conftest import run_json
+from ..conftest import run_json
 
 STOCKFISH = shutil.which("stockfish") or shutil.which("/usr/games/stockfish")
 

@@ -7,7 +7,7 @@ import math
 import numpy as np
 import pytest
 
-from experiments.own_lines import TIE, book_positions, calibration_table, choose_strength, strength_table
+from experiments.development.own_lines import TIE, book_positions, calibration_table, choose_strength, strength_table
 from iam.measure.evaluation import first_training_games
 from iam.ranker import MoveRanker
 

@@ -3,14 +3,14 @@
 import numpy as np
 import pytest
 
-from experiments import ranker_depth
-from experiments.ranker_depth import RankerDepthConfig, RankerVariant, variant_records
+from experiments.development import ranker_depth
+from experiments.development.ranker_depth import RankerDepthConfig, RankerVariant, variant_records
 from iam.cli.experiment import experiments
 from iam.errors import DataError
 from iam.games.heldout import development_games, fitting_games
 from iam.games.pgn import load_player_games
 
-from .conftest import run_json
+from ..conftest import run_json
 
 
 @pytest.fixture(scope="module")
