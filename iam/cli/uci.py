@@ -89,8 +89,8 @@ def _add_imitation_options(parser: argparse.ArgumentParser) -> None:
     """The options of playing like the player: his model file and how its moves are drawn."""
     parser.add_argument("--imitate", metavar="MODEL", help="play like the player of this model file")
     parser.add_argument(
-        "--sample-temperature", type=float, default=0.0, metavar="T",
-        help="with --imitate: 0 plays the most believed move (default), 1 draws from the beliefs",
+        "--sample-temperature", type=float, default=Imitation().temperature, metavar="T",
+        help="with --imitate: 1 draws his moves from his beliefs (default), 0 plays the most believed move",
     )
     parser.add_argument("--temperature", type=float, dest="old_temperature", help=argparse.SUPPRESS)
     parser.add_argument("--seed", type=int, default=0, help="with --imitate: seed of the draws (default 0)")
@@ -162,8 +162,9 @@ def _check_model_options(args: argparse.Namespace) -> None:
         raise IAMError("--exploit models the engine's opponent at every move; leave out --player-color")
     if args.imitate and args.model:
         raise IAMError("give either --model (search against the player) or --imitate (play like him)")
+    default = Imitation()
     if args.imitate is None and (
-        args.sample_temperature != 0.0 or args.seed != 0 or args.unsure_below != Imitation().unsure_below
+        args.sample_temperature != default.temperature or args.seed != 0 or args.unsure_below != default.unsure_below
     ):
         raise IAMError("--sample-temperature, --seed and --unsure-below need --imitate")
 

@@ -1,10 +1,12 @@
 """Playing like a modelled player: a move chosen from his model's beliefs.
 
-An imitation engine answers "what would X play here?" by playing it: the most believed
-move (temperature 0), or a move drawn from the beliefs sharpened or flattened by a
-temperature (1 draws them as they are), reproducibly: the draw depends only on the
-seed and the game so far, not on what the engine did before. The player's openings
-come with the model (a move ranker believes his remembered repertoire).
+An imitation engine answers "what would X play here?" by playing it: a move drawn from the
+model's beliefs (temperature 1, the default, draws them as they are; above 1 flattens them,
+below sharpens them, 0 plays the most believed move), reproducibly: the draw depends only
+on the seed, the game's number and the game so far, not on what the engine did before, so
+that each new game draws its opening afresh and a seed replays a series of games. The
+player's openings come with the model (a move ranker believes his own lines where his games
+have been, :mod:`iam.ranker.own_lines`).
 
 Where the model is unsure (its most believed move below ``unsure_below``) *and* the
 position is tactical (see :func:`is_tactical`), a short search chooses instead: there
@@ -31,10 +33,12 @@ PIECE_VALUES = {chess.PAWN: 1, chess.KNIGHT: 3, chess.BISHOP: 3, chess.ROOK: 5, 
 class Imitation:
     """How the imitation engine turns beliefs into a move."""
 
-    temperature: float = 0.0
-    """0 plays the most believed move; 1 draws from the beliefs; above 1 flattens them."""
+    temperature: float = 1.0
+    """1 draws from the beliefs; above 1 flattens them; 0 plays the most believed move."""
     seed: int = 0
-    """Seed of the draws (with the game so far)."""
+    """Seed of the draws (with the game's number and the game so far)."""
+    game: int = 0
+    """The game's number in a series (an engine counts its new games): each game draws afresh."""
     unsure_below: float = 0.3
     """A most-believed move below this leaves a tactical position to the search."""
 
@@ -101,14 +105,15 @@ def choose_imitation_move(
         move, belief = legal[0]
     else:
         weights = [belief ** (1.0 / imitation.temperature) for _, belief in legal]
-        move, belief = _draw(legal, weights, _rng(board, imitation.seed))
+        move, belief = _draw(legal, weights, _rng(board, imitation.seed, imitation.game))
     return ImitationChoice(move, belief, top, tactical, "model")
 
 
-def _rng(board: chess.Board, seed: int) -> random.Random:
-    """A generator fixed by the seed and the game so far (start position and moves)."""
+def _rng(board: chess.Board, seed: int, game: int = 0) -> random.Random:
+    """A generator fixed by the seed, the game's number and the game so far (start position and moves)."""
     root = board.root()
-    text = f"{seed}|{root.fen()}|{' '.join(move.uci() for move in board.move_stack)}"
+    series = f"{seed}" if game == 0 else f"{seed}/{game}"
+    text = f"{series}|{root.fen()}|{' '.join(move.uci() for move in board.move_stack)}"
     return random.Random(int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big"))
 
 

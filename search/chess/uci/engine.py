@@ -220,6 +220,8 @@ class UciEngine(PlayModes):
         self._new_tables()
         self.board = chess.Board()
         self._setup = None
+        if self.imitation is not None:  # a new game of the series draws its own opening
+            self.imitation = dataclasses.replace(self.imitation, game=self.imitation.game + 1)
 
     def _cmd_setoption(self, args: list[str]) -> None:
         name, value = _split_option(args)

@@ -26,9 +26,9 @@ def test_model_option_errors_are_one_line(tmp_path, capsys):
 
 
 def test_the_sampling_option_is_renamed_and_the_old_name_still_works(capsys):
-    assert iam_main(["uci", "--sample-temperature", "1"]) == 2
+    assert iam_main(["uci", "--sample-temperature", "0.5"]) == 2
     assert "--sample-temperature, --seed and --unsure-below need --imitate" in capsys.readouterr().err
-    assert iam_main(["uci", "--temperature", "1"]) == 2
+    assert iam_main(["uci", "--temperature", "0.5"]) == 2
     err = capsys.readouterr().err
     assert "--temperature is renamed --sample-temperature" in err and "need --imitate" in err
 

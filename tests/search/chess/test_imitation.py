@@ -54,12 +54,13 @@ def test_tactical_positions():
 def test_the_most_believed_move_at_temperature_zero_and_the_search_where_unsure_and_tactical():
     quiet = chess.Board(QUIET)
     beliefs = {chess.Move.from_uci("a2a3"): 0.2, chess.Move.from_uci("b2b4"): 0.25}
-    choice = choose_imitation_move(quiet, beliefs, Imitation())
+    choice = choose_imitation_move(quiet, beliefs, Imitation(temperature=0.0))
     assert (choice.move, choice.source, choice.tactical) == (chess.Move.from_uci("b2b4"), "model", False)
     hanging = chess.Board(HANGING_KNIGHT)
     unsure = {chess.Move.from_uci("d1d2"): 0.25, chess.Move.from_uci("d1d5"): 0.2}
     assert choose_imitation_move(hanging, unsure, Imitation()).source == "search"
-    assert choose_imitation_move(hanging, unsure, Imitation(unsure_below=0.2)).move == chess.Move.from_uci("d1d2")
+    sure_enough = Imitation(temperature=0.0, unsure_below=0.2)
+    assert choose_imitation_move(hanging, unsure, sure_enough).move == chess.Move.from_uci("d1d2")
     assert choose_imitation_move(quiet, {}, Imitation()).source == "search"
 
 
@@ -74,11 +75,21 @@ def test_draws_follow_the_beliefs_and_repeat_with_the_seed_and_the_game():
     assert sharp[chess.Move.from_uci("a2a3")] / 2000 == pytest.approx(0.7**4 / (0.7**4 + 0.3**4), abs=0.03)
     again = [choose_imitation_move(board, beliefs, Imitation(temperature=1.0, seed=s)).move for s in range(50)]
     assert again == [choose_imitation_move(board, beliefs, Imitation(temperature=1.0, seed=s)).move for s in range(50)]
+    # one seed, a series of games: each game draws afresh, as often as believed, and the series replays
+    games = [choose_imitation_move(board, beliefs, Imitation(seed=3, game=g)).move for g in range(2000)]
+    assert Counter(games)[chess.Move.from_uci("a2a3")] / 2000 == pytest.approx(0.7, abs=0.04)
+    assert games == [choose_imitation_move(board, beliefs, Imitation(seed=3, game=g)).move for g in range(2000)]
+
+
+def test_the_default_imitation_draws_from_the_beliefs():
+    assert Imitation().temperature == 1.0
 
 
 def test_the_imitation_engine_plays_the_model_move_and_takes_its_options():
     out = io.StringIO()
-    engine = UciEngine(output=out, model=EngineModel(Fixed({"e7e5": 0.6, "c7c5": 0.4})), imitation=Imitation())
+    engine = UciEngine(
+        output=out, model=EngineModel(Fixed({"e7e5": 0.6, "c7c5": 0.4})), imitation=Imitation(temperature=0.0)
+    )
     engine.run([
         "uci", "position startpos moves e2e4", "go movetime 200",
         "setoption name Temperature value 1", "setoption name Seed value 7", "setoption name Temperature value x",
@@ -200,7 +211,7 @@ def test_engine_modes_refuse_bad_combinations(capsys):
         UciEngine(imitation=Imitation())
     for words, message in [
         (["uci", "--exploit", "0.5"], "--exploit needs --model"),
-        (["uci", "--temperature", "1"], "need --imitate"),
+        (["uci", "--temperature", "0.5"], "need --imitate"),
         (["uci", "--imitate", "m.json", "--model", "m.json"], "either --model"),
         (["uci", "--exploit-contempt", "1"], "--exploit-contempt needs --exploit"),
         (["uci", "--model", "m.json", "--exploit", "0.5", "--exploit-contempt", "-1"], "at least 0"),
@@ -320,3 +331,17 @@ def test_selectivity_needs_a_model_with_a_reply_policy(small_model, tmp_path, ca
     small_model.save(path)
     assert iam_main(["uci", "--model", str(path), "--exploit", "0.5", "--exploit-reduce", "0.05"]) == 2
     assert "--exploit-reduce needs a move ranker fitted with a reply policy" in capsys.readouterr().err
+
+
+def test_each_new_game_of_the_imitation_engine_draws_its_own_opening():
+    """One engine, a series of games after ucinewgame: the replies to 1.e4 follow the beliefs, not one fixed draw."""
+    out = io.StringIO()
+    engine = UciEngine(output=out, model=EngineModel(Fixed({"e7e5": 0.5, "c7c5": 0.5})), imitation=Imitation(seed=5))
+    commands = ["uci"]
+    for _ in range(40):
+        commands += ["ucinewgame", "position startpos moves e2e4", "go movetime 50"]
+    engine.run(commands)
+    replies = Counter(line for line in out.getvalue().splitlines() if line.startswith("bestmove"))
+    assert sum(replies.values()) == 40
+    assert replies["bestmove e7e5"] >= 8 and replies["bestmove c7c5"] >= 8  # at 0.5 each: 20 +- 3.2
+    assert engine.imitation.game == 40

@@ -161,7 +161,7 @@ def test_spin_options_take_whole_numbers_within_their_bounds():
 def test_imitation_options_set_temperature_and_seed_within_range():
     base = Imitation(temperature=0.0, seed=0, unsure_below=0.2)
     assert _imitation_option(base, "temperature", "1.5") == Imitation(temperature=1.5, seed=0, unsure_below=0.2)
-    assert _imitation_option(base, "seed", "2147483647") == Imitation(seed=2**31 - 1, unsure_below=0.2)
+    assert _imitation_option(base, "seed", "2147483647") == Imitation(temperature=0.0, seed=2**31 - 1, unsure_below=0.2)
     with pytest.raises(ValueError, match="Temperature needs a number, got 'hot'"):
         _imitation_option(base, "temperature", "hot")
     with pytest.raises(ValueError, match="temperature must be in"):
