@@ -58,6 +58,7 @@ from search import Bound, HeuristicOrderer, Limits, TranspositionTable, iterate 
 from search.chess.engine import ChessSearch  # noqa: E402
 from search.chess.evaluation import material_pst_evaluator  # noqa: E402
 from search.chess.game import ChessGame  # noqa: E402
+from search.chess.match import engine_command  # noqa: E402
 from search.chess.scoring import score_root_moves  # noqa: E402
 from search.chess.uci import GoClock, GoCommand, allotted_time  # noqa: E402
 
@@ -133,6 +134,19 @@ def sunfish_command() -> list[str] | None:
     except ImportError:
         return None
     return [sys.executable, "-m", "sunfish"]
+
+
+def named_engines(items: list[str]) -> dict[str, list[str]]:
+    """UCI engine commands by name from ``NAME=COMMAND`` items; none: ours (``iam uci``) and sunfish if installed."""
+    engines = {}
+    for item in items:
+        name, _, command = item.partition("=")
+        engines[name] = engine_command(command)
+    if not engines:
+        engines["ours"] = [sys.executable, "-m", "iam", "uci"]
+        if (sunfish := sunfish_command()) is not None:
+            engines["sunfish"] = sunfish
+    return engines
 
 
 def uci_rates(boards: list[chess.Board], command: list[str], seconds: float) -> list[dict]:

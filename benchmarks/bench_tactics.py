@@ -25,11 +25,9 @@ from pathlib import Path
 
 import chess
 import chess.engine
-from bench_search import sunfish_command
+from bench_search import named_engines
 from scipy.stats import binomtest
 from tqdm import tqdm
-
-from search.chess.match import engine_command
 
 ROOT = Path(__file__).resolve().parent.parent
 SUITE = ROOT / "benchmarks" / "tactics.epd"
@@ -89,14 +87,7 @@ def main() -> int:
     parser.add_argument("--limit", type=int, help="only the first N positions")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
-    engines = {}
-    for item in args.engine:
-        name, _, command = item.partition("=")
-        engines[name] = engine_command(command)
-    if not engines:
-        engines["ours"] = engine_command("iam uci", known={"iam": [sys.executable, "-m", "iam"]})
-        if (sunfish := sunfish_command()) is not None:
-            engines["sunfish"] = sunfish
+    engines = named_engines(args.engine)
     suite = read_suite(args.suite, args.limit)
     outcome = run(engines, suite, args.movetime / 1000)
     figures = {name: summary(outcome["solved"][name], outcome["late_ms"][name]) for name in engines}

@@ -24,9 +24,7 @@ from pathlib import Path
 
 import chess
 import chess.engine
-from bench_search import middlegame_positions, sunfish_command
-
-from search.chess.match import engine_command
+from bench_search import middlegame_positions, named_engines
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -78,14 +76,7 @@ def main() -> int:
                         help="an engine to measure (repeatable); default: ours and sunfish")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
-    engines = {}
-    for item in args.engine:
-        name, _, command = item.partition("=")
-        engines[name] = engine_command(command)
-    if not engines:
-        engines["ours"] = [sys.executable, "-m", "iam", "uci"]
-        if (sunfish := sunfish_command()) is not None:
-            engines["sunfish"] = sunfish
+    engines = named_engines(args.engine)
     boards = middlegame_positions(args.positions)
     figures = summary(analyse_rates(engines, boards, args.seconds, args.rounds))
     if args.json:
