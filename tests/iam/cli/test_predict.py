@@ -85,12 +85,18 @@ def _his_game_as_black(tmp_path: Path) -> Path:
     return game
 
 
-def test_in_a_game_the_side_to_move_is_named_and_his_turn_is_predicted(tester_model, tmp_path, capsys):
-    """He has Black: after ply 4 White is to move, so the prediction is for his turn after the game's 3. Bb5."""
-    game = _his_game_as_black(tmp_path)
+def _after_bb5() -> chess.Board:
+    """The position of his game as Black after 1. e4 e5 2. Nf3 Nc6 3. Bb5: his turn."""
     board = chess.Board()
     for san in ("e4", "e5", "Nf3", "Nc6", "Bb5"):
         board.push_san(san)
+    return board
+
+
+def test_in_a_game_the_side_to_move_is_named_and_his_turn_is_predicted(tester_model, tmp_path, capsys):
+    """He has Black: after ply 4 White is to move, so the prediction is for his turn after the game's 3. Bb5."""
+    game = _his_game_as_black(tmp_path)
+    board = _after_bb5()
     code, out, err = _run(capsys, str(tester_model), "--pgn", str(game), "--ply", "4")
     lines = out.splitlines()
     assert code == 0 and err == ""
@@ -107,9 +113,7 @@ def test_in_a_game_the_side_to_move_is_named_and_his_turn_is_predicted(tester_mo
 
 def test_in_a_game_at_his_turn_the_position_is_the_one_asked(tester_model, tmp_path, capsys):
     game = _his_game_as_black(tmp_path)
-    board = chess.Board()
-    for san in ("e4", "e5", "Nf3", "Nc6", "Bb5"):
-        board.push_san(san)
+    board = _after_bb5()
     code, out, _ = _run(capsys, str(tester_model), "--pgn", str(game), "--ply", "5")
     assert code == 0 and out.splitlines()[0] == f"Tester, Tom (Black) to move in {board.fen()}"
     assert _json(capsys, str(tester_model), "--pgn", str(game), "--ply", "5")["opponent_move"] is None
