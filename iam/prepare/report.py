@@ -1,22 +1,23 @@
 """The dossier written out: JSON, markdown, one self-contained HTML page, and a PGN of the prepared lines.
 
-The page holds everything it shows: boards are inline SVG (python-chess's
-``chess.svg``), styles inline, no script, no font or image fetched, so it opens
-offline. The markdown and JSON carry the same tables.
+The page (:mod:`iam.prepare.page`) holds everything it shows: boards are inline SVG
+(python-chess's ``chess.svg``), styles and a small script inline, no font or image
+fetched, so it opens offline. The markdown carries the same summary, tree and tables;
+the JSON the dossier's data.
 """
 
 from __future__ import annotations
 
-import html
 import io
 from dataclasses import asdict
 
 import chess
 import chess.pgn
-import chess.svg
 
 from iam.prepare.dossier import Dossier, PrepareConfig, SideDossier
-from iam.prepare.lines import Line, numbered
+from iam.prepare.lines import Line
+from iam.prepare.page.nodes import SideTree, side_tree
+from iam.prepare.page.render import habit_title, page_html, summary_lines
 
 __all__ = ["to_dict", "to_markdown", "to_html", "to_pgn", "belief_updates", "LINES_SHOWN"]
 
@@ -99,25 +100,29 @@ def _config_dict(config: PrepareConfig) -> dict:
     return {name: fields[name] for name in _WRITTEN}
 
 
-def _tree_lines(side: SideDossier) -> list[str]:
+def _tree_lines(side: SideDossier, tree: SideTree) -> list[str]:
     out = []
-    for node, edge, depth in side.repertoire.shown():
-        move = numbered((edge.san,), node.ply)
-        if edge.predicted:
-            out.append(f"{'  ' * depth}- {move} *predicted* {edge.belief:.0%}")
-            continue
-        played = edge.played
-        score = "" if played.score is None else f", scores {played.score:.0%}"
-        dates = f", {played.first_date[:4]}-{played.last_date[:4]}" if played.last_date else ""
-        belief = f", model {edge.belief:.0%}" if edge.belief is not None else ""
-        out.append(f"{'  ' * depth}- {move}: {played.games} games (weight {played.weight:.1f}){score}{dates}{belief}")
+    for row in tree.rows:
+        node = tree.nodes[row.node]
+        parts = [f"{row.games} game{'s' if row.games != 1 else ''}" if row.games else "no game of his"]
+        if row.belief is not None:
+            parts.insert(0, f"his {row.belief:.0%}")
+        if row.prepared:
+            parts.append("prepared" if row.prepared == "chosen" else "prepared alternative")
+        if row.kind == "predicted":
+            parts.append("the model's")
+        if node.value is not None:
+            parts.append(f"judge {_pawns(node.value)}")
+        if row.transposition:
+            parts.append(f"transposes to {node.title}")
+        out.append(f"{'  ' * row.depth}- {row.label}: {', '.join(parts)}")
     return out
 
 
-def _habit_rows(side: SideDossier) -> list[list[str]]:
+def _habit_rows(side: SideDossier, tree: SideTree) -> list[list[str]]:
     return [
         [
-            numbered(h.path) or "(predicted position)", h.usual_san, h.best_san, _pawns(h.cost).lstrip("+"),
+            habit_title(tree, h), h.usual_san, h.best_san, _pawns(h.cost).lstrip("+"),
             f"{h.frequency.played}/{h.frequency.reached} games" if h.frequency.source == "games"
             else f"predicted, reached {h.frequency.belief:.0%}",
         ]
@@ -177,73 +182,22 @@ def _intro(dossier: Dossier) -> list[str]:
 def to_markdown(dossier: Dossier) -> str:
     """The dossier as markdown: per colour, his tree, his costly habits and the prepared lines."""
     out = [f"# Preparing against {dossier.player}", "", *_intro(dossier)]
-    for side in dossier.sides:
+    trees = [side_tree(side) for side in dossier.sides]
+    out += ["", *(f"- {summary_lines(side)[0]}" for side in dossier.sides)]
+    for side, tree in zip(dossier.sides, trees):
         color = chess.COLOR_NAMES[side.color]
         out += ["", f"## {dossier.player} with {color} ({side.games} games)", "", "### His repertoire", ""]
-        out += _tree_lines(side) or ["(no move played in enough games)"]
+        out += _tree_lines(side, tree) or ["(no move played in enough games)"]
         out += ["", "### His costly habits", ""]
-        out += [_md_table(_HABIT_HEAD, _habit_rows(side))] if side.habits else ["(none at this threshold)"]
+        out += [_md_table(_HABIT_HEAD, _habit_rows(side, tree))] if side.habits else ["(none at this threshold)"]
         out += ["", f"### Lines prepared for him (expected value {_pawns(side.plan.root.value)})", ""]
         out += [_md_table(_LINE_HEAD, _line_rows(side))]
     return "\n".join(out) + "\n"
 
 
-def _board_svg(fen: str, *, arrows: list[chess.svg.Arrow] | None = None, flipped: bool = False) -> str:
-    return chess.svg.board(chess.Board(fen), arrows=arrows or [], size=260, orientation=not flipped)
-
-
-def _html_table(head: list[str], rows: list[list[str]]) -> str:
-    header = "".join(f"<th>{html.escape(cell)}</th>" for cell in head)
-    body = "".join("<tr>" + "".join(f"<td>{html.escape(cell)}</td>" for cell in row) + "</tr>" for row in rows)
-    return f"<table><thead><tr>{header}</tr></thead><tbody>{body}</tbody></table>"
-
-
-def _html_side(dossier: Dossier, side: SideDossier) -> str:
-    color = chess.COLOR_NAMES[side.color]
-    flipped = side.color == chess.WHITE  # boards from our side
-    parts = [f"<h2>{html.escape(dossier.player)} with {color} ({side.games} games)</h2>", "<h3>His repertoire</h3>"]
-    tree = _tree_lines(side)
-    parts.append("<pre class='tree'>" + html.escape("\n".join(tree) or "(no move played in enough games)") + "</pre>")
-    parts.append("<h3>His costly habits</h3>")
-    if side.habits:
-        parts.append(_html_table(_HABIT_HEAD, _habit_rows(side)))
-        for habit in side.habits[:6]:
-            board = chess.Board(habit.fen)
-            usual, best = chess.Move.from_uci(habit.usual), chess.Move.from_uci(habit.best)
-            arrows = [chess.svg.Arrow(usual.from_square, usual.to_square, color="#cc0000"),
-                      chess.svg.Arrow(best.from_square, best.to_square, color="#15781b")]
-            number = f"{board.fullmove_number}{'.' if board.turn else '...'}"
-            caption = f"{number} his {habit.usual_san} (red), best {habit.best_san} (green)"
-            parts.append(f"<figure class='board'>{_board_svg(habit.fen, arrows=arrows, flipped=flipped)}"
-                         f"<figcaption>{html.escape(caption)}</figcaption></figure>")
-    else:
-        parts.append("<p>(none at this threshold)</p>")
-    parts.append(f"<h3>Lines prepared for him (expected value {_pawns(side.plan.root.value)})</h3>")
-    parts.append(_html_table(_LINE_HEAD, _line_rows(side)))
-    for line in side.plan.lines[:3]:
-        caption = f"{line.text()} ({line.probability:.0%}, {_pawns(line.value)})"
-        parts.append(
-            f"<figure class='board'>{_board_svg(line.fen, flipped=flipped)}"
-            f"<figcaption>{html.escape(caption)}</figcaption></figure>"
-        )
-    return "\n".join(parts)
-
-
-_STYLE = """body{font-family:sans-serif;max-width:1100px;margin:1em auto;padding:0 1em}
-table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid #bbb;padding:3px 6px;text-align:left}
-figure.board{display:inline-block;margin:.5em;width:270px;vertical-align:top}figcaption{font-size:90%}
-pre.tree{background:#f6f6f6;padding:.5em;overflow-x:auto}"""
-
-
 def to_html(dossier: Dossier) -> str:
-    """One self-contained page: inline SVG boards, tables, no external resource."""
-    title = f"Preparing against {html.escape(dossier.player)}"
-    intro = "".join(f"<p>{html.escape(text)}</p>" for text in _intro(dossier))
-    body = "\n".join(_html_side(dossier, side) for side in dossier.sides)
-    return (
-        f"<!DOCTYPE html>\n<html lang='en'><head><meta charset='utf-8'><title>{title}</title>"
-        f"<style>{_STYLE}</style></head>\n<body><h1>{title}</h1>{intro}\n{body}\n</body></html>\n"
-    )
+    """The page a player opens (:mod:`iam.prepare.page.render`): one file, inline SVG boards, no external resource."""
+    return page_html(dossier, _intro(dossier))
 
 
 def to_pgn(dossier: Dossier) -> str:

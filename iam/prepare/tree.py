@@ -146,6 +146,9 @@ class Repertoire:
     plies: int
     half_life_years: float
     branch_games: int
+    paths: dict[tuple[str, ...], int] = field(default_factory=dict)
+    """His games by the moves (UCI) they began with, for every prefix within ``plies``: the games behind each
+    move order (a transposition's node merges several)."""
 
     def node(self, board: chess.Board) -> Node | None:
         return self.nodes.get(board.epd())
@@ -294,9 +297,13 @@ def build_repertoire(
     start = chess.Board()
     root = Node(start.epd(), start.fen(), 0, start.turn == color, ())
     nodes = {root.epd: root}
+    paths: dict[tuple[str, ...], int] = {(): len(own)}
     for game, weight in zip(own, weights):
         _add_game(nodes, root, game, weight, color, plies)
-    tree = Repertoire(color, root.epd, nodes, len(own), plies, half_life_years, branch_games)
+        ucis = tuple(move.uci() for move in game.moves[:plies])
+        for length in range(1, len(ucis) + 1):
+            paths[ucis[:length]] = paths.get(ucis[:length], 0) + 1
+    tree = Repertoire(color, root.epd, nodes, len(own), plies, half_life_years, branch_games, paths)
     if predictor is not None:
         _predict_frontier(tree, predictor, predicted_belief)
     return tree
