@@ -134,6 +134,7 @@ class _Builder:
         self.side = side
         self.repertoire = side.repertoire
         self.plan = side.plan.nodes_on_lines()
+        self.prepared = _prepared_moves(side.plan.root)
         self.nodes: dict[str, PageNode] = {}
         self.rows: list[Row] = []
 
@@ -158,8 +159,7 @@ class _Builder:
     def _his_replies(self, board: chess.Board, found: Node | None, node: PageNode) -> list[Reply]:
         beliefs = {move.uci(): float(p) for move, p in self.side.beliefs.predict_proba(board).items()}
         played = _played(found)
-        planned = self.plan.get(board.epd())
-        followed = set(planned.prepared()) if planned is not None else set()
+        followed = set(self.prepared.get(board.epd(), ()))
         ranked = sorted(beliefs, key=lambda uci: (-beliefs[uci], uci))
         listed = [uci for uci in ranked if beliefs[uci] >= MIN_BELIEF_SHOWN or uci in played]
         kept = [uci for rank, uci in enumerate(listed) if rank < REPLIES_SHOWN or uci in played or uci in followed]
@@ -167,13 +167,13 @@ class _Builder:
         node.other_belief = max(0.0, 1.0 - sum(beliefs.get(uci, 0.0) for uci in kept)) if beliefs else 0.0
         return [
             Reply(uci, board.san(chess.Move.from_uci(uci)), beliefs.get(uci), played.get(uci, 0),
-                  "games" if uci in played else "model", None, *_child_values(planned, uci))
+                  "games" if uci in played else "model", "", *self._values_after(board, uci))
             for uci in kept
         ]
 
     def _our_replies(self, board: chess.Board, found: Node | None, planned: PlanNode | None) -> list[Reply]:
         played = _played(found)
-        chosen = [] if planned is None else planned.prepared()
+        chosen = self.prepared.get(board.epd(), [])
         order = [*chosen, *sorted((u for u in played if u not in chosen), key=lambda u: (-played[u], u))]
         replies = []
         for uci in order:
@@ -181,8 +181,15 @@ class _Builder:
             source = "games" if uci in played else "prepared"
             move = chess.Move.from_uci(uci)
             replies.append(Reply(uci, board.san(move), None, played.get(uci, 0), source, mark,
-                                 *_child_values(planned, uci)))
+                                 *self._values_after(board, uci)))
         return replies
+
+    def _values_after(self, board: chess.Board, uci: str) -> tuple[float | None, float | None]:
+        """The judge's value and the expectimax value of the position after ``uci`` (None off the prepared tree)."""
+        after = board.copy(stack=False)
+        after.push(chess.Move.from_uci(uci))
+        planned = self.plan.get(after.epd())
+        return (None, None) if planned is None else (planned.static, planned.value)
 
     def _children(self, board: chess.Board, moves: tuple[str, ...]) -> list[tuple[str, int, str]]:
         """(UCI, games along this move order, kind) of the moves shown after ``moves``, in reading order."""
@@ -190,8 +197,7 @@ class _Builder:
         branch = self.repertoire.branch_games
         found = self.repertoire.nodes.get(board.epd())
         predicted = {uci for uci, edge in found.edges.items() if edge.predicted} if found else set()
-        planned = self.plan.get(board.epd())
-        on_plan = set(planned.prepared()) if planned is not None else set()
+        on_plan = set(self.prepared.get(board.epd(), ()))
         out = []
         for reply in node.replies:
             games = self.repertoire.paths.get((*moves, reply.uci), 0)
@@ -222,12 +228,24 @@ class _Builder:
             board.pop()
 
 
-def _child_values(planned: PlanNode | None, uci: str) -> tuple[float | None, float | None]:
-    """The judge's value and the expectimax value after ``uci`` at ``planned`` (None where the move is not in it)."""
-    if planned is None or uci not in planned.children:
-        return None, None
-    child = planned.children[uci][1]
-    return child.static, child.value
+def _prepared_moves(root: PlanNode) -> dict[str, list[str]]:
+    """The prepared tree's moves out of each of its positions (EPD), over every move order that reaches it: our
+    prepared moves (the chosen one of the position first met first) or his followed replies.
+
+    A position reached by two move orders with different chances may follow different replies along each; the
+    page's one node for it shows them all.
+    """
+    found: dict[str, list[str]] = {}
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        moves = found.setdefault(node.board.epd(), [])
+        moves += [uci for uci in node.prepared() if uci not in moves]
+        stack.extend(node.children[uci][1] for uci in reversed(node.prepared()))
+    return found
+
+
+
 
 
 def _played(found: Node | None) -> dict[str, int]:

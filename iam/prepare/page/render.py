@@ -21,7 +21,7 @@ from iam.prepare.lines import Line
 from iam.prepare.page.boards import Arrow, board_svg, piece_defs
 from iam.prepare.page.nodes import PageNode, Row, SideTree, side_tree
 
-__all__ = ["page_html", "pawns", "summary_lines", "summary_line", "habit_title", "LINES_LISTED"]
+__all__ = ["page_html", "pawns", "summary_lines", "summary_line", "first_moves", "habit_title", "LINES_LISTED"]
 
 LINES_LISTED = 12
 """Prepared lines listed per colour (every line is in the JSON and PGN)."""
@@ -50,11 +50,44 @@ def summary_lines(side: SideDossier) -> tuple[str, Line | None]:
     if line is None:
         return f"{_his(side.color)} ({side.games} games): no line prepared.", None
     return (
-        f"{_his(side.color)} ({side.games} games): play {line.text()} · he follows it with probability "
+        f"{_his(side.color)} ({side.games} games): {first_moves(side)}; the line he most likely follows: "
+        f"{line.text()} · he follows it with probability "
         f"{line.probability:.0%} · value at its end {pawns(line.value)} for us "
         f"(expected over his replies {pawns(side.plan.root.value)})",
         line,
     )
+
+
+def first_moves(side: SideDossier) -> str:
+    """What to play first: our first move and his likely answers (he has Black), or our answer to each of his
+    first moves the prepared lines follow (he has White).
+
+    Read from the prepared tree's first plies (his beliefs at its root, our chosen move after each).
+    """
+    root = side.plan.root
+    board = chess.Board(root.fen)
+    if root.our_turn:
+        if root.choice is None:
+            return ""
+        move = chess.Move.from_uci(root.choice)
+        after = root.children[root.choice][1]
+        played = board.san(move)
+        board.push(move)
+        answers = ", ".join(
+            f"1... {board.san(chess.Move.from_uci(uci))} {belief:.0%}" for uci, (belief, _) in after.children.items()
+            if belief is not None
+        )
+        return f"open 1. {played}" + (f" (he answers {answers})" if answers else "")
+    parts = []
+    for uci, (belief, child) in root.children.items():
+        move = chess.Move.from_uci(uci)
+        if belief is None or child.choice is None:
+            continue
+        position = board.copy(stack=False)
+        his = position.san(move)
+        position.push(move)
+        parts.append(f"against 1. {his} ({belief:.0%}) play 1... {position.san(chess.Move.from_uci(child.choice))}")
+    return "; ".join(parts)
 
 
 def summary_line(side: SideDossier) -> Line | None:
@@ -103,8 +136,8 @@ def _row_html(side: int, row: Row, value: str) -> str:
 def _tree_html(side: int, tree: SideTree) -> str:
     """The rows as nested lists (a row's children are the rows after it one level deeper)."""
     root = tree.nodes[0]
-    out = [f"<ul class='tree'><li><button type='button' class='mv' data-side='{side}' data-node='0'>start</button>"
-           f"<span class='g'>{root.games} games</span>"]
+    out = [f"<ul class='tree'><li><button type='button' class='mv' data-side='{side}' data-node='0'>"
+           f"start position</button><span class='g'>{root.games} games</span>"]
     depth = -1
     for row in tree.rows:
         if row.depth > depth:
@@ -199,10 +232,12 @@ def _summary_item(index: int, side: SideDossier, tree: SideTree) -> str:
     link = "" if node is None else (
         f" <a href='#side{index}' class='go' data-side='{index}' data-node='{node.key}'>show</a>"
     )
+    first = first_moves(side)
     return (
-        f"<li><b>{_his(side.color)}</b> ({side.games} games): play <span class='line'>{_esc(line.text())}</span>"
-        f"<span class='figs'>he follows it <b>{line.probability:.0%}</b> · value at its end "
-        f"<b>{pawns(line.value)}</b> · expected over his replies <b>{pawns(side.plan.root.value)}</b>{link}</span></li>"
+        f"<li><b>{_his(side.color)}</b> ({side.games} games): {_esc(first)}"
+        f"<span class='figs'>the line he most likely follows: <span class='line'>{_esc(line.text())}</span>, "
+        f"<b>{line.probability:.0%}</b> · value at its end <b>{pawns(line.value)}</b> · expected over his replies "
+        f"<b>{pawns(side.plan.root.value)}</b>{link}</span></li>"
     )
 
 

@@ -109,3 +109,13 @@ def test_his_beliefs_are_the_model_updated_by_his_games_counted_as_effective_gam
     assert RepertoireBeliefs(tree, model).predict_proba(after("e2e4")) == {}
     with pytest.raises(ValueError):
         RepertoireBeliefs(tree, model, strength=0.0)
+
+
+def test_each_move_order_counts_its_own_games(games):
+    tree = build_repertoire(games, chess.WHITE, plies=4)
+    # Two move orders reach the position after 1. d4 Nf6 2. c4 e6: one node, one game along each order.
+    assert tree.paths[("d2d4",)] == 2 and tree.paths[("c2c4",)] == 1 and tree.paths[()] == 3
+    assert tree.paths[("d2d4", "g8f6", "c2c4", "e7e6")] == 1 and tree.paths[("c2c4", "e7e6", "d2d4", "g8f6")] == 1
+    assert tree.node(after("d2d4", "g8f6", "c2c4", "e7e6")).games == 2
+    longer = [path for path in tree.paths if len(path) > 4]
+    assert longer == []

@@ -1,0 +1,217 @@
+"""The page a player opens, read as HTML and driven in a real browser (Debian's chromium through Playwright):
+the summary on top, a click shows a position's board and his reply probabilities, screenshots of three dossiers
+(two bundled masters and a Lichess export), offline and in print."""
+
+from __future__ import annotations
+
+import random
+import re
+from pathlib import Path
+
+import chess
+import numpy as np
+import pytest
+from matplotlib.image import imread
+
+from iam.games.player_games import read_games
+from iam.prepare.dossier import BeliefSettings, PrepareConfig, prepare
+from iam.prepare.lines import LineSettings
+from iam.prepare.page.nodes import side_tree
+from iam.prepare.page.render import first_moves, page_html, summary_line
+from iam.prepare.scoring import SearchScorer
+
+ROOT = Path(__file__).resolve().parents[4]
+CHROMIUM = Path("/usr/bin/chromium")
+ARGS = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+    "--disable-sync", "--no-first-run",
+]
+LIGHT, DARK = (0xFF, 0xCE, 0x9E), (0xD1, 0x8B, 0x47)  # python-chess's squares
+SUMMARY = (0x23, 0x30, 0x41)  # the summary's background (page.css)
+
+
+class Uniform:
+    """Every legal move alike: his beliefs are then his games' where he has been (a tiny model, fast)."""
+
+    def predict_proba(self, board: chess.Board) -> dict[chess.Move, float]:
+        moves = list(board.legal_moves)
+        return {move: 1 / len(moves) for move in moves}
+
+
+def _dossier(pgn: Path, player: str, plies: int = 6):
+    games, _ = read_games([pgn], player=player, quiet=True)
+    config = PrepareConfig(
+        player, lines=LineSettings(plies=plies), beliefs=BeliefSettings(population_strength=None), quiet=True
+    )
+    return prepare(games, Uniform(), config, scorer=SearchScorer(1), model_name="every legal move alike")
+
+
+LICHESS_OPENINGS = {
+    chess.WHITE: ["e4 c5 Nf3 d6 d4 cxd4 Nxd4 Nf6", "e4 e5 Nf3 Nc6 Bb5 a6 Ba4 Nf6", "e4 e6 d4 d5 Nc3 Bb4",
+                  "e4 c6 d4 d5 e5 Bf5"],
+    chess.BLACK: ["e4 c5 Nf3 d6 d4 cxd4", "d4 Nf6 c4 g6 Nc3 Bg7", "e4 c5 Nc3 Nc6 g3 g6", "Nf3 d5 g3 Nf6"],
+}
+
+
+def lichess_export(path: Path, player: str = "chesspal77", games: int = 48) -> Path:
+    """A PGN as Lichess exports a player's blitz games: its headers, his few openings, seeded."""
+    rng = random.Random(7)
+    out = []
+    for number in range(games):
+        color = chess.WHITE if number % 2 == 0 else chess.BLACK
+        board = chess.Board()
+        for san in rng.choice(LICHESS_OPENINGS[color]).split()[: rng.choice((4, 6, 8))]:
+            board.push_san(san)
+        moves = chess.Board().variation_san(board.move_stack)
+        result = rng.choice(("1-0", "0-1", "1/2-1/2"))
+        opponent = f"rival{rng.randrange(1000)}"
+        white, black = (player, opponent) if color == chess.WHITE else (opponent, player)
+        site = "".join(rng.choice("abcdefghijkmnpqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ23456789") for _ in range(8))
+        tags = {
+            "Event": "Rated Blitz game", "Site": f"https://lichess.org/{site}", "Date": f"2026.{1 + number % 9:02d}.15",
+            "White": white, "Black": black, "Result": result, "UTCDate": f"2026.{1 + number % 9:02d}.15",
+            "UTCTime": "20:14:05", "WhiteElo": str(1800 + rng.randrange(200)),
+            "BlackElo": str(1800 + rng.randrange(200)),
+            "Variant": "Standard", "TimeControl": "180+0", "ECO": "B20", "Termination": "Normal",
+        }
+        out.append("\n".join(f'[{key} "{value}"]' for key, value in tags.items()) + f"\n\n{moves} {result}\n")
+    path.write_text("\n".join(out), encoding="utf-8")
+    return path
+
+
+@pytest.fixture(scope="module")
+def dossiers(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("pages")
+    return {
+        "Capablanca": _dossier(ROOT / "datasets" / "Capablanca.pgn", "Capablanca"),
+        "Lasker": _dossier(ROOT / "datasets" / "Lasker.pgn", "Lasker"),
+        "chesspal77": _dossier(lichess_export(folder / "lichess_chesspal77.pgn"), "chesspal77", plies=8),
+    }
+
+
+@pytest.fixture(scope="module")
+def pages(dossiers, tmp_path_factory):
+    folder = tmp_path_factory.mktemp("html")
+    found = {}
+    for name, dossier in dossiers.items():
+        found[name] = folder / f"{name}.html"
+        found[name].write_text(page_html(dossier, ["How the beliefs were formed."]), encoding="utf-8")
+    return found
+
+
+def test_every_row_and_node_has_its_board_and_data(dossiers, pages):
+    text = pages["Capablanca"].read_text(encoding="utf-8")
+    trees = [side_tree(side) for side in dossiers["Capablanca"].sides]
+    for index, tree in enumerate(trees):
+        assert text.count(f"<template id='b{index}-") == len(tree.nodes)
+        keys = {int(key) for key in re.findall(rf"data-side='{index}' data-node='(\d+)'", text)}
+        assert keys <= {node.key for node in tree.nodes} and len(keys) > 20
+    # The boards share the pieces' drawings and the squares: a page of hundreds of boards stays small.
+    assert text.count('id="white-king"') == 1 and len(text) / sum(len(tree.nodes) for tree in trees) < 6000
+    assert "(predicted position)" not in text and "Judge:" in text
+
+
+def test_the_summary_names_our_first_moves_and_the_likeliest_line(dossiers):
+    dossier = dossiers["chesspal77"]
+    white, black = dossier.sides
+    # With White he opened 1. e4 in every game; with Black he met whatever came with his few openings.
+    assert first_moves(white).startswith("against 1. e4 (") and "play 1..." in first_moves(white)
+    assert first_moves(black).startswith("open 1. ")
+    line = summary_line(white)
+    assert line is not None and line.main and line.probability == max(
+        other.probability for other in white.plan.lines if other.main
+    )
+
+
+playwright = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
+needs_chromium = pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's chromium is not installed")
+
+
+@pytest.fixture(scope="module")
+def browser():
+    if not CHROMIUM.exists():
+        pytest.skip("Debian's chromium is not installed")
+    with playwright.sync_playwright() as driver:
+        launched = driver.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        yield launched
+        launched.close()
+
+
+def _open(browser, path: Path):
+    page = browser.new_page(viewport={"width": 1300, "height": 900})
+    page.errors, page.requests = [], []
+    page.on("pageerror", lambda error: page.errors.append(str(error)))
+    page.on("request", lambda request: page.requests.append(request.url))
+    page.goto(path.as_uri())
+    return page
+
+
+def _pixels(shot: Path) -> np.ndarray:
+    return (imread(shot)[..., :3] * 255).round().astype(int)
+
+
+def _share(pixels: np.ndarray, color: tuple[int, int, int]) -> int:
+    return int(np.all(np.abs(pixels - color) <= 2, axis=-1).sum())
+
+
+@pytest.mark.slow
+@needs_chromium
+def test_clicking_a_move_shows_its_board_and_his_probabilities(browser, pages):
+    page = _open(browser, pages["Capablanca"])
+    panel = page.locator("#panel0")
+    before_board = panel.locator(".board").inner_html()
+    before_replies = panel.locator("table.replies").inner_text()
+    assert "start position" in panel.locator(".where").inner_text() and "%" in before_replies
+    move = page.locator("#side0 ul.tree button.mv").nth(3)  # a move of the tree, below its first
+    node = move.get_attribute("data-node")
+    move.click()
+    after_board = panel.locator(".board").inner_html()
+    assert after_board != before_board
+    # The board shown is the node's own, python-chess's drawing of its position.
+    template = page.evaluate(f"document.getElementById('b0-{node}').innerHTML")
+    assert after_board == template and after_board.count("<use") > 20
+    after_replies = panel.locator("table.replies").inner_text()
+    assert after_replies != before_replies and re.search(r"\d+(\.\d)?%|prepared|of \d+ games", after_replies)
+    assert "on" in (move.get_attribute("class") or "")
+    assert page.errors == [] and all(url.startswith(("file:", "data:")) for url in page.requests), page.requests
+    page.close()
+
+
+@pytest.mark.slow
+@needs_chromium
+@pytest.mark.parametrize("name", ["Capablanca", "Lasker", "chesspal77"])
+def test_screenshot_summary_on_top_and_boards_drawn(browser, pages, name, tmp_path):
+    page = _open(browser, pages[name])
+    box = page.locator("header#summary").bounding_box()
+    assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= 900 and box["width"] <= 1300
+    assert page.locator("header#summary ul.play li").count() == 2
+    shot = tmp_path / f"{name}.png"
+    page.screenshot(path=str(shot))
+    pixels = _pixels(shot)
+    top = pixels[int(box["y"]):int(box["y"] + box["height"]), int(box["x"]):int(box["x"] + box["width"])]
+    assert _share(top, SUMMARY) > 0.4 * top.shape[0] * top.shape[1]  # the summary's band, drawn
+    text = np.abs(top - SUMMARY).sum(axis=-1) > 200  # its words, far from the band's colour
+    assert text.sum() > 5000
+    board = page.locator("#panel0 .board").bounding_box()
+    assert board is not None and board["y"] + board["height"] <= 900  # the first board in view too
+    assert _share(pixels, LIGHT) > 20_000 and _share(pixels, DARK) > 20_000
+    before = pixels[int(board["y"]):int(board["y"] + board["height"]), int(board["x"]):int(board["x"] + board["width"])]
+    page.locator("#side0 ul.tree button.mv").nth(1).click()
+    page.screenshot(path=str(shot))
+    pixels = _pixels(shot)
+    after = pixels[int(board["y"]):int(board["y"] + board["height"]), int(board["x"]):int(board["x"] + board["width"])]
+    assert np.abs(after - before).sum(axis=-1).astype(bool).sum() > 500  # a piece moved on the board
+    assert page.errors == []
+    page.close()
+
+
+@pytest.mark.slow
+@needs_chromium
+def test_the_page_prints_its_tree_without_the_panel(browser, pages, tmp_path):
+    page = _open(browser, pages["chesspal77"])
+    page.emulate_media(media="print")
+    assert not page.locator("#panel0").is_visible()
+    assert page.evaluate("getComputedStyle(document.querySelector('nav.treebox')).overflow") == "visible"
+    pdf = page.pdf(path=str(tmp_path / "dossier.pdf"))
+    assert pdf.startswith(b"%PDF") and len(pdf) > 10_000
+    page.close()
