@@ -4,8 +4,10 @@ One module per idea: :mod:`~iam.prepare.tree` (his opening tree, merged by posit
 :mod:`~iam.prepare.scoring` (what judges a position), :mod:`~iam.prepare.lines`
 (expectimax over his beliefs), :mod:`~iam.prepare.habits` (where his usual move
 costs him), :mod:`~iam.prepare.dossier` (the config and :func:`prepare`),
-:mod:`~iam.prepare.report` (HTML, markdown, JSON, PGN), :mod:`~iam.prepare.book`
-(a polyglot book of our prepared moves).
+:mod:`~iam.prepare.report` (HTML, markdown, JSON, PGN), :mod:`~iam.prepare.page` (the
+page a player opens, with :mod:`~iam.prepare.page_tree`, its tree of positions, and
+:mod:`~iam.prepare.boards`, its boards), :mod:`~iam.prepare.book` (a polyglot book of our
+prepared moves).
 """
 
 from iam.prepare.book import write_book

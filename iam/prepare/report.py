@@ -16,8 +16,8 @@ import chess.pgn
 
 from iam.prepare.dossier import Dossier, PrepareConfig, SideDossier
 from iam.prepare.lines import Line
-from iam.prepare.page.nodes import SideTree, side_tree
-from iam.prepare.page.render import habit_title, page_html, summary_lines
+from iam.prepare.page import habit_title, page_html, summary_lines
+from iam.prepare.page_tree import SideTree, side_tree
 
 __all__ = ["to_dict", "to_markdown", "to_html", "to_pgn", "belief_updates", "LINES_SHOWN"]
 
@@ -196,7 +196,7 @@ def to_markdown(dossier: Dossier) -> str:
 
 
 def to_html(dossier: Dossier) -> str:
-    """The page a player opens (:mod:`iam.prepare.page.render`): one file, inline SVG boards, no external resource."""
+    """The page a player opens (:mod:`iam.prepare.page`): one file, inline SVG boards, no external resource."""
     return page_html(dossier, _intro(dossier))
 
 

@@ -5,6 +5,8 @@ EPD: placement, side to move, castling, en passant) is one node, so two move ord
 that reach the same position meet in one node (a transposition), and each move out of
 a node is one edge with the games that played it, his score in them (win 1, draw 1/2,
 games of unknown result left out), the first and last dates, and a recency weight.
+The games behind each move order are counted too (:attr:`Repertoire.paths`): a node merges
+the move orders that reach it, a move order counts only its own games.
 
 Recency: a game ``a`` years older than his latest dated game weighs ``0.5 ** (a / h)``
 with ``h`` the half-life in years (an undated game weighs as his oldest dated one, or 1

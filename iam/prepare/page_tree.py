@@ -64,7 +64,6 @@ class PageNode:
 
     key: int
     fen: str
-    epd: str
     path: tuple[str, ...]
     """SAN moves of the move order the node is shown under."""
     his_turn: bool
@@ -115,7 +114,7 @@ class SideTree:
     by_epd: dict[str, PageNode] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
-        self.by_epd = {node.epd: node for node in self.nodes}
+        self.by_epd = {chess.Board(node.fen).epd(): node for node in self.nodes}
 
     def find(self, fen: str) -> PageNode | None:
         """The node of the position ``fen`` (None when the tree does not reach it)."""
@@ -149,7 +148,7 @@ class _Builder:
         found = self.repertoire.nodes.get(epd)
         planned = self.plan.get(epd)
         his_turn = board.turn == self.side.color
-        node = PageNode(len(self.nodes), board.fen(), epd, path, his_turn, found.games if found else 0, last_move=last)
+        node = PageNode(len(self.nodes), board.fen(), path, his_turn, found.games if found else 0, last_move=last)
         if planned is not None:
             node.value, node.expected = planned.static, planned.value
         node.replies = self._his_replies(board, found, node) if his_turn else self._our_replies(board, found, planned)

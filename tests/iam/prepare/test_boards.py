@@ -7,7 +7,7 @@ import re
 import chess
 import chess.svg
 
-from iam.prepare.page.boards import Arrow, board_svg, piece_defs
+from iam.prepare.boards import Arrow, board_svg, piece_defs
 
 
 def test_a_board_keeps_its_pieces_and_marked_squares_and_refers_to_the_rest():

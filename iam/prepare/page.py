@@ -1,10 +1,11 @@
 """The dossier as the page a player opens: the summary, then per colour a clickable tree beside a board, his costly
 habits and the prepared lines.
 
-One file holds everything it shows (styles, a small script, every board as inline SVG, the
-data as JSON), so it opens offline; no library is loaded. Clicking a move of the tree (or a
-line, or a habit) shows its position's board, his probability of each reply and the games
-behind it. Printed, the tree reads as an indented list and the panel is left out.
+One file holds everything it shows (styles and a small hand-written script from ``assets/``,
+every board as inline SVG, the data as JSON), so it opens offline; no library is loaded.
+Clicking a move of the tree (or a line, or the summary) shows its position's board, his
+probability of each reply and the games behind it. Printed, the tree reads as an indented
+list and the panel is left out.
 """
 
 from __future__ import annotations
@@ -15,11 +16,11 @@ from importlib import resources
 
 import chess
 
+from iam.prepare.boards import Arrow, board_svg, piece_defs
 from iam.prepare.dossier import Dossier, SideDossier
 from iam.prepare.habits import Habit
 from iam.prepare.lines import Line
-from iam.prepare.page.boards import Arrow, board_svg, piece_defs
-from iam.prepare.page.nodes import PageNode, Row, SideTree, side_tree
+from iam.prepare.page_tree import PageNode, Row, SideTree, side_tree
 
 __all__ = ["page_html", "pawns", "summary_lines", "summary_line", "first_moves", "habit_title", "LINES_LISTED"]
 
@@ -253,7 +254,7 @@ def _summary_html(dossier: Dossier, intro: list[str], trees: list[SideTree]) -> 
 
 
 def _asset(name: str) -> str:
-    return resources.files("iam.prepare.page").joinpath(name).read_text(encoding="utf-8")
+    return resources.files("iam.prepare").joinpath("assets", name).read_text(encoding="utf-8")
 
 
 def page_html(dossier: Dossier, intro: list[str]) -> str:

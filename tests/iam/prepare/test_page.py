@@ -16,11 +16,11 @@ from matplotlib.image import imread
 from iam.games.player_games import read_games
 from iam.prepare.dossier import BeliefSettings, PrepareConfig, prepare
 from iam.prepare.lines import LineSettings
-from iam.prepare.page.nodes import side_tree
-from iam.prepare.page.render import first_moves, page_html, summary_line
+from iam.prepare.page import first_moves, page_html, summary_line
+from iam.prepare.page_tree import side_tree
 from iam.prepare.scoring import SearchScorer
 
-ROOT = Path(__file__).resolve().parents[4]
+ROOT = Path(__file__).resolve().parents[3]
 CHROMIUM = Path("/usr/bin/chromium")
 ARGS = [
     "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",

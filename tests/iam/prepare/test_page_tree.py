@@ -9,9 +9,9 @@ import pytest
 from iam.games.pgn import PlayerGame
 from iam.prepare.dossier import BeliefSettings, PrepareConfig, prepare
 from iam.prepare.lines import LineSettings
-from iam.prepare.page.nodes import side_tree
+from iam.prepare.page_tree import side_tree
 
-from ..stubs import StubPredictor, StubScorer, after
+from .stubs import StubPredictor, StubScorer, after
 
 
 def game(index: int, *ucis: str) -> PlayerGame:
@@ -47,7 +47,7 @@ def test_a_position_reached_by_two_move_orders_is_one_node(tree):
     assert merged.path == ("d4", "Nf6", "c4", "e6")  # shown under the order met first, the most played
     into = [row for row in tree.rows if row.node == merged.key]
     assert [(row.label, row.transposition) for row in into] == [("2... e6", False), ("2... Nf6", True)]
-    assert len({node.epd for node in tree.nodes}) == len(tree.nodes)
+    assert len(tree.by_epd) == len(tree.nodes)
 
 
 def test_no_row_shows_more_games_than_the_row_above_it(tree):
