@@ -95,5 +95,9 @@
     event.preventDefault();
   });
 
+  window.addEventListener("beforeprint", function () {
+    document.querySelectorAll("details").forEach(function (details) { details.open = true; });
+  });
+
   NODES.forEach(function (nodes, side) { show(side, 0); });
 })();

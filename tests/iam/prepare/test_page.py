@@ -212,6 +212,9 @@ def test_the_page_prints_its_tree_without_the_panel(browser, pages, tmp_path):
     page.emulate_media(media="print")
     assert not page.locator("#panel0").is_visible()
     assert page.evaluate("getComputedStyle(document.querySelector('nav.treebox')).overflow") == "visible"
+    # The summary prints dark on white, every word of it.
+    colors = page.evaluate("[...document.querySelectorAll('header#summary *')].map(e => getComputedStyle(e).color)")
+    assert set(colors) == {"rgb(0, 0, 0)"}
     pdf = page.pdf(path=str(tmp_path / "dossier.pdf"))
     assert pdf.startswith(b"%PDF") and len(pdf) > 10_000
     page.close()

@@ -106,3 +106,19 @@ def test_the_report_says_what_updated_the_beliefs(dossier):
     both = to_markdown(prepare(GAMES, StubPredictor(BELIEFS), config, scorer=StubScorer(SCORES), model_name="a stub"))
     assert ("updated by what the bundled masters chose in the position (the model's belief counting as 3 games) "
             "and then by his games where he has been") in both
+
+
+def test_the_markdown_opens_with_the_summary_and_its_tree_gives_his_probabilities(dossier):
+    text = to_markdown(dossier)
+    summary = [line for line in text.splitlines() if line.startswith("- He has Black")]
+    # He has Black: we open 1. e4 (his games and the stub), he most likely answers 1... f6 (68%).
+    assert summary and summary[0].startswith("- He has Black (4 games): open 1. e4 (he answers 1... f6 68%")
+    assert "the line he most likely follows: 1. e4 f6 · he follows it with probability 68%" in summary[0]
+    tree = text.split("### His repertoire")[1].split("###")[0]
+    # A move of one game shows where the prepared lines go (1... e5 answers 1. e4, 1. d4 is our alternative).
+    assert tree.strip().splitlines() == [
+        "- 1. e4: 3 games, prepared, judge -0.20", "  - 1... f6: his 68%, 2 games, judge +0.00",
+        "  - 1... e5: his 32%, 1 game, judge +0.00", "- 1. d4: 1 game, prepared alternative, judge +0.00",
+        "  - 1... d5: his 100%, 1 game, judge +0.00",
+    ]
+    assert "(predicted position)" not in text
