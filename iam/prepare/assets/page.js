@@ -56,12 +56,12 @@
   }
 
   function ourMoves(table, node) {
-    head(table, ["our move", "prepared", "his opponents", "judge", "expected"]);
+    head(table, ["our move", "prepared", "his opponents' games", "judge", "expected"]);
     node.replies.forEach(function (r) {
       var row = table.tBodies[0].insertRow();
       cell(row, r.san);
-      cell(row, r.prepared === "chosen" ? "★ prepared" : (r.prepared ? "☆ alternative" : ""));
-      cell(row, r.games ? r.games + " of " + node.games + " games" : "–", "num");
+      cell(row, r.prepared === "chosen" ? "★ chosen" : (r.prepared ? "☆ alternative" : ""));
+      cell(row, r.games ? r.games + " of " + node.games : "–", "num");
       cell(row, r.value, "num");
       cell(row, r.expected, "num");
     });
@@ -75,7 +75,7 @@
     panel.querySelector(".where").textContent = (node.his ? "He is to move after " : "We are to move after ") +
       node.title;
     if (node.title === "the start position") {
-      panel.querySelector(".where").textContent = (node.his ? "He" : "We") + " to move in the start position";
+      panel.querySelector(".where").textContent = (node.his ? "He is" : "We are") + " to move in the start position";
     }
     panel.querySelector(".facts").textContent = facts(node);
     var table = panel.querySelector("table.replies");

@@ -162,7 +162,13 @@ def test_clicking_a_move_shows_its_board_and_his_probabilities(browser, pages):
     before_board = panel.locator(".board").inner_html()
     before_replies = panel.locator("table.replies").inner_text()
     assert "start position" in panel.locator(".where").inner_text() and "%" in before_replies
-    move = page.locator("#side0 ul.tree button.mv").nth(3)  # a move of the tree, below its first
+    # A move of the tree after which he is to move again (not the start): his replies there.
+    index = page.evaluate(
+        "(() => { const nodes = JSON.parse(document.getElementById('nodes').textContent)[0];"
+        " return [...document.querySelectorAll('#side0 ul.tree button.mv')]"
+        ".findIndex(b => b.dataset.node !== '0' && nodes[Number(b.dataset.node)].his); })()"
+    )
+    move = page.locator("#side0 ul.tree button.mv").nth(index)
     node = move.get_attribute("data-node")
     move.click()
     after_board = panel.locator(".board").inner_html()
@@ -171,7 +177,16 @@ def test_clicking_a_move_shows_its_board_and_his_probabilities(browser, pages):
     template = page.evaluate(f"document.getElementById('b0-{node}').innerHTML")
     assert after_board == template and after_board.count("<use") > 20
     after_replies = panel.locator("table.replies").inner_text()
-    assert after_replies != before_replies and re.search(r"\d+(\.\d)?%|prepared|of \d+ games", after_replies)
+    assert after_replies != before_replies
+    # The table lists the node's replies, his probability of each at his move (rounded as the page rounds).
+    data = page.evaluate(f"JSON.parse(document.getElementById('nodes').textContent)[0][{node}]")
+    rows = [row.split("\t") for row in after_replies.strip().splitlines()[1:]]
+    assert [row[0] for row in rows][: len(data["replies"])] == [reply["san"] for reply in data["replies"]]
+    assert data["his"] and all(reply["belief"] is not None for reply in data["replies"])
+    for row, reply in zip(rows, data["replies"]):
+        if reply["belief"] is not None:
+            shown = f"{reply['belief']:.1%}" if reply["belief"] < 0.1 else f"{reply['belief']:.0%}"
+            assert row[1].strip() == shown, (row, reply)
     assert "on" in (move.get_attribute("class") or "")
     assert page.errors == [] and all(url.startswith(("file:", "data:")) for url in page.requests), page.requests
     page.close()
