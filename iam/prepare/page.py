@@ -126,7 +126,8 @@ def _row_html(side: int, row: Row, value: str) -> str:
     star = {"chosen": "<span class='star' title='prepared'>★</span>",
             "alternative": "<span class='alt' title='prepared alternative'>☆</span>"}.get(row.prepared, "")
     games = f"<span class='g'>{row.games} game{'s' if row.games != 1 else ''}</span>" if row.games else ""
-    tags = {"predicted": "<span class='tag'>model</span>", "prepared": ""}.get(row.kind, "")
+    alone = row.kind == "predicted" or (row.belief is not None and row.games == 0)  # no game of his went this way
+    tags = "<span class='tag'>model</span>" if alone else ""
     if row.transposition:
         tags += "<span class='tag'>transposes</span>"
     val = f"<span class='v{' neg' if value.startswith('-') else ''}'>{value}</span>" if value != "–" else ""

@@ -109,6 +109,10 @@ def test_every_row_and_node_has_its_board_and_data(dossiers, pages):
     # The boards share the pieces' drawings and the squares: a page of hundreds of boards stays small.
     assert text.count('id="white-king"') == 1 and len(text) / sum(len(tree.nodes) for tree in trees) < 6000
     assert "(predicted position)" not in text and "Judge:" in text
+    # A move of his that none of his games played there is marked as the model's.
+    rows = [item.split("<ul>")[0] for item in text.split("<li>")[1:]]
+    his = [row for row in rows if "class='p'" in row]
+    assert his and all(("class='g'" in row) != ("class='tag'>model<" in row) for row in his)
 
 
 def test_the_summary_names_our_first_moves_and_the_likeliest_line(dossiers):
