@@ -8,7 +8,6 @@ its options and that answer need; the rest is imported where it is used.
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -23,6 +22,7 @@ from search.opponent.predictor import MovePredictor, abilities_of
 
 if TYPE_CHECKING:
     from iam.runtime import Runtime
+    from search.chess.exploit import ExploitingSettings
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -130,26 +130,41 @@ def run(args: argparse.Namespace) -> int:
     path = args.imitate or args.model
     if path is None:
         return main(EngineModel(loader=_loader_of(args)), book=args.book)
+    from iam.models.files import MODEL_FORMATS, read_header
+
+    color = None if args.player_color is None else (args.player_color == "white")
+    header = read_header(path)
+    model: MovePredictor | None = None
+    if header is None or header.format not in MODEL_FORMATS or header.player is None:
+        model, name = _load_model(args, path)  # not a model file's start: the load says what is wrong, at once
+        pending = None
+    else:  # the name from the file's first bytes; the model is read while the engine answers uci
+        name, pending = f"a model of {header.player}", (lambda: _load_model(args, path)[0])
+
+    def settings() -> ExploitingSettings:  # built with the engine: its module loads the compiled core
+        from search.chess.exploit import ExploitingSettings
+
+        return ExploitingSettings(
+            appraisal_share=args.exploit_share, contempt=args.exploit_contempt, reduce_below=args.exploit_reduce
+        )
+
+    engine_model = EngineModel(
+        model, name=name, modelled_color=color, loader=_loader_of(args),
+        file=path, pending=pending,
+    )
+    return main(engine_model, exploitation=exploitation, exploit_settings=settings, imitation=imitation, book=args.book)
+
+
+def _load_model(args: argparse.Namespace, path: str) -> tuple[MovePredictor, str]:
+    """The model of ``path`` for the engine and the name it goes by (IAMError when it cannot serve the options
+    given)."""
     from iam.cli._common import command_runtime
     from iam.measure.predictors import load_predictor
-    from search.chess.exploit import ExploitingSettings
 
-    loader = model_loader(command_runtime(args))
     model = load_predictor(path, runtime=command_runtime(args))
-    able = abilities_of(model)
-    if args.exploit_reduce and able.reply_policy is None:
+    if args.exploit_reduce and abilities_of(model).reply_policy is None:
         raise IAMError(f"--exploit-reduce needs a move ranker fitted with a reply policy; {path} has none (refit it)")
-    if exploitation is not None and able.root_score_depth:
-        # Score the replies at the depth the ranker scores moves: its search features then come from the same scores.
-        exploitation = dataclasses.replace(exploitation, reply_depth=able.root_score_depth)
-    color = None if args.player_color is None else (args.player_color == "white")
-    settings = ExploitingSettings(
-        appraisal_share=args.exploit_share, contempt=args.exploit_contempt, reduce_below=args.exploit_reduce
-    )
-    return main(
-        EngineModel(model, name=f"a model of {model.player_}", modelled_color=color, loader=loader, file=path),
-        exploitation=exploitation, exploit_settings=settings, imitation=imitation, book=args.book,
-    )
+    return model, f"a model of {model.player_}"
 
 
 def _check_model_options(args: argparse.Namespace) -> None:

@@ -3,7 +3,10 @@ loader, and bad flags as one error line with exit code 2."""
 
 from __future__ import annotations
 
+import dataclasses
 import io
+import sys
+import threading
 
 import chess
 import pytest
@@ -107,7 +110,11 @@ def test_the_flags_build_a_guided_an_exploiting_and_an_imitating_engine(small_mo
     player = small_model.player_
     sessions = []
 
-    def run_engine(model, **settings):
+    def run_engine(model, exploit_settings=None, **settings):
+        if model.pending is not None:  # what the engine's start does after uciok
+            model = dataclasses.replace(model, predictor=model.pending(), pending=None)
+        if callable(exploit_settings):
+            settings["exploit_settings"] = exploit_settings()
         out = io.StringIO()
         UciEngine(output=out, model=model, **settings).run(["uci", "position startpos moves e2e4", "go depth 1"])
         sessions.append(out.getvalue().splitlines())
@@ -129,3 +136,52 @@ def test_the_flags_build_a_guided_an_exploiting_and_an_imitating_engine(small_mo
         assert lines[-1].startswith("bestmove ") and chess.Move.from_uci(lines[-1].split()[1]) in after_e4.legal_moves
     assert f"info string exploiting a model of {player} (weight 0.3)" in sessions[2]
     assert f"info string imitating a model of {player}" in sessions[3]
+
+
+class _Output(io.StringIO):
+    """Standard output that tells when ``uciok`` has been written."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.answered = threading.Event()
+
+    def write(self, text: str) -> int:
+        written = super().write(text)
+        if "uciok" in text:
+            self.answered.set()
+        return written
+
+
+@pytest.mark.parametrize("flag", ["--imitate", "--model"])
+def test_uci_is_answered_before_the_model_is_read_and_isready_after(small_model, tmp_path, monkeypatch, flag):
+    """The engine's name comes from the model file's first bytes: ``uciok`` goes out before the model is read,
+    ``readyok`` once it is, and the ``go`` after it plays with the model."""
+    import iam.measure.predictors as predictors
+
+    path = tmp_path / "botvinnik.json.gz"
+    small_model.save(path)
+    out = _Output()
+    real = predictors.load_predictor
+    read_after_uciok = []
+
+    def load(*args, **kwargs):
+        read_after_uciok.append(out.answered.wait(10))
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(predictors, "load_predictor", load)
+    monkeypatch.setattr(sys, "stdin", io.StringIO("uci\nisready\nposition startpos moves e2e4\ngo depth 1\n"))
+    monkeypatch.setattr(sys, "stdout", out)
+    assert iam_main(["uci", flag, str(path)]) == 0
+    lines = out.getvalue().splitlines()
+    assert read_after_uciok == [True]
+    assert f"id name {ENGINE_NAME} (" in lines[0] and small_model.player_ in lines[0]
+    assert lines.index("uciok") < lines.index("readyok") and lines[-1].startswith("bestmove ")
+
+
+def test_a_file_that_does_not_start_like_a_model_is_refused_before_uciok(tmp_path, capsys, monkeypatch):
+    foreign = tmp_path / "model.json"
+    foreign.write_text('{"format": "something else", "player": "X"}')
+    monkeypatch.setattr(sys, "stdin", io.StringIO("uci\nisready\n"))
+    assert iam_main(["uci", "--imitate", str(foreign)]) == 2
+    captured = capsys.readouterr()
+    assert "not an IAM model file" in captured.err and "readyok" not in captured.out
