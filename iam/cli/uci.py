@@ -37,7 +37,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "always searched plainly. With --model and --exploit W, the engine values its "
         "moves by a blend of their minimax value and the value of the replies the model "
         "expects (weight W; 0 is minimax). With --imitate MODEL it plays as the modelled "
-        "player: the model's move (UCI options Temperature and Seed), a short search only "
+        "player: his move drawn from the model's beliefs (UCI options Temperature, Seed, Strength, "
+        "BlunderRate), a move losing 2 pawns or more only within his own rate of such moves, a short search "
         "where the model is unsure in a tactical position.",
     )
     parser.add_argument("--model", metavar="MODEL", help="opponent model file written by 'iam train'")
@@ -99,6 +100,16 @@ def _add_imitation_options(parser: argparse.ArgumentParser) -> None:
         help="with --imitate: a most-believed move below P leaves a tactical position to the search "
         f"(default {Imitation().unsure_below:g})",
     )
+    parser.add_argument(
+        "--strength", type=float, default=0.0, metavar="S",
+        help="with --imitate: how much the search overrides his beliefs, 0 (his beliefs alone, default) to 1 "
+        "(the search's choice); his moves are drawn from (1-S) * belief + S * a softmax of the search's scores",
+    )
+    parser.add_argument(
+        "--blunder-rate", type=float, metavar="R",
+        help="with --imitate: the share of moves losing 2 pawns or more the engine may play (default: his rate as "
+        "a move ranker records it; 1: no ceiling); a drawn move beyond it is drawn again among the others",
+    )
 
 
 def _add_model_file_options(parser: argparse.ArgumentParser) -> None:
@@ -135,8 +146,8 @@ def run(args: argparse.Namespace) -> int:
     color = None if args.player_color is None else (args.player_color == "white")
     header = read_header(path)
     model: MovePredictor | None = None
-    if header is None or header.format not in MODEL_FORMATS or header.player is None:
-        model, name = _load_model(args, path)  # not a model file's start: the load says what is wrong, at once
+    if header is None or header.format not in MODEL_FORMATS or header.player is None or args.exploit_reduce:
+        model, name = _load_model(args, path)  # what is wrong with the file, or the options, said at once
         pending = None
     else:  # the name from the file's first bytes; the model is read while the engine answers uci
         name, pending = f"a model of {header.player}", (lambda: _load_model(args, path)[0])
@@ -180,8 +191,9 @@ def _check_model_options(args: argparse.Namespace) -> None:
     default = Imitation()
     if args.imitate is None and (
         args.sample_temperature != default.temperature or args.seed != 0 or args.unsure_below != default.unsure_below
+        or args.strength != default.strength or args.blunder_rate is not None
     ):
-        raise IAMError("--sample-temperature, --seed and --unsure-below need --imitate")
+        raise IAMError("--sample-temperature, --seed, --unsure-below, --strength and --blunder-rate need --imitate")
 
 
 def _check_exploit_options(args: argparse.Namespace) -> None:
@@ -206,7 +218,10 @@ def _search_settings(args: argparse.Namespace) -> tuple[Exploitation | None, Imi
             if args.exploit is not None else None
         )
         imitation = (
-            Imitation(temperature=args.sample_temperature, seed=args.seed, unsure_below=args.unsure_below)
+            Imitation(
+                temperature=args.sample_temperature, seed=args.seed, unsure_below=args.unsure_below,
+                strength=args.strength, blunder_rate=args.blunder_rate,
+            )
             if args.imitate else None
         )
     except ValueError as exc:

@@ -111,6 +111,9 @@ class Identity:
         if self.imitation is not None:
             lines.append(f"option name Temperature type string default {self.imitation.temperature:g}")
             lines.append(f"option name Seed type spin default {self.imitation.seed} min 0 max 2147483647")
+            lines.append(f"option name Strength type string default {self.imitation.strength:g}")
+            rate = self.imitation.blunder_rate
+            lines.append(f"option name BlunderRate type string default {'model' if rate is None else f'{rate:g}'}")
         lines.append("uciok")
         if self.model is None:
             return lines

@@ -30,7 +30,9 @@ def test_model_option_errors_are_one_line(tmp_path, capsys):
 
 def test_the_sampling_option_is_renamed_and_the_old_name_still_works(capsys):
     assert iam_main(["uci", "--sample-temperature", "0.5"]) == 2
-    assert "--sample-temperature, --seed and --unsure-below need --imitate" in capsys.readouterr().err
+    assert "--sample-temperature, --seed, --unsure-below, --strength and --blunder-rate need --imitate" in (
+        capsys.readouterr().err
+    )
     assert iam_main(["uci", "--temperature", "0.5"]) == 2
     err = capsys.readouterr().err
     assert "--temperature is renamed --sample-temperature" in err and "need --imitate" in err
@@ -66,6 +68,9 @@ def test_the_model_file_option_loads_a_model_and_a_bad_file_is_one_line(small_mo
         (["--model", "m.json", "--exploit", "0.5", "--player-color", "black"], "leave out --player-color"),
         (["--model", "m.json", "--imitate", "m.json"], "give either --model"),
         (["--seed", "3"], "need --imitate"),
+        (["--strength", "0.5"], "need --imitate"),
+        (["--blunder-rate", "0.1"], "need --imitate"),
+        (["--imitate", "m.json", "--strength", "2"], "strength must be in [0, 1], got 2.0"),
         (["--exploit-share", "1"], "--exploit-share takes a share between 0 and 1, not 1"),
         (["--exploit-contempt", "-1"], "--exploit-contempt takes a finite number at least 0, not -1"),
         (["--exploit-contempt", "0.5"], "--exploit-contempt needs --exploit"),
