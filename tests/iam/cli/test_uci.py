@@ -190,3 +190,58 @@ def test_a_file_that_does_not_start_like_a_model_is_refused_before_uciok(tmp_pat
     assert iam_main(["uci", "--imitate", str(foreign)]) == 2
     captured = capsys.readouterr()
     assert "not an IAM model file" in captured.err and "readyok" not in captured.out
+
+
+def _terminal_session(argv: list[str], answers: list[str], timeout: float = 120.0) -> str:
+    """Run ``iam`` on a pseudo-terminal, typing each of ``answers`` at a prompt; everything it printed."""
+    import os
+    import pty
+    import select
+    import subprocess
+    import time
+
+    main_end, child_end = pty.openpty()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "iam", *argv], stdin=child_end, stdout=child_end, stderr=child_end, close_fds=True,
+    )
+    os.close(child_end)
+    seen, pending, deadline = b"", list(answers), time.monotonic() + timeout
+    try:
+        while time.monotonic() < deadline:
+            ready, _, _ = select.select([main_end], [], [], 1.0)
+            if ready:
+                try:
+                    chunk = os.read(main_end, 4096)
+                except OSError:  # the child has ended
+                    break
+                if not chunk:
+                    break
+                seen += chunk
+                if seen.rstrip().endswith(b"your move:") and pending and seen.count(b"your move:") > len(
+                    answers) - len(pending):
+                    os.write(main_end, pending.pop(0).encode() + b"\n")
+            elif process.poll() is not None:
+                break
+        assert process.wait(timeout=30) == 0
+    finally:
+        if process.poll() is None:
+            process.kill()
+        os.close(main_end)
+    return seen.decode(errors="replace").replace("\r\n", "\n")
+
+
+def test_a_game_in_the_terminal_answers_each_move_and_ends_when_the_user_resigns_or_quits(small_model, tmp_path):
+    path = tmp_path / "botvinnik.json.gz"
+    small_model.save(path)
+    flags = ["play", str(path), "--movetime", "100", "--seed", "2"]
+    text = _terminal_session(flags, ["e4", "Kxx", "Nf3", "resign"])
+    assert f"You play White against a model of {small_model.player_}" in text
+    assert "Not a legal move here: Kxx" in text and "You resign: 0-1." in text
+    after_e4 = chess.Board()
+    after_e4.push_san("e4")
+    answers = [line.split("... ")[1].split()[0] for line in text.splitlines() if "... " in line]
+    assert len(answers) == 2 and after_e4.parse_san(answers[0]) in after_e4.legal_moves
+    again = _terminal_session(flags, ["e4", "Nf3", "resign"])
+    assert [line.split("... ")[1].split()[0] for line in again.splitlines() if "... " in line] == answers
+    as_black = _terminal_session([*flags, "--color", "black"], ["quit"])
+    assert "You play Black" in as_black and "1. " in as_black and "Game left unfinished." in as_black
