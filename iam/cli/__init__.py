@@ -34,10 +34,13 @@ _COMMANDS = {
     "analyse": "judge a player's moves with a UCI engine: loss and rank of every move, as CSV",
     "prior": "build a population prior for the move ranker",
     "uci": "play as a UCI chess engine (for GUIs and match runners)",
+    "play": "play a game in the terminal against the imitation of a player (his sparring partner)",
     "match": "play two UCI engines against each other (ours is 'iam uci')",
     "experiment": "run an experiment (node counts, ...) and write its tables and plots",
 }
 """Each subcommand's name and the summary ``iam --help`` lists (its module's ``help``, which a test holds equal)."""
+_REGISTERED_IN = {"play": ("uci", "register_play")}
+"""Commands registered by another command's module (module, function): ``play`` is the imitating engine's."""
 
 
 def number_or_infinity(text: str) -> float:
@@ -88,7 +91,8 @@ def build_parser(full: Collection[str] | None = None) -> argparse.ArgumentParser
     subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for name, summary in _COMMANDS.items():
         if full is None or name in full:
-            importlib.import_module(f"iam.cli.{name}").register(subparsers)
+            module, function = _REGISTERED_IN.get(name, (name, "register"))
+            getattr(importlib.import_module(f"iam.cli.{module}"), function)(subparsers)
         else:
             subparsers.add_parser(name, help=summary)
     return parser

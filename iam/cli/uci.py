@@ -1,4 +1,5 @@
-"""``iam uci``: run the search as a UCI chess engine on standard input and output.
+"""``iam uci``: run the search as a UCI chess engine on standard input and output; ``iam play``: a game in the
+terminal against the engine that imitates a player.
 
 The engine answers ``uci`` before the compiled core and the model's libraries have
 loaded (:mod:`search.chess.uci.startup`), so this module imports at its top only what
@@ -8,10 +9,12 @@ its options and that answer need; the rest is imported where it is used.
 from __future__ import annotations
 
 import argparse
-import dataclasses
+import io
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
+
+import chess
 
 from iam.cli import number_or_infinity
 from iam.errors import IAMError
@@ -23,6 +26,8 @@ from search.opponent.predictor import MovePredictor, abilities_of
 
 if TYPE_CHECKING:
     from iam.runtime import Runtime
+    from search.chess.exploit import ExploitingSettings
+    from search.chess.uci import UciEngine
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -37,7 +42,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "always searched plainly. With --model and --exploit W, the engine values its "
         "moves by a blend of their minimax value and the value of the replies the model "
         "expects (weight W; 0 is minimax). With --imitate MODEL it plays as the modelled "
-        "player: the model's move (UCI options Temperature and Seed), a short search only "
+        "player: his move drawn from the model's beliefs (UCI options Temperature, Seed, Strength, "
+        "BlunderRate), a move losing 2 pawns or more only within his own rate of such moves, a short search "
         "where the model is unsure in a tactical position.",
     )
     parser.add_argument("--model", metavar="MODEL", help="opponent model file written by 'iam train'")
@@ -99,6 +105,16 @@ def _add_imitation_options(parser: argparse.ArgumentParser) -> None:
         help="with --imitate: a most-believed move below P leaves a tactical position to the search "
         f"(default {Imitation().unsure_below:g})",
     )
+    parser.add_argument(
+        "--strength", type=float, default=0.0, metavar="S",
+        help="with --imitate: how much the search overrides his beliefs, 0 (his beliefs alone, default) to 1 "
+        "(the search's choice); his moves are drawn from (1-S) * belief + S * a softmax of the search's scores",
+    )
+    parser.add_argument(
+        "--blunder-rate", type=float, metavar="R",
+        help="with --imitate: the share of moves losing 2 pawns or more the engine may play (default: his rate as "
+        "a move ranker records it; 1: no ceiling); a drawn move beyond it is drawn again among the others",
+    )
 
 
 def _add_model_file_options(parser: argparse.ArgumentParser) -> None:
@@ -130,26 +146,41 @@ def run(args: argparse.Namespace) -> int:
     path = args.imitate or args.model
     if path is None:
         return main(EngineModel(loader=_loader_of(args)), book=args.book)
+    from iam.models.files import MODEL_FORMATS, read_header
+
+    color = None if args.player_color is None else (args.player_color == "white")
+    header = read_header(path)
+    model: MovePredictor | None = None
+    if header is None or header.format not in MODEL_FORMATS or header.player is None or args.exploit_reduce:
+        model, name = _load_model(args, path)  # what is wrong with the file, or the options, said at once
+        pending = None
+    else:  # the name from the file's first bytes; the model is read while the engine answers uci
+        name, pending = f"a model of {header.player}", (lambda: _load_model(args, path)[0])
+
+    def settings() -> ExploitingSettings:  # built with the engine: its module loads the compiled core
+        from search.chess.exploit import ExploitingSettings
+
+        return ExploitingSettings(
+            appraisal_share=args.exploit_share, contempt=args.exploit_contempt, reduce_below=args.exploit_reduce
+        )
+
+    engine_model = EngineModel(
+        model, name=name, modelled_color=color, loader=_loader_of(args),
+        file=path, pending=pending,
+    )
+    return main(engine_model, exploitation=exploitation, exploit_settings=settings, imitation=imitation, book=args.book)
+
+
+def _load_model(args: argparse.Namespace, path: str) -> tuple[MovePredictor, str]:
+    """The model of ``path`` for the engine and the name it goes by (IAMError when it cannot serve the options
+    given)."""
     from iam.cli._common import command_runtime
     from iam.measure.predictors import load_predictor
-    from search.chess.exploit import ExploitingSettings
 
-    loader = model_loader(command_runtime(args))
     model = load_predictor(path, runtime=command_runtime(args))
-    able = abilities_of(model)
-    if args.exploit_reduce and able.reply_policy is None:
+    if getattr(args, "exploit_reduce", 0) and abilities_of(model).reply_policy is None:
         raise IAMError(f"--exploit-reduce needs a move ranker fitted with a reply policy; {path} has none (refit it)")
-    if exploitation is not None and able.root_score_depth:
-        # Score the replies at the depth the ranker scores moves: its search features then come from the same scores.
-        exploitation = dataclasses.replace(exploitation, reply_depth=able.root_score_depth)
-    color = None if args.player_color is None else (args.player_color == "white")
-    settings = ExploitingSettings(
-        appraisal_share=args.exploit_share, contempt=args.exploit_contempt, reduce_below=args.exploit_reduce
-    )
-    return main(
-        EngineModel(model, name=f"a model of {model.player_}", modelled_color=color, loader=loader, file=path),
-        exploitation=exploitation, exploit_settings=settings, imitation=imitation, book=args.book,
-    )
+    return model, f"a model of {model.player_}"
 
 
 def _check_model_options(args: argparse.Namespace) -> None:
@@ -165,8 +196,9 @@ def _check_model_options(args: argparse.Namespace) -> None:
     default = Imitation()
     if args.imitate is None and (
         args.sample_temperature != default.temperature or args.seed != 0 or args.unsure_below != default.unsure_below
+        or args.strength != default.strength or args.blunder_rate is not None
     ):
-        raise IAMError("--sample-temperature, --seed and --unsure-below need --imitate")
+        raise IAMError("--sample-temperature, --seed, --unsure-below, --strength and --blunder-rate need --imitate")
 
 
 def _check_exploit_options(args: argparse.Namespace) -> None:
@@ -191,7 +223,10 @@ def _search_settings(args: argparse.Namespace) -> tuple[Exploitation | None, Imi
             if args.exploit is not None else None
         )
         imitation = (
-            Imitation(temperature=args.sample_temperature, seed=args.seed, unsure_below=args.unsure_below)
+            Imitation(
+                temperature=args.sample_temperature, seed=args.seed, unsure_below=args.unsure_below,
+                strength=args.strength, blunder_rate=args.blunder_rate,
+            )
             if args.imitate else None
         )
     except ValueError as exc:
@@ -239,3 +274,116 @@ def model_loader(runtime: Runtime | None) -> ModelLoader:
         return model, f"a model of {model.player_}"
 
     return load
+
+
+PLAY_HELP = "play a game in the terminal against the imitation of a player (his sparring partner)"
+
+
+def register_play(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "play",
+        help=PLAY_HELP,
+        description="A game against the engine of 'iam uci --imitate MODEL', in the terminal: type your moves in "
+        "SAN (Nf3) or UCI (g1f3); the partner answers with his move drawn from the model's beliefs, his openings "
+        "as his games draw them, a blunder only within his own rate. Type 'board' to see the board, 'resign' to "
+        "resign, 'quit' (or end the input) to stop.",
+    )
+    parser.add_argument("model", metavar="MODEL", help="the model file of the player to play against")
+    parser.add_argument("--color", choices=("white", "black"), default="white", help="your colour (default white)")
+    parser.add_argument("--seed", type=int, default=0, help="seed of his draws: the same seed, the same game for "
+                        "the same moves (default 0)")
+    parser.add_argument("--movetime", type=int, default=1000, metavar="MS",
+                        help="his time a move, in milliseconds (default 1000)")
+    parser.add_argument("--strength", type=float, default=0.0, metavar="S",
+                        help="how much the search overrides his beliefs, 0 to 1 (default 0; see 'iam uci --help')")
+    parser.add_argument("--blunder-rate", type=float, metavar="R",
+                        help="his share of moves losing 2 pawns or more allowed (default: the model's)")
+    parser.add_argument("--engine", metavar="PATH", help="the UCI engine a move ranker with engine evidence runs")
+    parser.set_defaults(run=run_play)
+
+
+def run_play(args: argparse.Namespace) -> int:
+    if args.movetime < 1:
+        raise IAMError(f"--movetime takes at least 1 millisecond, not {args.movetime}")
+    try:
+        imitation = Imitation(seed=args.seed, strength=args.strength, blunder_rate=args.blunder_rate)
+    except ValueError as exc:
+        raise IAMError(str(exc)) from None
+    model, name = _load_model(args, args.model)
+    from search.chess.uci import UciEngine
+
+    output = io.StringIO()
+    partner = _Partner(UciEngine(output=output, model=EngineModel(model, name=name), imitation=imitation), output)
+    return play_game(partner, user=chess.WHITE if args.color == "white" else chess.BLACK, movetime=args.movetime,
+                     name=name)
+
+
+class _Partner:
+    """The imitating engine asked for its move over the UCI commands it understands."""
+
+    def __init__(self, engine: UciEngine, output: io.StringIO) -> None:
+        self.engine = engine
+        self.output = output
+
+    def move(self, board: chess.Board, movetime: int) -> chess.Move:
+        output = self.output
+        output.seek(0)
+        output.truncate()
+        moves = " ".join(move.uci() for move in board.move_stack)
+        self.engine.run([f"position startpos moves {moves}".strip(), f"go movetime {movetime}"])
+        answer = next(line for line in reversed(output.getvalue().splitlines()) if line.startswith("bestmove "))
+        return chess.Move.from_uci(answer.split()[1])
+
+
+def play_game(partner: _Partner, *, user: chess.Color, movetime: int, name: str) -> int:
+    """The game in the terminal, on standard input and output, until it ends, the user resigns or quits."""
+    board = chess.Board()
+    print(f"You play {'White' if user == chess.WHITE else 'Black'} against {name}. Moves in SAN or UCI; "
+          "'board', 'resign', 'quit'.")
+    while not board.is_game_over(claim_draw=True):
+        if board.turn != user:
+            move = partner.move(board, movetime)
+            print(f"{_numbered(board)}{board.san(move)}", flush=True)
+            board.push(move)
+            continue
+        text = _ask(board)
+        if text is None or text == "quit":
+            print("Game left unfinished.")
+            return 0
+        if text == "resign":
+            print(f"You resign: {'0-1' if user == chess.WHITE else '1-0'}.")
+            return 0
+        if text == "board":
+            print(board)
+            continue
+        typed = _parse_move(board, text)
+        if typed is None:
+            legal = ", ".join(sorted(board.san(legal) for legal in board.legal_moves))
+            print(f"Not a legal move here: {text} (legal: {legal})")
+            continue
+        board.push(typed)
+    outcome = board.outcome(claim_draw=True)
+    print(f"Game over: {board.result(claim_draw=True)}" + (f" ({outcome.termination.name.lower()})" if outcome else ""))
+    return 0
+
+
+def _numbered(board: chess.Board) -> str:
+    return f"{board.fullmove_number}. " if board.turn == chess.WHITE else f"{board.fullmove_number}... "
+
+
+def _ask(board: chess.Board) -> str | None:
+    """The user's next word (None at the end of the input)."""
+    try:
+        return input(f"{_numbered(board)}your move: ").strip()
+    except EOFError:
+        return None
+
+
+def _parse_move(board: chess.Board, text: str) -> chess.Move | None:
+    """The legal move ``text`` names in SAN or UCI, or None."""
+    for parse in (board.parse_san, board.parse_uci):
+        try:
+            return parse(text)
+        except ValueError:
+            continue
+    return None

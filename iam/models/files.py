@@ -18,6 +18,7 @@ import os
 import re
 import tempfile
 import zlib
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +31,9 @@ __all__ = [
     "MAX_NESTING",
     "MAX_NUMBER_CHARS",
     "check_writable",
+    "MODEL_FORMATS",
+    "ModelHeader",
+    "read_header",
     "read_document",
     "write_document",
 ]
@@ -44,6 +48,72 @@ _READ_PIECE = 1 << 20
 _STRING = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"')
 _LONG_NUMBER = re.compile(rb"[-+0-9.eE]{%d,}" % (MAX_NUMBER_CHARS + 1))
 _NOT_BRACKETS = bytes(range(256)).translate(None, b"[]{}")
+MODEL_FORMATS = ("iam-opponent-model", "iam-move-ranker")
+"""The formats of the two models' files (``iam.chunks.fitted.FORMAT``, ``iam.ranker.persistence.RANKER_FORMAT``),
+named here so that a file's start is recognised without importing the models."""
+_HEADER_BYTES = 8192
+
+
+@dataclass(frozen=True)
+class ModelHeader:
+    """What the first bytes of a model file say: its format and the player it models (None: not said there)."""
+
+    format: str
+    player: str | None
+
+
+def read_header(path: str | Path) -> ModelHeader | None:
+    """The format and player of a model file from its first :data:`_HEADER_BYTES` (decompressed), without
+    reading the rest: a model file starts with its format and names its player in a top-level field soon after.
+
+    None when the file cannot be read or does not start like a model file (JSON whose first key is
+    ``format``); the file's other parts are checked only when it is loaded (:func:`read_document`).
+    """
+    try:
+        with Path(path).open("rb") as stream:
+            head = stream.read(_HEADER_BYTES)
+        if head[:2] == b"\x1f\x8b":
+            head = zlib.decompressobj(wbits=31).decompress(head, _HEADER_BYTES)
+    except (OSError, zlib.error):
+        return None
+    fields = _leading_fields(head.decode("utf-8", errors="ignore"), ("format", "player"))
+    kind, player = fields.get("format"), fields.get("player")
+    if not isinstance(kind, str):
+        return None
+    return ModelHeader(format=kind, player=player if isinstance(player, str) else None)
+
+
+def _leading_fields(text: str, wanted: tuple[str, ...]) -> dict[str, object]:
+    """The ``wanted`` top-level fields of the JSON object that ``text`` starts (possibly cut short), read in order
+    until all are found or the text ends; nothing unless its first key is ``wanted[0]``."""
+    decoder = json.JSONDecoder()
+    found: dict[str, object] = {}
+    index = _skip_space(text, 0)
+    if not text.startswith("{", index):
+        return found
+    index += 1
+    try:
+        while len(found) < len(wanted):
+            key, index = decoder.raw_decode(text, _skip_space(text, index))
+            index = _skip_space(text, index)
+            if not isinstance(key, str) or not text.startswith(":", index) or (not found and key != wanted[0]):
+                return found
+            value, index = decoder.raw_decode(text, _skip_space(text, index + 1))
+            if key in wanted:
+                found[key] = value
+            index = _skip_space(text, index)
+            if not text.startswith(",", index):
+                return found
+            index += 1
+    except (ValueError, RecursionError):  # the text ends inside a value, or is not JSON
+        pass
+    return found
+
+
+def _skip_space(text: str, index: int) -> int:
+    while index < len(text) and text[index] in " \t\r\n":
+        index += 1
+    return index
 
 
 def write_document(document: dict[str, Any], path: str | Path) -> None:

@@ -46,7 +46,7 @@ from iam.priors.positions import PlayerPosition, player_positions, position_of
 from iam.priors.trees import ResidualTrees
 from iam.priors.valuenet import ValueNet, require_value_net
 from iam.ranker.calibration import TopLabelCalibration, calibrate_top, fit_top_label
-from iam.ranker.fitted import RankerMemories, RankerScoring, RankerState, RankerTraining
+from iam.ranker.fitted import RankerMemories, RankerScoring, RankerState, RankerTraining, blunder_rate
 from iam.ranker.own_lines import OWN_LINES_STRENGTH, own_counts, weigh_own_lines
 from iam.ranker.persistence import (
     RANKER_FORMAT,
@@ -147,6 +147,7 @@ class MoveRanker(PlayerModel):
     n_positions_ = Fitted("training")
     training_log_loss_ = Fitted("training")
     training_games_ = Fitted("training")
+    blunder_rate_ = Fitted("training")
     families_ = Fitted("scoring")
     feature_names_ = Fitted("scoring")
     coef_ = Fitted("scoring")
@@ -259,7 +260,7 @@ class MoveRanker(PlayerModel):
             player=name,
             training=RankerTraining(
                 n_games=len(games), n_positions=table.positions, training_log_loss=log_loss,
-                training_games=TrainingGames.of(games),
+                training_games=TrainingGames.of(games), blunder_rate=blunder_rate(table, evidence.columns),
             ),
             scoring=scoring,
             memories=RankerMemories(

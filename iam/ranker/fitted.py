@@ -9,6 +9,7 @@ depend on it.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -16,13 +17,15 @@ import numpy as np
 
 from iam.chunks.model import OpponentModel
 from iam.games.digest import TrainingGames
+from iam.priors.logit import MoveTable
 from iam.priors.patterns import MovePatterns, PatternCounts
 from iam.priors.population import PopulationBook
 from iam.priors.trees import ResidualTrees
 from iam.ranker.calibration import TopLabelCalibration
+from search.chess.imitation import BLUNDER_LOSS
 from search.chess.replies import ReplyPolicy
 
-__all__ = ["RankerState", "RankerTraining", "RankerScoring", "RankerMemories"]
+__all__ = ["RankerState", "RankerTraining", "RankerScoring", "RankerMemories", "blunder_rate"]
 
 
 @dataclass(frozen=True)
@@ -35,6 +38,10 @@ class RankerTraining:
     """Mean negative log-likelihood of the played moves (NaN without a training position)."""
     training_games: TrainingGames | None = None
     """Which games it was fitted on (None in a file that does not record them)."""
+    blunder_rate: float | None = None
+    """His share of training moves losing two pawns or more (:data:`~search.chess.imitation.BLUNDER_LOSS`) by
+    the ranker's search (:func:`blunder_rate`); None without the search family, or in a file that does not record
+    it."""
 
 
 @dataclass(frozen=True)
@@ -84,3 +91,13 @@ class RankerState:
     training: RankerTraining
     scoring: RankerScoring
     memories: RankerMemories
+
+
+def blunder_rate(table: MoveTable, columns: Sequence[str]) -> float | None:
+    """The share of the table's played moves that lose :data:`~search.chess.imitation.BLUNDER_LOSS` centipawns or
+    more against the best by the search's scores (its ``search_loss`` column, in pawns); None without that column
+    or without a position."""
+    if "search_loss" not in columns or not table.positions:
+        return None
+    loss = table.features[table.played, list(columns).index("search_loss")]
+    return float(np.mean(loss >= BLUNDER_LOSS / 100.0 - 1e-9))

@@ -98,6 +98,7 @@ def ranker_document(model) -> dict:
             "games": training.n_games,
             "positions": training.n_positions,
             "log_loss": training.training_log_loss,
+            "blunder_rate": training.blunder_rate,
             "temperature": scoring.temperature,
             "top_calibration": scoring.top_calibration.to_list(),
             **(training.training_games.to_dict() if training.training_games is not None else {}),
@@ -185,7 +186,17 @@ def _read_training(training: dict) -> RankerTraining:
         n_positions=int(training["positions"]),
         training_log_loss=float(training["log_loss"] if training["log_loss"] is not None else "nan"),
         training_games=TrainingGames.from_dict(training, games=games),
+        blunder_rate=_read_rate(training.get("blunder_rate")),
     )
+
+
+def _read_rate(value: object) -> float | None:
+    """His blunder rate as the file records it (absent or null: not measured); ValueError unless a share."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int | float) or not 0.0 <= value <= 1.0:
+        raise ValueError(f"its blunder rate must be a share from 0 to 1 or null, not {value!r}")
+    return float(value)
 
 
 def _read_scoring(families: tuple[str, ...], names: tuple[str, ...], data: dict) -> RankerScoring:

@@ -11,12 +11,24 @@ have been, :mod:`iam.ranker.own_lines`).
 Where the model is unsure (its most believed move below ``unsure_below``) *and* the
 position is tactical (see :func:`is_tactical`), a short search chooses instead: there
 a master calculates, and a belief spread thin over several moves is most likely to
-pick a blunder. Everywhere else the model alone decides.
+pick a blunder. Everywhere else the model alone decides, within two bounds read from the
+search's scores of the position's moves:
+
+* **Strength** (:func:`strengthen`): how much search overrides his beliefs. The move is
+  drawn from ``(1 - strength) * belief + strength * softmax(score / SEARCH_SOFTNESS)``: 0
+  plays his beliefs as they are, 1 the search's choice (nearly always its best move).
+* **The blunder ceiling** (:func:`hold_ceiling`): a drawn move that loses at least
+  :data:`BLUNDER_LOSS` centipawns against the best is a *blunder*. He makes them at his
+  measured rate (a ranker records it from his training positions, judged by the search it
+  scores moves with); the engine plays one only while its own blunders stay within that
+  rate of its moves (:class:`BlunderBudget`), and otherwise draws again among the moves
+  that lose less.
 """
 
 from __future__ import annotations
 
 import hashlib
+import math
 import random
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -24,9 +36,17 @@ from typing import cast
 
 import chess
 
-__all__ = ["Imitation", "ImitationChoice", "is_tactical", "choose_imitation_move", "PIECE_VALUES"]
+__all__ = [
+    "Imitation", "ImitationChoice", "is_tactical", "choose_imitation_move", "PIECE_VALUES", "BLUNDER_LOSS",
+    "SEARCH_SOFTNESS", "BlunderBudget", "CeilingVerdict", "strengthen", "hold_ceiling",
+]
 
 PIECE_VALUES = {chess.PAWN: 1, chess.KNIGHT: 3, chess.BISHOP: 3, chess.ROOK: 5, chess.QUEEN: 9, chess.KING: 100}
+BLUNDER_LOSS = 200
+"""Centipawns a move loses against the position's best for it to count as a blunder (two pawns)."""
+SEARCH_SOFTNESS = 50.0
+"""Centipawns of score difference that make one move e (2.718...) times as likely as another in the search's share
+of a :func:`strengthen` draw: a move half a pawn worse is drawn about a third as often, a pawn worse a seventh."""
 
 
 @dataclass(frozen=True)
@@ -41,8 +61,17 @@ class Imitation:
     """The game's number in a series (an engine counts its new games): each game draws afresh."""
     unsure_below: float = 0.3
     """A most-believed move below this leaves a tactical position to the search."""
+    strength: float = 0.0
+    """How much the search overrides his beliefs, from 0 (his beliefs alone) to 1 (see :func:`strengthen`)."""
+    blunder_rate: float | None = None
+    """His share of moves that lose :data:`BLUNDER_LOSS` or more, the engine's ceiling (1: none); None: the one
+    his model records (no ceiling when it records none)."""
 
     def __post_init__(self) -> None:
+        if not 0.0 <= self.strength <= 1.0:
+            raise ValueError(f"strength must be in [0, 1], got {self.strength}")
+        if self.blunder_rate is not None and not 0.0 <= self.blunder_rate <= 1.0:
+            raise ValueError(f"blunder rate must be in [0, 1], got {self.blunder_rate}")
         if not 0.0 <= self.temperature <= 100.0:
             raise ValueError(f"temperature must be in [0, 100], got {self.temperature}")
         if not 0.0 <= self.unsure_below <= 1.0:
@@ -127,3 +156,95 @@ def _draw(pairs: list[tuple[chess.Move, float]], weights: list[float], rng: rand
         if point < 0.0:
             return pair
     return pairs[-1]
+
+
+def strengthen(
+    beliefs: Mapping[chess.Move, float], scores: Mapping[chess.Move, float], strength: float
+) -> dict[chess.Move, float]:
+    """His beliefs mixed with a softmax of the search's scores (centipawns, the mover's view), in the share
+    ``strength``: ``(1 - strength) * belief + strength * softmax(score / SEARCH_SOFTNESS)`` over the moves
+    scored, highest first. ``strength`` 0 or no scores: ``beliefs`` unchanged.
+
+    >>> e4, d4 = chess.Move.from_uci("e2e4"), chess.Move.from_uci("d2d4")
+    >>> mixed = strengthen({e4: 0.9, d4: 0.1}, {e4: 0, d4: 100}, 0.5)
+    >>> round(mixed[d4], 3), round(mixed[e4], 3)
+    (0.49, 0.51)
+    """
+    if not 0.0 <= strength <= 1.0:
+        raise ValueError(f"strength must be in [0, 1], got {strength}")
+    if strength == 0.0 or not scores:
+        return dict(beliefs)
+    best = max(scores.values())
+    weights = {move: math.exp((score - best) / SEARCH_SOFTNESS) for move, score in scores.items()}
+    total = sum(weights.values())
+    moves = set(scores) | set(beliefs)
+    mixed = {
+        move: (1.0 - strength) * beliefs.get(move, 0.0) + strength * weights.get(move, 0.0) / total for move in moves
+    }
+    return dict(sorted(mixed.items(), key=lambda pair: (-pair[1], pair[0].uci())))
+
+
+@dataclass(frozen=True)
+class BlunderBudget:
+    """The engine's moves so far and how many of them were blunders (moves losing :data:`BLUNDER_LOSS` or more)."""
+
+    moves: int = 0
+    blunders: int = 0
+
+    def allows(self, rate: float) -> bool:
+        """Whether one more blunder now keeps the blunders within ``rate`` of the moves (this one counted)."""
+        return self.blunders + 1 <= rate * (self.moves + 1) + 1e-9
+
+    def after(self, *, blunder: bool) -> BlunderBudget:
+        """The budget once one more move is played."""
+        return BlunderBudget(self.moves + 1, self.blunders + int(blunder))
+
+
+@dataclass(frozen=True)
+class CeilingVerdict:
+    """The move to play once the ceiling is held, what the drawn move lost, and whether it was replaced."""
+
+    move: chess.Move
+    loss: int
+    """Centipawns the drawn move loses against the best (0 when it was not scored)."""
+    replaced: bool
+    blunder: bool
+    """Whether the move played is a blunder (allowed by the budget)."""
+
+
+def hold_ceiling(
+    board: chess.Board, drawn: chess.Move, beliefs: Mapping[chess.Move, float], scores: Mapping[chess.Move, int],
+    *, rate: float, budget: BlunderBudget, seed: int = 0, game: int = 0,
+) -> CeilingVerdict:
+    """``drawn`` unless it loses :data:`BLUNDER_LOSS` or more against the best of ``scores`` while ``budget`` holds
+    no room for a blunder at ``rate``; then a move drawn from ``beliefs`` among the moves that lose less (the best
+    scored move when he believes none of them). The redraw is fixed by ``seed``, the game's number and the game
+    so far (the draw after the one :func:`choose_imitation_move` made).
+
+    >>> board = chess.Board("4k3/8/8/3q4/8/8/8/3RK3 w - - 0 1")
+    >>> take, wait = chess.Move.from_uci("d1d5"), chess.Move.from_uci("e1e2")
+    >>> verdict = hold_ceiling(board, wait, {wait: 0.9, take: 0.1}, {take: 500, wait: -900}, rate=0.05,
+    ...                        budget=BlunderBudget())
+    >>> verdict.move == take, verdict.loss, verdict.replaced
+    (True, 1400, True)
+    """
+    if not scores or drawn not in scores:
+        return CeilingVerdict(drawn, 0, False, False)
+    best = max(scores.values())
+    loss = best - scores[drawn]
+    if loss < BLUNDER_LOSS:
+        return CeilingVerdict(drawn, loss, False, False)
+    if budget.allows(rate):
+        return CeilingVerdict(drawn, loss, False, True)
+    safe = sorted(
+        ((move, beliefs.get(move, 0.0)) for move, score in scores.items() if best - score < BLUNDER_LOSS),
+        key=lambda pair: (-pair[1], pair[0].uci()),
+    )
+    believed = [(move, belief) for move, belief in safe if belief > 0.0]
+    if not believed:
+        top = max(scores, key=lambda move: (scores[move], move.uci()))
+        return CeilingVerdict(top, loss, True, False)
+    rng = _rng(board, seed, game)
+    rng.random()  # the first draw was the move replaced
+    move, _ = _draw(believed, [belief for _, belief in believed], rng)
+    return CeilingVerdict(move, loss, True, False)

@@ -23,6 +23,8 @@ Optional abilities are small protocols, read once by :func:`abilities_of` into a
   the same scores hands over its cache and they are computed once.
 * :class:`HasReplyPolicy`: a cheap policy (``reply_policy_``) for the player's
   moves deep in a search, where the full predictor costs too much.
+* :class:`HasBlunderRate`: his measured share of moves that lose two pawns or more
+  (``blunder_rate_``, None when unmeasured), the ceiling of an engine playing as him.
 * :class:`Explaining`: ``explain(state, top=...)`` gives ranked explanations (the
   product's one explanation type lives with the models).
 * :class:`Closing`: holds an engine process or a file; ``close()`` releases it. The
@@ -41,7 +43,7 @@ from search.game import Action, State
 
 __all__ = [
     "MovePredictor", "NullPredictor", "checked_beliefs", "Abstaining", "ContextDependent", "SharesRootScores",
-    "HasReplyPolicy", "Explaining", "Closing", "Abilities", "abilities_of", "Closeable", "in_use",
+    "HasReplyPolicy", "HasBlunderRate", "Explaining", "Closing", "Abilities", "abilities_of", "Closeable", "in_use",
 ]
 
 _TOLERANCE = 1e-9
@@ -84,6 +86,12 @@ class HasReplyPolicy(Protocol):
 
 
 @runtime_checkable
+class HasBlunderRate(Protocol):
+    blunder_rate_: float | None
+    """His share of moves losing two pawns or more against the best, by the search his model scores moves with."""
+
+
+@runtime_checkable
 class Explaining(Protocol):
     def explain(self, state: State, *, top: int | None = ...) -> Sequence[Any]: ...
 
@@ -102,6 +110,7 @@ class Abilities:
     use_root_scores: Callable[[Any], None] | None
     root_score_depth: int | None
     reply_policy: MovePredictor | None
+    blunder_rate: float | None
     explain: Callable[..., Sequence[Any]] | None
     close: Callable[[], None] | None
 
@@ -114,6 +123,7 @@ def abilities_of(predictor: object) -> Abilities:
         use_root_scores=predictor.use_root_scores if isinstance(predictor, SharesRootScores) else None,
         root_score_depth=predictor.search_depth if isinstance(predictor, SharesRootScores) else None,
         reply_policy=predictor.reply_policy_ if isinstance(predictor, HasReplyPolicy) else None,
+        blunder_rate=predictor.blunder_rate_ if isinstance(predictor, HasBlunderRate) else None,
         explain=predictor.explain if isinstance(predictor, Explaining) else None,
         close=predictor.close if isinstance(predictor, Closing) else None,
     )

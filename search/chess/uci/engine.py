@@ -29,7 +29,8 @@ from search.chess.evaluation import material_pst_evaluator
 from search.chess.exploit import ExploitingSearch, ExploitingSettings
 from search.chess.game import ChessGame
 from search.chess.guided import ModelGuide
-from search.chess.imitation import Imitation
+from search.chess.imitation import BlunderBudget, Imitation
+from search.chess.scoring import RootScoreCache
 from search.chess.uci.clock import _waits_for_stop, allotted_time, clock_problem, time_budget
 from search.chess.uci.identity import DEFAULT_HASH_MB, EngineModel, Identity, ModelLoader
 from search.chess.uci.modes import PlayModes
@@ -107,6 +108,10 @@ class UciEngine(PlayModes):
         self.imitation = imitation
         self.choices = {"model": 0, "search": 0}
         """How often the imitation played the model's move and how often the search's."""
+        self.blunders = BlunderBudget()
+        """The imitation's moves and blunders so far (over all its games): the budget of its blunder ceiling."""
+        self._root_scores = RootScoreCache(capacity=1)
+        self._scores_for: MovePredictor | None = None  # the predictor the imitation's root scores are shared with
         self.output = output
         self.end_of_input_wait = end_of_input_wait
         self.predictor = model.predictor
@@ -239,7 +244,7 @@ class UciEngine(PlayModes):
             self.own_book = _check("OwnBook", value)
         elif option == "modelfile" and self.model_loader is not None:
             self._load_model(self.model_loader, value.strip())
-        elif self.imitation is not None and option in ("temperature", "seed"):
+        elif self.imitation is not None and option in ("temperature", "seed", "strength", "blunderrate"):
             self.imitation = _imitation_option(self.imitation, option, value)
         elif option == "hash":
             self.hash_mb = _spin("Hash", value, 1, 4096)

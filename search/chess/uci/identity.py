@@ -52,6 +52,14 @@ class EngineModel:
     """Reads a model file for the ``ModelFile`` option (``None``: the option is not offered)."""
     file: str = ""
     """The ``ModelFile`` option's value: the file ``predictor`` was read from."""
+    pending: Callable[[], MovePredictor] | None = None
+    """Reads the predictor while the engine starts (:mod:`~search.chess.uci.startup`: ``uci`` is answered
+    first, ``isready`` after it); None: ``predictor`` is the model."""
+
+    @property
+    def has_model(self) -> bool:
+        """Whether the engine plays with a model (given, or read at its start)."""
+        return self.predictor is not None or self.pending is not None
 
 
 @dataclass(frozen=True)
@@ -103,6 +111,9 @@ class Identity:
         if self.imitation is not None:
             lines.append(f"option name Temperature type string default {self.imitation.temperature:g}")
             lines.append(f"option name Seed type spin default {self.imitation.seed} min 0 max 2147483647")
+            lines.append(f"option name Strength type string default {self.imitation.strength:g}")
+            rate = self.imitation.blunder_rate
+            lines.append(f"option name BlunderRate type string default {'model' if rate is None else f'{rate:g}'}")
         lines.append("uciok")
         if self.model is None:
             return lines

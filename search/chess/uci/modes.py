@@ -27,7 +27,8 @@ from search.chess.engine import ChessSearch
 from search.chess.exploit import ExploitingResult, ExploitingSearch
 from search.chess.game import ChessGame
 from search.chess.guided import GuideSettings, ModelGuide
-from search.chess.imitation import Imitation, choose_imitation_move
+from search.chess.imitation import BlunderBudget, Imitation, choose_imitation_move, hold_ceiling, strengthen
+from search.chess.scoring import RootScoreCache
 from search.chess.uci.protocol import _info
 from search.chess.uci.session import SearchRun
 from search.evaluation import Evaluator
@@ -43,6 +44,9 @@ if TYPE_CHECKING:
     from search.chess.replies import ReplyPolicy
 
 _IMITATION_SEARCH_SHARE = 0.25  # of an imitating move's time, kept for a search when the model cannot answer
+IMITATION_CHECK_DEPTH = 3
+"""Depth of the search that scores an imitated move's position when the model scores no moves itself (as the
+move ranker's default search depth does)."""
 GUIDED_SHARE = 0.5
 """Of a timed guided move's time, the share the guided search (and the model's predictions in it)
 may use; the plain search before it has the rest, and sets the depth the guided move must reach."""
@@ -66,6 +70,9 @@ class PlayModes:
     exploitation: Exploitation | None
     exploiting: ExploitingSearch | None
     choices: dict[str, int]
+    blunders: BlunderBudget
+    _root_scores: RootScoreCache
+    _scores_for: MovePredictor | None
     game: ChessGame
     evaluator: Evaluator
     table: TranspositionTable
@@ -206,7 +213,8 @@ class PlayModes:
     def _imitate(
         self, run: SearchRun, board: chess.Board, limits: Limits, deadline: float | None, imitation: Imitation,
     ) -> str:
-        """The imitation's move: the model's, or the fast core's where the model leaves it to the search.
+        """The imitation's move: the model's (mixed with the search's scores by its strength, a blunder beyond his
+        rate replaced), or the fast core's where the model leaves it to the search.
 
         With a time limit the prediction may use most of it (the rest is kept for a
         search); a prediction that cannot finish in that time is given up and the fast
@@ -220,18 +228,26 @@ class PlayModes:
                 deadline - _IMITATION_SEARCH_SHARE * limits.time
             )
             bounded = BoundedPredictor(self.predictor, reserve, self._prediction_clock)
+            cache = self._imitation_cache()
             beliefs = bounded.predict_proba(board)
+            rate = self._ceiling(imitation)
+            scores = (
+                self._imitation_scores(run, cache, board, reserve)
+                if not bounded.skipped and (imitation.strength > 0 or rate is not None) else {}
+            )
+            beliefs = strengthen(beliefs, scores, imitation.strength)
             choice = None if bounded.skipped else choose_imitation_move(board, beliefs, imitation)
             if choice is not None:
                 self.choices[choice.source] += 1
             if choice is not None and choice.move is not None:
-                move = choice.move
+                move = self._held(run, board, choice.move, beliefs, scores, imitation)
                 run.offer(move.uci())
                 run.send(
-                    f"info string model move {move.uci()} belief {choice.belief:.3f} "
+                    f"info string model move {move.uci()} belief {beliefs.get(move, 0.0):.3f} "
                     f"(most believed {choice.top_belief:.3f})"
                 )
             else:
+                self.blunders = self.blunders.after(blunder=False)
                 if choice is None:
                     self.choices["search"] += 1
                     run.send("info string search move: no time for the model's prediction")
@@ -248,9 +264,61 @@ class PlayModes:
             run.send(f"info string imitation error: {type(exc).__name__}: {exc}")
         run.send(
             f"info string imitation so far: {self.choices['model']} model moves, "
-            f"{self.choices['search']} search moves"
+            f"{self.choices['search']} search moves, {self.blunders.blunders} blunders in {self.blunders.moves}"
         )
         return move.uci() if move is not None else self._best_move(best, board)
+
+    def _ceiling(self, imitation: Imitation) -> float | None:
+        """The blunder rate the imitation holds to (None: no ceiling): the option's, else the model's."""
+        rate = imitation.blunder_rate if imitation.blunder_rate is not None else abilities_of(
+            self.predictor
+        ).blunder_rate
+        return None if rate is None or rate >= 1.0 else rate
+
+    def _imitation_cache(self) -> RootScoreCache:
+        """The root scores the imitation reads, shared with a predictor that scores the same moves (so they are
+        computed once)."""
+        if self._scores_for is not self.predictor:
+            self._root_scores = RootScoreCache(capacity=4096)
+            able = abilities_of(self.predictor)
+            if able.use_root_scores is not None:
+                able.use_root_scores(self._root_scores)
+            self._scores_for = self.predictor
+        return self._root_scores
+
+    def _imitation_scores(
+        self, run: SearchRun, cache: RootScoreCache, board: chess.Board, deadline: float | None
+    ) -> dict[chess.Move, int]:
+        """Every legal move's score at the depth the model scores moves (:data:`IMITATION_CHECK_DEPTH` for a model
+        that scores none), by ``deadline``; none when the time runs out."""
+        depth = abilities_of(self.predictor).root_score_depth or IMITATION_CHECK_DEPTH
+        try:
+            return cache.scores(board, depth, deadline=deadline)
+        except TimeoutError:
+            run.send("info string no time for the search's scores: his beliefs unchecked")
+            return {}
+
+    def _held(
+        self, run: SearchRun, board: chess.Board, drawn: chess.Move, beliefs: dict[chess.Move, float],
+        scores: dict[chess.Move, int], imitation: Imitation,
+    ) -> chess.Move:
+        """``drawn``, or the move that replaces a blunder beyond his rate; the engine's blunder budget counts it."""
+        rate = self._ceiling(imitation)
+        if rate is None:
+            self.blunders = self.blunders.after(blunder=False)
+            return drawn
+        verdict = hold_ceiling(
+            board, drawn, beliefs, scores, rate=rate, budget=self.blunders, seed=imitation.seed, game=imitation.game
+        )
+        self.blunders = self.blunders.after(blunder=verdict.blunder)
+        if verdict.replaced:
+            run.send(
+                f"info string drawn move {drawn.uci()} loses {verdict.loss} cp: over his blunder rate {rate:.3f}, "
+                f"replaced by {verdict.move.uci()}"
+            )
+        elif verdict.blunder:
+            run.send(f"info string drawn move {drawn.uci()} loses {verdict.loss} cp: within his blunder rate")
+        return verdict.move
 
     def _exploit(self, run: SearchRun, exploiting: ExploitingSearch, board: chess.Board, limits: Limits) -> str:
         """The value-exploiting choice against the modelled opponent (the side not to move)."""

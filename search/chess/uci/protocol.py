@@ -176,17 +176,23 @@ def _spin(name: str, value: str, low: int, high: int) -> int:
 
 
 def _imitation_option(imitation: Imitation, name: str, value: str) -> Imitation:
-    """``imitation`` with the UCI option ``Temperature`` or ``Seed`` set; ValueError if out of range."""
+    """``imitation`` with the UCI option ``Temperature``, ``Seed``, ``Strength`` or ``BlunderRate`` set; ValueError
+    if out of range."""
+    if name == "blunderrate" and value.strip().lower() == "model":
+        return dataclasses.replace(imitation, blunder_rate=None)
     try:
-        number = float(value) if name == "temperature" else int(value)
+        number = int(value) if name == "seed" else float(value)
     except ValueError:
         raise ValueError(f"{name.title()} needs a number, got {value[:20]!r}") from None
+    if name == "seed":
+        if not 0 <= number <= 2**31 - 1:
+            raise ValueError(f"Seed {number} is out of range 0..2147483647")
+        return dataclasses.replace(imitation, seed=int(number))
     if name == "temperature":
-        return dataclasses.replace(imitation, temperature=number)
-    seed = int(number)
-    if not 0 <= seed <= 2**31 - 1:
-        raise ValueError(f"Seed {seed} is out of range 0..2147483647")
-    return dataclasses.replace(imitation, seed=seed)
+        return dataclasses.replace(imitation, temperature=float(number))
+    if name == "strength":
+        return dataclasses.replace(imitation, strength=float(number))
+    return dataclasses.replace(imitation, blunder_rate=float(number))
 
 
 def _position(args: list[str]) -> tuple[chess.Board, str | None]:

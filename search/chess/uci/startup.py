@@ -12,15 +12,20 @@ read, which its clock counts from.
 
 from __future__ import annotations
 
+import contextlib
+import dataclasses
 import sys
 import threading
 import time
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, TextIO
 
+import chess
+
 from search.chess.imitation import Imitation
 from search.chess.uci.identity import EngineModel, Identity
 from search.opponent.exploitation import Exploitation
+from search.opponent.predictor import abilities_of
 
 if TYPE_CHECKING:
     from search.chess.exploit import ExploitingSettings
@@ -77,20 +82,30 @@ def serve(identity: Identity, build: Callable[[], UciEngine], lines: Iterable[st
 _NO_MODEL = EngineModel()
 
 
+def _read_model(model: EngineModel, exploitation: Exploitation | None) -> tuple[EngineModel, Exploitation | None]:
+    """``model`` with its predictor read (when it is pending), and the exploiting search scoring the replies at
+    the depth the model scores moves (its search features then come from the same scores)."""
+    loaded = model if model.pending is None else dataclasses.replace(model, predictor=model.pending(), pending=None)
+    depth = abilities_of(loaded.predictor).root_score_depth if loaded.predictor is not None else 0
+    if exploitation is not None and depth:
+        exploitation = dataclasses.replace(exploitation, reply_depth=depth)
+    return loaded, exploitation
+
+
 def main(
     model: EngineModel = _NO_MODEL,
     *,
     exploitation: Exploitation | None = None,
-    exploit_settings: ExploitingSettings | None = None,
+    exploit_settings: ExploitingSettings | Callable[[], ExploitingSettings] | None = None,
     imitation: Imitation | None = None,
     book: str | None = None,
 ) -> int:
     """Run the engine on standard input and output (bytes that are not UTF-8 read as U+FFFD);
-    ``exploit_settings`` None: the defaults."""
+    ``exploit_settings`` None: the defaults; a function: called while the engine is built (after ``uciok``)."""
     if hasattr(sys.stdin, "reconfigure"):
         sys.stdin.reconfigure(errors="replace")
     identity = Identity(
-        model=None if model.predictor is None else model.name,
+        model=model.name if model.has_model else None,
         modelled_color=model.modelled_color,
         weight=None if exploitation is None else exploitation.weight,
         imitation=imitation,
@@ -102,11 +117,17 @@ def main(
         from search.chess.exploit import ExploitingSettings
         from search.chess.uci.engine import UciEngine, settle_memory, warm_up
 
+        loaded, exploiting = _read_model(model, exploitation)
         engine = UciEngine(
-            model=model, exploitation=exploitation, exploit_settings=exploit_settings or ExploitingSettings(),
+            output=sys.stdout, model=loaded, exploitation=exploiting,
+            exploit_settings=(exploit_settings() if callable(exploit_settings) else exploit_settings)
+            or ExploitingSettings(),
             imitation=imitation, book=book,
         )
         warm_up()
+        if loaded.predictor is not None:  # its lazy parts (networks, evidence) read now, not at the first go
+            with contextlib.suppress(Exception):  # a predictor that breaks is reported at the go that asks it
+                loaded.predictor.predict_proba(chess.Board())
         settle_memory()
         return engine
 

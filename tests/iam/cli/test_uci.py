@@ -3,7 +3,10 @@ loader, and bad flags as one error line with exit code 2."""
 
 from __future__ import annotations
 
+import dataclasses
 import io
+import sys
+import threading
 
 import chess
 import pytest
@@ -27,7 +30,9 @@ def test_model_option_errors_are_one_line(tmp_path, capsys):
 
 def test_the_sampling_option_is_renamed_and_the_old_name_still_works(capsys):
     assert iam_main(["uci", "--sample-temperature", "0.5"]) == 2
-    assert "--sample-temperature, --seed and --unsure-below need --imitate" in capsys.readouterr().err
+    assert "--sample-temperature, --seed, --unsure-below, --strength and --blunder-rate need --imitate" in (
+        capsys.readouterr().err
+    )
     assert iam_main(["uci", "--temperature", "0.5"]) == 2
     err = capsys.readouterr().err
     assert "--temperature is renamed --sample-temperature" in err and "need --imitate" in err
@@ -63,6 +68,9 @@ def test_the_model_file_option_loads_a_model_and_a_bad_file_is_one_line(small_mo
         (["--model", "m.json", "--exploit", "0.5", "--player-color", "black"], "leave out --player-color"),
         (["--model", "m.json", "--imitate", "m.json"], "give either --model"),
         (["--seed", "3"], "need --imitate"),
+        (["--strength", "0.5"], "need --imitate"),
+        (["--blunder-rate", "0.1"], "need --imitate"),
+        (["--imitate", "m.json", "--strength", "2"], "strength must be in [0, 1], got 2.0"),
         (["--exploit-share", "1"], "--exploit-share takes a share between 0 and 1, not 1"),
         (["--exploit-contempt", "-1"], "--exploit-contempt takes a finite number at least 0, not -1"),
         (["--exploit-contempt", "0.5"], "--exploit-contempt needs --exploit"),
@@ -107,7 +115,11 @@ def test_the_flags_build_a_guided_an_exploiting_and_an_imitating_engine(small_mo
     player = small_model.player_
     sessions = []
 
-    def run_engine(model, **settings):
+    def run_engine(model, exploit_settings=None, **settings):
+        if model.pending is not None:  # what the engine's start does after uciok
+            model = dataclasses.replace(model, predictor=model.pending(), pending=None)
+        if callable(exploit_settings):
+            settings["exploit_settings"] = exploit_settings()
         out = io.StringIO()
         UciEngine(output=out, model=model, **settings).run(["uci", "position startpos moves e2e4", "go depth 1"])
         sessions.append(out.getvalue().splitlines())
@@ -129,3 +141,107 @@ def test_the_flags_build_a_guided_an_exploiting_and_an_imitating_engine(small_mo
         assert lines[-1].startswith("bestmove ") and chess.Move.from_uci(lines[-1].split()[1]) in after_e4.legal_moves
     assert f"info string exploiting a model of {player} (weight 0.3)" in sessions[2]
     assert f"info string imitating a model of {player}" in sessions[3]
+
+
+class _Output(io.StringIO):
+    """Standard output that tells when ``uciok`` has been written."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.answered = threading.Event()
+
+    def write(self, text: str) -> int:
+        written = super().write(text)
+        if "uciok" in text:
+            self.answered.set()
+        return written
+
+
+@pytest.mark.parametrize("flag", ["--imitate", "--model"])
+def test_uci_is_answered_before_the_model_is_read_and_isready_after(small_model, tmp_path, monkeypatch, flag):
+    """The engine's name comes from the model file's first bytes: ``uciok`` goes out before the model is read,
+    ``readyok`` once it is, and the ``go`` after it plays with the model."""
+    import iam.measure.predictors as predictors
+
+    path = tmp_path / "botvinnik.json.gz"
+    small_model.save(path)
+    out = _Output()
+    real = predictors.load_predictor
+    read_after_uciok = []
+
+    def load(*args, **kwargs):
+        read_after_uciok.append(out.answered.wait(10))
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(predictors, "load_predictor", load)
+    monkeypatch.setattr(sys, "stdin", io.StringIO("uci\nisready\nposition startpos moves e2e4\ngo depth 1\n"))
+    monkeypatch.setattr(sys, "stdout", out)
+    assert iam_main(["uci", flag, str(path)]) == 0
+    lines = out.getvalue().splitlines()
+    assert read_after_uciok == [True]
+    assert f"id name {ENGINE_NAME} (" in lines[0] and small_model.player_ in lines[0]
+    assert lines.index("uciok") < lines.index("readyok") and lines[-1].startswith("bestmove ")
+
+
+def test_a_file_that_does_not_start_like_a_model_is_refused_before_uciok(tmp_path, capsys, monkeypatch):
+    foreign = tmp_path / "model.json"
+    foreign.write_text('{"format": "something else", "player": "X"}')
+    monkeypatch.setattr(sys, "stdin", io.StringIO("uci\nisready\n"))
+    assert iam_main(["uci", "--imitate", str(foreign)]) == 2
+    captured = capsys.readouterr()
+    assert "not an IAM model file" in captured.err and "readyok" not in captured.out
+
+
+def _terminal_session(argv: list[str], answers: list[str], timeout: float = 120.0) -> str:
+    """Run ``iam`` on a pseudo-terminal, typing each of ``answers`` at a prompt; everything it printed."""
+    import os
+    import pty
+    import select
+    import subprocess
+    import time
+
+    main_end, child_end = pty.openpty()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "iam", *argv], stdin=child_end, stdout=child_end, stderr=child_end, close_fds=True,
+    )
+    os.close(child_end)
+    seen, pending, deadline = b"", list(answers), time.monotonic() + timeout
+    try:
+        while time.monotonic() < deadline:
+            ready, _, _ = select.select([main_end], [], [], 1.0)
+            if ready:
+                try:
+                    chunk = os.read(main_end, 4096)
+                except OSError:  # the child has ended
+                    break
+                if not chunk:
+                    break
+                seen += chunk
+                if seen.rstrip().endswith(b"your move:") and pending and seen.count(b"your move:") > len(
+                    answers) - len(pending):
+                    os.write(main_end, pending.pop(0).encode() + b"\n")
+            elif process.poll() is not None:
+                break
+        assert process.wait(timeout=30) == 0
+    finally:
+        if process.poll() is None:
+            process.kill()
+        os.close(main_end)
+    return seen.decode(errors="replace").replace("\r\n", "\n")
+
+
+def test_a_game_in_the_terminal_answers_each_move_and_ends_when_the_user_resigns_or_quits(small_model, tmp_path):
+    path = tmp_path / "botvinnik.json.gz"
+    small_model.save(path)
+    flags = ["play", str(path), "--movetime", "100", "--seed", "2"]
+    text = _terminal_session(flags, ["e4", "Kxx", "Nf3", "resign"])
+    assert f"You play White against a model of {small_model.player_}" in text
+    assert "Not a legal move here: Kxx" in text and "You resign: 0-1." in text
+    after_e4 = chess.Board()
+    after_e4.push_san("e4")
+    answers = [line.split("... ")[1].split()[0] for line in text.splitlines() if "... " in line]
+    assert len(answers) == 2 and after_e4.parse_san(answers[0]) in after_e4.legal_moves
+    again = _terminal_session(flags, ["e4", "Nf3", "resign"])
+    assert [line.split("... ")[1].split()[0] for line in again.splitlines() if "... " in line] == answers
+    as_black = _terminal_session([*flags, "--color", "black"], ["quit"])
+    assert "You play Black" in as_black and "1. " in as_black and "Game left unfinished." in as_black

@@ -199,3 +199,27 @@ def test_a_model_file_gets_the_usual_permissions(small_model, tmp_path):
     finally:
         os.umask(mask)
     assert stat.S_IMODE((tmp_path / "shared.json.gz").stat().st_mode) == 0o644
+
+
+def test_the_header_names_the_format_and_the_player_from_the_first_bytes(small_model, tmp_path):
+    from iam.chunks.fitted import FORMAT
+    from iam.models.files import MODEL_FORMATS, ModelHeader, read_header
+    from iam.ranker.persistence import RANKER_FORMAT
+
+    assert MODEL_FORMATS == (FORMAT, RANKER_FORMAT)
+    for name in ("model.json", "model.json.gz"):
+        small_model.save(tmp_path / name)
+        assert read_header(tmp_path / name) == ModelHeader(FORMAT, small_model.player_)
+    ranker = tmp_path / "ranker.json.gz"
+    ranker.write_bytes(gzip.compress(json.dumps(
+        {"format": RANKER_FORMAT, "version": 9, "params": {"player": None}, "player": 'Tal, "M"',
+         "weights": [0.5] * 5000}
+    ).encode()))
+    assert read_header(ranker) == ModelHeader(RANKER_FORMAT, 'Tal, "M"')
+    unnamed = tmp_path / "unnamed.json"
+    unnamed.write_text(json.dumps({"format": FORMAT, "player": None}))
+    assert read_header(unnamed) == ModelHeader(FORMAT, None)
+    for text in (b"{}", b'{"player": "X", "format": "x"}', b"\x1f\x8b broken", b"\xff\xfe", b""):
+        (tmp_path / "other").write_bytes(text)
+        assert read_header(tmp_path / "other") is None, text
+    assert read_header(tmp_path / "missing.json") is None

@@ -66,7 +66,9 @@ def test_the_fitted_state_is_one_record_read_through_the_fitted_attributes(ranke
 
 def test_the_record_has_four_parts_and_each_part_its_fields():
     assert _fields(RankerState) == ["params", "player", "training", "scoring", "memories"]
-    assert _fields(RankerTraining) == ["n_games", "n_positions", "training_log_loss", "training_games"]
+    assert _fields(RankerTraining) == [
+        "n_games", "n_positions", "training_log_loss", "training_games", "blunder_rate"
+    ]
     assert _fields(RankerScoring) == [
         "families", "feature_names", "coef", "prior_weights", "scale", "temperature", "top_calibration", "trees",
     ]
@@ -114,3 +116,17 @@ def test_a_ranker_given_a_record_made_by_hand_predicts_from_it():
     again = MoveRanker.from_dict(ranker.to_dict())
     assert again.predict_proba(board) == pytest.approx(beliefs)
     assert again.state_.training == ranker.state_.training and again.state_.params == ranker.state_.params
+
+
+def test_the_blunder_rate_is_the_share_of_played_moves_losing_two_pawns_by_the_search():
+    from iam.priors.logit import MoveTable
+    from iam.ranker.fitted import blunder_rate
+
+    # three positions of two moves each; the played moves lose 0, 2.5 and 1.99 pawns
+    loss = np.array([[0.0], [1.0], [0.5], [2.5], [1.99], [0.0]])
+    table = MoveTable(features=np.hstack([np.ones((6, 1)), loss]), starts=np.array([0, 2, 4, 6]),
+                      played=np.array([0, 3, 4]))
+    assert blunder_rate(table, ("move_x", "search_loss")) == pytest.approx(1 / 3)
+    assert blunder_rate(table, ("move_x", "engine_loss")) is None
+    empty = MoveTable(features=np.zeros((0, 2)), starts=np.array([0]), played=np.array([], dtype=np.int64))
+    assert blunder_rate(empty, ("move_x", "search_loss")) is None

@@ -276,3 +276,16 @@ def test_an_engine_file_is_read_with_the_engine_the_caller_names(ranker):
     _refusal(document, "uses engine evidence: name the engine program")
     loaded = ranker_from_document(MoveRanker, document, runtime=Runtime(engine="/nonexistent/engine"))
     assert "engine_loss" in loaded.feature_names_ and loaded.runtime.engine == "/nonexistent/engine"
+
+
+def test_the_blunder_rate_is_recorded_and_a_file_without_it_reads_as_unmeasured(ranker):
+    document = json.loads(json.dumps(ranker_document(ranker)))
+    assert document["training"]["blunder_rate"] is None  # no search family: nothing measured it
+    document["training"]["blunder_rate"] = 0.03
+    assert ranker_from_document(MoveRanker, document).blunder_rate_ == 0.03
+    del document["training"]["blunder_rate"]
+    assert ranker_from_document(MoveRanker, document).blunder_rate_ is None
+    for wrong in (1.5, -0.1, "0.1", True):
+        document["training"]["blunder_rate"] = wrong
+        with pytest.raises(ModelFileError, match="blunder rate"):
+            ranker_from_document(MoveRanker, document)

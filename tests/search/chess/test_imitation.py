@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import math
 from collections import Counter
 
 import chess
@@ -345,3 +346,116 @@ def test_each_new_game_of_the_imitation_engine_draws_its_own_opening():
     assert sum(replies.values()) == 40
     assert replies["bestmove e7e5"] >= 8 and replies["bestmove c7c5"] >= 8  # at 0.5 each: 20 +- 3.2
     assert engine.imitation.game == 40
+
+
+def _moves(*ucis: str) -> list[chess.Move]:
+    return [chess.Move.from_uci(uci) for uci in ucis]
+
+
+def test_strength_mixes_his_beliefs_with_a_softmax_of_the_scores():
+    from search.chess.imitation import SEARCH_SOFTNESS, strengthen
+
+    e4, d4, a3 = _moves("e2e4", "d2d4", "a2a3")
+    beliefs = {e4: 0.7, d4: 0.2, a3: 0.1}
+    scores = {e4: 0, d4: 50, a3: -300}
+    assert strengthen(beliefs, scores, 0.0) == beliefs and strengthen(beliefs, {}, 0.7) == beliefs
+    search_only = strengthen(beliefs, scores, 1.0)
+    assert list(search_only) == [d4, e4, a3]
+    assert search_only[e4] / search_only[d4] == pytest.approx(math.exp(-50 / SEARCH_SOFTNESS))
+    half = strengthen(beliefs, scores, 0.5)
+    assert sum(half.values()) == pytest.approx(1.0)
+    assert half[e4] == pytest.approx(0.5 * 0.7 + 0.5 * search_only[e4])
+    with pytest.raises(ValueError, match="strength"):
+        strengthen(beliefs, scores, 1.5)
+
+
+def test_the_blunder_budget_allows_a_blunder_only_within_the_rate():
+    from search.chess.imitation import BlunderBudget
+
+    budget = BlunderBudget()
+    allowed = []
+    for _ in range(40):
+        allowed.append(budget.allows(0.1))
+        budget = budget.after(blunder=budget.allows(0.1))
+    assert allowed.count(True) == 4 and allowed.index(True) == 9  # the 10th, 20th, 30th and 40th moves
+    assert budget == BlunderBudget(40, 4) and not BlunderBudget().allows(0.0)
+
+
+def test_the_ceiling_keeps_a_sound_move_allows_a_blunder_within_budget_and_else_draws_a_sound_one():
+    from search.chess.imitation import BlunderBudget, hold_ceiling
+
+    board = chess.Board(HANGING_KNIGHT)
+    take, wait, lose = _moves("d1d5", "e1e2", "d1d2")
+    scores = {take: 300, wait: 150, lose: -500}
+    beliefs = {take: 0.2, wait: 0.1, lose: 0.7}
+    kept = hold_ceiling(board, wait, beliefs, scores, rate=0.0, budget=BlunderBudget())
+    assert (kept.move, kept.loss, kept.replaced, kept.blunder) == (wait, 150, False, False)
+    room = BlunderBudget(moves=19, blunders=0)
+    allowed = hold_ceiling(board, lose, beliefs, scores, rate=0.05, budget=room)
+    assert (allowed.move, allowed.loss, allowed.blunder) == (lose, 800, True)
+    redrawn = Counter(
+        hold_ceiling(board, lose, beliefs, scores, rate=0.05, budget=BlunderBudget(3, 0), seed=seed).move
+        for seed in range(200)
+    )
+    assert set(redrawn) == {take, wait} and redrawn[take] > redrawn[wait]  # 2:1 by his beliefs, never the blunder
+    unbelieved = hold_ceiling(board, lose, {lose: 1.0}, scores, rate=0.0, budget=BlunderBudget())
+    assert (unbelieved.move, unbelieved.replaced) == (take, True)
+
+
+def test_the_imitating_engine_plays_his_blunder_only_within_his_rate():
+    """A player certain to hang his rook: the engine plays it when the rate allows every blunder, never at rate 0;
+    the ranker-less model's moves are checked by the engine's own short search."""
+    board = chess.Board(HANGING_KNIGHT)
+    scores = score_root_moves(board, 3)
+    best = max(scores.values())
+    blunder = min(scores, key=scores.get)
+    assert best - scores[blunder] >= 200
+    worst = {blunder.uci(): 1.0}
+    answers = {}
+    for rate in (1.0, 0.0):
+        out = io.StringIO()
+        engine = UciEngine(output=out, model=EngineModel(_Plain(worst)), imitation=Imitation(blunder_rate=rate))
+        engine.run(["uci", f"position fen {HANGING_KNIGHT}", "go depth 2"])
+        answers[rate] = out.getvalue().splitlines()[-1].split()[1]
+        if rate == 0.0:
+            assert any(line.startswith(f"info string drawn move {blunder.uci()} loses") for line in
+                       out.getvalue().splitlines())
+    assert answers[1.0] == blunder.uci()
+    assert best - scores[chess.Move.from_uci(answers[0.0])] < 200
+
+
+class _Plain:
+    """A predictor with fixed beliefs and no other ability (it scores no moves itself)."""
+
+    def __init__(self, beliefs: dict[str, float]) -> None:
+        self.beliefs = beliefs
+
+    def predict_proba(self, board):
+        return {m: b for m, b in ((chess.Move.from_uci(u), b) for u, b in self.beliefs.items()) if m in
+                board.legal_moves}
+
+
+def test_a_ranker_with_a_measured_rate_sets_the_ceiling_and_the_option_overrides_it():
+    from search.chess.uci.modes import PlayModes
+
+    class Measured(_Plain):
+        blunder_rate_ = 0.02
+
+    engine = UciEngine(output=io.StringIO(), model=EngineModel(Measured({})), imitation=Imitation())
+    assert PlayModes._ceiling(engine, Imitation()) == 0.02
+    assert PlayModes._ceiling(engine, Imitation(blunder_rate=0.1)) == 0.1
+    assert PlayModes._ceiling(engine, Imitation(blunder_rate=1.0)) is None
+    plain = UciEngine(output=io.StringIO(), model=EngineModel(_Plain({})), imitation=Imitation())
+    assert PlayModes._ceiling(plain, Imitation()) is None
+
+
+def test_the_uci_options_set_strength_and_blunder_rate():
+    out = io.StringIO()
+    engine = UciEngine(output=out, model=EngineModel(_Plain({})), imitation=Imitation())
+    engine.run(["uci", "setoption name Strength value 0.4", "setoption name BlunderRate value 0.05"])
+    assert "option name Strength type string default 0" in out.getvalue()
+    assert "option name BlunderRate type string default model" in out.getvalue()
+    assert engine.imitation is not None and (engine.imitation.strength, engine.imitation.blunder_rate) == (0.4, 0.05)
+    engine.run(["setoption name Strength value 3", "setoption name BlunderRate value model"])
+    assert "info string ignored setoption: strength must be in [0, 1]" in out.getvalue()
+    assert engine.imitation.strength == 0.4 and engine.imitation.blunder_rate is None

@@ -32,6 +32,8 @@ class Full(Closeable):
     def explain(self, board, *, top=None):
         return []
 
+    blunder_rate_ = 0.04
+
     def close(self):
         self.closed += 1
 
@@ -43,6 +45,7 @@ def test_abilities_are_read_once_from_the_protocols():
     able = abilities_of(full)
     assert able.context_key(chess.Board()) == 0 and able.root_score_depth == 2 and able.reply_policy is None
     assert able.explain is not None and not able.abstains
+    assert bare.blunder_rate is None and able.blunder_rate == 0.04
     assert abilities_of(NullPredictor()).abstains
 
 

@@ -64,7 +64,7 @@ def test_the_imitation_plays_the_models_move_without_a_search():
                          imitation=Imitation())
     assert lines == [
         "info string model move c7c5 belief 0.900 (most believed 0.900)",
-        "info string imitation so far: 1 model moves, 0 search moves",
+        "info string imitation so far: 1 model moves, 0 search moves, 0 blunders in 1",
         "bestmove c7c5",
     ]
     assert engine.choices == {"model": 1, "search": 0}

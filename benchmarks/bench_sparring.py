@@ -1,0 +1,260 @@
+"""How like him does the sparring partner play? Its openings, its moves and its blunders against his test games.
+
+    .venv/bin/python benchmarks/bench_sparring.py MODEL --player NAME [--pgn PGN] [--games 200]
+        [--positions 300] [--judge-depth 4] [--stockfish PATH [--stockfish-depth 12]] [--seed 0] --out DIR
+
+MODEL is a model of the player fitted on his training games only (``iam train --split train``);
+his test games (``i % 5 == 4``) are the reference. Three measures, each with fixed seeds:
+
+* **Openings**: ``--games`` game starts of the imitating engine (``iam uci --imitate``, run
+  in this process as a UCI engine: ``ucinewgame``, ``position``, ``go``), colours
+  alternating. As Black it answers a first move drawn from his test games' opponents'
+  first moves by their frequencies (the fixed opening-diverse opponent). Compared with his
+  test games: his first moves as White and his first replies as Black (the pairs of
+  White's move and his reply), each by the total variation distance; beside them the
+  distance between his training and his test games, the floor that sampling alone gives.
+* **Moves**: in ``--positions`` positions of his test games (drawn with the seed), the
+  engine's choice at temperature 0 against the ranker's most believed move, each scored by
+  how often it is the move he played (top-1), and the log loss of the beliefs the engine
+  draws from at temperature 1 (his move's negative log belief, before the ceiling).
+* **Blunders**: in the same positions, the move the engine draws at temperature 1 (with
+  its blunder ceiling and without) and the move he played, each judged by the toolkit's own
+  search at ``--judge-depth`` (default the dossier's judge depth), or by ``--stockfish`` at
+  ``--stockfish-depth`` (each move searched alone, against the position's best): the share
+  that loses 200 centipawns or more against the best, with a 95% Wilson interval.
+
+Writes ``openings.csv``, ``moves.csv`` and ``summary.json`` to ``--out`` and prints the summary.
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import json
+import math
+import random
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+import chess
+import pandas as pd
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from iam import load_player_games, load_predictor  # noqa: E402
+from iam.prepare.scoring import DEFAULT_JUDGE_DEPTH  # noqa: E402
+from search.chess.imitation import (  # noqa: E402
+    BLUNDER_LOSS,
+    BlunderBudget,
+    Imitation,
+    choose_imitation_move,
+    hold_ceiling,
+)
+from search.chess.scoring import RootScoreCache, score_root_moves  # noqa: E402
+from search.chess.uci import EngineModel, UciEngine  # noqa: E402
+from search.opponent.predictor import abilities_of  # noqa: E402
+
+
+def tvd(first: Counter, second: Counter) -> float:
+    """Total variation distance between two count tables' frequencies."""
+    total_a, total_b = sum(first.values()), sum(second.values())
+    keys = set(first) | set(second)
+    return 0.5 * sum(abs(first.get(key, 0) / total_a - second.get(key, 0) / total_b) for key in keys)
+
+
+def wilson(hits: int, total: int) -> tuple[float, float]:
+    """The 95% Wilson interval of a share."""
+    if total == 0:
+        return (0.0, 1.0)
+    z, share = 1.96, hits / total
+    centre = (share + z * z / (2 * total)) / (1 + z * z / total)
+    half = z * math.sqrt(share * (1 - share) / total + z * z / (4 * total * total)) / (1 + z * z / total)
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def openings(games: list) -> tuple[Counter, Counter]:
+    """His first moves as White and the pairs (White's first move, his reply) as Black in ``games``."""
+    white = Counter(game.moves[0].uci() for game in games if game.color == chess.WHITE and game.moves)
+    black = Counter(
+        (game.moves[0].uci(), game.moves[1].uci())
+        for game in games if game.color == chess.BLACK and len(game.moves) > 1
+    )
+    return white, black
+
+
+def partner_openings(model, name: str, games: int, opponents: Counter, seed: int) -> tuple[Counter, Counter]:
+    """The engine's first moves as White and its replies as Black over ``games`` game starts."""
+    output = io.StringIO()
+    engine = UciEngine(output=output, model=EngineModel(model, name=name), imitation=Imitation(seed=seed))
+    rng = random.Random(seed)
+    firsts, weights = list(opponents), list(opponents.values())
+    white, black = Counter(), Counter()
+    for number in range(games):
+        moves = [] if number % 2 == 0 else [rng.choices(firsts, weights=weights)[0]]
+        output.seek(0)
+        output.truncate()
+        engine.run(["ucinewgame", f"position startpos moves {' '.join(moves)}".strip(), "go movetime 5000"])
+        answer = output.getvalue().splitlines()[-1].split()[1]
+        if moves:
+            black[(moves[0], answer)] += 1
+        else:
+            white[answer] += 1
+    return white, black
+
+
+def test_positions(games: list, count: int, seed: int) -> list[tuple[chess.Board, chess.Move]]:
+    """``count`` positions of his test games where he moved (with the game so far), drawn with ``seed``."""
+    found = []
+    for game in games:
+        board = game.board()
+        for move in game.moves:
+            if board.turn == game.color:
+                found.append((board.copy(), move))
+            board.push(move)
+    return random.Random(seed).sample(found, min(count, len(found)))
+
+
+def own_judge(depth: int):
+    """Losses (centipawns against the best) of moves by the toolkit's search at ``depth``."""
+
+    def losses(board: chess.Board, moves: set[chess.Move]) -> dict[chess.Move, int]:
+        judged = score_root_moves(board, depth)
+        best = max(judged.values())
+        return {move: best - judged[move] for move in moves}
+
+    return losses
+
+
+def stockfish_judge(engine, depth: int):
+    """Losses of moves by a UCI engine at ``depth``: the position's best score less each move's (searched alone)."""
+    import chess.engine
+
+    def score(board: chess.Board, moves: list[chess.Move] | None) -> int:
+        info = engine.analyse(board, chess.engine.Limit(depth=depth), root_moves=moves)
+        return info["score"].pov(board.turn).score(mate_score=100_000)
+
+    def losses(board: chess.Board, moves: set[chess.Move]) -> dict[chess.Move, int]:
+        engine.configure({"Clear Hash": None})
+        scored = {move: score(board, [move]) for move in moves}
+        best = max(score(board, None), *scored.values())
+        return {move: best - value for move, value in scored.items()}
+
+    return losses
+
+
+def moves_table(model, positions: list, judge, seed: int) -> pd.DataFrame:
+    """Per position: his move, the ranker's top move, the engine's choices, their losses by the judge."""
+    cache = RootScoreCache(capacity=4096)
+    able = abilities_of(model)
+    if able.use_root_scores is not None:
+        able.use_root_scores(cache)
+    depth = able.root_score_depth or 3
+    rate = able.blunder_rate
+    budgets = {"greedy": BlunderBudget(), "sampled": BlunderBudget()}
+    rows = []
+    for number, (board, played) in enumerate(positions):
+        beliefs = model.predict_proba(board)
+        scores = cache.scores(board, depth)
+        ranker_top = max(beliefs, key=beliefs.get)
+        row = {"position": number, "fen": board.fen(), "played": played.uci(), "ranker_top1": ranker_top.uci(),
+               "belief_played": beliefs.get(played, 0.0)}
+        for kind, imitation in (("greedy", Imitation(temperature=0.0, seed=seed)),
+                                ("sampled", Imitation(seed=seed, game=number))):
+            choice = choose_imitation_move(board, beliefs, imitation)
+            drawn = choice.move if choice.move is not None else max(scores, key=scores.get)
+            row[f"{kind}_unchecked"] = drawn.uci()
+            if rate is not None and choice.move is not None:
+                verdict = hold_ceiling(board, drawn, beliefs, scores, rate=rate, budget=budgets[kind], seed=seed,
+                                       game=number)
+                budgets[kind] = budgets[kind].after(blunder=verdict.blunder)
+                drawn = verdict.move
+            row[kind] = drawn.uci()
+        columns = ("played", "ranker_top1", "greedy", "sampled", "sampled_unchecked")
+        losses = judge(board, {chess.Move.from_uci(row[column]) for column in columns})
+        for column in columns:
+            row[f"{column}_loss"] = losses[chess.Move.from_uci(row[column])]
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def summarise(frame: pd.DataFrame, opening: dict) -> dict:
+    """The figures of the three measures."""
+    total = len(frame)
+    summary = {"positions": total, **opening}
+    for column in ("ranker_top1", "greedy", "sampled"):
+        summary[f"top1_{column}"] = round(float((frame[column] == frame["played"]).mean()), 3)
+    summary["log_loss_sampled"] = round(float(-frame["belief_played"].clip(lower=1e-12).map(math.log).mean()), 3)
+    for column in ("played", "sampled", "sampled_unchecked", "greedy"):
+        hits = int((frame[f"{column}_loss"] >= BLUNDER_LOSS).sum())
+        low, high = wilson(hits, total)
+        summary[f"blunders_{column}"] = {"count": hits, "rate": round(hits / total, 4),
+                                         "interval": [round(low, 4), round(high, 4)]}
+    return summary
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("model")
+    parser.add_argument("--player", required=True)
+    parser.add_argument("--pgn", help="his games (default: the bundled file of the player)")
+    parser.add_argument("--games", type=int, default=200)
+    parser.add_argument("--positions", type=int, default=300)
+    parser.add_argument("--judge-depth", type=int, default=DEFAULT_JUDGE_DEPTH)
+    parser.add_argument("--stockfish", metavar="PATH", help="judge the blunders with this UCI engine")
+    parser.add_argument("--stockfish-depth", type=int, default=12)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--out", required=True)
+    args = parser.parse_args()
+    from iam.games.bundled import bundled_pgn
+
+    started = time.perf_counter()
+    pgn = args.pgn or bundled_pgn(args.player)
+    games, _ = load_player_games([pgn], player=args.player)
+    train = [game for game in games if game.split == "train"]
+    test = [game for game in games if game.split == "test"]
+    model = load_predictor(args.model)
+    name = f"a model of {model.player_}"
+    his_white, his_black = openings(test)
+    train_white, train_black = openings(train)
+    opponents = Counter(first for first, _ in his_black.elements())
+    white, black = partner_openings(model, name, args.games, opponents, args.seed)
+    opening = {
+        "game_starts": args.games,
+        "tvd_first_move_white": round(tvd(white, his_white), 3),
+        "tvd_first_reply_black": round(tvd(black, his_black), 3),
+        "tvd_training_vs_test_white": round(tvd(train_white, his_white), 3),
+        "tvd_training_vs_test_black": round(tvd(train_black, his_black), 3),
+        "test_games_white": sum(his_white.values()), "test_games_black": sum(his_black.values()),
+    }
+    rows = [{"colour": "white", "line": move, "partner": white.get(move, 0), "his_test_games": his_white.get(move, 0)}
+            for move in sorted(set(white) | set(his_white))]
+    rows += [{"colour": "black", "line": " ".join(pair), "partner": black.get(pair, 0),
+              "his_test_games": his_black.get(pair, 0)} for pair in sorted(set(black) | set(his_black))]
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    pd.DataFrame(rows).to_csv(out / "openings.csv", index=False)
+    positions = test_positions(test, args.positions, args.seed)
+    if args.stockfish:
+        import chess.engine
+
+        with chess.engine.SimpleEngine.popen_uci(args.stockfish) as engine:
+            engine.configure({"Threads": 1, "Hash": 64})
+            frame = moves_table(model, positions, stockfish_judge(engine, args.stockfish_depth), args.seed)
+        judge = f"stockfish depth {args.stockfish_depth}"
+    else:
+        frame = moves_table(model, positions, own_judge(args.judge_depth), args.seed)
+        judge = f"own search depth {args.judge_depth}"
+    frame.to_csv(out / "moves.csv", index=False)
+    summary = summarise(frame, opening)
+    summary.update({"model_blunder_rate": abilities_of(model).blunder_rate, "judge": judge,
+                    "seconds": round(time.perf_counter() - started)})
+    (out / "summary.json").write_text(json.dumps(summary, indent=2))
+    print(json.dumps(summary, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
