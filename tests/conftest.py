@@ -14,8 +14,14 @@ from pathlib import Path
 
 import pytest
 
-from iam.games.bundled import default_pgn
-from iam.games.pgn import load_player_games
+# OpenMP's idle threads (LightGBM's, in the residual trees of the population prior) sleep instead of spinning:
+# with two test workers on two cores, spinning threads take the cores from the thread that works, and a small
+# boosting run takes several times as long. Read when the OpenMP runtime loads, so set before anything loads it;
+# the number of threads, and so every figure, is unchanged.
+os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+
+from iam.games.bundled import default_pgn  # noqa: E402
+from iam.games.pgn import load_player_games  # noqa: E402
 
 DATA = Path(__file__).parent / "data"
 
