@@ -538,10 +538,9 @@ def test_multipv_reports_the_best_lines_best_first_with_the_plain_move_first():
 
 
 def test_the_guided_engine_runs_the_fast_core_and_a_silent_model_changes_nothing():
-    from search.opponent.predictor import NullPredictor
-
     from search.chess.engine import ChessSearch
     from search.chess.uci.protocol import _info
+    from search.opponent.predictor import NullPredictor
     from search.result import Limits
 
     commands = ("uci", "position startpos moves e2e4 c7c5 g1f3", "go depth 4")
