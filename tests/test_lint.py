@@ -36,6 +36,8 @@ SEARCH_KERNELS = (
     "search.chess.engine:_quiesce",
     "search.chess.engine:_root",
     "search.chess.engine:_guided_node",
+    "search.chess.play:_play_node",
+    "search.chess.play:_play_root",
     "search.retrograde:retrograde",
 )
 """The per-node inner loops of the searches and the move generator, the only functions

@@ -119,14 +119,21 @@ def fit_conditional_logit(
         if onehot.shape != (table.features.shape[0],) or not np.all(np.isfinite(onehot)) or np.any(onehot < 0):
             raise ValueError("targets need one finite non-negative value per row")
     observed = table.features.T @ onehot
+    heads, sizes = table.starts[:-1], np.diff(table.starts)
 
     def objective(w: np.ndarray) -> tuple[float, np.ndarray]:
+        # the scores, their softmax and its normaliser once per step: the values of softmax_by_position,
+        # position_log_likelihood and _log_softmax_by_position, computed as they compute them
         scores = table.features @ w + offset
-        probs = softmax_by_position(scores, table.starts)
+        peak = np.maximum.reduceat(scores, heads)
+        exp = np.exp(scores - np.repeat(peak, sizes))
+        total = np.add.reduceat(exp, heads)
+        probs = exp / np.repeat(total, sizes)
+        log_norm = peak + np.log(total)
         if targets is None:
-            loglik = position_log_likelihood(table, w, offset).sum()
+            loglik = (scores[table.played] - log_norm).sum()
         else:
-            loglik = float(onehot @ _log_softmax_by_position(scores, table.starts))
+            loglik = float(onehot @ (scores - np.repeat(log_norm, sizes)))
         expected = table.features.T @ probs
         gap = w - prior
         value = -loglik + 0.5 * float(np.sum(weight_of_penalty * gap**2))

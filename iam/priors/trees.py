@@ -16,6 +16,7 @@ predicting needs nothing beyond the toolkit's own dependencies.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 import numpy as np
@@ -93,17 +94,27 @@ class ResidualTrees:
         total = np.zeros(len(features))
         if not self.trees:
             return total
+        column, left, right = self._steps
+        width = features.shape[1]
         for start in range(0, len(features), _ROWS_PER_CHUNK):
-            rows = features[start : start + _ROWS_PER_CHUNK]
-            node = np.broadcast_to(self.roots, (len(rows), self.trees)).copy()
-            line = np.arange(len(rows))[:, None]
+            chunk = features[start : start + _ROWS_PER_CHUNK]
+            flat = np.ascontiguousarray(chunk).ravel()  # row r's column c at r * width + c
+            node = np.broadcast_to(self.roots.astype(np.int32), (len(chunk), self.trees)).copy()
+            line = (np.arange(len(chunk), dtype=np.int32) * width)[:, None]
             for _ in range(self.depth):
-                column = self.feature[node]
-                inner = column >= 0
-                goes_left = rows[line, np.where(inner, column, 0)] <= self.threshold[node]
-                node = np.where(inner, np.where(goes_left, self.left[node], self.right[node]), node)
-            total[start : start + len(rows)] = self.value[node].sum(axis=1)
+                goes_left = flat[line + column[node]] <= self.threshold[node]
+                node = np.where(goes_left, left[node], right[node])
+            total[start : start + len(chunk)] = self.value[node].sum(axis=1)
         return total
+
+    @functools.cached_property
+    def _steps(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Per node: the column it reads (0 at a leaf) and where a row goes, left or right (a leaf: itself)."""
+        leaf = self.feature < 0
+        itself = np.arange(len(self.feature))
+        column = np.where(leaf, 0, self.feature).astype(np.int32)
+        return (column, np.where(leaf, itself, self.left).astype(np.int32),
+                np.where(leaf, itself, self.right).astype(np.int32))
 
     def to_dict(self) -> dict:
         return {

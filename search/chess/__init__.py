@@ -12,6 +12,7 @@
 - :mod:`search.chess.game` and :mod:`search.chess.evaluation`: chess as one game of
   the generic protocol (through python-chess) and its evaluations;
   :mod:`search.chess.endgames`: pawnless endgames for the retrograde solver;
+- :mod:`search.chess.play`: the selective search the UCI engine plays its plain moves with;
 - :mod:`search.chess.uci` and :mod:`search.chess.match`: the UCI engine and engine matches.
 
 The names below are imported when first used: the compiled core loads in about a second,

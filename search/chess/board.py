@@ -95,7 +95,7 @@ _A1, _E1, _H1, _A8, _E8, _H8 = 21, 25, 28, 91, 95, 98
 _CORE_FILES = tuple(
     str(path.resolve()) for path in (
         Path(__file__), Path(__file__).with_name("engine.py"), Path(__file__).with_name("pst.py"),
-        Path(__file__).parents[1] / "result.py",
+        Path(__file__).with_name("play.py"), Path(__file__).parents[1] / "result.py",
     )
 )
 """The files the compiled core is made of or reads constants from (tables, layouts, ``MAX_PLY``)."""

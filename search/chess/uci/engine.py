@@ -30,6 +30,7 @@ from search.chess.exploit import ExploitingSearch, ExploitingSettings
 from search.chess.game import ChessGame
 from search.chess.guided import ModelGuide
 from search.chess.imitation import BlunderBudget, Imitation
+from search.chess.play import PlaySearch
 from search.chess.scoring import RootScoreCache
 from search.chess.uci.clock import _waits_for_stop, allotted_time, clock_problem, time_budget
 from search.chess.uci.identity import DEFAULT_HASH_MB, EngineModel, Identity, ModelLoader
@@ -152,7 +153,7 @@ class UciEngine(PlayModes):
     def _new_tables(self) -> None:
         self.table = TranspositionTable(capacity=max(1, self.hash_mb * _MB // _GENERIC_ENTRY_BYTES))
         self.ordering = HeuristicOrderer()
-        self.fast = ChessSearch(table_size=core_table_size(self.hash_mb))
+        self.fast = PlaySearch(table_size=core_table_size(self.hash_mb), selective=False)
         self.exploiting: ExploitingSearch | None = None
         if self.exploitation is not None:
             assert self.predictor is not None  # _check_modes: exploiting needs a predictor
@@ -347,6 +348,7 @@ def warm_up() -> None:
     board = chess.Board(_WARM_UP_FEN)
     search = ChessSearch(table_size=1024)
     search.search(board, Limits(depth=2))
+    PlaySearch(table_size=1024).search(board, Limits(depth=2))
     search.score_moves(board, 1)
     for _ in search.iterate_lines(board, Limits(depth=1), 2):
         pass

@@ -23,11 +23,11 @@ import chess
 import chess.polyglot
 
 from search.chess.deadline import BoundedPredictor, PredictionClock
-from search.chess.engine import ChessSearch
 from search.chess.exploit import ExploitingResult, ExploitingSearch
 from search.chess.game import ChessGame
 from search.chess.guided import GuideSettings, ModelGuide
 from search.chess.imitation import BlunderBudget, Imitation, choose_imitation_move, hold_ceiling, strengthen
+from search.chess.play import PlaySearch
 from search.chess.scoring import RootScoreCache
 from search.chess.uci.protocol import _info
 from search.chess.uci.session import SearchRun
@@ -77,7 +77,7 @@ class PlayModes:
     evaluator: Evaluator
     table: TranspositionTable
     ordering: HeuristicOrderer
-    fast: ChessSearch
+    fast: PlaySearch
     multipv: int
     book: str | None
     own_book: bool
@@ -123,6 +123,7 @@ class PlayModes:
             run.send(f"info string search error: {type(exc).__name__}: {exc}")
         finally:
             self.fast.guide = None
+            self.fast.selective = False
         return self._best_move(deepest[-1] if deepest else None, board, allowed)
 
     def _search(
@@ -154,8 +155,9 @@ class PlayModes:
                 run.offer(self._best_move(lines[0], board))
                 for index, line in enumerate(lines, 1):
                     run.send(_info(line, index))
-        else:  # the fast core, guided at his nodes when there is a guide
+        else:  # the fast core: selective when plain (search.chess.play), guided at his nodes when there is a guide
             self.fast.guide = guided
+            self.fast.selective = guided is None
             iterations = self.fast.iterate(board, limits, stop=stop)
         if self.multipv > 1 and (guided is not None or allowed):
             run.send(f"info string MultiPV {self.multipv} is for the plain search; this search reports one line")

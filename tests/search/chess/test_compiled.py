@@ -8,7 +8,7 @@ import pytest
 
 from search import HeuristicOrderer, Limits, TranspositionTable, search
 from search.chess import board as fast_board
-from search.chess import engine
+from search.chess import engine, play
 from search.chess.board import Position, from_move
 from search.chess.engine import ChessSearch
 from search.chess.evaluation import tapered_evaluator
@@ -104,9 +104,9 @@ def test_other_threads_run_while_the_compiled_search_thinks():
 
 def test_the_compiled_code_is_cached_under_the_digest_of_all_the_cores_files():
     """A kernel of the search holds the board's code: a change to any core file makes the cache stale."""
-    for kernel in (engine._negamax, engine._quiesce, fast_board._make):
+    for kernel in (engine._negamax, engine._quiesce, fast_board._make, play._play_node):
         locator = kernel._cache._impl.locator
         assert type(locator) in fast_board._CORE_LOCATORS
         assert locator.get_source_stamp() == fast_board._core_stamp()
     assert {name.rsplit("/", 1)[-1] for name in fast_board._CORE_FILES} == {"board.py", "engine.py", "pst.py",
-                                                                             "result.py"}
+                                                                             "play.py", "result.py"}

@@ -538,12 +538,18 @@ def test_multipv_reports_the_best_lines_best_first_with_the_plain_move_first():
 
 
 def test_the_guided_engine_runs_the_fast_core_and_a_silent_model_changes_nothing():
+    from search.chess.engine import ChessSearch
+    from search.chess.uci.protocol import _info
     from search.opponent.predictor import NullPredictor
+    from search.result import Limits
 
     commands = ("uci", "position startpos moves e2e4 c7c5 g1f3", "go depth 4")
-    plain, _ = _session(*commands)
+    board = chess.Board()
+    for move in ("e2e4", "c7c5", "g1f3"):
+        board.push_uci(move)
+    exact = [_info(result) for result in ChessSearch().iterate(board, Limits(depth=4))]  # the plain search's
     guided, _ = _session_with({"model": EngineModel(NullPredictor())}, *commands)
-    depths = [[line for line in lines if line.startswith("info depth")] for lines in (plain, guided)]
+    depths = [exact, [line for line in guided if line.startswith("info depth")]]
     strip = [[re.sub(r" (nps|time) \d+", "", line) for line in lines] for lines in depths]
     assert strip[0] == strip[1] and len(strip[0]) == 4  # the same values, lines and node counts
     asked = next(line for line in guided if line.startswith("info string predictor"))

@@ -258,3 +258,20 @@ def test_an_untimed_guided_move_is_the_guided_search_alone():
     lines, _ = play([f"position fen {MIDDLEGAME}", "go depth 2"], model=EngineModel(Uniform()))
     assert not any(line.startswith("info string model time ") for line in lines)
     assert [line.split()[2] for line in lines if line.startswith("info depth ")] == ["1", "2"]
+
+
+SMOTHERED = "r2q1r1k/2p1b1pp/p1n5/1p1Q1bN1/4n3/1BP1B3/PP3PPP/R4RK1 w - - 0 1"  # 1. Qg8+ Rxg8 2. Nf7#
+
+
+def test_a_plain_go_plays_the_selective_search():
+    """Two plies and a check extension see the smothered mate (the exact search to two plies does not); the
+    engine's core is exact again once the move is answered."""
+    lines, engine = play([f"position fen {SMOTHERED}", "go depth 2"])
+    assert bestmove(lines) == "d5g8"
+    assert any(" score mate 2 " in line for line in lines)
+    assert not engine.fast.selective
+
+
+def test_multipv_lines_are_the_exact_searchs():
+    lines, _ = play(["setoption name MultiPV value 2", f"position fen {SMOTHERED}", "go depth 2"])
+    assert bestmove(lines) != "d5g8"
