@@ -204,6 +204,7 @@ def _connect(runtime: Runtime):  # -> distributed.Client
             "scheduler", runtime.scheduler, "an address such as tcp://127.0.0.1:8786"
         ) from None
     try:
+        _ask_identity(runtime.scheduler, runtime.scheduler_timeout)
         client = Client(runtime.scheduler, timeout=runtime.scheduler_timeout, set_as_default=False)
     except Exception as exc:  # any failure to connect is the user's address or network
         reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
@@ -217,6 +218,30 @@ def _connect(runtime: Runtime):  # -> distributed.Client
             f"start some with: dask worker {runtime.scheduler}"
         ) from None
     return client
+
+
+def _ask_identity(address: str, timeout: float) -> None:
+    """Ask the scheduler who it is before a client is made: a client that fails half-built (a port that answers
+    but is no scheduler) tries to close itself when collected, waits and prints a traceback at exit."""
+    import asyncio
+    from concurrent.futures import ThreadPoolExecutor
+
+    from distributed.core import rpc
+
+    async def identity() -> None:
+        peer = rpc(address, timeout=timeout)
+        try:
+            await asyncio.wait_for(peer.identity(), timeout)
+        finally:
+            await peer.close_rpc()
+
+    with ThreadPoolExecutor(1) as thread:  # its own event loop, also under a notebook's running one
+        try:
+            thread.submit(asyncio.run, identity()).result()
+        except (TimeoutError, OSError):
+            raise
+        except Exception:  # what it sent back could not be read as a scheduler's answer (garbage, even 3 EiB)
+            raise OSError("it answers, but not as a Dask scheduler") from None
 
 
 def _dask_results(client, function: Callable[..., R], tasks: Iterable[tuple], window: int | None) -> Iterator[R]:

@@ -5,14 +5,8 @@
 from __future__ import annotations
 
 import argparse
-import io
-import logging
-from collections import Counter
 from dataclasses import replace
-from pathlib import Path
 from typing import Any
-
-import chess.pgn
 
 from iam.errors import DataError
 from iam.games.filters import (
@@ -33,7 +27,6 @@ __all__ = [
     "filter_from_args",
     "pgn_paths",
     "read_player_games",
-    "read_pgn_games",
 ]
 
 _PGN_HELP = "PGN files (plain, .gz, .bz2, .xz or .zst)"
@@ -86,38 +79,6 @@ def read_player_games(
         found, games_filter, quiet=quiet, check_names=given is not None, announce=not quiet, **options
     )
     return games, report, player, games_filter
-
-
-def read_pgn_games(path: str | Path, skipped: Counter[str] | None = None) -> list[chess.pgn.Game]:
-    """Every readable game of a PGN file, whole (headers, comments, variations).
-
-    A game with an illegal or unreadable move is left out and counted in ``skipped``
-    by its reason; without ``skipped`` it is an error. DataError when no game is left.
-    """
-    path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8-sig", errors="replace")
-    except OSError as exc:
-        raise DataError(f"cannot read {path}: {exc.strerror or exc}") from None
-    stream = io.StringIO(text)
-    games = []
-    number = 0
-    logger = logging.getLogger("chess.pgn")  # its errors are collected in game.errors, not printed
-    level, logger.level = logger.level, logging.CRITICAL
-    try:
-        while (game := chess.pgn.read_game(stream)) is not None:
-            number += 1
-            if game.errors:
-                if skipped is None:
-                    raise DataError(f"{path}, game {number}: {game.errors[0]}")
-                skipped["illegal or unreadable move"] += 1
-                continue
-            games.append(game)
-    finally:
-        logger.level = level
-    if not games:
-        raise DataError(f"no readable PGN game in {path}")
-    return games
 
 
 def add_filter_arguments(parser: Any, *, player_required: bool = False, player_help: str | None = None) -> None:

@@ -13,9 +13,9 @@ import chess
 import chess.pgn
 
 from iam.cli._common import check_not_input, command_runtime, print_json
-from iam.cli._games import pgn_paths, read_pgn_games
+from iam.cli._games import pgn_paths
 from iam.errors import DataError
-from iam.games.pgn import name_matches
+from iam.games.pgn import name_matches, read_whole_games
 from iam.measure.predictors import load_predictor
 
 SURPRISE_FLOOR = 1e-4
@@ -79,7 +79,7 @@ def run(args: argparse.Namespace) -> int:
     if args.out:
         check_not_input(args.out, [*paths, args.model], "--out")
     skipped: Counter[str] = Counter()
-    games = [game for path in paths for game in read_pgn_games(path, skipped)]
+    games = [game for path in paths for game in read_whole_games(path, skipped)]
     model = load_predictor(args.model, runtime=command_runtime(args))
     try:
         annotated = _annotate_games(model, games, args, skipped)

@@ -6,7 +6,6 @@ import argparse
 import sys
 import time
 from collections.abc import Callable
-from pathlib import Path
 
 from iam.cli import compare
 from iam.cli._common import check_seed, command_runtime, output_dir, print_json
@@ -54,10 +53,9 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _names_a_model(path: str) -> bool:
-    """Whether the first argument is a model file: by its content, or by its name when it does not exist."""
-    if Path(path).exists():
-        return is_model_file(path)
-    return path.endswith((".json", ".json.gz"))
+    """Whether the first argument is a model file: by its content, or by its name (a damaged or empty model file
+    is still meant as one, and its loading says what is wrong with it)."""
+    return path.endswith((".json", ".json.gz")) or is_model_file(path)
 
 
 def evaluate_model(args: argparse.Namespace) -> int:

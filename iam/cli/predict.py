@@ -10,9 +10,8 @@ import chess
 import chess.pgn
 
 from iam.cli._common import command_runtime, print_json
-from iam.cli._games import read_pgn_games
 from iam.errors import PositionError
-from iam.games.pgn import name_matches
+from iam.games.pgn import name_matches, read_whole_games
 from iam.measure.predictors import load_predictor
 from iam.models.explanation import Explanation
 from iam.models.words import feature_words
@@ -195,7 +194,7 @@ def game_position(path: str, ply: int | None, player: str, color: chess.Color | 
     both do). When the other side is to move there, the game's next move is played
     and the position after it is his turn; PositionError when the game has no next move.
     """
-    game = read_pgn_games(path)[0]
+    game = read_whole_games(path)[0]
     moves = list(game.mainline_moves())
     _check_ply(ply, len(moves))
     asked = len(moves) if ply is None else ply

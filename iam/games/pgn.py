@@ -22,6 +22,7 @@ import bz2
 import codecs
 import gzip
 import io
+import logging
 import lzma
 import re
 import sys
@@ -33,6 +34,7 @@ from pathlib import Path
 from typing import IO, Literal, cast
 
 import chess
+import chess.pgn
 import zstandard
 
 from iam.errors import DataError, PlayerNotFoundError
@@ -52,6 +54,7 @@ __all__ = [
     "iter_player_games",
     "load_player_games",
     "read_game_names",
+    "read_whole_games",
     "open_stream",
     "split_of",
     "name_matches",
@@ -384,6 +387,52 @@ def read_game_names(paths: Sequence[str | Path]) -> list[tuple[str, str]]:
 
 
 # -- internals -----------------------------------------------------------------
+
+
+def read_whole_games(path: str | Path, skipped: Counter[str] | None = None) -> list[chess.pgn.Game]:
+    """Every readable game of a file of games, whole (headers, comments, variations), for the commands that
+    write games back (annotate) or need a game's history (predict).
+
+    The file is opened as the player readers open it (any compression, Parquet, the same size limits), and
+    each game is cut from the stream before python-chess parses it, so a damaged game costs only itself: a
+    game too long, or with an illegal or unreadable move, is left out and counted in ``skipped`` by its
+    reason (without ``skipped`` it is an error). DataError when the file cannot be read or no game is left.
+    """
+    path = Path(path)
+    parquet = file_kind(path) == "parquet"
+    games: list[chess.pgn.Game] = []
+    logger = logging.getLogger("chess.pgn")  # its complaints are counted in ``skipped``, not printed
+    level, logger.level = logger.level, logging.CRITICAL
+    with io.StringIO() if parquet else _open_text(path) as handle:
+        texts = parquet_game_texts(path) if parquet else split_games(handle)
+        try:
+            for number, text in enumerate(texts, 1):
+                problem = _whole_game(text, games)
+                if problem and skipped is None:
+                    raise DataError(f"{path}, game {number}: {problem}")
+                if problem and skipped is not None:
+                    skipped[problem] += 1
+        except _READ_ERRORS as exc:
+            raise DataError(f"cannot read {path}: {exc}") from None
+        finally:
+            logger.level = level
+    if not games:
+        raise DataError(f"no readable PGN game in {path}")
+    return games
+
+
+def _whole_game(text: GameText, games: list[chess.pgn.Game]) -> str:
+    """Parse one game's text with python-chess into ``games``; the reason when it cannot be used, else ''."""
+    if text.oversize:
+        return "game too long"
+    try:
+        game = chess.pgn.read_game(io.StringIO("".join(text.tags) + "\n" + "".join(text.movetext)))
+    except Exception:  # python-chess fails on some unbalanced variations instead of noting an error
+        return "illegal or unreadable move"
+    if game is None or game.errors:
+        return "illegal or unreadable move"
+    games.append(game)
+    return ""
 
 
 def _words(text: str) -> list[str]:

@@ -178,3 +178,38 @@ def test_a_scheduler_without_workers_is_one_error_line(tmp_path):
             assert time.monotonic() - started < 10
 
     asyncio.run(empty_scheduler())
+
+
+_WEB_PROXY_CASE = """
+import socket, sys, threading
+from iam.runtime import ExecutionError, Runtime, run_map
+server = socket.create_server(("127.0.0.1", 0))
+def answer_as_a_web_server():
+    while True:
+        try:
+            peer, _ = server.accept()
+            peer.recv(1024)
+            peer.sendall(b"HTTP/1.1 400 Bad Request\\r\\nconnection: close\\r\\ncontent-length: 0\\r\\n\\r\\n")
+            peer.close()
+        except OSError:
+            return
+threading.Thread(target=answer_as_a_web_server, daemon=True).start()
+try:
+    run_map(abs, [1, 2], Runtime(scheduler=f"tcp://127.0.0.1:{server.getsockname()[1]}", scheduler_timeout=2.0))
+except ExecutionError as error:
+    print(error, file=sys.stderr)
+"""
+
+
+def test_a_port_that_answers_as_a_web_server_is_one_error_and_leaves_nothing_behind():
+    """A client half-built against a port that is no scheduler (a web proxy) waits and prints a traceback when
+    collected: the scheduler is asked who it is before a client is made."""
+    pytest.importorskip("distributed")
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-c", _WEB_PROXY_CASE], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0
+    assert len(done.stderr.splitlines()) == 1, done.stderr
+    assert "cannot reach the Dask scheduler at tcp://127.0.0.1:" in done.stderr
+    assert done.stderr.strip().endswith(": it answers, but not as a Dask scheduler")

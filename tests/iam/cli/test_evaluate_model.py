@@ -74,6 +74,16 @@ def test_a_missing_model_file_is_named_as_one(later_games, tmp_path, capsys):
     assert code == 2 and err == f"iam: error: model file not found: {tmp_path / 'gone.json.gz'}\n"
 
 
+def test_an_empty_or_damaged_model_file_is_named_as_a_model_file_not_a_pgn_file(later_games, tmp_path, capsys):
+    empty, listing = tmp_path / "empty.json", tmp_path / "list.json"
+    empty.write_text("")
+    listing.write_text("[1, 2, 3]")
+    code, _, err = _json(capsys, "evaluate", str(empty), str(later_games))
+    assert code == 2 and err == f"iam: error: model file {empty} is empty\n"
+    code, _, err = _json(capsys, "evaluate", str(listing), str(later_games))
+    assert code == 2 and err.startswith(f"iam: error: model file {listing} is not an IAM model file")
+
+
 def test_games_the_model_never_saw_are_scored_by_split_with_a_note(quick_ranker, later_games, capsys):
     """The quick ranker learnt from the first 40 bundled games; the later games are 12 others, 2 of them test games."""
     code, payload, err = _json(capsys, "evaluate", str(quick_ranker), str(later_games), "--json")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import bz2
 import gzip
 import lzma
+from collections import Counter
 
 import chess
 import chess.pgn
@@ -19,6 +20,7 @@ from iam.games.pgn import (
     iter_player_games,
     load_player_games,
     name_matches,
+    read_whole_games,
     split_of,
 )
 
@@ -256,3 +258,42 @@ def test_a_printed_report_is_its_summary_not_every_name_in_the_file():
     assert "Tal" not in str(report) and "Smyslov" not in str(report)
     assert repr(report) == "IngestReport(games_read=10, player_games=4, used=3, skipped=1)"
     assert report.names.headers["Tal, Mikhail"] == 3
+
+
+WHOLE = (
+    '[White "A"]\n[Black "B"]\n[Result "1-0"]\n\n1. e4 {his favourite} e5 (1... c5 2. Nf3) 2. Nf3 1-0\n\n'
+    '[White "A"]\n[Black "C"]\n[Result "*"]\n\n{c} e5 $1 ) e4 ( {c}\n\n'  # python-chess raises on this one
+    '[White "A"]\n[Black "D"]\n[Result "*"]\n\n1. e4 e5 2. Ke3 *\n\n'
+)
+
+
+def test_whole_games_keep_comments_and_variations_and_count_what_cannot_be_read(tmp_path):
+    path = tmp_path / "games.pgn.gz"
+    path.write_bytes(gzip.compress(WHOLE.encode()))
+    skipped: Counter[str] = Counter()
+    games = read_whole_games(path, skipped)
+    assert [game.headers["Black"] for game in games] == ["B"]
+    assert games[0].next().comment == "his favourite"
+    assert [node.san() for node in games[0].next().variations] == ["e5", "c5"]
+    assert skipped == Counter({"illegal or unreadable move": 2})
+    with pytest.raises(DataError, match="game 2: illegal or unreadable move"):
+        read_whole_games(path)
+
+
+def test_whole_games_refuse_a_cut_compressed_file_in_one_error(tmp_path):
+    path = tmp_path / "cut.pgn.gz"
+    whole = gzip.compress(WHOLE.encode())
+    path.write_bytes(whole[: len(whole) // 2])
+    with pytest.raises(DataError, match="cannot read"):
+        read_whole_games(path, Counter())
+
+
+def test_whole_games_read_parquet_rows(tmp_path):
+    pa = pytest.importorskip("pyarrow")
+    parquet = pytest.importorskip("pyarrow.parquet")
+    path = tmp_path / "games.parquet"
+    rows = [{"White": "A", "Black": "B", "Result": "0-1", "movetext": "1. f3 e5 2. g4 Qh4# 0-1"}]
+    parquet.write_table(pa.Table.from_pylist(rows), path)
+    (game,) = read_whole_games(path, Counter())
+    assert game.headers["Result"] == "0-1"
+    assert game.end().board().is_checkmate()
