@@ -24,6 +24,7 @@ import numpy as np
 import pandas as pd
 
 from iam._install import __version__
+from iam.errors import DataError
 from iam.evidence.evidence import Evidence, EvidenceSources, player_evidence
 from iam.evidence.registry import DEFAULT_FAMILIES, FAMILIES, family_columns, without_engine
 from iam.evidence.settings import DEFAULT_SEARCH_DEPTH
@@ -281,6 +282,12 @@ def build_prior(
     """
     if not depths:
         raise ValueError("at least one search depth is needed")
+    base = load_prior(update) if update is not None else None  # a damaged or foreign file is refused before the work
+    if base is not None and set(base.book.masters) != set(masters):
+        raise DataError(
+            f"{update} was built from other players' games ({', '.join(sorted(base.book.masters)) or 'none'}): "
+            "a prior is updated from the same games"
+        )
     priors: list[PopulationPrior] = []
     fits: list[pd.DataFrame] = []
     for depth in depths:
@@ -290,8 +297,7 @@ def build_prior(
         priors.append(prior)
         fits.append(fitted if not fits else fitted[fitted["search_depth"].notna()])
     prior, table = merge_priors(priors), pd.concat(fits, ignore_index=True)
-    if update is not None:
-        base = load_prior(update)
+    if base is not None and update is not None:
         prior = update_prior(base, prior)
         table = _updated_fits(fits_file(update), table)
     provenance = {"source": dict(source), "toolkit": __version__, "feature_code": feature_code_digest()}

@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 
+from iam.errors import DataError, ModelFileError
 from iam.games.bundled import bundled_pgn
 from iam.games.pgn import load_player_games
 from iam.priors.patterns import count_patterns
 from iam.priors.population import load_prior, save_prior
-from iam.ranker.build_prior import PriorSettings, build_population_prior
+from iam.ranker.build_prior import PriorSettings, build_population_prior, build_prior
 
 
 @pytest.fixture(scope="module")
@@ -172,3 +175,15 @@ def test_an_update_replaces_the_same_fits_and_keeps_the_others():
     }
     with pytest.raises(ValueError, match="different books"):
         update_prior(base, PopulationPrior(book=PopulationBook({"B": {}}), rankers=newer.rankers))
+
+
+def test_a_prior_to_update_is_checked_before_any_fit(tmp_path):
+    """A damaged file, or a prior of other players' games, is refused before the (long) fitting starts:
+    the players given here have no games, so any fit would fail otherwise."""
+    damaged = tmp_path / "damaged.json.gz"
+    damaged.write_bytes(b"\x1f\x8b\x08\x00 not gzip after all")
+    with pytest.raises(ModelFileError, match="damaged gzip"):
+        build_prior({"Nobody": []}, PriorSettings(), [1], source={}, update=damaged)
+    shipped = Path(__file__).parents[3] / "iam" / "priors" / "population_prior.json.gz"
+    with pytest.raises(DataError, match="built from other players' games .*Botvinnik"):
+        build_prior({"Nobody": []}, PriorSettings(), [1], source={}, update=shipped)
