@@ -30,6 +30,7 @@ __all__ = [
     "PrepareConfig", "RepertoireSettings", "BeliefSettings", "HabitSettings", "ScoringSettings",
     "SideDossier", "Dossier", "prepare", "build_side", "open_scorer", "fit_default_model",
     "default_model_params", "default_model_runtime", "DEFAULT_MODEL", "GLANCE_FAMILIES", "MODEL_PLIES", "COLORS",
+    "REPLY_KEPT", "his_replies",
 ]
 
 COLORS = {"white": chess.WHITE, "black": chess.BLACK}
@@ -145,6 +146,9 @@ class SideDossier:
     habits: list[Habit]
     beliefs: Predictor
     """His beliefs the lines and habits were built with."""
+    replies: dict[str, dict[str, float]] = field(default_factory=dict)
+    """His beliefs (UCI move -> belief, at least :data:`REPLY_KEPT`) at each of his positions on the prepared lines
+    where replies are followed, by EPD: what the exports and the drill read."""
 
 
 @dataclass
@@ -247,7 +251,22 @@ def build_side(
     if habits:
         judged = candidates(repertoire, plan, beliefs, habit_games=habit.habit_games, habit_belief=habit.habit_belief)
         found = find_habits(judged, scorer, min_loss=habit.habit_loss)
-    return SideDossier(color, repertoire.games, repertoire, plan, found, beliefs)
+    return SideDossier(color, repertoire.games, repertoire, plan, found, beliefs, his_replies(plan, beliefs))
+
+
+REPLY_KEPT = 0.01
+"""His beliefs kept per position of his on the prepared lines (:attr:`SideDossier.replies`): moves of at least
+this belief."""
+
+
+def his_replies(plan: Plan, beliefs: Predictor) -> dict[str, dict[str, float]]:
+    """His beliefs of at least :data:`REPLY_KEPT` at each of his positions on ``plan``'s lines with replies followed
+    (the beliefs the lines were grown with, so no new prediction is asked for where they are kept)."""
+    found = {}
+    for epd, node in plan.his_nodes().items():
+        believed = beliefs.predict_proba(node.board)
+        found[epd] = {move.uci(): p for move, p in believed.items() if p >= REPLY_KEPT}
+    return found
 
 
 def _advance(bar, count: int) -> None:
