@@ -14,7 +14,6 @@ from iam.errors import DataError, IAMError
 from iam.games.filters import apply_filter
 from iam.jsonsafe import finite
 from iam.measure.predictors import load_predictor
-from iam.prepare.beliefs import OWN_LINES_STRENGTH
 from iam.prepare.book import write_book
 from iam.prepare.dossier import (
     COLORS,
@@ -32,7 +31,7 @@ from iam.prepare.lines import LineSettings
 from iam.prepare.model_cache import cached_default_model
 from iam.prepare.population import POPULATION_STRENGTH
 from iam.prepare.report import to_dict, to_html, to_markdown, to_pgn
-from iam.prepare.tree import HALF_LIFE_YEARS
+from iam.prepare.tree import HALF_LIFE_YEARS, PRIOR_STRENGTH
 
 __all__ = ["register", "run", "add_engine_lines", "engine_lines", "add_belief_arguments", "belief_fields"]
 
@@ -151,9 +150,9 @@ def add_belief_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--half-life", type=float, default=HALF_LIFE_YEARS, metavar="YEARS",
                         help="a game weighs 0.5 ** (years before his latest game / YEARS) (default "
                         f"{HALF_LIFE_YEARS:g})")
-    parser.add_argument("--prior-strength", type=float, default=OWN_LINES_STRENGTH, metavar="A",
+    parser.add_argument("--prior-strength", type=float, default=PRIOR_STRENGTH, metavar="A",
                         help="games' weight of the belief his own games update where he has been (default "
-                        f"{OWN_LINES_STRENGTH:g})")
+                        f"{PRIOR_STRENGTH:g})")
     parser.add_argument("--population-strength", type=float, default=POPULATION_STRENGTH, metavar="B",
                         help="games' weight of the model's belief beside the bundled masters' opening book (default "
                         f"{POPULATION_STRENGTH:g}); "

@@ -9,13 +9,14 @@ with ``own_lines=inf``) and counts his games once, after the population book
 
     P(move) = (c(move) + A * q(move)) / (n + A)
 
-with ``q`` the model's belief updated by the book, ``A`` the prior's strength in games (by default
-:data:`~iam.ranker.own_lines.OWN_LINES_STRENGTH`, the ranker's own choice) and ``c`` his
-recency-weighted games with the move, scaled to the position's effective number of games ``n``
+with ``q`` the model's belief updated by the book, ``A`` the prior's strength in games
+(:data:`~iam.prepare.tree.PRIOR_STRENGTH` by default, chosen on development games against the ranker's own
+weight :data:`~iam.ranker.own_lines.OWN_LINES_STRENGTH`: "His games counted once" in docs/results/prepare.md)
+and ``c`` his recency-weighted games with the move, scaled to the position's effective number of games ``n``
 (as :class:`~iam.prepare.tree.RepertoireBeliefs` counts them). A move he chose in at least
 :data:`~iam.ranker.own_lines.SIDELINE_SHARE` of his games at the position is then believed at least
-:data:`~iam.ranker.own_lines.SIDELINE_FLOOR` of that share (his plain game frequency, recency aside):
-his sidelines are what a preparation is about.
+:data:`~iam.ranker.own_lines.SIDELINE_FLOOR` of that share (his plain game frequency, recency aside): his
+sidelines are what a preparation is about.
 """
 
 from __future__ import annotations
@@ -25,11 +26,11 @@ import math
 import chess
 import numpy as np
 
-from iam.prepare.tree import Predictor, Repertoire, dirichlet_update
+from iam.prepare.tree import PRIOR_STRENGTH, Predictor, Repertoire, dirichlet_update
 from iam.ranker import MoveRanker
-from iam.ranker.own_lines import OWN_LINES_STRENGTH, SIDELINE_FLOOR, SIDELINE_SHARE
+from iam.ranker.own_lines import SIDELINE_FLOOR, SIDELINE_SHARE
 
-__all__ = ["ModelAlone", "HisLineBeliefs", "model_alone", "floor_sidelines", "OWN_LINES_STRENGTH"]
+__all__ = ["ModelAlone", "HisLineBeliefs", "model_alone", "floor_sidelines"]
 
 
 class ModelAlone:
@@ -84,7 +85,7 @@ class HisLineBeliefs:
     caller can rebuild the chain on another repertoire.
     """
 
-    def __init__(self, repertoire: Repertoire, model: Predictor, strength: float = OWN_LINES_STRENGTH) -> None:
+    def __init__(self, repertoire: Repertoire, model: Predictor, strength: float = PRIOR_STRENGTH) -> None:
         if not strength > 0:
             raise ValueError(f"the prior's strength must be positive, not {strength}")
         self.repertoire, self.model, self.strength = repertoire, model, strength

@@ -15,12 +15,12 @@ import chess
 
 from iam.errors import DataError, ParameterError
 from iam.games.pgn import PlayerGame, check_player_games
-from iam.prepare.beliefs import OWN_LINES_STRENGTH, HisLineBeliefs, model_alone
+from iam.prepare.beliefs import HisLineBeliefs, model_alone
 from iam.prepare.habits import Habit, candidates, find_habits
 from iam.prepare.lines import LineSettings, Plan, prepare_lines
 from iam.prepare.population import POPULATION_STRENGTH, BookBeliefs
 from iam.prepare.scoring import DEFAULT_JUDGE_DEPTH, EngineScorer, MoveScorer, SearchScorer, score_all
-from iam.prepare.tree import HALF_LIFE_YEARS, Predictor, Repertoire, build_repertoire
+from iam.prepare.tree import HALF_LIFE_YEARS, PRIOR_STRENGTH, Predictor, Repertoire, build_repertoire
 from iam.priors.population import bundled_prior
 from iam.progress import progress
 from iam.ranker import DEFAULT_FAMILIES, MoveRanker
@@ -53,10 +53,10 @@ class BeliefSettings:
     """How his beliefs are formed: the model's alone, updated by the population's book and then by his games (each
     counted once, recent ones weighing more, his sidelines floored: :mod:`iam.prepare.beliefs`)."""
 
-    prior_strength: float | None = OWN_LINES_STRENGTH
-    """His beliefs where his games went: the belief before them (the model's and the book's), as a prior this
-    many games strong, updated by his games (:class:`~iam.prepare.beliefs.HisLineBeliefs`; by default the move
-    ranker's own weight of his lines, :data:`~iam.ranker.own_lines.OWN_LINES_STRENGTH`); None: no update."""
+    prior_strength: float | None = PRIOR_STRENGTH
+    """His beliefs where his games went: the belief before them (the model's alone and the book's), as a prior
+    this many games strong, updated by his games, his sidelines floored
+    (:class:`~iam.prepare.beliefs.HisLineBeliefs`); None: no update."""
     population_strength: float | None = POPULATION_STRENGTH
     """Before his games, the model's beliefs are updated by what other masters chose in the position,
     the model weighing this many games (:class:`~iam.prepare.population.BookBeliefs`); None: not."""

@@ -197,9 +197,9 @@ def test_dev_games_build_on_fitting_games_and_check_on_development_games(tmp_pat
     assert openings.query("ply == 0")["known"].all() and not openings.query("ply == 0")["counting"].any()
     assert not openings.query("ply == 2")["known"].any()
     assert result.payload["games"] == "dev" and result.tables["summary"]["test_games"].tolist() == [2]
-    assert result.payload["population_strength"] is None and result.payload["prior_strength"] == 16.0
+    assert result.payload["population_strength"] is None and result.payload["prior_strength"] == 2.0
     assert "development games" in result.markdown and "bundled masters" not in result.markdown
-    assert "updated by his games where he has been (the belief before them counting as 16 games)" in result.markdown
+    assert "updated by his games where he has been (the belief before them counting as 2 games)" in result.markdown
     with pytest.raises(DataError, match="games must be one of test, dev"):
         experiment.run(
             experiment.PrepareExperimentConfig(source=GameSource(pgn=str(pgn), player="X"), games="train", quiet=True)

@@ -12,7 +12,7 @@ from iam.games.pgn import PlayerGame
 from iam.prepare.beliefs import HisLineBeliefs, ModelAlone, floor_sidelines, model_alone
 from iam.prepare.dossier import BeliefSettings, PrepareConfig, prepare
 from iam.prepare.lines import LineSettings
-from iam.prepare.tree import build_repertoire
+from iam.prepare.tree import PRIOR_STRENGTH, build_repertoire
 from iam.ranker import MoveRanker
 from iam.ranker.own_lines import OWN_LINES_STRENGTH
 
@@ -100,15 +100,15 @@ def test_a_ranker_is_asked_for_the_model_alone_and_other_models_stand():
 
 
 def test_the_dossier_builds_its_beliefs_on_the_model_alone_with_his_games_once():
-    """prepare: the ranker asked without its own lines, the beliefs his games update at the ranker's own weight."""
+    """prepare: the ranker asked without its own lines, the beliefs his games update two games strong."""
     games = [_game(i, "e2e4", "e7e5") for i in range(3)]
     ranker = _RecordingRanker()
     config = PrepareConfig("X", colors=("black",), lines=LineSettings(plies=2),
                            beliefs=BeliefSettings(population_strength=None), quiet=True)
-    assert config.beliefs.prior_strength == OWN_LINES_STRENGTH
+    assert config.beliefs.prior_strength == PRIOR_STRENGTH == 2.0
     (side,) = prepare(games, ranker, config, scorer=StubScorer({})).sides
     assert isinstance(side.beliefs, HisLineBeliefs) and isinstance(side.beliefs.model, ModelAlone)
     assert set(ranker.asked) == {math.inf}
     believed = side.beliefs.predict_proba(after("e2e4"))
     legal = after("e2e4").legal_moves.count()
-    assert (3 + 16 / legal) / 19 < 0.5 and believed[E5] == pytest.approx(0.5)  # his only move: half his share
+    assert (3 + 2 / legal) / 5 > 0.5 and believed[E5] == pytest.approx((3 + 2 / legal) / 5)
