@@ -5,7 +5,9 @@ One module per idea: :mod:`~iam.prepare.tree` (his opening tree, merged by posit
 (expectimax over his beliefs), :mod:`~iam.prepare.habits` (where his usual move
 costs him), :mod:`~iam.prepare.dossier` (the config and :func:`prepare`),
 :mod:`~iam.prepare.report` (HTML, markdown, JSON, PGN), :mod:`~iam.prepare.book`
-(a polyglot book of our prepared moves).
+(the polyglot format), :mod:`~iam.prepare.beliefs` (his beliefs: the model, the masters' book, his games once),
+:mod:`~iam.prepare.exports` (the repertoire PGN, the book's moves, the prepared lines as JSON) and
+:mod:`~iam.prepare.drill` (practising the lines on a spaced-repetition schedule).
 """
 
 from iam.prepare.book import write_book
