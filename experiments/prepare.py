@@ -9,7 +9,7 @@ glance too), and each of his *test* games of that colour is checked against it:
   ``entry_ply`` or later (and, apart, of a main line: our chosen moves only);
 * **opening moves named**: at each of his first ``opening_moves`` moves, whether the
   dossier's named move (his most believed: the model's belief updated by his training
-  games there, :class:`~iam.prepare.tree.RepertoireBeliefs`) is the move he played, against the
+  games there, :class:`~iam.prepare.beliefs.HisLineBeliefs`) is the move he played, against the
   counting-only baseline (his usual move, nothing where his training games never went); also
   over the positions where only the model names a move; and the log loss of the dossier's
   belief in the move he played there (a proper score: lower is better, it rewards naming and honest doubt alike);
@@ -49,6 +49,7 @@ from iam.games.filters import parse_game_date, surely_before
 from iam.games.pgn import PlayerGame
 from iam.measure.bootstrap import CONFIDENCE, RESAMPLES, interval, resample_games, resampled_means
 from iam.measure.evaluation import ECE_BINS, calibrated_ece
+from iam.prepare.beliefs import HisLineBeliefs
 from iam.prepare.dossier import (
     MODEL_PLIES,
     PrepareConfig,
@@ -66,7 +67,6 @@ from iam.prepare.scoring import MoveScorer, position_value
 from iam.prepare.tree import (
     Predictor,
     Repertoire,
-    RepertoireBeliefs,
     most_believed,
 )
 from iam.progress import progress
@@ -206,7 +206,7 @@ def dated_sides(
     his repertoire is dated. A test game of unknown year has no such dossier and is left
     out (the summary counts the games kept).
     """
-    model = _Remembered(side.beliefs.model if isinstance(side.beliefs, RepertoireBeliefs) else side.beliefs)
+    model = _Remembered(side.beliefs.model if isinstance(side.beliefs, HisLineBeliefs) else side.beliefs)
     his = [(parse_game_date(game.date), game) for game in training if game.color == side.color]
     dated = [(parse_game_date(game.date), game) for game in games]
     quiet = replace(settings, quiet=True)

@@ -30,6 +30,7 @@ _COMMANDS = {
     "compare": "compare predictors retrained at several training sizes on held-out games",
     "inspect": "describe a model: what it learned and what it weighs",
     "prepare": "a dossier against a player: his repertoire, costly habits and lines prepared for him",
+    "drill": "drill the lines a dossier prepared: you play our side, he answers as he is believed to",
     "identify": "who played these games? rank candidate models by the likelihood of the moves",
     "analyse": "judge a player's moves with a UCI engine: loss and rank of every move, as CSV",
     "prior": "build a population prior for the move ranker",

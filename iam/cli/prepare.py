@@ -26,6 +26,7 @@ from iam.prepare.dossier import (
     fit_default_model,
     prepare,
 )
+from iam.prepare.exports import book_moves, prepared_dict, repertoire_pgn
 from iam.prepare.lines import LineSettings
 from iam.prepare.model_cache import cached_default_model
 from iam.prepare.population import POPULATION_STRENGTH
@@ -42,7 +43,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description="Build the dossier against --player from his games: his opening tree per colour (continued "
         "by the model where his games run out), the positions where his usual move costs him, and lines "
         "maximising our expected evaluation against his predicted replies. Writes dossier.html (self-contained), "
-        "dossier.md, dossier.json, lines.pgn and book.bin (polyglot) into --out.",
+        "dossier.md, dossier.json, lines.pgn (each line a game), repertoire.pgn (one game per colour, his replies "
+        "as variations with his probabilities), book.bin (polyglot: our prepared moves and his replies) and "
+        "prepared.json (the prepared lines, which 'iam drill' reads) into --out.",
     )
     parser.add_argument("pgn", metavar="PGN", help="PGN file with his games")
     parser.add_argument("--player", required=True, help="player name as written in the PGN")
@@ -210,10 +213,14 @@ def _write(folder: Path, dossier) -> None:
         (folder / "dossier.md").write_text(to_markdown(dossier), encoding="utf-8")
         (folder / "dossier.json").write_text(json.dumps(finite(to_dict(dossier)), indent=2) + "\n", encoding="utf-8")
         (folder / "lines.pgn").write_text(to_pgn(dossier), encoding="utf-8")
-        entries = write_book([move for side in dossier.sides for move in side.plan.our_moves()], folder / "book.bin")
+        (folder / "repertoire.pgn").write_text(repertoire_pgn(dossier), encoding="utf-8")
+        prepared = json.dumps(finite(prepared_dict(dossier)), indent=1) + "\n"
+        (folder / "prepared.json").write_text(prepared, encoding="utf-8")
+        entries = write_book([move for side in dossier.sides for move in book_moves(side)], folder / "book.bin")
     except OSError as exc:
         raise IAMError(f"cannot write to {folder}: {exc.strerror or exc}") from None
     print(
-        f"wrote dossier.html, dossier.md, dossier.json, lines.pgn and book.bin ({entries} entries) to {folder}",
+        f"wrote dossier.html, dossier.md, dossier.json, lines.pgn, repertoire.pgn, book.bin ({entries} entries) "
+        f"and prepared.json to {folder}",
         file=sys.stderr,
     )

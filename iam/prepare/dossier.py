@@ -15,11 +15,12 @@ import chess
 
 from iam.errors import DataError, ParameterError
 from iam.games.pgn import PlayerGame, check_player_games
+from iam.prepare.beliefs import HisLineBeliefs, model_alone
 from iam.prepare.habits import Habit, candidates, find_habits
 from iam.prepare.lines import LineSettings, Plan, prepare_lines
 from iam.prepare.population import POPULATION_STRENGTH, BookBeliefs
 from iam.prepare.scoring import DEFAULT_JUDGE_DEPTH, EngineScorer, MoveScorer, SearchScorer, score_all
-from iam.prepare.tree import HALF_LIFE_YEARS, PRIOR_STRENGTH, Predictor, Repertoire, RepertoireBeliefs, build_repertoire
+from iam.prepare.tree import HALF_LIFE_YEARS, PRIOR_STRENGTH, Predictor, Repertoire, build_repertoire
 from iam.priors.population import bundled_prior
 from iam.progress import progress
 from iam.ranker import DEFAULT_FAMILIES, MoveRanker
@@ -29,6 +30,7 @@ __all__ = [
     "PrepareConfig", "RepertoireSettings", "BeliefSettings", "HabitSettings", "ScoringSettings",
     "SideDossier", "Dossier", "prepare", "build_side", "open_scorer", "fit_default_model",
     "default_model_params", "default_model_runtime", "DEFAULT_MODEL", "GLANCE_FAMILIES", "MODEL_PLIES", "COLORS",
+    "REPLY_KEPT", "his_replies",
 ]
 
 COLORS = {"white": chess.WHITE, "black": chess.BLACK}
@@ -48,12 +50,13 @@ class RepertoireSettings:
 
 @dataclass(frozen=True)
 class BeliefSettings:
-    """How his beliefs are formed: the model's, updated by the population's book and by his games, recent ones
-    weighing more."""
+    """How his beliefs are formed: the model's alone, updated by the population's book and then by his games (each
+    counted once, recent ones weighing more, his sidelines floored: :mod:`iam.prepare.beliefs`)."""
 
     prior_strength: float | None = PRIOR_STRENGTH
-    """His beliefs where his games went: the model's, as a prior this many games strong, updated by
-    his games (:class:`~iam.prepare.tree.RepertoireBeliefs`); None: the model's alone."""
+    """His beliefs where his games went: the belief before them (the model's alone and the book's), as a prior
+    this many games strong, updated by his games, his sidelines floored
+    (:class:`~iam.prepare.beliefs.HisLineBeliefs`); None: no update."""
     population_strength: float | None = POPULATION_STRENGTH
     """Before his games, the model's beliefs are updated by what other masters chose in the position,
     the model weighing this many games (:class:`~iam.prepare.population.BookBeliefs`); None: not."""
@@ -143,6 +146,9 @@ class SideDossier:
     habits: list[Habit]
     beliefs: Predictor
     """His beliefs the lines and habits were built with."""
+    replies: dict[str, dict[str, float]] = field(default_factory=dict)
+    """His beliefs (UCI move -> belief, at least :data:`REPLY_KEPT`) at each of his positions on the prepared lines
+    where replies are followed, by EPD: what the exports and the drill read."""
 
 
 @dataclass
@@ -180,8 +186,9 @@ def prepare(
 ) -> Dossier:
     """The dossier against ``config.player`` from ``games`` (his, either colour); DataError when a colour has too few.
 
-    ``scorer`` replaces the one the config names (its owner closes it). The model's beliefs are
-    updated by the population book (unless ``config.beliefs.population_strength`` is None), then by his games.
+    ``scorer`` replaces the one the config names (its owner closes it). The model's beliefs (a move ranker's
+    without its own count of his lines: :func:`~iam.prepare.beliefs.model_alone`) are updated by the population
+    book (unless ``config.beliefs.population_strength`` is None), then by his games, so they count once.
     """
     games = check_player_games(games, "prepare")
     wanted = [COLORS[name] for name in config.colors]
@@ -202,6 +209,7 @@ def prepare(
         scorer = opened = open_scorer(config)
     try:
         dossier = Dossier(config.player, scorer.description, model_name, config)
+        model = model_alone(model)
         strength = config.beliefs.population_strength
         if strength is not None:
             model = BookBeliefs(model, bundled_prior().book.without(config.player), strength)
@@ -230,7 +238,7 @@ def build_side(
         games, color, plies=tree.tree_plies or config.lines.plies, half_life_years=config.beliefs.half_life_years,
         branch_games=tree.branch_games, predictor=model, predicted_belief=tree.predicted_belief,
     )
-    beliefs = model if strength is None else RepertoireBeliefs(repertoire, model, strength)
+    beliefs = model if strength is None else HisLineBeliefs(repertoire, model, strength)
     if habits:
         known = candidates(repertoire, None, beliefs, habit_games=habit.habit_games)
         bar = progress(range(len(known)), quiet=config.quiet, desc=f"{name}: scoring his positions", unit=" positions")
@@ -243,7 +251,22 @@ def build_side(
     if habits:
         judged = candidates(repertoire, plan, beliefs, habit_games=habit.habit_games, habit_belief=habit.habit_belief)
         found = find_habits(judged, scorer, min_loss=habit.habit_loss)
-    return SideDossier(color, repertoire.games, repertoire, plan, found, beliefs)
+    return SideDossier(color, repertoire.games, repertoire, plan, found, beliefs, his_replies(plan, beliefs))
+
+
+REPLY_KEPT = 0.01
+"""His beliefs kept per position of his on the prepared lines (:attr:`SideDossier.replies`): moves of at least
+this belief."""
+
+
+def his_replies(plan: Plan, beliefs: Predictor) -> dict[str, dict[str, float]]:
+    """His beliefs of at least :data:`REPLY_KEPT` at each of his positions on ``plan``'s lines with replies followed
+    (the beliefs the lines were grown with, so no new prediction is asked for where they are kept)."""
+    found = {}
+    for epd, node in plan.his_nodes().items():
+        believed = beliefs.predict_proba(node.board)
+        found[epd] = {move.uci(): p for move, p in believed.items() if p >= REPLY_KEPT}
+    return found
 
 
 def _advance(bar, count: int) -> None:

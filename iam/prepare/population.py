@@ -12,7 +12,7 @@ games left out) with a Dirichlet posterior whose prior is the model's belief:
 with ``b`` the book's games with the move, ``m`` their sum over the legal moves, ``q`` the
 model's belief and ``B`` = :data:`POPULATION_STRENGTH` pseudo-games. Where the book has no
 game, the model's belief stands. His own games then update these beliefs in turn
-(:class:`~iam.prepare.tree.RepertoireBeliefs`): the model, then the masters, then him.
+(:class:`~iam.prepare.beliefs.HisLineBeliefs`): the model, then the masters, then him.
 
 The book never holds the modelled player's own moves (:meth:`PopulationBook.without` drops him
 by name), so what he chose is counted once, in his own tree.

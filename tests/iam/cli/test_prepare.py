@@ -9,6 +9,7 @@ import shutil
 import stat
 
 import chess
+import chess.pgn
 import chess.polyglot
 import pytest
 
@@ -44,13 +45,24 @@ def test_prepare_writes_the_dossier_and_a_readable_book(small_pgn, model_file, t
     code, _, err = run(capsys, "prepare", str(small_pgn), "--player", "Botvinnik", "--model", str(model_file),
                        "--color", "white", "--plies", "3", "--search-depth", "1", "--out", str(out), "--quiet")
     assert code == 0, err
-    assert {p.name for p in out.iterdir()} == {"dossier.html", "dossier.md", "dossier.json", "lines.pgn", "book.bin"}
+    assert {p.name for p in out.iterdir()} == {
+        "dossier.html", "dossier.md", "dossier.json", "lines.pgn", "book.bin", "repertoire.pgn", "prepared.json"
+    }
     data = json.loads((out / "dossier.json").read_text())
     assert [side["color"] for side in data["sides"]] == ["white"]
     assert "toolkit's own search" in data["judged_by"]
-    with chess.polyglot.open_reader(out / "book.bin") as reader:
-        first = reader.get(chess.Board())  # he is White: our book starts at his first move's replies
-    assert first is None
+    prepared = json.loads((out / "prepared.json").read_text())
+    root = prepared["sides"][0]["nodes"][0]
+    assert prepared["format"] == "iam-prepared-lines" and root["path"] == "" and not root["our_turn"]
+    with chess.polyglot.open_reader(out / "book.bin") as reader:  # he is White: his first moves, by his beliefs
+        first = {entry.move.uci(): entry.weight for entry in reader.find_all(chess.Board())}
+    assert first == {reply["move"]: max(1, round(reply["belief"] * 1000)) for reply in root["replies"]}
+    with open(out / "repertoire.pgn", encoding="utf-8") as stream:
+        game = chess.pgn.read_game(stream)
+        assert chess.pgn.read_game(stream) is None  # one game: his colour White only
+    assert game.headers["White"] == "Botvinnik" and [v.move.uci() for v in game.variations] == [
+        reply["move"] for reply in root["replies"] if reply["followed"]
+    ] + [reply["move"] for reply in root["replies"] if not reply["followed"]]
     lines = data["sides"][0]["lines"]
     board = chess.Board()
     board.push_uci(lines[0]["moves"][0])
