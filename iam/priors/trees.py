@@ -221,6 +221,8 @@ def fit_residual_trees(
         : max(1, int(len(unique) * rounds.validation_share))
     ]
     held = np.isin(games, held_games)
+    if held.all():  # one game alone: nothing left to fit on once its positions are held out, so no tree
+        return _from_lightgbm({"tree_info": []}, columns)
     fitting, validation = _positions(table, np.flatnonzero(~held)), _positions(table, np.flatnonzero(held))
     booster = _boost(lightgbm, params, fitting, base, rounds.limit)
     rows = validation.rows

@@ -79,6 +79,13 @@ def test_trees_learn_what_the_linear_score_cannot():
     assert linear > 2.0 > 1.9 > boosted  # uniform over 8 moves is 2.08: the linear score knows nothing
 
 
+def test_the_positions_of_one_game_give_no_tree_rather_than_an_empty_fit():
+    """With one game its positions are all held out to choose the rounds: nothing is left to boost on."""
+    table = _interaction_table(30, seed=5)
+    trees = fit_residual_trees(table, np.zeros(len(table.features)), ("a", "b", "c"), np.zeros(30, dtype=int))
+    assert trees.trees == 0 and trees.score(table.features).tolist() == [0.0] * len(table.features)
+
+
 def test_damaged_trees_are_refused():
     good = _one_split().to_dict()
     for change, message in (
