@@ -29,6 +29,7 @@ import numpy as np
 from iam.errors import IAMError, ParameterError
 
 __all__ = [
+    "MAX_ENGINE_DEPTH",
     "Runtime",
     "EngineSettings",
     "ExecutionError",
@@ -66,6 +67,11 @@ class SchedulerAddressError(ExecutionError, ParameterError):
 
 class RuntimeParameterError(ParameterError, ValueError):
     """A runtime's ``jobs`` or ``engine`` is not one it accepts."""
+
+
+MAX_ENGINE_DEPTH = 60
+"""The deepest fixed depth an analysis may ask for: each ply costs an engine about twice the one before, and
+stockfish at depth 60 already takes hours a position (a larger depth would look like a hang)."""
 
 
 @dataclass(frozen=True)

@@ -20,9 +20,10 @@ from iam.jsonsafe import finite
 from iam.measure.repertoire import MODEL_WEIGHT
 from iam.priors.population import PopulationPrior, load_prior
 from iam.progress import progress
-from iam.runtime import Runtime, runtime_from
+from iam.runtime import MAX_ENGINE_DEPTH, Runtime, runtime_from
 
 __all__ = [
+    "check_engine_depth",
     "PARAMETER_FLAGS",
     "error_message",
     "add_filter_arguments",
@@ -68,6 +69,8 @@ PARAMETER_FLAGS: dict[str, str] = {
     "half_life_years": "--half-life",
     "jobs": "--jobs",
     "scheduler": "--scheduler",
+    "engine_depth": "--engine-depth",
+    "search_depth": "--search-depth",
 }
 """The option of each API parameter whose :class:`~iam.errors.ParameterError` the commands report."""
 
@@ -293,6 +296,12 @@ def parse_families(text: str | None, engine: str | None) -> tuple[str, ...]:
     return families
 
 
+def check_engine_depth(option: str, depth: int) -> None:
+    """DataError for an engine depth so deep that the command would look hung (:data:`MAX_ENGINE_DEPTH`)."""
+    if depth > MAX_ENGINE_DEPTH:
+        raise DataError(f"{option} must be at most {MAX_ENGINE_DEPTH} (each ply costs about twice the one before)")
+
+
 def ranker_params(args: Any) -> dict[str, Any]:
     """``MoveRanker`` parameters from the options of :func:`add_ranker_arguments` (DataError when wrong)."""
     families = parse_families(args.families, args.engine)
@@ -308,6 +317,7 @@ def ranker_params(args: Any) -> dict[str, Any]:
     for option, (value, lowest) in checks.items():
         if value < lowest:
             raise DataError(f"{option} must be at least {lowest}")
+    check_engine_depth("--engine-depth", args.engine_depth)
     check_engine_timeout(args)
     if args.prior_strength is not None and not (0 <= args.prior_strength < float("inf")):
         raise DataError("--prior-strength must be a finite number >= 0")

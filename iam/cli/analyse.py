@@ -6,7 +6,14 @@ import argparse
 import os
 from pathlib import Path
 
-from iam.cli._common import add_quiet, add_scheduler_argument, check_output_file, command_runtime, progress
+from iam.cli._common import (
+    add_quiet,
+    add_scheduler_argument,
+    check_engine_depth,
+    check_output_file,
+    command_runtime,
+    progress,
+)
 from iam.cli._games import add_game_arguments, pgn_paths, read_player_games
 from iam.engines.runs import LOSS_CAP, AnalysisSettings, GameAnalysis, analyse_games
 from iam.errors import DataError
@@ -46,6 +53,7 @@ def run(args: argparse.Namespace) -> int:
     for option, value in (("--depth", args.depth), ("--task-positions", args.task_positions)):
         if value < 1:
             raise DataError(f"{option} must be at least 1")
+    check_engine_depth("--depth", args.depth)
     out = check_output_file(args.out, "--out", inputs=[*pgn_paths(args), args.cache])
     runtime = command_runtime(args)
     games, _, player, _ = read_player_games(args, quiet=args.quiet)

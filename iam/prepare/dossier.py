@@ -19,12 +19,12 @@ from iam.prepare.beliefs import HisLineBeliefs, model_alone
 from iam.prepare.habits import Habit, candidates, find_habits
 from iam.prepare.lines import LineSettings, Plan, prepare_lines
 from iam.prepare.population import POPULATION_STRENGTH, BookBeliefs
-from iam.prepare.scoring import DEFAULT_JUDGE_DEPTH, EngineScorer, MoveScorer, SearchScorer, score_all
+from iam.prepare.scoring import DEFAULT_JUDGE_DEPTH, MAX_JUDGE_DEPTH, EngineScorer, MoveScorer, SearchScorer, score_all
 from iam.prepare.tree import HALF_LIFE_YEARS, PRIOR_STRENGTH, Predictor, Repertoire, build_repertoire
 from iam.priors.population import bundled_prior
 from iam.progress import progress
 from iam.ranker import DEFAULT_FAMILIES, MoveRanker
-from iam.runtime import Runtime
+from iam.runtime import MAX_ENGINE_DEPTH, Runtime
 
 __all__ = [
     "PrepareConfig", "RepertoireSettings", "BeliefSettings", "HabitSettings", "ScoringSettings",
@@ -119,8 +119,13 @@ class PrepareConfig:
                 raise ParameterError(name, value, "at least 1")
         self._check_beliefs()
         scoring = self.scoring
-        if scoring.engine_depth < 1 or scoring.search_depth < 1:
-            raise DataError("depths must be at least 1")
+        for name, value, deepest in (
+            ("engine_depth", scoring.engine_depth, MAX_ENGINE_DEPTH),
+            ("search_depth", scoring.search_depth, MAX_JUDGE_DEPTH),
+        ):
+            if not 1 <= value <= deepest:
+                reason = "each ply costs a multiple of the one before"
+                raise ParameterError(name, value, f"from 1 to {deepest}", reason=reason)
         if scoring.engine_lines is not None and scoring.engine_lines < 1:
             raise DataError("engine_lines must be at least 1 (None scores every legal move)")
 

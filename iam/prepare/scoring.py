@@ -28,7 +28,7 @@ from search.chess.scoring import score_root_moves
 
 __all__ = [
     "MoveScorer", "SearchScorer", "EngineScorer", "move_score", "position_value", "score_all", "decided",
-    "beyond_lines", "JudgeAgreement", "JUDGE_AGREEMENT", "JUDGE_REFERENCE", "DEFAULT_JUDGE_DEPTH",
+    "beyond_lines", "JudgeAgreement", "JUDGE_AGREEMENT", "JUDGE_REFERENCE", "DEFAULT_JUDGE_DEPTH", "MAX_JUDGE_DEPTH",
 ]
 
 
@@ -58,6 +58,10 @@ positions (297 distinct) of the six bundled masters (their move and one other in
 moves flagged, 15 costly by the reference). Regenerate with
 ``iam experiment judge-depth --engine /usr/games/stockfish --out results/judge-depth`` (table
 ``judge_agreement.csv``, kept in docs/results/data/; docs/results/search.md, "Spending the speed")."""
+
+MAX_JUDGE_DEPTH = 12
+"""The deepest own search a dossier may ask for: each ply costs a few times the one before, and depth 12 already
+takes minutes a position (a larger depth would look like a hang)."""
 
 DEFAULT_JUDGE_DEPTH = 4
 """The own search's depth when no engine judges: the shallowest depth, of those searching a position in half a

@@ -145,6 +145,7 @@ def test_the_command_writes_the_table_and_a_summary(stockfish, tiny_games, tmp_p
         ({"PGN": "{tmp}/none.pgn"}, "PGN file not found"),
         ({"--scheduler": "tcp://127.0.0.1:1"}, "cannot reach the Dask scheduler at tcp://127.0.0.1:1"),
         ({"--depth": "0"}, "--depth must be at least 1"),
+        ({"--depth": "500"}, "--depth must be at most 60"),
         ({"--out": "{tmp}"}, "--out {tmp}: it is a folder"),
     ],
 )

@@ -79,6 +79,8 @@ def test_prepare_writes_the_dossier_and_a_readable_book(small_pgn, model_file, t
         (["--prior-strength", "0"], "--prior-strength must be positive"),
         (["--population-strength", "-1"], "--population-strength must be at least 0"),
         (["--jobs", "0"], "--jobs must be at least 1"),
+        (["--search-depth", "1000"], "--search-depth must be from 1 to 12, not 1000"),
+        (["--engine-depth", "500"], "--engine-depth must be from 1 to 60, not 500"),
     ],
 )
 def test_bad_options_are_one_line_errors(small_pgn, model_file, tmp_path, capsys, options, message):
