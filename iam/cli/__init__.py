@@ -1,7 +1,8 @@
 """The ``iam`` command line: one module per subcommand, registered here.
 
-Each subcommand module exposes ``register(subparsers)``, which adds its parser and
-sets ``run`` (a function ``args -> int``) as the parser default. Only the command that
+Each subcommand module (``iam.cli.<name>``, or the one :data:`_MODULES` names) exposes
+``register(subparsers)``, which adds its parser and sets ``run`` (a function ``args -> int``)
+as the parser default. Only the command that
 runs is registered in full (its module imported); the others are listed by name and
 summary (:data:`_COMMANDS`), so that ``iam --help``, ``iam --version`` and a command that
 must answer at once (``iam uci``) do not wait for every command's libraries. Every
@@ -35,9 +36,13 @@ _COMMANDS = {
     "prior": "build a population prior for the move ranker",
     "uci": "play as a UCI chess engine (for GUIs and match runners)",
     "match": "play two UCI engines against each other (ours is 'iam uci')",
+    "evolve": "evolve the chess search's piece values by self-play",
     "experiment": "run an experiment (node counts, ...) and write its tables and plots",
 }
 """Each subcommand's name and the summary ``iam --help`` lists (its module's ``help``, which a test holds equal)."""
+
+_MODULES = {"evolve": "iam.cli.evolution.evolve"}
+"""The module of each subcommand that is not ``iam.cli.<name>`` (the commands grouped in a subpackage)."""
 
 
 def number_or_infinity(text: str) -> float:
@@ -88,7 +93,7 @@ def build_parser(full: Collection[str] | None = None) -> argparse.ArgumentParser
     subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for name, summary in _COMMANDS.items():
         if full is None or name in full:
-            importlib.import_module(f"iam.cli.{name}").register(subparsers)
+            importlib.import_module(_MODULES.get(name, f"iam.cli.{name}")).register(subparsers)
         else:
             subparsers.add_parser(name, help=summary)
     return parser
