@@ -1,7 +1,8 @@
 """The ``iam`` command line: one module per subcommand, registered here.
 
-Each subcommand module exposes ``register(subparsers)``, which adds its parser and
-sets ``run`` (a function ``args -> int``) as the parser default. Only the command that
+Each subcommand module (``iam.cli.<name>``, or the module and function :data:`_REGISTERED_IN` names) exposes
+``register(subparsers)``, which adds its parser and sets ``run`` (a function ``args -> int``)
+as the parser default. Only the command that
 runs is registered in full (its module imported); the others are listed by name and
 summary (:data:`_COMMANDS`), so that ``iam --help``, ``iam --version`` and a command that
 must answer at once (``iam uci``) do not wait for every command's libraries. Every
@@ -37,11 +38,13 @@ _COMMANDS = {
     "uci": "play as a UCI chess engine (for GUIs and match runners)",
     "play": "play a game in the terminal against the imitation of a player (his sparring partner)",
     "match": "play two UCI engines against each other (ours is 'iam uci')",
+    "evolve": "evolve the chess search's piece values by self-play",
     "experiment": "run an experiment (node counts, ...) and write its tables and plots",
 }
 """Each subcommand's name and the summary ``iam --help`` lists (its module's ``help``, which a test holds equal)."""
-_REGISTERED_IN = {"play": ("uci", "register_play")}
-"""Commands registered by another command's module (module, function): ``play`` is the imitating engine's."""
+_REGISTERED_IN = {"play": ("iam.cli.uci", "register_play"), "evolve": ("iam.cli.evolution.evolve", "register")}
+"""Commands not registered by ``iam.cli.<name>.register``: (module, function). ``play`` is the imitating engine's;
+``evolve`` lives in a subpackage."""
 
 
 def number_or_infinity(text: str) -> float:
@@ -92,8 +95,8 @@ def build_parser(full: Collection[str] | None = None) -> argparse.ArgumentParser
     subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for name, summary in _COMMANDS.items():
         if full is None or name in full:
-            module, function = _REGISTERED_IN.get(name, (name, "register"))
-            getattr(importlib.import_module(f"iam.cli.{module}"), function)(subparsers)
+            module, function = _REGISTERED_IN.get(name, (f"iam.cli.{name}", "register"))
+            getattr(importlib.import_module(module), function)(subparsers)
         else:
             subparsers.add_parser(name, help=summary)
     return parser

@@ -70,8 +70,12 @@ import numpy as np
 from numba import njit, types
 
 from search.chess.board import (
+    _SQ,
     MOVE_BUFFER,
+    S_EG,
     S_KEY,
+    S_MG,
+    S_PHASE,
     S_SIDE,
     Position,
     _capture_keys,
@@ -89,6 +93,7 @@ from search.chess.board import (
     to_move,
 )
 from search.chess.guided import ModelGuide, line_keys, reply_guide
+from search.chess.pst import PHASE_TOTAL, PieceValues
 from search.probe import IterationShape
 from search.result import MAX_PLY, Limits, SearchResult
 
@@ -122,7 +127,10 @@ C_HORIZON = C_PV + _PLIES * _PLIES
 C_WATCH = C_HORIZON + _PLIES  # the watched line's keys, by ply
 C_ROOT_MOVES = C_WATCH + _PLIES
 C_HISTORY = C_ROOT_MOVES + MOVE_BUFFER  # indexed by ``move << 1 | side``: quiet moves only, below 1 << 14
-C_SIZE = C_HISTORY + (1 << 15)
+C_VALUED = C_HISTORY + (1 << 15)  # 1: the evaluation's material is the piece values below (0: the tables')
+C_MG_SHIFT = C_VALUED + 1  # by piece type 0..7: a piece's middlegame value minus the table's
+C_EG_SHIFT = C_MG_SHIFT + 8  # the same in the endgame
+C_SIZE = C_EG_SHIFT + 8
 
 _FIELDS = 4  # a table entry: key, depth << 20 | move (quiescence: 1), lower bound, upper bound
 _DEPTH_SHIFT = 20
@@ -377,6 +385,35 @@ def _visit(s, ctx, ply, depth):
 
 
 @njit(cache=True)
+def _valued(s, ctx):
+    """The tapered evaluation with the search's piece values (:class:`PieceValues`), from the side to move's view.
+
+    The board's sums with each piece's shift (its value minus the table's) added, in the
+    middlegame and the endgame, blended by the phase as :func:`_evaluate` blends them.
+    """
+    mg, eg = s[S_MG], s[S_EG]
+    for square in _SQ:
+        piece = s[square]
+        if piece > 0:
+            mg += ctx[C_MG_SHIFT + piece]
+            eg += ctx[C_EG_SHIFT + piece]
+        elif piece < 0:
+            mg -= ctx[C_MG_SHIFT - piece]
+            eg -= ctx[C_EG_SHIFT - piece]
+    phase = s[S_PHASE] if s[S_PHASE] < PHASE_TOTAL else PHASE_TOTAL
+    value = (mg * phase + eg * (PHASE_TOTAL - phase)) // PHASE_TOTAL
+    return -value if s[S_SIDE] else value
+
+
+@njit(cache=True)
+def _value(s, ctx):
+    """The static evaluation the search uses: the board's own, or with the search's piece values."""
+    if ctx[C_VALUED]:
+        return _valued(s, ctx)
+    return _evaluate(s)
+
+
+@njit(cache=True)
 def _draw_or_mated(s, ctx, buffer, ply):
     """The value of a position the draw rules end: the draw's, unless the mover is checkmated."""
     if _in_check(s) and not _has_legal_move(s, True, buffer):
@@ -399,7 +436,7 @@ def _quiesce(s, ctx, buffers, tables, alpha, beta, ply, checked):  # noqa: C901
     if ply >= MAX_PLY:
         if not _has_legal_move(s, _in_check(s), moves):
             return -(MATE - ply) if _in_check(s) else ctx[C_DRAW + s[S_SIDE]]
-        return _evaluate(s)
+        return _value(s, ctx)
     key = s[S_KEY]
     if ctx[C_USE_TABLE]:
         at = _slot(tables, 1, ctx[C_QT_SLOTS], key)
@@ -417,7 +454,7 @@ def _quiesce(s, ctx, buffers, tables, alpha, beta, ply, checked):  # noqa: C901
         count = _pseudo_moves(s, moves)
         _key_moves(s, ctx, moves, count, 0, ply)
     else:
-        best = _evaluate(s)
+        best = _value(s, ctx)
         if best >= beta:
             return best if _has_legal_move(s, False, moves) else ctx[C_DRAW + s[S_SIDE]]
         if best > alpha:
@@ -481,7 +518,7 @@ def _negamax(s, ctx, buffers, tables, depth, alpha, beta, ply):  # noqa: C901
         in_check = _in_check(s)
         if not _has_legal_move(s, in_check, moves):
             return -(MATE - ply) if in_check else ctx[C_DRAW + s[S_SIDE]]
-        return _evaluate(s)
+        return _value(s, ctx)
     key = s[S_KEY]
     hint = 0
     if ctx[C_USE_TABLE]:
@@ -753,6 +790,9 @@ class ChessSearch:
     ``guide`` plans the opponent's nodes (see the module docstring); ``replies`` and
     ``reduce_below`` set the reply policy's selectivity instead (a guide of its own).
     With neither (the default) every move is searched alike.
+    ``values`` (:class:`~search.chess.pst.PieceValues`) replace the tables' material in the
+    evaluation (an evolved evaluation, :mod:`search.chess.selfplay`); None (the default)
+    keeps the board's own evaluation, unchanged and as fast.
 
     >>> import chess
     >>> from search import Limits
@@ -764,6 +804,7 @@ class ChessSearch:
     def __init__(
         self, *, table_size: int = 1_000_000, quiescence: bool = True, use_table: bool = True, contempt: int = 0,
         replies: ReplyPolicy | None = None, reduce_below: float = 0.0, guide: ModelGuide | None = None,
+        values: PieceValues | None = None,
     ) -> None:
         if not 0.0 <= reduce_below < 1.0:
             raise ValueError(f"reduce_below must be in [0, 1), got {reduce_below}")
@@ -799,6 +840,7 @@ class ChessSearch:
         self._stop: threading.Event | None = None
         self._watching: int | None = None  # the watchdog's token for the running search
         self._root_only: frozenset[int] | None = None  # the root moves searched (None: all)
+        self.values = values
 
     @property
     def replies(self) -> ReplyPolicy | None:
@@ -825,6 +867,30 @@ class ChessSearch:
         self._reduce_below = below
         if self._replies is not None:
             self.guide = reply_guide(self._replies, below)
+
+    @property
+    def values(self) -> PieceValues | None:
+        """The piece values the evaluation uses (None: the tables' own, :mod:`search.chess.pst`).
+
+        Setting them empties the tables, whose values were found with the old ones.
+        """
+        return self._values
+
+    @values.setter
+    def values(self, values: PieceValues | None) -> None:
+        if values is not None and not isinstance(values, PieceValues):
+            raise TypeError(f"values must be PieceValues or None, got {type(values).__name__}")
+        self._values = values
+        ctx = self._ctx
+        ctx[C_VALUED] = values is not None
+        middle, end = ((0,) * 7, (0,) * 7) if values is None else values.shifts()
+        ctx[C_MG_SHIFT: C_MG_SHIFT + 7] = middle
+        ctx[C_EG_SHIFT: C_EG_SHIFT + 7] = end
+        self._clear_tables()
+
+    def evaluate(self, board: chess.Board) -> int:
+        """The static evaluation of ``board`` this search uses, from the side to move's view (centipawns)."""
+        return int(_value(Position.from_board(board).state, self._ctx))
 
     @property
     def nodes(self) -> int:
@@ -985,7 +1051,8 @@ class ChessSearch:
             value = -(MATE) if mated else self._draw_values[position.side]
             return SearchResult(value=value, move=None, seconds=seconds, **counts)
         move = to_move(position.legal_moves()[0])
-        return SearchResult(value=position.evaluate(), move=move, pv=(move,), depth=0, seconds=seconds, **counts)
+        value = int(_value(position.state, self._ctx))
+        return SearchResult(value=value, move=move, pv=(move,), depth=0, seconds=seconds, **counts)
 
     def score_moves(self, board: chess.Board, depth: int, *, deadline: float | None = None) -> dict[chess.Move, int]:
         """Every legal move's exact value: each child searched ``depth - 1`` plies, full window.

@@ -12,7 +12,7 @@ from __future__ import annotations
 import chess
 
 from search.chess.board import to_mailbox
-from search.chess.pst import EG_TABLE, MG_TABLE, PHASE, PHASE_TOTAL
+from search.chess.pst import EG_TABLE, EG_VALUES, MG_TABLE, MG_VALUES, PHASE, PHASE_TOTAL, PieceValues
 from search.evaluation import LinearEvaluator
 
 __all__ = [
@@ -82,19 +82,23 @@ def material_pst_evaluator(weights=DEFAULT_WEIGHTS) -> LinearEvaluator:
     return LinearEvaluator(chess_features, weights)
 
 
-def tapered_value(board: chess.Board) -> int:
+def tapered_value(board: chess.Board, values: PieceValues | None = None) -> int:
     """The fast board's tapered piece-square value of ``board``, for White (centipawns).
 
     The same number :meth:`search.chess.board.Position.evaluate` keeps incrementally
     (seen from White), computed from scratch on a ``chess.Board``: the generic search
-    with this evaluator and the fast chess search must agree on every value.
+    with this evaluator and the fast chess search must agree on every value. With
+    ``values`` each piece's material is theirs instead of the tables' (as a
+    :class:`~search.chess.engine.ChessSearch` given those values evaluates).
     """
+    middle, end = (MG_VALUES, EG_VALUES) if values is None else ((0, *values.middlegame, 0), (0, *values.endgame, 0))
     mg = eg = phase = 0
     for square, piece in board.piece_map().items():
-        code = piece.piece_type if piece.color == chess.WHITE else -piece.piece_type
+        sign = 1 if piece.color == chess.WHITE else -1
+        code, kind = sign * piece.piece_type, piece.piece_type
         index = to_mailbox(square)
-        mg += MG_TABLE[code][index]
-        eg += EG_TABLE[code][index]
+        mg += MG_TABLE[code][index] + sign * (middle[kind] - MG_VALUES[kind])
+        eg += EG_TABLE[code][index] + sign * (end[kind] - EG_VALUES[kind])
         phase += PHASE[code]
     phase = min(phase, PHASE_TOTAL)
     return (mg * phase + eg * (PHASE_TOTAL - phase)) // PHASE_TOTAL

@@ -19,7 +19,9 @@ the sums are always from White's point of view.
 
 from __future__ import annotations
 
-__all__ = ["MG_TABLE", "EG_TABLE", "PHASE", "PHASE_TOTAL", "MG_VALUES", "EG_VALUES"]
+from dataclasses import dataclass
+
+__all__ = ["MG_TABLE", "EG_TABLE", "PHASE", "PHASE_TOTAL", "MG_VALUES", "EG_VALUES", "PieceValues", "PIECE_NAMES"]
 
 PHASE_TOTAL = 24
 MG_VALUES = (0, 100, 320, 330, 500, 900, 0)
@@ -27,6 +29,48 @@ MG_VALUES = (0, 100, 320, 330, 500, 900, 0)
 EG_VALUES = (0, 120, 290, 320, 530, 950, 0)
 """Endgame material: pawns and rooks gain as the board empties, knights lose."""
 _PHASE_WEIGHTS = (0, 0, 1, 1, 2, 4, 0)
+PIECE_NAMES = ("pawn", "knight", "bishop", "rook", "queen")
+"""The pieces whose material a :class:`PieceValues` sets, in its order."""
+
+
+@dataclass(frozen=True)
+class PieceValues:
+    """Material values of pawn, knight, bishop, rook and queen (centipawns) in the middlegame and the endgame.
+
+    Given to :class:`~search.chess.engine.ChessSearch`, they take the place of
+    :data:`MG_VALUES` and :data:`EG_VALUES` in the tapered evaluation; the square bonuses
+    stay. :meth:`standard` gives the tables' own values, hence the default evaluation.
+
+    >>> PieceValues.uniform((100, 300, 300, 500, 900)).endgame
+    (100, 300, 300, 500, 900)
+    """
+
+    middlegame: tuple[int, int, int, int, int]
+    endgame: tuple[int, int, int, int, int]
+
+    def __post_init__(self) -> None:
+        for name in ("middlegame", "endgame"):
+            values = tuple(getattr(self, name))
+            if len(values) != 5 or not all(isinstance(v, int) and -100_000 < v < 100_000 for v in values):
+                raise ValueError(f"{name} must be five whole numbers of centipawns, got {values!r}")
+            object.__setattr__(self, name, values)
+
+    @classmethod
+    def uniform(cls, values) -> PieceValues:
+        """The same five values in both phases (rounded to whole centipawns)."""
+        rounded = tuple(int(round(float(v))) for v in values)
+        return cls(rounded, rounded)  # type: ignore[arg-type]
+
+    @classmethod
+    def standard(cls) -> PieceValues:
+        """The tables' own values (:data:`MG_VALUES`, :data:`EG_VALUES`)."""
+        return cls(MG_VALUES[1:6], EG_VALUES[1:6])
+
+    def shifts(self) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        """Each piece's value minus the table's, by piece type (index 0 and 6 are 0), middlegame and endgame."""
+        middle = (0, *(v - d for v, d in zip(self.middlegame, MG_VALUES[1:6])), 0)
+        end = (0, *(v - d for v, d in zip(self.endgame, EG_VALUES[1:6])), 0)
+        return middle, end
 
 
 def _centre_distance(file: int, rank: int) -> float:

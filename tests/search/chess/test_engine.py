@@ -12,6 +12,7 @@ import pytest
 from search import HeuristicOrderer, Limits, TranspositionTable, search
 from search.chess.engine import MATE, ChessSearch, table_bytes
 from search.chess.evaluation import tapered_evaluator
+from search.chess.pst import PieceValues
 
 MIDDLEGAME = "r1bq1rk1/pp2bppp/2n1pn2/2pp4/3P4/2PBPN2/PP1N1PPP/R1BQ1RK1 w - - 0 8"
 TACTICAL = "r1b1k2r/ppppnppp/2n2q2/2b5/3NP3/2P1B3/PP3PPP/RN1QKB1R w KQkq - 0 1"
@@ -132,3 +133,50 @@ def test_a_contempt_for_the_other_side_does_not_read_the_old_table():
 @pytest.mark.parametrize("table_size", [1, 1_000, 8_192, 8_193, 300_000])
 def test_table_bytes_is_what_a_search_of_that_size_allocates(table_size):
     assert table_bytes(table_size) == ChessSearch(table_size=table_size)._tables.nbytes
+
+
+# ---- piece values: an evaluation parameterised by a weight vector ------------------------------------
+
+ODD_VALUES = PieceValues((80, 350, 310, 480, 1000), (140, 260, 340, 560, 880))
+
+
+@pytest.mark.parametrize("fen", [MIDDLEGAME, TACTICAL, KIWIPETE, chess.STARTING_FEN])
+def test_the_standard_piece_values_search_exactly_as_the_default(fen):
+    default = ChessSearch().search(chess.Board(fen), Limits(depth=4))
+    valued = ChessSearch(values=PieceValues.standard()).search(chess.Board(fen), Limits(depth=4))
+    assert (valued.value, valued.move, valued.nodes, valued.qnodes) == (
+        default.value, default.move, default.nodes, default.qnodes)
+
+
+@pytest.mark.parametrize(("fen", "depth"), [(MIDDLEGAME, 3), (TACTICAL, 3), (ENDGAME, 4), (SHARP, 3)])
+def test_other_piece_values_search_as_the_generic_search_with_the_same_values(fen, depth):
+    from search.chess.evaluation import tapered_value
+
+    generic = search(
+        chess_game(), chess.Board(fen), evaluator=lambda board: tapered_value(board, ODD_VALUES),
+        limits=Limits(depth=depth), ordering=HeuristicOrderer(), quiescence=True,
+    )
+    fast = ChessSearch(use_table=False, values=ODD_VALUES).search(chess.Board(fen), Limits(depth=depth))
+    assert (fast.value, fast.move) == (generic.value, generic.move)
+
+
+def test_piece_values_change_the_evaluation_by_the_material_difference():
+    board = chess.Board("4k3/8/8/8/8/8/8/QN2K3 b - - 0 1")  # White a queen and a knight up, Black to move
+    plain, valued = ChessSearch(), ChessSearch(values=PieceValues.uniform((100, 300, 300, 500, 700)))
+    # Black's view: the queen is worth 700 instead of (900 middlegame, 950 endgame), the knight 300 (320, 290)
+    phase = 1 + 4
+    shift = ((700 - 900 + 300 - 320) * phase + (700 - 950 + 300 - 290) * (24 - phase)) // 24
+    white_view = -plain.evaluate(board)
+    assert -valued.evaluate(board) in (white_view + shift, white_view + shift + 1)
+
+
+def test_setting_values_empties_the_table_and_none_restores_the_default():
+    board = chess.Board(MIDDLEGAME)
+    engine = ChessSearch()
+    engine.search(board, Limits(depth=3))
+    engine.values = ODD_VALUES
+    assert len(engine.table) == 0 and engine.values == ODD_VALUES
+    engine.values = None
+    assert engine.search(board, Limits(depth=3)).value == ChessSearch().search(board, Limits(depth=3)).value
+    with pytest.raises(TypeError):
+        engine.values = (100, 300, 300, 500, 900)

@@ -109,3 +109,19 @@ def test_the_tapered_evaluator_is_the_tapered_value():
     evaluator = tapered_evaluator()
     for board in _positions(10, seed=4):
         assert evaluator(board) == tapered_value(board)
+
+
+def test_the_tapered_value_with_the_standard_piece_values_is_the_default():
+    from search.chess.pst import PieceValues
+
+    for fen in (chess.STARTING_FEN, "4k3/8/8/8/8/8/8/QQQQKQQQ w - - 0 1", "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1"):
+        board = chess.Board(fen)
+        assert tapered_value(board, PieceValues.standard()) == tapered_value(board)
+
+
+def test_the_tapered_value_with_other_piece_values_counts_their_material():
+    from search.chess.pst import PieceValues
+
+    board = chess.Board("4k3/8/8/8/8/8/8/4K2R w - - 0 1")  # a rook up: phase 2
+    more = PieceValues((100, 320, 330, 600, 900), (120, 290, 320, 630, 950))  # the rook 100 more in both phases
+    assert tapered_value(board, more) == tapered_value(board) + 100

@@ -84,3 +84,22 @@ def test_the_fast_boards_running_sums_and_evaluation_follow_the_tables():
         assert (position.mg, position.eg, position.phase) == (mg, eg, phase)
         blended = (mg * phase + eg * (PHASE_TOTAL - phase)) // PHASE_TOTAL
         assert position.evaluate() == (blended if board.turn == chess.WHITE else -blended)
+
+
+def test_piece_values_standard_are_the_tables_and_shift_nothing():
+    from search.chess.pst import PieceValues
+
+    standard = PieceValues.standard()
+    assert standard.middlegame == MG_VALUES[1:6] and standard.endgame == EG_VALUES[1:6]
+    assert standard.shifts() == ((0,) * 7, (0,) * 7)
+    odd = PieceValues.uniform((99.6, 300, 300.4, 500, 1000))
+    assert odd.middlegame == odd.endgame == (100, 300, 300, 500, 1000)
+    assert odd.shifts() == ((0, 0, -20, -30, 0, 100, 0), (0, -20, 10, -20, -30, 50, 0))
+
+
+@pytest.mark.parametrize("bad", [(100, 300, 300, 500), (100, 300, 300, 500, 900.5), (100, 300, 300, 500, 10**6)])
+def test_piece_values_refuse_anything_but_five_whole_centipawn_values(bad):
+    from search.chess.pst import PieceValues
+
+    with pytest.raises(ValueError, match="five whole numbers"):
+        PieceValues(bad, (100, 300, 300, 500, 900))

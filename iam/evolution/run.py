@@ -1,0 +1,330 @@
+"""A Kendall-Whitwell evolution of the chess core's piece values, its demes run where the runtime says.
+
+An individual is five piece values (pawn, knight, bishop, rook, queen, centipawns, the
+same in the middlegame and the endgame: :class:`search.chess.pst.PieceValues`). Each
+generation pairs the individuals within their demes, or across them every
+``migrate_every`` generations (:mod:`search.evolution.demes`); each deme's pairs are one
+task, run by :func:`iam.runtime.map_in_order` (serially, in local processes, or on a
+Dask cluster's workers, which retry a task whose worker is lost: it costs only that
+deme's games of the generation). A pair plays two games from one opening at a fixed
+node budget (:func:`search.chess.selfplay.play_pair`), and Kendall and Whitwell's rule
+(:mod:`search.evolution.kendall_whitwell`) makes the next generation: within a deme
+with the deme's own spread ``s(y)``, across demes with the whole population's.
+
+Generation 0 is the random start: each value uniform in ``initial`` (a range, stated
+with every result). Generation ``g``'s randomness is ``default_rng([seed, g])``; the
+games are deterministic (a node budget, fresh searches), so a run is a function of its
+config, wherever it runs.
+
+Files in the output folder: ``config.json`` (the run's settings; a resumed run must
+have the same), ``generation_NNNN.json`` per finished generation (its population and its
+pairs' games, written atomically once all its games are in), and, rewritten after each
+generation from those files, ``population.csv`` (one row per individual per
+generation), ``pairs.csv`` (one row per pair) and ``weights.png`` (each value's
+population mean over the generations, with the standard values). An interrupted run
+resumed with ``resume=True`` goes on from its last finished generation.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+import chess
+import numpy as np
+import pandas as pd
+
+from iam.errors import IAMError, ParameterError
+from iam.runtime import Runtime, map_in_order
+from search.chess.pst import PIECE_NAMES
+from search.chess.selfplay import PairGames, piece_values, play_pair
+from search.evolution import apply_results, deme_pairs, deme_slices, is_migration
+from search.evolution.kendall_whitwell import Factors, PairOutcome
+
+__all__ = ["EvolutionConfig", "EvolutionError", "GenerationReport", "evolve_piece_values", "load_generations"]
+
+FORMAT = "iam-evolution"
+_VERSION = 1
+STANDARD = (100, 320, 330, 500, 900)
+"""The standard piece values the evolved ones are compared with (the core's middlegame values)."""
+
+
+class EvolutionError(IAMError):
+    """An output folder that holds another run, or a damaged one."""
+
+
+@dataclass(frozen=True)
+class EvolutionConfig:
+    """An evolution's settings (what it computes; where it runs is the runtime's)."""
+
+    population: int = 16
+    demes: int = 2
+    generations: int = 10
+    """Generations to reach (counting from the random start, generation 0)."""
+    nodes: int = 2000
+    """Node budget of every move's search (main and quiescence nodes)."""
+    max_plies: int = 200
+    """A game still going after this many plies is scored a draw."""
+    migrate_every: int = 4
+    """Every this many generations the demes pair across their borders (0: never)."""
+    seed: int = 0
+    initial: tuple[float, float] = (50.0, 1000.0)
+    """The range each value of the random start is drawn from (uniform)."""
+    bounds: tuple[float, float] = (1.0, 3000.0)
+    """The values are clipped to this range after a mutation (the search's mate scores stay far above)."""
+    openings: tuple[str, ...] = (chess.STARTING_FEN,)
+    """FENs the pairs start from, in turn."""
+
+    def __post_init__(self) -> None:
+        _check(self.population >= 2, "population", self.population, "at least 2")
+        _check(self.demes >= 1 and self.population >= 2 * self.demes, "demes", self.demes,
+               f"from 1 to {self.population // 2} (two individuals a deme at least)")
+        _check(self.generations >= 0, "generations", self.generations, "at least 0")
+        _check(self.nodes >= 1, "nodes", self.nodes, "at least 1")
+        _check(self.max_plies >= 1, "max_plies", self.max_plies, "at least 1")
+        _check(self.migrate_every >= 0, "migrate_every", self.migrate_every, "at least 0")
+        _check(0 < self.initial[0] < self.initial[1], "initial", self.initial, "a range of positive values, low first")
+        _check(0 < self.bounds[0] < self.bounds[1] <= 10_000, "bounds", self.bounds, "a range within (0, 10000]")
+        _check(len(self.openings) >= 1, "openings", self.openings, "at least one position")
+
+
+@dataclass(frozen=True)
+class GenerationReport:
+    """A finished generation: its number, population, pairs' rows and the seconds its games took."""
+
+    generation: int
+    population: np.ndarray
+    pairs: list[dict]
+    seconds: float
+    resumed: bool = False
+
+
+def _check(ok: bool, parameter: str, value, allowed: str) -> None:
+    if not ok:
+        raise ParameterError(parameter, value, allowed)
+
+
+def evolve_piece_values(
+    config: EvolutionConfig, out: str | Path, runtime: Runtime = Runtime(), *, resume: bool = False,
+    on_generation: Callable[[GenerationReport], None] | None = None,
+) -> pd.DataFrame:
+    """Run (or resume) the evolution into the folder ``out``; the population table of every generation.
+
+    Without ``resume`` the folder must hold no earlier run; with it, a run of the same
+    config goes on from its last finished generation (a folder with no run starts one).
+    """
+    folder = Path(out)
+    last = _prepare(folder, config, resume)
+    if last is None:
+        rng = np.random.default_rng([config.seed, 0])
+        population = rng.uniform(*config.initial, size=(config.population, len(PIECE_NAMES)))
+        _write_generation(folder, 0, population, [], 0.0)
+        last = 0
+        if on_generation is not None:
+            on_generation(GenerationReport(0, population, [], 0.0))
+    else:
+        population = _read_generation(folder, last)[0]
+        if on_generation is not None:
+            on_generation(GenerationReport(last, population, [], 0.0, resumed=True))
+    for generation in range(last + 1, config.generations + 1):
+        started = time.perf_counter()
+        population, rows = _generation(config, population, generation, runtime)
+        seconds = time.perf_counter() - started
+        _write_generation(folder, generation, population, rows, seconds)
+        _write_tables(folder)
+        if on_generation is not None:
+            on_generation(GenerationReport(generation, population, rows, seconds))
+    return _write_tables(folder)
+
+
+def load_generations(out: str | Path) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The population table and the pairs table of the finished generations in ``out``."""
+    folder = Path(out)
+    populations, pairs = [], []
+    for generation in _finished(folder):
+        population, rows = _read_generation(folder, generation)
+        for index, values in enumerate(population):
+            populations.append({"generation": generation, "individual": index, **dict(zip(PIECE_NAMES, values))})
+        pairs.extend(rows)
+    columns = ["generation", "individual", *PIECE_NAMES]
+    return pd.DataFrame(populations, columns=columns), pd.DataFrame(pairs)
+
+
+# ---- one generation ----------------------------------------------------------------------------
+
+
+def _generation(
+    config: EvolutionConfig, population: np.ndarray, generation: int, runtime: Runtime
+) -> tuple[np.ndarray, list[dict]]:
+    """The next population and its pairs' rows: every deme's games played where the runtime says."""
+    rng = np.random.default_rng([config.seed, generation])
+    groups = deme_pairs(config.population, config.demes, generation - 1, rng, every=config.migrate_every)
+    starts = _openings(config, generation, groups)
+    tasks = [
+        ([population[a].tolist() for a, _ in pairs], [population[b].tolist() for _, b in pairs], fens,
+         config.nodes, config.max_plies)
+        for pairs, fens in zip(groups, starts)
+    ]
+    played = list(map_in_order(_play_group, tasks, runtime))
+    migration = is_migration(generation - 1, config.demes, config.migrate_every)
+    factors, bounds = Factors(), config.bounds
+    new = population.copy()
+    outcomes: list[PairOutcome] = []
+    if migration:
+        pairs = [pair for group in groups for pair in group]
+        results = [games.scores for group in played for games in group]
+        new, outcomes = apply_results(population, pairs, results, rng, factors=factors, bounds=bounds)
+    else:
+        for members, pairs, group in zip(deme_slices(config.population, config.demes), groups, played):
+            local = {index: at for at, index in enumerate(members)}
+            sub, found = apply_results(
+                population[list(members)], [(local[a], local[b]) for a, b in pairs],
+                [games.scores for games in group], rng, factors=factors, bounds=bounds,
+            )
+            new[list(members)] = sub
+            outcomes.extend(_renumbered(found, list(members)))
+    rows = _pair_rows(generation, config, groups, starts, played, outcomes, migration)
+    return new, rows
+
+
+def _play_group(
+    a_values: Sequence[Sequence[float]], b_values: Sequence[Sequence[float]], fens: Sequence[str],
+    nodes: int, max_plies: int,
+) -> list[PairGames]:
+    """One deme's pairs of the generation (a task of the runtime's: plain values in, plain values out)."""
+    return [
+        play_pair(piece_values(a), piece_values(b), chess.Board(fen), nodes=nodes, max_plies=max_plies)
+        for a, b, fen in zip(a_values, b_values, fens)
+    ]
+
+
+def _openings(config: EvolutionConfig, generation: int, groups: list[list[tuple[int, int]]]) -> list[list[str]]:
+    """Each pair's opening: the openings in turn, continuing from one generation to the next."""
+    per_generation = config.population // 2
+    first = (generation - 1) * per_generation
+    starts, k = [], 0
+    for group in groups:
+        starts.append([config.openings[(first + k + i) % len(config.openings)] for i in range(len(group))])
+        k += len(group)
+    return starts
+
+
+def _renumbered(outcomes: list[PairOutcome], members: list[int]) -> list[PairOutcome]:
+    return [
+        PairOutcome(members[o.a], members[o.b], o.scores, o.case, None if o.winner is None else members[o.winner],
+                    o.winner_factor, o.loser_factor)
+        for o in outcomes
+    ]
+
+
+def _pair_rows(generation, config, groups, starts, played, outcomes, migration) -> list[dict]:
+    rows, k = [], 0
+    for deme, (group, fens, games) in enumerate(zip(groups, starts, played)):
+        for (a, b), fen, pair in zip(group, fens, games):
+            outcome = outcomes[k]
+            k += 1
+            rows.append({
+                "generation": generation, "deme": deme, "migration": migration, "a": a, "b": b,
+                "a_white": pair.scores[0], "a_black": pair.scores[1], "case": outcome.case,
+                "winner": -1 if outcome.winner is None else outcome.winner,
+                "plies_a_white": pair.plies[0], "plies_a_black": pair.plies[1],
+                "ending_a_white": pair.endings[0], "ending_a_black": pair.endings[1], "opening": fen,
+            })
+    return rows
+
+
+# ---- files ---------------------------------------------------------------------------------------
+
+
+def _config_dict(config: EvolutionConfig) -> dict:
+    settings = asdict(config)
+    settings["initial"], settings["bounds"] = list(config.initial), list(config.bounds)
+    settings["openings"] = list(config.openings)
+    settings.pop("generations")  # a resumed run may go further
+    return {"format": FORMAT, "version": _VERSION, "config": settings}
+
+
+def _prepare(folder: Path, config: EvolutionConfig, resume: bool) -> int | None:
+    """The last finished generation to go on from (None: a new run); the folder ready."""
+    settings = folder / "config.json"
+    if folder.exists() and not folder.is_dir():
+        raise EvolutionError(f"{folder} is not a folder")
+    if not settings.exists():
+        if _finished(folder):
+            raise EvolutionError(f"{folder} holds generations but no config.json")
+        folder.mkdir(parents=True, exist_ok=True)
+        _atomic_write(settings, json.dumps(_config_dict(config), indent=1))
+        return None
+    if not resume:
+        raise EvolutionError(f"{folder} holds a run already: resume it, or choose another folder")
+    try:
+        held = json.loads(settings.read_text())
+    except (OSError, ValueError) as exc:
+        raise EvolutionError(f"{settings} is unreadable: {exc}") from None
+    if held != _config_dict(config):
+        raise EvolutionError(f"{folder} holds a run with other settings: resume it with the same ones")
+    finished = _finished(folder)
+    return finished[-1] if finished else None
+
+
+def _finished(folder: Path) -> list[int]:
+    if not folder.is_dir():
+        return []
+    return sorted(int(p.stem.split("_")[1]) for p in folder.glob("generation_*.json") if p.stem[11:].isdigit())
+
+
+def _write_generation(folder: Path, generation: int, population: np.ndarray, rows: list[dict], seconds: float):
+    payload = {
+        "format": FORMAT, "version": _VERSION, "generation": generation, "seconds": round(seconds, 3),
+        "names": list(PIECE_NAMES), "population": population.tolist(), "pairs": rows,
+    }
+    _atomic_write(folder / f"generation_{generation:04d}.json", json.dumps(payload))
+
+
+def _read_generation(folder: Path, generation: int) -> tuple[np.ndarray, list[dict]]:
+    path = folder / f"generation_{generation:04d}.json"
+    try:
+        payload = json.loads(path.read_text())
+        population = np.array(payload["population"], dtype=float)
+        rows = list(payload["pairs"])
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise EvolutionError(f"{path} is unreadable: {exc}") from None
+    if payload.get("format") != FORMAT or population.ndim != 2 or population.shape[1] != len(PIECE_NAMES):
+        raise EvolutionError(f"{path} is not a generation of this evolution")
+    return population, rows
+
+
+def _atomic_write(path: Path, text: str) -> None:
+    partial = path.with_name(path.name + ".partial")
+    partial.write_text(text)
+    os.replace(partial, path)
+
+
+def _write_tables(folder: Path) -> pd.DataFrame:
+    populations, pairs = load_generations(folder)
+    _atomic_write(folder / "population.csv", populations.to_csv(index=False))
+    _atomic_write(folder / "pairs.csv", pairs.to_csv(index=False))
+    _plot(populations, folder / "weights.png")
+    return populations
+
+
+def _plot(populations: pd.DataFrame, path: Path) -> None:
+    from matplotlib.figure import Figure
+
+    figure = Figure(figsize=(7, 4))
+    axes = figure.subplots()
+    means = populations.groupby("generation")[list(PIECE_NAMES)].mean()
+    for name, standard in zip(PIECE_NAMES, STANDARD):
+        line = axes.plot(means.index, means[name], label=name)[0]
+        axes.axhline(standard, color=line.get_color(), linestyle=":", linewidth=0.8)
+    axes.set_xlabel("generation")
+    axes.set_ylabel("population mean (centipawns); dotted: standard")
+    axes.legend(loc="upper left", fontsize="small")
+    figure.tight_layout()
+    partial = path.with_name(path.name + ".partial.png")
+    figure.savefig(partial, dpi=90)
+    os.replace(partial, path)

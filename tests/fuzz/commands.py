@@ -1,0 +1,332 @@
+"""Hostile input against the commands that read games, models and engines: a fixed list of cases.
+
+Each case runs ``iam`` in a fresh process on inputs built here from the bundled Capablanca games (empty,
+one-game, one-colour, garbage, cut or damaged compressed files, files of two people with one name, Parquet
+files of the wrong schema or types, damaged model files of every kind, engines that crash, lie, print garbage,
+die mid-run or never answer, ``--out`` as an existing file, a symbolic link, the input itself, a path inside it,
+a folder, a read-only place, ``/dev/null``; absurd depths, plies, counts and job numbers; unreachable
+schedulers), then is classified: ``ran`` (exit 0), ``refused`` (a non-zero exit whose last line is the
+command's one-line message), ``traceback``, ``hang`` (past the case's time) or ``input changed`` (a file the
+case did not name as its output changed). A second part interrupts long commands with SIGINT and SIGKILL at 30%
+and 70% of their undisturbed time and runs them again on the same caches: the second result must equal the
+undisturbed one. Results go to ``commands.csv`` and ``interrupted.csv`` in ``--out``.
+
+    python tests/fuzz/commands.py --out probe-results            # every case (an hour on 2 busy cores)
+    python tests/fuzz/commands.py --out probe-results --only annotate
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import hashlib
+import io
+import os
+import random
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import chess.pgn
+import pandas as pd
+import zstandard
+
+ROOT = Path(__file__).resolve().parents[2]
+CAPABLANCA = ROOT / "datasets" / "Capablanca.pgn"
+STOCKFISH = shutil.which("stockfish") or "/usr/games/stockfish"
+
+ENGINES = {
+    "crash.sh": "#!/bin/sh\nexit 3\n",
+    "garbage.sh": "#!/bin/sh\nwhile read l; do echo 'zzz %%% bestmove'; done\n",
+    "silent.sh": "#!/bin/sh\nsleep 3600\n",
+    "dies_mid.py": (
+        "#!/usr/bin/env python3\nimport sys\nn = 0\nfor line in sys.stdin:\n    line = line.strip()\n"
+        "    if line == 'uci': print('id name dies\\nuciok', flush=True)\n"
+        "    elif line == 'isready': print('readyok', flush=True)\n"
+        "    elif line.startswith('go'):\n        n += 1\n        if n > 3: sys.exit(1)\n"
+        "        print('info depth 1 score cp 10 pv e2e4\\nbestmove e2e4', flush=True)\n"
+    ),
+    "lies.py": (
+        "#!/usr/bin/env python3\nimport sys\nfor line in sys.stdin:\n    line = line.strip()\n"
+        "    if line == 'uci': print('id name liar\\nuciok', flush=True)\n"
+        "    elif line == 'isready': print('readyok', flush=True)\n"
+        "    elif line.startswith('go'):\n"
+        "        print('info depth 99 score cp 99999999999 pv a1a8\\nbestmove a1a8', flush=True)\n"
+    ),
+}
+
+
+def build_inputs(folder: Path, model: Path) -> None:
+    """The hostile files, from the bundled games and ``model`` (a small move ranker of Capablanca)."""
+    import pyarrow as pa
+    import pyarrow.parquet as parquet
+
+    folder.mkdir(parents=True, exist_ok=True)
+    text = CAPABLANCA.read_text(encoding="utf-8", errors="replace")
+    blocks = text.split("\n\n[Event ")
+    ten = "\n\n[Event ".join(blocks[:10]) + "\n\n"
+    (folder / "empty.pgn").write_text("")
+    (folder / "one_game.pgn").write_text(blocks[0] + "\n\n")
+    (folder / "ten.pgn").write_text(ten)
+    games = []
+    handle = io.StringIO(text)
+    while (game := chess.pgn.read_game(handle)) is not None and len(games) < 10:
+        if "Capablanca" in game.headers.get("White", ""):
+            games.append(str(game))
+    (folder / "white_only.pgn").write_text("\n\n".join(games) + "\n")
+    (folder / "garbage.pgn").write_bytes(bytes(random.Random(1).randrange(256) for _ in range(5000)))
+    packed = zstandard.ZstdCompressor().compress(ten.encode())
+    damaged = bytearray(packed)
+    damaged[len(damaged) // 2] ^= 0xFF
+    (folder / "damaged.pgn.zst").write_bytes(bytes(damaged))
+    (folder / "truncated.pgn.zst").write_bytes(packed[: len(packed) // 2])
+    zipped = gzip.compress(ten.encode())
+    (folder / "truncated.pgn.gz").write_bytes(zipped[: len(zipped) // 2])
+    (folder / "two_people.pgn").write_text(ten.replace("Capablanca, Jose Raul", "Capablanca, Maria", 6))
+    (folder / "a_dir.pgn").mkdir(exist_ok=True)
+    (folder / "lichess.pgn").write_text(
+        ten.replace('[Event "', '[Site "https://lichess.org/abcd1234"]\n[TimeControl "180+0"]\n[Event "')
+    )
+    good = model.read_bytes()
+    plain = gzip.decompress(good)
+    (folder / "model_trunc.json.gz").write_bytes(good[: len(good) // 3])
+    (folder / "model_plain_named_gz.json.gz").write_bytes(plain)
+    (folder / "model_gz_named_json.json").write_bytes(good)
+    (folder / "model_empty.json").write_text("")
+    (folder / "model_list.json").write_text("[1, 2, 3]")
+    (folder / "model_version_99.json").write_bytes(plain.replace(b'"version": ', b'"version": 99, "was": ', 1))
+    flipped = bytearray(good)
+    flipped[len(flipped) // 2] ^= 0x55
+    (folder / "model_flipped.json.gz").write_bytes(bytes(flipped))
+    for name, script in ENGINES.items():
+        (folder / name).write_text(script)
+        (folder / name).chmod(0o755)
+    (folder / "existing.csv").write_text("keep me\n")
+    (folder / "other.txt").write_text("other\n")
+    (folder / "link_to_other.csv").symlink_to(folder / "other.txt")
+    rows = []
+    handle = io.StringIO(ten)
+    while (game := chess.pgn.read_game(handle)) is not None:
+        moves = f"{game.mainline_moves()} {game.headers['Result']}"
+        rows.append({"White": game.headers["White"], "Black": game.headers["Black"],
+                     "Result": game.headers["Result"], "movetext": moves})
+    parquet.write_table(pa.Table.from_pylist(rows), folder / "good.parquet")
+    parquet.write_table(pa.Table.from_pylist([{"white": r["White"], "moves": r["movetext"]} for r in rows]),
+                        folder / "wrong_schema.parquet")
+    parquet.write_table(pa.Table.from_pylist([{"White": 1, "Black": 2.5, "movetext": 7} for _ in rows]),
+                        folder / "wrong_types.parquet")
+    whole = (folder / "good.parquet").read_bytes()
+    (folder / "damaged.parquet").write_bytes(whole[: len(whole) // 2] + b"\0" * 50 + whole[len(whole) // 2 + 50:])
+    (folder / "not_parquet.parquet").write_text("hello")
+
+
+PGNS = ["empty.pgn", "one_game.pgn", "white_only.pgn", "garbage.pgn", "damaged.pgn.zst", "truncated.pgn.zst",
+        "truncated.pgn.gz", "a_dir.pgn", "two_people.pgn", "good.parquet", "wrong_schema.parquet",
+        "wrong_types.parquet", "damaged.parquet", "not_parquet.parquet", "lichess.pgn"]
+MODELS = ["model_trunc.json.gz", "model_plain_named_gz.json.gz", "model_gz_named_json.json", "model_empty.json",
+          "model_list.json", "model_version_99.json", "model_flipped.json.gz", "a_dir.pgn"]
+PLAYERS = ["Capablanca", "Nobody Atall", "", "Capablanca, Jose Raul"]
+BAD_ENGINES = [*ENGINES, "no_such_engine"]
+OUTS = ["existing.csv", "link_to_other.csv", "INPUT", "INPUT/inside.csv", "/proc/1/nope.csv", "a_dir.pgn",
+        "/dev/null"]
+
+
+def cases(inputs: Path, model: Path, work: Path) -> list[tuple[str, list[str], float]]:
+    """Every case: (kind, arguments of ``iam``, seconds allowed)."""
+    found: list[tuple[str, list[str], float]] = []
+
+    def at(name: str) -> str:
+        return name if name.startswith("/") else str(inputs / name)
+
+    def add(kind: str, args: list[str], seconds: float = 300) -> None:
+        first = next((a for a in args if a.startswith(str(inputs)) and "." in Path(a).name), "")
+        found.append((kind, [a.replace(str(inputs / "INPUT"), first) for a in args], seconds))
+
+    _file_cases(add, at, model, str(work))
+    _option_cases(add, at, model, str(work))
+    return found
+
+
+def _file_cases(add: Callable, at: Callable, model: Path, out: str) -> None:
+    """Hostile files: games, models, outputs, players and engines."""
+    one, ten = at("one_game.pgn"), at("ten.pgn")
+    capa = ["--player", "Capablanca"]
+    sf = ["--engine", STOCKFISH, "--depth", "2"]
+    for f in PGNS:
+        add("annotate games", ["annotate", at(f), "--model", str(model), "--out", f"{out}/a.pgn"])
+        add("evaluate games", ["evaluate", str(model), at(f), *capa, "--max-positions", "20"])
+        add("analyse games", ["analyse", at(f), *capa, *sf, "--out", f"{out}/an.csv"])
+        add("prior games", ["prior", "build", at(f), "--positions", "40", "--min-games", "1", "--out", f"{out}/p.json"])
+        add("prepare games", ["prepare", at(f), *capa, "--model", str(model), "--plies", "4", "--search-depth", "2",
+                              "--out", f"{out}/dossier"])
+    for m in MODELS:
+        add("annotate model", ["annotate", one, "--model", at(m)])
+        add("evaluate model", ["evaluate", at(m), ten, *capa, "--max-positions", "20"])
+        add("prepare model", ["prepare", ten, *capa, "--model", at(m), "--plies", "4", "--search-depth", "2",
+                              "--out", f"{out}/dossier"])
+        add("predict model", ["predict", at(m), "--moves", "e4"])
+        add("inspect model", ["inspect", at(m)])
+    for o in OUTS:
+        add("annotate out", ["annotate", one, "--model", str(model), "--out", at(o)])
+        add("analyse out", ["analyse", one, *capa, *sf, "--out", at(o)])
+        add("prior out", ["prior", "build", ten, "--positions", "40", "--min-games", "1", "--out", at(o)])
+        if o.endswith(".csv") or o.startswith("INPUT") or o == "/dev/null":
+            add("prepare out", ["prepare", ten, *capa, "--model", str(model), "--plies", "4", "--search-depth", "2",
+                                "--out", at(o.removesuffix(".csv"))])
+    for p in PLAYERS:
+        add("annotate player", ["annotate", one, "--model", str(model), "--player", p])
+        add("evaluate player", ["evaluate", str(model), ten, "--player", p, "--max-positions", "20"])
+        add("prepare player", ["prepare", ten, "--player", p, "--model", str(model), "--plies", "4",
+                               "--search-depth", "2", "--out", f"{out}/dossier"])
+    for e in BAD_ENGINES:
+        add("annotate engine", ["annotate", one, "--model", str(model), "--engine", at(e)], 120)
+        add("analyse engine", ["analyse", one, *capa, "--engine", at(e), "--depth", "2", "--out", f"{out}/an.csv"], 120)
+        add("prepare engine", ["prepare", ten, *capa, "--model", str(model), "--plies", "4", "--engine", at(e),
+                               "--engine-depth", "2", "--out", f"{out}/dossier"])
+
+
+def _option_cases(add: Callable, at: Callable, model: Path, out: str) -> None:
+    """Absurd numbers, splits, priors to update, schedulers and caches."""
+    one, ten = at("one_game.pgn"), at("ten.pgn")
+    capa = ["--player", "Capablanca"]
+    sf = ["--engine", STOCKFISH, "--depth", "2"]
+    for n in ["0", "-1", "1000000000000", "abc"]:
+        add("evaluate number", ["evaluate", str(model), ten, *capa, "--max-positions", n])
+        add("analyse number", ["analyse", one, *capa, "--engine", STOCKFISH, "--depth", n, "--out", f"{out}/an.csv"])
+        add("analyse number", ["analyse", one, *capa, *sf, "--jobs", n, "--out", f"{out}/an.csv"])
+        add("prior number", ["prior", "build", ten, "--positions", n, "--min-games", "1", "--out", f"{out}/p.json"])
+        for option in ("--plies", "--search-depth", "--jobs", "--half-life", "--habit-loss"):
+            add("prepare number", ["prepare", ten, *capa, "--model", str(model), "--plies", "4", "--search-depth", "2",
+                                   option, n, "--out", f"{out}/dossier"])
+    for split in ["test", "dev", "all", "bogus"]:
+        add("evaluate split", ["evaluate", str(model), ten, *capa, "--max-positions", "20", "--split", split])
+    for u in ["model_trunc.json.gz", "model_list.json", "existing.csv", str(model)]:
+        add("prior update", ["prior", "build", ten, "--positions", "40", "--min-games", "1", "--update", at(u),
+                             "--out", f"{out}/p.json"])
+    for s in ["tcp://127.0.0.1:1", "garbage-address", "tcp://10.255.255.1:8786"]:
+        add("analyse scheduler", ["analyse", one, *capa, *sf, "--scheduler", s, "--out", f"{out}/an.csv"], 120)
+    for c in ["existing.csv", "garbage.pgn", "a_dir.pgn"]:
+        add("analyse cache", ["analyse", one, *capa, *sf, "--cache", at(c), "--out", f"{out}/an.csv"])
+
+
+def _digest(folder: Path) -> dict[str, str]:
+    return {p.name: hashlib.md5(p.read_bytes()).hexdigest() for p in folder.iterdir()
+            if p.is_file() and not p.is_symlink() and p.name not in ("existing.csv", "other.txt")}
+
+
+def run_case(kind: str, args: list[str], seconds: float, inputs: Path, pristine: Path) -> dict:
+    """One case in a fresh process on fresh inputs, classified."""
+    shutil.rmtree(inputs)
+    shutil.copytree(pristine, inputs, symlinks=True)
+    before = _digest(inputs)
+    started = time.monotonic()
+    try:
+        done = subprocess.run([sys.executable, "-m", "iam", *args], capture_output=True, text=True, timeout=seconds,
+                              cwd=inputs.parent, env={**os.environ, "PYTHONPATH": str(ROOT)})
+        code, err = done.returncode, done.stderr
+    except subprocess.TimeoutExpired as expired:
+        code, err = None, expired.stderr.decode(errors="replace") if isinstance(expired.stderr, bytes) else ""
+    lines = [line for line in err.splitlines() if line.strip()]
+    if code is None:
+        verdict = "hang"
+    elif "Traceback" in err:
+        verdict = "traceback"
+    elif code == 0:
+        verdict = "ran"
+    elif lines and lines[-1].startswith("iam") and sum("error" in line for line in lines) <= 1:
+        verdict = "refused"
+    else:
+        verdict = "unclear"
+    after = _digest(inputs)
+    if any(after.get(name) != value for name, value in before.items()):
+        verdict = "input changed"
+    return {"kind": kind, "args": " ".join(args), "exit": code, "verdict": verdict,
+            "seconds": round(time.monotonic() - started, 1), "last_line": lines[-1][:200] if lines else ""}
+
+
+INTERRUPTED: dict[str, Callable[[Path, Path, Path], list[str]]] = {
+    "analyse": lambda games, model, work: [
+        "analyse", str(games), "--player", "Capablanca", "--engine", STOCKFISH, "--depth", "8",
+        "--cache", str(work / "engine.sqlite"), "--out", str(work / "out" / "analysis.csv")],
+    "prepare (fits its model)": lambda games, model, work: [
+        "prepare", str(games), "--player", "Capablanca", "--plies", "4", "--search-depth", "2",
+        "--model-cache", str(work / "models"), "--out", str(work / "out")],
+    "prepare with stockfish": lambda games, model, work: [
+        "prepare", str(games), "--player", "Capablanca", "--model", str(model), "--plies", "6", "--engine", STOCKFISH,
+        "--engine-depth", "8", "--engine-cache", str(work / "engine.sqlite"), "--out", str(work / "out")],
+}
+
+
+def _results(folder: Path) -> str:
+    kept = sorted(p for p in folder.rglob("*") if p.is_file() and p.suffix in (".csv", ".pgn", ".bin", ".md"))
+    return hashlib.md5(b"".join(p.read_bytes() for p in kept)).hexdigest() if kept else ""
+
+
+def interrupt(games: Path, model: Path, work: Path) -> list[dict]:
+    """Each long command interrupted, then run again on its caches, against an undisturbed run."""
+    rows = []
+    for name, argv in INTERRUPTED.items():
+        quiet = work / f"{len(rows)}-undisturbed"
+        quiet.mkdir(parents=True)
+        started = time.monotonic()
+        subprocess.run([sys.executable, "-m", "iam", *argv(games, model, quiet)], capture_output=True, check=True,
+                       env={**os.environ, "PYTHONPATH": str(ROOT)})
+        full = time.monotonic() - started
+        for sig in (signal.SIGINT, signal.SIGKILL):
+            for share in (0.3, 0.7):
+                place = work / f"{len(rows)}-{name.split()[0]}-{sig.name}-{share}"
+                place.mkdir(parents=True)
+                command = [sys.executable, "-m", "iam", *argv(games, model, place)]
+                env = {**os.environ, "PYTHONPATH": str(ROOT)}
+                process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+                time.sleep(full * share)
+                process.send_signal(sig)
+                _, first = process.communicate(timeout=120)
+                again = subprocess.run(command, capture_output=True, text=True, env=env)
+                rows.append({"command": name, "signal": sig.name, "at": share, "first_exit": process.returncode,
+                             "first_traceback": "Traceback" in first, "again_exit": again.returncode,
+                             "again_traceback": "Traceback" in again.stderr,
+                             "same_as_undisturbed": _results(place / "out") == _results(quiet / "out")})
+                print(rows[-1], file=sys.stderr, flush=True)
+    return rows
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--out", type=Path, required=True, help="folder for the inputs and the two CSV files")
+    parser.add_argument("--only", default="", help="run the cases whose kind contains this text (default all)")
+    parser.add_argument("--no-interrupt", action="store_true", help="skip the interrupted runs")
+    args = parser.parse_args()
+    args.out.mkdir(parents=True, exist_ok=True)
+    model = args.out / "capablanca.json.gz"
+    if not model.exists():
+        subprocess.run([sys.executable, "-m", "iam", "train", str(CAPABLANCA), "--player", "Capablanca",
+                        "--max-games", "40", "--train-positions", "300", "--split", "train", "-o", str(model)],
+                       check=True, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    pristine, inputs, work = args.out / "pristine", args.out / "inputs", args.out / "work"
+    if not pristine.exists():
+        build_inputs(pristine, model)
+    inputs.mkdir(exist_ok=True)
+    work.mkdir(exist_ok=True)
+    rows = []
+    for number, (kind, argv, seconds) in enumerate(c for c in cases(inputs, model, work) if args.only in c[0]):
+        rows.append(run_case(kind, argv, seconds, inputs, pristine))
+        print(number, rows[-1]["verdict"], rows[-1]["kind"], "|", rows[-1]["last_line"][:120], file=sys.stderr,
+              flush=True)
+        pd.DataFrame(rows).to_csv(args.out / "commands.csv", index=False)
+    table = pd.DataFrame(rows)
+    print(table.groupby(["kind", "verdict"]).size().unstack(fill_value=0).to_string())
+    if not args.no_interrupt:
+        shutil.rmtree(work / "interrupted", ignore_errors=True)
+        frame = pd.DataFrame(interrupt(pristine / "ten.pgn", model, work / "interrupted"))
+        frame.to_csv(args.out / "interrupted.csv", index=False)
+        print(frame.to_string())
+    return 1 if (table["verdict"].isin(["traceback", "hang", "unclear", "input changed"])).any() else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
