@@ -59,6 +59,7 @@ from iam.ranker.persistence import (
 from iam.ranker.replytable import fit_reply_policy
 from iam.ranker.training import deal_folds, move_table
 from iam.runtime import Runtime
+from search.chess.imitation import CHECK_DEPTH, check_blunder_rate
 from search.chess.scoring import RootScoreCache
 
 __all__ = [
@@ -72,6 +73,8 @@ __all__ = [
 ]
 
 _PRIORS = ("population", "population-linear", "none")
+CHECK_POSITIONS = 200
+"""His training positions (at most) on which a ranker measures his blunder rate by the imitation's deep check."""
 DEFAULT_PRIOR_STRENGTH = 1000.0
 """L2 pull towards the population weights, chosen on development games (strengths 3 to 3,000;
 ``docs/results/ranker.md``). The population already knows most of how a master weighs
@@ -148,6 +151,7 @@ class MoveRanker(PlayerModel):
     training_log_loss_ = Fitted("training")
     training_games_ = Fitted("training")
     blunder_rate_ = Fitted("training")
+    blunder_check_depth_ = Fitted("training")
     families_ = Fitted("scoring")
     feature_names_ = Fitted("scoring")
     coef_ = Fitted("scoring")
@@ -260,7 +264,7 @@ class MoveRanker(PlayerModel):
             player=name,
             training=RankerTraining(
                 n_games=len(games), n_positions=table.positions, training_log_loss=log_loss,
-                training_games=TrainingGames.of(games), blunder_rate=blunder_rate(table, evidence.columns),
+                training_games=TrainingGames.of(games), **self._blunders(games, table, evidence.columns),
             ),
             scoring=scoring,
             memories=RankerMemories(
@@ -281,6 +285,16 @@ class MoveRanker(PlayerModel):
         )
         self._evidence: Evidence | None = None
         return self
+
+    def _blunders(self, games: Sequence[PlayerGame], table: MoveTable, columns: Sequence[str]) -> dict[str, Any]:
+        """His blunder rate as the imitation's ceiling reads it: by its deep check (:data:`CHECK_DEPTH`) on up to
+        :data:`CHECK_POSITIONS` of his training positions (no more than ``max_positions``), where the ranker has the search family; else none."""
+        if blunder_rate(table, columns) is None:
+            return {"blunder_rate": None}
+        count = CHECK_POSITIONS if self.max_positions is None else min(CHECK_POSITIONS, self.max_positions)
+        sample = player_positions(games, sample=count, random_state=self.random_state + 2)
+        moves = [(position.board, position.moves[position.played]) for position in sample if position.played >= 0]
+        return {"blunder_rate": check_blunder_rate(moves, CHECK_DEPTH), "blunder_check_depth": CHECK_DEPTH}
 
     def _fit_scoring(
         self,

@@ -35,7 +35,7 @@ import math
 import random
 import threading
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import cast
 
@@ -47,7 +47,7 @@ from search.result import Limits
 __all__ = [
     "Imitation", "ImitationChoice", "is_tactical", "choose_imitation_move", "PIECE_VALUES", "BLUNDER_LOSS",
     "SEARCH_SOFTNESS", "BlunderBudget", "CeilingVerdict", "strengthen", "hold_ceiling", "CHECK_DEPTH", "DeepCheck",
-    "deep_check", "hold_deep_ceiling",
+    "deep_check", "hold_deep_ceiling", "check_blunder_rate",
 ]
 
 PIECE_VALUES = {chess.PAWN: 1, chess.KNIGHT: 3, chess.BISHOP: 3, chess.ROOK: 5, chess.QUEEN: 9, chess.KING: 100}
@@ -339,3 +339,19 @@ def hold_deep_ceiling(
         if again is not None and again.loss < BLUNDER_LOSS:
             return CeilingVerdict(move, found.loss, True, False)
     return CeilingVerdict(found.best, found.loss, True, False)
+
+
+def check_blunder_rate(moves: Sequence[tuple[chess.Board, chess.Move]], depth: int = CHECK_DEPTH) -> float | None:
+    """The share of ``moves`` (a position and the move played there) that lose :data:`BLUNDER_LOSS` or more by a
+    :func:`deep_check` to ``depth``: a player's blunder rate by the check the imitation holds his moves to. None
+    without a move; a finished game's move counts as sound.
+
+    >>> board = chess.Board("4k3/8/8/3q4/8/8/8/3RK3 w - - 0 1")
+    >>> check_blunder_rate([(board, chess.Move.from_uci("d1d5")), (board, chess.Move.from_uci("e1e2"))], 3)
+    0.5
+    """
+    if not moves:
+        return None
+    search = ChessSearch()
+    found = [deep_check(search, board, move, Limits(depth=depth)) for board, move in moves]
+    return sum(check is not None and check.loss >= BLUNDER_LOSS for check in found) / len(moves)

@@ -146,6 +146,12 @@ def test_search_features_come_from_scoring_every_move(training):
     assert "search_loss" in ranker.feature_names_
     board = chess.Board("4k3/8/8/3q4/8/8/8/3RK3 w - - 0 1")  # the rook wins the queen
     assert ranker.predict(board)[0] == chess.Move.from_uci("d1d5")
+    from iam.priors.positions import player_positions
+    from search.chess.imitation import CHECK_DEPTH, check_blunder_rate
+
+    sample = player_positions(training, sample=15, random_state=ranker.random_state + 2)
+    his = check_blunder_rate([(p.board, p.moves[p.played]) for p in sample], CHECK_DEPTH)
+    assert ranker.blunder_check_depth_ == CHECK_DEPTH and ranker.blunder_rate_ == his  # the imitation's own check
 
 
 @pytest.mark.parametrize(
