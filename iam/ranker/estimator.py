@@ -288,7 +288,8 @@ class MoveRanker(PlayerModel):
 
     def _blunders(self, games: Sequence[PlayerGame], table: MoveTable, columns: Sequence[str]) -> dict[str, Any]:
         """His blunder rate as the imitation's ceiling reads it: by its deep check (:data:`CHECK_DEPTH`) on up to
-        :data:`CHECK_POSITIONS` of his training positions (no more than ``max_positions``), where the ranker has the search family; else none."""
+        :data:`CHECK_POSITIONS` of his training positions (no more than ``max_positions``), where the ranker has
+        the search family; else none."""
         if blunder_rate(table, columns) is None:
             return {"blunder_rate": None}
         count = CHECK_POSITIONS if self.max_positions is None else min(CHECK_POSITIONS, self.max_positions)
