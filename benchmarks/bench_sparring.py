@@ -22,6 +22,11 @@ his test games (``i % 5 == 4``) are the reference. Three measures, each with fix
   search at ``--judge-depth`` (default the dossier's judge depth), or by ``--stockfish`` at
   ``--stockfish-depth`` (each move searched alone, against the position's best): the share
   that loses 200 centipawns or more against the best, with a 95% Wilson interval.
+  With ``--check-depth D`` (default :data:`~search.chess.imitation.CHECK_DEPTH`; 0: the
+  short search's scores alone) the ceiling judges the drawn move as the engine does, by
+  :func:`~search.chess.imitation.deep_check` (to depth D here, not a time slice, so that a
+  seed replays the run), and its rate is his own by the same check, measured on
+  ``--rate-positions`` positions of his training games.
 
 Writes ``openings.csv``, ``moves.csv`` and ``summary.json`` to ``--out`` and prints the summary.
 """
@@ -46,16 +51,21 @@ sys.path.insert(0, str(ROOT))
 
 from iam import load_player_games, load_predictor  # noqa: E402
 from iam.prepare.scoring import DEFAULT_JUDGE_DEPTH  # noqa: E402
+from search.chess.engine import ChessSearch  # noqa: E402
 from search.chess.imitation import (  # noqa: E402
     BLUNDER_LOSS,
+    CHECK_DEPTH,
     BlunderBudget,
     Imitation,
     choose_imitation_move,
+    deep_check,
     hold_ceiling,
+    hold_deep_ceiling,
 )
 from search.chess.scoring import RootScoreCache, score_root_moves  # noqa: E402
 from search.chess.uci import EngineModel, UciEngine  # noqa: E402
 from search.opponent.predictor import abilities_of  # noqa: E402
+from search.result import Limits  # noqa: E402
 
 
 def tvd(first: Counter, second: Counter) -> float:
@@ -145,14 +155,25 @@ def stockfish_judge(engine, depth: int):
     return losses
 
 
-def moves_table(model, positions: list, judge, seed: int) -> pd.DataFrame:
-    """Per position: his move, the ranker's top move, the engine's choices, their losses by the judge."""
+def his_check_rate(positions: list, depth: int) -> float:
+    """His share of moves in ``positions`` that lose 200 centipawns or more by a deep check to ``depth``."""
+    search = ChessSearch()
+    losses = [deep_check(search, board, played, Limits(depth=depth)) for board, played in positions]
+    return sum(found is not None and found.loss >= BLUNDER_LOSS for found in losses) / len(positions)
+
+
+def moves_table(model, positions: list, judge, seed: int, check: tuple[int, float | None] = (0, None)) -> pd.DataFrame:
+    """Per position: his move, the ranker's top move, the engine's choices, their losses by the judge.
+
+    ``check`` is the deep check's depth (0: none) and the rate it holds (None: the model's)."""
     cache = RootScoreCache(capacity=4096)
     able = abilities_of(model)
     if able.use_root_scores is not None:
         able.use_root_scores(cache)
     depth = able.root_score_depth or 3
-    rate = able.blunder_rate
+    check_depth, check_rate = check
+    rate = able.blunder_rate if check_rate is None else check_rate
+    search = ChessSearch()
     budgets = {"greedy": BlunderBudget(), "sampled": BlunderBudget()}
     rows = []
     for number, (board, played) in enumerate(positions):
@@ -167,8 +188,15 @@ def moves_table(model, positions: list, judge, seed: int) -> pd.DataFrame:
             drawn = choice.move if choice.move is not None else max(scores, key=scores.get)
             row[f"{kind}_unchecked"] = drawn.uci()
             if rate is not None and choice.move is not None:
-                verdict = hold_ceiling(board, drawn, beliefs, scores, rate=rate, budget=budgets[kind], seed=seed,
-                                       game=number)
+                if check_depth:
+                    verdict = hold_deep_ceiling(
+                        board, drawn, beliefs, scores,
+                        lambda move: deep_check(search, board, move, Limits(depth=check_depth)),  # noqa: B023
+                        rate=rate, budget=budgets[kind], seed=seed, game=number,
+                    )
+                else:
+                    verdict = hold_ceiling(board, drawn, beliefs, scores, rate=rate, budget=budgets[kind], seed=seed,
+                                           game=number)
                 budgets[kind] = budgets[kind].after(blunder=verdict.blunder)
                 drawn = verdict.move
             row[kind] = drawn.uci()
@@ -205,6 +233,8 @@ def main() -> int:
     parser.add_argument("--judge-depth", type=int, default=DEFAULT_JUDGE_DEPTH)
     parser.add_argument("--stockfish", metavar="PATH", help="judge the blunders with this UCI engine")
     parser.add_argument("--stockfish-depth", type=int, default=12)
+    parser.add_argument("--check-depth", type=int, default=CHECK_DEPTH)
+    parser.add_argument("--rate-positions", type=int, default=1000)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--out", required=True)
     args = parser.parse_args()
@@ -237,19 +267,24 @@ def main() -> int:
     out.mkdir(parents=True, exist_ok=True)
     pd.DataFrame(rows).to_csv(out / "openings.csv", index=False)
     positions = test_positions(test, args.positions, args.seed)
+    check_rate = None
+    if args.check_depth:
+        check_rate = his_check_rate(test_positions(train, args.rate_positions, args.seed), args.check_depth)
+    check = (args.check_depth, check_rate)
     if args.stockfish:
         import chess.engine
 
         with chess.engine.SimpleEngine.popen_uci(args.stockfish) as engine:
             engine.configure({"Threads": 1, "Hash": 64})
-            frame = moves_table(model, positions, stockfish_judge(engine, args.stockfish_depth), args.seed)
+            frame = moves_table(model, positions, stockfish_judge(engine, args.stockfish_depth), args.seed, check)
         judge = f"stockfish depth {args.stockfish_depth}"
     else:
-        frame = moves_table(model, positions, own_judge(args.judge_depth), args.seed)
+        frame = moves_table(model, positions, own_judge(args.judge_depth), args.seed, check)
         judge = f"own search depth {args.judge_depth}"
     frame.to_csv(out / "moves.csv", index=False)
     summary = summarise(frame, opening)
-    summary.update({"model_blunder_rate": abilities_of(model).blunder_rate, "judge": judge,
+    summary.update({"model_blunder_rate": abilities_of(model).blunder_rate, "check_depth": args.check_depth,
+                    "his_check_rate_training": check_rate, "judge": judge,
                     "seconds": round(time.perf_counter() - started)})
     (out / "summary.json").write_text(json.dumps(summary, indent=2))
     print(json.dumps(summary, indent=2))

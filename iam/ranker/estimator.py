@@ -148,6 +148,7 @@ class MoveRanker(PlayerModel):
     training_log_loss_ = Fitted("training")
     training_games_ = Fitted("training")
     blunder_rate_ = Fitted("training")
+    blunder_check_depth_ = Fitted("training")
     families_ = Fitted("scoring")
     feature_names_ = Fitted("scoring")
     coef_ = Fitted("scoring")

@@ -40,8 +40,11 @@ class RankerTraining:
     """Which games it was fitted on (None in a file that does not record them)."""
     blunder_rate: float | None = None
     """His share of training moves losing two pawns or more (:data:`~search.chess.imitation.BLUNDER_LOSS`) by
-    the ranker's search (:func:`blunder_rate`); None without the search family, or in a file that does not record
-    it."""
+    the ranker's search (:func:`blunder_rate`), or by the imitation's deeper check of a move when
+    ``blunder_check_depth`` is set; None without the search family, or in a file that does not record it."""
+    blunder_check_depth: int | None = None
+    """The depth of the :func:`~search.chess.imitation.deep_check` that measured ``blunder_rate`` on a sample of
+    his training positions (None: the ranker's own search scores measured it, as older files record)."""
 
 
 @dataclass(frozen=True)

@@ -99,6 +99,7 @@ def ranker_document(model) -> dict:
             "positions": training.n_positions,
             "log_loss": training.training_log_loss,
             "blunder_rate": training.blunder_rate,
+            **({} if training.blunder_check_depth is None else {"blunder_check_depth": training.blunder_check_depth}),
             "temperature": scoring.temperature,
             "top_calibration": scoring.top_calibration.to_list(),
             **(training.training_games.to_dict() if training.training_games is not None else {}),
@@ -187,7 +188,17 @@ def _read_training(training: dict) -> RankerTraining:
         training_log_loss=float(training["log_loss"] if training["log_loss"] is not None else "nan"),
         training_games=TrainingGames.from_dict(training, games=games),
         blunder_rate=_read_rate(training.get("blunder_rate")),
+        blunder_check_depth=_read_depth(training.get("blunder_check_depth")),
     )
+
+
+def _read_depth(value: object) -> int | None:
+    """The depth of the check that measured his blunder rate (absent or null: the ranker's own search did)."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise ValueError(f"its blunder check depth must be a whole number from 1, not {value!r}")
+    return value
 
 
 def _read_rate(value: object) -> float | None:

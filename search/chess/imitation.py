@@ -22,7 +22,10 @@ search's scores of the position's moves:
   measured rate (a ranker records it from his training positions, judged by the search it
   scores moves with); the engine plays one only while its own blunders stay within that
   rate of its moves (:class:`BlunderBudget`), and otherwise draws again among the moves
-  that lose less.
+  that lose less. The scores the model reads come from a short search; a drawn move can also be
+  checked deeper (:func:`deep_check`, :func:`hold_deep_ceiling`): its value against the best
+  value of an iterative-deepening search to :data:`CHECK_DEPTH`, so that a move losing to a
+  combination beyond the short search counts as the blunder it is.
 """
 
 from __future__ import annotations
@@ -30,20 +33,28 @@ from __future__ import annotations
 import hashlib
 import math
 import random
-from collections.abc import Mapping
-from dataclasses import dataclass
+import threading
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, replace
 from typing import cast
 
 import chess
 
+from search.chess.engine import ChessSearch
+from search.result import Limits
+
 __all__ = [
     "Imitation", "ImitationChoice", "is_tactical", "choose_imitation_move", "PIECE_VALUES", "BLUNDER_LOSS",
-    "SEARCH_SOFTNESS", "BlunderBudget", "CeilingVerdict", "strengthen", "hold_ceiling",
+    "SEARCH_SOFTNESS", "BlunderBudget", "CeilingVerdict", "strengthen", "hold_ceiling", "CHECK_DEPTH", "DeepCheck",
+    "deep_check", "hold_deep_ceiling", "check_blunder_rate",
 ]
 
 PIECE_VALUES = {chess.PAWN: 1, chess.KNIGHT: 3, chess.BISHOP: 3, chess.ROOK: 5, chess.QUEEN: 9, chess.KING: 100}
 BLUNDER_LOSS = 200
 """Centipawns a move loses against the position's best for it to count as a blunder (two pawns)."""
+CHECK_DEPTH = 6
+"""Deepest iteration of the search that checks a drawn move (:func:`deep_check`), time allowing."""
 SEARCH_SOFTNESS = 50.0
 """Centipawns of score difference that make one move e (2.718...) times as likely as another in the search's share
 of a :func:`strengthen` draw: a move half a pawn worse is drawn about a third as often, a pawn worse a seventh."""
@@ -248,3 +259,99 @@ def hold_ceiling(
     rng.random()  # the first draw was the move replaced
     move, _ = _draw(believed, [belief for _, belief in believed], rng)
     return CeilingVerdict(move, loss, True, False)
+
+
+@dataclass(frozen=True)
+class DeepCheck:
+    """A move's loss against the best by an iterative-deepening search, at the deepest depth both were searched."""
+
+    best: chess.Move
+    """The search's best move at ``depth``."""
+    loss: int
+    """Centipawns the move loses against the best value (0 when it is the best)."""
+    depth: int
+
+
+def deep_check(
+    search: ChessSearch, board: chess.Board, move: chess.Move, limits: Limits, *,
+    stop: threading.Event | None = None,
+) -> DeepCheck | None:
+    """``move``'s loss against the best by ``search``: an iterative deepening within ``limits`` (its first
+    60% of their time), then ``move`` alone to the depth reached, within the rest; the loss compares the two at
+    the deepest depth both completed. None when not even depth 1 of either completes, or the game is over.
+
+    >>> board = chess.Board("4k3/8/8/3q4/8/8/8/3RK3 w - - 0 1")
+    >>> found = deep_check(ChessSearch(), board, chess.Move.from_uci("e1e2"), Limits(depth=3))
+    >>> found.best.uci(), found.loss > 800, found.depth
+    ('d1d5', True, 3)
+    """
+    timed = limits.time is not None
+    best_limits = limits if not timed else replace(limits, time=0.6 * cast(float, limits.time))
+    started = time.perf_counter()
+    values: dict[int, tuple[int, chess.Move]] = {}
+    for result in search.iterate(board, best_limits, stop=stop):
+        values[result.depth] = (int(cast(float, result.value)), cast(chess.Move, result.move))
+    if not values:
+        return None
+    deepest = max(values)
+    if values[deepest][1] == move:
+        return DeepCheck(move, 0, deepest)
+    rest = None if not timed else max(0.0, cast(float, limits.time) - (time.perf_counter() - started))
+    alone = None
+    for alone in search.iterate(board, replace(limits, depth=deepest, time=rest), stop=stop, only=move):
+        pass
+    if alone is None:
+        return None
+    value, best = values[alone.depth]
+    return DeepCheck(best, max(0, value - int(cast(float, alone.value))), alone.depth)
+
+
+def hold_deep_ceiling(
+    board: chess.Board, drawn: chess.Move, beliefs: Mapping[chess.Move, float], scores: Mapping[chess.Move, int],
+    check: Callable[[chess.Move], DeepCheck | None], *, rate: float, budget: BlunderBudget, seed: int = 0,
+    game: int = 0,
+) -> CeilingVerdict:
+    """:func:`hold_ceiling` with ``drawn`` judged by ``check`` (a :func:`deep_check`) instead of ``scores``.
+
+    A drawn move the check finds losing :data:`BLUNDER_LOSS` or more is played while ``budget`` has room at
+    ``rate``; otherwise a move drawn again from ``beliefs`` among those that lose less by ``scores`` (the
+    shallow search's) is played if the check passes it too, else the check's best move. When the check
+    cannot judge ``drawn`` (no time), the shallow ceiling holds (:func:`hold_ceiling`).
+    """
+    found = check(drawn)
+    if found is None:
+        return hold_ceiling(board, drawn, beliefs, scores, rate=rate, budget=budget, seed=seed, game=game)
+    if found.loss < BLUNDER_LOSS:
+        return CeilingVerdict(drawn, found.loss, False, False)
+    if budget.allows(rate):
+        return CeilingVerdict(drawn, found.loss, False, True)
+    best = max(scores.values(), default=0)
+    believed = sorted(
+        ((move, belief) for move, belief in beliefs.items()
+         if move != drawn and belief > 0.0 and move in scores and best - scores[move] < BLUNDER_LOSS),
+        key=lambda pair: (-pair[1], pair[0].uci()),
+    )
+    if believed:
+        rng = _rng(board, seed, game)
+        rng.random()  # the first draw was the move replaced
+        move, _ = _draw(believed, [belief for _, belief in believed], rng)
+        again = check(move)
+        if again is not None and again.loss < BLUNDER_LOSS:
+            return CeilingVerdict(move, found.loss, True, False)
+    return CeilingVerdict(found.best, found.loss, True, False)
+
+
+def check_blunder_rate(moves: Sequence[tuple[chess.Board, chess.Move]], depth: int = CHECK_DEPTH) -> float | None:
+    """The share of ``moves`` (a position and the move played there) that lose :data:`BLUNDER_LOSS` or more by a
+    :func:`deep_check` to ``depth``: a player's blunder rate by the check the imitation holds his moves to. None
+    without a move; a finished game's move counts as sound.
+
+    >>> board = chess.Board("4k3/8/8/3q4/8/8/8/3RK3 w - - 0 1")
+    >>> check_blunder_rate([(board, chess.Move.from_uci("d1d5")), (board, chess.Move.from_uci("e1e2"))], 3)
+    0.5
+    """
+    if not moves:
+        return None
+    search = ChessSearch()
+    found = [deep_check(search, board, move, Limits(depth=depth)) for board, move in moves]
+    return sum(check is not None and check.loss >= BLUNDER_LOSS for check in found) / len(moves)

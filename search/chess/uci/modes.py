@@ -26,7 +26,16 @@ from search.chess.deadline import BoundedPredictor, PredictionClock
 from search.chess.exploit import ExploitingResult, ExploitingSearch
 from search.chess.game import ChessGame
 from search.chess.guided import GuideSettings, ModelGuide
-from search.chess.imitation import BlunderBudget, Imitation, choose_imitation_move, hold_ceiling, strengthen
+from search.chess.imitation import (
+    CHECK_DEPTH,
+    BlunderBudget,
+    DeepCheck,
+    Imitation,
+    choose_imitation_move,
+    deep_check,
+    hold_deep_ceiling,
+    strengthen,
+)
 from search.chess.play import PlaySearch
 from search.chess.scoring import RootScoreCache
 from search.chess.uci.protocol import _info
@@ -47,6 +56,8 @@ _IMITATION_SEARCH_SHARE = 0.25  # of an imitating move's time, kept for a search
 IMITATION_CHECK_DEPTH = 3
 """Depth of the search that scores an imitated move's position when the model scores no moves itself (as the
 move ranker's default search depth does)."""
+CHECK_SHARE = 0.4
+"""Of an imitating move's time, the most the deep check of its drawn move may use (:func:`deep_check`)."""
 GUIDED_SHARE = 0.5
 """Of a timed guided move's time, the share the guided search (and the model's predictions in it)
 may use; the plain search before it has the rest, and sets the depth the guided move must reach."""
@@ -242,7 +253,7 @@ class PlayModes:
             if choice is not None:
                 self.choices[choice.source] += 1
             if choice is not None and choice.move is not None:
-                move = self._held(run, board, choice.move, beliefs, scores, imitation)
+                move = self._held(run, board, choice.move, beliefs, scores, imitation, (limits, deadline))
                 run.offer(move.uci())
                 run.send(
                     f"info string model move {move.uci()} belief {beliefs.get(move, 0.0):.3f} "
@@ -302,15 +313,26 @@ class PlayModes:
 
     def _held(
         self, run: SearchRun, board: chess.Board, drawn: chess.Move, beliefs: dict[chess.Move, float],
-        scores: dict[chess.Move, int], imitation: Imitation,
+        scores: dict[chess.Move, int], imitation: Imitation, clock: tuple[Limits, float | None],
     ) -> chess.Move:
-        """``drawn``, or the move that replaces a blunder beyond his rate; the engine's blunder budget counts it."""
+        """``drawn``, or the move that replaces a blunder beyond his rate (by a :func:`deep_check` within
+        :data:`CHECK_SHARE` of the move's time); the engine's blunder budget counts it."""
         rate = self._ceiling(imitation)
         if rate is None:
             self.blunders = self.blunders.after(blunder=False)
             return drawn
-        verdict = hold_ceiling(
-            board, drawn, beliefs, scores, rate=rate, budget=self.blunders, seed=imitation.seed, game=imitation.game
+        limits, deadline = clock
+        share = None if limits.time is None else CHECK_SHARE * limits.time
+        floor = abilities_of(self.predictor).root_score_depth or IMITATION_CHECK_DEPTH
+
+        def check(move: chess.Move) -> DeepCheck | None:
+            left = share if deadline is None or share is None else min(share, _left(deadline))
+            found = deep_check(self.fast, board, move, Limits(depth=CHECK_DEPTH, time=left), stop=run.stop)
+            return found if found is not None and found.depth > floor else None  # no deeper than the scores
+
+        verdict = hold_deep_ceiling(
+            board, drawn, beliefs, scores, check, rate=rate, budget=self.blunders, seed=imitation.seed,
+            game=imitation.game,
         )
         self.blunders = self.blunders.after(blunder=verdict.blunder)
         if verdict.replaced:

@@ -146,6 +146,7 @@ def test_search_features_come_from_scoring_every_move(training):
     assert "search_loss" in ranker.feature_names_
     board = chess.Board("4k3/8/8/3q4/8/8/8/3RK3 w - - 0 1")  # the rook wins the queen
     assert ranker.predict(board)[0] == chess.Move.from_uci("d1d5")
+    assert ranker.blunder_check_depth_ is None  # the rate comes from its own depth-3 scores, no deep check in a fit
 
 
 @pytest.mark.parametrize(

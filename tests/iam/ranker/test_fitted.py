@@ -67,7 +67,8 @@ def test_the_fitted_state_is_one_record_read_through_the_fitted_attributes(ranke
 def test_the_record_has_four_parts_and_each_part_its_fields():
     assert _fields(RankerState) == ["params", "player", "training", "scoring", "memories"]
     assert _fields(RankerTraining) == [
-        "n_games", "n_positions", "training_log_loss", "training_games", "blunder_rate"
+        "n_games", "n_positions", "training_log_loss", "training_games", "blunder_rate",
+        "blunder_check_depth",
     ]
     assert _fields(RankerScoring) == [
         "families", "feature_names", "coef", "prior_weights", "scale", "temperature", "top_calibration", "trees",

@@ -289,3 +289,17 @@ def test_the_blunder_rate_is_recorded_and_a_file_without_it_reads_as_unmeasured(
         document["training"]["blunder_rate"] = wrong
         with pytest.raises(ModelFileError, match="blunder rate"):
             ranker_from_document(MoveRanker, document)
+
+
+def test_the_depth_of_the_check_that_measured_the_rate_is_recorded_and_optional(ranker):
+    document = json.loads(json.dumps(ranker_document(ranker)))
+    assert "blunder_check_depth" not in document["training"]  # nothing measured: nothing recorded
+    assert ranker_from_document(MoveRanker, document).blunder_check_depth_ is None  # an older file reads as before
+    document["training"].update(blunder_rate=0.02, blunder_check_depth=6)
+    loaded = ranker_from_document(MoveRanker, document)
+    assert (loaded.blunder_rate_, loaded.blunder_check_depth_) == (0.02, 6)
+    assert ranker_document(loaded)["training"]["blunder_check_depth"] == 6
+    for wrong in (0, 2.5, "6", True):
+        document["training"]["blunder_check_depth"] = wrong
+        with pytest.raises(ModelFileError, match="blunder check depth"):
+            ranker_from_document(MoveRanker, document)

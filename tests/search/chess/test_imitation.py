@@ -459,3 +459,60 @@ def test_the_uci_options_set_strength_and_blunder_rate():
     engine.run(["setoption name Strength value 3", "setoption name BlunderRate value model"])
     assert "info string ignored setoption: strength must be in [0, 1]" in out.getvalue()
     assert engine.imitation.strength == 0.4 and engine.imitation.blunder_rate is None
+
+
+MATED_IN_FOUR = "2r5/k7/p5pp/3R2b1/3K4/1N3Q2/PP4PP/1q6 b - - 6 39"
+"""Black's Qa2 (b1a2) looks sound to a depth-3 search and walks into a mating attack a deeper one sees."""
+
+
+def test_the_deep_check_finds_a_loss_beyond_the_short_search():
+    from search.chess.imitation import deep_check
+
+    board = chess.Board(MATED_IN_FOUR)
+    drawn = chess.Move.from_uci("b1a2")
+    scores = score_root_moves(board, 3)
+    assert max(scores.values()) - scores[drawn] < 200  # sound to the short search
+    found = deep_check(ChessSearch(), board, drawn, Limits(depth=6))
+    assert found is not None and found.depth == 6 and found.loss >= 200 and found.best != drawn
+    best = deep_check(ChessSearch(), board, found.best, Limits(depth=6))
+    assert best is not None and best.loss == 0
+    assert deep_check(ChessSearch(), board, drawn, Limits(depth=6, time=0.0)) is None  # no time: no verdict
+
+
+def test_the_deep_ceiling_replaces_a_deep_blunder_and_allows_one_within_the_budget():
+    from search.chess.imitation import BlunderBudget, deep_check, hold_deep_ceiling
+
+    board = chess.Board(MATED_IN_FOUR)
+    drawn = chess.Move.from_uci("b1a2")
+    scores = score_root_moves(board, 3)
+    search = ChessSearch()
+
+    def check(move):
+        return deep_check(search, board, move, Limits(depth=6))
+
+    beliefs = {drawn: 0.9, **{move: 0.1 / (len(scores) - 1) for move in scores if move != drawn}}
+    replaced = hold_deep_ceiling(board, drawn, beliefs, scores, check, rate=0.05, budget=BlunderBudget(3, 0))
+    assert replaced.replaced and not replaced.blunder and replaced.move != drawn and replaced.loss >= 200
+    again = check(replaced.move)
+    assert again is not None and again.loss < 200  # the move played instead passes the deep check
+    allowed = hold_deep_ceiling(board, drawn, beliefs, scores, check, rate=0.05, budget=BlunderBudget(19, 0))
+    assert (allowed.move, allowed.replaced, allowed.blunder) == (drawn, False, True)
+    shallow = hold_deep_ceiling(board, drawn, beliefs, scores, lambda move: None, rate=0.0, budget=BlunderBudget())
+    assert (shallow.move, shallow.replaced) == (drawn, False)  # no deep verdict: the short search's, which passes it
+
+
+def test_the_imitating_engine_replaces_a_blunder_only_a_deep_search_sees():
+    board = chess.Board(MATED_IN_FOUR)
+    drawn = chess.Move.from_uci("b1a2")
+    answers = {}
+    for rate in (1.0, 0.0):
+        out = io.StringIO()
+        engine = UciEngine(output=out, model=EngineModel(_Plain({"b1a2": 1.0})), imitation=Imitation(blunder_rate=rate))
+        engine.run(["uci", f"position fen {MATED_IN_FOUR}", "go depth 2"])
+        answers[rate] = out.getvalue().splitlines()[-1].split()[1]
+    assert answers[1.0] == drawn.uci() and answers[0.0] != drawn.uci()
+    deep = ChessSearch()
+    from search.chess.imitation import deep_check
+
+    found = deep_check(deep, board, chess.Move.from_uci(answers[0.0]), Limits(depth=6))
+    assert found is not None and found.loss < 200
