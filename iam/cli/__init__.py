@@ -122,10 +122,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
     if argv[:1] == ["--version"]:
         _top_parser().parse_args(argv)
-    command = _command(argv)
-    parser = build_parser(full=() if command is None else (command,))
-    args = parser.parse_args(argv)
-    try:
+    try:  # an interrupt while the command's libraries load (seconds on a busy machine) is one line too
+        command = _command(argv)
+        parser = build_parser(full=() if command is None else (command,))
+        args = parser.parse_args(argv)
         check_finite_options(parser, args)
         return int(args.run(args) or 0)
     except IAMError as exc:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gzip
+import io
 import json
 import shutil
 import subprocess
@@ -164,8 +165,10 @@ def bad_inputs(tmp_path: Path, small_pgn: Path, model_file: Path) -> list[tuple[
     ]
 
 
-def test_bad_input_is_one_line_and_exit_code_2(small_pgn, model_file, tmp_path, capsys):
+def test_bad_input_is_one_line_and_exit_code_2(small_pgn, model_file, tmp_path, capsys, monkeypatch):
     for argv, expected in bad_inputs(tmp_path, small_pgn, model_file):
+        # the engine answers ``uci`` before it reads the model: a file damaged inside is refused at ``isready``
+        monkeypatch.setattr(sys, "stdin", io.StringIO("uci\nisready\n"))
         code, out, err = run(capsys, *argv, *(["--quiet"] if argv[0] in ("train", "compare") else []))
         assert code == 2, argv
         lines = err.strip().splitlines()

@@ -58,3 +58,14 @@ def test_an_unknown_command_is_refused_as_before(capsys):
 def test_the_number_options_are_checked_for_the_command_that_runs(capsys):
     assert iam.cli.main(["uci", "--exploit", "nan"]) == 2
     assert capsys.readouterr().err == "iam: error: --exploit must be a finite number, not nan\n"
+
+
+def test_an_interrupt_while_the_command_loads_is_one_line(monkeypatch, capsys):
+    """Ctrl-C while a command's libraries are imported (seconds on a busy machine) prints no traceback."""
+
+    def interrupted(full=None):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(iam.cli, "build_parser", interrupted)
+    assert main(["train", "--help"]) == 130
+    assert capsys.readouterr().err == "iam: interrupted\n"
