@@ -24,6 +24,7 @@ __all__ = [
     "add_game_arguments",
     "add_filter_arguments",
     "add_header_filter_arguments",
+    "add_name_arguments",
     "filter_from_args",
     "pgn_paths",
     "read_player_games",
@@ -90,6 +91,17 @@ def add_filter_arguments(parser: Any, *, player_required: bool = False, player_h
         help=(player_help or "player name as written in the PGN (case-insensitive, whole words)")
         + "; the spellings matched are printed, and names of different people refused (see --partial-names)",
     )
+    add_name_arguments(parser)
+    parser.add_argument(
+        "--color", choices=("white", "black", "any"), default="any",
+        help="only the player's games with this colour (default any)",
+    )
+    add_header_filter_arguments(parser)
+
+
+def add_name_arguments(parser: Any) -> None:
+    """Add ``--alias --partial-names``: the other spellings of the player, and whether different people may share
+    his name."""
     parser.add_argument(
         "--alias", action="append", default=[], metavar="NAME", help="another spelling of the same player (repeatable)"
     )
@@ -98,11 +110,6 @@ def add_filter_arguments(parser: Any, *, player_required: bool = False, player_h
         action="store_true",
         help="accept games of different people whose names --player matches (default: refused)",
     )
-    parser.add_argument(
-        "--color", choices=("white", "black", "any"), default="any",
-        help="only the player's games with this colour (default any)",
-    )
-    add_header_filter_arguments(parser)
 
 
 def add_header_filter_arguments(parser: Any) -> None:

@@ -8,10 +8,10 @@ import sys
 from dataclasses import replace
 from pathlib import Path
 
-from iam.cli._common import add_quiet, command_runtime, output_dir, read_games
-from iam.cli._games import add_header_filter_arguments, filter_from_args
+from iam.cli._common import add_quiet, command_runtime, output_dir
+from iam.cli._games import add_header_filter_arguments, add_name_arguments, filter_from_args
 from iam.errors import DataError, IAMError
-from iam.games.filters import apply_filter
+from iam.games.filters import read_filtered
 from iam.jsonsafe import finite
 from iam.measure.predictors import load_predictor
 from iam.prepare.book import write_book
@@ -90,6 +90,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="engine processes analysing positions at once, and processes fitting the default model; "
                         "the dossier is the same for any N (default 1)")
     parser.add_argument("--out", required=True, metavar="DIR", help="folder to write the dossier into")
+    add_name_arguments(parser)
     add_header_filter_arguments(parser)
     add_quiet(parser)
     parser.set_defaults(run=run)
@@ -109,8 +110,8 @@ def run(args: argparse.Namespace) -> int:
     )
     folder = output_dir(args.out)
     _check_writable(folder)
-    games, report = read_games([args.pgn], player=args.player, quiet=args.quiet)
-    games = list(apply_filter(games, replace(filter_from_args(args), color="any"), report))
+    games_filter = replace(filter_from_args(args), player=args.player, color="any")
+    games, report = read_filtered([args.pgn], games_filter, quiet=args.quiet, announce=False)  # one person only
     if not games:
         raise DataError(
             f"none of {args.player}'s games is left by the filters ({'; '.join(report.summary_lines()[1:])})"

@@ -89,6 +89,20 @@ def test_bad_options_are_one_line_errors(small_pgn, model_file, tmp_path, capsys
     assert code == 2 and err.startswith("iam: error:") and message in err and err.count("\n") == 1
 
 
+def test_a_name_two_people_share_is_refused_unless_partial_names(small_pgn, model_file, tmp_path, capsys):
+    """A dossier against "Botvinnik" must not mix in another Botvinnik's games."""
+    shared = tmp_path / "two.pgn"
+    text = small_pgn.read_text(encoding="utf-8")
+    shared.write_text(text.replace("Botvinnik, Mikhail", "Botvinnik, Igor", 3), encoding="utf-8")
+    argv = ["prepare", str(shared), "--player", "Botvinnik", "--model", str(model_file), "--plies", "2",
+            "--search-depth", "1", "--color", "white", "--quiet"]
+    code, _, err = run(capsys, *argv, "--out", str(tmp_path / "o"))
+    assert code == 2 and "it matches different people" in err and err.count("\n") == 1
+    assert not (tmp_path / "o" / "dossier.md").exists()
+    code, _, err = run(capsys, *argv, "--partial-names", "--out", str(tmp_path / "o"))
+    assert code == 0 and (tmp_path / "o" / "dossier.md").exists()
+
+
 def test_no_games_of_a_colour(tmp_path, model_file, capsys):
     pgn = tmp_path / "one.pgn"
     pgn.write_text('[White "A"]\n[Black "X"]\n[Result "1-0"]\n\n1. e4 e5 1-0\n', encoding="utf-8")
