@@ -70,6 +70,7 @@ PARAMETER_FLAGS: dict[str, str] = {
     "jobs": "--jobs",
     "scheduler": "--scheduler",
     "engine_depth": "--engine-depth",
+    "habit_loss": "--habit-loss",
     "search_depth": "--search-depth",
 }
 """The option of each API parameter whose :class:`~iam.errors.ParameterError` the commands report."""

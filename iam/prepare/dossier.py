@@ -117,6 +117,8 @@ class PrepareConfig:
         for name, value in counts:
             if value < 1:
                 raise ParameterError(name, value, "at least 1")
+        if self.habits.habit_loss < 0:  # below 0 every usual move, the best included, would be a costly habit
+            raise ParameterError("habit_loss", self.habits.habit_loss, "at least 0")
         self._check_beliefs()
         scoring = self.scoring
         for name, value, deepest in (

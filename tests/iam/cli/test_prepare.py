@@ -80,6 +80,7 @@ def test_prepare_writes_the_dossier_and_a_readable_book(small_pgn, model_file, t
         (["--population-strength", "-1"], "--population-strength must be at least 0"),
         (["--jobs", "0"], "--jobs must be at least 1"),
         (["--search-depth", "1000"], "--search-depth must be from 1 to 12, not 1000"),
+        (["--habit-loss", "-5"], "--habit-loss must be at least 0, not -5"),
         (["--engine-depth", "500"], "--engine-depth must be from 1 to 60, not 500"),
     ],
 )
