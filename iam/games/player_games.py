@@ -183,12 +183,15 @@ def collection_players(
     """
     if not players:
         counts: Counter[str] = Counter()
-        for found, _ in map_chunks(_name_counts, paths, games_filter, runtime, chunk_bytes=chunk_bytes):
+        damage: list[str] = []
+        for found, report in map_chunks(_name_counts, paths, games_filter, runtime, chunk_bytes=chunk_bytes):
             counts.update(found)
+            damage.extend(report.notes)
         players = [name for name, count in counts.most_common() if count >= min_games and name != "?"][:top]
         if not players:
+            why = f" ({damage[0]})" if damage else ""  # a damaged file explains it better than the filters
             raise DataError(
-                f"no player has {min_games} or more games in {', '.join(map(str, paths))} after the filters"
+                f"no player has {min_games} or more games in {', '.join(map(str, paths))} after the filters{why}"
             )
     names = tuple(dict.fromkeys(players))
     games: dict[str, list[PlayerGame]] = {name: [] for name in names}

@@ -57,3 +57,19 @@ def test_the_shipped_population_files_left_out_every_shared_test_game():
 def test_a_held_out_set_shows_its_player_and_split_sizes_not_its_games():
     games = [PlayerGame(i, chess.WHITE, chess.STARTING_FEN, (), "draw") for i in range(10)]
     assert repr(HeldOut("Tal", games, IngestReport())) == "HeldOut('Tal': 8 training games, 2 test games)"
+
+
+def test_a_collection_whose_only_frame_is_cut_says_so_rather_than_blame_the_filters(tmp_path):
+    import zstandard
+
+    from iam.errors import DataError
+    from iam.games.filters import GameFilter
+    from iam.games.player_games import collection_players
+    from iam.runtime import Runtime
+
+    text = '[White "A"]\n[Black "B"]\n[Result "1-0"]\n\n1. e4 e5 1-0\n\n' * 50
+    packed = zstandard.ZstdCompressor().compress(text.encode())
+    cut = tmp_path / "cut.pgn.zst"
+    cut.write_bytes(packed[: len(packed) // 2])
+    with pytest.raises(DataError, match=r"after the filters \(.*cut\.pgn\.zst: bytes 0-\d+ cannot be decompressed"):
+        collection_players([cut], GameFilter(), Runtime(), min_games=1)
