@@ -26,7 +26,7 @@ import math
 import chess
 import numpy as np
 
-from iam.prepare.tree import PRIOR_STRENGTH, Predictor, Repertoire, dirichlet_update
+from iam.prepare.tree import Predictor, RepertoireBeliefs
 from iam.ranker import MoveRanker
 from iam.ranker.own_lines import SIDELINE_FLOOR, SIDELINE_SHARE
 
@@ -77,7 +77,7 @@ def floor_sidelines(beliefs: dict[chess.Move, float], games: dict[str, int]) -> 
     return {move: float(value) for move, value in zip(moves, out)}
 
 
-class HisLineBeliefs:
+class HisLineBeliefs(RepertoireBeliefs):
     """His beliefs where his games went: ``model``'s belief updated once by his games in ``repertoire``,
     his sidelines floored (see the module docstring). A predictor itself; each position is computed once.
 
@@ -85,28 +85,13 @@ class HisLineBeliefs:
     caller can rebuild the chain on another repertoire.
     """
 
-    def __init__(self, repertoire: Repertoire, model: Predictor, strength: float = PRIOR_STRENGTH) -> None:
-        if not strength > 0:
-            raise ValueError(f"the prior's strength must be positive, not {strength}")
-        self.repertoire, self.model, self.strength = repertoire, model, strength
-        self._known: dict[str, dict[chess.Move, float]] = {}
-
-    def predict_proba(self, board: chess.Board) -> dict[chess.Move, float]:
-        key = board.epd()
-        if key not in self._known:
-            self._known[key] = self._beliefs(board)
-        return dict(self._known[key])
-
     def _beliefs(self, board: chess.Board) -> dict[chess.Move, float]:
-        prior = self.model.predict_proba(board)
+        posterior = super()._beliefs(board)
         node = self.repertoire.node(board)
-        edges = [] if node is None or not node.his_turn else [edge for edge in node.edges.values() if edge.played.games]
-        if not edges or not prior:
-            return prior
-        weight = sum(edge.played.weight for edge in edges)
-        squares = sum(edge.played.weight_squares for edge in edges)
-        scale = weight / squares  # c(move) = w(move) * n / W with n = W^2 / S
-        played = {edge.uci: edge.played.weight * scale for edge in edges}
-        posterior = dirichlet_update(prior, played, self.strength, weight * scale)
-        floored = floor_sidelines(posterior, {edge.uci: edge.played.games for edge in edges})
+        games = {} if node is None or not node.his_turn else {
+            edge.uci: edge.played.games for edge in node.edges.values() if edge.played.games
+        }
+        if not games or not posterior:
+            return posterior
+        floored = floor_sidelines(posterior, games)
         return dict(sorted(floored.items(), key=lambda item: (-item[1], item[0].uci())))

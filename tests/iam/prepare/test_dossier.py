@@ -56,8 +56,9 @@ def test_too_few_games_is_a_data_error():
         ({"beliefs": BeliefSettings(half_life_years=0)}, ParameterError, "half_life_years must be a positive number"),
         ({"beliefs": BeliefSettings(prior_strength=0)}, DataError, "the prior's strength must be positive, not 0"),
         ({"beliefs": BeliefSettings(population_strength=-1)}, DataError, "population's strength must be positive"),
-        ({"scoring": ScoringSettings(search_depth=0)}, DataError, "depths must be at least 1"),
-        ({"scoring": ScoringSettings(engine_depth=0)}, DataError, "depths must be at least 1"),
+        ({"scoring": ScoringSettings(search_depth=0)}, DataError, "search_depth must be from 1 to 12, not 0"),
+        ({"scoring": ScoringSettings(engine_depth=0)}, DataError, "engine_depth must be from 1 to 60, not 0"),
+        ({"scoring": ScoringSettings(search_depth=13)}, DataError, "search_depth must be from 1 to 12, not 13"),
         ({"scoring": ScoringSettings(engine_lines=0)}, DataError, "engine_lines must be at least 1"),
     ],
 )
