@@ -21,6 +21,7 @@ import argparse
 import gzip
 import hashlib
 import io
+import json
 import os
 import random
 import shutil
@@ -98,7 +99,7 @@ def build_inputs(folder: Path, model: Path) -> None:
     (folder / "model_gz_named_json.json").write_bytes(good)
     (folder / "model_empty.json").write_text("")
     (folder / "model_list.json").write_text("[1, 2, 3]")
-    (folder / "model_version_99.json").write_bytes(plain.replace(b'"version": ', b'"version": 99, "was": ', 1))
+    (folder / "model_version_99.json").write_text(json.dumps({**json.loads(plain), "version": 99}))
     flipped = bytearray(good)
     flipped[len(flipped) // 2] ^= 0x55
     (folder / "model_flipped.json.gz").write_bytes(bytes(flipped))
