@@ -18,6 +18,7 @@ import chess
 
 from iam.cli import number_or_infinity
 from iam.errors import IAMError
+from iam.games.pgntext import typed_move
 from search.chess.imitation import Imitation
 from search.chess.uci.identity import EngineModel, ModelLoader
 from search.chess.uci.startup import main
@@ -356,7 +357,7 @@ def play_game(partner: _Partner, *, user: chess.Color, movetime: int, name: str)
         if text == "board":
             print(board)
             continue
-        typed = _parse_move(board, text)
+        typed = typed_move(board, text)
         if typed is None:
             legal = ", ".join(sorted(board.san(legal) for legal in board.legal_moves))
             print(f"Not a legal move here: {text} (legal: {legal})")
@@ -379,11 +380,3 @@ def _ask(board: chess.Board) -> str | None:
         return None
 
 
-def _parse_move(board: chess.Board, text: str) -> chess.Move | None:
-    """The legal move ``text`` names in SAN or UCI, or None."""
-    for parse in (board.parse_san, board.parse_uci):
-        try:
-            return parse(text)
-        except ValueError:
-            continue
-    return None

@@ -29,6 +29,7 @@ from typing import IO
 import chess
 
 __all__ = [
+    "typed_move",
     "MAX_GAME_CHARS",
     "MAX_PLIES",
     "MAX_MOVE_NUMBER",
@@ -310,3 +311,13 @@ def _play(board: chess.Board, san: str, game: ParsedGame) -> bool:
     board.push(move)
     game.moves.append(move)
     return True
+
+
+def typed_move(board: chess.Board, text: str) -> chess.Move | None:
+    """The legal move of ``board`` a user typed, in SAN (``Nf3``) or UCI (``g1f3``); None when it names none."""
+    for parse in (board.parse_san, board.parse_uci):
+        try:
+            return parse(text)
+        except ValueError:
+            continue
+    return None

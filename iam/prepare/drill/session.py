@@ -24,6 +24,7 @@ from pathlib import Path
 import chess
 
 from iam.errors import DataError
+from iam.games.pgntext import typed_move
 from iam.prepare.drill.schedule import SCHEDULE_FILE, Schedule
 from iam.prepare.exports import PREPARED_FORMAT, PREPARED_VERSION
 
@@ -140,15 +141,6 @@ class _Walker:
         return self.rng.choices([uci for uci, _ in wanted], weights=[belief for _, belief in wanted])[0]
 
 
-def _parse(board: chess.Board, text: str) -> chess.Move | None:
-    for parse in (board.parse_san, board.parse_uci):
-        try:
-            return parse(text)
-        except ValueError:
-            continue
-    return None
-
-
 def drill(
     folder: str | Path,
     *,
@@ -233,7 +225,7 @@ def _our_move(walker: _Walker, node: DrillNode, board: chess.Board, ask: Callabl
         answer = ask(f"Your move ({chess.COLOR_NAMES[board.turn]}): ")
         if answer is None or answer.strip().lower() == QUIT:
             return None
-        move = _parse(board, answer.strip())
+        move = typed_move(board, answer.strip())
         if move is not None:
             break
         say(f"Not a legal move here: {answer.strip()!r} (type a move such as Nf3 or g1f3, or {QUIT})")

@@ -122,3 +122,13 @@ def test_length_limits_skip_the_game(monkeypatch):
     (text,) = _games('[Event "x"]\n1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba4 *\n')
     assert text.oversize and text.movetext == []
     assert parse_game(text).problem == "game too long"
+
+
+def test_a_typed_move_is_read_in_san_or_uci_and_anything_else_is_none():
+    import chess
+
+    from iam.games.pgntext import typed_move
+
+    board = chess.Board()
+    assert typed_move(board, "Nf3") == typed_move(board, "g1f3") == chess.Move.from_uci("g1f3")
+    assert typed_move(board, "e5") is None and typed_move(board, "hello") is None and typed_move(board, "") is None
