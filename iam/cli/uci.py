@@ -378,5 +378,3 @@ def _ask(board: chess.Board) -> str | None:
         return input(f"{_numbered(board)}your move: ").strip()
     except EOFError:
         return None
-
-
