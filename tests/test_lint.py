@@ -38,6 +38,8 @@ SEARCH_KERNELS = (
     "search.chess.engine:_guided_node",
     "search.chess.play:_play_node",
     "search.chess.play:_play_root",
+    "search.chess.modules.kernels:_module_node",
+    "search.chess.modules.kernels:_module_root",
     "search.retrograde:retrograde",
 )
 """The per-node inner loops of the searches and the move generator, the only functions
