@@ -263,6 +263,8 @@ def moves_table(model, positions: list, judge, seed: int, check: tuple = (None, 
         for column in columns:
             row[f"{column}_loss"] = losses[chess.Move.from_uci(row[column])]
         rows.append(row)
+        if (number + 1) % 25 == 0:
+            print(f"{number + 1} of {len(positions)} positions", file=sys.stderr, flush=True)
     return pd.DataFrame(rows)
 
 
