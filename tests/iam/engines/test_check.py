@@ -15,7 +15,9 @@ from search.chess.imitation import BLUNDER_LOSS, RATE_POSITIONS
 from search.result import Limits
 
 STOCKFISH = shutil.which("stockfish") or shutil.which("/usr/games/stockfish")
-needs_stockfish = pytest.mark.skipif(STOCKFISH is None, reason="no stockfish installed (Debian: apt-get install stockfish)")
+needs_stockfish = pytest.mark.skipif(
+    STOCKFISH is None, reason="no stockfish installed (Debian: apt-get install stockfish)"
+)
 ROOK_TAKES_QUEEN = "4k3/8/8/3q4/8/8/8/3RK3 w - - 0 1"
 MOVE = chess.Move.from_uci
 
