@@ -1,18 +1,22 @@
 """How like him does the sparring partner play? Its openings, its moves and its blunders against his test games.
 
     .venv/bin/python benchmarks/bench_sparring.py MODEL --player NAME [--pgn PGN] [--games 200]
-        [--positions 300] [--judge-depth 4] [--stockfish PATH [--stockfish-depth 12]] [--seed 0] --out DIR
+        [--positions 300] [--judge-depth 4] [--stockfish PATH [--stockfish-depth 12]]
+        [--check-engine PATH [--check-engine-depth 12]] [--seed 0] --out DIR
 
 MODEL is a model of the player fitted on his training games only (``iam train --split train``);
 his test games (``i % 5 == 4``) are the reference. Three measures, each with fixed seeds:
 
 * **Openings**: ``--games`` game starts of the imitating engine (``iam uci --imitate``, run
   in this process as a UCI engine: ``ucinewgame``, ``position``, ``go``), colours
-  alternating. As Black it answers a first move drawn from his test games' opponents'
-  first moves by their frequencies (the fixed opening-diverse opponent). Compared with his
-  test games: his first moves as White and his first replies as Black (the pairs of
-  White's move and his reply), each by the total variation distance; beside them the
-  distance between his training and his test games, the floor that sampling alone gives.
+  alternating. As Black it answers the first moves of a fixed opening-diverse opponent:
+  his test games' opponents' first moves in proportion to their frequencies (stratified,
+  not drawn at random). Compared with his test games: his first moves as White, and his
+  first replies as Black, both over the pairs (White's move, his reply) and per first move
+  of White (the distance of the replies to each, weighted by its share of his test games),
+  each by the total variation distance. Beside them two floors: the distance between his
+  training and his test games, and the mean distance a partner drawing exactly his
+  training games' frequencies would give over the same game starts (200 simulated series).
 * **Moves**: in ``--positions`` positions of his test games (drawn with the seed), the
   engine's choice at temperature 0 against the ranker's most believed move, each scored by
   how often it is the move he played (top-1), and the log loss of the beliefs the engine
@@ -26,7 +30,11 @@ his test games (``i % 5 == 4``) are the reference. Three measures, each with fix
   short search's scores alone) the ceiling judges the drawn move as the engine does, by
   :func:`~search.chess.imitation.deep_check` (to depth D here, not a time slice, so that a
   seed replays the run), and its rate is his own by the same check, measured on
-  ``--rate-positions`` positions of his training games.
+  ``--rate-positions`` positions of his training games. With ``--check-engine PATH`` a UCI
+  engine checks the drawn move instead, at ``--check-engine-depth``
+  (:class:`iam.engines.check.EngineJudge`, as ``iam uci --imitate M --check-engine PATH``
+  does), and his rate is his by the same engine on 200 positions of his training games
+  (:func:`iam.engines.check.his_positions`, as the engine measures it at its start).
 
 Writes ``openings.csv``, ``moves.csv`` and ``summary.json`` to ``--out`` and prints the summary.
 """
@@ -55,6 +63,7 @@ from search.chess.engine import ChessSearch  # noqa: E402
 from search.chess.imitation import (  # noqa: E402
     BLUNDER_LOSS,
     CHECK_DEPTH,
+    CHECK_ENGINE_DEPTH,
     BlunderBudget,
     Imitation,
     choose_imitation_move,
@@ -95,15 +104,65 @@ def openings(games: list) -> tuple[Counter, Counter]:
     return white, black
 
 
+def stratified(opponents: Counter, count: int) -> list[str]:
+    """``count`` first moves of White in proportion to ``opponents`` (largest remainders), interleaved: the fixed
+    opponent's moves as Black's game starts meet them, without the noise of random draws."""
+    total = sum(opponents.values())
+    exact = {move: count * number / total for move, number in opponents.items()}
+    allotted = {move: int(share) for move, share in exact.items()}
+    left = count - sum(allotted.values())
+    for move in sorted(exact, key=lambda move: (-(exact[move] - allotted[move]), move))[:left]:
+        allotted[move] += 1
+    order = sorted(((index + 0.5) / allotted[move], move) for move in allotted for index in range(allotted[move]))
+    return [move for _, move in order]
+
+
+def conditional_tvd(replies: Counter, reference: Counter) -> float:
+    """The total variation distance of the replies to each first move of White, weighted by ``reference``'s share
+    of that first move (a first move ``replies`` never meets counts as the whole distance, 1)."""
+    total = sum(reference.values())
+    firsts = Counter(first for first, _ in reference.elements())
+    distance = 0.0
+    for first, number in firsts.items():
+        mine = Counter({reply: n for (move, reply), n in replies.items() if move == first})
+        theirs = Counter({reply: n for (move, reply), n in reference.items() if move == first})
+        distance += number / total * (tvd(mine, theirs) if mine else 1.0)
+    return distance
+
+
+def ideal_partner(
+    train_white: Counter, train_black: Counter, his_white: Counter, his_black: Counter, starts: tuple[int, Counter],
+    seed: int, draws: int = 200,
+) -> dict:
+    """The measures a partner drawing exactly his training games' frequencies would give over the same game starts
+    (the mean over ``draws`` simulated series): the floor that his training games and the engine's own sampling
+    set together."""
+    games, opponents = starts
+    rng = random.Random(seed)
+    whites, firsts = list(train_white), stratified(opponents, games // 2)
+    measures: dict[str, list[float]] = {"white": [], "pairs": [], "given_first": []}
+    for _ in range(draws):
+        white = Counter(rng.choices(whites, weights=[train_white[m] for m in whites], k=(games + 1) // 2))
+        black = Counter()
+        for first in firsts:
+            replies = [(move, reply) for (move, reply) in train_black if move == first]
+            if replies:
+                black[rng.choices(replies, weights=[train_black[pair] for pair in replies])[0]] += 1
+        measures["white"].append(tvd(white, his_white))
+        measures["pairs"].append(tvd(black, his_black))
+        measures["given_first"].append(conditional_tvd(black, his_black))
+    return {f"tvd_ideal_partner_{key}": round(sum(values) / len(values), 3) for key, values in measures.items()}
+
+
 def partner_openings(model, name: str, games: int, opponents: Counter, seed: int) -> tuple[Counter, Counter]:
-    """The engine's first moves as White and its replies as Black over ``games`` game starts."""
+    """The engine's first moves as White and its replies as Black over ``games`` game starts (colours alternating;
+    as Black against :func:`stratified` first moves of White)."""
     output = io.StringIO()
     engine = UciEngine(output=output, model=EngineModel(model, name=name), imitation=Imitation(seed=seed))
-    rng = random.Random(seed)
-    firsts, weights = list(opponents), list(opponents.values())
+    firsts = iter(stratified(opponents, games // 2))
     white, black = Counter(), Counter()
     for number in range(games):
-        moves = [] if number % 2 == 0 else [rng.choices(firsts, weights=weights)[0]]
+        moves = [] if number % 2 == 0 else [next(firsts)]
         output.seek(0)
         output.truncate()
         engine.run(["ucinewgame", f"position startpos moves {' '.join(moves)}".strip(), "go movetime 5000"])
@@ -162,18 +221,18 @@ def his_check_rate(positions: list, depth: int) -> float:
     return sum(found is not None and found.loss >= BLUNDER_LOSS for found in losses) / len(positions)
 
 
-def moves_table(model, positions: list, judge, seed: int, check: tuple[int, float | None] = (0, None)) -> pd.DataFrame:
+def moves_table(model, positions: list, judge, seed: int, check: tuple = (None, None)) -> pd.DataFrame:
     """Per position: his move, the ranker's top move, the engine's choices, their losses by the judge.
 
-    ``check`` is the deep check's depth (0: none) and the rate it holds (None: the model's)."""
+    ``check`` is the check of a drawn move (a function of the board and the move giving a ``DeepCheck``; None: the
+    short search's scores alone) and the rate it holds (None: the model's)."""
     cache = RootScoreCache(capacity=4096)
     able = abilities_of(model)
     if able.use_root_scores is not None:
         able.use_root_scores(cache)
     depth = able.root_score_depth or 3
-    check_depth, check_rate = check
+    checker, check_rate = check
     rate = able.blunder_rate if check_rate is None else check_rate
-    search = ChessSearch()
     budgets = {"greedy": BlunderBudget(), "sampled": BlunderBudget()}
     rows = []
     for number, (board, played) in enumerate(positions):
@@ -188,10 +247,9 @@ def moves_table(model, positions: list, judge, seed: int, check: tuple[int, floa
             drawn = choice.move if choice.move is not None else max(scores, key=scores.get)
             row[f"{kind}_unchecked"] = drawn.uci()
             if rate is not None and choice.move is not None:
-                if check_depth:
+                if checker is not None:
                     verdict = hold_deep_ceiling(
-                        board, drawn, beliefs, scores,
-                        lambda move: deep_check(search, board, move, Limits(depth=check_depth)),  # noqa: B023
+                        board, drawn, beliefs, scores, lambda move: checker(board, move),  # noqa: B023
                         rate=rate, budget=budgets[kind], seed=seed, game=number,
                     )
                 else:
@@ -205,6 +263,8 @@ def moves_table(model, positions: list, judge, seed: int, check: tuple[int, floa
         for column in columns:
             row[f"{column}_loss"] = losses[chess.Move.from_uci(row[column])]
         rows.append(row)
+        if (number + 1) % 25 == 0:
+            print(f"{number + 1} of {len(positions)} positions", file=sys.stderr, flush=True)
     return pd.DataFrame(rows)
 
 
@@ -235,6 +295,8 @@ def main() -> int:
     parser.add_argument("--stockfish-depth", type=int, default=12)
     parser.add_argument("--check-depth", type=int, default=CHECK_DEPTH)
     parser.add_argument("--rate-positions", type=int, default=1000)
+    parser.add_argument("--check-engine", metavar="PATH", help="check the drawn moves with this UCI engine")
+    parser.add_argument("--check-engine-depth", type=int, default=CHECK_ENGINE_DEPTH)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--out", required=True)
     args = parser.parse_args()
@@ -257,6 +319,10 @@ def main() -> int:
         "tvd_first_reply_black": round(tvd(black, his_black), 3),
         "tvd_training_vs_test_white": round(tvd(train_white, his_white), 3),
         "tvd_training_vs_test_black": round(tvd(train_black, his_black), 3),
+        "tvd_reply_given_first_black": round(conditional_tvd(black, his_black), 3),
+        "tvd_reply_given_first_training_vs_test": round(conditional_tvd(train_black, his_black), 3),
+        "tvd_partner_vs_training_white": round(tvd(white, train_white), 3),
+        **ideal_partner(train_white, train_black, his_white, his_black, (args.games, opponents), args.seed),
         "test_games_white": sum(his_white.values()), "test_games_black": sum(his_black.values()),
     }
     rows = [{"colour": "white", "line": move, "partner": white.get(move, 0), "his_test_games": his_white.get(move, 0)}
@@ -267,10 +333,22 @@ def main() -> int:
     out.mkdir(parents=True, exist_ok=True)
     pd.DataFrame(rows).to_csv(out / "openings.csv", index=False)
     positions = test_positions(test, args.positions, args.seed)
-    check_rate = None
-    if args.check_depth:
+    check_rate, checker, check_engine = None, None, None
+    if args.check_engine:
+        from iam.engines.check import EngineJudge, his_positions, judged_rate
+
+        check_engine = EngineJudge(args.check_engine, depth=args.check_engine_depth)
+        check_rate = judged_rate(check_engine, his_positions(train))  # as the engine measures it at its start
+
+        def checker(board, move):
+            return check_engine.check(board, move, Limits())
+    elif args.check_depth:
         check_rate = his_check_rate(test_positions(train, args.rate_positions, args.seed), args.check_depth)
-    check = (args.check_depth, check_rate)
+        search = ChessSearch()
+
+        def checker(board, move):
+            return deep_check(search, board, move, Limits(depth=args.check_depth))
+    check = (checker, check_rate)
     if args.stockfish:
         import chess.engine
 
@@ -283,6 +361,9 @@ def main() -> int:
         judge = f"own search depth {args.judge_depth}"
     frame.to_csv(out / "moves.csv", index=False)
     summary = summarise(frame, opening)
+    if check_engine is not None:
+        summary["check_engine"] = check_engine.name
+        check_engine.close()
     summary.update({"model_blunder_rate": abilities_of(model).blunder_rate, "check_depth": args.check_depth,
                     "his_check_rate_training": check_rate, "judge": judge,
                     "seconds": round(time.perf_counter() - started)})

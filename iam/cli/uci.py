@@ -12,20 +12,21 @@ import argparse
 import io
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 import chess
 
 from iam.cli import number_or_infinity
 from iam.errors import IAMError
 from iam.games.pgntext import typed_move
-from search.chess.imitation import Imitation
-from search.chess.uci.identity import EngineModel, ModelLoader
+from search.chess.imitation import CHECK_ENGINE_DEPTH, RATE_POSITIONS, Imitation, MoveJudge
+from search.chess.uci.identity import EngineModel, JudgeLoader, ModelLoader
 from search.chess.uci.startup import main
 from search.opponent.exploitation import DEFAULT_MARGIN, DEFAULT_THRESHOLD, Exploitation
 from search.opponent.predictor import MovePredictor, abilities_of
 
 if TYPE_CHECKING:
+    from iam.engines.check import EngineJudge
     from iam.runtime import Runtime
     from search.chess.exploit import ExploitingSettings
     from search.chess.uci import UciEngine
@@ -44,8 +45,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "moves by a blend of their minimax value and the value of the replies the model "
         "expects (weight W; 0 is minimax). With --imitate MODEL it plays as the modelled "
         "player: his move drawn from the model's beliefs (UCI options Temperature, Seed, Strength, "
-        "BlunderRate), a move losing 2 pawns or more only within his own rate of such moves, a short search "
-        "where the model is unsure in a tactical position.",
+        "BlunderRate), a move losing 2 pawns or more only within his own rate of such moves (judged by "
+        "--check-engine, UCI option CheckEngine, when given), a short search where the model is unsure in a "
+        "tactical position.",
     )
     parser.add_argument("--model", metavar="MODEL", help="opponent model file written by 'iam train'")
     _add_exploit_options(parser)
@@ -114,7 +116,29 @@ def _add_imitation_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--blunder-rate", type=float, metavar="R",
         help="with --imitate: the share of moves losing 2 pawns or more the engine may play (default: his rate as "
-        "a move ranker records it; 1: no ceiling); a drawn move beyond it is drawn again among the others",
+        "a move ranker records it, or by --check-engine; 1: no ceiling); a drawn move beyond it is drawn again "
+        "among the others",
+    )
+    add_check_options(parser)
+
+
+def add_check_options(parser: argparse.ArgumentParser) -> None:
+    """The options of judging the imitation's drawn moves with a UCI engine (``iam uci --imitate``, ``iam play``)."""
+    parser.add_argument(
+        "--check-engine", metavar="PATH",
+        help="with --imitate: a UCI engine (such as stockfish) judges each drawn move, and his blunder rate is "
+        f"measured by the same engine on {RATE_POSITIONS} positions of his training games at the start (kept in a "
+        "file beside the model, MODEL.check-rates.json); default: the engine's own search checks the moves",
+    )
+    parser.add_argument(
+        "--check-depth", type=int, default=CHECK_ENGINE_DEPTH, metavar="D",
+        help=f"with --check-engine: the depth of its searches of a drawn move (default {CHECK_ENGINE_DEPTH}), "
+        "within 40%% of the move's time",
+    )
+    parser.add_argument(
+        "--check-games", metavar="PGN",
+        help="with --check-engine: the file of his games the model was fitted on (default: the bundled file of "
+        "the player)",
     )
 
 
@@ -167,7 +191,8 @@ def run(args: argparse.Namespace) -> int:
 
     engine_model = EngineModel(
         model, name=name, modelled_color=color, loader=_loader_of(args),
-        file=path, pending=pending,
+        file=path, pending=pending, check_engine=args.check_engine or "",
+        judge_loader=judge_loader(args, path) if args.imitate else None,
     )
     return main(engine_model, exploitation=exploitation, exploit_settings=settings, imitation=imitation, book=args.book)
 
@@ -194,12 +219,80 @@ def _check_model_options(args: argparse.Namespace) -> None:
         raise IAMError("--exploit models the engine's opponent at every move; leave out --player-color")
     if args.imitate and args.model:
         raise IAMError("give either --model (search against the player) or --imitate (play like him)")
+    _check_check_options(args, args.imitate)
     default = Imitation()
     if args.imitate is None and (
         args.sample_temperature != default.temperature or args.seed != 0 or args.unsure_below != default.unsure_below
         or args.strength != default.strength or args.blunder_rate is not None
     ):
         raise IAMError("--sample-temperature, --seed, --unsure-below, --strength and --blunder-rate need --imitate")
+
+
+def _check_check_options(args: argparse.Namespace, model: str | None) -> None:
+    """IAMError when the check engine's options are wrong: given without a model to imitate, a depth below 1, an
+    engine that is not there, or his games not to be found."""
+    if (args.check_engine or args.check_games or args.check_depth != CHECK_ENGINE_DEPTH) and not model:
+        raise IAMError("--check-engine, --check-depth and --check-games need --imitate")
+    if not args.check_engine:
+        if args.check_games or args.check_depth != CHECK_ENGINE_DEPTH:
+            raise IAMError("--check-depth and --check-games need --check-engine")
+        return
+    if args.check_depth < 1:
+        raise IAMError(f"--check-depth takes a depth of at least 1, not {args.check_depth}")
+    from iam.engines.analysis import _locate
+
+    _locate(args.check_engine)  # an EngineError (one line) when there is no such engine
+    if args.check_games is not None and not Path(args.check_games).is_file():
+        raise IAMError(f"--check-games: no such file {args.check_games}")
+
+
+def judge_loader(args: argparse.Namespace, model_file: str) -> JudgeLoader:
+    """Makes the check engine at a path the judge of the imitation's drawn moves: started, and his blunder rate by
+    it read from beside ``model_file`` or measured on his training games (unless ``--blunder-rate`` sets the rate).
+    A problem is a ValueError (one line)."""
+
+    def load(path: str, predictor: MovePredictor) -> MoveJudge:
+        import atexit
+
+        from iam.engines.check import EngineJudge, cached_judged_rate
+
+        judge = EngineJudge(path, depth=args.check_depth)
+        atexit.register(judge.close)
+        try:
+            judge.start()
+            if args.blunder_rate is None:
+                games = his_training_games(predictor, args.check_games)
+                cache = Path(f"{model_file}.check-rates.json")
+                if not cache.exists():
+                    print(f"iam: measuring his blunder rate by {judge.name} on his training positions (kept in "
+                          f"{cache})", file=sys.stderr, flush=True)
+                judge.rate = cached_judged_rate(judge, games, cache)
+        except (IAMError, OSError) as exc:
+            judge.close()
+            raise ValueError(str(exc).splitlines()[0] if str(exc) else type(exc).__name__) from None
+        return judge
+
+    return load
+
+
+def his_training_games(model: MovePredictor, games_file: str | None) -> list:
+    """The games of ``games_file`` (default: the bundled file of the model's player) the model was fitted on (its
+    training split when it does not record them); IAMError when there are none."""
+    from iam.games.bundled import bundled_pgn
+    from iam.games.pgn import load_player_games
+
+    player = str(getattr(model, "player_", ""))
+    surname = player.split(",")[0].strip()  # "Botvinnik, Mikhail": the bundled file of Botvinnik, his every name
+    try:
+        source = games_file if games_file is not None else str(bundled_pgn(surname))
+    except IAMError:
+        raise IAMError(f"{player}'s games are not bundled: give his games with --check-games PGN") from None
+    games, _ = load_player_games([source], player=surname or player)
+    record = getattr(model, "training_games_", None)
+    chosen = record.among(games) if record is not None else [game for game in games if game.split == "train"]
+    if not chosen:
+        raise IAMError(f"none of {player}'s games in {source} are the model's training games")
+    return chosen
 
 
 def _check_exploit_options(args: argparse.Namespace) -> None:
@@ -300,6 +393,7 @@ def register_play(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--blunder-rate", type=float, metavar="R",
                         help="his share of moves losing 2 pawns or more allowed (default: the model's)")
     parser.add_argument("--engine", metavar="PATH", help="the UCI engine a move ranker with engine evidence runs")
+    add_check_options(parser)
     parser.set_defaults(run=run_play)
 
 
@@ -310,13 +404,24 @@ def run_play(args: argparse.Namespace) -> int:
         imitation = Imitation(seed=args.seed, strength=args.strength, blunder_rate=args.blunder_rate)
     except ValueError as exc:
         raise IAMError(str(exc)) from None
+    _check_check_options(args, args.model)
     model, name = _load_model(args, args.model)
     from search.chess.uci import UciEngine
 
+    judge: EngineJudge | None = None
+    if args.check_engine:
+        try:
+            judge = cast("EngineJudge", judge_loader(args, args.model)(args.check_engine, model))
+        except ValueError as exc:
+            raise IAMError(str(exc)) from None
     output = io.StringIO()
-    partner = _Partner(UciEngine(output=output, model=EngineModel(model, name=name), imitation=imitation), output)
-    return play_game(partner, user=chess.WHITE if args.color == "white" else chess.BLACK, movetime=args.movetime,
-                     name=name)
+    engine = UciEngine(output=output, model=EngineModel(model, name=name, judge=judge), imitation=imitation)
+    try:
+        return play_game(_Partner(engine, output), user=chess.WHITE if args.color == "white" else chess.BLACK,
+                         movetime=args.movetime, name=name)
+    finally:
+        if judge is not None:
+            judge.close()
 
 
 class _Partner:

@@ -25,7 +25,8 @@ search's scores of the position's moves:
   that lose less. The scores the model reads come from a short search; a drawn move can also be
   checked deeper (:func:`deep_check`, :func:`hold_deep_ceiling`): its value against the best
   value of an iterative-deepening search to :data:`CHECK_DEPTH`, so that a move losing to a
-  combination beyond the short search counts as the blunder it is.
+  combination beyond the short search counts as the blunder it is. Where a stronger engine is at hand, a
+  :class:`MoveJudge` checks the drawn move instead, and his rate is the one that judge measures on his moves.
 """
 
 from __future__ import annotations
@@ -37,7 +38,7 @@ import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import cast
+from typing import Protocol, cast
 
 import chess
 
@@ -47,7 +48,8 @@ from search.result import Limits
 __all__ = [
     "Imitation", "ImitationChoice", "is_tactical", "choose_imitation_move", "PIECE_VALUES", "BLUNDER_LOSS",
     "SEARCH_SOFTNESS", "BlunderBudget", "CeilingVerdict", "strengthen", "hold_ceiling", "CHECK_DEPTH", "DeepCheck",
-    "deep_check", "hold_deep_ceiling", "check_blunder_rate",
+    "deep_check", "hold_deep_ceiling", "check_blunder_rate", "MoveJudge",
+    "CHECK_ENGINE_DEPTH", "RATE_POSITIONS",
 ]
 
 PIECE_VALUES = {chess.PAWN: 1, chess.KNIGHT: 3, chess.BISHOP: 3, chess.ROOK: 5, chess.QUEEN: 9, chess.KING: 100}
@@ -55,6 +57,11 @@ BLUNDER_LOSS = 200
 """Centipawns a move loses against the position's best for it to count as a blunder (two pawns)."""
 CHECK_DEPTH = 6
 """Deepest iteration of the search that checks a drawn move (:func:`deep_check`), time allowing."""
+CHECK_ENGINE_DEPTH = 12
+"""Depth of a :class:`MoveJudge` engine's searches of a drawn move (the position's best, the move alone), time
+allowing: the depth of the judge the imitation's blunders are measured by."""
+RATE_POSITIONS = 200
+"""Positions of his training games on which his rate by a :class:`MoveJudge` is measured."""
 SEARCH_SOFTNESS = 50.0
 """Centipawns of score difference that make one move e (2.718...) times as likely as another in the search's share
 of a :func:`strengthen` draw: a move half a pawn worse is drawn about a third as often, a pawn worse a seventh."""
@@ -304,6 +311,29 @@ def deep_check(
         return None
     value, best = values[alone.depth]
     return DeepCheck(best, max(0, value - int(cast(float, alone.value))), alone.depth)
+
+
+class MoveJudge(Protocol):
+    """A judge of drawn moves other than the toolkit's search (a UCI engine, say), and his rate by it.
+
+    The imitation holds a drawn move to :data:`BLUNDER_LOSS` by :meth:`check` and plays a blunder only within
+    ``rate``, his share of such moves by the same judge, so that the ceiling and the rate it holds are measured
+    alike.
+    """
+
+    @property
+    def name(self) -> str:
+        """What the judge is, for the engine's notes (e.g. ``Stockfish 15.1 at depth 12``)."""
+        ...
+
+    rate: float | None
+    """His share of moves losing :data:`BLUNDER_LOSS` or more by this judge (None: not measured)."""
+
+    def check(
+        self, board: chess.Board, move: chess.Move, limits: Limits, stop: threading.Event | None = None
+    ) -> DeepCheck | None:
+        """``move``'s loss against the best of ``board`` within ``limits``; None when it cannot judge it."""
+        ...
 
 
 def hold_deep_ceiling(

@@ -6,7 +6,9 @@ ponderhit, stop, quit. Options: Hash, Ponder, Threads (1 only: another number is
 refused with an ``info string``), MultiPV (the plain search's best lines), OwnBook (with a
 polyglot book: its most weighted move where it has the position, without a search), ModelFile
 (when the engine is given a way to read model files: a GUI loads the model of the
-player the engine then searches against) and, when imitating, Temperature and Seed. The
+player the engine then searches against) and, when imitating, Temperature, Seed, Strength,
+BlunderRate and CheckEngine (when the engine is given a way to start one: a UCI engine
+that judges the drawn moves, :class:`~search.chess.imitation.MoveJudge`). The
 engine's name says its mode (``... (guided by a model of X)``). The search runs in a
 thread so ``stop`` and ``isready`` are answered while it thinks; an ``info`` line follows
 every completed depth and ``bestmove`` (with the expected reply as ``ponder``: with a

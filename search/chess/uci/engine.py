@@ -33,7 +33,7 @@ from search.chess.imitation import BlunderBudget, Imitation
 from search.chess.play import PlaySearch
 from search.chess.scoring import RootScoreCache
 from search.chess.uci.clock import _waits_for_stop, allotted_time, clock_problem, time_budget
-from search.chess.uci.identity import DEFAULT_HASH_MB, EngineModel, Identity, ModelLoader
+from search.chess.uci.identity import DEFAULT_HASH_MB, EngineModel, Identity, JudgeLoader, ModelLoader
 from search.chess.uci.modes import PlayModes
 from search.chess.uci.protocol import (
     MAX_MULTIPV,
@@ -134,6 +134,11 @@ class UciEngine(PlayModes):
         self.book = book
         """A polyglot opening book: where it has the position, its most weighted move is played at once."""
         self.own_book = book is not None
+        self.judge = model.judge
+        """Judges the imitation's drawn moves (None: the engine's own search checks them)."""
+        self.judge_loader = model.judge_loader
+        """Makes the judge of the ``CheckEngine`` option (``None``: the option is not offered)."""
+        self.check_engine = model.check_engine
 
     def _init_search_control(self) -> None:
         """The session that runs one search at a time and sends its ``bestmove``, and the pondering state."""
@@ -211,6 +216,7 @@ class UciEngine(PlayModes):
             imitation=self.imitation,
             model_file=None if self.model_loader is None else self.model_file,
             book=self.book is not None,
+            check_engine=self.check_engine if self.judge_loader is not None and self.imitation is not None else None,
         )
 
     @property
@@ -247,6 +253,8 @@ class UciEngine(PlayModes):
             self._load_model(self.model_loader, value.strip())
         elif self.imitation is not None and option in ("temperature", "seed", "strength", "blunderrate"):
             self.imitation = _imitation_option(self.imitation, option, value)
+        elif option == "checkengine" and self.judge_loader is not None and self.imitation is not None:
+            self._load_judge(self.judge_loader, value.strip())
         elif option == "hash":
             self.hash_mb = _spin("Hash", value, 1, 4096)
             self._new_tables()
@@ -267,6 +275,19 @@ class UciEngine(PlayModes):
             self.send(f"info string loaded {path}: {self.predictor_name}")
         self._prediction_clock = PredictionClock()
         self._new_tables()
+
+    def _load_judge(self, loader: JudgeLoader, path: str) -> None:
+        """The ``CheckEngine`` option: the imitation's drawn moves judged by the engine at ``path``, his rate by it
+        measured (or read from beside the model); empty: by the engine's own search."""
+        self._stop_search()
+        if path in ("", "<empty>"):
+            self.judge, self.check_engine = None, ""
+            self.send("info string drawn moves checked by the engine's own search")
+            return
+        assert self.predictor is not None  # imitating needs a predictor
+        self.judge, self.check_engine = loader(path, self.predictor), path
+        rate = "unmeasured" if self.judge.rate is None else f"{self.judge.rate:.3f}"
+        self.send(f"info string drawn moves checked by {self.judge.name}; his blunder rate by it {rate}")
 
     def _cmd_position(self, args: list[str]) -> None:
         """Set the position; a move list that extends the previous one only plays the new moves."""

@@ -13,11 +13,11 @@ from dataclasses import dataclass
 
 import chess
 
-from search.chess.imitation import Imitation
+from search.chess.imitation import Imitation, MoveJudge
 from search.chess.uci.protocol import MAX_MULTIPV
 from search.opponent.predictor import MovePredictor
 
-__all__ = ["ENGINE_NAME", "DEFAULT_HASH_MB", "EngineModel", "ModelLoader", "Identity"]
+__all__ = ["ENGINE_NAME", "DEFAULT_HASH_MB", "EngineModel", "ModelLoader", "JudgeLoader", "Identity"]
 
 
 def _version() -> str:
@@ -37,6 +37,10 @@ ModelLoader = Callable[[str], "tuple[MovePredictor, str]"]
 """Reads a model file for the ``ModelFile`` option: the predictor and the name it goes by
 (``a model of X``); a ValueError's message is reported to the GUI."""
 
+JudgeLoader = Callable[[str, MovePredictor], MoveJudge]
+"""Starts the engine at a path as the judge of the imitation's drawn moves, his rate by it measured for the model
+(the ``CheckEngine`` option); a ValueError's message is reported to the GUI."""
+
 
 @dataclass(frozen=True)
 class EngineModel:
@@ -55,6 +59,14 @@ class EngineModel:
     pending: Callable[[], MovePredictor] | None = None
     """Reads the predictor while the engine starts (:mod:`~search.chess.uci.startup`: ``uci`` is answered
     first, ``isready`` after it); None: ``predictor`` is the model."""
+
+    judge: MoveJudge | None = None
+    """Judges the imitation's drawn moves (a stronger engine); None: the toolkit's own search checks them."""
+    check_engine: str = ""
+    """The ``CheckEngine`` option's value: the engine ``judge_loader`` makes the judge of (empty: none)."""
+    judge_loader: JudgeLoader | None = None
+    """Makes the judge of ``check_engine`` for the model, while the engine starts and for the ``CheckEngine``
+    option (None: the option is not offered)."""
 
     @property
     def has_model(self) -> bool:
@@ -82,6 +94,8 @@ class Identity:
     """The ``ModelFile`` option's value (None: the option is not offered; empty: no file)."""
     book: bool = False
     """Whether the ``OwnBook`` option is offered."""
+    check_engine: str | None = None
+    """The ``CheckEngine`` option's value (None: the option is not offered; empty: no engine)."""
 
     @property
     def name(self) -> str:
@@ -114,6 +128,8 @@ class Identity:
             lines.append(f"option name Strength type string default {self.imitation.strength:g}")
             rate = self.imitation.blunder_rate
             lines.append(f"option name BlunderRate type string default {'model' if rate is None else f'{rate:g}'}")
+            if self.check_engine is not None:
+                lines.append(f"option name CheckEngine type string default {self.check_engine or '<empty>'}")
         lines.append("uciok")
         if self.model is None:
             return lines

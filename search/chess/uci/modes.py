@@ -31,6 +31,7 @@ from search.chess.imitation import (
     BlunderBudget,
     DeepCheck,
     Imitation,
+    MoveJudge,
     choose_imitation_move,
     deep_check,
     hold_deep_ceiling,
@@ -82,6 +83,7 @@ class PlayModes:
     exploiting: ExploitingSearch | None
     choices: dict[str, int]
     blunders: BlunderBudget
+    judge: MoveJudge | None
     _root_scores: RootScoreCache
     _scores_for: MovePredictor | None
     game: ChessGame
@@ -282,10 +284,13 @@ class PlayModes:
         return move.uci() if move is not None else self._best_move(best, board)
 
     def _ceiling(self, imitation: Imitation) -> float | None:
-        """The blunder rate the imitation holds to (None: no ceiling): the option's, else the model's."""
-        rate = imitation.blunder_rate if imitation.blunder_rate is not None else abilities_of(
-            self.predictor
-        ).blunder_rate
+        """The blunder rate the imitation holds to (None: no ceiling): the option's, else his rate by the check
+        engine when one judges the drawn moves, else the model's."""
+        rate = imitation.blunder_rate
+        if rate is None and self.judge is not None:
+            rate = self.judge.rate
+        if rate is None:
+            rate = abilities_of(self.predictor).blunder_rate
         return None if rate is None or rate >= 1.0 else rate
 
     def _imitation_cache(self) -> RootScoreCache:
@@ -325,8 +330,16 @@ class PlayModes:
         share = None if limits.time is None else CHECK_SHARE * limits.time
         floor = abilities_of(self.predictor).root_score_depth or IMITATION_CHECK_DEPTH
 
+        judge = self.judge
+
         def check(move: chess.Move) -> DeepCheck | None:
             left = share if deadline is None or share is None else min(share, _left(deadline))
+            if judge is not None:  # a stronger engine judges the move, at its depth within the share
+                judged = judge.check(board, move, Limits(time=left), run.stop)
+                if judged is None:
+                    run.send(f"info string {judge.name} did not judge {move.uci()}: the engine's own check instead")
+                else:
+                    return judged
             found = deep_check(self.fast, board, move, Limits(depth=CHECK_DEPTH, time=left), stop=run.stop)
             return found if found is not None and found.depth > floor else None  # no deeper than the scores
 

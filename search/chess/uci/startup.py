@@ -86,6 +86,10 @@ def _read_model(model: EngineModel, exploitation: Exploitation | None) -> tuple[
     """``model`` with its predictor read (when it is pending), and the exploiting search scoring the replies at
     the depth the model scores moves (its search features then come from the same scores)."""
     loaded = model if model.pending is None else dataclasses.replace(model, predictor=model.pending(), pending=None)
+    if loaded.judge is None and loaded.check_engine and loaded.judge_loader is not None and (
+        loaded.predictor is not None
+    ):
+        loaded = dataclasses.replace(loaded, judge=loaded.judge_loader(loaded.check_engine, loaded.predictor))
     depth = abilities_of(loaded.predictor).root_score_depth if loaded.predictor is not None else 0
     if exploitation is not None and depth:
         exploitation = dataclasses.replace(exploitation, reply_depth=depth)
@@ -111,6 +115,7 @@ def main(
         imitation=imitation,
         model_file=None if model.loader is None else model.file,
         book=book is not None,
+        check_engine=model.check_engine if model.judge_loader is not None and imitation is not None else None,
     )
 
     def build() -> UciEngine:

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import dataclasses
 import io
+import json
+import shutil
 import sys
 import threading
 
@@ -76,6 +78,10 @@ def test_the_model_file_option_loads_a_model_and_a_bad_file_is_one_line(small_mo
         (["--exploit-contempt", "0.5"], "--exploit-contempt needs --exploit"),
         (["--exploit-reduce", "1"], "--exploit-reduce takes a belief in [0, 1), not 1"),
         (["--exploit-reduce", "0.1"], "--exploit-reduce needs --exploit"),
+        (["--check-engine", "stockfish"], "need --imitate"),
+        (["--imitate", "m.json", "--check-depth", "4"], "--check-depth and --check-games need --check-engine"),
+        (["--imitate", "m.json", "--check-engine", "/no/such/engine"], "engine /no/such/engine not found"),
+        (["--imitate", "m.json", "--check-engine", "stockfish", "--check-depth", "0"], "at least 1, not 0"),
     ],
 )
 def test_flags_that_do_not_go_together_are_one_line_errors(flags, message, capsys):
@@ -245,3 +251,33 @@ def test_a_game_in_the_terminal_answers_each_move_and_ends_when_the_user_resigns
     assert [line.split("... ")[1].split()[0] for line in again.splitlines() if "... " in line] == answers
     as_black = _terminal_session([*flags, "--color", "black"], ["quit"])
     assert "You play Black" in as_black and "1. " in as_black and "Game left unfinished." in as_black
+
+
+STOCKFISH = shutil.which("stockfish") or shutil.which("/usr/games/stockfish")
+
+
+@pytest.mark.skipif(STOCKFISH is None, reason="no stockfish installed (Debian: apt-get install stockfish)")
+def test_a_check_engine_judges_the_imitations_moves_with_his_rate_by_it(small_model, tmp_path, monkeypatch):
+    """``--check-engine``: offered as the UCI option ``CheckEngine``, started after ``uciok``, his rate by it measured
+    on his training games before ``readyok`` and kept beside the model; ``iam play`` takes the same flags."""
+    path = tmp_path / "botvinnik.json.gz"
+    small_model.save(path)
+    out = _Output()
+    monkeypatch.setattr(sys, "stdin", io.StringIO("uci\nisready\nposition startpos moves e2e4\ngo movetime 500\n"))
+    monkeypatch.setattr(sys, "stdout", out)
+    assert iam_main(["uci", "--imitate", str(path), "--check-engine", STOCKFISH, "--check-depth", "2"]) == 0
+    lines = out.getvalue().splitlines()
+    assert f"option name CheckEngine type string default {STOCKFISH}" in lines
+    assert lines.index("uciok") < lines.index("readyok") and lines[-1].startswith("bestmove ")
+    cache = tmp_path / "botvinnik.json.gz.check-rates.json"
+    rates = json.loads(cache.read_text())["rates"]
+    assert len(rates) == 1 and "depth 2 | 200 positions" in next(iter(rates))
+    assert 0.0 <= next(iter(rates.values())) < 0.5  # a master's rate, even by a shallow judge
+    monkeypatch.setattr(sys, "stdout", sys.__stdout__)
+    monkeypatch.setattr("builtins.input", lambda prompt: "quit")
+    played = io.StringIO()
+    monkeypatch.setattr(sys, "stdout", played)
+    flags = ["play", str(path), "--color", "black", "--movetime", "300", "--check-engine", STOCKFISH]
+    assert iam_main([*flags, "--check-depth", "2"]) == 0
+    assert played.getvalue().splitlines()[1].startswith("1. ") and "Game left unfinished." in played.getvalue()
+    assert json.loads(cache.read_text())["rates"] == rates  # read again, not measured

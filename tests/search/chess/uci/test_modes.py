@@ -281,3 +281,74 @@ def test_a_plain_go_plays_the_selective_search():
 def test_multipv_lines_are_the_exact_searchs():
     lines, _ = play(["setoption name MultiPV value 2", f"position fen {SMOTHERED}", "go depth 2"])
     assert bestmove(lines) != "d5g8"
+
+
+class FakeJudge:
+    """A check engine that calls ``blunder`` a loss of 500 cp (the best being ``best``) and every other move sound."""
+
+    name = "a fake judge at depth 12"
+
+    def __init__(self, blunder: str, best: str, rate: float | None) -> None:
+        self.blunder, self.best, self.rate = MOVE(blunder), MOVE(best), rate
+        self.checked: list[str] = []
+
+    def check(self, board, move, limits, stop=None):
+        from search.chess.imitation import DeepCheck
+
+        self.checked.append(move.uci())
+        return DeepCheck(self.best, 500, 12) if move == self.blunder else DeepCheck(move, 0, 12)
+
+
+@pytest.mark.parametrize("rate, replaced", [(0.0, True), (1.0, False), (None, False)])
+def test_a_drawn_move_the_check_engine_calls_a_blunder_is_replaced_over_his_rate_by_it(rate, replaced):
+    """The check engine judges the drawn move (the model is sure of 1.d4 here, a sound move to the engine's own
+    search): with his rate by that engine at 0 the blunder is over the ceiling and replaced; at 1, or with no rate
+    measured (the model records none either: no ceiling), it is played."""
+    judge = FakeJudge("d2d4", "e2e4", rate)
+    lines, engine = play(
+        ["position startpos", "go movetime 3000"], model=EngineModel(Sure("d2d4"), judge=judge),
+        imitation=Imitation(temperature=0.0),
+    )
+    assert (bestmove(lines) != "d2d4") is replaced
+    assert judge.checked[:1] == (["d2d4"] if replaced else [])  # no ceiling (a rate of 1 or none): no check
+    notes = [line for line in lines if "drawn move d2d4 loses 500 cp" in line]
+    if replaced:
+        assert notes and "over his blunder rate 0.000" in notes[0] and engine.blunders.blunders == 0
+    elif rate == 1.0:
+        assert not notes  # a rate of 1 is no ceiling
+    assert MOVE(bestmove(lines)) in chess.Board().legal_moves
+
+
+def test_his_rate_by_the_check_engine_makes_room_for_his_blunders():
+    """At a rate of 1 in 2, after one sound move, the drawn blunder goes through (counted in the budget), as it
+    would at his own rate."""
+    from search.chess.imitation import BlunderBudget
+
+    judge = FakeJudge("d2d4", "e2e4", 0.5)
+    out = io.StringIO()
+    engine = UciEngine(output=out, model=EngineModel(Sure("d2d4"), judge=judge), imitation=Imitation(temperature=0))
+    engine.blunders = BlunderBudget(moves=1)
+    engine.run(["position startpos", "go movetime 3000"])
+    lines = out.getvalue().splitlines()
+    assert bestmove(lines) == "d2d4" and engine.blunders == BlunderBudget(moves=2, blunders=1)
+    assert any("loses 500 cp: within his blunder rate" in line for line in lines)
+
+
+def test_the_check_engine_option_is_offered_with_a_way_to_make_judges():
+    """``CheckEngine`` is listed when the engine imitates and can make a judge; setting it makes one (its rate
+    reported), emptying it returns the check to the engine's own search."""
+    made = []
+
+    def loader(path, predictor):
+        made.append(path)
+        return FakeJudge("d2d4", "e2e4", 0.01)
+
+    lines, engine = play(
+        ["uci", "setoption name CheckEngine value /some/engine", "setoption name CheckEngine value <empty>"],
+        model=EngineModel(Sure("d2d4"), judge_loader=loader), imitation=Imitation(),
+    )
+    assert "option name CheckEngine type string default <empty>" in lines
+    assert made == ["/some/engine"] and engine.judge is None
+    assert "info string drawn moves checked by a fake judge at depth 12; his blunder rate by it 0.010" in lines
+    plain, _ = play(["uci"], model=EngineModel(Sure("d2d4"), judge_loader=loader))
+    assert not any("CheckEngine" in line for line in plain)  # guided, not imitating: no drawn moves to check

@@ -1,0 +1,79 @@
+"""A UCI engine as the judge of the imitation's drawn moves, and his rate by it (real stockfish; skipped without)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+
+import chess
+import pytest
+
+from iam.engines.analysis import EngineError
+from iam.engines.check import EngineJudge, cached_judged_rate, his_positions, judged_rate
+from iam.games.pgn import PlayerGame
+from search.chess.imitation import BLUNDER_LOSS, RATE_POSITIONS
+from search.result import Limits
+
+STOCKFISH = shutil.which("stockfish") or shutil.which("/usr/games/stockfish")
+needs_stockfish = pytest.mark.skipif(
+    STOCKFISH is None, reason="no stockfish installed (Debian: apt-get install stockfish)"
+)
+ROOK_TAKES_QUEEN = "4k3/8/8/3q4/8/8/8/3RK3 w - - 0 1"
+MOVE = chess.Move.from_uci
+
+
+@needs_stockfish
+def test_the_engine_judges_a_hung_queen_a_blunder_and_its_best_move_sound():
+    board = chess.Board(ROOK_TAKES_QUEEN)
+    with EngineJudge(STOCKFISH, depth=6) as judge:
+        wait = judge.check(board, MOVE("e1e2"), Limits())
+        take = judge.check(board, MOVE("d1d5"), Limits(time=2.0))
+        assert judge.name.endswith("at depth 6") and judge.engine_name in judge.name
+    assert wait is not None and wait.loss > 500 and wait.best == MOVE("d1d5") and wait.depth == 6
+    assert take is not None and take.loss == 0 and take.best == MOVE("d1d5")
+
+
+@needs_stockfish
+def test_his_rate_by_the_judge_is_measured_once_and_kept_beside_the_model(tmp_path):
+    """Half his moves hang the queen: his rate is 0.5; the second ask reads the file (a judge whose engine is not
+    started), a judge of another depth measures afresh."""
+    game = PlayerGame(0, chess.WHITE, ROOK_TAKES_QUEEN, (MOVE("e1e2"),), "loss")
+    board = chess.Board(ROOK_TAKES_QUEEN)
+    with EngineJudge(STOCKFISH, depth=4) as judge:
+        assert judged_rate(judge, [(board, MOVE("d1d5")), (board, MOVE("e1e2"))]) == 0.5
+        assert judged_rate(judge, []) is None
+        cache = tmp_path / "model.json.check-rates.json"
+        assert cached_judged_rate(judge, [game], cache) == 1.0
+    stored = json.loads(cache.read_text())
+    assert stored["format"] == "iam-check-rates" and list(stored["rates"].values()) == [1.0]
+
+    class Cached(EngineJudge):
+        def check(self, *args, **kwargs):
+            raise AssertionError("measured again")
+
+    again = Cached(STOCKFISH, depth=4)
+    again._engine_name = judge.engine_name  # as it was: the cache names the engine
+    assert cached_judged_rate(again, [game], cache) == 1.0
+    with EngineJudge(STOCKFISH, depth=3) as other:
+        assert cached_judged_rate(other, [game], cache) == 1.0
+    assert len(json.loads(cache.read_text())["rates"]) == 2
+
+
+def test_his_positions_are_his_moves_drawn_with_the_seed():
+    game = PlayerGame(0, chess.BLACK, chess.STARTING_FEN, tuple(map(MOVE, ["e2e4", "c7c5", "g1f3", "d7d6"])), "draw")
+    positions = his_positions([game])
+    assert sorted(move.uci() for _, move in positions) == ["c7c5", "d7d6"]
+    assert all(board.turn == chess.BLACK and move in board.legal_moves for board, move in positions)
+    assert len(his_positions([game] * 200)) == RATE_POSITIONS and his_positions([game], 1) == his_positions([game], 1)
+
+
+def test_a_missing_engine_is_one_line_and_an_illegal_move_is_not_judged(tmp_path):
+    judge = EngineJudge(str(tmp_path / "no-engine"))
+    assert judge.check(chess.Board(), MOVE("e2e5"), Limits()) is None  # illegal: never reaches the engine
+    with pytest.raises(EngineError, match="not found") as raised:
+        judge.start()
+    assert "\n" not in str(raised.value)
+    assert judge.check(chess.Board(), MOVE("e2e4"), Limits()) is None and "not found" in judge.failure
+    with pytest.raises(ValueError, match="positive whole number"):
+        EngineJudge("stockfish", depth=0)
+    assert BLUNDER_LOSS == 200
