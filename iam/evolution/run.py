@@ -78,6 +78,11 @@ class EvolutionConfig:
     """The values are clipped to this range after a mutation (the search's mate scores stay far above)."""
     openings: tuple[str, ...] = (chess.STARTING_FEN,)
     """FENs the pairs start from, in turn."""
+    spread_floor: float = 0.1
+    """A floor on the rule's ``s(y)``, a share of the weight's population mean (0: none; see
+    :func:`search.evolution.kendall_whitwell.spreads`)."""
+    pawn: float | None = None
+    """The pawn's value held fixed, as the unit the square bonuses are written in (None: evolved too)."""
 
     def __post_init__(self) -> None:
         _check(self.population >= 2, "population", self.population, "at least 2")
@@ -90,6 +95,9 @@ class EvolutionConfig:
         _check(0 < self.initial[0] < self.initial[1], "initial", self.initial, "a range of positive values, low first")
         _check(0 < self.bounds[0] < self.bounds[1] <= 10_000, "bounds", self.bounds, "a range within (0, 10000]")
         _check(len(self.openings) >= 1, "openings", self.openings, "at least one position")
+        _check(0 <= self.spread_floor <= 1, "spread_floor", self.spread_floor, "a share from 0 to 1")
+        _check(self.pawn is None or self.bounds[0] <= self.pawn <= self.bounds[1], "pawn", self.pawn,
+               f"a value within the bounds {self.bounds[0]:g} to {self.bounds[1]:g}")
 
 
 @dataclass(frozen=True)
@@ -121,7 +129,7 @@ def evolve_piece_values(
     last = _prepare(folder, config, resume)
     if last is None:
         rng = np.random.default_rng([config.seed, 0])
-        population = rng.uniform(*config.initial, size=(config.population, len(PIECE_NAMES)))
+        population = _held(config, rng.uniform(*config.initial, size=(config.population, len(PIECE_NAMES))))
         _write_generation(folder, 0, population, [], 0.0)
         last = 0
         if on_generation is not None:
@@ -171,24 +179,31 @@ def _generation(
     ]
     played = list(map_in_order(_play_group, tasks, runtime))
     migration = is_migration(generation - 1, config.demes, config.migrate_every)
-    factors, bounds = Factors(), config.bounds
+    factors, bounds, floor = Factors(), config.bounds, config.spread_floor
     new = population.copy()
     outcomes: list[PairOutcome] = []
     if migration:
         pairs = [pair for group in groups for pair in group]
         results = [games.scores for group in played for games in group]
-        new, outcomes = apply_results(population, pairs, results, rng, factors=factors, bounds=bounds)
+        new, outcomes = apply_results(population, pairs, results, rng, factors=factors, bounds=bounds, floor=floor)
     else:
         for members, pairs, group in zip(deme_slices(config.population, config.demes), groups, played):
             local = {index: at for at, index in enumerate(members)}
             sub, found = apply_results(
                 population[list(members)], [(local[a], local[b]) for a, b in pairs],
-                [games.scores for games in group], rng, factors=factors, bounds=bounds,
+                [games.scores for games in group], rng, factors=factors, bounds=bounds, floor=floor,
             )
             new[list(members)] = sub
             outcomes.extend(_renumbered(found, list(members)))
     rows = _pair_rows(generation, config, groups, starts, played, outcomes, migration)
-    return new, rows
+    return _held(config, new), rows
+
+
+def _held(config: EvolutionConfig, population: np.ndarray) -> np.ndarray:
+    """The population with the pawn's value put back where the config holds it fixed."""
+    if config.pawn is not None:
+        population[:, 0] = config.pawn
+    return population
 
 
 def _play_group(

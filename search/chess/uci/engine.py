@@ -33,7 +33,15 @@ from search.chess.imitation import BlunderBudget, Imitation
 from search.chess.play import PlaySearch
 from search.chess.scoring import RootScoreCache
 from search.chess.uci.clock import _waits_for_stop, allotted_time, clock_problem, time_budget
-from search.chess.uci.identity import DEFAULT_HASH_MB, EngineModel, Identity, ModelLoader
+from search.chess.pst import PieceValues
+from search.chess.uci.identity import (
+    DEFAULT_HASH_MB,
+    PIECE_VALUES_DEFAULT,
+    EngineModel,
+    Identity,
+    ModelLoader,
+    piece_values_text,
+)
 from search.chess.uci.modes import PlayModes
 from search.chess.uci.protocol import (
     MAX_MULTIPV,
@@ -101,8 +109,11 @@ class UciEngine(PlayModes):
         imitation: Imitation | None = None,
         end_of_input_wait: float = END_OF_INPUT_WAIT,
         book: str | None = None,
+        piece_values: tuple[int, ...] | None = None,
     ) -> None:
         _check_modes(model.predictor, exploitation, imitation)
+        self.piece_values = piece_values
+        """The compiled search's piece values (the ``PieceValues`` option; None: the tables' own)."""
         self.exploitation = exploitation
         self.exploit_settings = exploit_settings
         """The exploiting search's budget share, contempt and selectivity."""
@@ -154,6 +165,8 @@ class UciEngine(PlayModes):
         self.table = TranspositionTable(capacity=max(1, self.hash_mb * _MB // _GENERIC_ENTRY_BYTES))
         self.ordering = HeuristicOrderer()
         self.fast = PlaySearch(table_size=core_table_size(self.hash_mb), selective=False)
+        if self.piece_values is not None:
+            self.fast.values = PieceValues.uniform(self.piece_values)
         self.exploiting: ExploitingSearch | None = None
         if self.exploitation is not None:
             assert self.predictor is not None  # _check_modes: exploiting needs a predictor
@@ -211,6 +224,7 @@ class UciEngine(PlayModes):
             imitation=self.imitation,
             model_file=None if self.model_loader is None else self.model_file,
             book=self.book is not None,
+            piece_values=PIECE_VALUES_DEFAULT if self.piece_values is None else " ".join(map(str, self.piece_values)),
         )
 
     @property
@@ -249,6 +263,10 @@ class UciEngine(PlayModes):
             self.imitation = _imitation_option(self.imitation, option, value)
         elif option == "hash":
             self.hash_mb = _spin("Hash", value, 1, 4096)
+            self._new_tables()
+        elif option == "piecevalues":
+            self.piece_values = piece_values_text(value)
+            self._stop_search()
             self._new_tables()
         else:
             raise ValueError(f"unknown option {name!r}")

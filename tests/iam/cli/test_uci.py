@@ -76,6 +76,8 @@ def test_the_model_file_option_loads_a_model_and_a_bad_file_is_one_line(small_mo
         (["--exploit-contempt", "0.5"], "--exploit-contempt needs --exploit"),
         (["--exploit-reduce", "1"], "--exploit-reduce takes a belief in [0, 1), not 1"),
         (["--exploit-reduce", "0.1"], "--exploit-reduce needs --exploit"),
+        (["--piece-values", "100,300"], "--piece-values takes five centipawn values from 1 to 10000"),
+        (["--piece-values", "a,b,c,d,e"], "--piece-values takes five numbers (pawn knight bishop rook queen)"),
     ],
 )
 def test_flags_that_do_not_go_together_are_one_line_errors(flags, message, capsys):

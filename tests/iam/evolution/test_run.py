@@ -28,6 +28,14 @@ def straight(tmp_path_factory):
     return folder, table, reports
 
 
+def test_a_held_pawn_stays_the_unit_while_the_pieces_evolve(tmp_path):
+    held = EvolutionConfig(**{**TINY.__dict__, "generations": 1, "pawn": 100.0})
+    table = evolve_piece_values(held, tmp_path)
+    assert (table["pawn"] == 100.0).all()
+    start, after = (table[table["generation"] == g][list(PIECE_NAMES[1:])].to_numpy() for g in (0, 1))
+    assert ((start >= 50) & (start <= 1000)).all() and not np.allclose(start, after)
+
+
 def test_every_generation_is_written_with_its_pairs_and_tables(straight):
     folder, table, reports = straight
     names = {p.name for p in folder.iterdir()}
@@ -96,7 +104,8 @@ def test_a_cluster_gives_the_same_generations(straight, cluster, tmp_path):
 @pytest.mark.parametrize(
     ("change", "parameter"),
     [({"population": 1}, "population"), ({"demes": 3}, "demes"), ({"nodes": 0}, "nodes"),
-     ({"initial": (500.0, 100.0)}, "initial"), ({"openings": ()}, "openings")],
+     ({"initial": (500.0, 100.0)}, "initial"), ({"openings": ()}, "openings"),
+     ({"spread_floor": -0.1}, "spread_floor"), ({"pawn": 0.5}, "pawn")],
 )
 def test_settings_it_cannot_run_are_refused(change, parameter):
     with pytest.raises(ParameterError) as caught:
