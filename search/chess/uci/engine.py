@@ -31,9 +31,9 @@ from search.chess.game import ChessGame
 from search.chess.guided import ModelGuide
 from search.chess.imitation import BlunderBudget, Imitation
 from search.chess.play import PlaySearch
+from search.chess.pst import PieceValues
 from search.chess.scoring import RootScoreCache
 from search.chess.uci.clock import _waits_for_stop, allotted_time, clock_problem, time_budget
-from search.chess.pst import PieceValues
 from search.chess.uci.identity import (
     DEFAULT_HASH_MB,
     PIECE_VALUES_DEFAULT,

@@ -8,7 +8,7 @@ import pandas as pd
 import pytest
 
 from iam.errors import ParameterError
-from iam.evolution import EvolutionConfig, EvolutionError, evolve_piece_values, load_generations
+from iam.evolution import EvolutionConfig, EvolutionError, Mutation, evolve_piece_values, load_generations
 from iam.runtime import Runtime
 from search.chess.pst import PIECE_NAMES
 
@@ -29,7 +29,7 @@ def straight(tmp_path_factory):
 
 
 def test_a_held_pawn_stays_the_unit_while_the_pieces_evolve(tmp_path):
-    held = EvolutionConfig(**{**TINY.__dict__, "generations": 1, "pawn": 100.0})
+    held = EvolutionConfig(**{**TINY.__dict__, "generations": 1, "mutation": Mutation(pawn=100.0)})
     table = evolve_piece_values(held, tmp_path)
     assert (table["pawn"] == 100.0).all()
     start, after = (table[table["generation"] == g][list(PIECE_NAMES[1:])].to_numpy() for g in (0, 1))
@@ -105,9 +105,11 @@ def test_a_cluster_gives_the_same_generations(straight, cluster, tmp_path):
     ("change", "parameter"),
     [({"population": 1}, "population"), ({"demes": 3}, "demes"), ({"nodes": 0}, "nodes"),
      ({"initial": (500.0, 100.0)}, "initial"), ({"openings": ()}, "openings"),
-     ({"spread_floor": -0.1}, "spread_floor"), ({"pawn": 0.5}, "pawn")],
+     ({"mutation": {"spread_floor": -0.1}}, "spread_floor"), ({"mutation": {"pawn": 0.5}}, "pawn")],
 )
 def test_settings_it_cannot_run_are_refused(change, parameter):
     with pytest.raises(ParameterError) as caught:
+        if "mutation" in change:
+            change = {"mutation": Mutation(**change["mutation"])}
         EvolutionConfig(**{**TINY.__dict__, **change})
     assert caught.value.parameter == parameter
