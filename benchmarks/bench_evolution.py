@@ -7,7 +7,10 @@ same evolution (:func:`iam.evolution.evolve_piece_values`: 16 individuals in 4 d
 is four tasks of four games) in turns, ``--repeats`` times each, into fresh folders. A generation's
 games a second are its 16 games over its seconds; the first generation of each run is left out (the
 workers load the compiled core then). Printed: each cluster's median games a second, and their
-ratio. Both clusters give the same generations (checked): only the time differs.
+ratio. Both clusters give the same generations (checked): only the time differs. First, as a check
+of the distribution apart from the CPU: four tasks that sleep a second, and four that each use half
+a second of CPU, on each cluster (wall seconds): on a machine at rest both take half as long on two
+workers; on a loaded one only the sleeps do.
 """
 
 from __future__ import annotations
@@ -15,18 +18,43 @@ from __future__ import annotations
 import argparse
 import json
 import logging
+import os
 import statistics
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 import pandas as pd
 
 from iam.evolution import EvolutionConfig, evolve_piece_values
-from iam.runtime import Runtime
+from iam.runtime import Runtime, map_in_order
 from search.chess.match import load_openings
 
 ROOT = Path(__file__).resolve().parent.parent
+
+
+def _sleep(_: int) -> int:
+    time.sleep(1.0)
+    return os.getpid()
+
+
+def _spin(_: int) -> float:
+    started = time.process_time()
+    while time.process_time() - started < 0.5:
+        pass
+    return time.process_time() - started
+
+
+def distribution_check(runtime: Runtime) -> dict[str, float]:
+    """Wall seconds of four one-second sleeps and of four half-second CPU tasks on the cluster."""
+    list(map_in_order(_sleep, [(i,) for i in range(2)], runtime))  # the workers started and reached
+    found = {}
+    for name, function in (("sleeps", _sleep), ("cpu", _spin)):
+        started = time.perf_counter()
+        list(map_in_order(function, [(i,) for i in range(4)], runtime))
+        found[name] = round(time.perf_counter() - started, 2)
+    return found
 
 
 def one_run(config: EvolutionConfig, folder: Path, runtime: Runtime) -> tuple[list[float], pd.DataFrame]:
@@ -59,7 +87,12 @@ def main() -> int:
                 for workers in (1, 2)}
     rates: dict[int, list[float]] = {1: [], 2: []}
     tables = []
+    checks = {}
     try:
+        for workers, cluster in clusters.items():
+            checks[workers] = distribution_check(Runtime(scheduler=cluster.scheduler_address))
+            print(f"{workers} worker(s): four 1 s sleeps {checks[workers]['sleeps']} s, four 0.5 s CPU tasks "
+                  f"{checks[workers]['cpu']} s", file=sys.stderr)
         for repeat in range(args.repeats):
             for workers, cluster in clusters.items():
                 runtime = Runtime(scheduler=cluster.scheduler_address)
@@ -75,7 +108,7 @@ def main() -> int:
     one, two = statistics.median(rates[1]), statistics.median(rates[2])
     summary = {"generations": args.generations, "repeats": args.repeats, "nodes": args.nodes,
                "one_worker_games_per_second": round(one, 2), "two_workers_games_per_second": round(two, 2),
-               "ratio": round(two / one, 2)}
+               "ratio": round(two / one, 2), "check_seconds": checks}
     if args.json:
         print(json.dumps(summary, indent=2))
     else:
