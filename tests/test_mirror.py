@@ -27,6 +27,7 @@ TESTED_ELSEWHERE = {
     "iam/cli/experiments/ponder.py": "tests/experiments/test_ponder.py",
     "iam/cli/experiments/prepare.py": "tests/experiments/test_prepare.py",
     "iam/cli/experiments/stylometry.py": "tests/experiments/test_stylometry.py",
+    "iam/cli/experiments/evolution/evolve.py": "tests/experiments/evolution/test_evolve.py",
 }
 """The experiments' command lines, tested with their experiment (each test module runs both)."""
 

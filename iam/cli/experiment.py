@@ -24,7 +24,7 @@ __all__ = ["EXPERIMENTS", "experiments", "register", "run"]
 
 EXPERIMENTS = (
     "node_counts", "belief_bands", "learning_curve", "ply_gain", "guidance_tuning", "ablation", "stylometry",
-    "exploit", "prepare", "ponder", "judge_depth", "ranker_depth",
+    "exploit", "prepare", "ponder", "judge_depth", "ranker_depth", "evolution.evolve",
 )
 """The modules of :mod:`iam.cli.experiments`, in the order ``iam experiment --help`` lists them."""
 

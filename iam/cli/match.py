@@ -6,13 +6,20 @@ import argparse
 import math
 import sys
 from pathlib import Path
-from statistics import NormalDist
 
 import chess.engine
 
 from iam.cli._common import add_quiet, check_output_file, print_json, progress
 from iam.errors import IAMError
-from search.chess.match import EloEstimate, GameRecord, MatchError, engine_command, load_openings, play_match
+from search.chess.match import (
+    EloEstimate,
+    GameRecord,
+    MatchError,
+    engine_command,
+    likelihood_of_superiority,
+    load_openings,
+    play_match,
+)
 
 _MAX_MOVETIME_MS = 86_400_000
 
@@ -192,17 +199,6 @@ def report_lines(estimate, names: tuple[str, str]) -> list[str]:
         "stronger)"
     )
     return lines
-
-
-def likelihood_of_superiority(wins: int, losses: int) -> float:
-    """The likelihood of superiority: Phi((W - L) / sqrt(W + L)); draws say nothing; 0.5 without decisive games.
-
-    >>> round(likelihood_of_superiority(10, 5), 3), likelihood_of_superiority(0, 0)
-    (0.902, 0.5)
-    """
-    if wins + losses == 0:
-        return 0.5
-    return NormalDist().cdf((wins - losses) / math.sqrt(wins + losses))
 
 
 def _bound(estimate) -> dict | None:

@@ -20,7 +20,7 @@ from iam.cli import number_or_infinity
 from iam.errors import IAMError
 from iam.games.pgntext import typed_move
 from search.chess.imitation import CHECK_ENGINE_DEPTH, RATE_POSITIONS, Imitation, MoveJudge
-from search.chess.uci.identity import EngineModel, JudgeLoader, ModelLoader
+from search.chess.uci.identity import EngineModel, JudgeLoader, ModelLoader, piece_values_text
 from search.chess.uci.startup import main
 from search.opponent.exploitation import DEFAULT_MARGIN, DEFAULT_THRESHOLD, Exploitation
 from search.opponent.predictor import MovePredictor, abilities_of
@@ -55,6 +55,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--book", metavar="FILE",
         help="a polyglot opening book (such as the book.bin of 'iam prepare'): its most weighted move is played "
         "where it has the position (UCI option OwnBook turns it off)",
+    )
+    parser.add_argument(
+        "--piece-values", metavar="P,N,B,R,Q",
+        help="the compiled search's material: five centipawn values, pawn to queen, in both phases (such as "
+        "those 'iam evolve' finds; UCI option PieceValues; default: the evaluation's own)",
     )
     _add_imitation_options(parser)
     _add_model_file_options(parser)
@@ -166,11 +171,15 @@ def run(args: argparse.Namespace) -> int:
     _check_model_options(args)
     _check_exploit_options(args)
     exploitation, imitation = _search_settings(args)
+    try:
+        values = None if args.piece_values is None else piece_values_text(args.piece_values)
+    except ValueError as exc:
+        raise IAMError(str(exc).replace("PieceValues", "--piece-values")) from None
     if args.book is not None:
         check_book(args.book)
     path = args.imitate or args.model
     if path is None:
-        return main(EngineModel(loader=_loader_of(args)), book=args.book)
+        return main(EngineModel(loader=_loader_of(args)), book=args.book, piece_values=values)
     from iam.models.files import MODEL_FORMATS, read_header
 
     color = None if args.player_color is None else (args.player_color == "white")
@@ -194,7 +203,8 @@ def run(args: argparse.Namespace) -> int:
         file=path, pending=pending, check_engine=args.check_engine or "",
         judge_loader=judge_loader(args, path) if args.imitate else None,
     )
-    return main(engine_model, exploitation=exploitation, exploit_settings=settings, imitation=imitation, book=args.book)
+    return main(engine_model, exploitation=exploitation, exploit_settings=settings, imitation=imitation, book=args.book,
+                piece_values=values)
 
 
 def _load_model(args: argparse.Namespace, path: str) -> tuple[MovePredictor, str]:

@@ -45,7 +45,9 @@ from search.chess.selfplay import PairGames, piece_values, play_pair
 from search.evolution import apply_results, deme_pairs, deme_slices, is_migration
 from search.evolution.kendall_whitwell import Factors, PairOutcome
 
-__all__ = ["EvolutionConfig", "EvolutionError", "GenerationReport", "evolve_piece_values", "load_generations"]
+__all__ = [
+    "EvolutionConfig", "EvolutionError", "GenerationReport", "Mutation", "evolve_piece_values", "load_generations",
+]
 
 FORMAT = "iam-evolution"
 _VERSION = 1
@@ -55,6 +57,33 @@ STANDARD = (100, 320, 330, 500, 900)
 
 class EvolutionError(IAMError):
     """An output folder that holds another run, or a damaged one."""
+
+
+def _check(ok: bool, parameter: str, value, allowed: str) -> None:
+    if not ok:
+        raise ParameterError(parameter, value, allowed)
+
+
+@dataclass(frozen=True)
+class Mutation:
+    """The rule's limits: the values' range, the floor on its spread ``s(y)``, and a pawn held fixed."""
+
+    bounds: tuple[float, float] = (1.0, 3000.0)
+    """The values are clipped to this range after a mutation (the search's mate scores stay far above)."""
+    spread_floor: float = 0.1
+    """A floor on the rule's ``s(y)``, a share of the value's population mean (0: none; see
+    :func:`search.evolution.kendall_whitwell.spreads`). The rule multiplies every change by ``s(y)``: without
+    a floor a population that agrees never moves again; with 0.1 a loser's replacement still lands within
+    10% of its winner, and two draws move each value by up to 2.5%."""
+    pawn: float | None = None
+    """The pawn's value held fixed (None: it evolves too). The square bonuses stay fixed and are written in
+    centipawns, a hundredth of a pawn; held at 100, the pawn stays the unit they are written in."""
+
+    def __post_init__(self) -> None:
+        _check(0 < self.bounds[0] < self.bounds[1] <= 10_000, "bounds", self.bounds, "a range within (0, 10000]")
+        _check(0 <= self.spread_floor <= 1, "spread_floor", self.spread_floor, "a share from 0 to 1")
+        _check(self.pawn is None or self.bounds[0] <= self.pawn <= self.bounds[1], "pawn", self.pawn,
+               f"a value within the bounds {self.bounds[0]:g} to {self.bounds[1]:g}")
 
 
 @dataclass(frozen=True)
@@ -74,10 +103,10 @@ class EvolutionConfig:
     seed: int = 0
     initial: tuple[float, float] = (50.0, 1000.0)
     """The range each value of the random start is drawn from (uniform)."""
-    bounds: tuple[float, float] = (1.0, 3000.0)
-    """The values are clipped to this range after a mutation (the search's mate scores stay far above)."""
     openings: tuple[str, ...] = (chess.STARTING_FEN,)
     """FENs the pairs start from, in turn."""
+    mutation: Mutation = Mutation()
+    """What the rule may change, and by how much at least."""
 
     def __post_init__(self) -> None:
         _check(self.population >= 2, "population", self.population, "at least 2")
@@ -88,7 +117,6 @@ class EvolutionConfig:
         _check(self.max_plies >= 1, "max_plies", self.max_plies, "at least 1")
         _check(self.migrate_every >= 0, "migrate_every", self.migrate_every, "at least 0")
         _check(0 < self.initial[0] < self.initial[1], "initial", self.initial, "a range of positive values, low first")
-        _check(0 < self.bounds[0] < self.bounds[1] <= 10_000, "bounds", self.bounds, "a range within (0, 10000]")
         _check(len(self.openings) >= 1, "openings", self.openings, "at least one position")
 
 
@@ -101,11 +129,6 @@ class GenerationReport:
     pairs: list[dict]
     seconds: float
     resumed: bool = False
-
-
-def _check(ok: bool, parameter: str, value, allowed: str) -> None:
-    if not ok:
-        raise ParameterError(parameter, value, allowed)
 
 
 def evolve_piece_values(
@@ -121,7 +144,7 @@ def evolve_piece_values(
     last = _prepare(folder, config, resume)
     if last is None:
         rng = np.random.default_rng([config.seed, 0])
-        population = rng.uniform(*config.initial, size=(config.population, len(PIECE_NAMES)))
+        population = _held(config, rng.uniform(*config.initial, size=(config.population, len(PIECE_NAMES))))
         _write_generation(folder, 0, population, [], 0.0)
         last = 0
         if on_generation is not None:
@@ -171,24 +194,31 @@ def _generation(
     ]
     played = list(map_in_order(_play_group, tasks, runtime))
     migration = is_migration(generation - 1, config.demes, config.migrate_every)
-    factors, bounds = Factors(), config.bounds
+    factors, bounds, floor = Factors(), config.mutation.bounds, config.mutation.spread_floor
     new = population.copy()
     outcomes: list[PairOutcome] = []
     if migration:
         pairs = [pair for group in groups for pair in group]
         results = [games.scores for group in played for games in group]
-        new, outcomes = apply_results(population, pairs, results, rng, factors=factors, bounds=bounds)
+        new, outcomes = apply_results(population, pairs, results, rng, factors=factors, bounds=bounds, floor=floor)
     else:
         for members, pairs, group in zip(deme_slices(config.population, config.demes), groups, played):
             local = {index: at for at, index in enumerate(members)}
             sub, found = apply_results(
                 population[list(members)], [(local[a], local[b]) for a, b in pairs],
-                [games.scores for games in group], rng, factors=factors, bounds=bounds,
+                [games.scores for games in group], rng, factors=factors, bounds=bounds, floor=floor,
             )
             new[list(members)] = sub
             outcomes.extend(_renumbered(found, list(members)))
     rows = _pair_rows(generation, config, groups, starts, played, outcomes, migration)
-    return new, rows
+    return _held(config, new), rows
+
+
+def _held(config: EvolutionConfig, population: np.ndarray) -> np.ndarray:
+    """The population with the pawn's value put back where the config holds it fixed."""
+    if config.mutation.pawn is not None:
+        population[:, 0] = config.mutation.pawn
+    return population
 
 
 def _play_group(
@@ -242,7 +272,8 @@ def _pair_rows(generation, config, groups, starts, played, outcomes, migration) 
 
 def _config_dict(config: EvolutionConfig) -> dict:
     settings = asdict(config)
-    settings["initial"], settings["bounds"] = list(config.initial), list(config.bounds)
+    settings.update(settings.pop("mutation"))  # the settings' file lists them flat
+    settings["initial"], settings["bounds"] = list(config.initial), list(config.mutation.bounds)
     settings["openings"] = list(config.openings)
     settings.pop("generations")  # a resumed run may go further
     return {"format": FORMAT, "version": _VERSION, "config": settings}

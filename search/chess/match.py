@@ -31,6 +31,7 @@ __all__ = [
     "EloEstimate",
     "GameRecord",
     "elo_estimate",
+    "likelihood_of_superiority",
     "records_estimate",
     "engine_command",
     "load_openings",
@@ -116,6 +117,17 @@ def elo_estimate(wins: int, draws: int, losses: int, *, confidence: float = 0.95
         low=_elo(max(0.0, centre - half)),
         high=_elo(min(1.0, centre + half)),
     )
+
+
+def likelihood_of_superiority(wins: int, losses: int) -> float:
+    """The likelihood of superiority: Phi((W - L) / sqrt(W + L)); draws say nothing; 0.5 without decisive games.
+
+    >>> round(likelihood_of_superiority(10, 5), 3), likelihood_of_superiority(0, 0)
+    (0.902, 0.5)
+    """
+    if wins + losses == 0:
+        return 0.5
+    return NormalDist().cdf((wins - losses) / math.sqrt(wins + losses))
 
 
 def records_estimate(records: Sequence[GameRecord]) -> EloEstimate:

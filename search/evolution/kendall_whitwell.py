@@ -26,6 +26,12 @@ pairs of a generation can be played in any order or in parallel; a loser's repla
 mutates the winner as he was before his own mutation; weights may be clipped to bounds
 after a mutation (none by default).
 
+A floor on ``s(y)`` (``floor``, none by default) keeps the rule alive once the population
+agrees: the rule multiplies every change by ``s(y)``, so a population whose members all
+hold the same weight never changes it again, whatever the games say. With a floor ``f``
+the spread used is ``max(s(y), f * |mean(y)|)``, a share of the weight's own size, so the
+smallest step is the same share of every weight whatever its scale.
+
 Randomness comes only from a ``numpy.random.Generator`` the caller passes, so a run is a
 function of its seed.
 
@@ -87,9 +93,16 @@ class PairOutcome:
     loser_factor: float
 
 
-def spreads(population: np.ndarray) -> np.ndarray:
-    """``s(y)``: each weight's standard deviation over the population (rows are individuals)."""
-    return np.asarray(population, dtype=float).std(axis=0)
+def spreads(population: np.ndarray, floor: float = 0.0) -> np.ndarray:
+    """``s(y)``: each weight's standard deviation over the population (rows are individuals).
+
+    With ``floor`` > 0, at least ``floor`` times the magnitude of the weight's population mean.
+    """
+    population = np.asarray(population, dtype=float)
+    if floor < 0:
+        raise ValueError(f"the spread's floor is a share at least 0, got {floor!r}")
+    spread = population.std(axis=0)
+    return np.maximum(spread, floor * np.abs(population.mean(axis=0))) if floor > 0 else spread
 
 
 def mutate(
@@ -124,12 +137,13 @@ def pair_outcome(pair: Pair, scores: Scores, factors: Factors = Factors()) -> Pa
 
 def apply_results(
     population: np.ndarray, pairs: Sequence[Pair], results: Sequence[Scores], rng: np.random.Generator,
-    *, factors: Factors = Factors(), bounds: tuple[float, float] | None = None,
+    *, factors: Factors = Factors(), bounds: tuple[float, float] | None = None, floor: float = 0.0,
 ) -> tuple[np.ndarray, list[PairOutcome]]:
     """The next population after the pairs played: the rule applied pair by pair, in order.
 
-    ``s(y)`` is taken from ``population`` once, before any pair; each individual should
-    be in at most one pair (ValueError otherwise). Individuals in no pair are kept.
+    ``s(y)`` is taken from ``population`` once, before any pair (floored by ``floor``,
+    see :func:`spreads`); each individual should be in at most one pair (ValueError
+    otherwise). Individuals in no pair are kept.
     """
     population = np.asarray(population, dtype=float)
     if len(pairs) != len(results):
@@ -137,7 +151,7 @@ def apply_results(
     seen = [i for pair in pairs for i in pair]
     if len(set(seen)) != len(seen) or not all(0 <= i < len(population) for i in seen):
         raise ValueError("each individual plays in one pair at most, and pairs name individuals of the population")
-    spread = spreads(population)
+    spread = spreads(population, floor)
     new = population.copy()
     outcomes = []
     for pair, scores in zip(pairs, results):
@@ -162,7 +176,7 @@ def random_pairs(indices: Sequence[int], rng: np.random.Generator) -> list[Pair]
 
 def evolve(
     population: np.ndarray, play: Callable[[np.ndarray, np.ndarray, int], Scores], generations: int,
-    *, seed: int, factors: Factors = Factors(), bounds: tuple[float, float] | None = None,
+    *, seed: int, factors: Factors = Factors(), bounds: tuple[float, float] | None = None, floor: float = 0.0,
 ) -> Iterator[tuple[np.ndarray, list[PairOutcome]]]:
     """One population per generation, serially: random pairs, ``play(a, b, index)`` for each, the rule.
 
@@ -175,5 +189,7 @@ def evolve(
         rng = np.random.default_rng([seed, generation])
         pairs = random_pairs(range(len(population)), rng)
         results = [play(population[a], population[b], i) for i, (a, b) in enumerate(pairs)]
-        population, outcomes = apply_results(population, pairs, results, rng, factors=factors, bounds=bounds)
+        population, outcomes = apply_results(
+            population, pairs, results, rng, factors=factors, bounds=bounds, floor=floor
+        )
         yield population, outcomes

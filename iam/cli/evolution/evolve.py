@@ -8,7 +8,7 @@ from pathlib import Path
 
 from iam.cli._common import add_quiet, add_scheduler_argument, check_seed, command_runtime, output_dir
 from iam.errors import IAMError, ParameterError
-from iam.evolution import EvolutionConfig, GenerationReport, evolve_piece_values
+from iam.evolution import EvolutionConfig, GenerationReport, Mutation, evolve_piece_values
 from search.chess.match import MatchError, load_openings
 from search.chess.pst import PIECE_NAMES
 
@@ -16,6 +16,7 @@ _DEFAULT_OPENINGS = Path(__file__).resolve().parents[3] / "benchmarks" / "match_
 _OPTIONS = {
     "population": "--population", "demes": "--demes", "generations": "--generations", "nodes": "--nodes",
     "max_plies": "--max-plies", "migrate_every": "--migrate-every", "seed": "--seed", "openings": "--openings",
+    "spread_floor": "--spread-floor", "pawn": "--pawn",
 }
 
 
@@ -38,6 +39,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--migrate-every", type=int, default=4,
                         help="the demes pair across their borders every N generations (0: never; default 4)")
     parser.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    parser.add_argument("--spread-floor", type=float, default=Mutation().spread_floor, metavar="F",
+                        help="the rule's spread s(y) is at least F times the value's population mean, so that a "
+                        f"population that agrees still mutates (0: none; default {Mutation().spread_floor:g})")
+    parser.add_argument("--pawn", type=float, metavar="CP",
+                        help="hold the pawn at CP centipawns, the unit of the square bonuses, and evolve the "
+                        "other four values (default: the pawn evolves too)")
     parser.add_argument("--openings", metavar="FILE",
                         help="start positions, a PGN file or one FEN/EPD a line (default: the 100 openings of "
                         "benchmarks/match_openings_100.epd, else the initial position)")
@@ -55,6 +62,7 @@ def run(args: argparse.Namespace) -> int:
         config = EvolutionConfig(
             population=args.population, demes=args.demes, generations=args.generations, nodes=args.nodes,
             max_plies=args.max_plies, migrate_every=args.migrate_every, seed=args.seed, openings=_openings(args),
+            mutation=Mutation(spread_floor=args.spread_floor, pawn=args.pawn),
         )
     except ParameterError as exc:
         raise IAMError(exc.worded(_OPTIONS)) from None

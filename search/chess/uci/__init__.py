@@ -3,7 +3,8 @@
 Commands: uci, isready, ucinewgame, setoption, position startpos|fen ... [moves ...],
 go depth|nodes|mate|movetime|wtime|btime|winc|binc|movestogo|infinite|ponder|searchmoves,
 ponderhit, stop, quit. Options: Hash, Ponder, Threads (1 only: another number is
-refused with an ``info string``), MultiPV (the plain search's best lines), OwnBook (with a
+refused with an ``info string``), MultiPV (the plain search's best lines), PieceValues (five
+numbers, pawn to queen, for the compiled search's material; ``<tables>``: its own), OwnBook (with a
 polyglot book: its most weighted move where it has the position, without a search), ModelFile
 (when the engine is given a way to read model files: a GUI loads the model of the
 player the engine then searches against) and, when imitating, Temperature, Seed, Strength,

@@ -31,9 +31,18 @@ from search.chess.game import ChessGame
 from search.chess.guided import ModelGuide
 from search.chess.imitation import BlunderBudget, Imitation
 from search.chess.play import PlaySearch
+from search.chess.pst import PieceValues
 from search.chess.scoring import RootScoreCache
 from search.chess.uci.clock import _waits_for_stop, allotted_time, clock_problem, time_budget
-from search.chess.uci.identity import DEFAULT_HASH_MB, EngineModel, Identity, JudgeLoader, ModelLoader
+from search.chess.uci.identity import (
+    DEFAULT_HASH_MB,
+    PIECE_VALUES_DEFAULT,
+    EngineModel,
+    Identity,
+    JudgeLoader,
+    ModelLoader,
+    piece_values_text,
+)
 from search.chess.uci.modes import PlayModes
 from search.chess.uci.protocol import (
     MAX_MULTIPV,
@@ -101,8 +110,11 @@ class UciEngine(PlayModes):
         imitation: Imitation | None = None,
         end_of_input_wait: float = END_OF_INPUT_WAIT,
         book: str | None = None,
+        piece_values: tuple[int, ...] | None = None,
     ) -> None:
         _check_modes(model.predictor, exploitation, imitation)
+        self.piece_values = piece_values
+        """The compiled search's piece values (the ``PieceValues`` option; None: the tables' own)."""
         self.exploitation = exploitation
         self.exploit_settings = exploit_settings
         """The exploiting search's budget share, contempt and selectivity."""
@@ -159,6 +171,8 @@ class UciEngine(PlayModes):
         self.table = TranspositionTable(capacity=max(1, self.hash_mb * _MB // _GENERIC_ENTRY_BYTES))
         self.ordering = HeuristicOrderer()
         self.fast = PlaySearch(table_size=core_table_size(self.hash_mb), selective=False)
+        if self.piece_values is not None:
+            self.fast.values = PieceValues.uniform(self.piece_values)
         self.exploiting: ExploitingSearch | None = None
         if self.exploitation is not None:
             assert self.predictor is not None  # _check_modes: exploiting needs a predictor
@@ -217,6 +231,7 @@ class UciEngine(PlayModes):
             model_file=None if self.model_loader is None else self.model_file,
             book=self.book is not None,
             check_engine=self.check_engine if self.judge_loader is not None and self.imitation is not None else None,
+            piece_values=PIECE_VALUES_DEFAULT if self.piece_values is None else " ".join(map(str, self.piece_values)),
         )
 
     @property
@@ -238,6 +253,8 @@ class UciEngine(PlayModes):
     def _cmd_setoption(self, args: list[str]) -> None:
         name, value = _split_option(args)
         option = name.lower()
+        if self._set_model_option(option, value):
+            return
         if option == "ponder":
             self.ponder_option = _check("Ponder", value)  # the GUI decides when to ponder
         elif option == "threads":
@@ -247,7 +264,19 @@ class UciEngine(PlayModes):
             lines = _spin(name, value, 1, MAX_MULTIPV)
             self._stop_search()
             self.multipv = lines
-        elif option == "ownbook" and self.book is not None:
+        elif option == "hash":
+            self.hash_mb = _spin("Hash", value, 1, 4096)
+            self._new_tables()
+        elif option == "piecevalues":
+            self.piece_values = piece_values_text(value)
+            self._stop_search()
+            self._new_tables()
+        else:
+            raise ValueError(f"unknown option {name!r}")
+
+    def _set_model_option(self, option: str, value: str) -> bool:
+        """Set one of the options offered only with a book or a model; False when ``option`` is none of them."""
+        if option == "ownbook" and self.book is not None:
             self.own_book = _check("OwnBook", value)
         elif option == "modelfile" and self.model_loader is not None:
             self._load_model(self.model_loader, value.strip())
@@ -255,11 +284,9 @@ class UciEngine(PlayModes):
             self.imitation = _imitation_option(self.imitation, option, value)
         elif option == "checkengine" and self.judge_loader is not None and self.imitation is not None:
             self._load_judge(self.judge_loader, value.strip())
-        elif option == "hash":
-            self.hash_mb = _spin("Hash", value, 1, 4096)
-            self._new_tables()
         else:
-            raise ValueError(f"unknown option {name!r}")
+            return False
+        return True
 
     def _load_model(self, loader: ModelLoader, path: str) -> None:
         """The ``ModelFile`` option: guide (or exploit, or imitate) with the model of ``path``; empty: none."""

@@ -74,6 +74,26 @@ class EngineModel:
         return self.predictor is not None or self.pending is not None
 
 
+PIECE_VALUES_DEFAULT = "<tables>"
+"""The ``PieceValues`` option's value for the evaluation's own material (:mod:`search.chess.pst`)."""
+
+
+def piece_values_text(text: str) -> tuple[int, ...] | None:
+    """The ``PieceValues`` option read: five whole centipawns (pawn, knight, bishop, rook, queen, separated
+    by spaces or commas) for both phases of the compiled search's evaluation; None for the tables' own
+    (empty or ``<tables>``). ValueError otherwise."""
+    words = text.replace(",", " ").split()
+    if not words or words == [PIECE_VALUES_DEFAULT]:
+        return None
+    try:
+        values = tuple(int(round(float(word))) for word in words)
+    except ValueError:
+        raise ValueError(f"PieceValues takes five numbers (pawn knight bishop rook queen), not {text[:40]!r}") from None
+    if len(values) != 5 or not all(1 <= v <= 10_000 for v in values):
+        raise ValueError(f"PieceValues takes five centipawn values from 1 to 10000, not {text[:40]!r}")
+    return values
+
+
 @dataclass(frozen=True)
 class Identity:
     """The engine's mode and options as ``uci`` lists them.
@@ -96,6 +116,8 @@ class Identity:
     """Whether the ``OwnBook`` option is offered."""
     check_engine: str | None = None
     """The ``CheckEngine`` option's value (None: the option is not offered; empty: no engine)."""
+    piece_values: str = PIECE_VALUES_DEFAULT
+    """The ``PieceValues`` option's value: five numbers (pawn, knight, bishop, rook, queen), or the tables' own."""
 
     @property
     def name(self) -> str:
@@ -117,6 +139,7 @@ class Identity:
             "option name Threads type spin default 1 min 1 max 1",
             "option name Ponder type check default false",
             f"option name MultiPV type spin default 1 min 1 max {MAX_MULTIPV}",
+            f"option name PieceValues type string default {self.piece_values}",
         ]
         if self.model_file is not None:
             lines.append(f"option name ModelFile type string default {self.model_file or '<empty>'}")

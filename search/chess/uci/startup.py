@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, TextIO
 import chess
 
 from search.chess.imitation import Imitation
-from search.chess.uci.identity import EngineModel, Identity
+from search.chess.uci.identity import PIECE_VALUES_DEFAULT, EngineModel, Identity
 from search.opponent.exploitation import Exploitation
 from search.opponent.predictor import abilities_of
 
@@ -103,6 +103,7 @@ def main(
     exploit_settings: ExploitingSettings | Callable[[], ExploitingSettings] | None = None,
     imitation: Imitation | None = None,
     book: str | None = None,
+    piece_values: tuple[int, ...] | None = None,
 ) -> int:
     """Run the engine on standard input and output (bytes that are not UTF-8 read as U+FFFD);
     ``exploit_settings`` None: the defaults; a function: called while the engine is built (after ``uciok``)."""
@@ -116,6 +117,7 @@ def main(
         model_file=None if model.loader is None else model.file,
         book=book is not None,
         check_engine=model.check_engine if model.judge_loader is not None and imitation is not None else None,
+        piece_values=PIECE_VALUES_DEFAULT if piece_values is None else " ".join(map(str, piece_values)),
     )
 
     def build() -> UciEngine:
@@ -127,7 +129,7 @@ def main(
             output=sys.stdout, model=loaded, exploitation=exploiting,
             exploit_settings=(exploit_settings() if callable(exploit_settings) else exploit_settings)
             or ExploitingSettings(),
-            imitation=imitation, book=book,
+            imitation=imitation, book=book, piece_values=piece_values,
         )
         warm_up()
         if loaded.predictor is not None:  # its lazy parts (networks, evidence) read now, not at the first go

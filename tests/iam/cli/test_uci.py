@@ -82,6 +82,8 @@ def test_the_model_file_option_loads_a_model_and_a_bad_file_is_one_line(small_mo
         (["--imitate", "m.json", "--check-depth", "4"], "--check-depth and --check-games need --check-engine"),
         (["--imitate", "m.json", "--check-engine", "/no/such/engine"], "engine /no/such/engine not found"),
         (["--imitate", "m.json", "--check-engine", "stockfish", "--check-depth", "0"], "at least 1, not 0"),
+        (["--piece-values", "100,300"], "--piece-values takes five centipawn values from 1 to 10000"),
+        (["--piece-values", "a,b,c,d,e"], "--piece-values takes five numbers (pawn knight bishop rook queen)"),
     ],
 )
 def test_flags_that_do_not_go_together_are_one_line_errors(flags, message, capsys):

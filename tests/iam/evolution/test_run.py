@@ -8,7 +8,7 @@ import pandas as pd
 import pytest
 
 from iam.errors import ParameterError
-from iam.evolution import EvolutionConfig, EvolutionError, evolve_piece_values, load_generations
+from iam.evolution import EvolutionConfig, EvolutionError, Mutation, evolve_piece_values, load_generations
 from iam.runtime import Runtime
 from search.chess.pst import PIECE_NAMES
 
@@ -26,6 +26,14 @@ def straight(tmp_path_factory):
     reports = []
     table = evolve_piece_values(TINY, folder, on_generation=reports.append)
     return folder, table, reports
+
+
+def test_a_held_pawn_stays_the_unit_while_the_pieces_evolve(tmp_path):
+    held = EvolutionConfig(**{**TINY.__dict__, "generations": 1, "mutation": Mutation(pawn=100.0)})
+    table = evolve_piece_values(held, tmp_path)
+    assert (table["pawn"] == 100.0).all()
+    start, after = (table[table["generation"] == g][list(PIECE_NAMES[1:])].to_numpy() for g in (0, 1))
+    assert ((start >= 50) & (start <= 1000)).all() and not np.allclose(start, after)
 
 
 def test_every_generation_is_written_with_its_pairs_and_tables(straight):
@@ -96,9 +104,51 @@ def test_a_cluster_gives_the_same_generations(straight, cluster, tmp_path):
 @pytest.mark.parametrize(
     ("change", "parameter"),
     [({"population": 1}, "population"), ({"demes": 3}, "demes"), ({"nodes": 0}, "nodes"),
-     ({"initial": (500.0, 100.0)}, "initial"), ({"openings": ()}, "openings")],
+     ({"initial": (500.0, 100.0)}, "initial"), ({"openings": ()}, "openings"),
+     ({"mutation": {"spread_floor": -0.1}}, "spread_floor"), ({"mutation": {"pawn": 0.5}}, "pawn")],
 )
 def test_settings_it_cannot_run_are_refused(change, parameter):
     with pytest.raises(ParameterError) as caught:
+        if "mutation" in change:
+            change = {"mutation": Mutation(**change["mutation"])}
         EvolutionConfig(**{**TINY.__dict__, **change})
     assert caught.value.parameter == parameter
+
+
+@pytest.mark.slow
+def test_a_worker_killed_mid_generation_costs_only_its_games(straight, start_dask_cluster, tmp_path):
+    """A worker lost while it plays a deme's games: its task goes to the other worker (or to the worker
+    the nanny starts again), no finished generation is lost, and the run ends as it would have."""
+    import os
+    import signal
+    import threading
+    import time
+
+    distributed = pytest.importorskip("distributed")
+    _, table, _ = straight
+    slow = EvolutionConfig(**{**TINY.__dict__, "nodes": 600, "max_plies": 60})
+    expected = evolve_piece_values(slow, tmp_path / "serial")
+    killed = []
+    (tmp_path / "cluster").mkdir()
+    with start_dask_cluster(tmp_path / "cluster") as address, distributed.Client(address, timeout=30) as client:
+        pids = client.run(os.getpid)
+
+        def kill_a_busy_worker() -> None:
+            deadline = time.monotonic() + 30
+            while time.monotonic() < deadline and not killed:
+                busy = [worker for worker, tasks in client.processing().items() if tasks]
+                if busy:
+                    os.kill(pids[busy[0]], signal.SIGKILL)
+                    killed.append(busy[0])
+                time.sleep(0.02)
+
+        def on_generation(report) -> None:
+            if report.generation == 1:  # generation 1 is on disk: kill a worker during generation 2's games
+                finished = sorted(p.name for p in (tmp_path / "remote").glob("generation_*.json"))
+                assert finished == ["generation_0000.json", "generation_0001.json"]
+                threading.Thread(target=kill_a_busy_worker, daemon=True).start()
+
+        remote = evolve_piece_values(slow, tmp_path / "remote", Runtime(scheduler=address, scheduler_timeout=30),
+                                     on_generation=on_generation)
+    assert killed  # a worker died holding a deme's games
+    pd.testing.assert_frame_equal(remote, expected)

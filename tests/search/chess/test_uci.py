@@ -615,3 +615,20 @@ def test_without_a_belief_for_the_reply_the_ponder_move_is_the_principal_variati
     plain, _ = _session(position, "go depth 4")
     assert _bestmove_and_ponder(lines) == _bestmove_and_ponder(plain)
     assert _bestmove_and_ponder(plain)[1] is not None
+
+
+def test_the_piece_values_option_sets_the_compiled_search_material():
+    # The rook takes the knight on a7 or the pawn on h4, both loose: which one is worth more is the material's say.
+    fen = "6k1/n7/8/8/R6p/8/8/2K5 w - - 0 1"
+    standard, _ = _session("uci", f"position fen {fen}", "go depth 2")
+    assert "option name PieceValues type string default <tables>" in standard
+    assert standard[-1].split()[1] == "a4a7"
+    lines, engine = _session("setoption name PieceValues value 900,100,100,500,1000", f"position fen {fen}",
+                             "go depth 2")
+    assert engine.piece_values == (900, 100, 100, 500, 1000) and engine.fast.values.middlegame[0] == 900
+    assert lines[-1].split()[1] != "a4a7"  # the pawn is worth more: the rook goes after it (a check on g4 first)
+    refused, engine = _session("setoption name PieceValues value 1 2 3", "setoption name PieceValues value a b c d e",
+                               "setoption name PieceValues value 100 300 300 500 900",
+                               "setoption name PieceValues value <tables>")
+    assert sum(line.startswith("info string ignored setoption: PieceValues") for line in refused) == 2
+    assert engine.piece_values is None and engine.fast.values is None

@@ -37,6 +37,17 @@ def test_the_spread_is_the_population_standard_deviation():
     assert spreads(POPULATION).tolist() == [50.0, 100.0]
 
 
+def test_a_floor_keeps_a_population_that_agrees_mutating():
+    agreed = np.array([[100.0, -400.0], [100.0, -400.0]])
+    assert spreads(agreed).tolist() == [0.0, 0.0]
+    assert spreads(agreed, 0.1).tolist() == [10.0, 40.0]  # a share of each weight's mean, whatever its sign
+    assert spreads(POPULATION, 0.1).tolist() == [50.0, 100.0]  # a spread above the floor is kept
+    new, _ = apply_results(agreed, [(0, 1)], [(0.5, 0.5)], FixedDraws([0.5, -0.5], [-0.5, 0.5]), floor=0.1)
+    assert new.tolist() == [[102.5, -410.0], [97.5, -390.0]]  # two draws: 0.5 * RAND * the floored spread
+    with pytest.raises(ValueError):
+        spreads(agreed, -0.1)
+
+
 def test_won_both_leaves_the_winner_and_replaces_the_loser_by_a_mutant_with_factor_two():
     rng = FixedDraws([0.5, -0.25])
     new, (outcome,) = apply_results(POPULATION, [(0, 1)], [(1.0, 1.0)], rng)

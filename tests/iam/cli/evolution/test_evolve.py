@@ -27,6 +27,8 @@ def test_a_tiny_run_writes_its_generations_and_resumes(tmp_path, capsys):
         (["--seed", "-1"], "--seed must be between 0 and"),
         (["--openings", "missing.epd"], "openings file not found"),
         (["--jobs", "0"], "--jobs must be at least 1"),
+        (["--pawn", "0"], "--pawn must be a value within the bounds 1 to 3000"),
+        (["--spread-floor", "2"], "--spread-floor must be a share from 0 to 1"),
     ],
 )
 def test_bad_options_are_one_line_errors(flags, message, tmp_path, capsys):

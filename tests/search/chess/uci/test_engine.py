@@ -52,6 +52,7 @@ def test_uci_lists_the_plain_engines_identity_and_options_then_uciok():
         "option name Threads type spin default 1 min 1 max 1",
         "option name Ponder type check default false",
         "option name MultiPV type spin default 1 min 1 max 256",
+        "option name PieceValues type string default <tables>",
         "uciok",
     ]
 

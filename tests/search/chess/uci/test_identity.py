@@ -16,6 +16,7 @@ def test_the_plain_engine_lists_its_options_and_no_note():
         "option name Threads type spin default 1 min 1 max 1",
         "option name Ponder type check default false",
         "option name MultiPV type spin default 1 min 1 max 256",
+        "option name PieceValues type string default <tables>",
         "uciok",
     ]
 

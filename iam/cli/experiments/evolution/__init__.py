@@ -1,0 +1,1 @@
+"""The command lines of :mod:`experiments.evolution`."""
