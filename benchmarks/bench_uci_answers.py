@@ -1,13 +1,15 @@
 """Does every ``go`` of a fresh ``iam uci`` process get exactly one ``bestmove``, in time?
 
     .venv/bin/python benchmarks/bench_uci_answers.py [--processes 2000] [--parallel 2] [--model FILE] [--json]
+        [--checkpoint FILE]
 
 Each process is a fresh ``iam uci`` (plain; and with ``--model FILE``: guided by the
 model, imitating it, exploiting it): ``uci``, ``isready``, then every ``go`` form of
 :data:`FORMS` in turn, each after ``position`` and ``isready``, the form the process
 starts with rotating from one process to the next (so every form is some process's
-first ``go``). Half the processes run beside a busy neighbour (a process spinning on
-a core). A ``go`` is *missing* when no ``bestmove`` came within :data:`GIVE_UP` seconds,
+first ``go``). Processes run in blocks of 20, every second block beside a busy neighbour
+(a process spinning on a core); the load average is sampled as each process ends. A
+``go`` is *missing* when no ``bestmove`` came within :data:`GIVE_UP` seconds,
 *duplicated* when a second one came before the ``readyok`` of the ``isready`` sent
 after the first, *illegal* when its move is not legal (``0000`` where there is none),
 and, for a form with a time limit, *late* when it came more than :data:`LATE` after its
@@ -23,6 +25,7 @@ these processes (tests/search/chess/uci/test_answers.py).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import select
@@ -32,7 +35,7 @@ import sys
 import threading
 import time
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -70,6 +73,7 @@ class Form:
 FORMS = (
     Form("movetime 0", "go movetime 0", 0.0),
     Form("movetime -1", "go movetime -1", 0.0),
+    Form("movetime 1", "go movetime 1", 0.001),
     Form("movetime 50", "go movetime 50", 0.05),
     Form("depth 0", "go depth 0", None),
     Form("depth 1", "go depth 1", None),
@@ -77,10 +81,14 @@ FORMS = (
     Form("nodes 1", "go nodes 1", None),
     Form("clock -5", "go wtime -5 btime -5", 0.0),
     Form("clock 10", "go wtime 10 btime 10", 0.01),
+    Form("clock 2 s + 0.1 s", "go wtime 2000 btime 2000 winc 100 binc 100", 2.0 / 40 + 0.8 * 0.1),
+    Form("nodes 5000", "go nodes 5000", None),
     Form("mate 1", "go mate 1", None, fen=MATE_IN_ONE),
+    Form("mate in one, movetime 100", "go movetime 100", 0.1, fen=MATE_IN_ONE),
     Form("mated", "go movetime 50", 0.05, fen=MATED),
     Form("stalemate", "go depth 3", None, fen=STALEMATE),
     Form("infinite+stop", "go infinite", 0.0, follow="stop", after=0.1),
+    Form("bare go+stop", "go", 0.0, follow="stop", after=0.1),
     Form("ponder+ponderhit", "go ponder wtime 1000 btime 1000", 0.025, follow="ponderhit", after=0.05),
     Form("stop racing the end", "go depth 1", 0.0, follow="stop", after=0.0),  # timed from the stop
 )
@@ -260,24 +268,36 @@ class BusyNeighbour:
         self.process.wait()
 
 
-def run_many(commands: dict[str, list[str]], processes: int, parallel: int) -> dict[str, Tally]:
-    """``processes`` fresh engines spread over the modes of ``commands``, ``parallel`` at a time, the
-    second half beside a busy neighbour."""
+BLOCK = 20
+"""Processes run in blocks of this many, every second block beside a busy neighbour."""
+
+
+def run_many(
+    commands: dict[str, list[str]], processes: int, parallel: int,
+    on_process: Callable[[str, bool, Tally], None] | None = None,
+) -> dict[str, Tally]:
+    """``processes`` fresh engines spread over the modes of ``commands``, ``parallel`` at a time, in
+    blocks of :data:`BLOCK`, every second block beside a busy neighbour (so a run stopped early has
+    both). ``on_process`` sees each process's mode, whether it had the neighbour, and its tally."""
     tallies = {name: Tally() for name in commands}
     jobs = [(name, index) for index in range(processes) for name in [list(commands)[index % len(commands)]]]
     lock = threading.Lock()
 
-    def one(job: tuple[str, int]) -> None:
+    def one(job: tuple[str, int], busy: bool) -> None:
         name, index = job
         tally = run_process(commands[name], index // len(commands))
         with lock:
             tallies[name].add(tally)
+            if on_process is not None:
+                on_process(name, busy, tally)
 
-    half = len(jobs) // 2
-    with ThreadPoolExecutor(parallel) as pool:
-        list(pool.map(one, jobs[:half]))
-    with BusyNeighbour(), ThreadPoolExecutor(parallel) as pool:
-        list(pool.map(one, jobs[half:]))
+    for block, start in enumerate(range(0, len(jobs), BLOCK)):
+        busy = block % 2 == 1
+        with contextlib.ExitStack() as stack:
+            if busy:
+                stack.enter_context(BusyNeighbour())
+            pool = stack.enter_context(ThreadPoolExecutor(parallel))
+            list(pool.map(one, jobs[start : start + BLOCK], [busy] * BLOCK))
     return tallies
 
 
@@ -313,12 +333,32 @@ def main() -> int:
     parser.add_argument("--parallel", type=int, default=2)
     parser.add_argument("--model", help="a model file (iam train): adds the guided, imitating and exploiting modes")
     parser.add_argument("--json", action="store_true")
+    parser.add_argument(
+        "--checkpoint", type=Path,
+        help="JSON file rewritten after each process with the counts so far, per mode and neighbour, and the load",
+    )
     args = parser.parse_args()
     started = time.perf_counter()
-    tallies = run_many(_commands(args.model), args.processes, args.parallel)
-    summary = _summary(tallies)
+    split: dict[str, Tally] = {}
+    loads: list[float] = []
+    lock = threading.Lock()
+
+    def seen(name: str, busy: bool, tally: Tally) -> None:
+        with lock:
+            split.setdefault(f"{name}, {'busy neighbour' if busy else 'no neighbour'}", Tally()).add(tally)
+            loads.append(os.getloadavg()[0])
+            if args.checkpoint is not None:
+                partial = {
+                    "seconds": round(time.perf_counter() - started), "load_1min": _spread(loads),
+                    "modes": _summary(split),
+                }
+                args.checkpoint.with_suffix(".tmp").write_text(json.dumps(partial, indent=2))
+                args.checkpoint.with_suffix(".tmp").replace(args.checkpoint)
+
+    tallies = run_many(_commands(args.model), args.processes, args.parallel, seen)
+    summary = _summary({**tallies, **split})
     if args.json:
-        print(json.dumps(summary, indent=2))
+        print(json.dumps({"load_1min": _spread(loads), "modes": summary}, indent=2))
         return 0
     for name, figures in summary.items():
         assert isinstance(figures, dict)
@@ -334,8 +374,16 @@ def main() -> int:
                 print(f"    {kind}: {figures[kind]}")
         if figures["broken"]:
             print(f"    broken: {figures['broken']}")
+    print(f"load average (1 min) as the processes ended: {_spread(loads)}")
     print(f"{time.perf_counter() - started:.0f} s in all")
     return 0
+
+
+def _spread(values: list[float]) -> dict[str, float] | None:
+    """The least, median and largest of ``values`` (None: none)."""
+    if not values:
+        return None
+    return {"min": round(min(values), 1), "median": round(statistics.median(values), 1), "max": round(max(values), 1)}
 
 
 if __name__ == "__main__":
