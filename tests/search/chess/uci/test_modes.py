@@ -281,3 +281,20 @@ def test_a_plain_go_plays_the_selective_search():
 def test_multipv_lines_are_the_exact_searchs():
     lines, _ = play(["setoption name MultiPV value 2", f"position fen {SMOTHERED}", "go depth 2"])
     assert bestmove(lines) != "d5g8"
+
+
+def test_the_floor_of_a_timed_guided_move_is_the_plain_engines_selective_search():
+    """The plain part of a timed guided move runs the kernels a plain ``go`` runs (so its depth is the plain
+    engine's in that time); the guided part runs the exact ones the guide steers."""
+    engine = UciEngine(output=io.StringIO(), model=EngineModel(Uniform()))
+    kinds: list[tuple[bool, bool]] = []  # (selective, guided) of each search the move ran
+    iterate = engine.fast.iterate
+
+    def watched(*args, **kwargs):
+        kinds.append((engine.fast.selective, engine.fast.guide is not None))
+        return iterate(*args, **kwargs)
+
+    engine.fast.iterate = watched  # type: ignore[method-assign]
+    engine.run([f"position fen {MIDDLEGAME}", "go movetime 400"])
+    assert kinds[:2] == [(True, False), (False, True)]
+    assert not engine.fast.selective
