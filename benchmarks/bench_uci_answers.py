@@ -9,9 +9,11 @@ model, imitating it, exploiting it): ``uci``, ``isready``, then every ``go`` for
 starts with rotating from one process to the next (so every form is some process's
 first ``go``). Processes run in blocks of 20, every second block beside a busy neighbour
 (a process spinning on a core); the load average is sampled as each process ends. A
-``go`` is *missing* when no ``bestmove`` came within :data:`GIVE_UP` seconds,
+``go`` is *missing* when no ``bestmove`` came within :data:`GIVE_UP` seconds (a depth or
+node limit alone: :data:`GIVE_UP_UNTIMED`),
 *duplicated* when a second one came before the ``readyok`` of the ``isready`` sent
-after the first, *illegal* when its move is not legal (``0000`` where there is none),
+after the first, *early* when it came before the ``stop`` or ``ponderhit`` it must wait
+for, *illegal* when its move is not legal (``0000`` where there is none),
 and, for a form with a time limit, *late* when it came more than :data:`LATE` after its
 budget (the ``movetime`` or the clock's share; from ``stop`` or ``ponderhit`` for the
 forms that send one). A form with a depth or node limit alone has no budget: its worst
@@ -46,7 +48,10 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 GIVE_UP = 8.0
-"""Seconds after which a ``go`` without ``bestmove`` counts as missing."""
+"""Seconds after which a ``go`` with a time limit (or its ``stop``) without ``bestmove`` counts as missing."""
+GIVE_UP_UNTIMED = 60.0
+"""The same for a ``go`` with a depth or node limit alone: a guided or exploiting engine asks its model
+at some of the nodes whatever the limit, and on a loaded machine that takes seconds."""
 LATE = 0.100
 """Seconds past its budget after which an answer counts as late."""
 MATED = "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3"
@@ -68,6 +73,8 @@ class Form:
     fen: str = MIDDLEGAME
     follow: str | None = None
     after: float = 0.0
+    early: bool = False
+    """Whether the engine may answer before the follow-up (a bare ``go`` has a time of its own)."""
 
 
 FORMS = (
@@ -88,7 +95,7 @@ FORMS = (
     Form("mated", "go movetime 50", 0.05, fen=MATED),
     Form("stalemate", "go depth 3", None, fen=STALEMATE),
     Form("infinite+stop", "go infinite", 0.0, follow="stop", after=0.1),
-    Form("bare go+stop", "go", 0.0, follow="stop", after=0.1),
+    Form("bare go+stop", "go", 0.0, follow="stop", after=0.1, early=True),
     Form("ponder+ponderhit", "go ponder wtime 1000 btime 1000", 0.025, follow="ponderhit", after=0.05),
     Form("stop racing the end", "go depth 1", 0.0, follow="stop", after=0.0),  # timed from the stop
 )
@@ -101,6 +108,7 @@ class Tally:
     gos: Counter = field(default_factory=Counter)
     missing: Counter = field(default_factory=Counter)
     duplicated: Counter = field(default_factory=Counter)
+    early: Counter = field(default_factory=Counter)
     late: Counter = field(default_factory=Counter)
     illegal: Counter = field(default_factory=Counter)
     worst: float = 0.0
@@ -113,7 +121,7 @@ class Tally:
     """Processes that did not start or did not quit, with why."""
 
     def add(self, other: Tally) -> None:
-        for name in ("gos", "missing", "duplicated", "late", "illegal"):
+        for name in ("gos", "missing", "duplicated", "early", "late", "illegal"):
             getattr(self, name).update(getattr(other, name))
         self.worst = max(self.worst, other.worst)
         self.slowest_untimed = max(self.slowest_untimed, other.slowest_untimed)
@@ -122,10 +130,10 @@ class Tally:
         self.broken += other.broken
 
     def failures(self) -> int:
-        """Missing and duplicated answers, illegal moves and broken processes: what must never happen."""
-        return sum(self.missing.values()) + sum(self.duplicated.values()) + sum(self.illegal.values()) + len(
-            self.broken
-        )
+        """Missing, duplicated and early answers, illegal moves and broken processes: what must never happen."""
+        return sum(self.missing.values()) + sum(self.duplicated.values()) + sum(self.early.values()) + sum(
+            self.illegal.values()
+        ) + len(self.broken)
 
 
 class Engine:
@@ -199,6 +207,23 @@ def _legal(answer: str, fen: str) -> bool:
         return False
 
 
+def _await_answer(engine: Engine, form: Form, tally: Tally) -> tuple[list[str], float | None, float | None]:
+    """Send ``form``'s ``go`` (and its follow-up): the lines up to its ``bestmove``, when that came
+    (None: missing) and the time its budget counts from (None: it answered early, as a bare ``go`` may)."""
+    clock: float | None = engine.send(form.go)
+    if form.follow is not None:
+        if form.after:
+            seen, answered = engine.until("bestmove", form.after)
+            if answered is not None:
+                if not form.early:
+                    tally.early[form.name] += 1  # answered before it was told to
+                engine.send(form.follow)  # the follow-up must not bring a second answer
+                return seen, answered, None
+        clock = engine.send(form.follow)
+    seen, answered = engine.until("bestmove", GIVE_UP if form.budget is not None else GIVE_UP_UNTIMED)
+    return seen, answered, clock
+
+
 def ask(engine: Engine, form: Form, tally: Tally) -> None:
     """One ``go`` of ``form``: its answers counted in ``tally``."""
     tally.gos[form.name] += 1
@@ -208,18 +233,13 @@ def ask(engine: Engine, form: Form, tally: Tally) -> None:
     if ready is None:
         tally.broken.append(f"{form.name}: no readyok")
         return
-    clock = engine.send(form.go)
-    if form.follow is not None:
-        if form.after:
-            before, _ = engine.until("bestmove", form.after)
-            if any(line.startswith("bestmove") for line in before):
-                tally.duplicated[form.name] += 1  # answered before it was told to
-        clock = engine.send(form.follow)
-    seen, answered = engine.until("bestmove", GIVE_UP)
+    seen, answered, clock = _await_answer(engine, form, tally)
     if answered is None:
         tally.missing[form.name] += 1
         return
-    if form.budget is None:
+    if clock is None:
+        pass  # answered before its follow-up: counted as early where that is wrong, never late
+    elif form.budget is None:
         tally.slowest_untimed = max(tally.slowest_untimed, answered - clock)
     else:
         lateness = answered - clock - form.budget
@@ -317,7 +337,7 @@ def _summary(tallies: dict[str, Tally]) -> dict[str, object]:
         out[name] = {
             "processes": len(tally.uciok) + len(tally.broken),
             "gos": sum(tally.gos.values()),
-            "missing": dict(tally.missing), "duplicated": dict(tally.duplicated),
+            "missing": dict(tally.missing), "duplicated": dict(tally.duplicated), "early": dict(tally.early),
             "late": dict(tally.late), "illegal": dict(tally.illegal), "broken": tally.broken[:10],
             "worst_lateness_ms": round(tally.worst * 1000),
             "slowest_untimed_ms": round(tally.slowest_untimed * 1000),
@@ -365,11 +385,12 @@ def main() -> int:
         print(
             f"{name:8} processes {figures['processes']:5}  gos {figures['gos']:6}  "
             f"missing {sum(figures['missing'].values())}  duplicated {sum(figures['duplicated'].values())}  "
+            f"early {sum(figures['early'].values())}  "
             f"illegal {sum(figures['illegal'].values())}  late {sum(figures['late'].values())}  "
             f"worst {figures['worst_lateness_ms']} ms past budget  untimed {figures['slowest_untimed_ms']} ms  "
             f"uciok {figures['uciok_median_s']} s  readyok {figures['readyok_median_s']} s"
         )
-        for kind in ("missing", "duplicated", "illegal", "late"):
+        for kind in ("missing", "duplicated", "early", "illegal", "late"):
             if figures[kind]:
                 print(f"    {kind}: {figures[kind]}")
         if figures["broken"]:
