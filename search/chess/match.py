@@ -262,7 +262,8 @@ def _start_engines(
             engine = _start(command)
             engines.append(engine)
         except (OSError, chess.engine.EngineError, chess.engine.EngineTerminatedError, TimeoutError) as exc:
-            raise MatchError(f"engine {' '.join(command)} did not start as UCI: {exc}") from None
+            why = str(exc) or ("no uciok in time" if isinstance(exc, TimeoutError) else type(exc).__name__)
+            raise MatchError(f"engine {' '.join(command)} did not start as UCI: {why}") from None
         _configure(engine, chosen, command)
 
 

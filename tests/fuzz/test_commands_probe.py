@@ -1,0 +1,17 @@
+"""What the commands probe (tests/fuzz/commands.py) found, each kept fixed by a test of its own."""
+
+from __future__ import annotations
+
+import pytest
+
+from search.chess import match
+
+
+def test_an_engine_that_never_says_uciok_is_refused_with_the_reason(tmp_path, monkeypatch):
+    garbage = tmp_path / "garbage.sh"
+    garbage.write_text("#!/bin/sh\nwhile read l; do echo 'zzz %%% bestmove'; done\n")
+    garbage.chmod(0o755)
+    monkeypatch.setattr(match, "_START_TIMEOUT", 1.0)
+    engines: list = []
+    with pytest.raises(match.MatchError, match=r"did not start as UCI: no uciok in time$"):
+        match._start_engines(([str(garbage)], [str(garbage)]), ({}, {}), engines)
