@@ -344,8 +344,14 @@ def _digest(folder: Path) -> dict[str, str]:
             if p.is_file() and not p.is_symlink() and p.name not in ("existing.csv", "other.txt")}
 
 
-def run_case(kind: str, args: list[str], seconds: float, inputs: Path, pristine: Path, stdin: str = "") -> dict:
-    """One case in a fresh process on fresh inputs (``stdin`` its standard input), classified."""
+def run_case(
+    kind: str, args: list[str], seconds: float, folders: tuple[Path, Path, Path], stdin: str = "",
+) -> dict:
+    """One case in a fresh process on fresh inputs and an empty work folder (``folders``: the inputs, their
+    pristine copy, the work folder; ``stdin`` its standard input), classified."""
+    inputs, pristine, work = folders
+    shutil.rmtree(work, ignore_errors=True)
+    work.mkdir()
     if inputs.exists():
         for folder in inputs.rglob("*"):
             if folder.is_dir() and not folder.is_symlink():
@@ -451,9 +457,9 @@ def main() -> int:
     inputs.mkdir(exist_ok=True)
     work.mkdir(exist_ok=True)
     rows = []
-    wanted = [c for c in cases(inputs, model, work) if any(part in c[0] for part in args.only.split(","))]
+    wanted = [c for c in cases(inputs, model, work / "case") if any(part in c[0] for part in args.only.split(","))]
     for number, (kind, argv, seconds, stdin) in enumerate(wanted):
-        rows.append(run_case(kind, argv, seconds, inputs, pristine, stdin))
+        rows.append(run_case(kind, argv, seconds, (inputs, pristine, work / "case"), stdin))
         print(number, rows[-1]["verdict"], rows[-1]["kind"], "|", rows[-1]["last_line"][:120], file=sys.stderr,
               flush=True)
         pd.DataFrame(rows).to_csv(args.out / "commands.csv", index=False)
