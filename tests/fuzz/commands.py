@@ -126,10 +126,29 @@ def build_inputs(folder: Path, model: Path) -> None:
     _dossiers(folder, model)
     (folder / "openings.epd").write_text("not a fen\n\nrnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\n")
     (folder / "openings_bad.epd").write_text("8/8/8/8/8/8/8/8 w - - 0 1\nzzz\n")
-    (folder / "evolve_damaged").mkdir(exist_ok=True)
-    (folder / "evolve_damaged" / "state.json").write_text('{"generation": "x"')
+    _evolution_runs(folder)
     (folder / "read_only").mkdir(exist_ok=True)
     (folder / "read_only").chmod(0o555)
+
+
+EVOLVE_TINY = ["--generations", "1", "--population", "4", "--nodes", "100", "--max-plies", "12", "--quiet"]
+
+
+def _evolution_runs(folder: Path) -> None:
+    """A finished tiny ``iam evolve`` run and copies of it with its settings or its last generation damaged."""
+    good = folder / "evolve_run"
+    if not good.exists():
+        subprocess.run([sys.executable, "-m", "iam", "evolve", "--out", str(good), *EVOLVE_TINY], check=True,
+                       capture_output=True, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    last = sorted(good.glob("generation_*.json"))[-1]
+    for name, file, text in [
+        ("evolve_bad_config", "config.json", '{"population": '),
+        ("evolve_other_config", "config.json", json.dumps({"population": 99})),
+        ("evolve_cut_generation", last.name, last.read_text()[:100]),
+        ("evolve_list_generation", last.name, "[]"),
+    ]:
+        shutil.copytree(good, folder / name, dirs_exist_ok=True)
+        (folder / name / file).write_text(text)
 
 
 def _dossiers(folder: Path, model: Path) -> None:
@@ -313,7 +332,7 @@ def _engine_cases(add: Callable, at: Callable, model: Path, out: str) -> None:
         add("match out", ["match", iam_uci, iam_uci, *quick, "--pgn", at(o)], 180)
     add("match engine", ["match", "", iam_uci, *quick, "--pgn", f"{out}/m.pgn"], 120)
     add("match engine", ["match", "'unclosed", iam_uci, *quick, "--pgn", f"{out}/m.pgn"], 120)
-    tiny = ["--generations", "1", "--population", "4", "--nodes", "100", "--max-plies", "12", "--quiet"]
+    tiny = EVOLVE_TINY
     for option, value in [("--generations", "0"), ("--generations", "-1"), ("--population", "0"),
                           ("--population", "1"), ("--population", "3"), ("--demes", "0"), ("--demes", "9"),
                           ("--nodes", "0"), ("--nodes", "-5"), ("--max-plies", "0"), ("--migrate-every", "-1"),
@@ -322,10 +341,12 @@ def _engine_cases(add: Callable, at: Callable, model: Path, out: str) -> None:
                           ("--openings", at("openings.epd")), ("--scheduler", "garbage-address")]:
         add("evolve option", ["evolve", "--out", f"{out}/evolve", *tiny, option, value], 240)
     for o in ["existing.csv", "link_to_other.csv", "a_dir.pgn", "/proc/1/nope", "/dev/null", "read_only/run",
-              "evolve_damaged"]:
+              "evolve_run"]:
         add("evolve out", ["evolve", "--out", at(o), *tiny], 240)
-    add("evolve out", ["evolve", "--out", at("evolve_damaged"), *tiny, "--resume"], 240)
     add("evolve out", ["evolve", "--out", f"{out}/never_run", *tiny, "--resume"], 240)
+    for run in ["evolve_run", "evolve_bad_config", "evolve_other_config", "evolve_cut_generation",
+                "evolve_list_generation"]:
+        add("evolve resume", ["evolve", "--out", at(run), *tiny[:1], "2", *tiny[2:], "--resume"], 240)
     quick_prepare = ["--plies", "4", "--search-depth", "2", "--resamples", "10", "--quiet"]
     for f in ["empty.pgn", "one_game.pgn", "white_only.pgn", "garbage.pgn", "damaged.pgn.zst", "two_people.pgn"]:
         add("experiment prepare games", ["experiment", "prepare", "--pgn", at(f), "--player", "Capablanca",
