@@ -15,3 +15,18 @@ def test_an_engine_that_never_says_uciok_is_refused_with_the_reason(tmp_path, mo
     engines: list = []
     with pytest.raises(match.MatchError, match=r"did not start as UCI: no uciok in time$"):
         match._start_engines(([str(garbage)], [str(garbage)]), ({}, {}), engines)
+
+
+def test_the_gain_figure_of_no_entered_game_says_so_without_a_warning():
+    """``iam experiment prepare`` on a file where no test game enters a line printed matplotlib's legend warning."""
+    import warnings
+
+    import pandas as pd
+
+    from experiments.prepare import gain_figure
+
+    games = pd.DataFrame({"entered": [False], "color": ["white"], "reference_value": [0.0], "exit_value": [0.0]})
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        figure = gain_figure(games)
+    assert [text.get_text() for text in figure.axes[0].texts] == ["no test game entered a prepared line"]
