@@ -133,7 +133,10 @@ def engine_command(text: str, *, known: Mapping[str, Sequence[str]] | None = Non
     stockfish lives), then in ``known``: the caller's own programs by name, e.g.
     ``{"iam": [sys.executable, "-m", "iam"]}`` when no ``iam`` script is on PATH.
     """
-    words = shlex.split(text)
+    try:
+        words = shlex.split(text)
+    except ValueError as exc:  # an unclosed quotation mark
+        raise MatchError(f"engine command {text!r} cannot be read: {exc}") from None
     if not words:
         raise MatchError("empty engine command")
     program = words[0]

@@ -30,3 +30,9 @@ def test_the_gain_figure_of_no_entered_game_says_so_without_a_warning():
         warnings.simplefilter("error")
         figure = gain_figure(games)
     assert [text.get_text() for text in figure.axes[0].texts] == ["no test game entered a prepared line"]
+
+
+def test_an_engine_command_with_an_unclosed_quote_is_one_error():
+    """``iam match "'unclosed" "iam uci"`` printed shlex's ValueError as a traceback."""
+    with pytest.raises(match.MatchError, match=r"engine command \"'unclosed\" cannot be read: No closing quotation"):
+        match.engine_command("'unclosed")
