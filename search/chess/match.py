@@ -166,6 +166,8 @@ def _pgn_openings(path: Path) -> list[chess.Board]:
         while (game := chess.pgn.read_game(handle)) is not None:
             if game.errors:
                 raise MatchError(f"{path}: unreadable game {len(boards) + 1}: {game.errors[0]}")
+            if game.headers == chess.pgn.Headers() and game.next() is None:  # python-chess's reading of no game
+                raise MatchError(f"{path}: game {len(boards) + 1} has no tag pair and no move: not a PGN file?")
             board = game.board()
             for move in game.mainline_moves():
                 board.push(move)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import chess
 import pytest
 
 from search.chess import match
@@ -36,3 +37,16 @@ def test_an_engine_command_with_an_unclosed_quote_is_one_error():
     """``iam match "'unclosed" "iam uci"`` printed shlex's ValueError as a traceback."""
     with pytest.raises(match.MatchError, match=r"engine command \"'unclosed\" cannot be read: No closing quotation"):
         match.engine_command("'unclosed")
+
+
+def test_random_bytes_named_pgn_are_no_openings(tmp_path):
+    """``iam match`` and ``iam evolve --openings`` read 5,000 random bytes as games from the initial position."""
+    import random
+
+    garbage = tmp_path / "garbage.pgn"
+    garbage.write_bytes(bytes(random.Random(1).randrange(256) for _ in range(5000)))
+    with pytest.raises(match.MatchError, match="has no tag pair and no move"):
+        match.load_openings(garbage)
+    moves_only = tmp_path / "moves.pgn"
+    moves_only.write_text("1. e4 e5 *\n\n[Event \"x\"]\n\n*\n")
+    assert [board.fen() for board in match.load_openings(moves_only)][1:] == [chess.STARTING_FEN]
