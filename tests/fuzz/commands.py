@@ -416,6 +416,9 @@ INTERRUPTED: dict[str, Callable[[Path, Path, Path], list[str]]] = {
     "prepare with stockfish": lambda games, model, work: [
         "prepare", str(games), "--player", "Capablanca", "--model", str(model), "--plies", "6", "--engine", STOCKFISH,
         "--engine-depth", "8", "--engine-cache", str(work / "engine.sqlite"), "--out", str(work / "out")],
+    "evolve (resumes)": lambda games, model, work: [
+        "evolve", "--out", str(work / "out"), "--generations", "4", "--population", "4", "--nodes", "200",
+        "--max-plies", "20", "--quiet", "--resume"],
 }
 
 
@@ -424,10 +427,13 @@ def _results(folder: Path) -> str:
     return hashlib.md5(b"".join(p.read_bytes() for p in kept)).hexdigest() if kept else ""
 
 
-def interrupt(games: Path, model: Path, work: Path) -> list[dict]:
-    """Each long command interrupted, then run again on its caches, against an undisturbed run."""
+def interrupt(games: Path, model: Path, work: Path, only: str = "") -> list[dict]:
+    """Each long command (whose name contains one of the comma-separated ``only``) interrupted, then run again on
+    its caches, against an undisturbed run."""
     rows = []
     for name, argv in INTERRUPTED.items():
+        if not any(part in name for part in only.split(",")):
+            continue
         quiet = work / f"{len(rows)}-undisturbed"
         quiet.mkdir(parents=True)
         started = time.monotonic()
@@ -456,8 +462,8 @@ def interrupt(games: Path, model: Path, work: Path) -> list[dict]:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--out", type=Path, required=True, help="folder for the inputs and the two CSV files")
-    parser.add_argument("--only", default="", help="run the cases whose kind contains one of these comma-separated "
-                        "texts (default all)")
+    parser.add_argument("--only", default="", help="run the cases (and interrupted commands) whose kind contains one "
+                        "of these comma-separated texts (default all)")
     parser.add_argument("--count", action="store_true", help="print the number of cases per command and stop")
     parser.add_argument("--no-interrupt", action="store_true", help="skip the interrupted runs")
     args = parser.parse_args()
@@ -484,11 +490,12 @@ def main() -> int:
         print(number, rows[-1]["verdict"], rows[-1]["kind"], "|", rows[-1]["last_line"][:120], file=sys.stderr,
               flush=True)
         pd.DataFrame(rows).to_csv(args.out / "commands.csv", index=False)
-    table = pd.DataFrame(rows)
-    print(table.groupby(["kind", "verdict"]).size().unstack(fill_value=0).to_string())
+    table = pd.DataFrame(rows, columns=["kind", "args", "exit", "verdict", "seconds", "last_line"])
+    if len(table):
+        print(table.groupby(["kind", "verdict"]).size().unstack(fill_value=0).to_string())
     if not args.no_interrupt:
         shutil.rmtree(work / "interrupted", ignore_errors=True)
-        frame = pd.DataFrame(interrupt(pristine / "ten.pgn", model, work / "interrupted"))
+        frame = pd.DataFrame(interrupt(pristine / "ten.pgn", model, work / "interrupted", args.only))
         frame.to_csv(args.out / "interrupted.csv", index=False)
         print(frame.to_string())
     return 1 if (table["verdict"].isin(["traceback", "hang", "unclear", "input changed"])).any() else 0
