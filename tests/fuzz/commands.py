@@ -422,6 +422,12 @@ INTERRUPTED: dict[str, Callable[[Path, Path, Path], list[str]]] = {
 }
 
 
+def _default_sigint() -> None:
+    """In the child: SIGINT as a terminal sends it (a probe started in the background inherits it ignored, and a
+    Python started with SIGINT ignored never raises KeyboardInterrupt)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def _results(folder: Path) -> str:
     kept = sorted(p for p in folder.rglob("*") if p.is_file() and p.suffix in (".csv", ".pgn", ".bin", ".md"))
     return hashlib.md5(b"".join(p.read_bytes() for p in kept)).hexdigest() if kept else ""
@@ -446,7 +452,8 @@ def interrupt(games: Path, model: Path, work: Path, only: str = "") -> list[dict
                 place.mkdir(parents=True)
                 command = [sys.executable, "-m", "iam", *argv(games, model, place)]
                 env = {**os.environ, "PYTHONPATH": str(ROOT)}
-                process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+                process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+                                           preexec_fn=_default_sigint)
                 time.sleep(full * share)
                 process.send_signal(sig)
                 _, first = process.communicate(timeout=120)
