@@ -1,15 +1,19 @@
 """Does every ``go`` of a fresh ``iam uci`` process get exactly one ``bestmove``, in time?
 
     .venv/bin/python benchmarks/bench_uci_answers.py [--processes 2000] [--parallel 2] [--model FILE] [--json]
+        [--checkpoint FILE]
 
 Each process is a fresh ``iam uci`` (plain; and with ``--model FILE``: guided by the
 model, imitating it, exploiting it): ``uci``, ``isready``, then every ``go`` form of
 :data:`FORMS` in turn, each after ``position`` and ``isready``, the form the process
 starts with rotating from one process to the next (so every form is some process's
-first ``go``). Half the processes run beside a busy neighbour (a process spinning on
-a core). A ``go`` is *missing* when no ``bestmove`` came within :data:`GIVE_UP` seconds,
+first ``go``). Processes run in blocks of 20, every second block beside a busy neighbour
+(a process spinning on a core); the load average is sampled as each process ends. A
+``go`` is *missing* when no ``bestmove`` came within :data:`GIVE_UP` seconds (a depth or
+node limit alone: :data:`GIVE_UP_UNTIMED`),
 *duplicated* when a second one came before the ``readyok`` of the ``isready`` sent
-after the first, *illegal* when its move is not legal (``0000`` where there is none),
+after the first, *early* when it came before the ``stop`` or ``ponderhit`` it must wait
+for, *illegal* when its move is not legal (``0000`` where there is none),
 and, for a form with a time limit, *late* when it came more than :data:`LATE` after its
 budget (the ``movetime`` or the clock's share; from ``stop`` or ``ponderhit`` for the
 forms that send one). A form with a depth or node limit alone has no budget: its worst
@@ -23,6 +27,7 @@ these processes (tests/search/chess/uci/test_answers.py).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import select
@@ -32,7 +37,7 @@ import sys
 import threading
 import time
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -43,7 +48,10 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 GIVE_UP = 8.0
-"""Seconds after which a ``go`` without ``bestmove`` counts as missing."""
+"""Seconds after which a ``go`` with a time limit (or its ``stop``) without ``bestmove`` counts as missing."""
+GIVE_UP_UNTIMED = 60.0
+"""The same for a ``go`` with a depth or node limit alone: a guided or exploiting engine asks its model
+at some of the nodes whatever the limit, and on a loaded machine that takes seconds."""
 LATE = 0.100
 """Seconds past its budget after which an answer counts as late."""
 MATED = "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3"
@@ -65,11 +73,14 @@ class Form:
     fen: str = MIDDLEGAME
     follow: str | None = None
     after: float = 0.0
+    early: bool = False
+    """Whether the engine may answer before the follow-up (a bare ``go`` has a time of its own)."""
 
 
 FORMS = (
     Form("movetime 0", "go movetime 0", 0.0),
     Form("movetime -1", "go movetime -1", 0.0),
+    Form("movetime 1", "go movetime 1", 0.001),
     Form("movetime 50", "go movetime 50", 0.05),
     Form("depth 0", "go depth 0", None),
     Form("depth 1", "go depth 1", None),
@@ -77,10 +88,14 @@ FORMS = (
     Form("nodes 1", "go nodes 1", None),
     Form("clock -5", "go wtime -5 btime -5", 0.0),
     Form("clock 10", "go wtime 10 btime 10", 0.01),
+    Form("clock 2 s + 0.1 s", "go wtime 2000 btime 2000 winc 100 binc 100", 2.0 / 40 + 0.8 * 0.1),
+    Form("nodes 5000", "go nodes 5000", None),
     Form("mate 1", "go mate 1", None, fen=MATE_IN_ONE),
+    Form("mate in one, movetime 100", "go movetime 100", 0.1, fen=MATE_IN_ONE),
     Form("mated", "go movetime 50", 0.05, fen=MATED),
     Form("stalemate", "go depth 3", None, fen=STALEMATE),
     Form("infinite+stop", "go infinite", 0.0, follow="stop", after=0.1),
+    Form("bare go+stop", "go", 0.0, follow="stop", after=0.1, early=True),
     Form("ponder+ponderhit", "go ponder wtime 1000 btime 1000", 0.025, follow="ponderhit", after=0.05),
     Form("stop racing the end", "go depth 1", 0.0, follow="stop", after=0.0),  # timed from the stop
 )
@@ -93,6 +108,7 @@ class Tally:
     gos: Counter = field(default_factory=Counter)
     missing: Counter = field(default_factory=Counter)
     duplicated: Counter = field(default_factory=Counter)
+    early: Counter = field(default_factory=Counter)
     late: Counter = field(default_factory=Counter)
     illegal: Counter = field(default_factory=Counter)
     worst: float = 0.0
@@ -105,7 +121,7 @@ class Tally:
     """Processes that did not start or did not quit, with why."""
 
     def add(self, other: Tally) -> None:
-        for name in ("gos", "missing", "duplicated", "late", "illegal"):
+        for name in ("gos", "missing", "duplicated", "early", "late", "illegal"):
             getattr(self, name).update(getattr(other, name))
         self.worst = max(self.worst, other.worst)
         self.slowest_untimed = max(self.slowest_untimed, other.slowest_untimed)
@@ -114,10 +130,10 @@ class Tally:
         self.broken += other.broken
 
     def failures(self) -> int:
-        """Missing and duplicated answers, illegal moves and broken processes: what must never happen."""
-        return sum(self.missing.values()) + sum(self.duplicated.values()) + sum(self.illegal.values()) + len(
-            self.broken
-        )
+        """Missing, duplicated and early answers, illegal moves and broken processes: what must never happen."""
+        return sum(self.missing.values()) + sum(self.duplicated.values()) + sum(self.early.values()) + sum(
+            self.illegal.values()
+        ) + len(self.broken)
 
 
 class Engine:
@@ -191,6 +207,23 @@ def _legal(answer: str, fen: str) -> bool:
         return False
 
 
+def _await_answer(engine: Engine, form: Form, tally: Tally) -> tuple[list[str], float | None, float | None]:
+    """Send ``form``'s ``go`` (and its follow-up): the lines up to its ``bestmove``, when that came
+    (None: missing) and the time its budget counts from (None: it answered early, as a bare ``go`` may)."""
+    clock: float | None = engine.send(form.go)
+    if form.follow is not None:
+        if form.after:
+            seen, answered = engine.until("bestmove", form.after)
+            if answered is not None:
+                if not form.early:
+                    tally.early[form.name] += 1  # answered before it was told to
+                engine.send(form.follow)  # the follow-up must not bring a second answer
+                return seen, answered, None
+        clock = engine.send(form.follow)
+    seen, answered = engine.until("bestmove", GIVE_UP if form.budget is not None else GIVE_UP_UNTIMED)
+    return seen, answered, clock
+
+
 def ask(engine: Engine, form: Form, tally: Tally) -> None:
     """One ``go`` of ``form``: its answers counted in ``tally``."""
     tally.gos[form.name] += 1
@@ -200,18 +233,13 @@ def ask(engine: Engine, form: Form, tally: Tally) -> None:
     if ready is None:
         tally.broken.append(f"{form.name}: no readyok")
         return
-    clock = engine.send(form.go)
-    if form.follow is not None:
-        if form.after:
-            before, _ = engine.until("bestmove", form.after)
-            if any(line.startswith("bestmove") for line in before):
-                tally.duplicated[form.name] += 1  # answered before it was told to
-        clock = engine.send(form.follow)
-    seen, answered = engine.until("bestmove", GIVE_UP)
+    seen, answered, clock = _await_answer(engine, form, tally)
     if answered is None:
         tally.missing[form.name] += 1
         return
-    if form.budget is None:
+    if clock is None:
+        pass  # answered before its follow-up: counted as early where that is wrong, never late
+    elif form.budget is None:
         tally.slowest_untimed = max(tally.slowest_untimed, answered - clock)
     else:
         lateness = answered - clock - form.budget
@@ -260,24 +288,36 @@ class BusyNeighbour:
         self.process.wait()
 
 
-def run_many(commands: dict[str, list[str]], processes: int, parallel: int) -> dict[str, Tally]:
-    """``processes`` fresh engines spread over the modes of ``commands``, ``parallel`` at a time, the
-    second half beside a busy neighbour."""
+BLOCK = 20
+"""Processes run in blocks of this many, every second block beside a busy neighbour."""
+
+
+def run_many(
+    commands: dict[str, list[str]], processes: int, parallel: int,
+    on_process: Callable[[str, bool, Tally], None] | None = None,
+) -> dict[str, Tally]:
+    """``processes`` fresh engines spread over the modes of ``commands``, ``parallel`` at a time, in
+    blocks of :data:`BLOCK`, every second block beside a busy neighbour (so a run stopped early has
+    both). ``on_process`` sees each process's mode, whether it had the neighbour, and its tally."""
     tallies = {name: Tally() for name in commands}
     jobs = [(name, index) for index in range(processes) for name in [list(commands)[index % len(commands)]]]
     lock = threading.Lock()
 
-    def one(job: tuple[str, int]) -> None:
+    def one(job: tuple[str, int], busy: bool) -> None:
         name, index = job
         tally = run_process(commands[name], index // len(commands))
         with lock:
             tallies[name].add(tally)
+            if on_process is not None:
+                on_process(name, busy, tally)
 
-    half = len(jobs) // 2
-    with ThreadPoolExecutor(parallel) as pool:
-        list(pool.map(one, jobs[:half]))
-    with BusyNeighbour(), ThreadPoolExecutor(parallel) as pool:
-        list(pool.map(one, jobs[half:]))
+    for block, start in enumerate(range(0, len(jobs), BLOCK)):
+        busy = block % 2 == 1
+        with contextlib.ExitStack() as stack:
+            if busy:
+                stack.enter_context(BusyNeighbour())
+            pool = stack.enter_context(ThreadPoolExecutor(parallel))
+            list(pool.map(one, jobs[start : start + BLOCK], [busy] * BLOCK))
     return tallies
 
 
@@ -297,7 +337,7 @@ def _summary(tallies: dict[str, Tally]) -> dict[str, object]:
         out[name] = {
             "processes": len(tally.uciok) + len(tally.broken),
             "gos": sum(tally.gos.values()),
-            "missing": dict(tally.missing), "duplicated": dict(tally.duplicated),
+            "missing": dict(tally.missing), "duplicated": dict(tally.duplicated), "early": dict(tally.early),
             "late": dict(tally.late), "illegal": dict(tally.illegal), "broken": tally.broken[:10],
             "worst_lateness_ms": round(tally.worst * 1000),
             "slowest_untimed_ms": round(tally.slowest_untimed * 1000),
@@ -313,29 +353,58 @@ def main() -> int:
     parser.add_argument("--parallel", type=int, default=2)
     parser.add_argument("--model", help="a model file (iam train): adds the guided, imitating and exploiting modes")
     parser.add_argument("--json", action="store_true")
+    parser.add_argument(
+        "--checkpoint", type=Path,
+        help="JSON file rewritten after each process with the counts so far, per mode and neighbour, and the load",
+    )
     args = parser.parse_args()
     started = time.perf_counter()
-    tallies = run_many(_commands(args.model), args.processes, args.parallel)
-    summary = _summary(tallies)
+    split: dict[str, Tally] = {}
+    loads: list[float] = []
+    lock = threading.Lock()
+
+    def seen(name: str, busy: bool, tally: Tally) -> None:
+        with lock:
+            split.setdefault(f"{name}, {'busy neighbour' if busy else 'no neighbour'}", Tally()).add(tally)
+            loads.append(os.getloadavg()[0])
+            if args.checkpoint is not None:
+                partial = {
+                    "seconds": round(time.perf_counter() - started), "load_1min": _spread(loads),
+                    "modes": _summary(split),
+                }
+                args.checkpoint.with_suffix(".tmp").write_text(json.dumps(partial, indent=2))
+                args.checkpoint.with_suffix(".tmp").replace(args.checkpoint)
+
+    tallies = run_many(_commands(args.model), args.processes, args.parallel, seen)
+    summary = _summary({**tallies, **split})
     if args.json:
-        print(json.dumps(summary, indent=2))
+        print(json.dumps({"load_1min": _spread(loads), "modes": summary}, indent=2))
         return 0
     for name, figures in summary.items():
         assert isinstance(figures, dict)
         print(
             f"{name:8} processes {figures['processes']:5}  gos {figures['gos']:6}  "
             f"missing {sum(figures['missing'].values())}  duplicated {sum(figures['duplicated'].values())}  "
+            f"early {sum(figures['early'].values())}  "
             f"illegal {sum(figures['illegal'].values())}  late {sum(figures['late'].values())}  "
             f"worst {figures['worst_lateness_ms']} ms past budget  untimed {figures['slowest_untimed_ms']} ms  "
             f"uciok {figures['uciok_median_s']} s  readyok {figures['readyok_median_s']} s"
         )
-        for kind in ("missing", "duplicated", "illegal", "late"):
+        for kind in ("missing", "duplicated", "early", "illegal", "late"):
             if figures[kind]:
                 print(f"    {kind}: {figures[kind]}")
         if figures["broken"]:
             print(f"    broken: {figures['broken']}")
+    print(f"load average (1 min) as the processes ended: {_spread(loads)}")
     print(f"{time.perf_counter() - started:.0f} s in all")
     return 0
+
+
+def _spread(values: list[float]) -> dict[str, float] | None:
+    """The least, median and largest of ``values`` (None: none)."""
+    if not values:
+        return None
+    return {"min": round(min(values), 1), "median": round(statistics.median(values), 1), "max": round(max(values), 1)}
 
 
 if __name__ == "__main__":

@@ -516,7 +516,10 @@ def gain_figure(games: pd.DataFrame) -> Figure:
     ax.set_ylim(limits)
     ax.set_xlabel("engine main line at the same ply (pawns, for us)")
     ax.set_ylabel("value where the game left the prepared tree (pawns, for us)")
-    ax.legend(fontsize=8)
+    if entered.empty:
+        ax.text(0, 0, "no test game entered a prepared line", ha="center", va="center")
+    else:
+        ax.legend(fontsize=8)
     ax.grid(True, alpha=0.3)
     fig.tight_layout()
     return fig

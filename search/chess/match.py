@@ -145,7 +145,10 @@ def engine_command(text: str, *, known: Mapping[str, Sequence[str]] | None = Non
     stockfish lives), then in ``known``: the caller's own programs by name, e.g.
     ``{"iam": [sys.executable, "-m", "iam"]}`` when no ``iam`` script is on PATH.
     """
-    words = shlex.split(text)
+    try:
+        words = shlex.split(text)
+    except ValueError as exc:  # an unclosed quotation mark
+        raise MatchError(f"engine command {text!r} cannot be read: {exc}") from None
     if not words:
         raise MatchError("empty engine command")
     program = words[0]
@@ -175,6 +178,8 @@ def _pgn_openings(path: Path) -> list[chess.Board]:
         while (game := chess.pgn.read_game(handle)) is not None:
             if game.errors:
                 raise MatchError(f"{path}: unreadable game {len(boards) + 1}: {game.errors[0]}")
+            if game.headers == chess.pgn.Headers() and game.next() is None:  # python-chess's reading of no game
+                raise MatchError(f"{path}: game {len(boards) + 1} has no tag pair and no move: not a PGN file?")
             board = game.board()
             for move in game.mainline_moves():
                 board.push(move)
@@ -274,7 +279,8 @@ def _start_engines(
             engine = _start(command)
             engines.append(engine)
         except (OSError, chess.engine.EngineError, chess.engine.EngineTerminatedError, TimeoutError) as exc:
-            raise MatchError(f"engine {' '.join(command)} did not start as UCI: {exc}") from None
+            why = str(exc) or ("no uciok in time" if isinstance(exc, TimeoutError) else type(exc).__name__)
+            raise MatchError(f"engine {' '.join(command)} did not start as UCI: {why}") from None
         _configure(engine, chosen, command)
 
 

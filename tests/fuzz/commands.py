@@ -123,6 +123,59 @@ def build_inputs(folder: Path, model: Path) -> None:
     whole = (folder / "good.parquet").read_bytes()
     (folder / "damaged.parquet").write_bytes(whole[: len(whole) // 2] + b"\0" * 50 + whole[len(whole) // 2 + 50:])
     (folder / "not_parquet.parquet").write_text("hello")
+    _dossiers(folder, model)
+    (folder / "openings.epd").write_text("not a fen\n\nrnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\n")
+    (folder / "openings_bad.epd").write_text("8/8/8/8/8/8/8/8 w - - 0 1\nzzz\n")
+    _evolution_runs(folder)
+    (folder / "read_only").mkdir(exist_ok=True)
+    (folder / "read_only").chmod(0o555)
+
+
+EVOLVE_TINY = ["--generations", "1", "--population", "4", "--nodes", "100", "--max-plies", "12", "--quiet"]
+
+
+def _evolution_runs(folder: Path) -> None:
+    """A finished tiny ``iam evolve`` run and copies of it with its settings or its last generation damaged."""
+    good = folder / "evolve_run"
+    if not good.exists():
+        subprocess.run([sys.executable, "-m", "iam", "evolve", "--out", str(good), *EVOLVE_TINY], check=True,
+                       capture_output=True, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    last = sorted(good.glob("generation_*.json"))[-1]
+    for name, file, text in [
+        ("evolve_bad_config", "config.json", '{"population": '),
+        ("evolve_other_config", "config.json", json.dumps({"population": 99})),
+        ("evolve_cut_generation", last.name, last.read_text()[:100]),
+        ("evolve_list_generation", last.name, "[]"),
+    ]:
+        shutil.copytree(good, folder / name, dirs_exist_ok=True)
+        (folder / name / file).write_text(text)
+
+
+def _dossiers(folder: Path, model: Path) -> None:
+    """A dossier of ``iam prepare`` (its cheapest settings) and copies of it with one file damaged or missing."""
+    good = folder / "dossier"
+    if not good.exists():
+        subprocess.run([sys.executable, "-m", "iam", "prepare", str(folder / "ten.pgn"), "--player", "Capablanca",
+                        "--model", str(model), "--plies", "4", "--search-depth", "2", "--out", str(good)],
+                       check=True, capture_output=True, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    prepared = (good / "prepared.json").read_text()
+    variants = {
+        "dossier_cut": {"prepared.json": prepared[: len(prepared) // 2]},
+        "dossier_version_9": {"prepared.json": json.dumps({**json.loads(prepared), "version": 9})},
+        "dossier_list": {"prepared.json": "[1, 2]"},
+        "dossier_no_lines": {"prepared.json": None},
+        "dossier_bad_schedule": {"drill-schedule.json": '{"boxes": 7'},
+        "dossier_schedule_list": {"drill-schedule.json": "[]"},
+        "dossier_future_schedule": {"drill-schedule.json": json.dumps({"format": "iam-drill-schedule", "version": 99})},
+    }
+    for name, files in variants.items():
+        copy = folder / name
+        shutil.copytree(good, copy, dirs_exist_ok=True)
+        for file, text in files.items():
+            if text is None:
+                (copy / file).unlink()
+            else:
+                (copy / file).write_text(text)
 
 
 PGNS = ["empty.pgn", "one_game.pgn", "white_only.pgn", "garbage.pgn", "damaged.pgn.zst", "truncated.pgn.zst",
@@ -136,19 +189,25 @@ OUTS = ["existing.csv", "link_to_other.csv", "INPUT", "INPUT/inside.csv", "/proc
         "/dev/null"]
 
 
-def cases(inputs: Path, model: Path, work: Path) -> list[tuple[str, list[str], float]]:
-    """Every case: (kind, arguments of ``iam``, seconds allowed)."""
-    found: list[tuple[str, list[str], float]] = []
+Case = tuple[str, list[str], float, str]
+"""(kind, arguments of ``iam``, seconds allowed, what its standard input reads)."""
+
+
+def cases(inputs: Path, model: Path, work: Path) -> list[Case]:
+    """Every case."""
+    found: list[Case] = []
 
     def at(name: str) -> str:
         return name if name.startswith("/") else str(inputs / name)
 
-    def add(kind: str, args: list[str], seconds: float = 300) -> None:
+    def add(kind: str, args: list[str], seconds: float = 300, stdin: str = "") -> None:
         first = next((a for a in args if a.startswith(str(inputs)) and "." in Path(a).name), "")
-        found.append((kind, [a.replace(str(inputs / "INPUT"), first) for a in args], seconds))
+        found.append((kind, [a.replace(str(inputs / "INPUT"), first) for a in args], seconds, stdin))
 
     _file_cases(add, at, model, str(work))
     _option_cases(add, at, model, str(work))
+    _interactive_cases(add, at, model, str(work))
+    _engine_cases(add, at, model, str(work))
     return found
 
 
@@ -214,21 +273,119 @@ def _option_cases(add: Callable, at: Callable, model: Path, out: str) -> None:
         add("analyse cache", ["analyse", one, *capa, *sf, "--cache", at(c), "--out", f"{out}/an.csv"])
 
 
+MOVES_TYPED = {
+    "nothing": "",
+    "quit": "quit\n",
+    "garbage": "zz9\n\x00\x01\n" + "e9e9\n" * 5 + "quit\n",
+    "illegal then quit": "Ke8\nO-O-O\na1a8\nquit\n",
+    "a long line": "e4" * 50000 + "\nquit\n",
+    "not UTF-8": "\udcff\udcfe\nquit\n",
+    "moves then end": "e4\nNf3\nd4\nboard\n",
+    "resign": "e4\nresign\n",
+}
+
+
+def _interactive_cases(add: Callable, at: Callable, model: Path, out: str) -> None:
+    """iam drill and iam play: damaged dossiers and models, what the user types, absurd options."""
+    now = ["--seed", "1", "--now", "2026-11-28T20:00"]
+    for folder in ["dossier", "dossier_cut", "dossier_version_9", "dossier_list", "dossier_no_lines",
+                   "dossier_bad_schedule", "dossier_schedule_list", "dossier_future_schedule", "empty.pgn",
+                   "no_such_folder", "a_dir.pgn", "read_only"]:
+        add("drill folder", ["drill", at(folder), *now], 120, "quit\n")
+    for typed, text in MOVES_TYPED.items():
+        add(f"drill typed {typed}", ["drill", at("dossier"), *now], 120, text)
+    for option, value in [("--lines", "0"), ("--lines", "-3"), ("--lines", "1000000000"), ("--color", "green"),
+                          ("--seed", "-1"), ("--seed", "abc"), ("--now", "yesterday"), ("--now", "9999-99-99"),
+                          ("--now", "1900-01-01")]:
+        add("drill option", ["drill", at("dossier"), *now, option, value], 120, "quit\n")
+    fast = ["--movetime", "50"]
+    for m in MODELS:
+        add("play model", ["play", at(m), *fast], 120, "e4\nquit\n")
+    for typed, text in MOVES_TYPED.items():
+        add(f"play typed {typed}", ["play", str(model), *fast], 180, text)
+    for option, value in [("--movetime", "0"), ("--movetime", "-5"), ("--movetime", "1e9"), ("--strength", "-1"),
+                          ("--strength", "2"), ("--strength", "nan"), ("--blunder-rate", "-0.5"),
+                          ("--blunder-rate", "7"), ("--seed", "-1"), ("--color", "green")]:
+        add("play option", ["play", str(model), *fast, option, value], 120, "e4\nquit\n")
+    for e in BAD_ENGINES:
+        add("play engine", ["play", str(model), *fast, "--engine", at(e)], 120, "e4\nquit\n")
+
+
+def _engine_cases(add: Callable, at: Callable, model: Path, out: str) -> None:
+    """iam match, iam evolve and iam experiment prepare: bad engines, outputs, openings and numbers."""
+    iam_uci = f"{sys.executable} -m iam uci"
+    quick = ["--games", "2", "--nodes", "300", "--quiet"]
+    for e in BAD_ENGINES:
+        add("match engine", ["match", iam_uci, at(e), *quick, "--timeout", "5", "--pgn", f"{out}/m.pgn"], 180)
+    for option, value in [("--games", "0"), ("--games", "-2"), ("--games", "abc"), ("--nodes", "0"),
+                          ("--nodes", "-1"), ("--movetime", "0"), ("--movetime", "-100"), ("--tc", "0+0"),
+                          ("--tc", "-5+1"), ("--tc", "abc"), ("--tc", "1e9+1e9"), ("--timeout", "0"),
+                          ("--timeout", "nan"), ("--timeout", "inf"), ("--option-a", "garbage"),
+                          ("--option-a", "Hash=-5"), ("--openings", at("openings_bad.epd")),
+                          ("--openings", at("empty.pgn")), ("--openings", at("garbage.pgn")),
+                          ("--openings", at("no_such_file"))]:
+        args = ["match", iam_uci, iam_uci, "--games", "2", "--quiet", "--pgn", f"{out}/m.pgn", option, value]
+        if option not in ("--nodes", "--movetime", "--tc"):
+            args += ["--nodes", "300"]
+        add("match option", args, 180)
+    for o in OUTS:
+        add("match out", ["match", iam_uci, iam_uci, *quick, "--pgn", at(o)], 180)
+    add("match engine", ["match", "", iam_uci, *quick, "--pgn", f"{out}/m.pgn"], 120)
+    add("match engine", ["match", "'unclosed", iam_uci, *quick, "--pgn", f"{out}/m.pgn"], 120)
+    tiny = EVOLVE_TINY
+    for option, value in [("--generations", "0"), ("--generations", "-1"), ("--population", "0"),
+                          ("--population", "1"), ("--population", "3"), ("--demes", "0"), ("--demes", "9"),
+                          ("--nodes", "0"), ("--nodes", "-5"), ("--max-plies", "0"), ("--migrate-every", "-1"),
+                          ("--seed", "-1"), ("--jobs", "0"), ("--jobs", "-1"), ("--openings", at("openings_bad.epd")),
+                          ("--openings", at("empty.pgn")), ("--openings", at("garbage.pgn")),
+                          ("--openings", at("openings.epd")), ("--scheduler", "garbage-address")]:
+        add("evolve option", ["evolve", "--out", f"{out}/evolve", *tiny, option, value], 240)
+    for o in ["existing.csv", "link_to_other.csv", "a_dir.pgn", "/proc/1/nope", "/dev/null", "read_only/run",
+              "evolve_run"]:
+        add("evolve out", ["evolve", "--out", at(o), *tiny], 240)
+    add("evolve out", ["evolve", "--out", f"{out}/never_run", *tiny, "--resume"], 240)
+    for run in ["evolve_run", "evolve_bad_config", "evolve_other_config", "evolve_cut_generation",
+                "evolve_list_generation"]:
+        add("evolve resume", ["evolve", "--out", at(run), *tiny[:1], "2", *tiny[2:], "--resume"], 240)
+    quick_prepare = ["--plies", "4", "--search-depth", "2", "--resamples", "10", "--quiet"]
+    for f in ["empty.pgn", "one_game.pgn", "white_only.pgn", "garbage.pgn", "damaged.pgn.zst", "two_people.pgn"]:
+        add("experiment prepare games", ["experiment", "prepare", "--pgn", at(f), "--player", "Capablanca",
+                                         *quick_prepare, "--out", f"{out}/xp"])
+    for option, value in [("--player", "Nobody Atall"), ("--plies", "0"), ("--plies", "-4"), ("--plies", "100000"),
+                          ("--entry-ply", "-1"), ("--opening-moves", "0"), ("--search-depth", "99"),
+                          ("--engine-lines", "-1"), ("--resamples", "-1"), ("--games", "bogus"),
+                          ("--engine", at("crash.sh")), ("--engine", at("garbage.sh")), ("--out", at("existing.csv")),
+                          ("--out", "/proc/1/nope")]:
+        add("experiment prepare option", ["experiment", "prepare", "--pgn", at("ten.pgn"), "--player", "Capablanca",
+                                          *quick_prepare, "--out", f"{out}/xp", option, value])
+
+
 def _digest(folder: Path) -> dict[str, str]:
     return {p.name: hashlib.md5(p.read_bytes()).hexdigest() for p in folder.iterdir()
             if p.is_file() and not p.is_symlink() and p.name not in ("existing.csv", "other.txt")}
 
 
-def run_case(kind: str, args: list[str], seconds: float, inputs: Path, pristine: Path) -> dict:
-    """One case in a fresh process on fresh inputs, classified."""
-    shutil.rmtree(inputs)
+def run_case(
+    kind: str, args: list[str], seconds: float, folders: tuple[Path, Path, Path], stdin: str = "",
+) -> dict:
+    """One case in a fresh process on fresh inputs and an empty work folder (``folders``: the inputs, their
+    pristine copy, the work folder; ``stdin`` its standard input), classified."""
+    inputs, pristine, work = folders
+    shutil.rmtree(work, ignore_errors=True)
+    work.mkdir()
+    if inputs.exists():
+        for folder in inputs.rglob("*"):
+            if folder.is_dir() and not folder.is_symlink():
+                folder.chmod(0o755)
+        shutil.rmtree(inputs)
     shutil.copytree(pristine, inputs, symlinks=True)
     before = _digest(inputs)
     started = time.monotonic()
     try:
-        done = subprocess.run([sys.executable, "-m", "iam", *args], capture_output=True, text=True, timeout=seconds,
-                              cwd=inputs.parent, env={**os.environ, "PYTHONPATH": str(ROOT)})
-        code, err = done.returncode, done.stderr
+        done = subprocess.run([sys.executable, "-m", "iam", *args], capture_output=True, timeout=seconds,
+                              cwd=inputs.parent, env={**os.environ, "PYTHONPATH": str(ROOT)},
+                              input=stdin.encode(errors="surrogateescape"))
+        code, err = done.returncode, done.stderr.decode(errors="replace")
     except subprocess.TimeoutExpired as expired:
         code, err = None, expired.stderr.decode(errors="replace") if isinstance(expired.stderr, bytes) else ""
     lines = [line for line in err.splitlines() if line.strip()]
@@ -259,7 +416,16 @@ INTERRUPTED: dict[str, Callable[[Path, Path, Path], list[str]]] = {
     "prepare with stockfish": lambda games, model, work: [
         "prepare", str(games), "--player", "Capablanca", "--model", str(model), "--plies", "6", "--engine", STOCKFISH,
         "--engine-depth", "8", "--engine-cache", str(work / "engine.sqlite"), "--out", str(work / "out")],
+    "evolve (resumes)": lambda games, model, work: [
+        "evolve", "--out", str(work / "out"), "--generations", "4", "--population", "4", "--nodes", "200",
+        "--max-plies", "20", "--quiet", "--resume"],
 }
+
+
+def _default_sigint() -> None:
+    """In the child: SIGINT as a terminal sends it (a probe started in the background inherits it ignored, and a
+    Python started with SIGINT ignored never raises KeyboardInterrupt)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def _results(folder: Path) -> str:
@@ -267,10 +433,13 @@ def _results(folder: Path) -> str:
     return hashlib.md5(b"".join(p.read_bytes() for p in kept)).hexdigest() if kept else ""
 
 
-def interrupt(games: Path, model: Path, work: Path) -> list[dict]:
-    """Each long command interrupted, then run again on its caches, against an undisturbed run."""
+def interrupt(games: Path, model: Path, work: Path, only: str = "") -> list[dict]:
+    """Each long command (whose name contains one of the comma-separated ``only``) interrupted, then run again on
+    its caches, against an undisturbed run."""
     rows = []
     for name, argv in INTERRUPTED.items():
+        if not any(part in name for part in only.split(",")):
+            continue
         quiet = work / f"{len(rows)}-undisturbed"
         quiet.mkdir(parents=True)
         started = time.monotonic()
@@ -283,7 +452,8 @@ def interrupt(games: Path, model: Path, work: Path) -> list[dict]:
                 place.mkdir(parents=True)
                 command = [sys.executable, "-m", "iam", *argv(games, model, place)]
                 env = {**os.environ, "PYTHONPATH": str(ROOT)}
-                process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+                process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+                                           preexec_fn=_default_sigint)
                 time.sleep(full * share)
                 process.send_signal(sig)
                 _, first = process.communicate(timeout=120)
@@ -299,9 +469,16 @@ def interrupt(games: Path, model: Path, work: Path) -> list[dict]:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--out", type=Path, required=True, help="folder for the inputs and the two CSV files")
-    parser.add_argument("--only", default="", help="run the cases whose kind contains this text (default all)")
+    parser.add_argument("--only", default="", help="run the cases (and interrupted commands) whose kind contains one "
+                        "of these comma-separated texts (default all)")
+    parser.add_argument("--count", action="store_true", help="print the number of cases per command and stop")
     parser.add_argument("--no-interrupt", action="store_true", help="skip the interrupted runs")
     args = parser.parse_args()
+    if args.count:
+        counted = pd.Series([kind.split()[0] if not kind.startswith("experiment") else "experiment prepare"
+                             for kind, *_ in cases(args.out / "inputs", Path("model"), args.out / "work")])
+        print(counted.value_counts().to_string(), f"\nall {len(counted)}", sep="\n")
+        return 0
     args.out.mkdir(parents=True, exist_ok=True)
     model = args.out / "capablanca.json.gz"
     if not model.exists():
@@ -314,16 +491,18 @@ def main() -> int:
     inputs.mkdir(exist_ok=True)
     work.mkdir(exist_ok=True)
     rows = []
-    for number, (kind, argv, seconds) in enumerate(c for c in cases(inputs, model, work) if args.only in c[0]):
-        rows.append(run_case(kind, argv, seconds, inputs, pristine))
+    wanted = [c for c in cases(inputs, model, work / "case") if any(part in c[0] for part in args.only.split(","))]
+    for number, (kind, argv, seconds, stdin) in enumerate(wanted):
+        rows.append(run_case(kind, argv, seconds, (inputs, pristine, work / "case"), stdin))
         print(number, rows[-1]["verdict"], rows[-1]["kind"], "|", rows[-1]["last_line"][:120], file=sys.stderr,
               flush=True)
         pd.DataFrame(rows).to_csv(args.out / "commands.csv", index=False)
-    table = pd.DataFrame(rows)
-    print(table.groupby(["kind", "verdict"]).size().unstack(fill_value=0).to_string())
+    table = pd.DataFrame(rows, columns=["kind", "args", "exit", "verdict", "seconds", "last_line"])
+    if len(table):
+        print(table.groupby(["kind", "verdict"]).size().unstack(fill_value=0).to_string())
     if not args.no_interrupt:
         shutil.rmtree(work / "interrupted", ignore_errors=True)
-        frame = pd.DataFrame(interrupt(pristine / "ten.pgn", model, work / "interrupted"))
+        frame = pd.DataFrame(interrupt(pristine / "ten.pgn", model, work / "interrupted", args.only))
         frame.to_csv(args.out / "interrupted.csv", index=False)
         print(frame.to_string())
     return 1 if (table["verdict"].isin(["traceback", "hang", "unclear", "input changed"])).any() else 0

@@ -194,14 +194,16 @@ class PlayModes:
         self, run: SearchRun, board: chess.Board, limits: Limits, deadline: float, guided: ModelGuide,
         deepest: list[SearchResult],
     ) -> None:
-        """A timed guided search over a floor of plain search: the plain core first, for all but
-        :data:`GUIDED_SHARE` of the time; then the guided search, its predictions within the rest.
+        """A timed guided search over a floor of plain search: the plain engine's selective search
+        first, for all but :data:`GUIDED_SHARE` of the time; then the guided search (the exact
+        kernels: the guide steers those alone), its predictions within the rest.
         The guided search's move is played only from a depth the plain search completed too, so
         the model's time never costs the engine depth it would have had without the model but for
         that share; the ``info`` lines are the plain search's, then the guided search's from that depth."""
         assert limits.time is not None
         split = deadline - GUIDED_SHARE * limits.time
         self.fast.guide = None
+        self.fast.selective = True  # the plain engine's own search, so the floor is its depth in that time
         floor = 0
         for result in self.fast.iterate(board, dataclasses.replace(limits, time=_left(split)), stop=run.stop):
             deepest.append(result)
@@ -209,6 +211,7 @@ class PlayModes:
             run.offer(self._best_move(result, board))
             run.send(_info(result))
         started = time.perf_counter()
+        self.fast.selective = False
         self.fast.guide = guided
         reached = 0
         for result in self.fast.iterate(board, dataclasses.replace(limits, time=_left(deadline)), stop=run.stop):

@@ -31,7 +31,13 @@ if TYPE_CHECKING:
     from search.chess.exploit import ExploitingSettings
     from search.chess.uci.engine import UciEngine
 
-__all__ = ["serve", "main"]
+__all__ = ["SWITCH_INTERVAL", "serve", "main"]
+
+SWITCH_INTERVAL = 0.001
+"""Seconds a thread holds Python's interpreter lock before another may take it, in an engine
+process (Python's default: 0.005). The command loop then reads a ``stop`` and answers it while
+a prediction or the start-up's imports run in another thread, instead of queueing for the
+lock at each of its steps."""
 
 class _Builder:
     """Builds the engine in a thread of its own; :meth:`engine` waits for it (and raises what it raised)."""
@@ -109,6 +115,7 @@ def main(
     ``exploit_settings`` None: the defaults; a function: called while the engine is built (after ``uciok``)."""
     if hasattr(sys.stdin, "reconfigure"):
         sys.stdin.reconfigure(errors="replace")
+    sys.setswitchinterval(SWITCH_INTERVAL)
     identity = Identity(
         model=model.name if model.has_model else None,
         modelled_color=model.modelled_color,

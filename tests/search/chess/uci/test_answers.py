@@ -31,9 +31,10 @@ def test_every_go_form_gets_exactly_one_legal_bestmove_in_fresh_processes_under_
     tallies = answers.run_many({"plain": [sys.executable, "-m", "iam", "uci"]}, PROCESSES, parallel=3)
     tally = tallies["plain"]
     assert sum(tally.gos.values()) == PROCESSES * len(answers.FORMS)
-    assert not tally.missing and not tally.duplicated and not tally.illegal and not tally.broken, (
-        tally.missing, tally.duplicated, tally.illegal, tally.broken,
+    assert not tally.missing and not tally.duplicated and not tally.early and not tally.illegal, (
+        tally.missing, tally.duplicated, tally.early, tally.illegal,
     )
+    assert not tally.broken, tally.broken
 
 
 def test_the_checks_see_a_missing_a_duplicated_and_an_illegal_answer(answers, tmp_path):
@@ -49,11 +50,29 @@ def test_the_checks_see_a_missing_a_duplicated_and_an_illegal_answer(answers, tm
         "    elif line.startswith('go movetime 50'): print('bestmove e1e8', flush=True)\n"
     )
     forms = [form for form in answers.FORMS if form.name in ("depth 1", "movetime 50", "mate 1")]
-    answers.GIVE_UP, give_up = 0.5, answers.GIVE_UP
+    give_up = answers.GIVE_UP, answers.GIVE_UP_UNTIMED
+    answers.GIVE_UP = answers.GIVE_UP_UNTIMED = 0.5
     try:
         tally = answers.run_process([sys.executable, str(fake)], 0, forms)
     finally:
-        answers.GIVE_UP = give_up
+        answers.GIVE_UP, answers.GIVE_UP_UNTIMED = give_up
     assert dict(tally.duplicated) == {"depth 1": 1}
     assert dict(tally.illegal) == {"movetime 50": 1}
     assert dict(tally.missing) == {"mate 1": 1}
+
+
+def test_an_answer_before_its_stop_is_early_unless_the_go_has_a_time_of_its_own(answers, tmp_path):
+    fake = tmp_path / "eager_engine.py"  # answers every go at once, infinite included
+    fake.write_text(
+        "import sys\n"
+        "for line in sys.stdin:\n"
+        "    word = line.split()[0] if line.split() else ''\n"
+        "    if word == 'uci': print('uciok', flush=True)\n"
+        "    elif word == 'isready': print('readyok', flush=True)\n"
+        "    elif word == 'quit': break\n"
+        "    elif word == 'go': print('bestmove f3e5', flush=True)\n"
+    )
+    forms = [form for form in answers.FORMS if form.name in ("infinite+stop", "bare go+stop")]
+    tally = answers.run_process([sys.executable, str(fake)], 0, forms)
+    assert dict(tally.early) == {"infinite+stop": 1}
+    assert not tally.missing and not tally.duplicated and not tally.late and not tally.illegal

@@ -104,6 +104,17 @@ def test_the_exploiting_search_reports_its_probes_and_plays_a_legal_move():
     assert MOVE(played) in board.legal_moves
 
 
+def test_an_exploiting_go_depth_asks_the_model_in_proportion_to_the_plain_search():
+    """A depth limit alone gives the probes the plain search's share of time (at least
+    UNTIMED_PROBE_SECONDS), not one prediction for each of the dozens of candidates."""
+    slow = Slow(0.2)
+    sent = time.perf_counter()
+    lines, _ = play([f"position fen {MIDDLEGAME}", "go depth 1"], model=EngineModel(slow),
+                    exploitation=Exploitation(weight=0.5))
+    assert time.perf_counter() - sent < 2.0 and len(slow.started) <= 2  # 26 candidates: 5 s before
+    assert MOVE(bestmove(lines)) in chess.Board(MIDDLEGAME).legal_moves
+
+
 def test_a_broken_model_in_the_exploiting_search_is_noted_and_a_legal_move_played():
     lines, _ = play([f"position fen {HANGING_QUEEN}", "go depth 2"], model=EngineModel(Broken()),
                     exploitation=Exploitation(weight=0.5))
@@ -352,3 +363,20 @@ def test_the_check_engine_option_is_offered_with_a_way_to_make_judges():
     assert "info string drawn moves checked by a fake judge at depth 12; his blunder rate by it 0.010" in lines
     plain, _ = play(["uci"], model=EngineModel(Sure("d2d4"), judge_loader=loader))
     assert not any("CheckEngine" in line for line in plain)  # guided, not imitating: no drawn moves to check
+
+
+def test_the_floor_of_a_timed_guided_move_is_the_plain_engines_selective_search():
+    """The plain part of a timed guided move runs the kernels a plain ``go`` runs (so its depth is the plain
+    engine's in that time); the guided part runs the exact ones the guide steers."""
+    engine = UciEngine(output=io.StringIO(), model=EngineModel(Uniform()))
+    kinds: list[tuple[bool, bool]] = []  # (selective, guided) of each search the move ran
+    iterate = engine.fast.iterate
+
+    def watched(*args, **kwargs):
+        kinds.append((engine.fast.selective, engine.fast.guide is not None))
+        return iterate(*args, **kwargs)
+
+    engine.fast.iterate = watched  # type: ignore[method-assign]
+    engine.run([f"position fen {MIDDLEGAME}", "go movetime 400"])
+    assert kinds[:2] == [(True, False), (False, True)]
+    assert not engine.fast.selective

@@ -181,3 +181,21 @@ def test_finish_waits_only_for_a_released_search():
     session.finish(HANG_GUARD)
     assert time.perf_counter() - started < HANG_GUARD and out.answers() == ["bestmove e2e4"]
     session.stop()
+
+
+def test_stop_answers_for_a_deaf_search_after_a_short_wait_by_default():
+    """The default wait for a deaf thread leaves most of a GUI's 100 ms to a busy machine (0.05 s did not)."""
+    from search.chess.uci.session import LATE_ANSWER
+
+    gate = threading.Event()
+    out = Lines()
+    session = SearchSession(out.send)
+    session.start(lambda run: gate.wait(HANG_GUARD) and "e2e4", "a2a3", released=False, seconds=None)
+    stopped = time.perf_counter()
+    stopper = threading.Thread(target=session.stop)
+    stopper.start()
+    assert out.answered.wait(HANG_GUARD)
+    waited = time.perf_counter() - stopped
+    gate.set()
+    stopper.join(HANG_GUARD)
+    assert session.late == LATE_ANSWER <= 0.02 and waited >= LATE_ANSWER and out.answers() == ["bestmove a2a3"]

@@ -95,3 +95,16 @@ def test_a_fresh_engine_process_answers_uci_before_isready_and_searches_after():
     lines = done.stdout.splitlines()
     assert lines[0] == f"id name {ENGINE_NAME}" and lines.index("uciok") < lines.index("readyok")
     assert lines[-1].startswith("bestmove ") and done.returncode == 0
+
+
+def test_an_engine_process_hands_the_interpreter_lock_over_every_millisecond(monkeypatch):
+    from search.chess.uci import startup
+
+    before = sys.getswitchinterval()
+    monkeypatch.setattr(sys, "stdin", io.StringIO("quit\n"))
+    monkeypatch.setattr(sys, "stdout", io.StringIO())
+    try:
+        assert startup.main() == 0
+        assert sys.getswitchinterval() == pytest.approx(startup.SWITCH_INTERVAL) and startup.SWITCH_INTERVAL <= 0.001
+    finally:
+        sys.setswitchinterval(before)
