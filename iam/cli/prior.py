@@ -21,7 +21,7 @@ from typing import Any
 from iam.cli._common import (
     add_engine_arguments,
     add_scheduler_argument,
-    check_not_input,
+    check_output_file,
     command_runtime,
     parse_families,
 )
@@ -105,8 +105,10 @@ def run(args: argparse.Namespace) -> int:
     from iam.ranker.build_prior import build_prior, fits_file  # build code, loaded by this command only
 
     settings, depths = _settings(args)
-    # --update FILE may be --out
-    check_not_input(args.out, [*args.games, args.engine_cache, args.search_cache], "--out")
+    # --update FILE may be --out; a device, pipe or folder is never replaced by the prior or its table of fits
+    inputs = [*args.games, args.engine_cache, args.search_cache]
+    check_output_file(args.out, "--out", inputs=inputs)
+    check_output_file(fits_file(args.out), "--out's table of fits", inputs=inputs)
     started = time.perf_counter()
     if args.bundled:
         if args.games or args.player:

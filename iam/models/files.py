@@ -161,6 +161,8 @@ def _temporary_file(path: Path) -> tuple[int, str]:
             raise ModelFileError(f"cannot write {path}: folder {folder} {problem}")
         if path.is_dir():
             raise ModelFileError(f"cannot write {path}: it is a folder")
+        if path.is_symlink() or (path.exists() and not path.is_file()):  # the rename would replace it, not write it
+            raise ModelFileError(f"cannot write {path}: it is not a regular file (a device, pipe, socket or link)")
         path.exists()  # raises for a name the file system cannot hold
         return tempfile.mkstemp(prefix=f".{path.name[:64]}.", suffix=".tmp", dir=folder)
     except OSError as exc:

@@ -133,3 +133,18 @@ def test_a_damaged_zstd_frame_is_counted_and_the_rest_is_used(collection, tmp_pa
     assert "damaged compressed data: 2" in err and "cannot be decompressed (a damaged zstd frame)" in err
     read = load_prior(tmp_path / "p.json").settings["source"]["read"]
     assert read["skipped"] == {"damaged compressed data": 2} and 150 < read["used"] < 200
+
+
+@pytest.mark.parametrize("target", ["out", "fits"])
+def test_a_pipe_as_the_prior_or_its_table_of_fits_is_refused_and_kept(capsys, tmp_path, target):
+    """A device or pipe named by --out (or standing where its table of fits goes) is refused before any work and
+    stays what it was: writing renames a new file over the path, which would replace it."""
+    import os
+    import stat
+
+    out = tmp_path / "prior.json.gz"
+    pipe = out if target == "out" else tmp_path / "prior_fits.csv"
+    os.mkfifo(pipe)
+    code, _, err = _run(capsys, "prior", "build", "--bundled", *SMALL, "--out", out)
+    assert code != 0 and "not a regular file" in err and len(err.strip().splitlines()) == 1
+    assert stat.S_ISFIFO(os.lstat(pipe).st_mode)

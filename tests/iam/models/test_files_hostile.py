@@ -137,3 +137,20 @@ def test_too_many_chunks_or_remembered_positions_are_refused(content, tmp_path, 
     monkeypatch.setattr(fitted, "MAX_CHUNKS", 10**6)
     monkeypatch.setattr(fitted, "MAX_ROTE_ENTRIES", 3)
     _refused(tmp_path / "chunks.json", "more than 3 sequences or positions")
+
+
+@pytest.mark.parametrize("kind", ["pipe", "link", "folder"])
+def test_a_document_is_never_renamed_over_a_pipe_a_link_or_a_folder(tmp_path, kind):
+    """Writing renames a new file over the path: a pipe (like a device) or a link there is refused and kept."""
+    path = tmp_path / "out.json"
+    if kind == "pipe":
+        os.mkfifo(path)
+    elif kind == "link":
+        (tmp_path / "target.json").write_text("{}")
+        path.symlink_to(tmp_path / "target.json")
+    else:
+        path.mkdir()
+    before = os.lstat(path).st_mode
+    with pytest.raises(ModelFileError, match="it is a folder" if kind == "folder" else "not a regular file"):
+        modelfile.write_document({"a": 1}, path)
+    assert os.lstat(path).st_mode == before and not list(tmp_path.glob(".*tmp*"))
