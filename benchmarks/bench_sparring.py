@@ -24,7 +24,8 @@ his test games (``i % 5 == 4``) are the reference. Three measures, each with fix
 * **Blunders**: in the same positions, the move the engine draws at temperature 1 (with
   its blunder ceiling and without) and the move he played, each judged by the toolkit's own
   search at ``--judge-depth`` (default the dossier's judge depth), or by ``--stockfish`` at
-  ``--stockfish-depth`` (each move searched alone, against the position's best): the share
+  ``--stockfish-depth`` (each move on its own, as :meth:`iam.engines.check.EngineJudge.check` judges it: the
+  engine's hash cleared, the position's best, then the move searched alone): the share
   that loses 200 centipawns or more against the best, with a 95% Wilson interval.
   With ``--check-depth D`` (default :data:`~search.chess.imitation.CHECK_DEPTH`; 0: the
   short search's scores alone) the ceiling judges the drawn move as the engine does, by
@@ -197,19 +198,13 @@ def own_judge(depth: int):
     return losses
 
 
-def stockfish_judge(engine, depth: int):
-    """Losses of moves by a UCI engine at ``depth``: the position's best score less each move's (searched alone)."""
-    import chess.engine
-
-    def score(board: chess.Board, moves: list[chess.Move] | None) -> int:
-        info = engine.analyse(board, chess.engine.Limit(depth=depth), root_moves=moves)
-        return info["score"].pov(board.turn).score(mate_score=100_000)
+def stockfish_judge(engine):
+    """Losses of moves by a UCI engine (an :class:`iam.engines.check.EngineJudge` at its depth): each move judged on
+    its own as the check judges a drawn move (the engine's hash cleared, the position's best, then the move searched
+    alone), so that a move's verdict does not depend on which moves are judged with it, nor in what order."""
 
     def losses(board: chess.Board, moves: set[chess.Move]) -> dict[chess.Move, int]:
-        engine.configure({"Clear Hash": None})
-        scored = {move: score(board, [move]) for move in moves}
-        best = max(score(board, None), *scored.values())
-        return {move: best - value for move, value in scored.items()}
+        return engine.losses(board, moves)
 
     return losses
 
@@ -257,6 +252,8 @@ def moves_table(model, positions: list, judge, seed: int, check: tuple = (None, 
                                            game=number)
                 budgets[kind] = budgets[kind].after(blunder=verdict.blunder)
                 drawn = verdict.move
+            elif rate is not None:  # the search's move: one more move of the budget, as the engine counts it
+                budgets[kind] = budgets[kind].after(blunder=False)
             row[kind] = drawn.uci()
         columns = ("played", "ranker_top1", "greedy", "sampled", "sampled_unchecked")
         losses = judge(board, {chess.Move.from_uci(row[column]) for column in columns})
@@ -350,11 +347,10 @@ def main() -> int:
             return deep_check(search, board, move, Limits(depth=args.check_depth))
     check = (checker, check_rate)
     if args.stockfish:
-        import chess.engine
+        from iam.engines.check import EngineJudge
 
-        with chess.engine.SimpleEngine.popen_uci(args.stockfish) as engine:
-            engine.configure({"Threads": 1, "Hash": 64})
-            frame = moves_table(model, positions, stockfish_judge(engine, args.stockfish_depth), args.seed, check)
+        with EngineJudge(args.stockfish, depth=args.stockfish_depth) as engine:  # a process of its own
+            frame = moves_table(model, positions, stockfish_judge(engine), args.seed, check)
         judge = f"stockfish depth {args.stockfish_depth}"
     else:
         frame = moves_table(model, positions, own_judge(args.judge_depth), args.seed, check)

@@ -127,6 +127,18 @@ class EngineJudge:
         loss = max(0, best_value - alone_value)
         return DeepCheck(move if loss == 0 else best_pv[0], loss, depth)
 
+    def losses(self, board: chess.Board, moves: Sequence[chess.Move] | set[chess.Move]) -> dict[chess.Move, int]:
+        """Each of ``moves``' loss against the best of ``board`` by :meth:`check` at :attr:`depth` (no time limit):
+        a move's verdict is its own, whichever moves are judged with it and in whatever order, and the one the
+        imitation's ceiling read. EngineError when the engine cannot judge one of them."""
+        found: dict[chess.Move, int] = {}
+        for move in sorted(set(moves), key=chess.Move.uci):
+            judged = self.check(board, move, Limits())
+            if judged is None:
+                raise EngineError(f"engine {self.path} did not judge {move.uci()}: {self.failure or 'no score'}")
+            found[move] = judged.loss
+        return found
+
     def _allowed(self, seconds: float | None) -> float:
         """Seconds both searches may take before the engine counts as hung."""
         return 30.0 * 2.0 ** (max(0, self.depth - 12) / 3) if seconds is None else 2.0 * seconds + 5.0

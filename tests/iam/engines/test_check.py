@@ -34,6 +34,24 @@ def test_the_engine_judges_a_hung_queen_a_blunder_and_its_best_move_sound():
 
 
 @needs_stockfish
+def test_a_moves_verdict_is_its_own_whichever_moves_are_judged_with_it():
+    """At depth 12 a search's scores depend on what the engine's hash holds: a judge that searched several moves
+    of a position one after the other on one hash gave e5d3 here 101, 127 or 217 cp, by the moves judged before it
+    (and the engine's best move g6g5 a loss of 22 or 112). Each move judged on its own gets the check's verdict."""
+    board = chess.Board("8/pp1kp1b1/3p2p1/4nb2/2Pn1N2/8/PP1B1PP1/2RNKB1r b - - 0 23")
+    drawn, best, other = MOVE("e5d3"), MOVE("g6g5"), MOVE("f5d3")
+    with EngineJudge(STOCKFISH, depth=12) as judge:
+        alone = judge.check(board, drawn, Limits())
+        together = judge.losses(board, {other, best, drawn})
+        assert judge.losses(board, [drawn]) == {drawn: together[drawn]}
+        assert judge.losses(board, [best, drawn]) == {best: 0, drawn: together[drawn]}
+        with pytest.raises(EngineError, match="did not judge"):
+            judge.losses(board, [MOVE("e1e2")])
+    assert alone is not None and alone.best == best and together[drawn] == alone.loss
+    assert together[best] == 0 and 0 < together[drawn] < BLUNDER_LOSS
+
+
+@needs_stockfish
 def test_his_rate_by_the_judge_is_measured_once_and_kept_beside_the_model(tmp_path):
     """Half his moves hang the queen: his rate is 0.5; the second ask reads the file (a judge whose engine is not
     started), a judge of another depth measures afresh."""
