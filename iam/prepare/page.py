@@ -22,10 +22,19 @@ from iam.prepare.habits import Habit
 from iam.prepare.lines import Line
 from iam.prepare.page_tree import PageNode, Row, SideTree, side_tree
 
-__all__ = ["page_html", "pawns", "summary_lines", "summary_line", "first_moves", "habit_title", "LINES_LISTED"]
+__all__ = [
+    "page_html", "drill_data", "pawns", "summary_lines", "summary_line", "first_moves", "habit_title", "LINES_LISTED",
+    "HABITS_UNJUDGED",
+]
 
 LINES_LISTED = 12
 """Prepared lines listed per colour (every line is in the JSON and PGN)."""
+
+HABITS_UNJUDGED = (
+    "not judged: the toolkit's own search, checked against a strong engine on masters' games, does not tell his "
+    "costly habits from sound moves well enough; give an engine (--engine stockfish) to judge them"
+)
+"""What the dossier says in place of his costly habits when its judge is not trusted with them."""
 
 
 def pawns(centipawns: float | None) -> str:
@@ -162,6 +171,8 @@ def _boards(side: int, tree: SideTree, flipped: bool) -> str:
 
 
 def _habits_html(tree: SideTree, side: SideDossier, flipped: bool) -> str:
+    if not side.habits_judged:
+        return f"<p class='unjudged'>{_esc(HABITS_UNJUDGED.capitalize())}.</p>"
     if not side.habits:
         return "<p>None at this threshold: no usual move of his costs him enough by the judge.</p>"
     rows = []
@@ -206,6 +217,44 @@ def _lines_html(index: int, tree: SideTree, side: SideDossier) -> str:
     return f"<table class='lines'><thead>{head}</thead><tbody>{''.join(rows)}</tbody></table>{tail}"
 
 
+def drill_data(side: SideDossier, tree: SideTree) -> dict[int, dict]:
+    """The prepared lines as the page's drill walks them, by page node: at our node (``our``) our prepared moves
+    (the chosen one first) and every legal move's SAN (``legal``: a move typed or clicked is read against them), at
+    his his followed replies with his belief; each move with the node it leads to."""
+    found: dict[int, dict] = {}
+    stack = [side.plan.root]
+    while stack:
+        plan = stack.pop()
+        node = tree.find(plan.fen)
+        if node is None or node.key in found:
+            continue
+        board = plan.board
+        moves = []
+        for uci in plan.prepared():
+            belief, child = plan.children[uci]
+            after = tree.find(child.fen)
+            if after is not None:
+                moves.append([uci, board.san(chess.Move.from_uci(uci)), after.key, belief])
+                stack.append(child)
+        entry: dict = {"our": plan.our_turn, "moves": moves}
+        if plan.our_turn and moves:
+            entry["legal"] = {move.uci(): board.san(move) for move in board.legal_moves}
+        found[node.key] = entry
+    return found
+
+
+def _drill_html(index: int) -> str:
+    return (
+        f"<section class='drill' id='drill{index}' data-side='{index}'><h3>Drill the prepared lines</h3>"
+        "<p class='legend'>Play our side: click a piece, then its square (or type the move and press Enter). "
+        "His replies are drawn from his probabilities; a move that is not prepared shows the prepared one.</p>"
+        "<button type='button' class='start'>Start a line</button>"
+        "<div class='drillbox'><div class='board'></div><div class='side'><p class='status'></p>"
+        "<p class='moves'></p><input class='typed' type='text' placeholder='your move (Nf3 or g1f3)' "
+        "aria-label='your move'><p class='score'></p></div></div></section>"
+    )
+
+
 def _side_html(index: int, dossier: Dossier, side: SideDossier, tree: SideTree) -> str:
     flipped = side.color == chess.WHITE  # boards from our side
     title = f"{_his(side.color)} ({side.games} games)"
@@ -221,7 +270,7 @@ def _side_html(index: int, dossier: Dossier, side: SideDossier, tree: SideTree) 
         "it there; <i>model</i>: the model alone) and the games behind it. ★ our prepared move, ☆ an alternative; "
         "values in pawns for us by the judge.</p>"
         f"{explorer}<h3>His costly habits</h3>{_habits_html(tree, side, flipped)}"
-        f"<h3>Lines prepared for him</h3>{_lines_html(index, tree, side)}"
+        f"<h3>Lines prepared for him</h3>{_lines_html(index, tree, side)}{_drill_html(index)}"
         f"{_boards(index, tree, flipped)}</section>"
     )
 
@@ -263,6 +312,11 @@ def page_html(dossier: Dossier, intro: list[str]) -> str:
     trees = [side_tree(side) for side in dossier.sides]
     data = json.dumps([[_node_data(node) for node in tree.nodes] for tree in trees], separators=(",", ":"))
     data = data.replace("</", "<\\/")  # no "</script>" inside the data
+    drill = json.dumps(
+        [{"flipped": side.color == chess.WHITE, "nodes": drill_data(side, tree)}
+         for side, tree in zip(dossier.sides, trees)],
+        separators=(",", ":"),
+    ).replace("</", "<\\/")
     title = f"Preparing against {_esc(dossier.player)}"
     body = "".join(_side_html(i, dossier, side, tree) for i, (side, tree) in enumerate(zip(dossier.sides, trees)))
     return (
@@ -270,5 +324,6 @@ def page_html(dossier: Dossier, intro: list[str]) -> str:
         f"<meta name='viewport' content='width=device-width, initial-scale=1'><style>{_asset('page.css')}</style>"
         f"</head>\n<body>{piece_defs()}{_summary_html(dossier, intro, trees)}<main>{body}</main>"
         f"<script type='application/json' id='nodes'>{data}</script>"
+        f"<script type='application/json' id='drill'>{drill}</script>"
         f"<script>{_asset('page.js')}</script></body></html>\n"
     )

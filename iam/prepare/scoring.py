@@ -93,6 +93,11 @@ class SearchScorer:
     Its description says how far its verdicts agree with a strong engine at its depth (:data:`JUDGE_AGREEMENT`).
     """
 
+    judges_habits = False
+    """The own search is not trusted with his costly habits: on the bundled masters' development games, too few of
+    the habits a dossier without an engine listed had the cost Stockfish 15.1 at depth 16 gives them (within 30
+    centipawns, the same sign; :data:`HABIT_VERDICTS`), so a dossier without an engine leaves them out."""
+
     def __init__(self, depth: int = DEFAULT_JUDGE_DEPTH) -> None:
         if depth < 1:
             raise ValueError(f"depth must be at least 1, not {depth}")
@@ -142,6 +147,9 @@ class EngineScorer:
     processes share each batch of :meth:`analyse_many` (the same scores, sooner on as
     many cores).
     """
+
+    judges_habits = True
+    """An engine judges his costly habits."""
 
     def __init__(
         self, path: str, *, depth: int = 12, cache: str | None = None, lines: int | None = 3, engines: int = 1
