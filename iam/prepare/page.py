@@ -147,8 +147,10 @@ def _row_html(side: int, row: Row, value: str) -> str:
 def _tree_html(side: int, tree: SideTree) -> str:
     """The rows as nested lists (a row's children are the rows after it one level deeper)."""
     root = tree.nodes[0]
+    value = pawns(root.value)
+    val = f"<span class='v{' neg' if value.startswith('-') else ''}'>{value}</span>" if value != "–" else ""
     out = [f"<ul class='tree'><li><button type='button' class='mv' data-side='{side}' data-node='0'>"
-           f"start position</button><span class='g'>{root.games} games</span>"]
+           f"start position</button><span class='g'>{root.games} games</span>{val}"]
     depth = -1
     for row in tree.rows:
         if row.depth > depth:

@@ -115,6 +115,19 @@ def test_every_row_and_node_has_its_board_and_data(dossiers, pages):
     assert his and all(("class='g'" in row) != ("class='tag'>model<" in row) for row in his)
 
 
+def test_every_node_of_the_tree_carries_the_judges_value(dossiers, pages):
+    """His positions off the prepared lines as well as on them: the value the dossier holds for the position."""
+    for name, dossier in dossiers.items():
+        for side in dossier.sides:
+            tree = side_tree(side)
+            assert all(node.value is not None for node in tree.nodes), name
+            off = [node for node in tree.nodes if node.expected is None]
+            assert off and all(node.value == side.values[chess.Board(node.fen).epd()] for node in off)
+    text = pages["Lasker"].read_text(encoding="utf-8")
+    rows = [item.split("<ul>")[0] for item in text.split("<li>") if item.startswith("<button type='button' class='mv'")]
+    assert len(rows) > 20 and all("class='v" in row for row in rows)
+
+
 def test_the_summary_names_our_first_moves_and_the_likeliest_line(dossiers):
     dossier = dossiers["chesspal77"]
     white, black = dossier.sides
