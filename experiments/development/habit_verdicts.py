@@ -46,7 +46,9 @@ def habit_rows(player: str, side: SideDossier, reference: MoveScorer) -> list[di
     boards = [chess.Board(habit.fen) for habit in side.habits]
     moves = [chess.Move.from_uci(habit.usual) for habit in side.habits]
     score_all(reference, boards)
-    score_all(reference, [after for board, move in zip(boards, moves) for after in beyond_lines(reference, board, [move])])
+    score_all(reference, [
+        after for board, move in zip(boards, moves) for after in beyond_lines(reference, board, [move])
+    ])
     rows = []
     for habit, board, move in zip(side.habits, boards, moves):
         theirs = move_loss(reference, board, move)

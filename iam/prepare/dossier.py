@@ -8,7 +8,7 @@ else by the toolkit's own search (:mod:`iam.prepare.scoring`).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 
 import chess
@@ -20,7 +20,14 @@ from iam.prepare.habits import Habit, candidates, find_habits
 from iam.prepare.lines import LineSettings, Plan, prepare_lines
 from iam.prepare.population import POPULATION_STRENGTH, BookBeliefs
 from iam.prepare.scoring import (
-    DEFAULT_JUDGE_DEPTH, MAX_JUDGE_DEPTH, EngineScorer, MoveScorer, SearchScorer, decided, position_value, score_all,
+    DEFAULT_JUDGE_DEPTH,
+    MAX_JUDGE_DEPTH,
+    EngineScorer,
+    MoveScorer,
+    SearchScorer,
+    decided,
+    position_value,
+    score_all,
 )
 from iam.prepare.tree import HALF_LIFE_YEARS, PRIOR_STRENGTH, Predictor, Repertoire, build_repertoire
 from iam.priors.population import bundled_prior
@@ -161,6 +168,9 @@ class SideDossier:
     values: dict[str, float] = field(default_factory=dict)
     """The judge's value, centipawns for us, of each position his repertoire shows (reached in ``branch_games`` of
     his games, or by a move the model adds where they run out) and of each position of the prepared tree, by EPD."""
+    first_move_agreement: tuple[int, int] | None = None
+    """Of the bundled masters with his colour, for how many the judge's recommended first move was a strong
+    engine's, and of how many (None: not measured, or the judge is the engine)."""
     habits_judged: bool = True
     """False when the judge cannot be trusted with his costly habits (:func:`judges_habits`): none were looked
     for."""
@@ -270,7 +280,8 @@ def build_side(
         found = find_habits(judged, scorer, min_loss=habit.habit_loss)
     return SideDossier(
         color, repertoire.games, repertoire, plan, found, beliefs, his_replies(plan, beliefs),
-        judged_values(repertoire, plan, scorer) if values else {}, habits,
+        judged_values(repertoire, plan, scorer, tick=_bar(config, f"{name}: judging his positions")) if values else {},
+        getattr(scorer, "first_move_agreement", {}).get(color), habits,
     )
 
 
@@ -280,7 +291,15 @@ def judges_habits(scorer: MoveScorer) -> bool:
     return bool(getattr(scorer, "judges_habits", True))
 
 
-def judged_values(repertoire: Repertoire, plan: Plan, scorer: MoveScorer) -> dict[str, float]:
+def _bar(config: PrepareConfig, desc: str) -> Callable[[int], None]:
+    """A progress callback (positions done) for one phase, said on stderr unless the config is quiet."""
+    bar = progress(iter(int, 1), quiet=config.quiet, desc=desc, unit=" positions")
+    return lambda count: _advance(bar, count)
+
+
+def judged_values(
+    repertoire: Repertoire, plan: Plan, scorer: MoveScorer, *, tick: Callable[[int], None] | None = None
+) -> dict[str, float]:
     """The scorer's value for us (:attr:`SideDossier.values`) of the positions his repertoire shows and of the
     prepared tree's, by EPD (the repertoire's scored in one batch; the prepared tree's read from it)."""
     shown = {
@@ -294,7 +313,7 @@ def judged_values(repertoire: Repertoire, plan: Plan, scorer: MoveScorer) -> dic
                 shown[edge.child] = after.fen()
     planned = plan.nodes_on_lines()
     boards = [chess.Board(fen) for epd, fen in shown.items() if epd not in planned]
-    score_all(scorer, [board for board in boards if not decided(board)])
+    score_all(scorer, [board for board in boards if not decided(board)], progress=tick)
     us = not plan.his_color
     values = {board.epd(): float(_for(us, board, position_value(scorer, board))) for board in boards}
     values.update({epd: node.static for epd, node in planned.items()})

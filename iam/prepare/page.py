@@ -21,10 +21,11 @@ from iam.prepare.dossier import Dossier, SideDossier
 from iam.prepare.habits import Habit
 from iam.prepare.lines import Line
 from iam.prepare.page_tree import PageNode, Row, SideTree, side_tree
+from iam.prepare.scoring import FIRST_MOVE_TARGET
 
 __all__ = [
     "page_html", "drill_data", "pawns", "summary_lines", "summary_line", "first_moves", "habit_title", "LINES_LISTED",
-    "HABITS_UNJUDGED",
+    "HABITS_UNJUDGED", "judge_notes",
 ]
 
 LINES_LISTED = 12
@@ -294,12 +295,32 @@ def _summary_item(index: int, side: SideDossier, tree: SideTree) -> str:
     )
 
 
+def judge_notes(dossier: Dossier) -> list[str]:
+    """What the judge leaves undone, said at the top of the page and of the text: his costly habits when it is
+    not trusted with them, and the first move when it chose a strong engine's for fewer than
+    :data:`~iam.prepare.scoring.FIRST_MOVE_TARGET` of the bundled masters with his colour."""
+    notes = [] if all(side.habits_judged for side in dossier.sides) else [f"His costly habits: {HABITS_UNJUDGED}."]
+    for side in dossier.sides:
+        agreed = side.first_move_agreement
+        if agreed is not None and agreed[0] < FIRST_MOVE_TARGET:
+            notes.append(
+                f"What to play first when he has {chess.COLOR_NAMES[side.color].capitalize()}: a weaker judge than "
+                f"an engine; checked on the bundled masters, its first move was Stockfish's for {agreed[0]} of "
+                f"{agreed[1]} (an engine judges it: --engine stockfish)."
+            )
+    return notes
+
+
+def _judge_notes(dossier: Dossier) -> str:
+    return "".join(f"<p class='judge note'>{_esc(text)}</p>" for text in judge_notes(dossier))
+
+
 def _summary_html(dossier: Dossier, intro: list[str], trees: list[SideTree]) -> str:
     items = "".join(_summary_item(index, side, tree) for index, (side, tree) in enumerate(zip(dossier.sides, trees)))
     rest = "".join(f"<p>{_esc(text)}</p>" for text in intro[1:])
     return (
         f"<header id='summary'><h1>Preparing against {_esc(dossier.player)}</h1>"
-        f"<p class='judge'><b>Judge:</b> {_esc(dossier.scorer)}</p><ul class='play'>{items}</ul>"
+        f"<p class='judge'><b>Judge:</b> {_esc(dossier.scorer)}</p>{_judge_notes(dossier)}<ul class='play'>{items}</ul>"
         f"<details class='about'><summary>How the beliefs were formed</summary><p>{_esc(intro[0])}</p>{rest}"
         "</details></header>"
     )

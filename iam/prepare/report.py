@@ -16,7 +16,7 @@ import chess.pgn
 
 from iam.prepare.dossier import Dossier, PrepareConfig, SideDossier
 from iam.prepare.lines import Line
-from iam.prepare.page import HABITS_UNJUDGED, habit_title, page_html, summary_lines
+from iam.prepare.page import HABITS_UNJUDGED, habit_title, judge_notes, page_html, summary_lines
 from iam.prepare.page_tree import SideTree, side_tree
 
 __all__ = ["to_dict", "to_markdown", "to_html", "to_pgn", "belief_updates", "his_belief", "LINES_SHOWN"]
@@ -189,7 +189,7 @@ def _intro(dossier: Dossier) -> list[str]:
 
 def to_markdown(dossier: Dossier) -> str:
     """The dossier as markdown: per colour, his tree, his costly habits and the prepared lines."""
-    out = [f"# Preparing against {dossier.player}", "", *_intro(dossier)]
+    out = [f"# Preparing against {dossier.player}", "", *_intro(dossier), *judge_notes(dossier)]
     trees = [side_tree(side) for side in dossier.sides]
     out += ["", *(f"- {summary_lines(side)[0]}" for side in dossier.sides)]
     for side, tree in zip(dossier.sides, trees):
