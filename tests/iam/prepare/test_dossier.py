@@ -113,8 +113,10 @@ def test_without_an_engine_his_habits_are_not_looked_for():
     assert not judges_habits(SearchScorer(1)) and judges_habits(StubScorer(SCORES))
     (side,) = prepare(GAMES, StubPredictor(BELIEFS), config).sides
     assert side.habits == [] and not side.habits_judged
+    assert side.first_move_agreement == SearchScorer.first_move_agreement[False]  # he has Black
     (judged,) = prepare(GAMES, StubPredictor(BELIEFS), config, scorer=StubScorer(SCORES)).sides
     assert judged.habits_judged and [h.usual_san for h in judged.habits] == ["f6"]
+    assert judged.first_move_agreement is None
 
 
 def test_the_side_holds_the_judges_value_of_every_position_its_repertoire_shows():

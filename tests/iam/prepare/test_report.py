@@ -89,6 +89,16 @@ def test_without_a_judge_of_habits_the_outputs_say_so(dossier):
     assert "not judged" not in to_markdown(dossier)
 
 
+@pytest.mark.parametrize(("agreed", "said"), [((4, 6), True), ((5, 6), False), (None, False)])
+def test_a_first_move_checked_below_the_target_is_said_to_be_a_weaker_judges(dossier, agreed, said):
+    (side,) = dossier.sides
+    checked = replace(dossier, sides=[replace(side, first_move_agreement=agreed)])
+    note = "What to play first when he has Black: a weaker judge than an engine"
+    assert (note in to_markdown(checked)) is said and (note in to_html(checked)) is said
+    if said:
+        assert "its first move was Stockfish's for 4 of 6" in to_markdown(checked)
+
+
 def test_pgn_lines_replay_with_comments(dossier):
     stream = io.StringIO(to_pgn(dossier))
     games = [chess.pgn.read_game(stream) for _ in range(4)]
