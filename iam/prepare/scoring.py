@@ -70,7 +70,7 @@ CPU second (median), within 2 points of the best precision and 5 of the best rec
 (the rule fixed before measuring; docs/results/search.md, "Spending the speed")."""
 
 
-OWN_FIRST_MOVES: dict[bool, tuple[int, int]] = {True: (6, 6), False: (4, 6)}
+OWN_FIRST_MOVES: dict[bool, tuple[int, int]] = {True: (5, 6), False: (3, 6)}
 """Per his colour (True: White), of the six bundled masters, how many dossiers from their development games judged
 by the own search (:data:`DEFAULT_JUDGE_DEPTH`) recommended the first move of ours the same dossier judged by
 Stockfish 15.1 at depth 12 did, out of how many (``scripts/habit_verdicts.py``; "The own search as a judge" in
