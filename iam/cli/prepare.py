@@ -141,9 +141,9 @@ def run(args: argparse.Namespace) -> int:
                 f"{DEFAULT_MODEL['max_positions']} positions of their first {MODEL_PLIES} plies{glance})")
     try:
         dossier = prepare(games, model, config, model_name=name)
+        _write(folder, dossier)  # the outputs may still ask the model (its engine) about a position
     finally:
         model.close()
-    _write(folder, dossier)
     return 0
 
 
