@@ -213,7 +213,7 @@ def dated_sides(
     for date in sorted({date for date, _ in dated if date is not None}):
         earlier = [game for played, game in his if played is not None and surely_before(played, date)]
         on_date = [game for played, game in dated if played == date]
-        yield build_side(earlier, side.color, model, scorer, quiet, habits=False), on_date
+        yield build_side(earlier, side.color, model, scorer, quiet, habits=False, values=False), on_date
 
 
 def _his_moves(game: PlayerGame, color: chess.Color, moves: int) -> Iterator[tuple[int, chess.Board, chess.Move]]:

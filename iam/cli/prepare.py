@@ -29,6 +29,7 @@ from iam.prepare.dossier import (
 from iam.prepare.exports import book_moves, prepared_dict, repertoire_pgn
 from iam.prepare.lines import LineSettings
 from iam.prepare.model_cache import cached_default_model
+from iam.prepare.page import judge_notes
 from iam.prepare.population import POPULATION_STRENGTH
 from iam.prepare.report import to_dict, to_html, to_markdown, to_pgn
 from iam.prepare.tree import HALF_LIFE_YEARS, PRIOR_STRENGTH
@@ -140,9 +141,9 @@ def run(args: argparse.Namespace) -> int:
                 f"{DEFAULT_MODEL['max_positions']} positions of their first {MODEL_PLIES} plies{glance})")
     try:
         dossier = prepare(games, model, config, model_name=name)
+        _write(folder, dossier)  # the outputs may still ask the model (its engine) about a position
     finally:
         model.close()
-    _write(folder, dossier)
     return 0
 
 
@@ -225,3 +226,5 @@ def _write(folder: Path, dossier) -> None:
         f"and prepared.json to {folder}",
         file=sys.stderr,
     )
+    for note in judge_notes(dossier):
+        print(note, file=sys.stderr)

@@ -8,7 +8,7 @@ else by the toolkit's own search (:mod:`iam.prepare.scoring`).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 
 import chess
@@ -19,7 +19,16 @@ from iam.prepare.beliefs import HisLineBeliefs, model_alone
 from iam.prepare.habits import Habit, candidates, find_habits
 from iam.prepare.lines import LineSettings, Plan, prepare_lines
 from iam.prepare.population import POPULATION_STRENGTH, BookBeliefs
-from iam.prepare.scoring import DEFAULT_JUDGE_DEPTH, MAX_JUDGE_DEPTH, EngineScorer, MoveScorer, SearchScorer, score_all
+from iam.prepare.scoring import (
+    DEFAULT_JUDGE_DEPTH,
+    MAX_JUDGE_DEPTH,
+    EngineScorer,
+    MoveScorer,
+    SearchScorer,
+    decided,
+    position_value,
+    score_all,
+)
 from iam.prepare.tree import HALF_LIFE_YEARS, PRIOR_STRENGTH, Predictor, Repertoire, build_repertoire
 from iam.priors.population import bundled_prior
 from iam.progress import progress
@@ -30,7 +39,7 @@ __all__ = [
     "PrepareConfig", "RepertoireSettings", "BeliefSettings", "HabitSettings", "ScoringSettings",
     "SideDossier", "Dossier", "prepare", "build_side", "open_scorer", "fit_default_model",
     "default_model_params", "default_model_runtime", "DEFAULT_MODEL", "GLANCE_FAMILIES", "MODEL_PLIES", "COLORS",
-    "REPLY_KEPT", "his_replies",
+    "REPLY_KEPT", "his_replies", "judges_habits", "judged_values",
 ]
 
 COLORS = {"white": chess.WHITE, "black": chess.BLACK}
@@ -156,6 +165,15 @@ class SideDossier:
     replies: dict[str, dict[str, float]] = field(default_factory=dict)
     """His beliefs (UCI move -> belief, at least :data:`REPLY_KEPT`) at each of his positions on the prepared lines
     where replies are followed, by EPD: what the exports and the drill read."""
+    values: dict[str, float] = field(default_factory=dict)
+    """The judge's value, centipawns for us, of each position his repertoire shows (reached in ``branch_games`` of
+    his games, or by a move the model adds where they run out) and of each position of the prepared tree, by EPD."""
+    first_move_agreement: tuple[int, int] | None = None
+    """Of the bundled masters with his colour, for how many the judge's recommended first move was a strong
+    engine's, and of how many (None: not measured, or the judge is the engine)."""
+    habits_judged: bool = True
+    """False when the judge cannot be trusted with his costly habits (:func:`judges_habits`): none were looked
+    for."""
 
 
 @dataclass
@@ -221,7 +239,7 @@ def prepare(
         if strength is not None:
             model = BookBeliefs(model, bundled_prior().book.without(config.player), strength)
         for color in wanted:
-            dossier.sides.append(build_side(games, color, model, scorer, config))
+            dossier.sides.append(build_side(games, color, model, scorer, config, habits=judges_habits(scorer)))
         return dossier
     finally:
         if opened is not None:
@@ -236,9 +254,11 @@ def build_side(
     config: PrepareConfig,
     *,
     habits: bool = True,
+    values: bool = True,
 ) -> SideDossier:
-    """The dossier against him with ``color`` from ``games``: his tree, his beliefs, the prepared lines and (unless
-    ``habits`` is false) his costly habits. ``model`` is the belief his games update (the book's already in it)."""
+    """The dossier against him with ``color`` from ``games``: his tree, his beliefs, the prepared lines, (unless
+    ``habits`` is false) his costly habits and (unless ``values`` is false) the judge's value of every position his
+    repertoire shows. ``model`` is the belief his games update (the book's already in it)."""
     name = chess.COLOR_NAMES[color]
     tree, strength, habit = config.repertoire, config.beliefs.prior_strength, config.habits
     repertoire = build_repertoire(
@@ -258,7 +278,50 @@ def build_side(
     if habits:
         judged = candidates(repertoire, plan, beliefs, habit_games=habit.habit_games, habit_belief=habit.habit_belief)
         found = find_habits(judged, scorer, min_loss=habit.habit_loss)
-    return SideDossier(color, repertoire.games, repertoire, plan, found, beliefs, his_replies(plan, beliefs))
+    return SideDossier(
+        color, repertoire.games, repertoire, plan, found, beliefs, his_replies(plan, beliefs),
+        judged_values(repertoire, plan, scorer, tick=_bar(config, f"{name}: judging his positions")) if values else {},
+        getattr(scorer, "first_move_agreement", {}).get(color), habits,
+    )
+
+
+def judges_habits(scorer: MoveScorer) -> bool:
+    """Whether ``scorer`` is trusted with his costly habits: an engine is; the own search is not
+    (:attr:`SearchScorer.judges_habits <iam.prepare.scoring.SearchScorer.judges_habits>`, measured)."""
+    return bool(getattr(scorer, "judges_habits", True))
+
+
+def _bar(config: PrepareConfig, desc: str) -> Callable[[int], None]:
+    """A progress callback (positions done) for one phase, said on stderr unless the config is quiet."""
+    bar = progress(iter(int, 1), quiet=config.quiet, desc=desc, unit=" positions")
+    return lambda count: _advance(bar, count)
+
+
+def judged_values(
+    repertoire: Repertoire, plan: Plan, scorer: MoveScorer, *, tick: Callable[[int], None] | None = None
+) -> dict[str, float]:
+    """The scorer's value for us (:attr:`SideDossier.values`) of the positions his repertoire shows and of the
+    prepared tree's, by EPD (the repertoire's scored in one batch; the prepared tree's read from it)."""
+    shown = {
+        node.epd: node.fen for node in repertoire.nodes.values() if node.games >= repertoire.branch_games
+    }
+    for node in repertoire.nodes.values():
+        for edge in node.edges.values():
+            if edge.predicted and edge.child not in shown:
+                after = chess.Board(node.fen)
+                after.push_uci(edge.uci)
+                shown[edge.child] = after.fen()
+    planned = plan.nodes_on_lines()
+    boards = [chess.Board(fen) for epd, fen in shown.items() if epd not in planned]
+    score_all(scorer, [board for board in boards if not decided(board)], progress=tick)
+    us = not plan.his_color
+    values = {board.epd(): float(_for(us, board, position_value(scorer, board))) for board in boards}
+    values.update({epd: node.static for epd, node in planned.items()})
+    return values
+
+
+def _for(us: chess.Color, board: chess.Board, value: int) -> int:
+    return value if board.turn == us else -value
 
 
 REPLY_KEPT = 0.01

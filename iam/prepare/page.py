@@ -21,11 +21,21 @@ from iam.prepare.dossier import Dossier, SideDossier
 from iam.prepare.habits import Habit
 from iam.prepare.lines import Line
 from iam.prepare.page_tree import PageNode, Row, SideTree, side_tree
+from iam.prepare.scoring import FIRST_MOVE_TARGET
 
-__all__ = ["page_html", "pawns", "summary_lines", "summary_line", "first_moves", "habit_title", "LINES_LISTED"]
+__all__ = [
+    "page_html", "drill_data", "pawns", "summary_lines", "summary_line", "first_moves", "habit_title", "LINES_LISTED",
+    "HABITS_UNJUDGED", "judge_notes",
+]
 
 LINES_LISTED = 12
 """Prepared lines listed per colour (every line is in the JSON and PGN)."""
+
+HABITS_UNJUDGED = (
+    "not judged: the toolkit's own search, checked against a strong engine on masters' games, does not tell his "
+    "costly habits from sound moves well enough; give an engine (--engine stockfish) to judge them"
+)
+"""What the dossier says in place of his costly habits when its judge is not trusted with them."""
 
 
 def pawns(centipawns: float | None) -> str:
@@ -138,8 +148,10 @@ def _row_html(side: int, row: Row, value: str) -> str:
 def _tree_html(side: int, tree: SideTree) -> str:
     """The rows as nested lists (a row's children are the rows after it one level deeper)."""
     root = tree.nodes[0]
+    value = pawns(root.value)
+    val = f"<span class='v{' neg' if value.startswith('-') else ''}'>{value}</span>" if value != "–" else ""
     out = [f"<ul class='tree'><li><button type='button' class='mv' data-side='{side}' data-node='0'>"
-           f"start position</button><span class='g'>{root.games} games</span>"]
+           f"start position</button><span class='g'>{root.games} games</span>{val}"]
     depth = -1
     for row in tree.rows:
         if row.depth > depth:
@@ -162,6 +174,8 @@ def _boards(side: int, tree: SideTree, flipped: bool) -> str:
 
 
 def _habits_html(tree: SideTree, side: SideDossier, flipped: bool) -> str:
+    if not side.habits_judged:
+        return f"<p class='unjudged'>{_esc(HABITS_UNJUDGED.capitalize())}.</p>"
     if not side.habits:
         return "<p>None at this threshold: no usual move of his costs him enough by the judge.</p>"
     rows = []
@@ -206,6 +220,44 @@ def _lines_html(index: int, tree: SideTree, side: SideDossier) -> str:
     return f"<table class='lines'><thead>{head}</thead><tbody>{''.join(rows)}</tbody></table>{tail}"
 
 
+def drill_data(side: SideDossier, tree: SideTree) -> dict[int, dict]:
+    """The prepared lines as the page's drill walks them, by page node: at our node (``our``) our prepared moves
+    (the chosen one first) and every legal move's SAN (``legal``: a move typed or clicked is read against them), at
+    his his followed replies with his belief; each move with the node it leads to."""
+    found: dict[int, dict] = {}
+    stack = [side.plan.root]
+    while stack:
+        plan = stack.pop()
+        node = tree.find(plan.fen)
+        if node is None or node.key in found:
+            continue
+        board = plan.board
+        moves = []
+        for uci in plan.prepared():
+            belief, child = plan.children[uci]
+            after = tree.find(child.fen)
+            if after is not None:
+                moves.append([uci, board.san(chess.Move.from_uci(uci)), after.key, belief])
+                stack.append(child)
+        entry: dict = {"our": plan.our_turn, "moves": moves}
+        if plan.our_turn and moves:
+            entry["legal"] = {move.uci(): board.san(move) for move in board.legal_moves}
+        found[node.key] = entry
+    return found
+
+
+def _drill_html(index: int) -> str:
+    return (
+        f"<section class='drill' id='drill{index}' data-side='{index}'><h3>Drill the prepared lines</h3>"
+        "<p class='legend'>Play our side: click a piece, then its square (or type the move and press Enter). "
+        "His replies are drawn from his probabilities; a move that is not prepared shows the prepared one.</p>"
+        "<button type='button' class='start'>Start a line</button>"
+        "<div class='drillbox'><div class='board'></div><div class='side'><p class='status'></p>"
+        "<p class='moves'></p><input class='typed' type='text' placeholder='your move (Nf3 or g1f3)' "
+        "aria-label='your move'><p class='score'></p></div></div></section>"
+    )
+
+
 def _side_html(index: int, dossier: Dossier, side: SideDossier, tree: SideTree) -> str:
     flipped = side.color == chess.WHITE  # boards from our side
     title = f"{_his(side.color)} ({side.games} games)"
@@ -221,7 +273,7 @@ def _side_html(index: int, dossier: Dossier, side: SideDossier, tree: SideTree) 
         "it there; <i>model</i>: the model alone) and the games behind it. ★ our prepared move, ☆ an alternative; "
         "values in pawns for us by the judge.</p>"
         f"{explorer}<h3>His costly habits</h3>{_habits_html(tree, side, flipped)}"
-        f"<h3>Lines prepared for him</h3>{_lines_html(index, tree, side)}"
+        f"<h3>Lines prepared for him</h3>{_lines_html(index, tree, side)}{_drill_html(index)}"
         f"{_boards(index, tree, flipped)}</section>"
     )
 
@@ -243,12 +295,32 @@ def _summary_item(index: int, side: SideDossier, tree: SideTree) -> str:
     )
 
 
+def judge_notes(dossier: Dossier) -> list[str]:
+    """What the judge leaves undone, said at the top of the page and of the text: his costly habits when it is
+    not trusted with them, and the first move when it chose a strong engine's for fewer than
+    :data:`~iam.prepare.scoring.FIRST_MOVE_TARGET` of the bundled masters with his colour."""
+    notes = [] if all(side.habits_judged for side in dossier.sides) else [f"His costly habits: {HABITS_UNJUDGED}."]
+    for side in dossier.sides:
+        agreed = side.first_move_agreement
+        if agreed is not None and agreed[0] < FIRST_MOVE_TARGET:
+            notes.append(
+                f"What to play first when he has {chess.COLOR_NAMES[side.color].capitalize()}: a weaker judge than "
+                f"an engine; checked on the bundled masters, its first move was Stockfish's for {agreed[0]} of "
+                f"{agreed[1]} (an engine judges it: --engine stockfish)."
+            )
+    return notes
+
+
+def _judge_notes(dossier: Dossier) -> str:
+    return "".join(f"<p class='judge note'>{_esc(text)}</p>" for text in judge_notes(dossier))
+
+
 def _summary_html(dossier: Dossier, intro: list[str], trees: list[SideTree]) -> str:
     items = "".join(_summary_item(index, side, tree) for index, (side, tree) in enumerate(zip(dossier.sides, trees)))
     rest = "".join(f"<p>{_esc(text)}</p>" for text in intro[1:])
     return (
         f"<header id='summary'><h1>Preparing against {_esc(dossier.player)}</h1>"
-        f"<p class='judge'><b>Judge:</b> {_esc(dossier.scorer)}</p><ul class='play'>{items}</ul>"
+        f"<p class='judge'><b>Judge:</b> {_esc(dossier.scorer)}</p>{_judge_notes(dossier)}<ul class='play'>{items}</ul>"
         f"<details class='about'><summary>How the beliefs were formed</summary><p>{_esc(intro[0])}</p>{rest}"
         "</details></header>"
     )
@@ -263,6 +335,11 @@ def page_html(dossier: Dossier, intro: list[str]) -> str:
     trees = [side_tree(side) for side in dossier.sides]
     data = json.dumps([[_node_data(node) for node in tree.nodes] for tree in trees], separators=(",", ":"))
     data = data.replace("</", "<\\/")  # no "</script>" inside the data
+    drill = json.dumps(
+        [{"flipped": side.color == chess.WHITE, "nodes": drill_data(side, tree)}
+         for side, tree in zip(dossier.sides, trees)],
+        separators=(",", ":"),
+    ).replace("</", "<\\/")
     title = f"Preparing against {_esc(dossier.player)}"
     body = "".join(_side_html(i, dossier, side, tree) for i, (side, tree) in enumerate(zip(dossier.sides, trees)))
     return (
@@ -270,5 +347,6 @@ def page_html(dossier: Dossier, intro: list[str]) -> str:
         f"<meta name='viewport' content='width=device-width, initial-scale=1'><style>{_asset('page.css')}</style>"
         f"</head>\n<body>{piece_defs()}{_summary_html(dossier, intro, trees)}<main>{body}</main>"
         f"<script type='application/json' id='nodes'>{data}</script>"
+        f"<script type='application/json' id='drill'>{drill}</script>"
         f"<script>{_asset('page.js')}</script></body></html>\n"
     )

@@ -16,7 +16,8 @@ position already shown higher up is not expanded again: its row links to the one
 
 The judge's value of a node is the prepared tree's (the scorer's value of the position,
 and the expectimax value over his replies) where the position is on the prepared lines;
-elsewhere the dossier holds no value and the node has none.
+elsewhere the scorer's value the dossier holds for the position
+(:attr:`SideDossier.values <iam.prepare.dossier.SideDossier.values>`), by EPD.
 """
 
 from __future__ import annotations
@@ -53,7 +54,7 @@ class Reply:
     prepared: str = ""
     """At our node: "chosen" or "alternative" for a prepared move, "" otherwise."""
     value: float | None = None
-    """The judge's value of the position after the move, centipawns for us (None off the prepared lines)."""
+    """The judge's value of the position after the move, centipawns for us (None where the dossier holds none)."""
     expected: float | None = None
     """The prepared tree's expectimax value after the move (None off the prepared lines)."""
 
@@ -70,7 +71,7 @@ class PageNode:
     games: int
     """His games that reached the position, by any move order."""
     value: float | None = None
-    """The judge's value of the position, centipawns for us (None off the prepared lines)."""
+    """The judge's value of the position, centipawns for us (None where the dossier holds none)."""
     expected: float | None = None
     """The prepared tree's expectimax value (None off the prepared lines)."""
     replies: list[Reply] = field(default_factory=list)
@@ -151,6 +152,8 @@ class _Builder:
         node = PageNode(len(self.nodes), board.fen(), path, his_turn, found.games if found else 0, last_move=last)
         if planned is not None:
             node.value, node.expected = planned.static, planned.value
+        else:
+            node.value = self.side.values.get(epd)
         node.replies = self._his_replies(board, found, node) if his_turn else self._our_replies(board, found, planned)
         self.nodes[epd] = node
         return node
@@ -188,7 +191,7 @@ class _Builder:
         after = board.copy(stack=False)
         after.push(chess.Move.from_uci(uci))
         planned = self.plan.get(after.epd())
-        return (None, None) if planned is None else (planned.static, planned.value)
+        return (self.side.values.get(after.epd()), None) if planned is None else (planned.static, planned.value)
 
     def _children(self, board: chess.Board, moves: tuple[str, ...]) -> list[tuple[str, int, str]]:
         """(UCI, games along this move order, kind) of the moves shown after ``moves``, in reading order."""
@@ -242,8 +245,6 @@ def _prepared_moves(root: PlanNode) -> dict[str, list[str]]:
         moves += [uci for uci in node.prepared() if uci not in moves]
         stack.extend(node.children[uci][1] for uci in reversed(node.prepared()))
     return found
-
-
 
 
 

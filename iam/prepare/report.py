@@ -16,10 +16,10 @@ import chess.pgn
 
 from iam.prepare.dossier import Dossier, PrepareConfig, SideDossier
 from iam.prepare.lines import Line
-from iam.prepare.page import habit_title, page_html, summary_lines
+from iam.prepare.page import HABITS_UNJUDGED, habit_title, judge_notes, page_html, summary_lines
 from iam.prepare.page_tree import SideTree, side_tree
 
-__all__ = ["to_dict", "to_markdown", "to_html", "to_pgn", "belief_updates", "LINES_SHOWN"]
+__all__ = ["to_dict", "to_markdown", "to_html", "to_pgn", "belief_updates", "his_belief", "LINES_SHOWN"]
 
 LINES_SHOWN = 12
 """Prepared lines shown per colour in the markdown and HTML (all are in the JSON and PGN)."""
@@ -38,6 +38,12 @@ def _line_dict(line: Line) -> dict:
     }
 
 
+def his_belief(side: SideDossier, fen: str, uci: str) -> float | None:
+    """His belief in ``uci`` at ``fen`` as the page and the lines hold it (:attr:`SideDossier.beliefs`)."""
+    board = chess.Board(fen)
+    return side.beliefs.predict_proba(board).get(chess.Move.from_uci(uci), 0.0)
+
+
 def _side_dict(side: SideDossier) -> dict:
     tree = side.repertoire
     rows = [
@@ -45,7 +51,8 @@ def _side_dict(side: SideDossier) -> dict:
             "depth": depth, "fen": node.fen, "ply": node.ply, "his_move": node.his_turn, "move": edge.uci,
             "san": edge.san, "games": edge.played.games, "score": edge.played.score, "weight": edge.played.weight,
             "first_date": edge.played.first_date, "last_date": edge.played.last_date, "predicted": edge.predicted,
-            "belief": edge.belief,
+            "belief": his_belief(side, node.fen, edge.uci) if node.his_turn else None,
+            "value_cp": side.values.get(edge.child),
         }
         for node, edge, depth in tree.shown()
     ]
@@ -54,6 +61,7 @@ def _side_dict(side: SideDossier) -> dict:
         "color": chess.COLOR_NAMES[side.color],
         "games": side.games,
         "repertoire": rows,
+        "habits_judged": side.habits_judged,
         "habits": [habit.to_dict() for habit in side.habits],
         "lines": [_line_dict(line) for line in plan.lines],
         "expected_value_cp": plan.root.value,
@@ -181,7 +189,7 @@ def _intro(dossier: Dossier) -> list[str]:
 
 def to_markdown(dossier: Dossier) -> str:
     """The dossier as markdown: per colour, his tree, his costly habits and the prepared lines."""
-    out = [f"# Preparing against {dossier.player}", "", *_intro(dossier)]
+    out = [f"# Preparing against {dossier.player}", "", *_intro(dossier), *judge_notes(dossier)]
     trees = [side_tree(side) for side in dossier.sides]
     out += ["", *(f"- {summary_lines(side)[0]}" for side in dossier.sides)]
     for side, tree in zip(dossier.sides, trees):
@@ -189,7 +197,10 @@ def to_markdown(dossier: Dossier) -> str:
         out += ["", f"## {dossier.player} with {color} ({side.games} games)", "", "### His repertoire", ""]
         out += _tree_lines(side, tree) or ["(no move played in enough games)"]
         out += ["", "### His costly habits", ""]
-        out += [_md_table(_HABIT_HEAD, _habit_rows(side, tree))] if side.habits else ["(none at this threshold)"]
+        if not side.habits_judged:
+            out += [f"({HABITS_UNJUDGED})"]
+        else:
+            out += [_md_table(_HABIT_HEAD, _habit_rows(side, tree))] if side.habits else ["(none at this threshold)"]
         out += ["", f"### Lines prepared for him (expected value {_pawns(side.plan.root.value)})", ""]
         out += [_md_table(_LINE_HEAD, _line_rows(side))]
     return "\n".join(out) + "\n"

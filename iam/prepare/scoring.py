@@ -29,6 +29,7 @@ from search.chess.scoring import score_root_moves
 __all__ = [
     "MoveScorer", "SearchScorer", "EngineScorer", "move_score", "position_value", "score_all", "decided",
     "beyond_lines", "JudgeAgreement", "JUDGE_AGREEMENT", "JUDGE_REFERENCE", "DEFAULT_JUDGE_DEPTH", "MAX_JUDGE_DEPTH",
+    "OWN_FIRST_MOVES", "FIRST_MOVE_TARGET",
 ]
 
 
@@ -69,6 +70,15 @@ CPU second (median), within 2 points of the best precision and 5 of the best rec
 (the rule fixed before measuring; docs/results/search.md, "Spending the speed")."""
 
 
+OWN_FIRST_MOVES: dict[bool, tuple[int, int]] = {True: (5, 6), False: (3, 6)}
+"""Per his colour (True: White), of the six bundled masters, how many dossiers from their development games judged
+by the own search (:data:`DEFAULT_JUDGE_DEPTH`) recommended the first move of ours the same dossier judged by
+Stockfish 15.1 at depth 12 did, out of how many (``scripts/habit_verdicts.py``; "The own search as a judge" in
+docs/results/prepare.md). Fewer than 5 of 6 and the page says its first move is a weaker judge's."""
+FIRST_MOVE_TARGET = 5
+"""Masters of six whose first move must be the engine dossier's for the own search's first move to stand alone."""
+
+
 class MoveScorer(Protocol):
     """Scores the moves of a position, from the side to move's point of view.
 
@@ -93,6 +103,14 @@ class SearchScorer:
     Its description says how far its verdicts agree with a strong engine at its depth (:data:`JUDGE_AGREEMENT`).
     """
 
+    first_move_agreement = OWN_FIRST_MOVES
+    """How often its recommended first move was the engine dossier's on the bundled masters, by his colour."""
+    judges_habits = False
+    """The own search is not trusted with his costly habits: on the bundled masters' development games, too few of
+    the habits a dossier without an engine listed had the cost Stockfish 15.1 at depth 16 gives them (within 30
+    centipawns, the same sign; 80% needed), so a dossier without an engine leaves them out ("The own search as a
+    judge" in docs/results/prepare.md, ``scripts/habit_verdicts.py``)."""
+
     def __init__(self, depth: int = DEFAULT_JUDGE_DEPTH) -> None:
         if depth < 1:
             raise ValueError(f"depth must be at least 1, not {depth}")
@@ -108,7 +126,7 @@ class SearchScorer:
         return (
             f"{text}: checked on masters' games, {agreement.played_precision:.0%} of their own moves it judged to "
             f"lose 50 centipawns or more did by {JUDGE_REFERENCE} ({agreement.precision:.0%} of all moves it "
-            f"judged so), so its costly habits are leads to check"
+            f"judged so), so it does not judge his costly habits"
         )
 
     def scores(self, board: chess.Board) -> dict[chess.Move, int]:
@@ -142,6 +160,9 @@ class EngineScorer:
     processes share each batch of :meth:`analyse_many` (the same scores, sooner on as
     many cores).
     """
+
+    judges_habits = True
+    """An engine judges his costly habits."""
 
     def __init__(
         self, path: str, *, depth: int = 12, cache: str | None = None, lines: int | None = 3, engines: int = 1

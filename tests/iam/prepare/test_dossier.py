@@ -20,6 +20,7 @@ from iam.prepare.dossier import (
     build_side,
     default_model_params,
     default_model_runtime,
+    judges_habits,
     open_scorer,
     prepare,
 )
@@ -100,6 +101,35 @@ def test_without_an_engine_the_dossier_is_judged_by_the_toolkits_own_search():
     assert side.color == chess.BLACK and side.games == 4
     first = chess.Move.from_uci(side.plan.lines[0].moves[0])
     assert first in chess.Board().legal_moves
+
+
+def test_without_an_engine_his_habits_are_not_looked_for():
+    """The own search is not trusted with his costly habits (measured against stockfish): a dossier it judges lists
+    none and says it did not judge them; a scorer that judges them (an engine, a stub) finds his costly f6."""
+    config = PrepareConfig(
+        "X", colors=("black",), lines=LineSettings(plies=2), scoring=ScoringSettings(search_depth=1),
+        beliefs=BeliefSettings(population_strength=None), quiet=True,
+    )
+    assert not judges_habits(SearchScorer(1)) and judges_habits(StubScorer(SCORES))
+    (side,) = prepare(GAMES, StubPredictor(BELIEFS), config).sides
+    assert side.habits == [] and not side.habits_judged
+    assert side.first_move_agreement == SearchScorer.first_move_agreement[False]  # he has Black
+    (judged,) = prepare(GAMES, StubPredictor(BELIEFS), config, scorer=StubScorer(SCORES)).sides
+    assert judged.habits_judged and [h.usual_san for h in judged.habits] == ["f6"]
+    assert judged.first_move_agreement is None
+
+
+def test_the_side_holds_the_judges_value_of_every_position_its_repertoire_shows():
+    """Every position of his games reached in two of them, and every position of the prepared tree, has the
+    judge's value for us (we have White here: he has Black); without values none is looked for."""
+    config = PrepareConfig("X", colors=("black",), lines=LineSettings(plies=1), beliefs=BeliefSettings(2.0, None))
+    side = build_side(GAMES, chess.BLACK, StubPredictor(BELIEFS), StubScorer(SCORES), config)
+    shown = [node.epd for node in side.repertoire.nodes.values() if node.games >= 2]
+    assert shown and all(epd in side.values for epd in shown)
+    # After 1. e4 he is to move: the stub's best there is e5 at 20 for him, so -20 for us.
+    assert side.values[after("e2e4").epd()] == -20
+    assert side.values[chess.Board().epd()] == 30  # on the prepared tree: its own value
+    assert build_side(GAMES, chess.BLACK, StubPredictor(BELIEFS), StubScorer(SCORES), config, values=False).values == {}
 
 
 def test_the_default_model_reads_the_glance_only_with_an_engine():

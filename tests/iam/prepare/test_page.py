@@ -16,7 +16,7 @@ from matplotlib.image import imread
 from iam.games.player_games import read_games
 from iam.prepare.dossier import BeliefSettings, PrepareConfig, prepare
 from iam.prepare.lines import LineSettings
-from iam.prepare.page import first_moves, page_html, summary_line
+from iam.prepare.page import drill_data, first_moves, page_html, summary_line
 from iam.prepare.page_tree import side_tree
 from iam.prepare.scoring import SearchScorer
 
@@ -113,6 +113,19 @@ def test_every_row_and_node_has_its_board_and_data(dossiers, pages):
     rows = [item.split("<ul>")[0] for item in text.split("<li>")[1:]]
     his = [row for row in rows if "class='p'" in row]
     assert his and all(("class='g'" in row) != ("class='tag'>model<" in row) for row in his)
+
+
+def test_every_node_of_the_tree_carries_the_judges_value(dossiers, pages):
+    """His positions off the prepared lines as well as on them: the value the dossier holds for the position."""
+    for name, dossier in dossiers.items():
+        for side in dossier.sides:
+            tree = side_tree(side)
+            assert all(node.value is not None for node in tree.nodes), name
+            off = [node for node in tree.nodes if node.expected is None]
+            assert off and all(node.value == side.values[chess.Board(node.fen).epd()] for node in off)
+    text = pages["Lasker"].read_text(encoding="utf-8")
+    rows = [item.split("<ul>")[0] for item in text.split("<li>") if item.startswith("<button type='button' class='mv'")]
+    assert len(rows) > 20 and all("class='v" in row for row in rows)
 
 
 def test_the_summary_names_our_first_moves_and_the_likeliest_line(dossiers):
@@ -239,4 +252,58 @@ def test_the_page_prints_its_tree_without_the_panel(browser, pages, tmp_path):
     assert set(colors) == {"rgb(0, 0, 0)"}
     pdf = page.pdf(path=str(tmp_path / "dossier.pdf"))
     assert pdf.startswith(b"%PDF") and len(pdf) > 10_000
+    page.close()
+
+
+def test_the_drill_walks_the_prepared_lines_by_page_node(dossiers):
+    """At our nodes the drill holds our prepared moves (the chosen one first) and every legal move; at his, his
+    followed replies with his beliefs; every move leads to a node the drill holds or a line's end."""
+    side = dossiers["Capablanca"].sides[1]  # he has Black: our move at the start
+    tree = side_tree(side)
+    nodes = drill_data(side, tree)
+    root = nodes[0]
+    assert root["our"] and root["moves"][0][0] == side.plan.root.choice
+    assert {move[0] for move in root["moves"]} == set(side.plan.root.prepared())
+    assert len(root["legal"]) == 20 and root["legal"]["g1f3"] == "Nf3"
+    his = [entry for entry in nodes.values() if not entry["our"] and entry["moves"]]
+    assert his and all(0 < move[3] <= 1 for entry in his for move in entry["moves"])
+    keys = {node.key for node in tree.nodes}
+    assert all(move[2] in keys for entry in nodes.values() for move in entry["moves"])
+
+
+@pytest.mark.slow
+@needs_chromium
+def test_the_drill_shows_the_prepared_move_after_a_wrong_one(browser, pages, dossiers):
+    page = _open(browser, pages["Capablanca"])
+    drill = page.locator("#drill1")  # he has Black: we move first
+    drill.locator("button.start").click()
+    assert drill.get_attribute("data-state") == "ours" and "Your move" in drill.locator(".status").inner_text()
+    side = dossiers["Capablanca"].sides[1]
+    board = chess.Board()
+    prepared = side.plan.root.prepared()
+    wrong = next(move for move in board.legal_moves if move.uci() not in prepared)
+    chosen_san = board.san(chess.Move.from_uci(prepared[0]))
+    # Click the piece, then its square (White at the bottom: a1 at the lower left).
+    drill.locator(".board svg").scroll_into_view_if_needed()
+    box = drill.locator(".board svg").bounding_box()
+    for square in (wrong.from_square, wrong.to_square):
+        x = box["x"] + (chess.square_file(square) + 0.5) * box["width"] / 8
+        y = box["y"] + (7.5 - chess.square_rank(square)) * box["height"] / 8
+        page.mouse.click(x, y)
+    status = drill.locator(".status").inner_text()
+    assert f"{board.san(wrong)} is not prepared; the prepared move is {chosen_san}." in status
+    assert drill.locator(".moves").inner_text().split()[0] == chosen_san
+    assert "0 of 1 moves right" in drill.locator(".score").inner_text()
+    # A prepared move typed is right.
+    if drill.get_attribute("data-state") == "ours":
+        node = page.evaluate("JSON.parse(document.getElementById('drill').textContent)[1]")["nodes"]
+        played = drill.locator(".moves").inner_text().split()
+        key = 0
+        for san in played:
+            key = next(move[2] for move in node[str(key)]["moves"] if move[1] == san)
+        drill.locator("input.typed").fill(node[str(key)]["moves"][0][1])
+        drill.locator("input.typed").press("Enter")
+        assert "Right:" in drill.locator(".status").inner_text()
+        assert "1 of 2 moves right" in drill.locator(".score").inner_text()
+    assert page.errors == []
     page.close()

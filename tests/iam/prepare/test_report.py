@@ -8,6 +8,7 @@ import json
 import re
 import shutil
 import subprocess
+from dataclasses import replace
 
 import chess
 import chess.pgn
@@ -17,6 +18,7 @@ from matplotlib.image import imread
 
 from iam.prepare.dossier import BeliefSettings, PrepareConfig, prepare
 from iam.prepare.lines import LineSettings
+from iam.prepare.page_tree import side_tree
 from iam.prepare.report import to_dict, to_html, to_markdown, to_pgn
 
 from .stubs import StubPredictor, StubScorer
@@ -55,6 +57,46 @@ def test_markdown_and_json_hold_the_same_tables(dossier):
         and "| 1. d4 d5 (an alternative of ours) | 100.0% |" in text
         and "stub scores" in text
     )
+
+
+def test_the_json_repertoire_believes_his_moves_as_the_page_does(dossier):
+    """Each of his moves in dossier.json's repertoire carries the dossier's belief (the model updated by his games,
+    his sidelines floored), the one the page and the lines read, and each row the judge's value after it."""
+    (side,) = dossier.sides
+    rows = to_dict(dossier)["sides"][0]["repertoire"]
+    his = [row for row in rows if row["his_move"]]
+    assert his and all(row["belief"] is None for row in rows if not row["his_move"])
+    for row in his:
+        believed = side.beliefs.predict_proba(chess.Board(row["fen"]))
+        assert row["belief"] == believed.get(chess.Move.from_uci(row["move"]), 0.0)
+    f6 = next(row for row in his if row["san"] == "f6")
+    assert f6["belief"] == pytest.approx(0.68) and f6["games"] == 2  # not his 2 of 3 games, not the model's 0.7
+    tree = side_tree(side)
+    for row in rows:
+        board = chess.Board(row["fen"])
+        board.push_uci(row["move"])
+        node = tree.find(board.fen())
+        if node is not None:
+            assert row["value_cp"] == node.value
+
+
+def test_without_a_judge_of_habits_the_outputs_say_so(dossier):
+    (side,) = dossier.sides
+    unjudged = replace(dossier, sides=[replace(side, habits=[], habits_judged=False)])
+    assert "(not judged: the toolkit's own search" in to_markdown(unjudged)
+    assert "--engine stockfish" in to_markdown(unjudged) and "--engine stockfish" in to_html(unjudged)
+    assert to_dict(unjudged)["sides"][0]["habits_judged"] is False and to_dict(dossier)["sides"][0]["habits_judged"]
+    assert "not judged" not in to_markdown(dossier)
+
+
+@pytest.mark.parametrize(("agreed", "said"), [((4, 6), True), ((5, 6), False), (None, False)])
+def test_a_first_move_checked_below_the_target_is_said_to_be_a_weaker_judges(dossier, agreed, said):
+    (side,) = dossier.sides
+    checked = replace(dossier, sides=[replace(side, first_move_agreement=agreed)])
+    note = "What to play first when he has Black: a weaker judge than an engine"
+    assert (note in to_markdown(checked)) is said and (note in to_html(checked)) is said
+    if said:
+        assert "its first move was Stockfish's for 4 of 6" in to_markdown(checked)
 
 
 def test_pgn_lines_replay_with_comments(dossier):
