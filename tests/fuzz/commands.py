@@ -26,6 +26,7 @@ import os
 import random
 import shutil
 import signal
+import stat
 import subprocess
 import sys
 import time
@@ -365,6 +366,32 @@ def _digest(folder: Path) -> dict[str, str]:
             if p.is_file() and not p.is_symlink() and p.name not in ("existing.csv", "other.txt")}
 
 
+def _null_device_intact() -> bool:
+    """True if ``/dev/null`` (an output of some cases) is still the null device; if a case replaced it by a file, it
+    is made again (as root) so that the machine and the next cases keep theirs."""
+    null = Path("/dev/null")
+    if stat.S_ISCHR(os.lstat(null).st_mode):
+        return True
+    if os.geteuid() == 0:
+        null.unlink()
+        os.mknod(null, stat.S_IFCHR | 0o666, os.makedev(1, 3))
+        null.chmod(0o666)
+    return False
+
+
+def _verdict(code: int | None, err: str, lines: list[str]) -> str:
+    """How a finished case ended, from its exit code (None: killed at its time) and standard error."""
+    if code is None:
+        return "hang"
+    if "Traceback" in err:
+        return "traceback"
+    if code == 0:
+        return "ran"
+    if lines and lines[-1].startswith("iam") and sum("error" in line for line in lines) <= 1:
+        return "refused"
+    return "unclear"
+
+
 def run_case(
     kind: str, args: list[str], seconds: float, folders: tuple[Path, Path, Path], stdin: str = "",
 ) -> dict:
@@ -389,19 +416,12 @@ def run_case(
     except subprocess.TimeoutExpired as expired:
         code, err = None, expired.stderr.decode(errors="replace") if isinstance(expired.stderr, bytes) else ""
     lines = [line for line in err.splitlines() if line.strip()]
-    if code is None:
-        verdict = "hang"
-    elif "Traceback" in err:
-        verdict = "traceback"
-    elif code == 0:
-        verdict = "ran"
-    elif lines and lines[-1].startswith("iam") and sum("error" in line for line in lines) <= 1:
-        verdict = "refused"
-    else:
-        verdict = "unclear"
+    verdict = _verdict(code, err, lines)
     after = _digest(inputs)
     if any(after.get(name) != value for name, value in before.items()):
         verdict = "input changed"
+    if not _null_device_intact():
+        verdict = "device replaced"
     return {"kind": kind, "args": " ".join(args), "exit": code, "verdict": verdict,
             "seconds": round(time.monotonic() - started, 1), "last_line": lines[-1][:200] if lines else ""}
 
@@ -505,7 +525,8 @@ def main() -> int:
         frame = pd.DataFrame(interrupt(pristine / "ten.pgn", model, work / "interrupted", args.only))
         frame.to_csv(args.out / "interrupted.csv", index=False)
         print(frame.to_string())
-    return 1 if (table["verdict"].isin(["traceback", "hang", "unclear", "input changed"])).any() else 0
+    failed = ["traceback", "hang", "unclear", "input changed", "device replaced"]
+    return 1 if table["verdict"].isin(failed).any() else 0
 
 
 if __name__ == "__main__":
