@@ -18,7 +18,8 @@ _DEFAULT_OPENINGS = Path(__file__).resolve().parents[4] / "benchmarks" / "match_
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--run", dest="run_folder", default="evolution", metavar="DIR",
-                        help="the folder of a run of 'iam evolve' (default: evolution, as 'iam evolve --out evolution')")
+                        help="the folder of a run of 'iam evolve' (default: evolution, as 'iam evolve --out' wrote "
+                        "in the results page's command)")
     parser.add_argument("--nodes", type=int, default=EvolveConfig.nodes,
                         help=f"nodes a move in the matches (default {EvolveConfig.nodes})")
     parser.add_argument("--max-plies", type=int, default=EvolveConfig.max_plies,
