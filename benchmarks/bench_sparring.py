@@ -59,6 +59,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from iam import load_player_games, load_predictor  # noqa: E402
+from iam.engines.check import his_positions  # noqa: E402
 from iam.prepare.scoring import DEFAULT_JUDGE_DEPTH  # noqa: E402
 from search.chess.engine import ChessSearch  # noqa: E402
 from search.chess.imitation import (  # noqa: E402
@@ -173,18 +174,6 @@ def partner_openings(model, name: str, games: int, opponents: Counter, seed: int
         else:
             white[answer] += 1
     return white, black
-
-
-def test_positions(games: list, count: int, seed: int) -> list[tuple[chess.Board, chess.Move]]:
-    """``count`` positions of his test games where he moved (with the game so far), drawn with ``seed``."""
-    found = []
-    for game in games:
-        board = game.board()
-        for move in game.moves:
-            if board.turn == game.color:
-                found.append((board.copy(), move))
-            board.push(move)
-    return random.Random(seed).sample(found, min(count, len(found)))
 
 
 def own_judge(depth: int):
@@ -329,10 +318,10 @@ def main() -> int:
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     pd.DataFrame(rows).to_csv(out / "openings.csv", index=False)
-    positions = test_positions(test, args.positions, args.seed)
+    positions = his_positions(test, args.positions, args.seed)
     check_rate, checker, check_engine = None, None, None
     if args.check_engine:
-        from iam.engines.check import EngineJudge, his_positions, judged_rate
+        from iam.engines.check import EngineJudge, judged_rate
 
         check_engine = EngineJudge(args.check_engine, depth=args.check_engine_depth)
         check_rate = judged_rate(check_engine, his_positions(train))  # as the engine measures it at its start
@@ -340,7 +329,7 @@ def main() -> int:
         def checker(board, move):
             return check_engine.check(board, move, Limits())
     elif args.check_depth:
-        check_rate = his_check_rate(test_positions(train, args.rate_positions, args.seed), args.check_depth)
+        check_rate = his_check_rate(his_positions(train, args.rate_positions, args.seed), args.check_depth)
         search = ChessSearch()
 
         def checker(board, move):
