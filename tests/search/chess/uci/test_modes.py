@@ -108,10 +108,9 @@ def test_an_exploiting_go_depth_asks_the_model_in_proportion_to_the_plain_search
     """A depth limit alone gives the probes the plain search's share of time (at least
     UNTIMED_PROBE_SECONDS), not one prediction for each of the dozens of candidates."""
     slow = Slow(0.2)
-    sent = time.perf_counter()
     lines, _ = play([f"position fen {MIDDLEGAME}", "go depth 1"], model=EngineModel(slow),
                     exploitation=Exploitation(weight=0.5))
-    assert time.perf_counter() - sent < 2.0 and len(slow.started) <= 2  # 26 candidates: 5 s before
+    assert len(slow.started) <= 2  # 26 candidates, each asked (0.2 s a prediction), before
     assert MOVE(bestmove(lines)) in chess.Board(MIDDLEGAME).legal_moves
 
 
