@@ -38,12 +38,14 @@ import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Protocol, cast
+from typing import TYPE_CHECKING, Protocol, cast
 
 import chess
 
-from search.chess.engine import ChessSearch
 from search.result import Limits
+
+if TYPE_CHECKING:  # the compiled core is imported where a search runs: a UCI engine answers uci before it loads
+    from search.chess.engine import ChessSearch
 
 __all__ = [
     "Imitation", "ImitationChoice", "is_tactical", "choose_imitation_move", "PIECE_VALUES", "BLUNDER_LOSS",
@@ -287,6 +289,7 @@ def deep_check(
     60% of their time), then ``move`` alone to the depth reached, within the rest; the loss compares the two at
     the deepest depth both completed. None when not even depth 1 of either completes, or the game is over.
 
+    >>> from search.chess.engine import ChessSearch
     >>> board = chess.Board("4k3/8/8/3q4/8/8/8/3RK3 w - - 0 1")
     >>> found = deep_check(ChessSearch(), board, chess.Move.from_uci("e1e2"), Limits(depth=3))
     >>> found.best.uci(), found.loss > 800, found.depth
@@ -382,6 +385,8 @@ def check_blunder_rate(moves: Sequence[tuple[chess.Board, chess.Move]], depth: i
     """
     if not moves:
         return None
+    from search.chess.engine import ChessSearch
+
     search = ChessSearch()
     found = [deep_check(search, board, move, Limits(depth=depth)) for board, move in moves]
     return sum(check is not None and check.loss >= BLUNDER_LOSS for check in found) / len(moves)
