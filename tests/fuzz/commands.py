@@ -429,7 +429,7 @@ def run_case(
 INTERRUPTED: dict[str, Callable[[Path, Path, Path], list[str]]] = {
     "analyse": lambda games, model, work: [
         "analyse", str(games), "--player", "Capablanca", "--engine", STOCKFISH, "--depth", "8",
-        "--cache", str(work / "engine.sqlite"), "--out", str(work / "out" / "analysis.csv")],
+        "--cache", str(work / "engine.sqlite"), "--out", str(work / "analysis.csv")],
     "prepare (fits its model)": lambda games, model, work: [
         "prepare", str(games), "--player", "Capablanca", "--plies", "4", "--search-depth", "2",
         "--model-cache", str(work / "models"), "--out", str(work / "out")],
