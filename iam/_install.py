@@ -8,7 +8,7 @@ from pathlib import Path
 
 __all__ = ["__version__", "CHESS_FLOOR", "chess_problem", "check_chess"]
 
-__version__ = "0.17.0"
+__version__ = "0.18.0"
 
 CHESS_FLOOR = (1, 10)
 """The oldest python-chess the toolkit runs with (pyproject.toml: chess>=1.10)."""
