@@ -1,7 +1,7 @@
 """Does every ``go`` of a fresh ``iam uci`` process get exactly one ``bestmove``, in time?
 
     .venv/bin/python benchmarks/bench_uci_answers.py [--processes 2000] [--parallel 2] [--model FILE] [--json]
-        [--checkpoint FILE]
+        [--checkpoint FILE [--resume]]
 
 Each process is a fresh ``iam uci`` (plain; and with ``--model FILE``: guided by the
 model, imitating it, exploiting it): ``uci``, ``isready``, then every ``go`` form of
@@ -20,14 +20,20 @@ forms that send one). A form with a depth or node limit alone has no budget: its
 answer time is reported apart (an imitating or exploiting engine asks its model
 whatever the limit). Printed: the counts per mode and form, the median time to
 ``uciok`` and ``readyok``, the worst lateness of the timed forms and the slowest answer
-of the untimed ones. The test suite runs a few dozen of
-these processes (tests/search/chess/uci/test_answers.py).
+of the untimed ones, and each late answer (mode, neighbour, form, how late, the load).
+A long run can be taken in several sittings: ``--checkpoint`` keeps the counts of the
+whole blocks done, with the toolkit's commit and the model file's digest, and
+``--resume`` goes on from the next block (refused when the code, the model or the
+run's options differ). The test suite runs a few dozen of these processes
+(tests/search/chess/uci/test_answers.py).
 """
 
 from __future__ import annotations
 
 import argparse
 import contextlib
+import dataclasses
+import hashlib
 import json
 import os
 import select
@@ -41,6 +47,7 @@ from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import chess
 
@@ -119,6 +126,8 @@ class Tally:
     readyok: list[float] = field(default_factory=list)
     broken: list[str] = field(default_factory=list)
     """Processes that did not start or did not quit, with why."""
+    late_answers: list[list] = field(default_factory=list)
+    """Each late answer: its form, milliseconds past the budget, and the load average (1 min) then."""
 
     def add(self, other: Tally) -> None:
         for name in ("gos", "missing", "duplicated", "early", "late", "illegal"):
@@ -128,6 +137,19 @@ class Tally:
         self.uciok += other.uciok
         self.readyok += other.readyok
         self.broken += other.broken
+        self.late_answers += other.late_answers
+
+    def to_dict(self) -> dict[str, object]:
+        """Every count and list, as JSON keeps them (:meth:`from_dict` reads them back)."""
+        return {item.name: dict(value) if isinstance(value, Counter) else value
+                for item in dataclasses.fields(self) for value in [getattr(self, item.name)]}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Tally:
+        fields: dict[str, Any] = {
+            name: Counter(value) if isinstance(value, dict) else value for name, value in data.items()
+        }
+        return cls(**fields)
 
     def failures(self) -> int:
         """Missing, duplicated and early answers, illegal moves and broken processes: what must never happen."""
@@ -246,6 +268,7 @@ def ask(engine: Engine, form: Form, tally: Tally) -> None:
         tally.worst = max(tally.worst, lateness)
         if lateness > LATE:
             tally.late[form.name] += 1
+            tally.late_answers.append([form.name, round(lateness * 1000), round(os.getloadavg()[0], 1)])
     if not _legal(seen[-1], form.fen):
         tally.illegal[form.name] += 1
     engine.send("isready")
@@ -295,10 +318,12 @@ BLOCK = 20
 def run_many(
     commands: dict[str, list[str]], processes: int, parallel: int,
     on_process: Callable[[str, bool, Tally], None] | None = None,
+    first_block: int = 0, on_block: Callable[[int], None] | None = None,
 ) -> dict[str, Tally]:
     """``processes`` fresh engines spread over the modes of ``commands``, ``parallel`` at a time, in
     blocks of :data:`BLOCK`, every second block beside a busy neighbour (so a run stopped early has
-    both). ``on_process`` sees each process's mode, whether it had the neighbour, and its tally."""
+    both), from block ``first_block`` on. ``on_process`` sees each process's mode, whether it had the
+    neighbour, and its tally; ``on_block`` the number of blocks done after each."""
     tallies = {name: Tally() for name in commands}
     jobs = [(name, index) for index in range(processes) for name in [list(commands)[index % len(commands)]]]
     lock = threading.Lock()
@@ -312,12 +337,16 @@ def run_many(
                 on_process(name, busy, tally)
 
     for block, start in enumerate(range(0, len(jobs), BLOCK)):
+        if block < first_block:
+            continue
         busy = block % 2 == 1
         with contextlib.ExitStack() as stack:
             if busy:
                 stack.enter_context(BusyNeighbour())
             pool = stack.enter_context(ThreadPoolExecutor(parallel))
             list(pool.map(one, jobs[start : start + BLOCK], [busy] * BLOCK))
+        if on_block is not None:
+            on_block(block + 1)
     return tallies
 
 
@@ -343,8 +372,41 @@ def _summary(tallies: dict[str, Tally]) -> dict[str, object]:
             "slowest_untimed_ms": round(tally.slowest_untimed * 1000),
             "uciok_median_s": round(statistics.median(tally.uciok), 3) if tally.uciok else None,
             "readyok_median_s": round(statistics.median(tally.readyok), 3) if tally.readyok else None,
+            "late_answers": tally.late_answers,
         }
     return out
+
+
+def _code(model: str | None) -> dict[str, str]:
+    """What a resumed run must share with the sitting before: the toolkit's commit (with ``+changes`` when the
+    checkout differs from it) and the model file's digest."""
+    def git(*words: str) -> str:
+        found = subprocess.run(["git", "-C", str(ROOT), *words], capture_output=True, text=True, check=False)
+        return found.stdout.strip()
+
+    changed = any(not line.startswith("??") for line in git("status", "--porcelain").splitlines())
+    digest = "" if model is None else hashlib.sha256(Path(model).read_bytes()).hexdigest()[:16]
+    return {"commit": git("rev-parse", "HEAD") + ("+changes" if changed else ""), "model": digest}
+
+
+def _resumed(path: Path, run: dict[str, object]) -> tuple[int, dict[str, Tally], list[float], float]:
+    """The whole blocks done of the run a checkpoint holds: their count, tallies, loads and seconds."""
+    saved = json.loads(path.read_text())
+    done = saved.get("resume")
+    if not isinstance(done, dict) or "blocks" not in done:
+        raise SystemExit(f"{path}: no run to resume in it")
+    if done["run"] != run:
+        raise SystemExit(f"{path}: the checkpoint's run differs: {done['run']} against {run}")
+    split = {key: Tally.from_dict(value) for key, value in done["split"].items()}
+    return done["blocks"], split, list(done["loads"]), float(done["seconds"])
+
+
+def _mode_totals(split: dict[str, Tally]) -> dict[str, Tally]:
+    """Each mode's tally, with and without the neighbour together."""
+    totals: dict[str, Tally] = {}
+    for key, tally in split.items():
+        totals.setdefault(key.split(",")[0], Tally()).add(tally)
+    return totals
 
 
 def main() -> int:
@@ -357,29 +419,52 @@ def main() -> int:
         "--checkpoint", type=Path,
         help="JSON file rewritten after each process with the counts so far, per mode and neighbour, and the load",
     )
+    parser.add_argument("--resume", action="store_true", help="go on from the whole blocks the checkpoint holds")
     args = parser.parse_args()
-    started = time.perf_counter()
+    if args.resume and (args.checkpoint is None or not args.checkpoint.exists()):
+        parser.error("--resume needs the --checkpoint file of the run to go on with")
+    run = {"parallel": args.parallel, **_code(args.model)}  # --processes may grow: block b is the same in any run
+    first_block, before = 0, 0.0
     split: dict[str, Tally] = {}
     loads: list[float] = []
+    if args.resume:
+        first_block, split, loads, before = _resumed(args.checkpoint, run)
+    started = time.perf_counter() - before
     lock = threading.Lock()
+    kept: dict[str, object] = {}
+
+    def write(partial: dict[str, object]) -> None:
+        args.checkpoint.with_suffix(".tmp").write_text(json.dumps({**partial, "resume": kept}, indent=2))
+        args.checkpoint.with_suffix(".tmp").replace(args.checkpoint)
 
     def seen(name: str, busy: bool, tally: Tally) -> None:
         with lock:
             split.setdefault(f"{name}, {'busy neighbour' if busy else 'no neighbour'}", Tally()).add(tally)
             loads.append(os.getloadavg()[0])
             if args.checkpoint is not None:
-                partial = {
-                    "seconds": round(time.perf_counter() - started), "load_1min": _spread(loads),
-                    "modes": _summary(split),
-                }
-                args.checkpoint.with_suffix(".tmp").write_text(json.dumps(partial, indent=2))
-                args.checkpoint.with_suffix(".tmp").replace(args.checkpoint)
+                write({"seconds": round(time.perf_counter() - started), "load_1min": _spread(loads),
+                       "modes": _summary(split)})
 
-    tallies = run_many(_commands(args.model), args.processes, args.parallel, seen)
-    summary = _summary({**tallies, **split})
+    def block_done(blocks: int) -> None:
+        with lock:
+            kept.update(blocks=blocks, run=run, seconds=time.perf_counter() - started, loads=list(loads),
+                        split={key: tally.to_dict() for key, tally in split.items()})
+            if args.checkpoint is not None:
+                write({"seconds": round(time.perf_counter() - started), "load_1min": _spread(loads),
+                       "modes": _summary(split)})
+
+    run_many(_commands(args.model), args.processes, args.parallel, seen, first_block, block_done)
+    summary = _summary({**_mode_totals(split), **split})
     if args.json:
         print(json.dumps({"load_1min": _spread(loads), "modes": summary}, indent=2))
         return 0
+    _print(summary, loads)
+    print(f"{time.perf_counter() - started:.0f} s in all")
+    return 0
+
+
+def _print(summary: dict[str, object], loads: list[float]) -> None:
+    """The table of counts, one line per mode and per mode and neighbour, each kind of failure under it."""
     for name, figures in summary.items():
         assert isinstance(figures, dict)
         print(
@@ -396,8 +481,6 @@ def main() -> int:
         if figures["broken"]:
             print(f"    broken: {figures['broken']}")
     print(f"load average (1 min) as the processes ended: {_spread(loads)}")
-    print(f"{time.perf_counter() - started:.0f} s in all")
-    return 0
 
 
 def _spread(values: list[float]) -> dict[str, float] | None:
