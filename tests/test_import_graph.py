@@ -17,6 +17,7 @@ tests/search/test_generic_imports.py.
 from __future__ import annotations
 
 import ast
+import functools
 import re
 from pathlib import Path
 
@@ -29,7 +30,9 @@ FACE = "iam (face)"
 CLI = "iam.cli"
 
 
+@functools.cache
 def _modules() -> dict[str, Path]:
+    """Every module of the toolkit and its file (read once per session: the tests only read it)."""
     found = {}
     for package in PACKAGES:
         for path in (ROOT / package).rglob("*.py"):
@@ -77,7 +80,9 @@ def _import_from_targets(node: ast.ImportFrom, package: str, modules: dict[str, 
     return targets
 
 
+@functools.cache
 def _graph() -> dict[str, set[str]]:
+    """Module -> the toolkit's modules it imports (derived once per session: the tests only read it)."""
     modules = _modules()
     return {name: _imports(name, path, modules) for name, path in modules.items()}
 

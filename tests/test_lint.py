@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 import dataclasses
+import functools
 import importlib
 import re
 import subprocess
@@ -48,15 +49,20 @@ allowed past the complexity limit (``# noqa: C901`` on their ``def`` line)."""
 _LINTED = ("iam", "search", "experiments", "tests", "scripts", "benchmarks")
 
 
+@functools.cache
+def _parsed(path: Path) -> ast.Module:
+    """The syntax tree of a source file, parsed once per session (the rules below only read it)."""
+    return ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+
+
 def _complexity_exemptions() -> set[str]:
     """``module:function`` of every ``def`` whose line carries ``noqa: C901`` or a bare ``noqa``."""
     found = set()
     for folder in _LINTED:
         for path in sorted((ROOT / folder).rglob("*.py")):
-            source = path.read_text(encoding="utf-8")
-            lines = source.splitlines()
+            lines = path.read_text(encoding="utf-8").splitlines()
             module = ".".join(path.relative_to(ROOT).with_suffix("").parts)
-            for node in ast.walk(ast.parse(source, filename=str(path))):
+            for node in ast.walk(_parsed(path)):
                 if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
                     comment = lines[node.lineno - 1].partition("#")[2]
                     if re.search(r"noqa(?!\s*:)|noqa\s*:[^#]*\bC901\b", comment):
@@ -143,7 +149,7 @@ def test_no_function_or_dataclass_takes_more_than_ten_parameters():
     for folder in ("iam", "search", "experiments"):
         for path in sorted((ROOT / folder).rglob("*.py")):
             module = ".".join(path.relative_to(ROOT).with_suffix("").parts)
-            tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+            tree = _parsed(path)
             over += [
                 f"{name} ({count})" for name, count in _parameter_counts(tree, module).items()
                 if count > MAX_PARAMETERS and name not in SEARCH_KERNELS
@@ -179,7 +185,7 @@ def test_errors_below_the_cli_name_parameters_not_command_line_flags():
         for path in sorted((ROOT / folder).rglob("*.py")):
             if path.relative_to(ROOT).parts[:2] == ("iam", "cli"):
                 continue
-            tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+            tree = _parsed(path)
             for node in ast.walk(tree):
                 if isinstance(node, ast.Raise) and node.exc is not None:
                     texts = [part.value for part in ast.walk(node.exc)

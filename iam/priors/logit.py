@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 from scipy.optimize import minimize, minimize_scalar
+from threadpoolctl import threadpool_limits
 
 __all__ = [
     "MoveTable",
@@ -140,7 +141,8 @@ def fit_conditional_logit(
         gradient = -(observed - expected) + weight_of_penalty * gap
         return value, gradient
 
-    result = minimize(objective, prior.copy(), jac=True, method="L-BFGS-B", options={"maxiter": max_iter})
+    with threadpool_limits(limits=1):  # threaded BLAS on the optimiser's small steps only spins
+        result = minimize(objective, prior.copy(), jac=True, method="L-BFGS-B", options={"maxiter": max_iter})
     return result.x
 
 

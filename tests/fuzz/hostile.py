@@ -961,12 +961,20 @@ def _last_go_waits_for_stop(lines: list[str]) -> bool:
     return go.infinite or (go.ponder and "ponderhit" not in later)
 
 
-def check_uci_session_without_stop(lines: list[str], outcome: Outcome, *, wait: float = 15.0) -> None:
-    """Feed a session with no ``stop`` and count the answers: every go but an unstopped infinite or ponder one."""
+def check_uci_session_without_stop(lines: list[str], outcome: Outcome, *, wait: float | None = None) -> None:
+    """Feed a session with no ``stop`` and count the answers: every go but an unstopped infinite or ponder one.
+
+    The last search is given ``wait`` seconds to end; by default three times the longest
+    bound the engine sets itself for a ``go`` (the clock fallback, or a bare go's bound,
+    set short here), so a search that ends on any of them has ended by then, and one that
+    answers an unstopped infinite or ponder ``go`` on such a bound is seen doing so.
+    """
     import search.chess.uci as uci
     from search.chess.uci import clock
 
     untimed, clock.UNTIMED_SECONDS = clock.UNTIMED_SECONDS, 0.2  # a bare go's bound, short so the run stays quick
+    if wait is None:
+        wait = 3 * max(clock.FALLBACK_SECONDS, clock.UNTIMED_SECONDS)
     out = io.StringIO()
     engine = uci.UciEngine(output=out)
     gos = 0
