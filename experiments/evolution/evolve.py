@@ -30,7 +30,8 @@ from iam.evolution.run import STANDARD, genome_values
 from search.chess.pst import PIECE_NAMES, SQUARE_NAMES
 
 NAME = "evolve"
-HELP = "a piece-value evolution's values against the standard ones, and matches against the unevolved and hand-set"
+HELP = ("an evolution's piece values against the standard ones (or its square scales), and matches against the "
+        "unevolved and hand-set evaluations")
 
 __all__ = ["NAME", "HELP", "EvolveConfig", "ratio_table", "run"]
 
@@ -84,7 +85,7 @@ def run(config: EvolveConfig) -> ExperimentResult:
     if populations.empty or populations["generation"].max() < 1:
         raise DataError(f"{folder} holds no finished generation beyond the random start")
     names = [name for name in populations.columns if name in PIECE_NAMES + SQUARE_NAMES]
-    genome = "both" if len(names) > len(PIECE_NAMES) else "squares" if names[0] in SQUARE_NAMES else "pieces"
+    genome = "pieces" if SQUARE_NAMES[0] not in names else "both" if "pawn" in names else "squares"
     means = populations.groupby("generation")[names].mean()
     last_generation = int(means.index.max())
     spread = populations[populations["generation"] == last_generation][names].std(ddof=0)

@@ -16,9 +16,10 @@ node budget (:func:`search.chess.selfplay.play_pair`), and Kendall and Whitwell'
 with the deme's own spread ``s(y)``, across demes with the whole population's.
 
 Generation 0 is the random start: each value uniform in ``initial``, each scale uniform
-in :attr:`Mutation.square_initial` (ranges stated with every result). Generation ``g``'s randomness is ``default_rng([seed, g])``; the
-games are deterministic (a node budget, fresh searches), so a run is a function of its
-config, wherever it runs.
+in :attr:`Mutation.square_initial` (ranges stated with every result). Generation ``g``'s
+randomness is ``default_rng([seed, g])`` (with demes that do not wait for each other, see
+:func:`_asynchronous`); the games are deterministic (a node budget, fresh searches), so a
+run is a function of its config, wherever it runs.
 
 Files in the output folder: ``config.json`` (the run's settings; a resumed run must
 have the same), ``generation_NNNN.json`` per finished generation (its population and its
@@ -318,68 +319,89 @@ def _asynchronous(
     demes and its spread is the whole population's) and is played as in the lockstep
     mode. A generation is written once every deme has finished it, in order.
     """
-    slices = deme_slices(config.population, config.demes)
-    names = genome_names(config.mutation.genome)
-    at = [last] * config.demes  # each deme's last finished generation
-    current = [population[list(members)].copy() for members in slices]
-    done: dict[int, dict[int, tuple[np.ndarray, list[dict]]]] = {}  # generation -> deme -> (rows, pair rows)
-    written, clock = last, time.perf_counter()
+    with TaskPool(runtime) as pool:
+        demes = _Demes(config, folder, population, last, pool)
+        for deme in range(config.demes):
+            demes.submit(deme)
+        while demes.written < config.generations:
+            if len(pool):  # a deme behind the others always has its games out
+                demes.take(*pool.next())
+            else:  # every deme waits at a migration: it is played by all of them together
+                demes.migrate()
+            for report in demes.flush():
+                if on_generation is not None:
+                    on_generation(report)
 
-    def ordinary(generation: int) -> bool:
+
+class _Demes:
+    """The state of :func:`_asynchronous`: each deme's last finished generation and population, the
+    generations finished by some demes but not yet written."""
+
+    def __init__(self, config: EvolutionConfig, folder: Path, population: np.ndarray, last: int,
+                 pool: TaskPool) -> None:
+        self.config, self.folder, self.pool = config, folder, pool
+        self.slices = deme_slices(config.population, config.demes)
+        self.names = genome_names(config.mutation.genome)
+        self.at = [last] * config.demes
+        self.current = [population[list(members)].copy() for members in self.slices]
+        self.done: dict[int, dict[int, tuple[np.ndarray, list[dict]]]] = {}  # generation -> deme -> rows
+        self.written, self.clock = last, time.perf_counter()
+
+    def ordinary(self, generation: int) -> bool:
+        """Whether a deme plays ``generation`` alone (not beyond the last, not a migration)."""
+        config = self.config
         return generation <= config.generations and not is_migration(generation - 1, config.demes,
                                                                        config.migrate_every)
 
-    def submit(pool: TaskPool, deme: int) -> None:
-        generation = at[deme] + 1
+    def submit(self, deme: int) -> None:
+        """Hand out the deme's next generation's games, if it plays that generation alone."""
+        config, generation, members = self.config, self.at[deme] + 1, self.slices[deme]
+        if not self.ordinary(generation):
+            return
         rng = np.random.default_rng([config.seed, generation, 1 + deme])
-        pairs = random_pairs(slices[deme], rng)
-        first = (generation - 1) * (config.population // 2) + sum(len(m) // 2 for m in slices[:deme])
+        pairs = random_pairs(members, rng)
+        first = (generation - 1) * (config.population // 2) + sum(len(m) // 2 for m in self.slices[:deme])
         fens = [config.openings[(first + i) % len(config.openings)] for i in range(len(pairs))]
-        task = _task(config, population_of(deme), pairs, fens)
-        pool.submit((deme, generation, rng, tuple(pairs), tuple(fens)), _play_group, *task)
+        whole = np.zeros((config.population, len(self.names)))
+        whole[list(members)] = self.current[deme]
+        self.pool.submit((deme, generation, rng, pairs, fens), _play_group, *_task(config, whole, pairs, fens))
 
-    def population_of(deme: int) -> np.ndarray:
-        whole = np.zeros((config.population, len(names)))
-        whole[list(slices[deme])] = current[deme]
-        return whole
+    def take(self, tag, played: list[PairGames]) -> None:
+        """A deme's games are in: its next population, and its next games handed out."""
+        deme, generation, rng, pairs, fens = tag
+        sub, outcomes = _deme_step(self.config, self.current[deme], self.slices[deme], pairs, played, rng)
+        rows = _pair_rows(generation, self.config, [pairs], [fens], [played], outcomes, False)
+        for row in rows:
+            row["deme"] = deme
+        self.current[deme], self.at[deme] = _held(self.config, sub), generation
+        self.done.setdefault(generation, {})[deme] = (self.current[deme], rows)
+        self.submit(deme)
 
-    with TaskPool(runtime) as pool:
-        for deme in range(config.demes):
-            if ordinary(at[deme] + 1):
-                submit(pool, deme)
-        while written < config.generations:
-            if len(pool) or written + 1 in done:
-                (deme, generation, rng, pairs, fens), played = pool.next()  # type: ignore[misc]
-                sub, outcomes = _deme_step(config, current[deme], slices[deme], list(pairs), played, rng)
-                rows = _pair_rows(generation, config, [list(pairs)], [list(fens)], [played], outcomes, False)
-                for row in rows:
-                    row["deme"] = deme
-                current[deme], at[deme] = _held(config, sub), generation
-                done.setdefault(generation, {})[deme] = (current[deme], rows)
-                if ordinary(generation + 1):
-                    submit(pool, deme)
-            else:  # every deme waits at a migration: it is played by all of them together
-                generation = written + 1
-                assert not ordinary(generation)  # a deme waits for nothing else
-                whole = np.concatenate(current)
-                new, rows = _generation(config, whole, generation, pool)
-                current = [new[list(members)].copy() for members in slices]
-                at = [generation] * config.demes
-                done[generation] = {d: (current[d], rows if d == 0 else []) for d in range(config.demes)}
-                for deme in range(config.demes):
-                    if ordinary(generation + 1):
-                        submit(pool, deme)
-            while len(done.get(written + 1, ())) == config.demes:
-                generation = written + 1
-                parts = done.pop(generation)
-                new = np.concatenate([parts[d][0] for d in sorted(parts)])
-                rows = [row for d in sorted(parts) for row in parts[d][1]]
-                seconds = time.perf_counter() - clock
-                _write_generation(folder, generation, new, rows, seconds, names)
-                _write_tables(folder)
-                written, clock = generation, time.perf_counter()
-                if on_generation is not None:
-                    on_generation(GenerationReport(generation, new, rows, seconds))
+    def migrate(self) -> None:
+        """The migration generation every deme waits at, played as the lockstep mode plays it."""
+        generation = self.written + 1
+        assert not self.ordinary(generation) and set(self.at) == {self.written}  # nothing else is left to play
+        new, rows = _generation(self.config, np.concatenate(self.current), generation, self.pool)
+        self.current = [new[list(members)].copy() for members in self.slices]
+        self.at = [generation] * self.config.demes
+        self.done[generation] = {d: (self.current[d], rows if d == 0 else []) for d in range(self.config.demes)}
+        for deme in range(self.config.demes):
+            self.submit(deme)
+
+    def flush(self) -> list[GenerationReport]:
+        """Write the generations every deme has finished, in order; their reports."""
+        reports = []
+        while len(self.done.get(self.written + 1, ())) == self.config.demes:
+            generation = self.written + 1
+            parts = self.done.pop(generation)
+            population = np.concatenate([parts[d][0] for d in sorted(parts)])
+            rows = [row for d in sorted(parts) for row in parts[d][1]]
+            seconds = time.perf_counter() - self.clock
+            _write_generation(self.folder, generation, population, rows, seconds, self.names)
+            _write_tables(self.folder)
+            self.written, self.clock = generation, time.perf_counter()
+            reports.append(GenerationReport(generation, population, rows, seconds))
+        return reports
 
 
 def _held(config: EvolutionConfig, population: np.ndarray) -> np.ndarray:
