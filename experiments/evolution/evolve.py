@@ -132,9 +132,9 @@ def _ordered(values: pd.Series) -> bool:
 
 
 def _markdown(ratios: pd.DataFrame, trajectory: pd.DataFrame, matches: pd.DataFrame, last: int) -> str:
-    lines = [f"# Evolved evaluation (generation {last})", ""]
+    lines = [f"# Evolved evaluation (generation {last})"]
     if len(ratios):
-        lines += ["| piece | standard | standard / pawn | start | evolved | spread (sd) | evolved / pawn | "
+        lines += ["", "| piece | standard | standard / pawn | start | evolved | spread (sd) | evolved / pawn | "
                   "against the standard ratio | within 25% |",
                   "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |"]
     for r in ratios.itertuples():

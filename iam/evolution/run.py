@@ -564,11 +564,11 @@ def _plot(populations: pd.DataFrame, path: Path) -> None:
                 axes.axhline(standard, color=line.get_color(), linestyle=":", linewidth=0.8)
             axes.set_ylabel("population mean (centipawns); dotted: standard")
         else:
-            for name in names:
-                axes.plot(means.index, means[name], label=name.replace("_squares_", " "),
+            for at, name in enumerate(names):  # a colour a piece, solid the middlegame, dashed the endgame
+                axes.plot(means.index, means[name], label=name.replace("_squares_", " "), color=f"C{at // 2}",
                           linestyle="-" if name.endswith("mg") else "--")
             axes.axhline(1.0, color="black", linestyle=":", linewidth=0.8)
-            axes.set_ylabel("square bonuses' scale, population mean; dotted: hand-set")
+            axes.set_ylabel("bonus scale (mean); dotted: hand-set")
         axes.set_xlabel("generation")
         axes.legend(loc="upper left", fontsize="small", ncol=2 if names is squares else 1)
     figure.tight_layout()
