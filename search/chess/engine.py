@@ -789,9 +789,9 @@ class ChessSearch:
     ``guide`` plans the opponent's nodes (see the module docstring); ``replies`` and
     ``reduce_below`` set the reply policy's selectivity instead (a guide of its own).
     With neither (the default) every move is searched alike.
-    ``values`` (:class:`~search.chess.pst.PieceValues`) replace the tables' material in the
-    evaluation (an evolved evaluation, :mod:`search.chess.selfplay`); None (the default)
-    keeps the board's own evaluation, unchanged and as fast.
+    ``values`` (:class:`~search.chess.pst.PieceValues`) replace the tables' material and scale
+    their square bonuses in the evaluation (an evolved evaluation, :mod:`search.chess.selfplay`);
+    None (the default) keeps the board's own evaluation, unchanged and as fast.
 
     >>> import chess
     >>> from search import Limits
@@ -869,7 +869,7 @@ class ChessSearch:
 
     @property
     def values(self) -> PieceValues | None:
-        """The piece values the evaluation uses (None: the tables' own, :mod:`search.chess.pst`).
+        """The piece values and square scales the evaluation uses (None: the tables' own, :mod:`search.chess.pst`).
 
         Setting them empties the tables, whose values were found with the old ones.
         """
