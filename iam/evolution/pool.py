@@ -41,10 +41,11 @@ class TaskPool:
 
             self._completed = as_completed(loop=self._client.loop)
         self._executor = None
-        if self._client is None and runtime.jobs > 1:
-            from joblib.externals.loky import get_reusable_executor
+        if self._client is None and runtime.jobs > 1:  # processes of its own, apart from joblib's
+            import multiprocessing
+            from concurrent.futures import ProcessPoolExecutor
 
-            self._executor = get_reusable_executor(max_workers=runtime.jobs)
+            self._executor = ProcessPoolExecutor(runtime.jobs, mp_context=multiprocessing.get_context("spawn"))
 
     def __enter__(self) -> TaskPool:
         return self
@@ -85,8 +86,11 @@ class TaskPool:
         return self._running.pop(future), future.result()
 
     def close(self) -> None:
-        """Forget the tasks not taken back; close the cluster's client (local workers stay for reuse)."""
+        """Forget the tasks not taken back; close the cluster's client or stop the local processes."""
         self._serial.clear()
+        if self._executor is not None:
+            self._executor.shutdown(wait=True, cancel_futures=True)
+            self._executor = None
         if self._client is not None:
             for future in self._running:
                 future.cancel()

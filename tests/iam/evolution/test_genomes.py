@@ -201,3 +201,13 @@ def test_asynchronous_demes_on_a_cluster_lose_only_a_killed_workers_games(asynch
                                      on_generation=on_generation, asynchronous=True)
     assert killed
     pd.testing.assert_frame_equal(remote, expected)
+
+
+def test_both_genomes_start_each_weight_in_its_own_range_and_hold_the_pawn(tmp_path):
+    both = EvolutionConfig(**{**SQUARES.__dict__, "generations": 1, "mutation": Mutation(genome="both", pawn=100.0)})
+    table = evolve_piece_values(both, tmp_path)
+    assert list(table.columns) == ["generation", "individual", *PIECE_NAMES, *SQUARE_NAMES]
+    start = table[table["generation"] == 0]
+    pieces, scales = start[list(PIECE_NAMES[1:])].to_numpy(), start[list(SQUARE_NAMES)].to_numpy()
+    assert ((pieces >= 50) & (pieces <= 1000)).all() and ((scales >= 0) & (scales <= 2)).all()
+    assert (table["pawn"] == 100.0).all()
