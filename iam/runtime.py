@@ -40,6 +40,8 @@ __all__ = [
     "runtime_from",
     "run_map",
     "map_in_order",
+    "dask_client",
+    "dask_result",
 ]
 
 T = TypeVar("T")
@@ -189,6 +191,18 @@ def map_in_order(
 def run_map(function: Callable[[T], R], items: Iterable[T], runtime: Runtime) -> list[R]:
     """``[function(item) for item in items]``, run where ``runtime`` says, in order."""
     return list(map_in_order(function, [(item,) for item in items], runtime))
+
+
+def dask_client(runtime: Runtime):  # -> distributed.Client
+    """A client of ``runtime``'s Dask scheduler, checked as :func:`map_in_order` checks it (ExecutionError if the
+    scheduler cannot be reached or has no worker); the caller closes it."""
+    return _connect(runtime)
+
+
+def dask_result(future):
+    """A Dask future's result; a task whose workers were all lost, or a cluster that cannot load the toolkit's
+    code, as an ExecutionError."""
+    return _result(future)
 
 
 def _connect(runtime: Runtime):  # -> distributed.Client

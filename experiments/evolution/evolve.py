@@ -8,6 +8,10 @@ generations. Then two matches (:func:`iam.evolution.matches.values_match`: the c
 a fixed node budget a move, every opening twice, each side White once): the evolved values (the last
 generation's mean, rounded) against the unevolved ones (generation 0's mean: the random start the
 evolution began from), and against the hand-set evaluation (the tables' own middlegame and endgame values).
+
+A run of another genome (``iam evolve --genome squares`` or ``both``) is judged over the board the same way
+(the evolved, unevolved and hand-set evaluations each with their square bonuses' scales; the ratio table
+only when the genome holds the piece values), its means table listing every weight of the genome.
 """
 
 from __future__ import annotations
@@ -22,11 +26,12 @@ from experiments.common import ExperimentConfig, ExperimentResult
 from iam.errors import DataError
 from iam.evolution import load_generations
 from iam.evolution.matches import values_match
-from iam.evolution.run import STANDARD
-from search.chess.pst import PIECE_NAMES
+from iam.evolution.run import STANDARD, genome_values
+from search.chess.pst import PIECE_NAMES, SQUARE_NAMES
 
 NAME = "evolve"
-HELP = "a piece-value evolution's values against the standard ones, and matches against the unevolved and hand-set"
+HELP = ("an evolution's piece values against the standard ones (or its square scales), and matches against the "
+        "unevolved and hand-set evaluations")
 
 __all__ = ["NAME", "HELP", "EvolveConfig", "ratio_table", "run"]
 
@@ -79,19 +84,21 @@ def run(config: EvolveConfig) -> ExperimentResult:
     populations, pairs = load_generations(folder)
     if populations.empty or populations["generation"].max() < 1:
         raise DataError(f"{folder} holds no finished generation beyond the random start")
-    names = list(PIECE_NAMES)
+    names = [name for name in populations.columns if name in PIECE_NAMES + SQUARE_NAMES]
+    genome = "pieces" if SQUARE_NAMES[0] not in names else "both" if "pawn" in names else "squares"
     means = populations.groupby("generation")[names].mean()
     last_generation = int(means.index.max())
     spread = populations[populations["generation"] == last_generation][names].std(ddof=0)
-    ratios = ratio_table(means.loc[0], means.loc[last_generation], spread)
+    ratios = (ratio_table(means.loc[0], means.loc[last_generation], spread) if "pawn" in names
+              else pd.DataFrame(columns=["piece", "within"]))
     listed = [g for g in means.index if g % config.every == 0 or g == last_generation]
-    trajectory = means.loc[listed].round(0).reset_index()
-    evolved = [round(float(v)) for v in means.loc[last_generation]]
-    unevolved = [round(float(v)) for v in means.loc[0]]
+    trajectory = means.loc[listed].apply(lambda c: c.round(2 if c.name in SQUARE_NAMES else 0)).reset_index()
+    evolved = [_rounded(name, v) for name, v in means.loc[last_generation].items()]
+    unevolved = [_rounded(name, v) for name, v in means.loc[0].items()]
     matches = []
     for opponent, values in (("unevolved (generation 0 mean)", unevolved), ("hand-set", None)):
-        match = values_match(evolved, values, config.openings, nodes=config.nodes, max_plies=config.max_plies,
-                             runtime=config.runtime)
+        match = values_match(genome_values(genome, evolved), None if values is None else genome_values(genome, values),
+                             config.openings, nodes=config.nodes, max_plies=config.max_plies, runtime=config.runtime)
         e = match.estimate
         matches.append({
             "evolved_against": opponent, "values": "tables" if values is None else " ".join(map(str, values)),
@@ -101,15 +108,21 @@ def run(config: EvolveConfig) -> ExperimentResult:
     match_table = pd.DataFrame(matches)
     cases = pairs["case"].value_counts().to_dict() if not pairs.empty else {}
     payload = {
-        "run": str(folder), "generations": last_generation, "evolved": evolved, "unevolved": unevolved,
+        "run": str(folder), "genome": genome, "generations": last_generation, "evolved": evolved,
+        "unevolved": unevolved,
         "nodes": config.nodes, "openings": len(config.openings), "within": WITHIN,
-        "all_within": bool(ratios["within"].all()),
-        "ordered": _ordered(means.loc[last_generation]),
+        "all_within": bool(ratios["within"].all()) if len(ratios) else None,
+        "ordered": _ordered(means.loc[last_generation]) if "pawn" in names else None,
         "cases": {str(k): int(v) for k, v in cases.items()},
         "ratios": ratios.to_dict(orient="records"), "matches": match_table.to_dict(orient="records"),
     }
     return ExperimentResult(NAME, {"ratios": ratios, "means": trajectory, "matches": match_table}, payload,
                             _markdown(ratios, trajectory, match_table, last_generation))
+
+
+def _rounded(name: str, value: float) -> float:
+    """A piece value to whole centipawns, a square scale to hundredths (as the evolved evaluation is reported)."""
+    return round(float(value), 2) if name in SQUARE_NAMES else round(float(value))
 
 
 def _ordered(values: pd.Series) -> bool:
@@ -119,17 +132,20 @@ def _ordered(values: pd.Series) -> bool:
 
 
 def _markdown(ratios: pd.DataFrame, trajectory: pd.DataFrame, matches: pd.DataFrame, last: int) -> str:
-    lines = [f"# Evolved piece values (generation {last})", "",
-             "| piece | standard | standard / pawn | start | evolved | spread (sd) | evolved / pawn | "
-             "against the standard ratio | within 25% |",
-             "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |"]
+    lines = [f"# Evolved evaluation (generation {last})"]
+    if len(ratios):
+        lines += ["", "| piece | standard | standard / pawn | start | evolved | spread (sd) | evolved / pawn | "
+                  "against the standard ratio | within 25% |",
+                  "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |"]
     for r in ratios.itertuples():
         lines.append(f"| {r.piece} | {r.standard} | {r.standard_ratio:.1f} | {r.start:.0f} | {r.last:.0f} | "
                      f"{r.spread:.0f} | {r.evolved_ratio:.2f} | {r.against_standard:.2f} | "
                      f"{'yes' if r.within else 'no'} |")
-    lines += ["", "| generation | " + " | ".join(PIECE_NAMES) + " |", "| ---: |" + " ---: |" * len(PIECE_NAMES)]
+    names = list(trajectory.columns[1:])
+    lines += ["", "| generation | " + " | ".join(names) + " |", "| ---: |" + " ---: |" * len(names)]
     for row in trajectory.itertuples(index=False):
-        lines.append("| " + " | ".join(f"{v:.0f}" for v in row) + " |")
+        lines.append(f"| {row[0]:.0f} | " + " | ".join(
+            f"{v:.2f}" if name in SQUARE_NAMES else f"{v:.0f}" for name, v in zip(names, row[1:])) + " |")
     lines += ["", "| evolved against | games | W | D | L | score | Elo (95% interval) | LOS |",
               "| --- | ---: | ---: | ---: | ---: | ---: | --- | ---: |"]
     for m in matches.itertuples():

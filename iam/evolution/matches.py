@@ -5,7 +5,8 @@ The games are those of the evolution (:func:`search.chess.selfplay.play_pair`): 
 is a function of its values, openings, node budget and move limit, wherever it runs, and however loaded
 the machine is. The score becomes W/D/L, an Elo difference with its 95% interval and the likelihood of
 superiority by the match code of :mod:`search.chess.match`. ``None`` for a side's values is the
-evaluation's own material (the hand-set middlegame and endgame values of :mod:`search.chess.pst`).
+evaluation's own material (the hand-set middlegame and endgame values of :mod:`search.chess.pst`); a
+:class:`~search.chess.pst.PieceValues` sets the material and the square bonuses' scales.
 """
 
 from __future__ import annotations
@@ -35,14 +36,14 @@ class ValuesMatch:
 
 
 def values_match(
-    a: Sequence[float] | None, b: Sequence[float] | None, openings: Sequence[str], *, nodes: int,
-    max_plies: int = 300, runtime: Runtime = Runtime(),
+    a: Sequence[float] | PieceValues | None, b: Sequence[float] | PieceValues | None, openings: Sequence[str], *,
+    nodes: int, max_plies: int = 300, runtime: Runtime = Runtime(),
 ) -> ValuesMatch:
-    """A (five values, pawn to queen, both phases; None: the hand-set ones) against B, two games an opening."""
+    """A (five values, pawn to queen, both phases; or PieceValues; None: the hand-set ones) against B, two games
+    an opening."""
     if not openings:
         raise ValueError("a match needs at least one opening")
-    tasks = [(None if a is None else list(a), None if b is None else list(b), fen, nodes, max_plies)
-             for fen in openings]
+    tasks = [(_plain(a), _plain(b), fen, nodes, max_plies) for fen in openings]
     rows = []
     for fen, pair in zip(openings, map_in_order(_pair, tasks, runtime)):
         for white, score, plies, ending in zip((True, False), pair.scores, pair.plies, pair.endings):
@@ -53,10 +54,15 @@ def values_match(
     return ValuesMatch(elo_estimate(wins, draws, losses), likelihood_of_superiority(wins, losses), games)
 
 
-def _pair(a: list[float] | None, b: list[float] | None, fen: str, nodes: int, max_plies: int) -> PairGames:
+def _plain(values: Sequence[float] | PieceValues | None) -> list[float] | PieceValues | None:
+    return values if values is None or isinstance(values, PieceValues) else list(values)
+
+
+def _pair(a: list[float] | PieceValues | None, b: list[float] | PieceValues | None, fen: str, nodes: int,
+          max_plies: int) -> PairGames:
     """One opening's two games (a task of the runtime's: plain values in and out)."""
     return play_pair(_values(a), _values(b), chess.Board(fen), nodes=nodes, max_plies=max_plies)
 
 
-def _values(values: list[float] | None) -> PieceValues | None:
-    return None if values is None else PieceValues.uniform(values)
+def _values(values: list[float] | PieceValues | None) -> PieceValues | None:
+    return values if values is None or isinstance(values, PieceValues) else PieceValues.uniform(values)

@@ -93,7 +93,7 @@ from search.chess.board import (
     to_move,
 )
 from search.chess.guided import ModelGuide, line_keys, reply_guide
-from search.chess.pst import PHASE_TOTAL, PieceValues
+from search.chess.pst import EG_TABLE, MG_TABLE, PHASE_TOTAL, PieceValues
 from search.probe import IterationShape
 from search.result import MAX_PLY, Limits, SearchResult
 
@@ -127,10 +127,10 @@ C_HORIZON = C_PV + _PLIES * _PLIES
 C_WATCH = C_HORIZON + _PLIES  # the watched line's keys, by ply
 C_ROOT_MOVES = C_WATCH + _PLIES
 C_HISTORY = C_ROOT_MOVES + MOVE_BUFFER  # indexed by ``move << 1 | side``: quiet moves only, below 1 << 14
-C_VALUED = C_HISTORY + (1 << 15)  # 1: the evaluation's material is the piece values below (0: the tables')
-C_MG_SHIFT = C_VALUED + 1  # by piece type 0..7: a piece's middlegame value minus the table's
-C_EG_SHIFT = C_MG_SHIFT + 8  # the same in the endgame
-C_SIZE = C_EG_SHIFT + 8
+C_VALUED = C_HISTORY + (1 << 15)  # 1: the evaluation is the piece values' tables below (0: the board's own)
+C_MG_DELTA = C_VALUED + 1  # by ``(piece & 15) * 120 + square``: the middlegame table's entry minus the board's
+C_EG_DELTA = C_MG_DELTA + 16 * 120  # the same in the endgame
+C_SIZE = C_EG_DELTA + 16 * 120
 
 _FIELDS = 4  # a table entry: key, depth << 20 | move (quiescence: 1), lower bound, upper bound
 _DEPTH_SHIFT = 20
@@ -388,18 +388,17 @@ def _visit(s, ctx, ply, depth):
 def _valued(s, ctx):
     """The tapered evaluation with the search's piece values (:class:`PieceValues`), from the side to move's view.
 
-    The board's sums with each piece's shift (its value minus the table's) added, in the
-    middlegame and the endgame, blended by the phase as :func:`_evaluate` blends them.
+    The board's sums with each piece's delta (its entry in the values' tables minus the
+    board's) added, in the middlegame and the endgame, blended by the phase as
+    :func:`_evaluate` blends them.
     """
     mg, eg = s[S_MG], s[S_EG]
     for square in _SQ:
         piece = s[square]
-        if piece > 0:
-            mg += ctx[C_MG_SHIFT + piece]
-            eg += ctx[C_EG_SHIFT + piece]
-        elif piece < 0:
-            mg -= ctx[C_MG_SHIFT - piece]
-            eg -= ctx[C_EG_SHIFT - piece]
+        if piece != 0:
+            at = (piece & 15) * 120 + square
+            mg += ctx[C_MG_DELTA + at]
+            eg += ctx[C_EG_DELTA + at]
     phase = s[S_PHASE] if s[S_PHASE] < PHASE_TOTAL else PHASE_TOTAL
     value = (mg * phase + eg * (PHASE_TOTAL - phase)) // PHASE_TOTAL
     return -value if s[S_SIDE] else value
@@ -790,9 +789,9 @@ class ChessSearch:
     ``guide`` plans the opponent's nodes (see the module docstring); ``replies`` and
     ``reduce_below`` set the reply policy's selectivity instead (a guide of its own).
     With neither (the default) every move is searched alike.
-    ``values`` (:class:`~search.chess.pst.PieceValues`) replace the tables' material in the
-    evaluation (an evolved evaluation, :mod:`search.chess.selfplay`); None (the default)
-    keeps the board's own evaluation, unchanged and as fast.
+    ``values`` (:class:`~search.chess.pst.PieceValues`) replace the tables' material and scale
+    their square bonuses in the evaluation (an evolved evaluation, :mod:`search.chess.selfplay`);
+    None (the default) keeps the board's own evaluation, unchanged and as fast.
 
     >>> import chess
     >>> from search import Limits
@@ -870,7 +869,7 @@ class ChessSearch:
 
     @property
     def values(self) -> PieceValues | None:
-        """The piece values the evaluation uses (None: the tables' own, :mod:`search.chess.pst`).
+        """The piece values and square scales the evaluation uses (None: the tables' own, :mod:`search.chess.pst`).
 
         Setting them empties the tables, whose values were found with the old ones.
         """
@@ -883,9 +882,11 @@ class ChessSearch:
         self._values = values
         ctx = self._ctx
         ctx[C_VALUED] = values is not None
-        middle, end = ((0,) * 7, (0,) * 7) if values is None else values.shifts()
-        ctx[C_MG_SHIFT: C_MG_SHIFT + 7] = middle
-        ctx[C_EG_SHIFT: C_EG_SHIFT + 7] = end
+        ctx[C_MG_DELTA:C_SIZE] = 0
+        if values is not None:
+            for start, table, board in zip((C_MG_DELTA, C_EG_DELTA), values.tables(), (MG_TABLE, EG_TABLE)):
+                delta = np.array(table, dtype=np.int64) - np.array(board, dtype=np.int64)
+                ctx[start: start + 16 * 120] = np.concatenate([delta[p if p < 8 else p - 16] for p in range(16)])
         self._clear_tables()
 
     def evaluate(self, board: chess.Board) -> int:

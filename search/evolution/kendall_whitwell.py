@@ -24,7 +24,7 @@ every mutation (uniform on [-0.5, 0.5]); ``s(y)`` is the population standard dev
 (``ddof=0``) of the generation's population before any of its pairs is applied, so the
 pairs of a generation can be played in any order or in parallel; a loser's replacement
 mutates the winner as he was before his own mutation; weights may be clipped to bounds
-after a mutation (none by default).
+after a mutation (none by default; one range for all, or one per weight).
 
 A floor on ``s(y)`` (``floor``, none by default) keeps the rule alive once the population
 agrees: the rule multiplies every change by ``s(y)``, so a population whose members all
@@ -65,6 +65,8 @@ Pair = tuple[int, int]
 """Two individuals' indices in the population; the first is called A."""
 Scores = tuple[float, float]
 """A's scores in the pair's two games (A with White, then with Black): 1 win, 0.5 draw, 0 loss."""
+Bounds = tuple[float | np.ndarray, float | np.ndarray]
+"""The low and high ends weights are clipped to: one number for every weight, or one per weight (arrays)."""
 _SCORES = (0.0, 0.5, 1.0)
 
 
@@ -107,7 +109,7 @@ def spreads(population: np.ndarray, floor: float = 0.0) -> np.ndarray:
 
 def mutate(
     weights: np.ndarray, spread: np.ndarray, factor: float, rng: np.random.Generator,
-    bounds: tuple[float, float] | None = None,
+    bounds: Bounds | None = None,
 ) -> np.ndarray:
     """``w + RAND[-0.5, 0.5] * s * factor`` for every weight, clipped to ``bounds`` (a new array).
 
@@ -137,7 +139,7 @@ def pair_outcome(pair: Pair, scores: Scores, factors: Factors = Factors()) -> Pa
 
 def apply_results(
     population: np.ndarray, pairs: Sequence[Pair], results: Sequence[Scores], rng: np.random.Generator,
-    *, factors: Factors = Factors(), bounds: tuple[float, float] | None = None, floor: float = 0.0,
+    *, factors: Factors = Factors(), bounds: Bounds | None = None, floor: float = 0.0,
 ) -> tuple[np.ndarray, list[PairOutcome]]:
     """The next population after the pairs played: the rule applied pair by pair, in order.
 
@@ -176,7 +178,7 @@ def random_pairs(indices: Sequence[int], rng: np.random.Generator) -> list[Pair]
 
 def evolve(
     population: np.ndarray, play: Callable[[np.ndarray, np.ndarray, int], Scores], generations: int,
-    *, seed: int, factors: Factors = Factors(), bounds: tuple[float, float] | None = None, floor: float = 0.0,
+    *, seed: int, factors: Factors = Factors(), bounds: Bounds | None = None, floor: float = 0.0,
 ) -> Iterator[tuple[np.ndarray, list[PairOutcome]]]:
     """One population per generation, serially: random pairs, ``play(a, b, index)`` for each, the rule.
 

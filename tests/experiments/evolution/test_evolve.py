@@ -54,3 +54,19 @@ def test_the_command_writes_the_tables(folder, tmp_path, capsys):
     capsys.readouterr()
     assert iam_main(["experiment", "evolve", "--run", str(folder), "--games", "3"]) == 2
     assert "--games takes an even number" in capsys.readouterr().err
+
+
+def test_a_square_scales_run_is_judged_over_the_board_without_a_ratio_table(tmp_path):
+    from iam.evolution import load_generations
+    from search.chess.pst import SQUARE_NAMES
+
+    evolve_piece_values(EvolutionConfig(population=4, demes=1, generations=1, nodes=150, max_plies=20,
+                                        openings=(OPENING,), mutation=Mutation(genome="squares")), tmp_path)
+    result = run(EvolveConfig(run=str(tmp_path), openings=(OPENING,), nodes=150, max_plies=30))
+    populations, _ = load_generations(tmp_path)
+    last = populations[populations["generation"] == 1][list(SQUARE_NAMES)].mean()
+    assert result.payload["genome"] == "squares" and result.payload["ordered"] is None
+    assert result.payload["evolved"] == [round(float(v), 2) for v in last]
+    assert result.tables["ratios"].empty and list(result.tables["means"].columns) == ["generation", *SQUARE_NAMES]
+    assert result.tables["matches"]["games"].tolist() == [2, 2]
+    assert "| generation | pawn_squares_mg |" in result.markdown

@@ -103,3 +103,34 @@ def test_piece_values_refuse_anything_but_five_whole_centipawn_values(bad):
 
     with pytest.raises(ValueError, match="five whole numbers"):
         PieceValues(bad, (100, 300, 300, 500, 900))
+
+
+def test_square_scales_multiply_each_piece_s_bonus_and_the_search_reads_them():
+    from search.chess.engine import ChessSearch
+    from search.chess.pst import SQUARE_NAMES, PieceValues
+
+    standard = PieceValues.standard()
+    assert standard.squares == (1.0,) * 12 and standard.tables() == (MG_TABLE, EG_TABLE)
+    scales = [1.0] * 12
+    scales[SQUARE_NAMES.index("pawn_squares_mg")] = 0.5
+    scales[SQUARE_NAMES.index("knight_squares_eg")] = 2.0
+    middle, end = standard.with_squares(scales).tables()
+    assert middle[KINDS["P"]][_at("e4")] == 100 + 9  # half of the bonus of 18
+    assert middle[-KINDS["P"]][_at("e5")] == -(100 + 9)  # Black's mirror
+    assert end[KINDS["N"]][_at("a1")] == 290 - 44  # twice -22 on the rim
+    assert middle[KINDS["N"]][_at("a1")] == MG_TABLE[KINDS["N"]][_at("a1")]  # the other tables unchanged
+    # kings and a pawn on e4: an endgame (phase 0), the kings' bonuses cancel, the pawn's is 12
+    board = chess.Board("4k3/8/8/8/4P3/8/8/4K3 w - - 0 1")
+    pawn_eg = SQUARE_NAMES.index("pawn_squares_eg")
+    assert ChessSearch(values=standard).evaluate(board) == ChessSearch().evaluate(board) == 132
+    assert ChessSearch(values=standard.with_squares([0.0] * 12)).evaluate(board) == 120
+    doubled = [2.0 if i == pawn_eg else 1.0 for i in range(12)]
+    assert ChessSearch(values=standard.with_squares(doubled)).evaluate(board) == 144
+
+
+@pytest.mark.parametrize("bad", [(1.0,) * 11, (1.0,) * 11 + (-0.5,)])
+def test_piece_values_refuse_square_scales_that_are_not_twelve_from_0_to_100(bad):
+    from search.chess.pst import PieceValues
+
+    with pytest.raises(ValueError, match="12 scales"):
+        PieceValues.standard().with_squares(bad)

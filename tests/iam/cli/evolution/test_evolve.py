@@ -19,6 +19,16 @@ def test_a_tiny_run_writes_its_generations_and_resumes(tmp_path, capsys):
     assert (out / "generation_0002.json").is_file() and (out / "weights.png").is_file()
 
 
+def test_the_square_scales_evolve_with_demes_that_do_not_wait(tmp_path, capsys):
+    out = tmp_path / "run"
+    assert iam_main(["evolve", "--out", str(out), "--generations", "1", "--genome", "squares", "--asynchronous",
+                     *TINY]) == 0
+    assert capsys.readouterr().out.startswith("generation 1: mean square scales pawn_squares_mg ")
+    assert iam_main(["evolve", "--out", str(out), "--generations", "1", "--genome", "squares", "--resume",
+                     *TINY]) == 2
+    assert "other settings" in capsys.readouterr().err
+
+
 @pytest.mark.parametrize(
     ("flags", "message"),
     [
@@ -29,6 +39,7 @@ def test_a_tiny_run_writes_its_generations_and_resumes(tmp_path, capsys):
         (["--jobs", "0"], "--jobs must be at least 1"),
         (["--pawn", "0"], "--pawn must be a value within the bounds 1 to 3000"),
         (["--spread-floor", "2"], "--spread-floor must be a share from 0 to 1"),
+        (["--genome", "squares", "--pawn", "100"], "--pawn must be unset with the squares genome"),
     ],
 )
 def test_bad_options_are_one_line_errors(flags, message, tmp_path, capsys):
