@@ -40,11 +40,11 @@ def test_each_development_position_is_scored_once_with_its_move(botvinnik_games)
 
 
 def test_the_cli_gives_each_variant_its_figures_and_the_gain_over_the_baseline(monkeypatch, tmp_path):
-    # The command end to end on a bundled master's games: the first 60 of them (every step sees the same
+    # The command end to end on a bundled master's games: the first 40 of them (every step sees the same
     # kinds of games, and a fit on his few hundred would only cost time).
     text = bundled_pgn("Capablanca").read_text(encoding="utf-8")
     head = tmp_path / "Capablanca.pgn"
-    head.write_text("".join("[Event " + game for game in text.split("[Event ")[1:61]), encoding="utf-8")
+    head.write_text("".join("[Event " + game for game in text.split("[Event ")[1:41]), encoding="utf-8")
     monkeypatch.setattr(ranker_depth, "bundled_pgn", {"Capablanca": head}.__getitem__)
     payload = run_json(
         "experiment", "ranker-depth", "--players", "Capablanca", "--depths", "1,2", "--no-default",
