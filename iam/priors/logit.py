@@ -10,11 +10,14 @@ follows him. The fit is one smooth convex problem, solved with scipy's L-BFGS.
 
 from __future__ import annotations
 
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
 
 import numpy as np
 from scipy.optimize import minimize, minimize_scalar
-from threadpoolctl import threadpool_limits
+from threadpoolctl import ThreadpoolController
 
 __all__ = [
     "MoveTable",
@@ -23,6 +26,7 @@ __all__ = [
     "softmax_by_position",
     "position_log_likelihood",
     "take_positions",
+    "one_thread_optimiser",
     "position_rows",
     "fit_temperature",
 ]
@@ -141,9 +145,29 @@ def fit_conditional_logit(
         gradient = -(observed - expected) + weight_of_penalty * gap
         return value, gradient
 
-    with threadpool_limits(limits=1):  # threaded BLAS on the optimiser's small steps only spins
+    with one_thread_optimiser():
         result = minimize(objective, prior.copy(), jac=True, method="L-BFGS-B", options={"maxiter": max_iter})
     return result.x
+
+
+@cache
+def _optimiser_blas() -> ThreadpoolController | None:
+    """The BLAS library scipy's wheel brings apart from numpy's (None when scipy has none of its own)."""
+    controller = ThreadpoolController()
+    found = [lib.filepath for lib in controller.lib_controllers if Path(lib.filepath).parent.name == "scipy.libs"]
+    return controller.select(filepath=found) if found else None
+
+
+def one_thread_optimiser() -> AbstractContextManager:
+    """Run scipy's L-BFGS-B steps (its own BLAS library) on one thread, numpy's products as they are.
+
+    The optimiser's steps are vectors of one value per weight: a second BLAS thread only waits for work,
+    spinning on a core the other processes need, and costs several times the CPU on a busy machine with few
+    cores. numpy's library, which computes the objective, is left alone, so every figure is unchanged; where
+    scipy has no BLAS library of its own (it shares numpy's), nothing is limited.
+    """
+    blas = _optimiser_blas()
+    return nullcontext() if blas is None else blas.limit(limits=1)
 
 
 def _log_softmax_by_position(scores: np.ndarray, starts: np.ndarray) -> np.ndarray:

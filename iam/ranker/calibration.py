@@ -17,9 +17,8 @@ from dataclasses import dataclass
 import numpy as np
 from scipy.optimize import minimize
 from scipy.special import expit
-from threadpoolctl import threadpool_limits
 
-from iam.priors.logit import MoveTable, softmax_by_position
+from iam.priors.logit import MoveTable, one_thread_optimiser, softmax_by_position
 
 __all__ = ["TopLabelCalibration", "calibrate_top", "fit_top_label"]
 
@@ -92,7 +91,7 @@ def fit_top_label(table: MoveTable, scores: np.ndarray) -> TopLabelCalibration:
         error = expit(z) - played
         return float(np.mean(np.logaddexp(0.0, z) - played * z)), np.array([np.mean(error * odds), np.mean(error)])
 
-    with threadpool_limits(limits=1):  # threaded BLAS on the optimiser's small steps only spins
+    with one_thread_optimiser():
         slope, offset = minimize(loss, np.array([1.0, 0.0]), jac=True, method="L-BFGS-B").x
     if not slope > 0:  # a belief that falls as the evidence rises: no map rather than a reversal
         return TopLabelCalibration()

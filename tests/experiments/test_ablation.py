@@ -24,14 +24,20 @@ def test_variants_remove_each_family_and_keep_each_alone():
     assert variants(("move",)) == [("all families", ("move",))]
 
 
-def test_removing_the_move_features_costs_and_every_variant_sees_the_same_positions(botvinnik_games):
+@pytest.fixture(scope="module")
+def move_habits_table(botvinnik_games):
+    """The ablation of the move and habit families on Botvinnik's games, no prior (shared, read-only)."""
     config = AblationConfig(
         ranker=AblatedRanker(families=("move", "habits"), train_positions=250, prior="none"),
         train_games=25,
         test_positions=120,
         resamples=100,
     )
-    table = ablation(botvinnik_games, "Botvinnik", config).set_index("variant")
+    return ablation(botvinnik_games, "Botvinnik", config).set_index("variant")
+
+
+def test_removing_the_move_features_costs_and_every_variant_sees_the_same_positions(move_habits_table):
+    table = move_habits_table
     assert set(table["test_positions"]) == {120}
     assert table.loc["all families", "log_loss"] < table.loc["without move", "log_loss"]
     assert table.loc["all families", "top1"] > table.loc["without move", "top1"]
@@ -88,14 +94,8 @@ def test_the_residual_trees_row_adds_the_population_trees_to_the_full_ranker(bot
         assert abs(boosted - plain) > 0.01
 
 
-def test_each_row_without_a_family_says_what_the_family_adds_with_a_paired_interval(botvinnik_games):
-    config = AblationConfig(
-        ranker=AblatedRanker(families=("move", "habits"), train_positions=250, prior="none"),
-        train_games=25,
-        test_positions=120,
-        resamples=100,
-    )
-    table = ablation(botvinnik_games, "Botvinnik", config).set_index("variant")
+def test_each_row_without_a_family_says_what_the_family_adds_with_a_paired_interval(move_habits_table):
+    table = move_habits_table
     full, without = table.loc["all families"], table.loc["without move"]
     assert (without["kind"], without["family"]) == ("without", "move")
     assert table.loc["habits alone", "kind"] == "alone" and table.loc["all families", "kind"] == "all"

@@ -7,6 +7,7 @@ from experiments.development import ranker_depth
 from experiments.development.ranker_depth import RankerDepthConfig, RankerVariant, variant_records
 from iam.cli.experiment import experiments
 from iam.errors import DataError
+from iam.games.bundled import bundled_pgn
 from iam.games.heldout import development_games, fitting_games
 from iam.games.pgn import load_player_games
 
@@ -38,7 +39,13 @@ def test_each_development_position_is_scored_once_with_its_move(botvinnik_games)
     assert records["belief_mass"].to_numpy() == pytest.approx(np.ones(len(records)))
 
 
-def test_the_cli_gives_each_variant_its_figures_and_the_gain_over_the_baseline():
+def test_the_cli_gives_each_variant_its_figures_and_the_gain_over_the_baseline(monkeypatch, tmp_path):
+    # The command end to end on a bundled master's games: the first 40 of them (every step sees the same
+    # kinds of games, and a fit on his few hundred would only cost time).
+    text = bundled_pgn("Capablanca").read_text(encoding="utf-8")
+    head = tmp_path / "Capablanca.pgn"
+    head.write_text("".join("[Event " + game for game in text.split("[Event ")[1:41]), encoding="utf-8")
+    monkeypatch.setattr(ranker_depth, "bundled_pgn", {"Capablanca": head}.__getitem__)
     payload = run_json(
         "experiment", "ranker-depth", "--players", "Capablanca", "--depths", "1,2", "--no-default",
         "--fit-positions", "40", "--dev-positions", "15",

@@ -11,7 +11,7 @@ import pytest
 from iam.games import heldout
 from iam.games.heldout import fitting_games
 from iam.games.pgn import IngestReport, PlayerGame
-from iam.games.player_games import HeldOut, bundled_masters, game_key, population_games
+from iam.games.player_games import HeldOut, game_key, population_games
 from iam.priors.policynet import POLICY_NETS_FILE
 from iam.priors.population import PRIOR_FILE
 from iam.priors.valuenet import VALUE_NET_FILE
@@ -40,8 +40,8 @@ def test_a_test_game_of_one_master_is_dropped_from_the_others_population_games()
 
 
 @pytest.mark.slow
-def test_the_shipped_population_files_left_out_every_shared_test_game():
-    masters = bundled_masters()
+def test_the_shipped_population_files_left_out_every_shared_test_game(bundled_master_games):
+    masters = bundled_master_games
     tests = {game_key(game) for games in masters.values() for game in heldout.test_games(games)}
     kept, dropped = population_games(masters)
     assert sum(dropped.values()) > 40  # the bundled masters played each other

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+
 import numpy as np
 import pytest
 
@@ -9,6 +11,7 @@ from iam.priors.logit import (
     MoveTable,
     fit_conditional_logit,
     fit_temperature,
+    one_thread_optimiser,
     position_log_likelihood,
     softmax_by_position,
     take_positions,
@@ -102,3 +105,29 @@ def test_soft_targets_of_the_true_beliefs_recover_the_weights_and_one_hot_target
     )
     with pytest.raises(ValueError):
         fit_conditional_logit(table, targets=-beliefs)
+
+
+def test_the_optimiser_runs_scipys_own_blas_on_one_thread_and_leaves_numpys_and_the_weights_as_they_are(
+    monkeypatch,
+):
+    from pathlib import Path
+
+    from threadpoolctl import ThreadpoolController
+
+    import iam.priors.logit as logit
+
+    def threads() -> dict[str, int]:
+        return {Path(lib.filepath).parent.name: lib.num_threads for lib in ThreadpoolController().lib_controllers}
+
+    before = threads()
+    with one_thread_optimiser():
+        inside = threads()
+    assert threads() == before  # restored on the way out
+    if "scipy.libs" in before:  # scipy's wheel brings its own BLAS: that one alone runs on one thread
+        assert inside == before | {"scipy.libs": 1}
+    else:
+        assert inside == before
+    table = _simulated(np.array([1.0, -0.5, 0.25]), 200, seed=5)
+    limited = fit_conditional_logit(table, penalty=0.1)
+    monkeypatch.setattr(logit, "one_thread_optimiser", contextlib.nullcontext)
+    assert fit_conditional_logit(table, penalty=0.1).tobytes() == limited.tobytes()
