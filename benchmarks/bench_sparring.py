@@ -2,7 +2,7 @@
 
     .venv/bin/python benchmarks/bench_sparring.py MODEL --player NAME [--pgn PGN] [--games 200]
         [--positions 300] [--judge-depth 4] [--stockfish PATH [--stockfish-depth 12]]
-        [--check-engine PATH [--check-engine-depth 12]] [--seed 0] --out DIR
+        [--check-engine PATH [--check-engine-depth 12]] [--his-moves N] [--seed 0] --out DIR
 
 MODEL is a model of the player fitted on his training games only (``iam train --split train``);
 his test games (``i % 5 == 4``) are the reference. Three measures, each with fixed seeds:
@@ -34,8 +34,13 @@ his test games (``i % 5 == 4``) are the reference. Three measures, each with fix
   ``--rate-positions`` positions of his training games. With ``--check-engine PATH`` a UCI
   engine checks the drawn move instead, at ``--check-engine-depth``
   (:class:`iam.engines.check.EngineJudge`, as ``iam uci --imitate M --check-engine PATH``
-  does), and his rate is his by the same engine on 200 positions of his training games
-  (:func:`iam.engines.check.his_positions`, as the engine measures it at its start).
+  does), and his rate is his by the same engine on 1,000 positions of his training games
+  (:func:`iam.engines.check.cached_judged_rate`, as the engine measures it at its start and keeps it beside the
+  model, so that a run and the engine share it). A move the check engine judged keeps its verdict in the judge
+  when the two are the same engine at the same depth.
+* **His own rate alone**: with ``--his-moves N`` only his moves are judged, on N positions of his test games
+  (0: all), by ``--stockfish`` (``his.csv``), and with ``--check-engine`` his rate on his training positions
+  as above, with what measuring it cost.
 
 Writes ``openings.csv``, ``moves.csv`` and ``summary.json`` to ``--out`` and prints the summary.
 """
