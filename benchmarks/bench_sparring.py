@@ -255,8 +255,12 @@ def moves_table(model, positions: list, judge, seed: int, check: tuple = (None, 
             choice = choose_imitation_move(board, beliefs, imitation)
             drawn = choice.move if choice.move is not None else max(scores, key=scores.get)
             row[f"{kind}_unchecked"] = drawn.uci()
+            row[f"{kind}_source"] = "model" if choice.move is not None else "search"  # search: neither checked
+            row[f"{kind}_check"] = None  # nor counted as a blunder; else the check's loss of the drawn move
             if rate is not None and choice.move is not None:
                 if checker is not None:
+                    found = checker(board, drawn)
+                    row[f"{kind}_check"] = None if found is None else found.loss
                     verdict = hold_deep_ceiling(
                         board, drawn, beliefs, scores, lambda move: checker(board, move),  # noqa: B023
                         rate=rate, budget=budgets[kind], seed=seed, game=number,
