@@ -2,7 +2,7 @@
 
     .venv/bin/python benchmarks/bench_sparring.py MODEL --player NAME [--pgn PGN] [--games 200]
         [--positions 300] [--judge-depth 4] [--stockfish PATH [--stockfish-depth 12]]
-        [--check-engine PATH [--check-engine-depth 12]] [--seed 0] --out DIR
+        [--check-engine PATH [--check-engine-depth 12]] [--his-moves N] [--seed 0] --out DIR
 
 MODEL is a model of the player fitted on his training games only (``iam train --split train``);
 his test games (``i % 5 == 4``) are the reference. Three measures, each with fixed seeds:
@@ -34,8 +34,13 @@ his test games (``i % 5 == 4``) are the reference. Three measures, each with fix
   ``--rate-positions`` positions of his training games. With ``--check-engine PATH`` a UCI
   engine checks the drawn move instead, at ``--check-engine-depth``
   (:class:`iam.engines.check.EngineJudge`, as ``iam uci --imitate M --check-engine PATH``
-  does), and his rate is his by the same engine on 200 positions of his training games
-  (:func:`iam.engines.check.his_positions`, as the engine measures it at its start).
+  does), and his rate is his by the same engine on 1,000 positions of his training games
+  (:func:`iam.engines.check.cached_judged_rate`, as the engine measures it at its start and keeps it beside the
+  model, so that a run and the engine share it). A move the check engine judged keeps its verdict in the judge
+  when the two are the same engine at the same depth.
+* **His own rate alone**: with ``--his-moves N`` only his moves are judged, on N positions of his test games
+  (0: all), by ``--stockfish`` (``his.csv``), and with ``--check-engine`` his rate on his training positions
+  as above, with what measuring it cost.
 
 Writes ``openings.csv``, ``moves.csv`` and ``summary.json`` to ``--out`` and prints the summary.
 """
@@ -46,6 +51,7 @@ import argparse
 import io
 import json
 import math
+import os
 import random
 import sys
 import time
@@ -66,6 +72,7 @@ from search.chess.imitation import (  # noqa: E402
     BLUNDER_LOSS,
     CHECK_DEPTH,
     CHECK_ENGINE_DEPTH,
+    RATE_POSITIONS,
     BlunderBudget,
     Imitation,
     choose_imitation_move,
@@ -187,15 +194,33 @@ def own_judge(depth: int):
     return losses
 
 
-def stockfish_judge(engine):
+def stockfish_judge(engine, verdicts: dict):
     """Losses of moves by a UCI engine (an :class:`iam.engines.check.EngineJudge` at its depth): each move judged on
     its own as the check judges a drawn move (the engine's hash cleared, the position's best, then the move searched
-    alone), so that a move's verdict does not depend on which moves are judged with it, nor in what order."""
+    alone), so that a move's verdict does not depend on which moves are judged with it, nor in what order. A move
+    the check engine already judged at the same depth (in ``verdicts``) keeps that verdict, which is the same."""
 
     def losses(board: chess.Board, moves: set[chess.Move]) -> dict[chess.Move, int]:
-        return engine.losses(board, moves)
+        known = {move: verdicts.get((board.fen(), move)) for move in moves}
+        found = {move: judged.loss for move, judged in known.items() if judged is not None}
+        return found | engine.losses(board, {move for move in moves if move not in found})
 
     return losses
+
+
+def training_rate(path: str, depth: int, train: list, model_file: str) -> tuple[float | None, dict]:
+    """His rate by the check engine on his training positions as the engine measures it at its start
+    (:func:`iam.engines.check.cached_judged_rate`, kept beside the model), and what it cost: seconds and the CPU
+    seconds of this process and the engine (next to nothing when the file beside the model held it)."""
+    from iam.engines.check import EngineJudge, cached_judged_rate
+
+    before, started = os.times(), time.perf_counter()
+    with EngineJudge(path, depth=depth) as judge:
+        rate = cached_judged_rate(judge, train, Path(f"{model_file}.check-rates.json"))
+    after = os.times()  # the engine has ended: its CPU is among the children's
+    cpu = sum(after[index] - before[index] for index in range(4))
+    return rate, {"seconds": round(time.perf_counter() - started, 1), "cpu_seconds": round(cpu, 1),
+                  "positions": min(RATE_POSITIONS, sum(game.player_moves for game in train))}
 
 
 def his_check_rate(positions: list, depth: int) -> float:
@@ -230,8 +255,12 @@ def moves_table(model, positions: list, judge, seed: int, check: tuple = (None, 
             choice = choose_imitation_move(board, beliefs, imitation)
             drawn = choice.move if choice.move is not None else max(scores, key=scores.get)
             row[f"{kind}_unchecked"] = drawn.uci()
+            row[f"{kind}_source"] = "model" if choice.move is not None else "search"  # search: neither checked
+            row[f"{kind}_check"] = None  # nor counted as a blunder; else the check's loss of the drawn move
             if rate is not None and choice.move is not None:
                 if checker is not None:
+                    found = checker(board, drawn)
+                    row[f"{kind}_check"] = None if found is None else found.loss
                     verdict = hold_deep_ceiling(
                         board, drawn, beliefs, scores, lambda move: checker(board, move),  # noqa: B023
                         rate=rate, budget=budgets[kind], seed=seed, game=number,
@@ -269,6 +298,44 @@ def summarise(frame: pd.DataFrame, opening: dict) -> dict:
     return summary
 
 
+def his_moves_only(args: argparse.Namespace, test: list, train: list) -> int:
+    """His own rate: his moves on ``--his-moves`` positions of his test games (0: all of them) judged by
+    ``--stockfish`` as the check judges a move, and his rate on his training positions as the engine measures it
+    at its start (with ``--check-engine``, kept beside the model). Writes ``his.csv`` and ``summary.json``."""
+    from iam.engines.check import EngineJudge
+
+    if not args.stockfish:
+        raise SystemExit("bench_sparring: --his-moves needs --stockfish")
+    started = time.perf_counter()
+    summary: dict = {}
+    if args.check_engine:  # first, so that a run of the partner may read it from beside the model meanwhile
+        rate, cost = training_rate(args.check_engine, args.check_engine_depth, train, args.model)
+        summary["his_check_rate_training"], summary["his_check_rate_cost"] = rate, cost
+        print(f"his rate on his training positions: {rate}", file=sys.stderr, flush=True)
+    every = sum(game.player_moves for game in test)
+    positions = his_positions(test, args.his_moves or every, args.seed)
+    rows = []
+    with EngineJudge(args.stockfish, depth=args.stockfish_depth) as engine:
+        for number, (board, played) in enumerate(positions):
+            rows.append({"position": number, "fen": board.fen(), "played": played.uci(),
+                         "loss": engine.losses(board, {played})[played]})
+            if (number + 1) % 100 == 0:
+                print(f"{number + 1} of {len(positions)} of his moves", file=sys.stderr, flush=True)
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    frame = pd.DataFrame(rows)
+    frame.to_csv(out / "his.csv", index=False)
+    hits = int((frame["loss"] >= BLUNDER_LOSS).sum())
+    low, high = wilson(hits, len(frame))
+    summary.update({"test_moves": every, "judged": len(frame), "judge": f"stockfish depth {args.stockfish_depth}",
+                    "blunders_played": {"count": hits, "rate": round(hits / len(frame), 4),
+                                        "interval": [round(low, 4), round(high, 4)]}})
+    summary["seconds"] = round(time.perf_counter() - started)
+    (out / "summary.json").write_text(json.dumps(summary, indent=2))
+    print(json.dumps(summary, indent=2))
+    return 0
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("model")
@@ -280,10 +347,12 @@ def main() -> int:
     parser.add_argument("--stockfish", metavar="PATH", help="judge the blunders with this UCI engine")
     parser.add_argument("--stockfish-depth", type=int, default=12)
     parser.add_argument("--check-depth", type=int, default=CHECK_DEPTH)
-    parser.add_argument("--rate-positions", type=int, default=1000)
+    parser.add_argument("--rate-positions", type=int, default=RATE_POSITIONS)
     parser.add_argument("--check-engine", metavar="PATH", help="check the drawn moves with this UCI engine")
     parser.add_argument("--check-engine-depth", type=int, default=CHECK_ENGINE_DEPTH)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--his-moves", type=int, metavar="N",
+                        help="judge only his own moves, on N positions of his test games (0: all), by --stockfish")
     parser.add_argument("--out", required=True)
     args = parser.parse_args()
     from iam.games.bundled import bundled_pgn
@@ -293,6 +362,8 @@ def main() -> int:
     games, _ = load_player_games([pgn], player=args.player)
     train = [game for game in games if game.split == "train"]
     test = [game for game in games if game.split == "test"]
+    if args.his_moves is not None:
+        return his_moves_only(args, test, train)
     model = load_predictor(args.model)
     name = f"a model of {model.player_}"
     his_white, his_black = openings(test)
@@ -319,15 +390,19 @@ def main() -> int:
     out.mkdir(parents=True, exist_ok=True)
     pd.DataFrame(rows).to_csv(out / "openings.csv", index=False)
     positions = his_positions(test, args.positions, args.seed)
-    check_rate, checker, check_engine = None, None, None
+    check_rate, checker, check_engine, rate_cost = None, None, None, {}
+    verdicts: dict = {}  # (position, move): the check engine's verdict, which the judge at its depth would repeat
     if args.check_engine:
-        from iam.engines.check import EngineJudge, judged_rate
+        from iam.engines.check import EngineJudge
 
         check_engine = EngineJudge(args.check_engine, depth=args.check_engine_depth)
-        check_rate = judged_rate(check_engine, his_positions(train))  # as the engine measures it at its start
+        check_rate, rate_cost = training_rate(args.check_engine, args.check_engine_depth, train, args.model)
 
         def checker(board, move):
-            return check_engine.check(board, move, Limits())
+            key = (board.fen(), move)
+            if key not in verdicts:
+                verdicts[key] = check_engine.check(board, move, Limits())
+            return verdicts[key]
     elif args.check_depth:
         check_rate = his_check_rate(his_positions(train, args.rate_positions, args.seed), args.check_depth)
         search = ChessSearch()
@@ -338,8 +413,9 @@ def main() -> int:
     if args.stockfish:
         from iam.engines.check import EngineJudge
 
+        same = args.check_engine == args.stockfish and args.check_engine_depth == args.stockfish_depth
         with EngineJudge(args.stockfish, depth=args.stockfish_depth) as engine:  # a process of its own
-            frame = moves_table(model, positions, stockfish_judge(engine), args.seed, check)
+            frame = moves_table(model, positions, stockfish_judge(engine, verdicts if same else {}), args.seed, check)
         judge = f"stockfish depth {args.stockfish_depth}"
     else:
         frame = moves_table(model, positions, own_judge(args.judge_depth), args.seed, check)
@@ -350,7 +426,7 @@ def main() -> int:
         summary["check_engine"] = check_engine.name
         check_engine.close()
     summary.update({"model_blunder_rate": abilities_of(model).blunder_rate, "check_depth": args.check_depth,
-                    "his_check_rate_training": check_rate, "judge": judge,
+                    "his_check_rate_training": check_rate, "his_check_rate_cost": rate_cost, "judge": judge,
                     "seconds": round(time.perf_counter() - started)})
     (out / "summary.json").write_text(json.dumps(summary, indent=2))
     print(json.dumps(summary, indent=2))

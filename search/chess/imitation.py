@@ -62,7 +62,7 @@ CHECK_DEPTH = 6
 CHECK_ENGINE_DEPTH = 12
 """Depth of a :class:`MoveJudge` engine's searches of a drawn move (the position's best, the move alone), time
 allowing: the depth of the judge the imitation's blunders are measured by."""
-RATE_POSITIONS = 200
+RATE_POSITIONS = 1000
 """Positions of his training games on which his rate by a :class:`MoveJudge` is measured."""
 SEARCH_SOFTNESS = 50.0
 """Centipawns of score difference that make one move e (2.718...) times as likely as another in the search's share

@@ -273,7 +273,7 @@ def test_a_check_engine_judges_the_imitations_moves_with_his_rate_by_it(small_mo
     assert lines.index("uciok") < lines.index("readyok") and lines[-1].startswith("bestmove ")
     cache = tmp_path / "botvinnik.json.gz.check-rates.json"
     rates = json.loads(cache.read_text())["rates"]
-    assert len(rates) == 1 and "depth 2 | 200 positions" in next(iter(rates))
+    assert len(rates) == 1 and "depth 2 | 1000 positions" in next(iter(rates))
     assert 0.0 <= next(iter(rates.values())) < 0.5  # a master's rate, even by a shallow judge
     monkeypatch.setattr(sys, "stdout", sys.__stdout__)
     monkeypatch.setattr("builtins.input", lambda prompt: "quit")

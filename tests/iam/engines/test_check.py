@@ -11,7 +11,7 @@ import pytest
 from iam.engines.analysis import EngineError
 from iam.engines.check import EngineJudge, cached_judged_rate, his_positions, judged_rate
 from iam.games.pgn import PlayerGame
-from search.chess.imitation import BLUNDER_LOSS, RATE_POSITIONS
+from search.chess.imitation import BLUNDER_LOSS, RATE_POSITIONS, DeepCheck
 from search.result import Limits
 
 STOCKFISH = shutil.which("stockfish") or shutil.which("/usr/games/stockfish")
@@ -82,7 +82,7 @@ def test_his_positions_are_his_moves_drawn_with_the_seed():
     positions = his_positions([game])
     assert sorted(move.uci() for _, move in positions) == ["c7c5", "d7d6"]
     assert all(board.turn == chess.BLACK and move in board.legal_moves for board, move in positions)
-    assert len(his_positions([game] * 200)) == RATE_POSITIONS and his_positions([game], 1) == his_positions([game], 1)
+    assert len(his_positions([game] * 600)) == RATE_POSITIONS and his_positions([game], 1) == his_positions([game], 1)
 
 
 def test_a_missing_engine_is_one_line_and_an_illegal_move_is_not_judged(tmp_path):
@@ -95,3 +95,29 @@ def test_a_missing_engine_is_one_line_and_an_illegal_move_is_not_judged(tmp_path
     with pytest.raises(ValueError, match="positive whole number"):
         EngineJudge("stockfish", depth=0)
     assert BLUNDER_LOSS == 200
+
+
+def test_his_rate_for_the_ceiling_is_measured_on_a_thousand_positions_and_a_smaller_sample_is_not_read(tmp_path):
+    """Two blunders in 200 positions are too few to set a ceiling on: his rate is measured on 1,000 of his training
+    positions (each judged once), and a file beside the model holding only his rate on 200 of them is not read."""
+    game = PlayerGame(0, chess.WHITE, ROOK_TAKES_QUEEN, (MOVE("e1e2"),), "loss")
+    judged = []
+
+    class Counting(EngineJudge):
+        def check(self, board, move, limits, stop=None):
+            judged.append(move)
+            return DeepCheck(move, 0 if len(judged) % 4 else 900, self.depth)  # every fourth a blunder
+
+    judge = Counting("stockfish", depth=12)
+    judge._engine_name = "Counting"
+    cache = tmp_path / "model.json.check-rates.json"
+    games = [game] * 1500
+    assert cached_judged_rate(judge, games, cache) == 0.25 and len(judged) == RATE_POSITIONS == 1000
+    key = next(iter(json.loads(cache.read_text())["rates"]))
+    assert "| 1000 positions |" in key
+    smaller = {key.replace("1000 positions", "200 positions"): 0.5}
+    smaller = {"format": "iam-check-rates", "version": 1, "rates": smaller}
+    cache.write_text(json.dumps(smaller))
+    judged.clear()
+    assert cached_judged_rate(judge, games, cache) == 0.25 and len(judged) == 1000
+    assert cached_judged_rate(judge, games, cache) == 0.25 and len(judged) == 1000  # kept: read, not judged
