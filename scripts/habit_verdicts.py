@@ -56,6 +56,9 @@ def main() -> int:
                         "compare (comma-separated)")
     parser.add_argument("--engine-cache", default="iam-engine-cache.sqlite")
     parser.add_argument("--model-cache", default="results/habit-verdicts-models")
+    parser.add_argument("--colors", default="white,black", help="his colours, in the order run")
+    parser.add_argument("--engine-moves", type=Path, help="first_moves.csv of an earlier run: the engine dossier's "
+                        "first moves read from it (same beliefs and settings), no engine side built, no habits")
     parser.add_argument("--combine", default="", help="folders of earlier runs (comma-separated): their tables "
                         "are put together in --out and summed up, nothing is run")
     args = parser.parse_args()
@@ -70,6 +73,7 @@ def main() -> int:
     engine = EngineScorer(args.engine, depth=args.engine_depth, cache=args.engine_cache, engines=args.jobs)
     reference = EngineScorer(args.engine, depth=args.reference_depth, cache=args.engine_cache, engines=args.jobs)
     habits, first_moves = [], []
+    known = None if args.engine_moves is None else pd.read_csv(args.engine_moves).set_index(["player", "color"])
     try:
         for player in args.players.split(","):
             games, _ = load_player_games([bundled_pgn(player)], player=player)
@@ -77,20 +81,28 @@ def main() -> int:
             started = time.monotonic()
             model, _ = cached_default_model(games, player, args.model_cache, quiet=True)
             beliefs = BookBeliefs(model_alone(model), bundled_prior().book.without(player), POPULATION_STRENGTH)
-            for color in (chess.WHITE, chess.BLACK):
-                theirs = build_side(games, color, beliefs, engine, config, habits=False, values=False)
+            for color in (chess.COLOR_NAMES.index(name) == 1 for name in args.colors.split(",")):
+                theirs = None if known is not None else build_side(
+                    games, color, beliefs, engine, config, habits=False, values=False
+                )
                 for depth in depths:
                     own = _TimedScorer(depth)
-                    mine = build_side(games, color, beliefs, own, config, values=False)
-                    habits += [{**row, "own_depth": depth} for row in habit_rows(player, mine, reference)]
+                    mine = build_side(games, color, beliefs, own, config, habits=known is None, values=False)
+                    if known is None:
+                        habits += [{**row, "own_depth": depth} for row in habit_rows(player, mine, reference)]
+                        row = first_move_row(player, mine, theirs)
+                    else:
+                        row = first_move_row(player, mine, mine)
+                        row["engine"] = known.loc[(player, chess.COLOR_NAMES[color]), "engine"]
+                        row["same"] = row["own_search"] == row["engine"]
                     first_moves.append({
-                        **first_move_row(player, mine, theirs), "own_depth": depth, "own_seconds": own.seconds,
-                        "own_positions": own.positions,
+                        **row, "own_depth": depth, "own_seconds": own.seconds, "own_positions": own.positions,
                     })
                     print(f"{player} {chess.COLOR_NAMES[color]} depth {depth}: {len(mine.habits)} habits, first "
                           f"move {first_moves[-1]['own_search']} / {first_moves[-1]['engine']} ({own.positions} "
                           f"positions, {own.seconds:.0f} CPU s; {time.monotonic() - started:.0f} s)",
                           file=sys.stderr, flush=True)
+                _write(args.out, masters_table(habits), pd.DataFrame(first_moves), quiet=True)  # kept if stopped
             model.close()
     finally:
         engine.close()
@@ -116,11 +128,13 @@ class _TimedScorer(SearchScorer):
         return found
 
 
-def _write(out: Path, habit_table: pd.DataFrame, move_table: pd.DataFrame) -> int:
+def _write(out: Path, habit_table: pd.DataFrame, move_table: pd.DataFrame, quiet: bool = False) -> int:
     table = summary(habit_table, move_table)
     habit_table.to_csv(out / "habits.csv", index=False)
     move_table.to_csv(out / "first_moves.csv", index=False)
     table.to_csv(out / "summary.csv", index=False)
+    if quiet:
+        return 0
     print(move_table.to_markdown(index=False))
     print(table.to_markdown(index=False))
     if "own_seconds" in move_table.columns:
