@@ -2,14 +2,16 @@
 
     python scripts/habit_verdicts.py --engine /usr/games/stockfish --out results/habit-verdicts \
         [--players Botvinnik,...] [--plies 8] [--engine-depth 12] [--reference-depth 16] [--jobs 2] \
-        [--engine-cache CACHE] [--model-cache MODELS]
+        [--own-depths 4,5,6] [--engine-cache CACHE] [--model-cache MODELS]
 
-For each bundled master and colour, the dossier from his development games alone is built twice
-from the same beliefs, judged by the toolkit's own search (the default depth) and by the engine
-(``--engine-depth``); :mod:`experiments.development.habit_verdicts` compares the own search's
-costly habits with the engine's costs at ``--reference-depth`` and the two recommended first moves.
-Written: ``habits.csv`` (one row per habit listed without an engine), ``first_moves.csv`` (one row
-per master and colour) and ``summary.csv``; the summary is printed. Progress on stderr.
+For each bundled master and colour, the dossier from his development games alone is built from
+the same beliefs once judged by the engine (``--engine-depth``) and once per depth of the
+toolkit's own search (``--own-depths``, default the dossier's);
+:mod:`experiments.development.habit_verdicts` compares the own search's costly habits with the
+engine's costs at ``--reference-depth`` and the recommended first moves. Written: ``habits.csv``
+(one row per habit listed without an engine), ``first_moves.csv`` (one row per master, colour
+and own depth, with the CPU seconds the own search spent on that side) and ``summary.csv`` (per
+own depth and colour); the summary is printed. Progress on stderr.
 """
 
 from __future__ import annotations
@@ -22,7 +24,13 @@ from pathlib import Path
 import chess
 import pandas as pd
 
-from experiments.development.habit_verdicts import first_move_row, habit_rows, masters_table, summary
+from experiments.development.habit_verdicts import (
+    choose_depth,
+    first_move_row,
+    habit_rows,
+    masters_table,
+    summary,
+)
 from iam.games.bundled import bundled_pgn, manifest
 from iam.games.heldout import development_games
 from iam.games.pgn import load_player_games
@@ -31,7 +39,7 @@ from iam.prepare.dossier import PrepareConfig, build_side
 from iam.prepare.lines import LineSettings
 from iam.prepare.model_cache import cached_default_model
 from iam.prepare.population import POPULATION_STRENGTH, BookBeliefs
-from iam.prepare.scoring import EngineScorer, SearchScorer
+from iam.prepare.scoring import DEFAULT_JUDGE_DEPTH, EngineScorer, SearchScorer
 from iam.priors.population import bundled_prior
 
 
@@ -44,8 +52,13 @@ def main() -> int:
     parser.add_argument("--engine-depth", type=int, default=12)
     parser.add_argument("--reference-depth", type=int, default=16)
     parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--own-depths", default=str(DEFAULT_JUDGE_DEPTH), help="depths of the own search to "
+                        "compare (comma-separated)")
     parser.add_argument("--engine-cache", default="iam-engine-cache.sqlite")
     parser.add_argument("--model-cache", default="results/habit-verdicts-models")
+    parser.add_argument("--colors", default="white,black", help="his colours, in the order run")
+    parser.add_argument("--engine-moves", type=Path, help="first_moves.csv of an earlier run: the engine dossier's "
+                        "first moves read from it (same beliefs and settings), no engine side built, no habits")
     parser.add_argument("--combine", default="", help="folders of earlier runs (comma-separated): their tables "
                         "are put together in --out and summed up, nothing is run")
     args = parser.parse_args()
@@ -56,10 +69,11 @@ def main() -> int:
         moves_read = pd.concat([pd.read_csv(folder / "first_moves.csv") for folder in folders], ignore_index=True)
         return _write(args.out, habits_read, moves_read)
     config = PrepareConfig(player="", lines=LineSettings(plies=args.plies), quiet=True)
-    own = SearchScorer(config.scoring.search_depth)
+    depths = [int(depth) for depth in args.own_depths.split(",")]
     engine = EngineScorer(args.engine, depth=args.engine_depth, cache=args.engine_cache, engines=args.jobs)
     reference = EngineScorer(args.engine, depth=args.reference_depth, cache=args.engine_cache, engines=args.jobs)
     habits, first_moves = [], []
+    known = None if args.engine_moves is None else pd.read_csv(args.engine_moves).set_index(["player", "color"])
     try:
         for player in args.players.split(","):
             games, _ = load_player_games([bundled_pgn(player)], player=player)
@@ -67,14 +81,28 @@ def main() -> int:
             started = time.monotonic()
             model, _ = cached_default_model(games, player, args.model_cache, quiet=True)
             beliefs = BookBeliefs(model_alone(model), bundled_prior().book.without(player), POPULATION_STRENGTH)
-            for color in (chess.WHITE, chess.BLACK):
-                mine = build_side(games, color, beliefs, own, config, values=False)
-                theirs = build_side(games, color, beliefs, engine, config, habits=False, values=False)
-                habits += habit_rows(player, mine, reference)
-                first_moves.append(first_move_row(player, mine, theirs))
-                print(f"{player} {chess.COLOR_NAMES[color]}: {len(mine.habits)} habits, first move "
-                      f"{first_moves[-1]['own_search']} / {first_moves[-1]['engine']} "
-                      f"({time.monotonic() - started:.0f} s)", file=sys.stderr, flush=True)
+            for color in (chess.COLOR_NAMES.index(name) == 1 for name in args.colors.split(",")):
+                theirs = None if known is not None else build_side(
+                    games, color, beliefs, engine, config, habits=False, values=False
+                )
+                for depth in depths:
+                    own = _TimedScorer(depth)
+                    mine = build_side(games, color, beliefs, own, config, habits=known is None, values=False)
+                    if known is None:
+                        habits += [{**row, "own_depth": depth} for row in habit_rows(player, mine, reference)]
+                        row = first_move_row(player, mine, theirs)
+                    else:
+                        row = first_move_row(player, mine, mine)
+                        row["engine"] = known.loc[(player, chess.COLOR_NAMES[color]), "engine"]
+                        row["same"] = row["own_search"] == row["engine"]
+                    first_moves.append({
+                        **row, "own_depth": depth, "own_seconds": own.seconds, "own_positions": own.positions,
+                    })
+                    print(f"{player} {chess.COLOR_NAMES[color]} depth {depth}: {len(mine.habits)} habits, first "
+                          f"move {first_moves[-1]['own_search']} / {first_moves[-1]['engine']} ({own.positions} "
+                          f"positions, {own.seconds:.0f} CPU s; {time.monotonic() - started:.0f} s)",
+                          file=sys.stderr, flush=True)
+                _write(args.out, masters_table(habits), pd.DataFrame(first_moves), quiet=True)  # kept if stopped
             model.close()
     finally:
         engine.close()
@@ -82,13 +110,35 @@ def main() -> int:
     return _write(args.out, masters_table(habits), pd.DataFrame(first_moves))
 
 
-def _write(out: Path, habit_table: pd.DataFrame, move_table: pd.DataFrame) -> int:
+class _TimedScorer(SearchScorer):
+    """The own search, counting the positions it searched and the CPU seconds they took."""
+
+    def __init__(self, depth: int) -> None:
+        super().__init__(depth)
+        self.seconds = 0.0
+        self.positions = 0
+
+    def scores(self, board: chess.Board) -> dict[chess.Move, int]:
+        if board.epd() in self._known:
+            return super().scores(board)
+        started = time.process_time()
+        found = super().scores(board)
+        self.seconds += time.process_time() - started
+        self.positions += 1
+        return found
+
+
+def _write(out: Path, habit_table: pd.DataFrame, move_table: pd.DataFrame, quiet: bool = False) -> int:
     table = summary(habit_table, move_table)
     habit_table.to_csv(out / "habits.csv", index=False)
     move_table.to_csv(out / "first_moves.csv", index=False)
     table.to_csv(out / "summary.csv", index=False)
+    if quiet:
+        return 0
     print(move_table.to_markdown(index=False))
     print(table.to_markdown(index=False))
+    if "own_seconds" in move_table.columns:
+        print(f"depth chosen by the rule: {choose_depth(move_table)}")
     return 0
 
 

@@ -29,7 +29,7 @@ from iam.prepare.scoring import MoveScorer, beyond_lines, score_all
 
 __all__ = [
     "COST_TOLERANCE", "HABIT_AGREEMENT", "FIRST_MOVE_AGREEMENT", "habit_rows", "recommended_first_move",
-    "first_move_row", "summary", "masters_table",
+    "first_move_row", "summary", "masters_table", "JUDGE_SECONDS", "choose_depth",
 ]
 
 COST_TOLERANCE = 30
@@ -38,6 +38,9 @@ HABIT_AGREEMENT = 0.8
 """Share of the listed habits that must agree for the no-engine dossier to list them."""
 FIRST_MOVE_AGREEMENT = 5
 """Masters (of six) per colour whose recommended first move must be the engine dossier's."""
+JUDGE_SECONDS = 60.0
+"""CPU seconds the own search may spend on one side of a dossier (median over the masters and colours) for its
+depth to be a candidate judge (:func:`choose_depth`)."""
 
 
 def habit_rows(player: str, side: SideDossier, reference: MoveScorer) -> list[dict]:
@@ -87,8 +90,21 @@ def first_move_row(player: str, own: SideDossier, engine: SideDossier) -> dict:
 
 
 def summary(habits: pd.DataFrame, first_moves: pd.DataFrame) -> pd.DataFrame:
-    """Per colour and overall: habits listed, agreeing, their share and whether it meets :data:`HABIT_AGREEMENT`;
-    masters, first moves the same and whether they meet :data:`FIRST_MOVE_AGREEMENT`."""
+    """Per colour and overall (per ``own_depth`` when the tables have that column): habits listed, agreeing, their
+    share and whether it meets :data:`HABIT_AGREEMENT`; masters, first moves the same and whether they meet
+    :data:`FIRST_MOVE_AGREEMENT`."""
+    if "own_depth" not in first_moves.columns:
+        return _summary(habits, first_moves)
+    depths = sorted(first_moves["own_depth"].unique())
+    if "own_depth" not in habits.columns:
+        habits = habits.assign(own_depth=pd.Series(dtype=float))
+    return pd.concat([
+        _summary(habits[habits["own_depth"] == depth], first_moves[first_moves["own_depth"] == depth])
+        .assign(own_depth=depth) for depth in depths
+    ], ignore_index=True)
+
+
+def _summary(habits: pd.DataFrame, first_moves: pd.DataFrame) -> pd.DataFrame:
     rows = []
     for color in ("white", "black", "all"):
         mine = habits if color == "all" else habits[habits["color"] == color]
@@ -104,7 +120,28 @@ def summary(habits: pd.DataFrame, first_moves: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+def choose_depth(first_moves: pd.DataFrame) -> int | None:
+    """The own search's depth to judge without an engine, by the rule fixed before measuring.
+
+    Candidates: the depths of ``first_moves`` (one row per master, colour and ``own_depth``, with ``same`` and
+    ``own_seconds``) whose median ``own_seconds`` per side is at most :data:`JUDGE_SECONDS`. Chosen: the
+    shallowest whose first move is the engine dossier's for at least :data:`FIRST_MOVE_AGREEMENT` masters with
+    each colour; if none, the one with the most masters the same in its weaker colour, then in both, the
+    shallower on a tie. None without a candidate."""
+    ranked = []
+    for depth, rows in first_moves.groupby("own_depth"):
+        if rows["own_seconds"].median() > JUDGE_SECONDS:
+            continue
+        per_color = rows.groupby("color")["same"].sum()
+        weaker, both = int(per_color.min()), int(per_color.sum())
+        met = weaker >= FIRST_MOVE_AGREEMENT
+        ranked.append((0, 0, 0, int(depth)) if met else (1, -weaker, -both, int(depth)))
+    return min(ranked)[-1] if ranked else None
+
+
 def masters_table(rows: Sequence[dict]) -> pd.DataFrame:
     """Rows as a DataFrame (columns kept when there are none)."""
     columns = ["player", "color", "fen", "move", "source", "cost", "reference_cost", "agrees"]
+    if any("own_depth" in row for row in rows):
+        columns.append("own_depth")
     return pd.DataFrame(list(rows), columns=columns)

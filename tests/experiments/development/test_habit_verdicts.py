@@ -65,3 +65,43 @@ def test_the_summary_counts_agreement_per_colour_against_the_targets():
     assert table.loc["black", "share"] == 0.5 and table.loc["all", "agreeing"] == 3
     assert table.loc["white", "first_move_same"] == 6 and bool(table.loc["white", "first_move_met"])
     assert table.loc["black", "first_move_same"] == 2 and not bool(table.loc["black", "first_move_met"])
+
+
+def _moves(same: dict[int, tuple[int, int]], seconds: dict[int, float]) -> pd.DataFrame:
+    """Six masters per colour and depth; ``same[depth]`` masters the same with him White, with him Black."""
+    return pd.DataFrame([
+        {"player": p, "color": color, "own_depth": depth, "same": i < count, "own_seconds": seconds[depth]}
+        for depth, counts in same.items() for color, count in zip(("white", "black"), counts)
+        for i, p in enumerate("ABCDEF")
+    ])
+
+
+@pytest.mark.parametrize(
+    ("same", "seconds", "chosen"),
+    [
+        ({4: (5, 3), 5: (5, 5), 6: (6, 6)}, {4: 1.0, 5: 5.0, 6: 30.0}, 5),  # the shallowest meeting the target
+        ({4: (5, 3), 5: (5, 5), 6: (6, 6)}, {4: 1.0, 5: 90.0, 6: 30.0}, 6),  # depth 5 too slow
+        ({4: (5, 3), 5: (6, 4), 6: (4, 4)}, {4: 1.0, 5: 5.0, 6: 30.0}, 5),  # none meets: the weaker colour's most
+        ({4: (5, 3), 5: (4, 3), 6: (6, 3)}, {4: 1.0, 5: 5.0, 6: 30.0}, 6),  # a tie there: the most in both
+        ({4: (5, 3), 5: (4, 4), 6: (5, 3)}, {4: 1.0, 5: 5.0, 6: 30.0}, 5),
+        ({4: (5, 3), 5: (4, 4), 6: (4, 4)}, {4: 1.0, 5: 5.0, 6: 30.0}, 5),  # all tied: the shallower
+        ({4: (5, 3)}, {4: 61.0}, None),
+    ],
+)
+def test_the_judge_depth_is_chosen_by_the_rule(same, seconds, chosen):
+    from experiments.development.habit_verdicts import choose_depth
+
+    assert choose_depth(_moves(same, seconds)) == chosen
+
+
+def test_the_summary_is_per_own_depth_when_the_tables_say_it():
+    moves = _moves({4: (5, 3), 5: (6, 5)}, {4: 1.0, 5: 5.0})
+    habits = masters_table([
+        {"player": "A", "color": "white", "agrees": True, "own_depth": 5},
+        {"player": "A", "color": "black", "agrees": False, "own_depth": 4},
+    ])
+    table = summary(habits, moves).set_index(["own_depth", "color"])
+    assert table.loc[(4, "black"), "first_move_same"] == 3 and not bool(table.loc[(4, "black"), "first_move_met"])
+    assert table.loc[(5, "black"), "first_move_same"] == 5 and bool(table.loc[(5, "black"), "first_move_met"])
+    assert table.loc[(5, "white"), ["habits", "agreeing"]].tolist() == [1, 1]
+    assert table.loc[(4, "all"), ["habits", "agreeing"]].tolist() == [1, 0]

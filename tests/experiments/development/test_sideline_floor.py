@@ -30,3 +30,20 @@ def test_games_of_the_other_colour_and_rare_positions_are_left_out():
     assert rows.empty and list(rows.columns)[-1] == "violation"
     # A move he never is believed in at all is a violation of any floor.
     assert sideline_rows(TEST, chess.BLACK, beliefs, plies=4)["violation"].all()
+
+
+def test_each_game_meets_its_own_dossier_and_the_belief_is_their_mean():
+    """The first five games after 1. e4 meet a dossier believing c5 at 0.05, the other five one believing it at
+    0.45: the mean, 0.25, is above half his 30%; games without a dossier are left out."""
+    from experiments.development.sideline_floor import dated_sideline_rows
+
+    early = StubPredictor({("e2e4",): {"e7e5": 0.95, "c7c5": 0.05}})
+    late = StubPredictor({("e2e4",): {"e7e5": 0.35, "c7c5": 0.45, "f7f6": 0.2}})
+    rows = dated_sideline_rows(TEST, chess.BLACK, lambda g: early if g.index < 5 else late, plies=4).set_index("move")
+    assert rows.loc["c5", "belief"] == pytest.approx(0.25) and not rows.loc["c5", "violation"]
+    assert rows.loc["e5", "belief"] == pytest.approx(0.65) and rows.loc["f6", "belief"] == pytest.approx(0.1)
+    assert bool(rows.loc["f6", "violation"]) is False  # 0.1 against half of 10%
+    # Games 0 to 4 without a dossier: five games are left after 1. e4 (e5 once, c5 three times, f6 once).
+    rows = dated_sideline_rows(TEST, chess.BLACK, lambda g: None if g.index < 5 else late, plies=4).set_index("move")
+    assert rows["played"].to_dict() == {"c5": 3, "e5": 1, "f6": 1}
+    assert rows.loc["c5", "belief"] == pytest.approx(0.45) and rows.loc["c5", "share"] == pytest.approx(0.6)
