@@ -10,6 +10,7 @@ import pytest
 
 from iam.cli import main
 
+
 @pytest.fixture(scope="module")
 def small_pgn(bundled_head) -> Path:
     return bundled_head(50)
