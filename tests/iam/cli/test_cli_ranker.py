@@ -13,7 +13,8 @@ from iam.cli import main
 
 @pytest.fixture(scope="module")
 def small_pgn(bundled_head) -> Path:
-    return bundled_head(50)
+    """Botvinnik's first 30 bundled games: 24 training games, 6 test games."""
+    return bundled_head(30)
 
 
 @pytest.fixture(scope="module")
@@ -82,12 +83,12 @@ def test_evaluate_compares_predictors_in_one_table(small_pgn, capsys):
     assert code == 0
     runs = json.loads(out)["runs"]
     assert [(r["predictor"], r["train_games"]) for r in runs] == [
-        ("ranker", 12), ("ranker", 40), ("opening-memory", 12), ("opening-memory", 40), ("random", 40)
+        ("ranker", 12), ("ranker", 24), ("opening-memory", 12), ("opening-memory", 24), ("random", 24)
     ]
     assert {r["test_positions"] for r in runs} == {60}
     ranker, random = runs[1], runs[-1]
     assert ranker["coverage"] == 1.0 and random["coverage"] == 1.0
-    assert ranker["top1"] > random["top1"] + 0.1  # far above chance, even from 40 games
+    assert ranker["top1"] > random["top1"] + 0.1  # far above chance, even from 24 games
 
 
 @pytest.mark.parametrize(
