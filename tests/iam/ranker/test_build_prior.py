@@ -98,7 +98,7 @@ def test_a_prior_fitted_at_two_depths_pulls_each_ranker_towards_its_own(two_mast
 
     deep, shallow = (
         build_population_prior(
-            two_masters, PriorSettings(families=("move", "search"), positions_per_master=40, search_depth=depth)
+            two_masters, PriorSettings(families=("move", "search"), positions_per_master=20, search_depth=depth)
         )[0]
         for depth in (2, 1)
     )
