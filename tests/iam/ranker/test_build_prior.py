@@ -17,8 +17,8 @@ from iam.ranker.build_prior import PriorSettings, build_population_prior, build_
 
 @pytest.fixture(scope="module")
 def two_masters(botvinnik_games):
-    capablanca, _ = load_player_games([bundled_pgn("Capablanca")], player="Capablanca")
-    return {"Botvinnik": botvinnik_games[:20], "Capablanca": capablanca[:20]}
+    capablanca, _ = load_player_games([bundled_pgn("Capablanca")], player="Capablanca", max_games=20)
+    return {"Botvinnik": botvinnik_games[:20], "Capablanca": capablanca}
 
 
 def test_the_prior_leaves_each_master_out_and_never_reads_test_games(two_masters, tmp_path):
