@@ -44,7 +44,7 @@ def test_the_ranker_is_the_default_and_predict_explains_it(ranker_file, capsys):
 def test_the_reply_policy_is_fitted_only_when_asked(bundled_head, tmp_path):
     from iam.ranker import MoveRanker
 
-    argv = ["train", str(bundled_head(15)), "--player", "Botvinnik", "--families", "move,habits", "--train-positions",
+    argv = ["train", str(bundled_head(10)), "--player", "Botvinnik", "--families", "move,habits", "--train-positions",
             "60", "--quiet"]
     assert main([*argv, "-o", str(tmp_path / "plain.json.gz")]) == 0
     plain = MoveRanker.load(tmp_path / "plain.json.gz")
@@ -57,8 +57,8 @@ def test_the_reply_policy_is_fitted_only_when_asked(bundled_head, tmp_path):
 
 
 def test_a_single_ranker_run_gives_its_workers_to_the_features_with_the_same_figures(bundled_head, capsys):
-    # 16 training games, 4 test games: each fold's positions still go to the two workers in pieces
-    argv = ["compare", str(bundled_head(20)), "--player", "Botvinnik", "--train-games", "all", "--predictor", "ranker",
+    # 12 training games, 3 test games: each fold's positions still go to the two workers in pieces
+    argv = ["compare", str(bundled_head(15)), "--player", "Botvinnik", "--train-games", "all", "--predictor", "ranker",
             "--max-positions", "40", "--families", "move,habits", "--train-positions", "150", "--json", "--quiet"]
     figures = []
     for jobs in ("1", "2"):
