@@ -19,6 +19,11 @@ import pytest
 # boosting run takes several times as long. Read when the OpenMP runtime loads, so set before anything loads it;
 # the number of threads, and so every figure, is unchanged.
 os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+# One BLAS thread per process: the tests' matrices are small, and with two test workers on two cores a second
+# OpenBLAS thread only spins waiting for a core (a ranker's fit costs about three times the CPU with it). Every
+# figure is the same with one thread or two. Read when NumPy and SciPy load, so set before they do; processes the
+# tests start inherit it.
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 from iam.games.bundled import default_pgn  # noqa: E402
 from iam.games.pgn import load_player_games  # noqa: E402

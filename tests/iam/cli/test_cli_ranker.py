@@ -10,19 +10,17 @@ import pytest
 
 from iam.cli import main
 
-FAST = ["--families", "move,habits", "--train-positions", "300"]
-
 
 @pytest.fixture(scope="module")
 def small_pgn(bundled_head) -> Path:
-    return bundled_head(50)
+    """Botvinnik's first 30 bundled games: 24 training games, 6 test games."""
+    return bundled_head(30)
 
 
 @pytest.fixture(scope="module")
-def ranker_file(small_pgn, tmp_path_factory) -> Path:
-    path = tmp_path_factory.mktemp("ranker") / "botvinnik.json.gz"
-    assert main(["train", str(small_pgn), "--player", "Botvinnik", *FAST, "-o", str(path), "--quiet"]) == 0
-    return path
+def ranker_file(quick_ranker) -> Path:
+    """The shared quick ranker: two families, trained by the command on Botvinnik's first 40 bundled games."""
+    return quick_ranker
 
 
 def run(capsys, *argv: str) -> tuple[int, str, str]:
@@ -43,22 +41,25 @@ def test_the_ranker_is_the_default_and_predict_explains_it(ranker_file, capsys):
     assert code == 0 and " 1. " in out and "%" in out
 
 
-def test_the_reply_policy_is_fitted_only_when_asked(ranker_file, small_pgn, tmp_path):
+def test_the_reply_policy_is_fitted_only_when_asked(bundled_head, tmp_path):
     from iam.ranker import MoveRanker
 
-    plain = MoveRanker.load(ranker_file)
+    argv = ["train", str(bundled_head(10)), "--player", "Botvinnik", "--families", "move,habits", "--train-positions",
+            "60", "--quiet"]
+    assert main([*argv, "-o", str(tmp_path / "plain.json.gz")]) == 0
+    plain = MoveRanker.load(tmp_path / "plain.json.gz")
     assert plain.reply_positions == 0 and plain.reply_policy_ is None
     path = tmp_path / "replies.json.gz"
-    argv = ["train", str(small_pgn), "--player", "Botvinnik", *FAST, "--reply-positions", "400"]
-    assert main([*argv, "-o", str(path), "--quiet"]) == 0
+    assert main([*argv, "--reply-positions", "400", "-o", str(path)]) == 0
     fitted = MoveRanker.load(path)
     assert fitted.reply_positions == 400 and fitted.reply_policy_ is not None
     assert np.array_equal(fitted.coef_, plain.coef_)  # the ranker itself is the same
 
 
-def test_a_single_ranker_run_gives_its_workers_to_the_features_with_the_same_figures(small_pgn, capsys):
-    argv = ["compare", str(small_pgn), "--player", "Botvinnik", "--train-games", "all", "--predictor", "ranker",
-            "--max-positions", "40", *FAST, "--json", "--quiet"]
+def test_a_single_ranker_run_gives_its_workers_to_the_features_with_the_same_figures(bundled_head, capsys):
+    # 12 training games, 3 test games: each fold's positions still go to the two workers in pieces
+    argv = ["compare", str(bundled_head(15)), "--player", "Botvinnik", "--train-games", "all", "--predictor", "ranker",
+            "--max-positions", "40", "--families", "move,habits", "--train-positions", "150", "--json", "--quiet"]
     figures = []
     for jobs in ("1", "2"):
         code, out, _ = run(capsys, *argv, "--jobs", jobs)
@@ -76,17 +77,18 @@ def test_inspect_shows_the_chunks_of_the_rankers_iam_model(ranker_file, capsys):
 def test_evaluate_compares_predictors_in_one_table(small_pgn, capsys):
     code, out, _ = run(
         capsys, "compare", str(small_pgn), "--player", "Botvinnik", "--train-games", "12,all", "--predictor",
-        "ranker,opening-memory,random", "--max-positions", "60", *FAST, "--json", "--quiet",
+        "ranker,opening-memory,random", "--max-positions", "60", "--families", "move,habits", "--train-positions",
+        "150", "--json", "--quiet",
     )
     assert code == 0
     runs = json.loads(out)["runs"]
     assert [(r["predictor"], r["train_games"]) for r in runs] == [
-        ("ranker", 12), ("ranker", 40), ("opening-memory", 12), ("opening-memory", 40), ("random", 40)
+        ("ranker", 12), ("ranker", 24), ("opening-memory", 12), ("opening-memory", 24), ("random", 24)
     ]
     assert {r["test_positions"] for r in runs} == {60}
     ranker, random = runs[1], runs[-1]
     assert ranker["coverage"] == 1.0 and random["coverage"] == 1.0
-    assert ranker["top1"] > random["top1"] + 0.1  # far above chance, even from 40 games
+    assert ranker["top1"] > random["top1"] + 0.1  # far above chance, even from 24 games
 
 
 @pytest.mark.parametrize(

@@ -24,7 +24,7 @@ def _iam(folder: Path, *argv: str) -> subprocess.CompletedProcess:
 
 def test_the_tour(tmp_path):
     games = default_pgn().read_text(encoding="utf-8").split("[Event ")[1:]
-    (tmp_path / "games.pgn").write_text("".join("[Event " + game for game in games[:40]), encoding="utf-8")
+    (tmp_path / "games.pgn").write_text("".join("[Event " + game for game in games[:20]), encoding="utf-8")
     (tmp_path / "test-games.pgn").write_text("".join("[Event " + game for game in games[100:112]), encoding="utf-8")
     (tmp_path / "game.pgn").write_text("[Event " + games[200], encoding="utf-8")
 
@@ -34,7 +34,7 @@ def test_the_tour(tmp_path):
     )
     assert (tmp_path / "botvinnik.json.gz").is_file()
     assert 'iam: games of "Botvinnik, Mikhail" (' in trained.stderr
-    learning = r"iam: learning from 40 games \(\d+ positions of the player, 200 sampled for training\)"
+    learning = r"iam: learning from 20 games \(\d+ positions of the player, 200 sampled for training\)"
     assert re.search(learning, trained.stderr)
     assert re.search(r"iam: done in \d+ s", trained.stderr)
     assert "model written to botvinnik.json.gz" in trained.stdout
@@ -57,7 +57,7 @@ def test_the_tour(tmp_path):
     assert f"{len(black)} moves" in annotated.stdout and "mean surprise" in annotated.stdout
 
     inspected = _iam(tmp_path, "inspect", "botvinnik.json.gz")
-    assert inspected.stdout.startswith("move ranker of Botvinnik, Mikhail: trained on 40 games, 200 positions")
+    assert inspected.stdout.startswith("move ranker of Botvinnik, Mikhail: trained on 20 games, 200 positions")
     assert "strongest evidence" in inspected.stdout and "opening memory:" in inspected.stdout
 
     evaluated = _iam(

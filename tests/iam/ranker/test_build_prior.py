@@ -17,18 +17,18 @@ from iam.ranker.build_prior import PriorSettings, build_population_prior, build_
 
 @pytest.fixture(scope="module")
 def two_masters(botvinnik_games):
-    capablanca, _ = load_player_games([bundled_pgn("Capablanca")], player="Capablanca")
-    return {"Botvinnik": botvinnik_games[:40], "Capablanca": capablanca[:40]}
+    capablanca, _ = load_player_games([bundled_pgn("Capablanca")], player="Capablanca", max_games=20)
+    return {"Botvinnik": botvinnik_games[:20], "Capablanca": capablanca}
 
 
 def test_the_prior_leaves_each_master_out_and_never_reads_test_games(two_masters, tmp_path):
-    settings = PriorSettings(families=("move", "population"), positions_per_master=120)
+    settings = PriorSettings(families=("move", "population"), positions_per_master=60)
     prior, fits = build_population_prior(two_masters, settings)
     assert set(fits["without"]) == {"", "Botvinnik", "Capablanca"}
     assert set(fits["families"]) == {"move+population", "move", "population"}
     full = fits[(fits["without"] == "") & (fits["families"] == "move+population")].iloc[0]
     alone = fits[(fits["without"] == "Botvinnik") & (fits["families"] == "move+population")].iloc[0]
-    assert full["positions"] == 240 and alone["positions"] == 120
+    assert full["positions"] == 120 and alone["positions"] == 60
     # The book counts training games only: every (position, move) it holds was played in one.
     booked = {(epd, move) for epd, moves in prior.book.masters["Botvinnik"].items() for move in moves}
     training_pairs = set()
@@ -98,7 +98,7 @@ def test_a_prior_fitted_at_two_depths_pulls_each_ranker_towards_its_own(two_mast
 
     deep, shallow = (
         build_population_prior(
-            two_masters, PriorSettings(families=("move", "search"), positions_per_master=40, search_depth=depth)
+            two_masters, PriorSettings(families=("move", "search"), positions_per_master=20, search_depth=depth)
         )[0]
         for depth in (2, 1)
     )
