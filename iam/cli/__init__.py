@@ -38,7 +38,7 @@ _COMMANDS = {
     "uci": "play as a UCI chess engine (for GUIs and match runners)",
     "play": "play a game in the terminal against the imitation of a player (his sparring partner)",
     "match": "play two UCI engines against each other (ours is 'iam uci')",
-    "evolve": "evolve the chess search's piece values by self-play",
+    "evolve": "evolve the chess search's piece values or square bonuses by self-play",
     "experiment": "run an experiment (node counts, ...) and write its tables and plots",
 }
 """Each subcommand's name and the summary ``iam --help`` lists (its module's ``help``, which a test holds equal)."""
