@@ -22,9 +22,9 @@ whatever the limit). Printed: the counts per mode and form, the median time to
 ``uciok`` and ``readyok``, the worst lateness of the timed forms and the slowest answer
 of the untimed ones, and each late answer (mode, neighbour, form, how late, the load).
 A long run can be taken in several sittings: ``--checkpoint`` keeps the counts of the
-whole blocks done, with the toolkit's commit and the model file's digest, and
+whole blocks done, with digests of the toolkit's sources and of the model file, and
 ``--resume`` goes on from the next block (refused when the code, the model or the
-run's options differ). The test suite runs a few dozen of these processes
+parallelism differ). The test suite runs a few dozen of these processes
 (tests/search/chess/uci/test_answers.py).
 """
 
@@ -378,15 +378,13 @@ def _summary(tallies: dict[str, Tally]) -> dict[str, object]:
 
 
 def _code(model: str | None) -> dict[str, str]:
-    """What a resumed run must share with the sitting before: the toolkit's commit (with ``+changes`` when the
-    checkout differs from it) and the model file's digest."""
-    def git(*words: str) -> str:
-        found = subprocess.run(["git", "-C", str(ROOT), *words], capture_output=True, text=True, check=False)
-        return found.stdout.strip()
-
-    changed = any(not line.startswith("??") for line in git("status", "--porcelain").splitlines())
+    """What a resumed run must share with the sitting before: a digest of the toolkit's sources (every ``.py``
+    file of ``iam`` and ``search``, and ``pyproject.toml``) and of the model file."""
+    sources = hashlib.sha256()
+    for path in sorted([*ROOT.glob("iam/**/*.py"), *ROOT.glob("search/**/*.py"), ROOT / "pyproject.toml"]):
+        sources.update(str(path.relative_to(ROOT)).encode() + b"\0" + path.read_bytes() + b"\0")
     digest = "" if model is None else hashlib.sha256(Path(model).read_bytes()).hexdigest()[:16]
-    return {"commit": git("rev-parse", "HEAD") + ("+changes" if changed else ""), "model": digest}
+    return {"sources": sources.hexdigest()[:16], "model": digest}
 
 
 def _resumed(path: Path, run: dict[str, object]) -> tuple[int, dict[str, Tally], list[float], float]:
