@@ -165,13 +165,12 @@ def test_asynchronous_demes_resume_and_run_in_processes_to_the_same_generations(
 
 
 @pytest.mark.slow
-def test_asynchronous_demes_on_a_cluster_lose_only_a_killed_workers_games(asynchronous, start_dask_cluster, tmp_path):
+def test_asynchronous_demes_on_a_cluster_lose_only_a_killed_workers_games(
+    asynchronous, start_dask_cluster, kill_a_busy_worker, tmp_path
+):
     """A worker killed while it holds a deme's games, the other deme going on: the task is played again and the
     run ends with exactly the generations of a serial run."""
     import os
-    import signal
-    import threading
-    import time
 
     distributed = pytest.importorskip("distributed")
     config, _, _ = asynchronous
@@ -182,20 +181,11 @@ def test_asynchronous_demes_on_a_cluster_lose_only_a_killed_workers_games(asynch
     with start_dask_cluster(tmp_path / "cluster") as address, distributed.Client(address, timeout=30) as client:
         pids = client.run(os.getpid)
 
-        def kill_a_busy_worker() -> None:
-            deadline = time.monotonic() + 30
-            while time.monotonic() < deadline and not killed:
-                busy = [worker for worker, tasks in client.processing().items() if tasks]
-                if busy:
-                    os.kill(pids[busy[0]], signal.SIGKILL)
-                    killed.append(busy[0])
-                time.sleep(0.02)
-
         def on_generation(report) -> None:
             if report.generation == 1:
                 assert sorted(p.name for p in (tmp_path / "remote").glob("generation_*.json")) == [
                     "generation_0000.json", "generation_0001.json"]
-                threading.Thread(target=kill_a_busy_worker, daemon=True).start()
+                kill_a_busy_worker(client, pids, killed)
 
         remote = evolve_piece_values(slow, tmp_path / "remote", Runtime(scheduler=address, scheduler_timeout=30),
                                      on_generation=on_generation, asynchronous=True)

@@ -116,13 +116,12 @@ def test_settings_it_cannot_run_are_refused(change, parameter):
 
 
 @pytest.mark.slow
-def test_a_worker_killed_mid_generation_costs_only_its_games(straight, start_dask_cluster, tmp_path):
+def test_a_worker_killed_mid_generation_costs_only_its_games(
+    straight, start_dask_cluster, kill_a_busy_worker, tmp_path
+):
     """A worker lost while it plays a deme's games: its task goes to the other worker (or to the worker
     the nanny starts again), no finished generation is lost, and the run ends as it would have."""
     import os
-    import signal
-    import threading
-    import time
 
     distributed = pytest.importorskip("distributed")
     _, table, _ = straight
@@ -133,20 +132,11 @@ def test_a_worker_killed_mid_generation_costs_only_its_games(straight, start_das
     with start_dask_cluster(tmp_path / "cluster") as address, distributed.Client(address, timeout=30) as client:
         pids = client.run(os.getpid)
 
-        def kill_a_busy_worker() -> None:
-            deadline = time.monotonic() + 30
-            while time.monotonic() < deadline and not killed:
-                busy = [worker for worker, tasks in client.processing().items() if tasks]
-                if busy:
-                    os.kill(pids[busy[0]], signal.SIGKILL)
-                    killed.append(busy[0])
-                time.sleep(0.02)
-
         def on_generation(report) -> None:
             if report.generation == 1:  # generation 1 is on disk: kill a worker during generation 2's games
                 finished = sorted(p.name for p in (tmp_path / "remote").glob("generation_*.json"))
                 assert finished == ["generation_0000.json", "generation_0001.json"]
-                threading.Thread(target=kill_a_busy_worker, daemon=True).start()
+                kill_a_busy_worker(client, pids, killed)
 
         remote = evolve_piece_values(slow, tmp_path / "remote", Runtime(scheduler=address, scheduler_timeout=30),
                                      on_generation=on_generation)
