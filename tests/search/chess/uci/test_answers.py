@@ -47,17 +47,26 @@ def test_every_go_form_gets_exactly_one_legal_bestmove_in_fresh_processes_under_
     assert not tally.broken, tally.broken
 
 
-def test_the_checks_see_a_missing_a_duplicated_and_an_illegal_answer(answers, tmp_path):
-    fake = tmp_path / "fake_engine.py"  # answers go depth 1 twice, never answers mate, plays an illegal move
-    fake.write_text(
+def _fake_engine(path: Path, answers: str) -> None:
+    """Write a fake engine that answers ``uci``, ``isready`` and ``quit``, and the rest as ``answers`` (more
+    ``elif`` branches of its command loop) say."""
+    path.write_text(
         "import sys\n"
         "for line in sys.stdin:\n"
         "    word = line.split()[0] if line.split() else ''\n"
         "    if word == 'uci': print('uciok', flush=True)\n"
         "    elif word == 'isready': print('readyok', flush=True)\n"
         "    elif word == 'quit': break\n"
+        + answers
+    )
+
+
+def test_the_checks_see_a_missing_a_duplicated_and_an_illegal_answer(answers, tmp_path):
+    fake = tmp_path / "fake_engine.py"  # answers go depth 1 twice, never answers mate, plays an illegal move
+    _fake_engine(
+        fake,
         "    elif line.startswith('go depth 1'): print('bestmove f3e5\\nbestmove f3e5', flush=True)\n"
-        "    elif line.startswith('go movetime 50'): print('bestmove e1e8', flush=True)\n"
+        "    elif line.startswith('go movetime 50'): print('bestmove e1e8', flush=True)\n",
     )
     forms = [form for form in answers.FORMS if form.name in ("depth 1", "movetime 50", "mate 1")]
     give_up = answers.GIVE_UP, answers.GIVE_UP_UNTIMED
@@ -73,15 +82,7 @@ def test_the_checks_see_a_missing_a_duplicated_and_an_illegal_answer(answers, tm
 
 def test_an_answer_before_its_stop_is_early_unless_the_go_has_a_time_of_its_own(answers, tmp_path):
     fake = tmp_path / "eager_engine.py"  # answers every go at once, infinite included
-    fake.write_text(
-        "import sys\n"
-        "for line in sys.stdin:\n"
-        "    word = line.split()[0] if line.split() else ''\n"
-        "    if word == 'uci': print('uciok', flush=True)\n"
-        "    elif word == 'isready': print('readyok', flush=True)\n"
-        "    elif word == 'quit': break\n"
-        "    elif word == 'go': print('bestmove f3e5', flush=True)\n"
-    )
+    _fake_engine(fake, "    elif word == 'go': print('bestmove f3e5', flush=True)\n")
     forms = [form for form in answers.FORMS if form.name in ("infinite+stop", "bare go+stop")]
     tally = answers.run_process([sys.executable, str(fake)], 0, forms)
     assert dict(tally.early) == {"infinite+stop": 1}
