@@ -9,24 +9,47 @@ the belief is below ``floor`` times the share. Nothing is chosen here: it checks
 
 :func:`dated_sideline_rows` checks each test game against its own dossier (as it stood before the game): the
 belief of a row is then the mean, over his test games at the position, of the belief of the dossier each met.
+Where the dossiers are :class:`~iam.prepare.tree.RepertoireBeliefs`, each row also says what they knew of the
+move (:data:`KNOWN_COLUMNS`) and a violation its *cause* (:data:`CAUSES`): a floor can only keep the promise for
+the games a dossier knew, so a move he had never or rarely chosen there before is not one it could foresee.
+
+:func:`known_rows` checks that promise itself: in each dossier's own tree, at each position of his with at least
+``min_games`` of his games (counted, not recency-weighted: the floor reads his plain frequency), each move of at
+least ``min_share`` of them believed at least ``floor`` times that share.
 """
 
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 import chess
+import numpy as np
 import pandas as pd
 
 from iam.games.pgn import PlayerGame
-from iam.prepare.tree import Predictor
+from iam.prepare.tree import Node, Predictor, RepertoireBeliefs
 
-__all__ = ["sideline_rows", "dated_sideline_rows", "MIN_GAMES", "MIN_SHARE", "FLOOR"]
+__all__ = [
+    "sideline_rows", "dated_sideline_rows", "known_rows", "MIN_GAMES", "MIN_SHARE", "FLOOR", "CAUSES", "COLUMNS",
+    "KNOWN_COLUMNS",
+]
 
 MIN_GAMES = 5
 MIN_SHARE = 0.10
 FLOOR = 0.5
+
+CAUSES = ("never played there before", "below the sideline share before", "floored for some of the games",
+          "floored for all the games")
+"""Why a move is believed below ``floor`` times his test share, by what the dossiers his test games met knew:
+none of them had a game of his with the move at the position; some had, none in ``min_share`` of his games there;
+some of them floored it (it had ``min_share`` of his games there), not all; all of them floored it (his test share is
+more than their floor allows for: he chose it more often in his test games than before)."""
+COLUMNS = ["color", "fen", "ply", "games", "move", "played", "share", "belief", "violation"]
+KNOWN_COLUMNS = ["known_games", "known_played", "known_share", "floored", "cause"]
+"""What the dossiers met knew (where they are repertoire beliefs): the mean of his games at the position in each
+(the moves counted once per game), the mean of his games with the move, his pooled share of the move, the share of
+the test games whose dossier floored the move, and a violation's cause (:data:`CAUSES`; empty otherwise)."""
 
 
 def sideline_rows(
@@ -62,12 +85,14 @@ def dated_sideline_rows(
     reached: dict[str, Counter] = defaultdict(Counter)
     met: dict[str, list[Predictor]] = defaultdict(list)
     boards: dict[str, chess.Board] = {}
+    knew = True
     for game in test:
         if game.color != color or game.start_fen != chess.STARTING_FEN:
             continue
         beliefs = beliefs_of(game)
         if beliefs is None:
             continue
+        knew = knew and isinstance(beliefs, RepertoireBeliefs)
         board, seen = chess.Board(), set()
         for move in game.moves[:plies]:
             if board.turn == color and board.epd() not in seen:
@@ -83,18 +108,89 @@ def dated_sideline_rows(
             continue
         board = boards[epd]
         believed = _mean_beliefs(board, met[epd])
+        known = [_known_games(predictor, epd) for predictor in met[epd]] if knew else []
         for uci, played in sorted(moves.items()):
             share = played / games
             if share < min_share:
                 continue
             belief = float(believed.get(chess.Move.from_uci(uci), 0.0))
-            rows.append({
+            row = {
                 "color": chess.COLOR_NAMES[color], "fen": board.fen(), "ply": board.ply(), "games": games,
                 "move": board.san(chess.Move.from_uci(uci)), "played": played, "share": share, "belief": belief,
                 "violation": belief < floor * share,
-            })
-    columns = ["color", "fen", "ply", "games", "move", "played", "share", "belief", "violation"]
-    return pd.DataFrame(rows, columns=columns)
+            }
+            if knew:
+                row.update(_what_was_known(known, uci, min_share, row["violation"]))
+            rows.append(row)
+    return pd.DataFrame(rows, columns=COLUMNS + KNOWN_COLUMNS if knew else COLUMNS)
+
+
+def known_rows(
+    dossiers: Iterable[RepertoireBeliefs],
+    *,
+    min_games: int = MIN_GAMES,
+    min_share: float = MIN_SHARE,
+    floor: float = FLOOR,
+) -> pd.DataFrame:
+    """The floor on the games each dossier knew: one row per (dossier, position of his in its tree with at least
+    ``min_games`` of his games, move of at least ``min_share`` of them): ``dossier`` (its number among
+    ``dossiers``), ``color``, ``fen``, ``ply``, ``games``, ``move`` (SAN), ``played``, ``share``, ``belief`` and
+    ``violation`` (below ``floor`` times the share)."""
+    rows = []
+    for number, beliefs in enumerate(dossiers):
+        tree = beliefs.repertoire
+        for node in tree.nodes.values():
+            counts = _choices(node)
+            games = sum(counts.values())
+            if not node.his_turn or games < min_games:
+                continue
+            board = chess.Board(node.fen)
+            believed = beliefs.predict_proba(board)
+            for uci, played in sorted(counts.items()):
+                share = played / games
+                if share < min_share:
+                    continue
+                move = chess.Move.from_uci(uci)
+                belief = float(believed.get(move, 0.0))
+                rows.append({
+                    "dossier": number, "color": chess.COLOR_NAMES[tree.color], "fen": node.fen, "ply": node.ply,
+                    "games": games, "move": board.san(move), "played": played, "share": share, "belief": belief,
+                    "violation": belief < floor * share,
+                })
+    return pd.DataFrame(rows, columns=["dossier", *COLUMNS])
+
+
+def _choices(node: Node | None) -> dict[str, int]:
+    """His games by the move he chose at ``node`` (none for no node)."""
+    if node is None:
+        return {}
+    return {edge.uci: edge.played.games for edge in node.edges.values() if edge.played.games}
+
+
+def _known_games(predictor: Predictor, epd: str) -> dict[str, int]:
+    """His games by move at the position ``epd`` in the tree of the repertoire beliefs ``predictor``."""
+    return _choices(predictor.repertoire.nodes.get(epd) if isinstance(predictor, RepertoireBeliefs) else None)
+
+
+def _what_was_known(known: list[dict[str, int]], uci: str, min_share: float, violation: bool) -> dict:
+    """:data:`KNOWN_COLUMNS` of a row from the choices each of its test games' dossiers knew at the position."""
+    totals = np.array([sum(counts.values()) for counts in known], dtype=np.float64)
+    played = np.array([counts.get(uci, 0) for counts in known], dtype=np.float64)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        floored = float(np.mean((totals > 0) & (played >= min_share * totals)))
+    cause = ""
+    if violation:
+        if not played.any():
+            cause = CAUSES[0]
+        elif floored == 0:
+            cause = CAUSES[1]
+        else:
+            cause = CAUSES[2] if floored < 1 else CAUSES[3]
+    return {
+        "known_games": float(totals.mean()), "known_played": float(played.mean()),
+        "known_share": float(played.sum() / totals.sum()) if totals.sum() else float("nan"), "floored": floored,
+        "cause": cause,
+    }
 
 
 def _mean_beliefs(board: chess.Board, predictors: list[Predictor]) -> dict[chess.Move, float]:

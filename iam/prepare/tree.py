@@ -22,7 +22,8 @@ there:
 
     P(move) = (c(move) + A * q(move)) / (n + A)
 
-with ``q`` the model's belief and ``c`` his recency-weighted games with the move, scaled
+with ``q`` the model's belief (0 for a move he played that the model leaves out) and ``c`` his recency-weighted
+games with the move (each game counted once at a position, by its first choice there), scaled
 so that they sum to the position's effective number of games ``n = W^2 / S`` (``W``
 the sum of the weights of his games there, ``S`` the sum of their squares): a few
 recent games weigh more than many old ones, but never count as more games than there
@@ -221,8 +222,11 @@ class RepertoireBeliefs:
         prior = self.model.predict_proba(board)
         node = self.repertoire.node(board)
         edges = [] if node is None or not node.his_turn else [edge for edge in node.edges.values() if edge.played.games]
-        if not edges or not prior:
+        if not edges:
             return prior
+        # A move he played is believed even where the model leaves it out (a model that abstains).
+        unnamed = sorted({chess.Move.from_uci(edge.uci) for edge in edges} - prior.keys(), key=chess.Move.uci)
+        prior = {**prior, **dict.fromkeys(unnamed, 0.0)}
         weight = sum(edge.played.weight for edge in edges)
         squares = sum(edge.played.weight_squares for edge in edges)
         scale = weight / squares  # c(move) = w(move) * n / W with n = W^2 / S
@@ -317,15 +321,17 @@ def _add_game(
     board = chess.Board()
     node = root
     node.games += 1
-    seen = {node.epd}
+    seen, left = {node.epd}, set()
     for move in game.moves[:plies]:
         san = board.san(move)
         board.push(move)
         epd = board.epd()
-        edge = node.edges.get(move.uci())
-        if edge is None:
-            edge = node.edges[move.uci()] = Edge(move.uci(), san, epd)
-        edge.played.add(game, weight)
+        if node.epd not in left:  # a game back at a position counts its first choice there, as node.games counts it
+            left.add(node.epd)
+            edge = node.edges.get(move.uci())
+            if edge is None:
+                edge = node.edges[move.uci()] = Edge(move.uci(), san, epd)
+            edge.played.add(game, weight)
         child = nodes.get(epd)
         if child is None:
             child = nodes[epd] = Node(epd, board.fen(), board.ply(), board.turn == color, (*node.path, san))

@@ -112,3 +112,16 @@ def test_the_dossier_builds_its_beliefs_on_the_model_alone_with_his_games_once()
     believed = side.beliefs.predict_proba(after("e2e4"))
     legal = after("e2e4").legal_moves.count()
     assert (3 + 2 / legal) / 5 > 0.5 and believed[E5] == pytest.approx((3 + 2 / legal) / 5)
+
+
+def test_his_sideline_is_floored_where_the_model_abstains():
+    """At a position he reached in 10 games, 3 of them with c5: a model that names e5 alone (a chunk model abstains)
+    still leaves c5 believed at least 15%, half his 30%."""
+    games = [_game(i, "e2e4", "e7e5") for i in range(7)] + [_game(7 + i, "e2e4", "c7c5") for i in range(3)]
+    tree = build_repertoire(games, chess.BLACK, plies=2)
+    abstaining = StubPredictor({("e2e4",): {"e7e5": 0.9}})
+    beliefs = HisLineBeliefs(tree, abstaining, strength=64.0).predict_proba(after("e2e4"))
+    assert beliefs[C5] == pytest.approx(0.15) and beliefs[E5] > 0.8
+    # Nowhere named by the model: his games alone, c5 above its floor (3 of 12 with the prior's 2 unnamed).
+    assert HisLineBeliefs(tree, StubPredictor({}), strength=2.0).predict_proba(after("e2e4"))[C5] == (
+        pytest.approx(3 / 12))

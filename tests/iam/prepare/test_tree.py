@@ -5,6 +5,7 @@ from __future__ import annotations
 import chess
 import pytest
 
+from iam.games.pgn import PlayerGame
 from iam.games.player_games import read_games
 from iam.prepare.tree import RepertoireBeliefs, build_repertoire, game_weights
 
@@ -119,3 +120,33 @@ def test_each_move_order_counts_its_own_games(games):
     assert tree.node(after("d2d4", "g8f6", "c2c4", "e7e6")).games == 2
     longer = [path for path in tree.paths if len(path) > 4]
     assert longer == []
+
+
+def _white(*ucis: str) -> PlayerGame:
+    moves = tuple(chess.Move.from_uci(uci) for uci in ucis)
+    return PlayerGame(index=0, color=chess.WHITE, start_fen=chess.STARTING_FEN, moves=moves, result="draw")
+
+
+def test_a_game_back_at_a_position_counts_its_first_choice_there_once():
+    """1. Nf3 Nf6 2. Ng1 Ng8 3. e4 is back at the start: the game chose Nf3 there, not Nf3 and e4."""
+    back = _white("g1f3", "g8f6", "f3g1", "f6g8", "e2e4", "e7e5")
+    tree = build_repertoire([back] + [_white("e2e4", "e7e5")] * 3, chess.WHITE, plies=6)
+    root = tree.nodes[tree.root]
+    assert {uci: edge.played.games for uci, edge in root.edges.items()} == {"g1f3": 1, "e2e4": 3}
+    assert root.games == sum(edge.played.games for edge in root.edges.values()) == 4
+    # After 1. e4 e5 the game is counted where it went on: four games reach it.
+    assert tree.node(after("e2e4", "e7e5")).games == 4
+    beliefs = RepertoireBeliefs(tree, StubPredictor({(): {"e2e4": 0.5, "g1f3": 0.5}}), 2.0)
+    assert beliefs.predict_proba(chess.Board())[chess.Move.from_uci("e2e4")] == pytest.approx((3 + 1) / 6)
+
+
+def test_a_move_he_played_is_believed_where_the_model_leaves_it_out():
+    """A model that abstains names e4 alone; his three games with d4 of four are believed all the same."""
+    games = [_white("d2d4")] * 3 + [_white("e2e4")]
+    tree = build_repertoire(games, chess.WHITE, plies=1)
+    d4 = chess.Move.from_uci("d2d4")
+    assert RepertoireBeliefs(tree, StubPredictor({(): {"e2e4": 0.6}}), 2.0).predict_proba(chess.Board())[d4] == (
+        pytest.approx(3 / 6))
+    # A model naming nothing there: his games alone, the prior's weight left unnamed.
+    assert RepertoireBeliefs(tree, StubPredictor({}), 2.0).predict_proba(chess.Board()) == {
+        d4: pytest.approx(3 / 6), chess.Move.from_uci("e2e4"): pytest.approx(1 / 6)}
