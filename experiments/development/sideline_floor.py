@@ -81,26 +81,10 @@ def dated_sideline_rows(
     floor: float = FLOOR,
 ) -> pd.DataFrame:
     """As :func:`sideline_rows`, each test game read against ``beliefs_of(game)`` (None: the game is left out):
-    ``belief`` is the mean of its games' beliefs in the move."""
-    reached: dict[str, Counter] = defaultdict(Counter)
-    met: dict[str, list[Predictor]] = defaultdict(list)
-    boards: dict[str, chess.Board] = {}
-    knew = True
-    for game in test:
-        if game.color != color or game.start_fen != chess.STARTING_FEN:
-            continue
-        beliefs = beliefs_of(game)
-        if beliefs is None:
-            continue
-        knew = knew and isinstance(beliefs, RepertoireBeliefs)
-        board, seen = chess.Board(), set()
-        for move in game.moves[:plies]:
-            if board.turn == color and board.epd() not in seen:
-                seen.add(board.epd())
-                reached[board.epd()][move.uci()] += 1
-                met[board.epd()].append(beliefs)
-                boards.setdefault(board.epd(), board.copy(stack=False))
-            board.push(move)
+    ``belief`` is the mean of its games' beliefs in the move; where every dossier met is repertoire beliefs, the
+    columns :data:`KNOWN_COLUMNS` too."""
+    reached, met, boards = _reached(test, color, beliefs_of, plies)
+    knew = all(isinstance(beliefs, RepertoireBeliefs) for each in met.values() for beliefs in each)
     rows = []
     for epd, moves in reached.items():
         games = sum(moves.values())
@@ -120,9 +104,34 @@ def dated_sideline_rows(
                 "violation": belief < floor * share,
             }
             if knew:
-                row.update(_what_was_known(known, uci, min_share, row["violation"]))
+                row.update(_what_was_known(known, uci, min_share, belief < floor * share))
             rows.append(row)
     return pd.DataFrame(rows, columns=COLUMNS + KNOWN_COLUMNS if knew else COLUMNS)
+
+
+def _reached(
+    test: Sequence[PlayerGame], color: chess.Color, beliefs_of: Callable[[PlayerGame], Predictor | None], plies: int
+) -> tuple[dict[str, Counter], dict[str, list[Predictor]], dict[str, chess.Board]]:
+    """His test games with ``color`` by position (EPD) within ``plies``, each counted at its first visit: his
+    moves there, the dossiers his games met there, and the position."""
+    reached: dict[str, Counter] = defaultdict(Counter)
+    met: dict[str, list[Predictor]] = defaultdict(list)
+    boards: dict[str, chess.Board] = {}
+    for game in test:
+        if game.color != color or game.start_fen != chess.STARTING_FEN:
+            continue
+        beliefs = beliefs_of(game)
+        if beliefs is None:
+            continue
+        board, seen = chess.Board(), set()
+        for move in game.moves[:plies]:
+            if board.turn == color and board.epd() not in seen:
+                seen.add(board.epd())
+                reached[board.epd()][move.uci()] += 1
+                met[board.epd()].append(beliefs)
+                boards.setdefault(board.epd(), board.copy(stack=False))
+            board.push(move)
+    return reached, met, boards
 
 
 def known_rows(
