@@ -37,7 +37,10 @@ his test games (``i % 5 == 4``) are the reference. Three measures, each with fix
   does), and his rate is his by the same engine on 1,000 positions of his training games
   (:func:`iam.engines.check.cached_judged_rate`, as the engine measures it at its start and keeps it beside the
   model, so that a run and the engine share it). A move the check engine judged keeps its verdict in the judge
-  when the two are the same engine at the same depth.
+  when the two are the same engine at the same depth. Where the model leaves the move to the search (unsure in a
+  tactical position), the search's move here is the best by the short search's scores, checked as the engine
+  checks its search's move (:func:`~search.chess.imitation.hold_search_move`: a blunder by the check is replaced
+  by the check's best move) and counted in the budget.
 * **His own rate alone**: with ``--his-moves N`` only his moves are judged, on N positions of his test games
   (0: all), by ``--stockfish`` (``his.csv``), and with ``--check-engine`` his rate on his training positions
   as above, with what measuring it cost.
@@ -79,6 +82,7 @@ from search.chess.imitation import (  # noqa: E402
     deep_check,
     hold_ceiling,
     hold_deep_ceiling,
+    hold_search_move,
 )
 from search.chess.scoring import RootScoreCache, score_root_moves  # noqa: E402
 from search.chess.uci import EngineModel, UciEngine  # noqa: E402
@@ -255,8 +259,8 @@ def moves_table(model, positions: list, judge, seed: int, check: tuple = (None, 
             choice = choose_imitation_move(board, beliefs, imitation)
             drawn = choice.move if choice.move is not None else max(scores, key=scores.get)
             row[f"{kind}_unchecked"] = drawn.uci()
-            row[f"{kind}_source"] = "model" if choice.move is not None else "search"  # search: neither checked
-            row[f"{kind}_check"] = None  # nor counted as a blunder; else the check's loss of the drawn move
+            row[f"{kind}_source"] = "model" if choice.move is not None else "search"
+            row[f"{kind}_check"] = None  # the check's loss of the drawn (or the search's) move
             if rate is not None and choice.move is not None:
                 if checker is not None:
                     found = checker(board, drawn)
@@ -270,8 +274,14 @@ def moves_table(model, positions: list, judge, seed: int, check: tuple = (None, 
                                            game=number)
                 budgets[kind] = budgets[kind].after(blunder=verdict.blunder)
                 drawn = verdict.move
-            elif rate is not None:  # the search's move: one more move of the budget, as the engine counts it
-                budgets[kind] = budgets[kind].after(blunder=False)
+            elif rate is not None:  # the search's move: checked as the engine checks it, counted in the budget
+                verdict = None
+                if checker is not None:
+                    found = checker(board, drawn)
+                    row[f"{kind}_check"] = None if found is None else found.loss
+                    verdict = hold_search_move(drawn, lambda move: found)  # noqa: B023
+                    drawn = verdict.move
+                budgets[kind] = budgets[kind].after(blunder=verdict is not None and verdict.blunder)
             row[kind] = drawn.uci()
         columns = ("played", "ranker_top1", "greedy", "sampled", "sampled_unchecked")
         losses = judge(board, {chess.Move.from_uci(row[column]) for column in columns})
@@ -295,6 +305,13 @@ def summarise(frame: pd.DataFrame, opening: dict) -> dict:
         low, high = wilson(hits, total)
         summary[f"blunders_{column}"] = {"count": hits, "rate": round(hits / total, 4),
                                          "interval": [round(low, 4), round(high, 4)]}
+    for kind in ("greedy", "sampled"):
+        searched = frame[f"{kind}_source"] == "search"
+        summary[f"search_moves_{kind}"] = {
+            "moves": int(searched.sum()),
+            "replaced": int((searched & (frame[kind] != frame[f"{kind}_unchecked"])).sum()),
+            "blunders": int((searched & (frame[f"{kind}_loss"] >= BLUNDER_LOSS)).sum()),
+        }
     return summary
 
 

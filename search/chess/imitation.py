@@ -27,6 +27,9 @@ search's scores of the position's moves:
   value of an iterative-deepening search to :data:`CHECK_DEPTH`, so that a move losing to a
   combination beyond the short search counts as the blunder it is. Where a stronger engine is at hand, a
   :class:`MoveJudge` checks the drawn move instead, and his rate is the one that judge measures on his moves.
+  The search's own move, where the model leaves the choice to it, is checked alike
+  (:func:`hold_search_move`): a blunder stands for no habit of his, so it is replaced by the check's best move,
+  and the budget counts the move, so that every move the engine plays is judged by the same check.
 """
 
 from __future__ import annotations
@@ -50,7 +53,7 @@ if TYPE_CHECKING:  # the compiled core is imported where a search runs: a UCI en
 __all__ = [
     "Imitation", "ImitationChoice", "is_tactical", "choose_imitation_move", "PIECE_VALUES", "BLUNDER_LOSS",
     "SEARCH_SOFTNESS", "BlunderBudget", "CeilingVerdict", "strengthen", "hold_ceiling", "CHECK_DEPTH", "DeepCheck",
-    "deep_check", "hold_deep_ceiling", "check_blunder_rate", "MoveJudge",
+    "deep_check", "hold_deep_ceiling", "hold_search_move", "check_blunder_rate", "MoveJudge",
     "CHECK_ENGINE_DEPTH", "RATE_POSITIONS",
 ]
 
@@ -371,6 +374,27 @@ def hold_deep_ceiling(
         again = check(move)
         if again is not None and again.loss < BLUNDER_LOSS:
             return CeilingVerdict(move, found.loss, True, False)
+    return CeilingVerdict(found.best, found.loss, True, False)
+
+
+def hold_search_move(move: chess.Move, check: Callable[[chess.Move], DeepCheck | None]) -> CeilingVerdict:
+    """The search's ``move`` (where the model leaves the choice to the search) judged by ``check`` as a drawn move
+    is: played when it loses less than :data:`BLUNDER_LOSS` against the check's best, else replaced by that best
+    move whatever the budget holds (the budget makes room for his blunders, and the search's stand for none of
+    them). The verdict's ``blunder`` is whether the move played is one by the check (only when the check names the
+    move itself as its best at a loss, which an unstable search can); the engine counts it in its budget. When the
+    check cannot judge the move (no time), it is played unjudged.
+
+    >>> take = chess.Move.from_uci("d1d5")  # 4k3/8/8/3q4/8/8/8/3RK3 w: the rook takes the queen
+    >>> verdict = hold_search_move(chess.Move.from_uci("e1e2"), lambda move: DeepCheck(take, 1400, 12))
+    >>> verdict.move.uci(), verdict.loss, verdict.replaced, verdict.blunder
+    ('d1d5', 1400, True, False)
+    """
+    found = check(move)
+    if found is None or found.loss < BLUNDER_LOSS:
+        return CeilingVerdict(move, 0 if found is None else found.loss, False, False)
+    if found.best == move:
+        return CeilingVerdict(move, found.loss, False, True)
     return CeilingVerdict(found.best, found.loss, True, False)
 
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import dataclasses
 import time
-from collections.abc import Hashable, Iterable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Sequence
 from typing import TYPE_CHECKING, TextIO, cast
 
 import chess
@@ -35,6 +35,7 @@ from search.chess.imitation import (
     choose_imitation_move,
     deep_check,
     hold_deep_ceiling,
+    hold_search_move,
     strengthen,
 )
 from search.chess.play import PlaySearch
@@ -232,14 +233,15 @@ class PlayModes:
         self, run: SearchRun, board: chess.Board, limits: Limits, deadline: float | None, imitation: Imitation,
     ) -> str:
         """The imitation's move: the model's (mixed with the search's scores by its strength, a blunder beyond his
-        rate replaced), or the fast core's where the model leaves it to the search.
+        rate replaced), or the fast core's where the model leaves it to the search (a blunder by the check
+        replaced, see :meth:`_searched`).
 
         With a time limit the prediction may use most of it (the rest is kept for a
         search); a prediction that cannot finish in that time is given up and the fast
         core's move played.
         """
         assert self.predictor is not None  # _check_modes: imitating needs a predictor
-        best: SearchResult | None = None
+        deepest: list[SearchResult] = []
         move: chess.Move | None = None
         try:
             reserve = None if deadline is None or limits.time is None else (
@@ -265,7 +267,6 @@ class PlayModes:
                     f"(most believed {choice.top_belief:.3f})"
                 )
             else:
-                self.blunders = self.blunders.after(blunder=False)
                 if choice is None:
                     self.choices["search"] += 1
                     run.send("info string search move: no time for the model's prediction")
@@ -273,18 +274,14 @@ class PlayModes:
                     run.send(
                         f"info string search move: model unsure ({choice.top_belief:.3f}) in a tactical position"
                     )
-                if deadline is not None:
-                    limits = dataclasses.replace(limits, time=max(0.0, deadline - time.perf_counter()))
-                for best in self.fast.iterate(board, limits, stop=run.stop):
-                    run.offer(self._best_move(best, board))
-                    run.send(_info(best))
+                move = self._searched(run, board, (limits, deadline), rate, deepest)
         except Exception as exc:  # the protocol needs a bestmove whatever broke
             run.send(f"info string imitation error: {type(exc).__name__}: {exc}")
         run.send(
             f"info string imitation so far: {self.choices['model']} model moves, "
             f"{self.choices['search']} search moves, {self.blunders.blunders} blunders in {self.blunders.moves}"
         )
-        return move.uci() if move is not None else self._best_move(best, board)
+        return move.uci() if move is not None else self._best_move(deepest[-1] if deepest else None, board)
 
     def _ceiling(self, imitation: Imitation) -> float | None:
         """The blunder rate the imitation holds to (None: no ceiling): the option's, else his rate by the check
@@ -329,10 +326,29 @@ class PlayModes:
         if rate is None:
             self.blunders = self.blunders.after(blunder=False)
             return drawn
+        verdict = hold_deep_ceiling(
+            board, drawn, beliefs, scores, self._checker(run, board, clock), rate=rate, budget=self.blunders,
+            seed=imitation.seed, game=imitation.game,
+        )
+        self.blunders = self.blunders.after(blunder=verdict.blunder)
+        if verdict.replaced:
+            run.send(
+                f"info string drawn move {drawn.uci()} loses {verdict.loss} cp: over his blunder rate {rate:.3f}, "
+                f"replaced by {verdict.move.uci()}"
+            )
+        elif verdict.blunder:
+            run.send(f"info string drawn move {drawn.uci()} loses {verdict.loss} cp: within his blunder rate")
+        return verdict.move
+
+    def _checker(
+        self, run: SearchRun, board: chess.Board, clock: tuple[Limits, float | None]
+    ) -> Callable[[chess.Move], DeepCheck | None]:
+        """The check of a move the imitation plays at ``board``: the check engine's verdict when there is one, else
+        a :func:`deep_check` of the compiled search deeper than the scores the model reads (None: no verdict),
+        each within :data:`CHECK_SHARE` of the move's time and by its deadline."""
         limits, deadline = clock
         share = None if limits.time is None else CHECK_SHARE * limits.time
         floor = abilities_of(self.predictor).root_score_depth or IMITATION_CHECK_DEPTH
-
         judge = self.judge
 
         def check(move: chess.Move) -> DeepCheck | None:
@@ -346,19 +362,41 @@ class PlayModes:
             found = deep_check(self.fast, board, move, Limits(depth=CHECK_DEPTH, time=left), stop=run.stop)
             return found if found is not None and found.depth > floor else None  # no deeper than the scores
 
-        verdict = hold_deep_ceiling(
-            board, drawn, beliefs, scores, check, rate=rate, budget=self.blunders, seed=imitation.seed,
-            game=imitation.game,
-        )
+        return check
+
+    def _searched(
+        self, run: SearchRun, board: chess.Board, clock: tuple[Limits, float | None], ceiling: float | None,
+        deepest: list[SearchResult],
+    ) -> chess.Move | None:
+        """The move that replaces the fast core's where the model leaves the choice to the search (None: the
+        search's own, the last of ``deepest``, to which each completed depth is appended). Under a
+        ceiling the search keeps :data:`CHECK_SHARE` of the move's time for the check of its move
+        (:func:`hold_search_move`: a blunder by the check is replaced by the check's best move); the budget counts
+        the move either way."""
+        limits, deadline = clock
+        if deadline is not None:  # the check's share, or half the time left when the model has used more
+            kept = 0.0 if ceiling is None or limits.time is None else min(
+                CHECK_SHARE * limits.time, _left(deadline) / 2
+            )
+            limits = dataclasses.replace(limits, time=max(0.0, deadline - kept - time.perf_counter()))
+        for result in self.fast.iterate(board, limits, stop=run.stop):
+            deepest.append(result)
+            run.offer(self._best_move(result, board))
+            run.send(_info(result))
+        searched = cast("chess.Move | None", deepest[-1].move) if deepest else None
+        if ceiling is None or searched is None or searched not in board.legal_moves:
+            self.blunders = self.blunders.after(blunder=False)
+            return None
+        verdict = hold_search_move(searched, self._checker(run, board, clock))
         self.blunders = self.blunders.after(blunder=verdict.blunder)
         if verdict.replaced:
             run.send(
-                f"info string drawn move {drawn.uci()} loses {verdict.loss} cp: over his blunder rate {rate:.3f}, "
+                f"info string search move {searched.uci()} loses {verdict.loss} cp by the check: "
                 f"replaced by {verdict.move.uci()}"
             )
-        elif verdict.blunder:
-            run.send(f"info string drawn move {drawn.uci()} loses {verdict.loss} cp: within his blunder rate")
-        return verdict.move
+            run.offer(verdict.move.uci())
+            return verdict.move
+        return None
 
     def _exploit(self, run: SearchRun, exploiting: ExploitingSearch, board: chess.Board, limits: Limits) -> str:
         """The value-exploiting choice against the modelled opponent (the side not to move)."""

@@ -519,3 +519,27 @@ def test_the_imitating_engine_replaces_a_blunder_only_a_deep_search_sees():
 
     found = deep_check(deep, board, chess.Move.from_uci(answers[0.0]), Limits(depth=6))
     assert found is not None and found.loss < 200
+
+
+def test_the_search_move_is_held_to_the_deep_check_whatever_the_budget():
+    """A search's move that a deep search finds losing (b1a2 walks into a mate the short search misses) is replaced
+    by the check's best move, which passes the check; a sound one is played as it is, and one the check cannot judge
+    is played unjudged. The search's blunders take no room of his budget: the verdict counts none."""
+    from search.chess.imitation import DeepCheck, deep_check, hold_search_move
+
+    board = chess.Board(MATED_IN_FOUR)
+    search = ChessSearch()
+
+    def check(move):
+        return deep_check(search, board, move, Limits(depth=6))
+
+    losing = hold_search_move(chess.Move.from_uci("b1a2"), check)
+    assert losing.replaced and not losing.blunder and losing.loss >= 200 and losing.move.uci() != "b1a2"
+    again = check(losing.move)
+    assert again is not None and again.loss < 200
+    sound = hold_search_move(losing.move, check)
+    assert (sound.move, sound.replaced, sound.blunder) == (losing.move, False, False)
+    unjudged = hold_search_move(chess.Move.from_uci("b1a2"), lambda move: None)
+    assert (unjudged.move.uci(), unjudged.replaced, unjudged.blunder) == ("b1a2", False, False)
+    itself = hold_search_move(chess.Move.from_uci("b1a2"), lambda move: DeepCheck(move, 300, 6))
+    assert (itself.move.uci(), itself.replaced, itself.blunder) == ("b1a2", False, True)

@@ -379,3 +379,60 @@ def test_the_floor_of_a_timed_guided_move_is_the_plain_engines_selective_search(
     engine.run([f"position fen {MIDDLEGAME}", "go movetime 400"])
     assert kinds[:2] == [(True, False), (False, True)]
     assert not engine.fast.selective
+
+
+class CallsItsOwnBest(FakeJudge):
+    """A check engine whose search names ``blunder`` itself as its best move, yet 300 cp worse than the best value
+    (as an unstable search at a fixed depth can)."""
+
+    def check(self, board, move, limits, stop=None):
+        from search.chess.imitation import DeepCheck
+
+        self.checked.append(move.uci())
+        return DeepCheck(move, 300, 12) if move == self.blunder else DeepCheck(move, 0, 12)
+
+
+def test_a_search_move_the_check_engine_calls_a_blunder_is_replaced_by_its_best_move():
+    """Where the model leaves the move to the search (unsure, a queen hanging), the check engine judges the search's
+    move too: called a blunder, it is replaced by the check's best move whatever room the budget has (the budget is
+    for his blunders), and the budget counts the move."""
+    from search.chess.imitation import BlunderBudget
+
+    judge = FakeJudge("f3h4", "b1c3", 0.5)  # the plain search's f3h4 (see above), called a 500 cp loss
+    lines, engine = play([f"position fen {HANGING_QUEEN}", "go depth 2"], model=EngineModel(Uniform(), judge=judge),
+                         imitation=Imitation())
+    assert judge.checked == ["f3h4"]
+    assert "info string search move f3h4 loses 500 cp by the check: replaced by b1c3" in lines
+    assert bestmove(lines) == "b1c3"
+    assert engine.choices == {"model": 0, "search": 1} and engine.blunders == BlunderBudget(moves=1, blunders=0)
+
+
+def test_a_search_move_played_as_a_blunder_counts_in_the_budget():
+    """A search's move that the check calls a blunder and cannot replace (its best is the move itself) is played and
+    counted as a blunder: a drawn blunder after it finds no room left at his rate."""
+    from search.chess.imitation import BlunderBudget
+
+    judge = CallsItsOwnBest("f3h4", "f3h4", 0.5)
+    out = io.StringIO()
+    engine = UciEngine(output=out, model=EngineModel(Uniform(), judge=judge), imitation=Imitation())
+    engine.run([f"position fen {HANGING_QUEEN}", "go depth 2"])
+    assert bestmove(out.getvalue().splitlines()) == "f3h4"
+    assert engine.blunders == BlunderBudget(moves=1, blunders=1)
+    assert not engine.blunders.allows(0.5)
+
+
+def test_without_a_ceiling_the_search_move_is_not_checked():
+    judge = FakeJudge("f3h4", "b1c3", None)  # no rate by the judge, none recorded by the model: no ceiling
+    lines, engine = play([f"position fen {HANGING_QUEEN}", "go depth 2"], model=EngineModel(Uniform(), judge=judge),
+                         imitation=Imitation())
+    assert judge.checked == [] and bestmove(lines) == "f3h4" and engine.blunders.blunders == 0
+
+
+def test_a_timed_search_move_under_a_ceiling_leaves_the_check_its_share():
+    """With a movetime the search stops early enough for the check of its move to run within the move's time."""
+    judge = FakeJudge("a2a3", "b1c3", 0.5)
+    started = time.perf_counter()
+    lines, _ = play([f"position fen {HANGING_QUEEN}", "go movetime 600"], model=EngineModel(Uniform(), judge=judge),
+                    imitation=Imitation())
+    assert judge.checked == [bestmove(lines)]
+    assert time.perf_counter() - started < 5.0
