@@ -17,7 +17,18 @@ Depth rules:
   from that depth left, for quiet moves after the first ``lmr_after`` legal moves (one ply),
   after the first ``lmr_deep_after`` at ``lmr_deep_depth`` or more (two plies);
 - ``futility_depth``, ``futility_margin``: futility pruning up to that depth left, with that
-  many centipawns a ply (a ``futility_depth`` of 0 turns it off).
+  many centipawns a ply (a ``futility_depth`` of 0 turns it off);
+- ``static_null_depth``, ``static_null_margin``: a zero-window node not in check, up to that
+  depth left, whose evaluation less ``static_null_margin`` a ply is still at least beta returns
+  that value unsearched (0 turns it off);
+- ``late_prune_depth``, ``late_prune_moves``: at a zero-window node not in check, up to that
+  depth left, quiet moves that give no check after the first ``late_prune_moves + depth ** 2``
+  legal moves are not searched (0 turns it off);
+- ``no_hint_reduction``: a node of at least that depth left (and at least 3) without a table
+  move is searched one ply shallower (0 turns it off).
+
+The last five genes are off in the play search's module (their defaults), so that module is
+still the play search.
 
 Ordering weights (the table's move first, then captures, killers, quiet moves by history):
 
@@ -68,6 +79,11 @@ GENES: tuple[Gene, ...] = (
     Gene("lmr_deep_depth", 6, 3, 12),
     Gene("futility_depth", 2, 0, 4),
     Gene("futility_margin", 150, 25, 600),
+    Gene("static_null_depth", 0, 0, 6),
+    Gene("static_null_margin", 120, 25, 400),
+    Gene("late_prune_depth", 0, 0, 6),
+    Gene("late_prune_moves", 8, 1, 30),
+    Gene("no_hint_reduction", 0, 0, 12),
     Gene("history_power", 2, 0, 3),
     Gene("attacker_weight", 1, 0, 150),
     Gene("killers", 2, 0, 2),
@@ -100,6 +116,11 @@ class DepthRules:
     lmr_deep_depth: int
     futility_depth: int
     futility_margin: int
+    static_null_depth: int
+    static_null_margin: int
+    late_prune_depth: int
+    late_prune_moves: int
+    no_hint_reduction: int
 
     def __post_init__(self) -> None:
         _check_genes(self)
