@@ -1,7 +1,8 @@
 """The space of depth and ordering modules: a few integers that say how deep a node is searched and in what order.
 
-A module is one value for each :data:`GENES` entry: a depth module (:class:`DepthRules`) and an
-ordering module (:class:`OrderWeights`), as EvoChess split its individuals. The depth rules extend or reduce the
+A module is one value for each :data:`GENES` entry: a depth module (:class:`DepthRules`, with its
+pruning rules in :class:`PruningRules`) and an ordering module (:class:`OrderWeights`), as EvoChess
+split its individuals. The depth rules extend or reduce the
 remaining depth from facts of the node (in check, zero window, depth left, how late a move
 comes); the ordering weights rank a node's moves. :meth:`DepthOrdering.default` is the
 play search's own rules (:mod:`search.chess.play`), so the search with the default module
@@ -27,8 +28,8 @@ Depth rules:
 - ``no_hint_reduction``: a node of at least that depth left (and at least 3) without a table
   move is searched one ply shallower (0 turns it off).
 
-The last five genes are off in the play search's module (their defaults), so that module is
-still the play search.
+The five pruning genes (:class:`PruningRules`) are off in the play search's module (their
+defaults), so that module is still the play search.
 
 Ordering weights (the table's move first, then captures, killers, quiet moves by history):
 
@@ -55,7 +56,7 @@ from dataclasses import asdict, dataclass, fields
 
 import numpy as np
 
-__all__ = ["GENES", "DepthOrdering", "DepthRules", "Gene", "OrderWeights", "bounds"]
+__all__ = ["GENES", "DepthOrdering", "DepthRules", "Gene", "OrderWeights", "PruningRules", "bounds"]
 
 
 @dataclass(frozen=True)
@@ -116,6 +117,15 @@ class DepthRules:
     lmr_deep_depth: int
     futility_depth: int
     futility_margin: int
+
+    def __post_init__(self) -> None:
+        _check_genes(self)
+
+
+@dataclass(frozen=True)
+class PruningRules:
+    """The depth module's pruning rules, each off at a depth of 0 (the module docstring)."""
+
     static_null_depth: int
     static_null_margin: int
     late_prune_depth: int
@@ -145,6 +155,7 @@ class DepthOrdering:
 
     depth: DepthRules
     order: OrderWeights
+    pruning: PruningRules
 
     @classmethod
     def default(cls) -> DepthOrdering:
@@ -157,7 +168,8 @@ class DepthOrdering:
         if set(genes) != set(_BY_NAME):
             raise ValueError(f"a module names the genes {', '.join(_BY_NAME)}; got {', '.join(genes)}")
         depth = DepthRules(**{f.name: int(genes[f.name]) for f in fields(DepthRules)})
-        return cls(depth, OrderWeights(**{f.name: int(genes[f.name]) for f in fields(OrderWeights)}))
+        pruning = PruningRules(**{f.name: int(genes[f.name]) for f in fields(PruningRules)})
+        return cls(depth, OrderWeights(**{f.name: int(genes[f.name]) for f in fields(OrderWeights)}), pruning)
 
     @classmethod
     def from_vector(cls, vector: np.ndarray | list[float]) -> DepthOrdering:
@@ -170,7 +182,7 @@ class DepthOrdering:
 
     def as_dict(self) -> dict[str, int]:
         """The genes by name, in the order of :data:`GENES` (for JSON and tables)."""
-        return {**asdict(self.depth), **asdict(self.order)}
+        return {**asdict(self.depth), **asdict(self.pruning), **asdict(self.order)}
 
     def vector(self) -> np.ndarray:
         """The genes as floats, in the order of :data:`GENES`."""

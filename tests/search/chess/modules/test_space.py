@@ -14,7 +14,8 @@ def test_the_default_module_holds_the_play_search_constants():
     assert (module.futility_depth, module.futility_margin) == (play._FUTILE_DEPTH, play._FUTILITY_MARGIN)
     assert (module.check_extension, module.null_reduction, module.null_deep_depth) == (1, 2, 7)
     assert (order.history_power, order.attacker_weight, order.killers, order.bad_captures_late) == (2, 1, 2, 0)
-    assert (module.static_null_depth, module.late_prune_depth, module.no_hint_reduction) == (0, 0, 0)
+    pruning = DepthOrdering.default().pruning
+    assert (pruning.static_null_depth, pruning.late_prune_depth, pruning.no_hint_reduction) == (0, 0, 0)
 
 
 def test_every_default_lies_within_its_bounds_and_the_array_follows_the_genes():
