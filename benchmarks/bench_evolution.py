@@ -19,6 +19,7 @@ import argparse
 import json
 import logging
 import os
+import shutil
 import statistics
 import sys
 import tempfile
@@ -104,6 +105,7 @@ def main() -> int:
     finally:
         for cluster in clusters.values():
             cluster.close()
+        shutil.rmtree(folder, ignore_errors=True)
     assert all(table.equals(tables[0]) for table in tables), "the clusters gave other generations"
     one, two = statistics.median(rates[1]), statistics.median(rates[2])
     summary = {"generations": args.generations, "repeats": args.repeats, "nodes": args.nodes,

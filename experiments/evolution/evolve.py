@@ -53,6 +53,8 @@ class EvolveConfig(ExperimentConfig):
     """A match game still going after this many plies is scored a draw."""
     every: int = 20
     """The means table lists every this many generations (and the last)."""
+    against: tuple[str, ...] = ("unevolved", "hand-set")
+    """The matches played: the evolved evaluation against the unevolved one, the hand-set one, or both."""
 
     def __post_init__(self) -> None:
         if self.nodes < 1 or self.max_plies < 1 or self.every < 1:
@@ -60,6 +62,11 @@ class EvolveConfig(ExperimentConfig):
                             f"{self.every}")
         if not self.openings:
             raise DataError("the matches need at least one opening")
+        if not self.against or not set(self.against) <= set(_OPPONENTS):
+            raise DataError(f"the matches are against {' and/or '.join(_OPPONENTS)}, not {', '.join(self.against)}")
+
+
+_OPPONENTS = {"unevolved": "unevolved (generation 0 mean)", "hand-set": "hand-set"}
 
 
 def ratio_table(start: pd.Series, last: pd.Series, spread: pd.Series) -> pd.DataFrame:
@@ -96,7 +103,8 @@ def run(config: EvolveConfig) -> ExperimentResult:
     evolved = [_rounded(name, v) for name, v in means.loc[last_generation].items()]
     unevolved = [_rounded(name, v) for name, v in means.loc[0].items()]
     matches = []
-    for opponent, values in (("unevolved (generation 0 mean)", unevolved), ("hand-set", None)):
+    opponents = {"unevolved": unevolved, "hand-set": None}
+    for opponent, values in ((_OPPONENTS[name], opponents[name]) for name in _OPPONENTS if name in config.against):
         match = values_match(genome_values(genome, evolved), None if values is None else genome_values(genome, values),
                              config.openings, nodes=config.nodes, max_plies=config.max_plies, runtime=config.runtime)
         e = match.estimate

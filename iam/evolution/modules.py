@@ -19,8 +19,16 @@ draws its sample of ``sample`` positions from the pool and its pairs from
 its config. A module's count on a position is kept once found (searches are deterministic).
 
 After the last generation every distinct module of the population, and the play search's,
-is measured on the whole pool; the lowest mean is the run's pick (:attr:`ModuleRun.best`:
-the play search's own module when no evolved one does better).
+is measured on the whole pool, traced to ``final_cap`` nodes (``cap`` when unset). With
+``pick="cost"`` the lowest mean ``log2`` of nodes is the run's pick; with ``pick="rate"`` the
+fewest nodes to solve as many pool positions as the play search's module does at
+``final_cap`` (:func:`search.chess.modules.solve.nodes_to_rate`; a module that never gets
+there comes last; ties go to the lower mean), which is the measure of the results: nodes at
+equal solve rate. :attr:`ModuleRun.best` is the play search's own module when no evolved
+one does better.
+
+:func:`split_suite` splits a suite in two by position number, a development half to evolve
+on and a measured half never seen by the evolution.
 
 :func:`compare_modules` measures modules on a suite (Win At Chess in the results): each
 position's nodes to be solved, the solve rate against the node budget, and the nodes each
@@ -44,7 +52,7 @@ from search.evolution import apply_results, random_pairs
 
 __all__ = [
     "ModuleEvolutionConfig", "ModuleRun", "compare_modules", "development_pool", "evolve_modules", "nodes_to_reach",
-    "rate_table", "write_run",
+    "rate_table", "split_suite", "write_run",
 ]
 
 
@@ -65,6 +73,11 @@ class ModuleEvolutionConfig:
     seed: int = 0
     table_size: int = 1 << 18
     """Entries of each search's transposition table (node counts depend on it)."""
+    pick: str = "cost"
+    """How the last population is judged on the whole pool: ``cost`` (mean log2 nodes) or ``rate`` (nodes to
+    reach the play search's solve rate)."""
+    final_cap: int | None = None
+    """Nodes each pool position is traced to for the pick (None: ``cap``)."""
 
     def __post_init__(self) -> None:
         _check(self.population >= 2, "population", self.population, "at least 2")
@@ -74,6 +87,8 @@ class ModuleEvolutionConfig:
         _check(self.margin >= 0, "margin", self.margin, "at least 0")
         _check(0 <= self.spread <= 1, "spread", self.spread, "from 0 to 1")
         _check(self.table_size >= 1, "table_size", self.table_size, "at least 1")
+        _check(self.pick in ("cost", "rate"), "pick", self.pick, "cost or rate")
+        _check(self.final_cap is None or self.final_cap >= 1, "final_cap", self.final_cap, "at least 1")
 
 
 @dataclass(frozen=True)
@@ -85,8 +100,9 @@ class ModuleRun:
     pairs: pd.DataFrame
     """One row per pair: the two individuals, A's half costs and scores, the rule's case."""
     final: pd.DataFrame
-    """The last population's distinct modules and the play search's on the whole pool: genes, mean log2 nodes,
-    positions solved within the cap, whether it is the play search's."""
+    """The last population's distinct modules and the play search's on the whole pool at the final cap: genes,
+    mean log2 nodes, positions solved, nodes to reach the play search's rate (``to_rate``, empty: never), whether
+    it is the play search's; the pick first."""
     best: DepthOrdering
 
 
@@ -177,7 +193,9 @@ def evolve_modules(
                               "scores": outcome.scores, "case": outcome.case, "winner": outcome.winner})
         if on_generation is not None:
             on_generation(generation, pd.DataFrame(rows[-len(modules):]))
-    final = _final(judge, population)
+    final_cap = config.final_cap or config.cap
+    final_judge = judge if final_cap == config.cap else _Judge(pool, final_cap, config.table_size)
+    final = _final(final_judge, population, config.pick)
     for i, vector in enumerate(population):
         module = DepthOrdering.from_vector(vector)
         rows.append({"generation": config.generations, "individual": i, **module.as_dict(), "cost": float("nan")})
@@ -185,14 +203,26 @@ def evolve_modules(
     return ModuleRun(pd.DataFrame(rows), pd.DataFrame(pair_rows), final, best)
 
 
-def _final(judge: _Judge, population: np.ndarray) -> pd.DataFrame:
-    """The population's distinct modules and the play search's on the whole pool, lowest mean log2 nodes first."""
+def _final(judge: _Judge, population: np.ndarray, pick: str) -> pd.DataFrame:
+    """The population's distinct modules and the play search's on the whole pool, the pick first."""
     default = DepthOrdering.default()
     distinct = list(dict.fromkeys([*(DepthOrdering.from_vector(v) for v in population), default]))
     everything = range(len(judge.pool))
-    rows = [{**module.as_dict(), "cost": judge.cost(module, everything), "default": module == default,
-             "solved": sum(judge.solved(module, i) is not None for i in everything)} for module in distinct]
-    return pd.DataFrame(rows).sort_values("cost", kind="stable").reset_index(drop=True)
+    rate = sum(judge.solved(default, i) is not None for i in everything) / len(judge.pool)
+    rows = []
+    for module in distinct:
+        solved = [judge.solved(module, i) for i in everything]
+        rows.append({**module.as_dict(), "cost": judge.cost(module, everything), "default": module == default,
+                     "solved": sum(n is not None for n in solved), "to_rate": nodes_to_rate(solved, rate)})
+    table = pd.DataFrame(rows)
+    table["to_rate"] = table["to_rate"].astype("Int64")
+    keys = ["cost"] if pick == "cost" else ["to_rate", "cost"]
+    return table.sort_values(keys, kind="stable", na_position="last").reset_index(drop=True)
+
+
+def split_suite(suite: Sequence[SuitePosition]) -> tuple[list[SuitePosition], list[SuitePosition]]:
+    """The development half (the 1st, 3rd, 5th... positions) and the measured half (the 2nd, 4th...)."""
+    return list(suite[0::2]), list(suite[1::2])
 
 
 def compare_modules(

@@ -4,6 +4,6 @@ the play search run with one (:mod:`~search.chess.modules.kernels`), and the nod
 suite of positions (:mod:`~search.chess.modules.solve`)."""
 
 from search.chess.modules.kernels import ModuleSearch
-from search.chess.modules.space import GENES, DepthOrdering, DepthRules, Gene, OrderWeights, bounds
+from search.chess.modules.space import GENES, DepthOrdering, DepthRules, Gene, OrderWeights, PruningRules, bounds
 
-__all__ = ["GENES", "DepthOrdering", "DepthRules", "Gene", "ModuleSearch", "OrderWeights", "bounds"]
+__all__ = ["GENES", "DepthOrdering", "DepthRules", "Gene", "ModuleSearch", "OrderWeights", "PruningRules", "bounds"]

@@ -74,7 +74,8 @@ from search.result import MAX_PLY
 __all__ = ["ModuleSearch"]
 
 (G_CHECK, G_NULL_FROM, G_NULL_R, G_NULL_DEEP, G_LMR_FROM, G_LMR_AFTER, G_LMR_DEEP_AFTER, G_LMR_DEEP_DEPTH,
- G_FUTILE_DEPTH, G_FUTILE_MARGIN, G_HISTORY_POWER, G_ATTACKER, G_KILLERS, G_BAD_LATE) = range(14)
+ G_FUTILE_DEPTH, G_FUTILE_MARGIN, G_STATIC_DEPTH, G_STATIC_MARGIN, G_PRUNE_DEPTH, G_PRUNE_MOVES, G_NO_HINT,
+ G_HISTORY_POWER, G_ATTACKER, G_KILLERS, G_BAD_LATE) = range(19)
 """Each gene's index in the module's array (the order of ``GENES``)."""
 
 _HINT, _CAPTURE, _KILLER, _BAD_CAPTURE = 1 << 44, 1 << 34, 1 << 33, 1 << 32
@@ -170,6 +171,14 @@ def _module_node(s, ctx, genes, buffers, tables, depth, alpha, beta, ply):  # no
         if settled:
             return value
     if (
+        depth <= genes[G_STATIC_DEPTH] and beta - alpha == 1 and not in_check and -_MATE_BOUND < beta < _MATE_BOUND
+    ):
+        standing = _evaluate(s) - genes[G_STATIC_MARGIN] * depth
+        if standing >= beta:
+            return standing
+    if genes[G_NO_HINT] and depth >= genes[G_NO_HINT] and depth >= 3 and hint == 0:
+        depth -= 1
+    if (
         beta - alpha == 1 and not in_check and depth >= genes[G_NULL_FROM] and -_MATE_BOUND < beta < _MATE_BOUND
         and not _after_pass(s) and _has_pieces(s) and _evaluate(s) >= beta
     ):
@@ -190,6 +199,9 @@ def _module_node(s, ctx, genes, buffers, tables, depth, alpha, beta, ply):  # no
     legal = 0
     child = depth - 1
     reducible = depth >= genes[G_LMR_FROM] and not in_check
+    prune_after = INFINITE
+    if depth <= genes[G_PRUNE_DEPTH] and not in_check and beta - alpha == 1:
+        prune_after = genes[G_PRUNE_MOVES] + depth * depth
     futile = -INFINITE
     if depth <= genes[G_FUTILE_DEPTH] and not in_check and beta - alpha == 1 and -_MATE_BOUND < alpha < _MATE_BOUND:
         hope = _evaluate(s) + genes[G_FUTILE_MARGIN] * depth
@@ -206,6 +218,9 @@ def _module_node(s, ctx, genes, buffers, tables, depth, alpha, beta, ply):  # no
             _unmake(s)
             if futile > best:
                 best = futile
+            continue
+        if legal > prune_after and quiet and best > -_MATE_BOUND and not _in_check(s):
+            _unmake(s)
             continue
         if legal == 1:
             value = -_module_node(s, ctx, genes, buffers, tables, child, -beta, -alpha, ply + 1)

@@ -1,7 +1,8 @@
 """The space of depth and ordering modules: a few integers that say how deep a node is searched and in what order.
 
-A module is one value for each :data:`GENES` entry: a depth module (:class:`DepthRules`) and an
-ordering module (:class:`OrderWeights`), as EvoChess split its individuals. The depth rules extend or reduce the
+A module is one value for each :data:`GENES` entry: a depth module (:class:`DepthRules`, with its
+pruning rules in :class:`PruningRules`) and an ordering module (:class:`OrderWeights`), as EvoChess
+split its individuals. The depth rules extend or reduce the
 remaining depth from facts of the node (in check, zero window, depth left, how late a move
 comes); the ordering weights rank a node's moves. :meth:`DepthOrdering.default` is the
 play search's own rules (:mod:`search.chess.play`), so the search with the default module
@@ -17,7 +18,18 @@ Depth rules:
   from that depth left, for quiet moves after the first ``lmr_after`` legal moves (one ply),
   after the first ``lmr_deep_after`` at ``lmr_deep_depth`` or more (two plies);
 - ``futility_depth``, ``futility_margin``: futility pruning up to that depth left, with that
-  many centipawns a ply (a ``futility_depth`` of 0 turns it off).
+  many centipawns a ply (a ``futility_depth`` of 0 turns it off);
+- ``static_null_depth``, ``static_null_margin``: a zero-window node not in check, up to that
+  depth left, whose evaluation less ``static_null_margin`` a ply is still at least beta returns
+  that value unsearched (0 turns it off);
+- ``late_prune_depth``, ``late_prune_moves``: at a zero-window node not in check, up to that
+  depth left, quiet moves that give no check after the first ``late_prune_moves + depth ** 2``
+  legal moves are not searched (0 turns it off);
+- ``no_hint_reduction``: a node of at least that depth left (and at least 3) without a table
+  move is searched one ply shallower (0 turns it off).
+
+The five pruning genes (:class:`PruningRules`) are off in the play search's module (their
+defaults), so that module is still the play search.
 
 Ordering weights (the table's move first, then captures, killers, quiet moves by history):
 
@@ -44,7 +56,7 @@ from dataclasses import asdict, dataclass, fields
 
 import numpy as np
 
-__all__ = ["GENES", "DepthOrdering", "DepthRules", "Gene", "OrderWeights", "bounds"]
+__all__ = ["GENES", "DepthOrdering", "DepthRules", "Gene", "OrderWeights", "PruningRules", "bounds"]
 
 
 @dataclass(frozen=True)
@@ -68,6 +80,11 @@ GENES: tuple[Gene, ...] = (
     Gene("lmr_deep_depth", 6, 3, 12),
     Gene("futility_depth", 2, 0, 4),
     Gene("futility_margin", 150, 25, 600),
+    Gene("static_null_depth", 0, 0, 6),
+    Gene("static_null_margin", 120, 25, 400),
+    Gene("late_prune_depth", 0, 0, 6),
+    Gene("late_prune_moves", 8, 1, 30),
+    Gene("no_hint_reduction", 0, 0, 12),
     Gene("history_power", 2, 0, 3),
     Gene("attacker_weight", 1, 0, 150),
     Gene("killers", 2, 0, 2),
@@ -106,6 +123,20 @@ class DepthRules:
 
 
 @dataclass(frozen=True)
+class PruningRules:
+    """The depth module's pruning rules, each off at a depth of 0 (the module docstring)."""
+
+    static_null_depth: int
+    static_null_margin: int
+    late_prune_depth: int
+    late_prune_moves: int
+    no_hint_reduction: int
+
+    def __post_init__(self) -> None:
+        _check_genes(self)
+
+
+@dataclass(frozen=True)
 class OrderWeights:
     """The ordering module: how a node's moves are ranked (the module docstring)."""
 
@@ -124,6 +155,7 @@ class DepthOrdering:
 
     depth: DepthRules
     order: OrderWeights
+    pruning: PruningRules
 
     @classmethod
     def default(cls) -> DepthOrdering:
@@ -136,7 +168,8 @@ class DepthOrdering:
         if set(genes) != set(_BY_NAME):
             raise ValueError(f"a module names the genes {', '.join(_BY_NAME)}; got {', '.join(genes)}")
         depth = DepthRules(**{f.name: int(genes[f.name]) for f in fields(DepthRules)})
-        return cls(depth, OrderWeights(**{f.name: int(genes[f.name]) for f in fields(OrderWeights)}))
+        pruning = PruningRules(**{f.name: int(genes[f.name]) for f in fields(PruningRules)})
+        return cls(depth, OrderWeights(**{f.name: int(genes[f.name]) for f in fields(OrderWeights)}), pruning)
 
     @classmethod
     def from_vector(cls, vector: np.ndarray | list[float]) -> DepthOrdering:
@@ -149,7 +182,7 @@ class DepthOrdering:
 
     def as_dict(self) -> dict[str, int]:
         """The genes by name, in the order of :data:`GENES` (for JSON and tables)."""
-        return {**asdict(self.depth), **asdict(self.order)}
+        return {**asdict(self.depth), **asdict(self.pruning), **asdict(self.order)}
 
     def vector(self) -> np.ndarray:
         """The genes as floats, in the order of :data:`GENES`."""

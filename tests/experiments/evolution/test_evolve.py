@@ -56,6 +56,19 @@ def test_the_command_writes_the_tables(folder, tmp_path, capsys):
     assert "--games takes an even number" in capsys.readouterr().err
 
 
+def test_the_hand_set_match_alone_is_the_same_match_as_in_both(folder, tmp_path, capsys):
+    both = run(EvolveConfig(run=str(folder), openings=(OPENING,), nodes=150, max_plies=30)).tables["matches"]
+    out = tmp_path / "alone"
+    assert iam_main(["experiment", "evolve", "--run", str(folder), "--games", "2", "--nodes", "150",
+                     "--max-plies", "30", "--against", "hand-set", "--out", str(out), "--quiet"]) == 0
+    alone = pd.read_csv(out / "matches.csv")
+    assert alone["evolved_against"].tolist() == ["hand-set"]
+    assert alone[["wins", "draws", "losses"]].values.tolist() == both[["wins", "draws", "losses"]].values[1:].tolist()
+    with pytest.raises(DataError, match="the matches are against"):
+        EvolveConfig(run=str(folder), against=("stockfish",))
+    capsys.readouterr()
+
+
 def test_a_square_scales_run_is_judged_over_the_board_without_a_ratio_table(tmp_path):
     from iam.evolution import load_generations
     from search.chess.pst import SQUARE_NAMES

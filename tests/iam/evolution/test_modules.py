@@ -16,10 +16,11 @@ from iam.evolution.modules import (
     evolve_modules,
     nodes_to_reach,
     rate_table,
+    split_suite,
     write_run,
 )
 from search.chess.modules import GENES, DepthOrdering, ModuleSearch
-from search.chess.modules.solve import SuitePosition, solve_nodes
+from search.chess.modules.solve import SuitePosition, nodes_to_rate, solve_nodes
 
 SUITE = [
     SuitePosition("mate", chess.Board("6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1"),
@@ -41,6 +42,10 @@ def test_bad_settings_are_refused():
         ModuleEvolutionConfig(population=1)
     with pytest.raises(ParameterError):
         evolve_modules(SUITE[:1], TINY)
+    with pytest.raises(ParameterError):
+        ModuleEvolutionConfig(pick="fastest")
+    with pytest.raises(ParameterError):
+        ModuleEvolutionConfig(final_cap=0)
 
 
 def test_a_half_is_won_by_a_lower_cost_beyond_the_margin():
@@ -84,3 +89,26 @@ def test_the_comparison_counts_what_the_solve_functions_count():
     assert rates["default"].iloc[0] == table["default"].notna().mean()
     reach = nodes_to_reach(table, 0.25)
     assert reach["default"] == int(table["default"].min())
+
+
+def test_the_pick_by_rate_is_the_fewest_nodes_to_the_play_searchs_rate_at_the_final_cap():
+    config = ModuleEvolutionConfig(population=4, generations=2, sample=2, cap=1500, table_size=1 << 12, pick="rate",
+                                   final_cap=4000)
+    run = evolve_modules(SUITE, config)
+    table = compare_modules(SUITE, {str(i): DepthOrdering.from_dict({g.name: int(row[g.name]) for g in GENES})
+                                    for i, row in run.final.iterrows()}, 4000, table_size=1 << 12)
+    rate = table[str(int(run.final.index[run.final["default"]][0]))].notna().mean()
+    expected = [nodes_to_rate([None if pd.isna(n) else int(n) for n in table[str(i)]], rate)
+                for i in range(len(run.final))]
+    assert [None if pd.isna(n) else int(n) for n in run.final["to_rate"]] == expected
+    reached = [n for n in expected if n is not None]
+    assert expected[0] == min(reached)
+    assert run.best.as_dict() == {gene.name: int(run.final.iloc[0][gene.name]) for gene in GENES}
+    assert run.final["solved"].tolist() == table.drop(columns="position").notna().sum().tolist()
+
+
+def test_the_suite_splits_into_odd_and_even_numbered_halves():
+    development, measured = split_suite(SUITE)
+    assert [p.name for p in development] == ["mate", "wac2"]
+    assert [p.name for p in measured] == ["wac1", "wac3"]
+    assert not {p.name for p in development} & {p.name for p in measured}

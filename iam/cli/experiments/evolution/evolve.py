@@ -29,6 +29,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         "benchmarks/match_openings_100.epd)")
     parser.add_argument("--games", type=int, metavar="N",
                         help="games a match: the first N/2 openings, twice each (default: all the openings)")
+    parser.add_argument("--against", choices=("both", "unevolved", "hand-set"), default="both",
+                        help="the matches: the evolved evaluation against the unevolved one, the hand-set one, or "
+                        "both (default)")
     parser.add_argument("--every", type=int, default=EvolveConfig.every,
                         help=f"the means table lists every N-th generation (default {EvolveConfig.every})")
     add_scheduler_argument(parser)
@@ -47,7 +50,8 @@ def config(args: argparse.Namespace) -> EvolveConfig:
         openings = openings[: args.games // 2]
     try:
         return EvolveConfig(**common_fields(args), run=args.run_folder, openings=openings, nodes=args.nodes,
-                            max_plies=args.max_plies, every=args.every)
+                            max_plies=args.max_plies, every=args.every,
+                            against=("unevolved", "hand-set") if args.against == "both" else (args.against,))
     except DataError as exc:
         raise DataError(str(exc).replace("max_plies", "--max-plies").replace("nodes", "--nodes")
                         .replace("every", "--every")) from None

@@ -53,7 +53,7 @@ def test_each_depth_or_order_gene_changes_the_search():
     board = chess.Board(POSITIONS[2])
     default = _counts(ModuleSearch(DepthOrdering.default(), table_size=SMALL), board, Limits(depth=5))
     changed = dict(null_reduction=3, lmr_after=6, futility_margin=400, history_power=1, attacker_weight=100,
-                   killers=0, bad_captures_late=1)
+                   killers=0, bad_captures_late=1, static_null_depth=3, late_prune_depth=3, no_hint_reduction=3)
     for name, value in changed.items():
         counts = _counts(ModuleSearch(_with(**{name: value}), table_size=SMALL), board, Limits(depth=5))
         assert counts[3:5] != default[3:5], name
@@ -79,3 +79,31 @@ def test_a_new_module_empties_the_table():
     assert len(search.table) > 0
     search.module = _with(lmr_after=5)
     assert len(search.table) == 0
+
+
+def test_the_pruning_genes_search_fewer_nodes():
+    board = chess.Board(POSITIONS[4])
+    nodes = {}
+    for name, genes in {"off": {}, "static": dict(static_null_depth=3, static_null_margin=50),
+                        "static_deeper": dict(static_null_depth=6, static_null_margin=50),
+                        "late": dict(late_prune_depth=3, late_prune_moves=2),
+                        "late_earlier": dict(late_prune_depth=3, late_prune_moves=1),
+                        "hint": dict(no_hint_reduction=3)}.items():
+        nodes[name] = _counts(ModuleSearch(_with(**genes), table_size=SMALL), board, Limits(depth=6))[3]
+    assert nodes["static_deeper"] < nodes["static"] < nodes["off"]
+    assert nodes["late"] < nodes["off"] and nodes["late_earlier"] < nodes["off"]
+    assert nodes["hint"] < nodes["off"]
+
+
+def test_a_rule_at_depth_zero_is_off_whatever_its_other_gene():
+    board = chess.Board(POSITIONS[2])
+    off = _counts(ModuleSearch(DepthOrdering.default(), table_size=SMALL), board, Limits(depth=5))
+    inert = _with(static_null_depth=0, static_null_margin=25, late_prune_depth=0, late_prune_moves=1)
+    assert _counts(ModuleSearch(inert, table_size=SMALL), board, Limits(depth=5)) == off
+
+
+def test_the_pruning_genes_still_find_a_mate():
+    board = chess.Board("6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1")
+    wild = _with(static_null_depth=6, static_null_margin=25, late_prune_depth=6, late_prune_moves=1,
+                 no_hint_reduction=3)
+    assert ModuleSearch(wild, table_size=SMALL).search(board, Limits(depth=3)).move == chess.Move.from_uci("a1a8")

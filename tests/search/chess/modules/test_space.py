@@ -14,6 +14,8 @@ def test_the_default_module_holds_the_play_search_constants():
     assert (module.futility_depth, module.futility_margin) == (play._FUTILE_DEPTH, play._FUTILITY_MARGIN)
     assert (module.check_extension, module.null_reduction, module.null_deep_depth) == (1, 2, 7)
     assert (order.history_power, order.attacker_weight, order.killers, order.bad_captures_late) == (2, 1, 2, 0)
+    pruning = DepthOrdering.default().pruning
+    assert (pruning.static_null_depth, pruning.late_prune_depth, pruning.no_hint_reduction) == (0, 0, 0)
 
 
 def test_every_default_lies_within_its_bounds_and_the_array_follows_the_genes():
@@ -37,7 +39,7 @@ def test_a_vector_is_rounded_and_clipped_to_the_bounds():
 def test_a_value_out_of_bounds_or_a_short_vector_is_refused():
     with pytest.raises(ValueError, match="lmr_after must be within 1..12, got 0"):
         DepthOrdering.from_dict({**DepthOrdering.default().as_dict(), "lmr_after": 0})
-    with pytest.raises(ValueError, match="14 numbers"):
+    with pytest.raises(ValueError, match="19 numbers"):
         DepthOrdering.from_vector([1.0, 2.0])
     with pytest.raises(ValueError, match="a module names the genes"):
         DepthOrdering.from_dict({"lmr_after": 3})
