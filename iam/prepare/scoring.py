@@ -3,11 +3,12 @@
 The dossier judges habits and prepared lines with one :class:`MoveScorer`: a
 :class:`EngineScorer` (a UCI engine through :class:`~iam.engines.analysis.EngineAnalyser`
 and its on-disk cache) when an engine is given, else a :class:`SearchScorer` (this
-project's alpha-beta with quiescence, :func:`search.chess.scoring.score_root_moves`).
+project's alpha-beta with quiescence on :class:`search.chess.engine.ChessSearch`).
 Scores are centipawns from the side to move's point of view, mates as
-``+-(MATE_SCORE - moves)``, so the two are interchangeable. An engine scores only its
-best few moves by default; :func:`move_score` values any other move by the position it
-leads to, so callers never need every legal move scored.
+``+-(MATE_SCORE - moves)``, so the two are interchangeable. Both score only their
+best few moves by default; :func:`move_score` values any other move, the own search
+by one more search of that move alone (its exact value at the same depth), an engine
+by the position it leads to, so callers never need every legal move scored.
 
 >>> import chess
 >>> scorer = SearchScorer(depth=1)
@@ -17,6 +18,7 @@ leads to, so callers never need every legal move scored.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Protocol
@@ -24,12 +26,14 @@ from typing import Protocol
 import chess
 
 from iam.engines.analysis import MATE_SCORE, MAX_CENTIPAWNS, EngineAnalyser
+from search.chess.engine import ChessSearch
 from search.chess.scoring import score_root_moves
+from search.result import Limits
 
 __all__ = [
     "MoveScorer", "SearchScorer", "EngineScorer", "move_score", "position_value", "score_all", "decided",
     "beyond_lines", "JudgeAgreement", "JUDGE_AGREEMENT", "JUDGE_REFERENCE", "DEFAULT_JUDGE_DEPTH", "MAX_JUDGE_DEPTH",
-    "OWN_FIRST_MOVES", "FIRST_MOVE_TARGET",
+    "OWN_FIRST_MOVES", "FIRST_MOVE_TARGET", "best_root_moves", "one_move_value",
 ]
 
 
@@ -100,6 +104,15 @@ class MoveScorer(Protocol):
 class SearchScorer:
     """The toolkit's own search at a fixed depth; each position searched once (kept by EPD).
 
+    ``lines`` ``k`` scores the search's best ``k`` moves of each position exactly
+    (:func:`best_root_moves`, every legal move when ``k`` of them tie at the cut), None
+    every legal move (:func:`~search.chess.scoring.score_root_moves`). Any other move a
+    caller asks about (:func:`move_score`: his usual move, a move his opponents played)
+    is scored alone (:meth:`score_move`, :func:`one_move_value`), so every value read is
+    the one scoring every move would give: the same exact alpha-beta to the same depth,
+    at a fraction of its cost (most moves are only proved worse than the best few).
+    ``seconds`` and ``searches`` count the CPU time and the searches spent so far.
+
     Its description says how far its verdicts agree with a strong engine at its depth (:data:`JUDGE_AGREEMENT`).
     """
 
@@ -111,11 +124,19 @@ class SearchScorer:
     centipawns, the same sign; 80% needed), so a dossier without an engine leaves them out ("The own search as a
     judge" in docs/results/prepare.md, ``scripts/habit_verdicts.py``)."""
 
-    def __init__(self, depth: int = DEFAULT_JUDGE_DEPTH) -> None:
+    def __init__(self, depth: int = DEFAULT_JUDGE_DEPTH, *, lines: int | None = 3) -> None:
         if depth < 1:
             raise ValueError(f"depth must be at least 1, not {depth}")
+        if lines is not None and lines < 2:
+            raise ValueError(f"lines must be at least 2 (or None: every move), not {lines}")
         self.depth = depth
+        self.lines = lines
+        self.seconds = 0.0
+        """CPU seconds its searches took so far."""
+        self.searches = 0
+        """Searches so far: one per position scored, one per move scored alone."""
         self._known: dict[str, dict[chess.Move, int]] = {}
+        self._alone: dict[tuple[str, chess.Move], int] = {}
 
     @property
     def description(self) -> str:
@@ -129,11 +150,40 @@ class SearchScorer:
             f"judged so), so it does not judge his costly habits"
         )
 
+    @property
+    def positions(self) -> int:
+        """Positions scored so far."""
+        return len(self._known)
+
     def scores(self, board: chess.Board) -> dict[chess.Move, int]:
         key = board.epd()
         if key not in self._known:
-            self._known[key] = score_root_moves(board.copy(stack=False), self.depth)
+            started = time.process_time()
+            position = board.copy(stack=False)
+            found = (
+                score_root_moves(position, self.depth) if self.lines is None
+                else best_root_moves(position, self.depth, self.lines)
+            )
+            self._spent(started)
+            self._known[key] = found
         return self._known[key]
+
+    def score_move(self, board: chess.Board, move: chess.Move) -> int:
+        """The exact value of legal ``move`` at the scorer's depth: from :meth:`scores` when there, else searched
+        alone (kept)."""
+        known = self.scores(board)
+        if move in known:
+            return known[move]
+        key = (board.epd(), move)
+        if key not in self._alone:
+            started = time.process_time()
+            self._alone[key] = one_move_value(board.copy(stack=False), move, self.depth)
+            self._spent(started)
+        return self._alone[key]
+
+    def _spent(self, started: float) -> None:
+        self.seconds += time.process_time() - started
+        self.searches += 1
 
     def analyse_many(self, boards: list[chess.Board], progress: Callable[[int], None] | None = None) -> None:
         """Score ``boards`` one by one (a search has no batch to gain from)."""
@@ -144,6 +194,35 @@ class SearchScorer:
 
     def close(self) -> None:
         """Nothing to release; here so both scorers close alike."""
+
+
+def best_root_moves(board: chess.Board, depth: int, lines: int) -> dict[chess.Move, int]:
+    """The exact values of the best ``lines`` legal moves of ``board`` at ``depth`` (as
+    :func:`~search.chess.scoring.score_root_moves` gives them), every legal move when there are no more.
+
+    One multi-line search (:meth:`~search.chess.engine.ChessSearch.iterate_lines`): each line's value is exact for
+    its move. When the last line ties with the one before it, other moves may tie too, and which of the tied moves
+    the search returns would depend on its move order; then every legal move is scored, so the best ``lines - 1``
+    moves are always those of a complete scoring (ties broken alike by the caller). ``{}`` for a finished game.
+    ``board``'s move stack counts for repetitions, as there.
+    """
+    if lines < 2:
+        raise ValueError(f"lines must be at least 2, not {lines}")
+    found: tuple = ()
+    for found in ChessSearch().iterate_lines(board, Limits(depth=depth), lines):
+        pass
+    values = [result.value for result in found]
+    legal = board.legal_moves.count()
+    if len(found) == lines < legal and values[-1] == values[-2]:
+        return score_root_moves(board, depth)
+    return {result.move: result.value for result in found}
+
+
+def one_move_value(board: chess.Board, move: chess.Move, depth: int) -> int:
+    """The exact value of legal ``move`` in ``board`` at ``depth`` (the position after it searched ``depth - 1``
+    plies), as :func:`~search.chess.scoring.score_root_moves` gives it; ValueError for an illegal move."""
+    result = ChessSearch().search(board, Limits(depth=depth), only=move)
+    return result.value
 
 
 class EngineScorer:
@@ -203,7 +282,10 @@ def decided(board: chess.Board) -> bool:
 
 def beyond_lines(scorer: MoveScorer, board: chess.Board, moves: Iterable[chess.Move]) -> list[chess.Board]:
     """Where those of ``moves`` the scorer's lines leave out lead (legal ones, not :func:`decided` there):
-    the positions :func:`move_score` will value them by, to be scored ahead in a batch."""
+    the positions :func:`move_score` will value them by, to be scored ahead in a batch. None for a scorer that
+    scores a move alone (``score_move``, the own search): :func:`move_score` asks it instead."""
+    if hasattr(scorer, "score_move"):
+        return []
     scores = scorer.scores(board)
     found = []
     for move in moves:
@@ -228,8 +310,9 @@ def position_value(scorer: MoveScorer, board: chess.Board) -> int:
 def move_score(scorer: MoveScorer, board: chess.Board, move: chess.Move) -> int:
     """The score of ``move`` for the side to move: the scorer's, else minus the value of the position it leads to.
 
-    A move outside the scorer's best lines is valued by :func:`position_value` of the
-    position after it (mated, stalemate and bare kings as there), from the mover's side.
+    A move outside the scorer's best lines is scored alone by a scorer that can
+    (``score_move``: the own search, the same value scoring every move gives), else valued
+    by :func:`position_value` of the position after it (mated, stalemate and bare kings as there), from the mover's side.
     A mate in ``n`` there moves one step further away here: the mover mating in ``n``
     more moves after this one scores a mate in ``n + 1``. ``board`` is left as it was;
     ValueError for an illegal move.
@@ -252,6 +335,9 @@ def move_score(scorer: MoveScorer, board: chess.Board, move: chess.Move) -> int:
         return scores[move]
     if not board.is_legal(move):
         raise ValueError(f"illegal move {move.uci()} in {board.fen()}")
+    alone = getattr(scorer, "score_move", None)
+    if alone is not None:
+        return int(alone(board, move))
     after = board.copy(stack=False)
     after.push(move)
     value = position_value(scorer, after)

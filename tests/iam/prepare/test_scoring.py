@@ -8,7 +8,7 @@ import chess
 import pytest
 
 from iam.engines.analysis import MATE_SCORE
-from iam.prepare.scoring import EngineScorer, move_score, position_value
+from iam.prepare.scoring import EngineScorer, beyond_lines, move_score, position_value
 
 from .stubs import StubScorer, after
 
@@ -99,3 +99,68 @@ def test_the_own_search_says_how_far_its_verdicts_agree_with_the_reference():
         in text
     assert played == "31%"
     assert SearchScorer(7).description == "the toolkit's own search (alpha-beta with quiescence, depth 7)"
+
+
+OPENINGS = [
+    (),
+    ("e2e4", "e7e5", "g1f3", "b8c6", "f1b5"),
+    ("d2d4", "g8f6", "b1c3", "d7d5", "c1f4", "g7g6", "c3b5", "c7c5"),  # Nc7+ wins the queen
+    ("e2e4", "c7c5", "g1f3", "d7d6", "d2d4", "c5d4", "f3d4", "g8f6", "b1c3", "a7a6"),
+]
+
+
+@pytest.mark.parametrize("moves", OPENINGS)
+@pytest.mark.parametrize("depth", [2, 3])
+def test_the_best_lines_have_the_values_scoring_every_move_gives(moves, depth):
+    from iam.prepare.scoring import best_root_moves
+    from search.chess.scoring import score_root_moves
+
+    board = after(*moves)
+    every = score_root_moves(board, depth)
+    best = best_root_moves(board, depth, 3)
+    assert set(best) <= set(every) and all(best[move] == every[move] for move in best)
+    ranked = sorted(every.values(), reverse=True)
+    assert sorted(best.values(), reverse=True)[:2] == ranked[:2]  # the best two of a complete scoring
+    assert len(best) == 3 or (len(best) == len(every) and ranked[2] == ranked[1])  # all only on a tie at the cut
+
+
+def test_a_tie_at_the_cut_scores_every_move():
+    from iam.prepare.scoring import best_root_moves
+    from search.chess.scoring import score_root_moves
+
+    board = chess.Board("7k/8/8/8/8/8/8/K6R w - - 0 1")  # six rook moves tie for the best at depth 1
+    scores = best_root_moves(board, 1, 3)
+    assert scores == score_root_moves(board, 1) and sorted(scores.values())[-4] == max(scores.values())
+    assert scores[chess.Move.from_uci("h1h8")] == 0  # Rh8+ Kxh8
+    mate = chess.Board("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1")
+    found = best_root_moves(mate, 2, 3)
+    assert found[chess.Move.from_uci("a1a8")] == MATE_SCORE - 1 and len(found) == 3
+
+
+@pytest.mark.parametrize("moves", OPENINGS[1:3])
+def test_a_move_scored_alone_has_its_value_among_every_move(moves):
+    from iam.prepare.scoring import one_move_value
+    from search.chess.scoring import score_root_moves
+
+    board = after(*moves)
+    every = score_root_moves(board, 2)
+    assert {move: one_move_value(board, move, 2) for move in board.legal_moves} == every
+
+
+def test_the_own_search_values_every_move_as_scoring_every_move_would_and_counts_its_work():
+    from iam.prepare.scoring import SearchScorer
+
+    board = after(*OPENINGS[2])
+    complete, lean = SearchScorer(3, lines=None), SearchScorer(3)
+    assert lean.lines == 3 and len(lean.scores(board)) == 3 and lean.searches == 1
+    assert len(complete.scores(board)) == board.legal_moves.count()
+    values = {move: move_score(lean, board, move) for move in board.legal_moves}
+    assert values == complete.scores(board)
+    assert lean.searches == 1 + board.legal_moves.count() - 3 and lean.positions == 1 and lean.seconds > 0
+    searches = lean.searches
+    assert move_score(lean, board, chess.Move.from_uci("b5c7")) == values[chess.Move.from_uci("b5c7")]
+    assert lean.searches == searches  # kept
+    assert beyond_lines(lean, board, list(board.legal_moves)) == []  # nothing to score ahead
+    assert position_value(lean, board) == max(values.values()) > 300  # Nc7+ wins the queen
+    with pytest.raises(ValueError, match="lines"):
+        SearchScorer(3, lines=1)
