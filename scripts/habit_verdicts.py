@@ -76,6 +76,7 @@ def main() -> int:
     engine = EngineScorer(args.engine, depth=args.engine_depth, cache=args.engine_cache, engines=args.jobs)
     reference = EngineScorer(args.engine, depth=args.reference_depth, cache=args.engine_cache, engines=args.jobs)
     habits, first_moves = [], []
+    _warm_up()
     known = None if args.engine_moves is None else pd.read_csv(args.engine_moves).set_index(["player", "color"])
     try:
         for player in args.players.split(","):
@@ -112,6 +113,16 @@ def main() -> int:
         engine.close()
         reference.close()
     return _write(args.out, masters_table(habits), pd.DataFrame(first_moves))
+
+
+def _warm_up() -> None:
+    """Compile (or load) the search's code before any side is timed: every kind of search the judge runs."""
+    warm = SearchScorer(2)
+    board = chess.Board()
+    warm.value(board)
+    warm.scores(board)
+    warm.score_move(board, next(move for move in board.legal_moves if move not in warm.scores(board)))
+    SearchScorer(2, lines=None).scores(board)
 
 
 def _write(out: Path, habit_table: pd.DataFrame, move_table: pd.DataFrame, quiet: bool = False) -> int:

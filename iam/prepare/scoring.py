@@ -33,7 +33,7 @@ from search.result import Limits
 __all__ = [
     "MoveScorer", "SearchScorer", "EngineScorer", "move_score", "position_value", "score_all", "decided",
     "beyond_lines", "JudgeAgreement", "JUDGE_AGREEMENT", "JUDGE_REFERENCE", "DEFAULT_JUDGE_DEPTH", "MAX_JUDGE_DEPTH",
-    "OWN_FIRST_MOVES", "FIRST_MOVE_TARGET", "best_root_moves", "one_move_value",
+    "OWN_FIRST_MOVES", "FIRST_MOVE_TARGET", "best_root_moves", "one_move_value", "value_all",
 ]
 
 
@@ -108,10 +108,11 @@ class SearchScorer:
     (:func:`best_root_moves`, every legal move when ``k`` of them tie at the cut), None
     every legal move (:func:`~search.chess.scoring.score_root_moves`). Any other move a
     caller asks about (:func:`move_score`: his usual move, a move his opponents played)
-    is scored alone (:meth:`score_move`, :func:`one_move_value`), so every value read is
-    the one scoring every move would give: the same exact alpha-beta to the same depth,
-    at a fraction of its cost (most moves are only proved worse than the best few).
-    ``seconds`` and ``searches`` count the CPU time and the searches spent so far.
+    is scored alone (:meth:`score_move`, :func:`one_move_value`), and a position whose
+    moves are not asked for is valued by one search (:meth:`value`), so every value read
+    is the one scoring every move would give: the same exact alpha-beta to the same
+    depth, at a fraction of its cost (most moves are only proved worse than the best
+    one). ``seconds`` and ``searches`` count the CPU time and the searches spent so far.
 
     Its description says how far its verdicts agree with a strong engine at its depth (:data:`JUDGE_AGREEMENT`).
     """
@@ -137,6 +138,7 @@ class SearchScorer:
         """Searches so far: one per position scored, one per move scored alone."""
         self._known: dict[str, dict[chess.Move, int]] = {}
         self._alone: dict[tuple[str, chess.Move], int] = {}
+        self._values: dict[str, int] = {}
 
     @property
     def description(self) -> str:
@@ -152,8 +154,8 @@ class SearchScorer:
 
     @property
     def positions(self) -> int:
-        """Positions scored so far."""
-        return len(self._known)
+        """Positions scored or valued so far."""
+        return len(self._known.keys() | self._values.keys())
 
     def scores(self, board: chess.Board) -> dict[chess.Move, int]:
         key = board.epd()
@@ -180,6 +182,25 @@ class SearchScorer:
             self._alone[key] = one_move_value(board.copy(stack=False), move, self.depth)
             self._spent(started)
         return self._alone[key]
+
+    def value(self, board: chess.Board) -> int:
+        """The position's value for the side to move (a position with legal moves): its best move's score, from
+        :meth:`scores` when known, else from one search of the position (kept)."""
+        key = board.epd()
+        if key in self._known:
+            return max(self._known[key].values())
+        if key not in self._values:
+            started = time.process_time()
+            self._values[key] = ChessSearch().search(board.copy(stack=False), Limits(depth=self.depth)).value
+            self._spent(started)
+        return self._values[key]
+
+    def value_many(self, boards: list[chess.Board], progress: Callable[[int], None] | None = None) -> None:
+        """Value ``boards`` ahead of use (:meth:`value`), one by one."""
+        for board in boards:
+            self.value(board)
+            if progress is not None:
+                progress(1)
 
     def _spent(self, started: float) -> None:
         self.seconds += time.process_time() - started
@@ -271,8 +292,22 @@ class EngineScorer:
 
 
 def score_all(scorer: MoveScorer, boards: Iterable[chess.Board], progress: Callable[[int], None] | None = None) -> None:
-    """Score ``boards`` ahead of use (an engine analyses them in one batch)."""
-    scorer.analyse_many(list(boards), progress)
+    """Score ``boards`` ahead of use (an engine analyses them in one batch; none: nothing asked)."""
+    batch = list(boards)
+    if batch:
+        scorer.analyse_many(batch, progress)
+
+
+def value_all(
+    scorer: MoveScorer, boards: Iterable[chess.Board], progress: Callable[[int], None] | None = None
+) -> None:
+    """Value ``boards`` ahead of :func:`position_value`: by a scorer's ``value_many`` when it has one (the own
+    search: one search a position, not a scoring of its moves), else by :func:`score_all`."""
+    many, batch = getattr(scorer, "value_many", None), list(boards)
+    if many is None:
+        score_all(scorer, batch, progress)
+    elif batch:
+        many(batch, progress)
 
 
 def decided(board: chess.Board) -> bool:
@@ -298,11 +333,15 @@ def beyond_lines(scorer: MoveScorer, board: chess.Board, moves: Iterable[chess.M
 
 
 def position_value(scorer: MoveScorer, board: chess.Board) -> int:
-    """The position's value for the side to move: its best move's score; mated -MATE_SCORE, drawn 0."""
+    """The position's value for the side to move: its best move's score (a scorer's ``value`` when it has one);
+    mated -MATE_SCORE, drawn 0."""
     if board.is_checkmate():
         return -MATE_SCORE
     if decided(board):
         return 0
+    value = getattr(scorer, "value", None)
+    if value is not None:
+        return int(value(board))
     scores = scorer.scores(board)
     return max(scores.values()) if scores else 0
 
