@@ -10,8 +10,9 @@ toolkit's own search (``--own-depths``, default the dossier's);
 :mod:`experiments.development.habit_verdicts` compares the own search's costly habits with the
 engine's costs at ``--reference-depth`` and the recommended first moves. Written: ``habits.csv``
 (one row per habit listed without an engine), ``first_moves.csv`` (one row per master, colour
-and own depth, with the CPU seconds the own search spent on that side, its positions and searches) and ``summary.csv`` (per
-own depth and colour); the summary is printed. Progress on stderr.
+and own depth, with the CPU seconds the own search spent on that side, its positions and
+searches) and ``summary.csv`` (per own depth and colour); the summary is printed. Progress on
+stderr.
 """
 
 from __future__ import annotations

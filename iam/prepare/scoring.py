@@ -28,7 +28,7 @@ import chess
 from iam.engines.analysis import MATE_SCORE, MAX_CENTIPAWNS, EngineAnalyser
 from search.chess.engine import ChessSearch
 from search.chess.scoring import score_root_moves
-from search.result import Limits
+from search.result import Limits, SearchResult
 
 __all__ = [
     "MoveScorer", "SearchScorer", "EngineScorer", "move_score", "position_value", "score_all", "decided",
@@ -191,7 +191,7 @@ class SearchScorer:
             return max(self._known[key].values())
         if key not in self._values:
             started = time.process_time()
-            self._values[key] = ChessSearch().search(board.copy(stack=False), Limits(depth=self.depth)).value
+            self._values[key] = _centipawns(ChessSearch().search(board.copy(stack=False), Limits(depth=self.depth)))
             self._spent(started)
         return self._values[key]
 
@@ -229,21 +229,26 @@ def best_root_moves(board: chess.Board, depth: int, lines: int) -> dict[chess.Mo
     """
     if lines < 2:
         raise ValueError(f"lines must be at least 2, not {lines}")
-    found: tuple = ()
+    found: tuple[SearchResult, ...] = ()
     for found in ChessSearch().iterate_lines(board, Limits(depth=depth), lines):
         pass
-    values = [result.value for result in found]
+    values = [_centipawns(result) for result in found]
     legal = board.legal_moves.count()
     if len(found) == lines < legal and values[-1] == values[-2]:
         return score_root_moves(board, depth)
-    return {result.move: result.value for result in found}
+    return {result.move: _centipawns(result) for result in found if result.move is not None}
 
 
 def one_move_value(board: chess.Board, move: chess.Move, depth: int) -> int:
     """The exact value of legal ``move`` in ``board`` at ``depth`` (the position after it searched ``depth - 1``
     plies), as :func:`~search.chess.scoring.score_root_moves` gives it; ValueError for an illegal move."""
-    result = ChessSearch().search(board, Limits(depth=depth), only=move)
-    return result.value
+    return _centipawns(ChessSearch().search(board, Limits(depth=depth), only=move))
+
+
+def _centipawns(result: SearchResult) -> int:
+    """A two-player search's value (a number, not one per player)."""
+    assert isinstance(result.value, (int, float)), "a chess search has one value"
+    return int(result.value)
 
 
 class EngineScorer:
@@ -351,7 +356,8 @@ def move_score(scorer: MoveScorer, board: chess.Board, move: chess.Move) -> int:
 
     A move outside the scorer's best lines is scored alone by a scorer that can
     (``score_move``: the own search, the same value scoring every move gives), else valued
-    by :func:`position_value` of the position after it (mated, stalemate and bare kings as there), from the mover's side.
+    by :func:`position_value` of the position after it (mated, stalemate and bare kings as
+    there), from the mover's side.
     A mate in ``n`` there moves one step further away here: the mover mating in ``n``
     more moves after this one scores a mate in ``n + 1``. ``board`` is left as it was;
     ValueError for an illegal move.

@@ -164,3 +164,42 @@ def test_the_own_search_values_every_move_as_scoring_every_move_would_and_counts
     assert position_value(lean, board) == max(values.values()) > 300  # Nc7+ wins the queen
     with pytest.raises(ValueError, match="lines"):
         SearchScorer(3, lines=1)
+
+
+def test_a_position_is_valued_by_one_search_with_the_value_its_best_move_has():
+    from iam.prepare.scoring import SearchScorer, value_all
+    from search.chess.scoring import score_root_moves
+
+    boards = [after(*moves) for moves in OPENINGS]
+    lean = SearchScorer(3)
+    ticks: list[int] = []
+    value_all(lean, boards, progress=ticks.append)
+    assert ticks == [1] * len(boards) and lean.searches == len(boards) == lean.positions
+    assert [position_value(lean, board) for board in boards] == [max(score_root_moves(b, 3).values()) for b in boards]
+    assert lean.searches == len(boards)  # read back, not searched again
+    assert position_value(lean, chess.Board("7k/6Q1/6K1/8/8/8/8/8 b - - 0 1")) == -MATE_SCORE  # mated: no search
+    stub = StubScorer({(): {"e2e4": 30}})  # a scorer without values of its own is handed the batch to score
+    value_all(stub, [chess.Board()])
+    assert stub.asked == [chess.Board().epd()]
+
+
+def test_the_lean_judge_prepares_the_lines_scoring_every_move_prepares():
+    from iam.prepare.lines import LineSettings, prepare_lines
+    from iam.prepare.scoring import SearchScorer
+
+    from .stubs import StubPredictor
+
+    beliefs = {
+        ("e2e4",): {"e7e5": 0.6, "c7c5": 0.4},
+        ("d2d4",): {"d7d5": 0.7, "g8f6": 0.3},
+        ("g1f3",): {"d7d5": 0.5, "g8f6": 0.5},
+    }
+    settings = LineSettings(plies=4, our_margin=40, reply_min=0.2, min_probability=0.01)
+    plans = [
+        prepare_lines(chess.Board(), chess.BLACK, StubPredictor(beliefs), scorer, settings,
+                      known=lambda board: [chess.Move.from_uci("e2e4")] if board.ply() == 0 else [])
+        for scorer in (SearchScorer(3, lines=None), SearchScorer(3))
+    ]
+    complete, lean = ([(line.moves, round(line.value, 6)) for line in plan.lines] for plan in plans)
+    assert complete == lean and len(lean) > 3
+    assert plans[0].root.value == plans[1].root.value and plans[0].reference == plans[1].reference
