@@ -68,13 +68,17 @@ MAX_JUDGE_DEPTH = 12
 """The deepest own search a dossier may ask for: each ply costs a few times the one before, and depth 12 already
 takes minutes a position (a larger depth would look like a hang)."""
 
-DEFAULT_JUDGE_DEPTH = 4
-"""The own search's depth when no engine judges: the shallowest depth, of those searching a position in half a
-CPU second (median), within 2 points of the best precision and 5 of the best recall of :data:`JUDGE_AGREEMENT`
-(the rule fixed before measuring; docs/results/search.md, "Spending the speed")."""
+DEFAULT_JUDGE_DEPTH = 5
+"""The own search's depth when no engine judges, by the rule fixed before measuring
+(:func:`experiments.development.habit_verdicts.choose_depth`): of depths 4, 5 and 6, those spending at most 60 CPU
+seconds a side of a dossier (median of the bundled masters' twelve sides) are candidates, and the shallowest whose
+first move is Stockfish's for 5 of the 6 masters with each colour is chosen, else the one with the most in its
+weaker colour. Depth 6 met the target but spent 87 s (median); depth 5 (18 s) has 4 of 6 in its weaker colour,
+depth 4 (4 s) 3 ("The own search as a judge" in docs/results/prepare.md; table
+``docs/results/data/habit_verdicts_judge.csv``)."""
 
 
-OWN_FIRST_MOVES: dict[bool, tuple[int, int]] = {True: (5, 6), False: (3, 6)}
+OWN_FIRST_MOVES: dict[bool, tuple[int, int]] = {True: (5, 6), False: (4, 6)}
 """Per his colour (True: White), of the six bundled masters, how many dossiers from their development games judged
 by the own search (:data:`DEFAULT_JUDGE_DEPTH`) recommended the first move of ours the same dossier judged by
 Stockfish 15.1 at depth 12 did, out of how many (``scripts/habit_verdicts.py``; "The own search as a judge" in

@@ -91,7 +91,7 @@ def test_the_judge_agreement_is_the_measured_table():
 def test_the_own_search_says_how_far_its_verdicts_agree_with_the_reference():
     from iam.prepare.scoring import DEFAULT_JUDGE_DEPTH, JUDGE_AGREEMENT, SearchScorer
 
-    assert SearchScorer().depth == DEFAULT_JUDGE_DEPTH == 4
+    assert SearchScorer().depth == DEFAULT_JUDGE_DEPTH == 5
     played = f"{JUDGE_AGREEMENT[4].played_precision:.0%}"
     text = SearchScorer(4).description
     assert text.startswith("the toolkit's own search (alpha-beta with quiescence, depth 4): ")
@@ -203,3 +203,22 @@ def test_the_lean_judge_prepares_the_lines_scoring_every_move_prepares():
     complete, lean = ([(line.moves, round(line.value, 6)) for line in plan.lines] for plan in plans)
     assert complete == lean and len(lean) > 3
     assert plans[0].root.value == plans[1].root.value and plans[0].reference == plans[1].reference
+
+
+def test_the_default_depth_and_its_first_moves_are_the_rule_applied_to_the_measured_table():
+    from pathlib import Path
+
+    import pandas as pd
+
+    from experiments.development.habit_verdicts import JUDGE_SECONDS, choose_depth
+    from iam.prepare.scoring import DEFAULT_JUDGE_DEPTH, OWN_FIRST_MOVES
+
+    table = pd.read_csv(Path(__file__).resolve().parents[3] / "docs/results/data/habit_verdicts_judge.csv")
+    assert sorted(set(table["own_depth"])) == [4, 5, 6] and len(table) == 36
+    assert choose_depth(table) == DEFAULT_JUDGE_DEPTH
+    chosen = table[table["own_depth"] == DEFAULT_JUDGE_DEPTH]
+    for white, (same, of) in OWN_FIRST_MOVES.items():
+        rows = chosen[chosen["color"] == ("white" if white else "black")]
+        assert (int(rows["same"].sum()), len(rows)) == (same, of)
+    deepest = table[table["own_depth"] == 6]
+    assert deepest.groupby("color")["same"].sum().min() >= 5 and deepest["own_seconds"].median() > JUDGE_SECONDS
