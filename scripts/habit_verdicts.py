@@ -2,7 +2,7 @@
 
     python scripts/habit_verdicts.py --engine /usr/games/stockfish --out results/habit-verdicts \
         [--players Botvinnik,...] [--plies 8] [--engine-depth 12] [--reference-depth 16] [--jobs 2] \
-        [--own-depths 4,5,6] [--engine-cache CACHE] [--model-cache MODELS]
+        [--own-depths 4,5,6] [--own-lines 3] [--engine-cache CACHE] [--model-cache MODELS]
 
 For each bundled master and colour, the dossier from his development games alone is built from
 the same beliefs once judged by the engine (``--engine-depth``) and once per depth of the
@@ -10,8 +10,9 @@ toolkit's own search (``--own-depths``, default the dossier's);
 :mod:`experiments.development.habit_verdicts` compares the own search's costly habits with the
 engine's costs at ``--reference-depth`` and the recommended first moves. Written: ``habits.csv``
 (one row per habit listed without an engine), ``first_moves.csv`` (one row per master, colour
-and own depth, with the CPU seconds the own search spent on that side) and ``summary.csv`` (per
-own depth and colour); the summary is printed. Progress on stderr.
+and own depth, with the CPU seconds the own search spent on that side, its positions and
+searches) and ``summary.csv`` (per own depth and colour); the summary is printed. Progress on
+stderr.
 """
 
 from __future__ import annotations
@@ -54,6 +55,8 @@ def main() -> int:
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--own-depths", default=str(DEFAULT_JUDGE_DEPTH), help="depths of the own search to "
                         "compare (comma-separated)")
+    parser.add_argument("--own-lines", type=int, default=3, help="best moves the own search scores in a position, "
+                        "others alone (0: every legal move)")
     parser.add_argument("--engine-cache", default="iam-engine-cache.sqlite")
     parser.add_argument("--model-cache", default="results/habit-verdicts-models")
     parser.add_argument("--colors", default="white,black", help="his colours, in the order run")
@@ -70,9 +73,11 @@ def main() -> int:
         return _write(args.out, habits_read, moves_read)
     config = PrepareConfig(player="", lines=LineSettings(plies=args.plies), quiet=True)
     depths = [int(depth) for depth in args.own_depths.split(",")]
+    lines = args.own_lines or None
     engine = EngineScorer(args.engine, depth=args.engine_depth, cache=args.engine_cache, engines=args.jobs)
     reference = EngineScorer(args.engine, depth=args.reference_depth, cache=args.engine_cache, engines=args.jobs)
     habits, first_moves = [], []
+    _warm_up()
     known = None if args.engine_moves is None else pd.read_csv(args.engine_moves).set_index(["player", "color"])
     try:
         for player in args.players.split(","):
@@ -86,7 +91,7 @@ def main() -> int:
                     games, color, beliefs, engine, config, habits=False, values=False
                 )
                 for depth in depths:
-                    own = _TimedScorer(depth)
+                    own = SearchScorer(depth, lines=lines)
                     mine = build_side(games, color, beliefs, own, config, habits=known is None, values=False)
                     if known is None:
                         habits += [{**row, "own_depth": depth} for row in habit_rows(player, mine, reference)]
@@ -97,6 +102,7 @@ def main() -> int:
                         row["same"] = row["own_search"] == row["engine"]
                     first_moves.append({
                         **row, "own_depth": depth, "own_seconds": own.seconds, "own_positions": own.positions,
+                        "own_searches": own.searches, "own_lines": args.own_lines,
                     })
                     print(f"{player} {chess.COLOR_NAMES[color]} depth {depth}: {len(mine.habits)} habits, first "
                           f"move {first_moves[-1]['own_search']} / {first_moves[-1]['engine']} ({own.positions} "
@@ -110,22 +116,14 @@ def main() -> int:
     return _write(args.out, masters_table(habits), pd.DataFrame(first_moves))
 
 
-class _TimedScorer(SearchScorer):
-    """The own search, counting the positions it searched and the CPU seconds they took."""
-
-    def __init__(self, depth: int) -> None:
-        super().__init__(depth)
-        self.seconds = 0.0
-        self.positions = 0
-
-    def scores(self, board: chess.Board) -> dict[chess.Move, int]:
-        if board.epd() in self._known:
-            return super().scores(board)
-        started = time.process_time()
-        found = super().scores(board)
-        self.seconds += time.process_time() - started
-        self.positions += 1
-        return found
+def _warm_up() -> None:
+    """Compile (or load) the search's code before any side is timed: every kind of search the judge runs."""
+    warm = SearchScorer(2)
+    board = chess.Board()
+    warm.value(board)
+    warm.scores(board)
+    warm.score_move(board, next(move for move in board.legal_moves if move not in warm.scores(board)))
+    SearchScorer(2, lines=None).scores(board)
 
 
 def _write(out: Path, habit_table: pd.DataFrame, move_table: pd.DataFrame, quiet: bool = False) -> int:

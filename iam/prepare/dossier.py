@@ -28,6 +28,7 @@ from iam.prepare.scoring import (
     decided,
     position_value,
     score_all,
+    value_all,
 )
 from iam.prepare.tree import HALF_LIFE_YEARS, PRIOR_STRENGTH, Predictor, Repertoire, build_repertoire
 from iam.priors.population import bundled_prior
@@ -313,7 +314,7 @@ def judged_values(
                 shown[edge.child] = after.fen()
     planned = plan.nodes_on_lines()
     boards = [chess.Board(fen) for epd, fen in shown.items() if epd not in planned]
-    score_all(scorer, [board for board in boards if not decided(board)], progress=tick)
+    value_all(scorer, [board for board in boards if not decided(board)], progress=tick)
     us = not plan.his_color
     values = {board.epd(): float(_for(us, board, position_value(scorer, board))) for board in boards}
     values.update({epd: node.static for epd, node in planned.items()})

@@ -33,7 +33,15 @@ from dataclasses import dataclass, field
 
 import chess
 
-from iam.prepare.scoring import MoveScorer, beyond_lines, decided, move_score, position_value, score_all
+from iam.prepare.scoring import (
+    MoveScorer,
+    beyond_lines,
+    decided,
+    move_score,
+    position_value,
+    score_all,
+    value_all,
+)
 from iam.prepare.tree import Predictor
 
 __all__ = ["LineSettings", "PlanNode", "Line", "Plan", "prepare_lines", "main_line", "numbered"]
@@ -166,7 +174,9 @@ class _Search:
     The tree's shape depends on nothing deeper than each node (our candidates on the
     scores of the position, his replies on his beliefs and the line's probability), so it
     is grown a ply at a time, each ply's positions scored in one batch (an engine spreads
-    a batch over its processes), and the values are backed up from the leaves afterwards.
+    a batch over its processes: first our positions that grow, whose moves are read, then
+    the others, whose value alone is), and the values are backed up from the leaves
+    afterwards.
     """
 
     def __init__(
@@ -194,12 +204,17 @@ class _Search:
         root = self._node(board, 1.0)
         frontier = [(root, board.copy())]
         while frontier:
-            score_all(self.scorer, [position for _, position in frontier if not decided(position)])
-            growing = []
+            growing = [
+                (node, position) for node, position in frontier
+                if position.ply() < self.settings.plies and not position.is_game_over(claim_draw=False)
+            ]
+            read = {id(position) for node, position in growing if node.our_turn}
+            score_all(self.scorer, [position for _, position in frontier if id(position) in read])
+            value_all(self.scorer, [
+                position for _, position in frontier if id(position) not in read and not decided(position)
+            ])
             for node, position in frontier:
                 node.static = node.value = self.ours(position, position_value(self.scorer, position))
-                if position.ply() < self.settings.plies and not position.is_game_over(claim_draw=False):
-                    growing.append((node, position))
             score_all(self.scorer, self._familiar_elsewhere(growing))
             frontier = []
             for node, position in growing:

@@ -3,11 +3,12 @@
 The dossier judges habits and prepared lines with one :class:`MoveScorer`: a
 :class:`EngineScorer` (a UCI engine through :class:`~iam.engines.analysis.EngineAnalyser`
 and its on-disk cache) when an engine is given, else a :class:`SearchScorer` (this
-project's alpha-beta with quiescence, :func:`search.chess.scoring.score_root_moves`).
+project's alpha-beta with quiescence on :class:`search.chess.engine.ChessSearch`).
 Scores are centipawns from the side to move's point of view, mates as
-``+-(MATE_SCORE - moves)``, so the two are interchangeable. An engine scores only its
-best few moves by default; :func:`move_score` values any other move by the position it
-leads to, so callers never need every legal move scored.
+``+-(MATE_SCORE - moves)``, so the two are interchangeable. Both score only their
+best few moves by default; :func:`move_score` values any other move, the own search
+by one more search of that move alone (its exact value at the same depth), an engine
+by the position it leads to, so callers never need every legal move scored.
 
 >>> import chess
 >>> scorer = SearchScorer(depth=1)
@@ -17,6 +18,7 @@ leads to, so callers never need every legal move scored.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Protocol
@@ -24,12 +26,14 @@ from typing import Protocol
 import chess
 
 from iam.engines.analysis import MATE_SCORE, MAX_CENTIPAWNS, EngineAnalyser
+from search.chess.engine import ChessSearch
 from search.chess.scoring import score_root_moves
+from search.result import Limits, SearchResult
 
 __all__ = [
     "MoveScorer", "SearchScorer", "EngineScorer", "move_score", "position_value", "score_all", "decided",
     "beyond_lines", "JudgeAgreement", "JUDGE_AGREEMENT", "JUDGE_REFERENCE", "DEFAULT_JUDGE_DEPTH", "MAX_JUDGE_DEPTH",
-    "OWN_FIRST_MOVES", "FIRST_MOVE_TARGET",
+    "OWN_FIRST_MOVES", "FIRST_MOVE_TARGET", "best_root_moves", "one_move_value", "value_all",
 ]
 
 
@@ -64,13 +68,17 @@ MAX_JUDGE_DEPTH = 12
 """The deepest own search a dossier may ask for: each ply costs a few times the one before, and depth 12 already
 takes minutes a position (a larger depth would look like a hang)."""
 
-DEFAULT_JUDGE_DEPTH = 4
-"""The own search's depth when no engine judges: the shallowest depth, of those searching a position in half a
-CPU second (median), within 2 points of the best precision and 5 of the best recall of :data:`JUDGE_AGREEMENT`
-(the rule fixed before measuring; docs/results/search.md, "Spending the speed")."""
+DEFAULT_JUDGE_DEPTH = 5
+"""The own search's depth when no engine judges, by the rule fixed before measuring
+(:func:`experiments.development.habit_verdicts.choose_depth`): of depths 4, 5 and 6, those spending at most 60 CPU
+seconds a side of a dossier (median of the bundled masters' twelve sides) are candidates, and the shallowest whose
+first move is Stockfish's for 5 of the 6 masters with each colour is chosen, else the one with the most in its
+weaker colour. Depth 6 met the target but spent 87 s (median); depth 5 (18 s) has 4 of 6 in its weaker colour,
+depth 4 (4 s) 3 ("The own search as a judge" in docs/results/prepare.md; table
+``docs/results/data/habit_verdicts_judge.csv``)."""
 
 
-OWN_FIRST_MOVES: dict[bool, tuple[int, int]] = {True: (5, 6), False: (3, 6)}
+OWN_FIRST_MOVES: dict[bool, tuple[int, int]] = {True: (5, 6), False: (4, 6)}
 """Per his colour (True: White), of the six bundled masters, how many dossiers from their development games judged
 by the own search (:data:`DEFAULT_JUDGE_DEPTH`) recommended the first move of ours the same dossier judged by
 Stockfish 15.1 at depth 12 did, out of how many (``scripts/habit_verdicts.py``; "The own search as a judge" in
@@ -100,6 +108,16 @@ class MoveScorer(Protocol):
 class SearchScorer:
     """The toolkit's own search at a fixed depth; each position searched once (kept by EPD).
 
+    ``lines`` ``k`` scores the search's best ``k`` moves of each position exactly
+    (:func:`best_root_moves`, every legal move when ``k`` of them tie at the cut), None
+    every legal move (:func:`~search.chess.scoring.score_root_moves`). Any other move a
+    caller asks about (:func:`move_score`: his usual move, a move his opponents played)
+    is scored alone (:meth:`score_move`, :func:`one_move_value`), and a position whose
+    moves are not asked for is valued by one search (:meth:`value`), so every value read
+    is the one scoring every move would give: the same exact alpha-beta to the same
+    depth, at a fraction of its cost (most moves are only proved worse than the best
+    one). ``seconds`` and ``searches`` count the CPU time and the searches spent so far.
+
     Its description says how far its verdicts agree with a strong engine at its depth (:data:`JUDGE_AGREEMENT`).
     """
 
@@ -111,11 +129,20 @@ class SearchScorer:
     centipawns, the same sign; 80% needed), so a dossier without an engine leaves them out ("The own search as a
     judge" in docs/results/prepare.md, ``scripts/habit_verdicts.py``)."""
 
-    def __init__(self, depth: int = DEFAULT_JUDGE_DEPTH) -> None:
+    def __init__(self, depth: int = DEFAULT_JUDGE_DEPTH, *, lines: int | None = 3) -> None:
         if depth < 1:
             raise ValueError(f"depth must be at least 1, not {depth}")
+        if lines is not None and lines < 2:
+            raise ValueError(f"lines must be at least 2 (or None: every move), not {lines}")
         self.depth = depth
+        self.lines = lines
+        self.seconds = 0.0
+        """CPU seconds its searches took so far."""
+        self.searches = 0
+        """Searches so far: one per position scored, one per move scored alone."""
         self._known: dict[str, dict[chess.Move, int]] = {}
+        self._alone: dict[tuple[str, chess.Move], int] = {}
+        self._values: dict[str, int] = {}
 
     @property
     def description(self) -> str:
@@ -129,11 +156,59 @@ class SearchScorer:
             f"judged so), so it does not judge his costly habits"
         )
 
+    @property
+    def positions(self) -> int:
+        """Positions scored or valued so far."""
+        return len(self._known.keys() | self._values.keys())
+
     def scores(self, board: chess.Board) -> dict[chess.Move, int]:
         key = board.epd()
         if key not in self._known:
-            self._known[key] = score_root_moves(board.copy(stack=False), self.depth)
+            started = time.process_time()
+            position = board.copy(stack=False)
+            found = (
+                score_root_moves(position, self.depth) if self.lines is None
+                else best_root_moves(position, self.depth, self.lines)
+            )
+            self._spent(started)
+            self._known[key] = found
         return self._known[key]
+
+    def score_move(self, board: chess.Board, move: chess.Move) -> int:
+        """The exact value of legal ``move`` at the scorer's depth: from :meth:`scores` when there, else searched
+        alone (kept)."""
+        known = self.scores(board)
+        if move in known:
+            return known[move]
+        key = (board.epd(), move)
+        if key not in self._alone:
+            started = time.process_time()
+            self._alone[key] = one_move_value(board.copy(stack=False), move, self.depth)
+            self._spent(started)
+        return self._alone[key]
+
+    def value(self, board: chess.Board) -> int:
+        """The position's value for the side to move (a position with legal moves): its best move's score, from
+        :meth:`scores` when known, else from one search of the position (kept)."""
+        key = board.epd()
+        if key in self._known:
+            return max(self._known[key].values())
+        if key not in self._values:
+            started = time.process_time()
+            self._values[key] = _centipawns(ChessSearch().search(board.copy(stack=False), Limits(depth=self.depth)))
+            self._spent(started)
+        return self._values[key]
+
+    def value_many(self, boards: list[chess.Board], progress: Callable[[int], None] | None = None) -> None:
+        """Value ``boards`` ahead of use (:meth:`value`), one by one."""
+        for board in boards:
+            self.value(board)
+            if progress is not None:
+                progress(1)
+
+    def _spent(self, started: float) -> None:
+        self.seconds += time.process_time() - started
+        self.searches += 1
 
     def analyse_many(self, boards: list[chess.Board], progress: Callable[[int], None] | None = None) -> None:
         """Score ``boards`` one by one (a search has no batch to gain from)."""
@@ -144,6 +219,40 @@ class SearchScorer:
 
     def close(self) -> None:
         """Nothing to release; here so both scorers close alike."""
+
+
+def best_root_moves(board: chess.Board, depth: int, lines: int) -> dict[chess.Move, int]:
+    """The exact values of the best ``lines`` legal moves of ``board`` at ``depth`` (as
+    :func:`~search.chess.scoring.score_root_moves` gives them), every legal move when there are no more.
+
+    One multi-line search (:meth:`~search.chess.engine.ChessSearch.iterate_lines`): each line's value is exact for
+    its move. When the last line ties with the one before it, other moves may tie too, and which of the tied moves
+    the search returns would depend on its move order; then every legal move is scored, so the best ``lines - 1``
+    moves are always those of a complete scoring (ties broken alike by the caller). ``{}`` for a finished game.
+    ``board``'s move stack counts for repetitions, as there.
+    """
+    if lines < 2:
+        raise ValueError(f"lines must be at least 2, not {lines}")
+    found: tuple[SearchResult, ...] = ()
+    for found in ChessSearch().iterate_lines(board, Limits(depth=depth), lines):
+        pass
+    values = [_centipawns(result) for result in found]
+    legal = board.legal_moves.count()
+    if len(found) == lines < legal and values[-1] == values[-2]:
+        return score_root_moves(board, depth)
+    return {result.move: _centipawns(result) for result in found if result.move is not None}
+
+
+def one_move_value(board: chess.Board, move: chess.Move, depth: int) -> int:
+    """The exact value of legal ``move`` in ``board`` at ``depth`` (the position after it searched ``depth - 1``
+    plies), as :func:`~search.chess.scoring.score_root_moves` gives it; ValueError for an illegal move."""
+    return _centipawns(ChessSearch().search(board, Limits(depth=depth), only=move))
+
+
+def _centipawns(result: SearchResult) -> int:
+    """A two-player search's value (a number, not one per player)."""
+    assert isinstance(result.value, (int, float)), "a chess search has one value"
+    return int(result.value)
 
 
 class EngineScorer:
@@ -192,8 +301,22 @@ class EngineScorer:
 
 
 def score_all(scorer: MoveScorer, boards: Iterable[chess.Board], progress: Callable[[int], None] | None = None) -> None:
-    """Score ``boards`` ahead of use (an engine analyses them in one batch)."""
-    scorer.analyse_many(list(boards), progress)
+    """Score ``boards`` ahead of use (an engine analyses them in one batch; none: nothing asked)."""
+    batch = list(boards)
+    if batch:
+        scorer.analyse_many(batch, progress)
+
+
+def value_all(
+    scorer: MoveScorer, boards: Iterable[chess.Board], progress: Callable[[int], None] | None = None
+) -> None:
+    """Value ``boards`` ahead of :func:`position_value`: by a scorer's ``value_many`` when it has one (the own
+    search: one search a position, not a scoring of its moves), else by :func:`score_all`."""
+    many, batch = getattr(scorer, "value_many", None), list(boards)
+    if many is None:
+        score_all(scorer, batch, progress)
+    elif batch:
+        many(batch, progress)
 
 
 def decided(board: chess.Board) -> bool:
@@ -203,7 +326,10 @@ def decided(board: chess.Board) -> bool:
 
 def beyond_lines(scorer: MoveScorer, board: chess.Board, moves: Iterable[chess.Move]) -> list[chess.Board]:
     """Where those of ``moves`` the scorer's lines leave out lead (legal ones, not :func:`decided` there):
-    the positions :func:`move_score` will value them by, to be scored ahead in a batch."""
+    the positions :func:`move_score` will value them by, to be scored ahead in a batch. None for a scorer that
+    scores a move alone (``score_move``, the own search): :func:`move_score` asks it instead."""
+    if hasattr(scorer, "score_move"):
+        return []
     scores = scorer.scores(board)
     found = []
     for move in moves:
@@ -216,11 +342,15 @@ def beyond_lines(scorer: MoveScorer, board: chess.Board, moves: Iterable[chess.M
 
 
 def position_value(scorer: MoveScorer, board: chess.Board) -> int:
-    """The position's value for the side to move: its best move's score; mated -MATE_SCORE, drawn 0."""
+    """The position's value for the side to move: its best move's score (a scorer's ``value`` when it has one);
+    mated -MATE_SCORE, drawn 0."""
     if board.is_checkmate():
         return -MATE_SCORE
     if decided(board):
         return 0
+    value = getattr(scorer, "value", None)
+    if value is not None:
+        return int(value(board))
     scores = scorer.scores(board)
     return max(scores.values()) if scores else 0
 
@@ -228,8 +358,10 @@ def position_value(scorer: MoveScorer, board: chess.Board) -> int:
 def move_score(scorer: MoveScorer, board: chess.Board, move: chess.Move) -> int:
     """The score of ``move`` for the side to move: the scorer's, else minus the value of the position it leads to.
 
-    A move outside the scorer's best lines is valued by :func:`position_value` of the
-    position after it (mated, stalemate and bare kings as there), from the mover's side.
+    A move outside the scorer's best lines is scored alone by a scorer that can
+    (``score_move``: the own search, the same value scoring every move gives), else valued
+    by :func:`position_value` of the position after it (mated, stalemate and bare kings as
+    there), from the mover's side.
     A mate in ``n`` there moves one step further away here: the mover mating in ``n``
     more moves after this one scores a mate in ``n + 1``. ``board`` is left as it was;
     ValueError for an illegal move.
@@ -252,6 +384,9 @@ def move_score(scorer: MoveScorer, board: chess.Board, move: chess.Move) -> int:
         return scores[move]
     if not board.is_legal(move):
         raise ValueError(f"illegal move {move.uci()} in {board.fen()}")
+    alone = getattr(scorer, "score_move", None)
+    if alone is not None:
+        return int(alone(board, move))
     after = board.copy(stack=False)
     after.push(move)
     value = position_value(scorer, after)

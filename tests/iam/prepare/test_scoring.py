@@ -8,7 +8,7 @@ import chess
 import pytest
 
 from iam.engines.analysis import MATE_SCORE
-from iam.prepare.scoring import EngineScorer, move_score, position_value
+from iam.prepare.scoring import EngineScorer, beyond_lines, move_score, position_value
 
 from .stubs import StubScorer, after
 
@@ -91,7 +91,7 @@ def test_the_judge_agreement_is_the_measured_table():
 def test_the_own_search_says_how_far_its_verdicts_agree_with_the_reference():
     from iam.prepare.scoring import DEFAULT_JUDGE_DEPTH, JUDGE_AGREEMENT, SearchScorer
 
-    assert SearchScorer().depth == DEFAULT_JUDGE_DEPTH == 4
+    assert SearchScorer().depth == DEFAULT_JUDGE_DEPTH == 5
     played = f"{JUDGE_AGREEMENT[4].played_precision:.0%}"
     text = SearchScorer(4).description
     assert text.startswith("the toolkit's own search (alpha-beta with quiescence, depth 4): ")
@@ -99,3 +99,126 @@ def test_the_own_search_says_how_far_its_verdicts_agree_with_the_reference():
         in text
     assert played == "31%"
     assert SearchScorer(7).description == "the toolkit's own search (alpha-beta with quiescence, depth 7)"
+
+
+OPENINGS = [
+    (),
+    ("e2e4", "e7e5", "g1f3", "b8c6", "f1b5"),
+    ("d2d4", "g8f6", "b1c3", "d7d5", "c1f4", "g7g6", "c3b5", "c7c5"),  # Nc7+ wins the queen
+    ("e2e4", "c7c5", "g1f3", "d7d6", "d2d4", "c5d4", "f3d4", "g8f6", "b1c3", "a7a6"),
+]
+
+
+@pytest.mark.parametrize("moves", OPENINGS)
+@pytest.mark.parametrize("depth", [2, 3])
+def test_the_best_lines_have_the_values_scoring_every_move_gives(moves, depth):
+    from iam.prepare.scoring import best_root_moves
+    from search.chess.scoring import score_root_moves
+
+    board = after(*moves)
+    every = score_root_moves(board, depth)
+    best = best_root_moves(board, depth, 3)
+    assert set(best) <= set(every) and all(best[move] == every[move] for move in best)
+    ranked = sorted(every.values(), reverse=True)
+    assert sorted(best.values(), reverse=True)[:2] == ranked[:2]  # the best two of a complete scoring
+    assert len(best) == 3 or (len(best) == len(every) and ranked[2] == ranked[1])  # all only on a tie at the cut
+
+
+def test_a_tie_at_the_cut_scores_every_move():
+    from iam.prepare.scoring import best_root_moves
+    from search.chess.scoring import score_root_moves
+
+    board = chess.Board("7k/8/8/8/8/8/8/K6R w - - 0 1")  # six rook moves tie for the best at depth 1
+    scores = best_root_moves(board, 1, 3)
+    assert scores == score_root_moves(board, 1) and sorted(scores.values())[-4] == max(scores.values())
+    assert scores[chess.Move.from_uci("h1h8")] == 0  # Rh8+ Kxh8
+    mate = chess.Board("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1")
+    found = best_root_moves(mate, 2, 3)
+    assert found[chess.Move.from_uci("a1a8")] == MATE_SCORE - 1 and len(found) == 3
+
+
+@pytest.mark.parametrize("moves", OPENINGS[1:3])
+def test_a_move_scored_alone_has_its_value_among_every_move(moves):
+    from iam.prepare.scoring import one_move_value
+    from search.chess.scoring import score_root_moves
+
+    board = after(*moves)
+    every = score_root_moves(board, 2)
+    assert {move: one_move_value(board, move, 2) for move in board.legal_moves} == every
+
+
+def test_the_own_search_values_every_move_as_scoring_every_move_would_and_counts_its_work():
+    from iam.prepare.scoring import SearchScorer
+
+    board = after(*OPENINGS[2])
+    complete, lean = SearchScorer(3, lines=None), SearchScorer(3)
+    assert lean.lines == 3 and len(lean.scores(board)) == 3 and lean.searches == 1
+    assert len(complete.scores(board)) == board.legal_moves.count()
+    values = {move: move_score(lean, board, move) for move in board.legal_moves}
+    assert values == complete.scores(board)
+    assert lean.searches == 1 + board.legal_moves.count() - 3 and lean.positions == 1 and lean.seconds > 0
+    searches = lean.searches
+    assert move_score(lean, board, chess.Move.from_uci("b5c7")) == values[chess.Move.from_uci("b5c7")]
+    assert lean.searches == searches  # kept
+    assert beyond_lines(lean, board, list(board.legal_moves)) == []  # nothing to score ahead
+    assert position_value(lean, board) == max(values.values()) > 300  # Nc7+ wins the queen
+    with pytest.raises(ValueError, match="lines"):
+        SearchScorer(3, lines=1)
+
+
+def test_a_position_is_valued_by_one_search_with_the_value_its_best_move_has():
+    from iam.prepare.scoring import SearchScorer, value_all
+    from search.chess.scoring import score_root_moves
+
+    boards = [after(*moves) for moves in OPENINGS]
+    lean = SearchScorer(3)
+    ticks: list[int] = []
+    value_all(lean, boards, progress=ticks.append)
+    assert ticks == [1] * len(boards) and lean.searches == len(boards) == lean.positions
+    assert [position_value(lean, board) for board in boards] == [max(score_root_moves(b, 3).values()) for b in boards]
+    assert lean.searches == len(boards)  # read back, not searched again
+    assert position_value(lean, chess.Board("7k/6Q1/6K1/8/8/8/8/8 b - - 0 1")) == -MATE_SCORE  # mated: no search
+    stub = StubScorer({(): {"e2e4": 30}})  # a scorer without values of its own is handed the batch to score
+    value_all(stub, [chess.Board()])
+    assert stub.asked == [chess.Board().epd()]
+
+
+def test_the_lean_judge_prepares_the_lines_scoring_every_move_prepares():
+    from iam.prepare.lines import LineSettings, prepare_lines
+    from iam.prepare.scoring import SearchScorer
+
+    from .stubs import StubPredictor
+
+    beliefs = {
+        ("e2e4",): {"e7e5": 0.6, "c7c5": 0.4},
+        ("d2d4",): {"d7d5": 0.7, "g8f6": 0.3},
+        ("g1f3",): {"d7d5": 0.5, "g8f6": 0.5},
+    }
+    settings = LineSettings(plies=4, our_margin=40, reply_min=0.2, min_probability=0.01)
+    plans = [
+        prepare_lines(chess.Board(), chess.BLACK, StubPredictor(beliefs), scorer, settings,
+                      known=lambda board: [chess.Move.from_uci("e2e4")] if board.ply() == 0 else [])
+        for scorer in (SearchScorer(3, lines=None), SearchScorer(3))
+    ]
+    complete, lean = ([(line.moves, round(line.value, 6)) for line in plan.lines] for plan in plans)
+    assert complete == lean and len(lean) > 3
+    assert plans[0].root.value == plans[1].root.value and plans[0].reference == plans[1].reference
+
+
+def test_the_default_depth_and_its_first_moves_are_the_rule_applied_to_the_measured_table():
+    from pathlib import Path
+
+    import pandas as pd
+
+    from experiments.development.habit_verdicts import JUDGE_SECONDS, choose_depth
+    from iam.prepare.scoring import DEFAULT_JUDGE_DEPTH, OWN_FIRST_MOVES
+
+    table = pd.read_csv(Path(__file__).resolve().parents[3] / "docs/results/data/habit_verdicts_judge.csv")
+    assert sorted(set(table["own_depth"])) == [4, 5, 6] and len(table) == 36
+    assert choose_depth(table) == DEFAULT_JUDGE_DEPTH
+    chosen = table[table["own_depth"] == DEFAULT_JUDGE_DEPTH]
+    for white, (same, of) in OWN_FIRST_MOVES.items():
+        rows = chosen[chosen["color"] == ("white" if white else "black")]
+        assert (int(rows["same"].sum()), len(rows)) == (same, of)
+    deepest = table[table["own_depth"] == 6]
+    assert deepest.groupby("color")["same"].sum().min() >= 5 and deepest["own_seconds"].median() > JUDGE_SECONDS
