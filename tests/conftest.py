@@ -156,84 +156,37 @@ def _start(argv: list[str]) -> subprocess.Popen:
 def dask_cluster(folder: Path, workers: int = 2) -> Iterator[str]:
     """A Dask scheduler and ``workers`` one-thread workers (each under a nanny) on localhost, started with
     Dask's own commands as separate processes; yields the scheduler's address, and kills them all at the end."""
-    processes: list[subprocess.Popen] = []
+    distributed = pytest.importorskip("distributed")
+    scheduler_file = folder / "scheduler.json"
+    processes = []
     try:
-        yield _start_cluster(folder, workers, processes)
+        processes.append(_start(["distributed.cli.dask_scheduler", "--host", "127.0.0.1", "--port", "0",
+                                 "--scheduler-file", str(scheduler_file), "--no-dashboard"]))
+        deadline = time.monotonic() + 60
+        while not scheduler_file.exists() or not scheduler_file.read_text().strip():
+            if time.monotonic() > deadline or processes[0].poll() is not None:
+                pytest.fail("the Dask scheduler did not start")
+            time.sleep(0.1)
+        address = json.loads(scheduler_file.read_text())["address"]
+        for _ in range(workers):
+            processes.append(_start(["distributed.cli.dask_worker", "--nthreads", "1", "--nworkers", "1", "--nanny",
+                                     "--no-dashboard", "--scheduler-file", str(scheduler_file)]))
+        with distributed.Client(address, timeout=30) as client:
+            client.wait_for_workers(workers, timeout=60)
+        yield address
     finally:
-        _kill_groups([process.pid for process in processes])
+        for process in reversed(processes):  # each in a session of its own: a nanny, its worker and their engines
+            if process.poll() is None:
+                os.killpg(process.pid, signal.SIGKILL)
         for process in processes:
             process.wait(timeout=30)
 
 
-def _start_cluster(folder: Path, workers: int, processes: list[subprocess.Popen]) -> str:
-    """Starts the processes of :func:`dask_cluster` (appended to ``processes`` as they start); the address."""
-    distributed = pytest.importorskip("distributed")
-    scheduler_file = folder / "scheduler.json"
-    processes.append(_start(["distributed.cli.dask_scheduler", "--host", "127.0.0.1", "--port", "0",
-                             "--scheduler-file", str(scheduler_file), "--no-dashboard"]))
-    deadline = time.monotonic() + 60
-    while not scheduler_file.exists() or not scheduler_file.read_text().strip():
-        if time.monotonic() > deadline or processes[0].poll() is not None:
-            pytest.fail("the Dask scheduler did not start")
-        time.sleep(0.1)
-    address = json.loads(scheduler_file.read_text())["address"]
-    for _ in range(workers):
-        processes.append(_start(["distributed.cli.dask_worker", "--nthreads", "1", "--nworkers", "1", "--nanny",
-                                 "--no-dashboard", "--scheduler-file", str(scheduler_file)]))
-    with distributed.Client(address, timeout=30) as client:
-        client.wait_for_workers(workers, timeout=60)
-    return address
-
-
-def _kill_groups(pids: list[int]) -> None:
-    """Kills each process's session (a nanny, its worker and their engines), the last started first."""
-    for pid in reversed(pids):
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(pid, signal.SIGKILL)
-
-
 @pytest.fixture(scope="session")
 def cluster(tmp_path_factory):
-    """A Dask scheduler and two workers on localhost, shared by the tests; yields the scheduler's address.
-
-    Under pytest-xdist the workers of one run share one cluster: the first to need it starts it (in the run's own
-    temporary folder), each worker using it is counted, and the last one to finish with it kills it.
-    """
-    if os.environ.get("PYTEST_XDIST_WORKER") is None:
-        with dask_cluster(tmp_path_factory.mktemp("cluster")) as address:
-            yield address
-        return
-    folder = tmp_path_factory.getbasetemp().parent / "shared-cluster"
-    folder.mkdir(exist_ok=True)
-    state = folder / "state.json"
-    processes: list[subprocess.Popen] = []  # those this worker started
-    with open(folder / "lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        shared = json.loads(state.read_text()) if state.exists() else {"users": 0}
-        if not shared["users"]:
-            try:
-                address = _start_cluster(folder, 2, processes)
-            except BaseException:
-                _kill_groups([process.pid for process in processes])
-                raise
-            shared = {"address": address, "pids": [process.pid for process in processes], "users": 0}
-        shared["users"] += 1
-        state.write_text(json.dumps(shared))
-    try:
-        yield shared["address"]
-    finally:
-        with open(folder / "lock", "w") as lock:
-            fcntl.flock(lock, fcntl.LOCK_EX)
-            shared = json.loads(state.read_text())
-            shared["users"] -= 1
-            if shared["users"]:
-                state.write_text(json.dumps(shared))
-            else:
-                _kill_groups(shared["pids"])
-                state.unlink()
-        for process in processes:  # killed by now, or by the other worker when it finishes: reaped if killed
-            if process.poll() is None and not shared["users"]:
-                process.wait(timeout=30)
+    """A Dask scheduler and two workers on localhost, shared by the tests; yields the scheduler's address."""
+    with dask_cluster(tmp_path_factory.mktemp("cluster")) as address:
+        yield address
 
 
 @pytest.fixture(scope="session")
