@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import json
 import os
+import pickle
 import signal
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import TypeVar
 
 import pytest
 
@@ -29,22 +32,52 @@ from iam.games.bundled import default_pgn  # noqa: E402
 from iam.games.pgn import load_player_games  # noqa: E402
 
 DATA = Path(__file__).parent / "data"
+T = TypeVar("T")
+
+
+def shared_by_workers(tmp_path_factory, name: str, compute: Callable[[], T]) -> T:
+    """``compute()`` once per run for every pytest-xdist worker of the run: the first worker to need it computes it
+    (another waits on a lock) and keeps it pickled in the run's own temporary folder, which no other run reads; the
+    others unpickle it (an equal copy). Without xdist, ``compute()``."""
+    if os.environ.get("PYTEST_XDIST_WORKER") is None:
+        return compute()
+    folder = tmp_path_factory.getbasetemp().parent  # this run's folder, holding each worker's own
+    path = folder / f"shared-{name}.pickle"
+    with open(folder / f"shared-{name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not path.exists():
+            value = compute()
+            partial = path.with_suffix(".partial")
+            partial.write_bytes(pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL))
+            partial.rename(path)
+            return value
+    return pickle.loads(path.read_bytes())
 
 
 @pytest.fixture(scope="session")
-def botvinnik_games():
-    """All of Botvinnik's bundled games (protocol numbers intact)."""
-    games, _ = load_player_games([default_pgn()], player="Botvinnik")
-    return games
+def shared(tmp_path_factory) -> Callable[[str, Callable[[], T]], T]:
+    """``shared(name, compute)``: :func:`shared_by_workers` for a fixture of another folder's conftest."""
+    return lambda name, compute: shared_by_workers(tmp_path_factory, name, compute)
 
 
 @pytest.fixture(scope="session")
-def small_model(botvinnik_games):
-    """A model fitted on Botvinnik's first 60 training games (fast, shared, read-only)."""
+def botvinnik_games(tmp_path_factory):
+    """All of Botvinnik's bundled games (protocol numbers intact), read once per run."""
+    return shared_by_workers(
+        tmp_path_factory, "botvinnik-games", lambda: load_player_games([default_pgn()], player="Botvinnik")[0]
+    )
+
+
+@pytest.fixture(scope="session")
+def small_model(botvinnik_games, tmp_path_factory):
+    """A model fitted on Botvinnik's first 60 training games (fast, shared, read-only), fitted once per run."""
     from iam.chunks.model import OpponentModel
     from iam.measure.evaluation import first_training_games
 
-    return OpponentModel(belief_positions=400).fit(first_training_games(botvinnik_games, 60))
+    def fit():
+        return OpponentModel(belief_positions=400).fit(first_training_games(botvinnik_games, 60))
+
+    return shared_by_workers(tmp_path_factory, "small-model", fit)
 
 
 @pytest.fixture(scope="session")

@@ -9,18 +9,21 @@ import stat
 from collections.abc import Iterable
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from iam.cli._games import add_filter_arguments, add_header_filter_arguments, filter_from_args
 from iam.errors import DataError, IAMError, ParameterError
-from iam.evidence.registry import DEFAULT_FAMILIES, ENGINE_FAMILIES, FAMILIES, with_engine, without_engine
 from iam.evidence.settings import DEFAULT_SEARCH_DEPTH
 from iam.games.player_games import bundled_or_given, read_games
 from iam.jsonsafe import finite
-from iam.measure.repertoire import MODEL_WEIGHT
-from iam.priors.population import PopulationPrior, load_prior
 from iam.progress import progress
 from iam.runtime import MAX_ENGINE_DEPTH, Runtime, runtime_from
+
+if TYPE_CHECKING:
+    from iam.priors.population import PopulationPrior
+
+# The model's libraries (scikit-learn, SciPy) load only in the functions of the commands that fit or score models
+# (imported there), so that a command that needs none of them (``iam match``) starts without them.
 
 __all__ = [
     "check_engine_depth",
@@ -184,6 +187,8 @@ def check_distinct_players(names: Iterable[str], option: str = "--players") -> N
 
 def add_scoring_arguments(parser: Any) -> None:
     """How the candidates' likelihoods are scored (``iam identify``, ``iam experiment stylometry``)."""
+    from iam.measure.repertoire import MODEL_WEIGHT
+
     parser.add_argument(
         "--no-repertoire", action="store_true",
         help="score every position by the models, the openings too (default: positions a candidate remembers by the "
@@ -244,6 +249,8 @@ def check_engine_timeout(args: Any) -> None:
 
 def add_ranker_arguments(parser: Any) -> None:
     """The move ranker's options (``--families``, ``--search-depth``, the engine, the prior ...)."""
+    from iam.evidence.registry import DEFAULT_FAMILIES, ENGINE_FAMILIES, FAMILIES, without_engine
+
     parser.add_argument(
         "--families",
         metavar="LIST",
@@ -285,6 +292,8 @@ def add_ranker_arguments(parser: Any) -> None:
 
 def parse_families(text: str | None, engine: str | None) -> tuple[str, ...]:
     """``--families`` (None: the default) with the engine families ``--engine`` adds (DataError when wrong)."""
+    from iam.evidence.registry import DEFAULT_FAMILIES, ENGINE_FAMILIES, FAMILIES, with_engine
+
     families = tuple(DEFAULT_FAMILIES) if text is None else tuple(f.strip() for f in text.split(",") if f.strip())
     unknown = [family for family in families if family not in FAMILIES]
     if unknown or not families:
@@ -338,6 +347,8 @@ def ranker_params(args: Any) -> dict[str, Any]:
 
 def _prior(name: str, *, trees: bool) -> str | PopulationPrior:
     """``MoveRanker``'s ``prior`` from ``--prior`` (a name or a file) and ``--no-trees``."""
+    from iam.priors.population import load_prior
+
     if name == "none":
         return name
     if name == "population":

@@ -48,6 +48,24 @@ def test_version_and_help_import_no_command_module():
     assert done.stderr.strip().splitlines()[-1] == "[]"
 
 
+@pytest.mark.parametrize("command", ["match", "analyse"])
+def test_a_command_that_fits_no_model_loads_no_model_library(command):
+    """Playing engines against each other or judging moves with one needs neither scikit-learn nor SciPy: its
+    options are read (the command module and the shared options imported) without them."""
+    script = (
+        "import sys\n"
+        "from iam.cli import main\n"
+        "try:\n"
+        f"    main([{command!r}, '--help'])\n"
+        "except SystemExit:\n"
+        "    pass\n"
+        "loaded = sorted(name for name in sys.modules if name in ('sklearn', 'scipy', 'iam.cli._common'))\n"
+        "print(loaded, file=sys.stderr)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    assert done.stderr.strip().splitlines()[-1] == "['iam.cli._common']"
+
+
 def test_an_unknown_command_is_refused_as_before(capsys):
     with pytest.raises(SystemExit) as stop:
         main(["bogus"])

@@ -18,6 +18,7 @@ def training(botvinnik_games):
 
 
 @pytest.fixture(scope="session")
-def ranker(training):
-    """A ranker of the :data:`FAST` families, fitted on 250 positions of ``training`` without a prior."""
-    return MoveRanker(families=FAST, max_positions=250, prior="none").fit(training)
+def ranker(training, shared):
+    """A ranker of the :data:`FAST` families, fitted on 250 positions of ``training`` without a prior (once per run:
+    the test workers share it)."""
+    return shared("fast-ranker", lambda: MoveRanker(families=FAST, max_positions=250, prior="none").fit(training))
