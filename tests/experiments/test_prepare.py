@@ -181,9 +181,15 @@ def test_dev_games_build_on_fitting_games_and_check_on_development_games(tmp_pat
     )
     result = experiment.run(config)
     assert fitted_on == [[0, 1, 2, 5, 6, 7]]
-    # The stub believes nothing: every opening move of his is floored, and no line has a step to calibrate.
+    # The stub believes nothing, so his first moves are believed from his fitting games alone (1. e4 in 4, 1. d4 in
+    # 2): the two prepared lines start there, and both development games (1. c4, never fitted on) miss them.
     (summary,) = result.payload["rows"]
-    assert summary["log_loss"] == pytest.approx(-np.log(1e-4)) and summary["steps"] == 0
+    assert summary["log_loss"] == pytest.approx(-np.log(1e-4)) and summary["steps"] == 4
+    steps = result.tables["steps"]
+    assert not steps["hit"].any() and (steps["ply"] == 0).all()
+    for _, beliefs in steps.groupby("game")["belief"]:
+        high, low = sorted(beliefs, reverse=True)
+        assert low > 0 and high == pytest.approx(2 * low)
     assert sorted(result.tables["openings"]["game"].unique()) == [3, 8]
     # These games carry no date: the check on his date leaves them out and says so.
     assert (
