@@ -32,38 +32,35 @@ def test_a_command_is_registered_in_full_and_the_others_bare(command):
     assert full == {command}
 
 
-def test_version_and_help_import_no_command_module():
+def _loaded_after(argvs: list[list[str]], wanted: str) -> str:
+    """The sorted names of the modules matching the expression ``wanted`` (of ``name``) that a fresh
+    interpreter holds after running ``iam`` with each of ``argvs``."""
     script = (
         "import sys\n"
         "from iam.cli import main\n"
-        "for argv in (['--version'], ['--help']):\n"
+        f"for argv in {argvs!r}:\n"
         "    try:\n"
         "        main(argv)\n"
         "    except SystemExit:\n"
         "        pass\n"
-        "loaded = sorted(name for name in sys.modules if name.startswith('iam.cli.') or name in ('sklearn', 'numba'))\n"
+        f"loaded = sorted(name for name in sys.modules if {wanted})\n"
         "print(loaded, file=sys.stderr)\n"
     )
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
-    assert done.stderr.strip().splitlines()[-1] == "[]"
+    return done.stderr.strip().splitlines()[-1]
+
+
+def test_version_and_help_import_no_command_module():
+    wanted = "name.startswith('iam.cli.') or name in ('sklearn', 'numba')"
+    assert _loaded_after([["--version"], ["--help"]], wanted) == "[]"
 
 
 @pytest.mark.parametrize("command", ["match", "analyse"])
 def test_a_command_that_fits_no_model_loads_no_model_library(command):
     """Playing engines against each other or judging moves with one needs neither scikit-learn nor SciPy: its
     options are read (the command module and the shared options imported) without them."""
-    script = (
-        "import sys\n"
-        "from iam.cli import main\n"
-        "try:\n"
-        f"    main([{command!r}, '--help'])\n"
-        "except SystemExit:\n"
-        "    pass\n"
-        "loaded = sorted(name for name in sys.modules if name in ('sklearn', 'scipy', 'iam.cli._common'))\n"
-        "print(loaded, file=sys.stderr)\n"
-    )
-    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
-    assert done.stderr.strip().splitlines()[-1] == "['iam.cli._common']"
+    wanted = "name in ('sklearn', 'scipy', 'iam.cli._common')"
+    assert _loaded_after([[command, "--help"]], wanted) == "['iam.cli._common']"
 
 
 def test_an_unknown_command_is_refused_as_before(capsys):

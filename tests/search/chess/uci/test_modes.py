@@ -435,4 +435,4 @@ def test_a_timed_search_move_under_a_ceiling_leaves_the_check_its_share():
     lines, _ = play([f"position fen {HANGING_QUEEN}", "go movetime 600"], model=EngineModel(Uniform(), judge=judge),
                     imitation=Imitation())
     assert judge.checked == [bestmove(lines)]
-    assert time.perf_counter() - started < 5.0
+    assert time.perf_counter() - started < 5.0  # a guard against a hang, not a speed figure
