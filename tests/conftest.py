@@ -35,23 +35,44 @@ DATA = Path(__file__).parent / "data"
 T = TypeVar("T")
 
 
-def shared_by_workers(tmp_path_factory, name: str, compute: Callable[[], T]) -> T:
-    """``compute()`` once per run for every pytest-xdist worker of the run: the first worker to need it computes it
-    (another waits on a lock) and keeps it pickled in the run's own temporary folder, which no other run reads; the
-    others unpickle it (an equal copy). Without xdist, ``compute()``."""
+def made_once_per_run(tmp_path_factory, name: str, make: Callable[[Path], object]) -> Path:
+    """The file ``name`` that ``make(path)`` writes, made once per run: under pytest-xdist the first worker to need
+    it makes it (another waits on a lock) in the run's own temporary folder, which no other run reads, under a
+    partial name until it is whole; without xdist, in a fresh folder of this process."""
     if os.environ.get("PYTEST_XDIST_WORKER") is None:
-        return compute()
+        path = tmp_path_factory.mktemp("made") / name
+        make(path)
+        return path
     folder = tmp_path_factory.getbasetemp().parent  # this run's folder, holding each worker's own
-    path = folder / f"shared-{name}.pickle"
-    with open(folder / f"shared-{name}.lock", "w") as lock:
+    path = folder / name
+    with open(folder / f"{name}.lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         if not path.exists():
-            value = compute()
-            partial = path.with_suffix(".partial")
-            partial.write_bytes(pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL))
+            partial = folder / f"partial-{name}"
+            make(partial)
             partial.rename(path)
-            return value
-    return pickle.loads(path.read_bytes())
+    return path
+
+
+def shared_by_workers(tmp_path_factory, name: str, compute: Callable[[], T]) -> T:
+    """``compute()`` once per run for every pytest-xdist worker of the run (:func:`made_once_per_run`): the worker
+    that computes it keeps it pickled for the others, which unpickle an equal copy. Without xdist, ``compute()``."""
+    if os.environ.get("PYTEST_XDIST_WORKER") is None:
+        return compute()
+    computed: list[T] = []
+
+    def keep(path: Path) -> None:
+        computed.append(compute())
+        path.write_bytes(pickle.dumps(computed[0], protocol=pickle.HIGHEST_PROTOCOL))
+
+    path = made_once_per_run(tmp_path_factory, f"shared-{name}.pickle", keep)
+    return computed[0] if computed else pickle.loads(path.read_bytes())
+
+
+@pytest.fixture(scope="session")
+def made_once(tmp_path_factory) -> Callable[[str, Callable[[Path], object]], Path]:
+    """``made_once(name, make)``: :func:`made_once_per_run` for a fixture of another folder's conftest."""
+    return lambda name, make: made_once_per_run(tmp_path_factory, name, make)
 
 
 @pytest.fixture(scope="session")

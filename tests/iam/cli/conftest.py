@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import fcntl
-import os
 from pathlib import Path
 
 import pytest
@@ -15,21 +13,10 @@ QUICK = ["--families", "move,habits", "--train-positions", "300", "--search-dept
 
 
 @pytest.fixture(scope="session")
-def quick_ranker(bundled_head, tmp_path_factory) -> Path:
-    """A move ranker of Botvinnik trained on his first 40 bundled games.
-
-    Under pytest-xdist the workers of one run share it: the first to need it trains it (the others wait on a lock)
-    into the run's own temporary folder, which no other run reads.
-    """
-    if os.environ.get("PYTEST_XDIST_WORKER") is None:
-        return _train_quick_ranker(bundled_head, tmp_path_factory.mktemp("quick") / "botvinnik.json.gz")
-    folder = tmp_path_factory.getbasetemp().parent  # this run's folder, holding each worker's own
-    path = folder / "quick-ranker-botvinnik.json.gz"
-    with open(folder / "quick-ranker.lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        if not path.exists():
-            _train_quick_ranker(bundled_head, path.with_name("quick-ranker-partial.json.gz")).rename(path)
-    return path
+def quick_ranker(bundled_head, made_once) -> Path:
+    """A move ranker of Botvinnik trained on his first 40 bundled games, trained once per run (under pytest-xdist
+    the workers of one run share it: ``made_once`` in tests/conftest.py)."""
+    return made_once("quick-ranker-botvinnik.json.gz", lambda path: _train_quick_ranker(bundled_head, path))
 
 
 def _train_quick_ranker(bundled_head, path: Path) -> Path:
