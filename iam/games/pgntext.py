@@ -13,6 +13,10 @@ Two steps, each linear in the size of its input and bounded in memory:
   an illegal, ambiguous or unparsable move, moves after the result, an invalid or
   illegal set-up position.
 
+A process that reads the same games again (a file read twice, the same opening text in two files) parses each
+main line once: :data:`MAIN_LINES_KEPT` characters of recent main lines are kept with their moves, looked up by
+their exact text and starting position, so a repeated reading gives the same moves and problems as the first.
+
 Limits (each a reason for skipping the game, never an error for the file):
 :data:`MAX_GAME_CHARS` characters of text per game, :data:`MAX_PLIES` moves in the
 main line, :data:`MAX_MOVE_NUMBER` for a FEN header's move counters. Nesting depth
@@ -22,6 +26,8 @@ of variations is not limited: variations are counted, never recursed into.
 from __future__ import annotations
 
 import re
+from array import array
+from collections import OrderedDict
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import IO
@@ -33,6 +39,7 @@ __all__ = [
     "MAX_GAME_CHARS",
     "MAX_PLIES",
     "MAX_MOVE_NUMBER",
+    "MAIN_LINES_KEPT",
     "STANDARD_VARIANTS",
     "GameText",
     "ParsedGame",
@@ -47,6 +54,8 @@ MAX_PLIES = 20_000
 """Moves (plies) of one game's main line; no legal chess game is longer (75-move rule)."""
 MAX_MOVE_NUMBER = 100_000
 """Largest move number and half-move clock a FEN header may give."""
+MAIN_LINES_KEPT = 32_000_000
+"""Characters of main-line text (with their moves) a process keeps to parse a repeated game once."""
 STANDARD_VARIANTS = frozenset({"", "standard", "chess", "normal", "from position", "fromposition"})
 """``Variant`` header values that mean ordinary chess (Lichess writes "From Position" for a set-up game)."""
 
@@ -202,8 +211,52 @@ def parse_game(text: GameText, game: ParsedGame | None = None) -> ParsedGame:
     if board is None:
         return game
     game.start_fen = board.fen()
-    _parse_movetext("".join(text.movetext), board, game)
+    movetext = "".join(text.movetext)
+    kept = _MAIN_LINES.get(game.start_fen, movetext, MAX_PLIES)
+    if kept is None:
+        _parse_movetext(movetext, board, game)
+        _MAIN_LINES.keep(game, movetext, MAX_PLIES)
+    else:
+        game.moves, game.problem, game.detail = kept
     return game
+
+
+class _MainLines:
+    """Recently parsed main lines by (starting position, movetext, ply limit), at most :data:`MAIN_LINES_KEPT`
+    characters of text; the moves are kept as two bytes each (from, to and promotion), least recently used dropped
+    first."""
+
+    def __init__(self, budget: int) -> None:
+        self.budget = budget
+        self.chars = 0
+        self.lines: OrderedDict[tuple[str, str, int], tuple[array, str, str]] = OrderedDict()
+
+    def get(self, start_fen: str, movetext: str, max_plies: int) -> tuple[list[chess.Move], str, str] | None:
+        """The moves, problem and detail parsed before from this text and position, or None."""
+        key = (start_fen, movetext, max_plies)
+        kept = self.lines.get(key)
+        if kept is None:
+            return None
+        self.lines.move_to_end(key)
+        codes, problem, detail = kept
+        return [chess.Move(code & 63, code >> 6 & 63, code >> 12 or None) for code in codes], problem, detail
+
+    def keep(self, game: ParsedGame, movetext: str, max_plies: int) -> None:
+        """Keep ``game``'s main line, parsed from ``movetext``, dropping the oldest lines beyond the budget."""
+        size = len(movetext) + 2 * len(game.moves)
+        if size > self.budget // 100:  # a game this long is rare; it would push out a hundred others
+            return
+        codes = array(
+            "H", (move.from_square | move.to_square << 6 | (move.promotion or 0) << 12 for move in game.moves)
+        )
+        self.lines[(game.start_fen, movetext, max_plies)] = (codes, game.problem, game.detail)
+        self.chars += size
+        while self.chars > self.budget:
+            (_, text, _), (old, _, _) = self.lines.popitem(last=False)
+            self.chars -= len(text) + 2 * len(old)
+
+
+_MAIN_LINES = _MainLines(MAIN_LINES_KEPT)
 
 
 def _fail(game: ParsedGame, problem: str, detail: str = "") -> ParsedGame:

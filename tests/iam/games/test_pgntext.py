@@ -132,3 +132,40 @@ def test_a_typed_move_is_read_in_san_or_uci_and_anything_else_is_none():
     board = chess.Board()
     assert typed_move(board, "Nf3") == typed_move(board, "g1f3") == chess.Move.from_uci("g1f3")
     assert typed_move(board, "e5") is None and typed_move(board, "hello") is None and typed_move(board, "") is None
+
+
+def test_a_repeated_main_line_is_parsed_once_with_the_same_moves_and_problems(monkeypatch):
+    """The second reading of a game comes from the kept main lines: the same moves (promotions and castling
+    included), the same problem; a different starting position with the same text is parsed afresh."""
+    calls = []
+    parse = pgntext._parse_movetext
+    monkeypatch.setattr(pgntext, "_parse_movetext", lambda *args: calls.append(1) or parse(*args))
+    monkeypatch.setattr(pgntext, "_MAIN_LINES", pgntext._MainLines(10_000))
+    promotion = '[FEN "8/P6k/8/8/8/8/8/K7 w - - 0 1"]\n1. a8=N Kg6 2. Kb2 *\n'
+    castle = '[Event "c"]\n1. e4 e5 2. Nf3 Nc6 3. Bc4 Bc5 4. O-O Nf6 5. Qe2 O-O *\n'
+    illegal = '[Event "i"]\n1. e4 e5 2. Ke3 *\n'
+    first = [_parse(text) for text in (promotion, castle, illegal)]
+    again = [_parse(text) for text in (promotion, castle, illegal)]
+    assert len(calls) == 3
+    assert [(g.moves, g.problem, g.detail) for g in again] == [(g.moves, g.problem, g.detail) for g in first]
+    assert first[0].moves[0].promotion == chess.KNIGHT and chess.Move.from_uci("e1g1") in first[1].moves
+    assert first[2].problem == "illegal move" and len(first[2].moves) == 2
+    again[1].moves.clear()  # each reading gets its own list
+    assert _parse(castle).moves == first[1].moves
+    other_start = _parse('[FEN "4k3/8/8/8/8/8/8/4K3 w - - 0 1"]\n1. e4 e5 2. Ke3 *\n')
+    assert len(calls) == 4 and other_start.problem == "illegal move" and other_start.moves == []
+
+
+def test_the_kept_main_lines_stay_within_their_budget():
+    lines = pgntext._MainLines(2_000)
+    for number in range(40):
+        game = pgntext.ParsedGame(headers={}, moves=[chess.Move.from_uci("e2e4")])
+        lines.keep(game, f"1. e4 {number} " + "x" * 5, 100)  # 13 or 14 characters and one move: 15 or 16 each
+    assert lines.chars == 630 and len(lines.lines) == 40
+    for number in range(40, 140):
+        lines.keep(pgntext.ParsedGame(headers={}, moves=[]), f"1. e4 {number:03d} " + "x" * 5, 100)  # 15 each
+    assert 1_985 < lines.chars <= 2_000 and lines.get(chess.STARTING_FEN, "1. e4 0 xxxxx", 100) is None
+    assert lines.get(chess.STARTING_FEN, "1. e4 139 xxxxx", 100) == ([], "", "")
+    assert lines.get(chess.STARTING_FEN, "1. e4 139 xxxxx", 99) is None  # another ply limit
+    lines.keep(pgntext.ParsedGame(headers={}), "y" * 21, 100)  # over a hundredth of the budget: not kept
+    assert lines.get(chess.STARTING_FEN, "y" * 21, 100) is None
