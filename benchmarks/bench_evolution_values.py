@@ -3,6 +3,7 @@
     python benchmarks/bench_evolution_values.py matches --nodes 1000 --out matches.csv \\
         --values "queen 1.5 times=100,320,330,500,1350" ...
     python benchmarks/bench_evolution_values.py drift --out drift.csv --floor 0.1 0.05 --generations 100 150
+    python benchmarks/bench_evolution_values.py endings --out endings.epd
 
 ``matches``: each ``--values`` set (a name, five piece values) against ``--against`` (the standard
 values by default) from every opening of ``--openings`` twice, at ``--nodes`` a move
@@ -10,6 +11,11 @@ values by default) from every opening of ``--openings`` twice, at ``--nodes`` a 
 ``drift``: the rule on random results (:func:`iam.evolution.diagnosis.random_results_drift`) from the
 standard values, for every floor, number of generations and population size given; one row a setting,
 with the share of runs whose mean ends within 25% of its start, piece by piece and all four together.
+``endings``: start positions for ``matches --openings`` in which the queens are off, from the bundled
+masters' games (every 25th game from game 10 on, training games of the held-out protocol): each game's
+first position from ply 30 on with no queen, the same pieces' worth on both sides (knight and bishop 3,
+rook 5; at most 8 a side), the same number of pawns (3 at least), no check; the masters in turn, 100 at
+most.
 """
 
 from __future__ import annotations
@@ -17,8 +23,11 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from itertools import zip_longest
 from pathlib import Path
 
+import chess
+import chess.pgn
 import numpy as np
 import pandas as pd
 
@@ -72,6 +81,48 @@ def drift(args: argparse.Namespace) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+MASTERS = ("Alekhine", "Botvinnik", "Capablanca", "Lasker", "Smyslov", "Spassky")
+_WORTH = {chess.KNIGHT: 3, chess.BISHOP: 3, chess.ROOK: 5, chess.QUEEN: 9}
+
+
+def _ending(board: chess.Board) -> bool:
+    pieces = [sum(_WORTH.get(p.piece_type, 0) for p in board.piece_map().values() if p.color == colour)
+              for colour in (chess.WHITE, chess.BLACK)]
+    pawns = [len(board.pieces(chess.PAWN, colour)) for colour in (chess.WHITE, chess.BLACK)]
+    return (not board.pieces(chess.QUEEN, chess.WHITE) and not board.pieces(chess.QUEEN, chess.BLACK)
+            and pieces[0] == pieces[1] <= 8 and pawns[0] == pawns[1] >= 3 and not board.is_check()
+            and board.outcome() is None)
+
+
+def _master_endings(path: Path, wanted: int) -> list[str]:
+    found: list[str] = []
+    with path.open(encoding="utf-8", errors="replace") as handle:
+        index = -1
+        while len(found) < wanted and (game := chess.pgn.read_game(handle)) is not None:
+            index += 1
+            if index % 25 != 10:
+                continue
+            board = game.board()
+            for move in game.mainline_moves():
+                board.push(move)
+                if board.ply() >= 30 and _ending(board):
+                    found.append(board.epd())
+                    break
+    return found
+
+
+def endings(args: argparse.Namespace) -> int:
+    per_master = [_master_endings(ROOT / "datasets" / f"{name}.pgn", 25) for name in MASTERS]
+    kept: list[str] = []
+    for turn in zip_longest(*per_master):
+        for epd in turn:
+            if epd is not None and epd not in kept and len(kept) < 100:
+                kept.append(epd)
+    Path(args.out).write_text("\n".join(kept) + "\n", encoding="utf-8")
+    print(f"{len(kept)} positions written to {args.out}")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     commands = parser.add_subparsers(dest="command", required=True)
@@ -91,7 +142,11 @@ def main(argv: list[str] | None = None) -> int:
     two.add_argument("--shares", type=float, nargs=3, default=[0.52, 0.22, 0.26],
                      metavar=("LEVEL", "WON_DREW", "WON_BOTH"))
     two.add_argument("--out", required=True)
+    three = commands.add_parser("endings", help="start positions with the queens off, from the masters' games")
+    three.add_argument("--out", required=True)
     args = parser.parse_args(argv)
+    if args.command == "endings":
+        return endings(args)
     table = matches(args) if args.command == "matches" else drift(args)
     table.to_csv(args.out, index=False)
     print(table.to_string(index=False))
