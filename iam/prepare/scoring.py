@@ -223,24 +223,18 @@ class SearchScorer:
 
 def best_root_moves(board: chess.Board, depth: int, lines: int) -> dict[chess.Move, int]:
     """The exact values of the best ``lines`` legal moves of ``board`` at ``depth`` (as
-    :func:`~search.chess.scoring.score_root_moves` gives them), every legal move when there are no more.
+    :func:`~search.chess.scoring.score_root_moves` gives them) and of every move tied with the last of them; every
+    legal move when there are no more.
 
-    One multi-line search (:meth:`~search.chess.engine.ChessSearch.iterate_lines`): each line's value is exact for
-    its move. When the last line ties with the one before it, other moves may tie too, and which of the tied moves
-    the search returns would depend on its move order; then every legal move is scored, so the best ``lines - 1``
-    moves are always those of a complete scoring (ties broken alike by the caller). ``{}`` for a finished game.
-    ``board``'s move stack counts for repetitions, as there.
+    One pass over the root moves after iterative deepening (:meth:`~search.chess.engine.ChessSearch.best_moves`):
+    moves below the ``lines``-th best value are proved so by a zero window and left out, the others valued
+    exactly. Every move worth at least the ``lines``-th best is there, so the best ``lines`` moves are always those
+    of a complete scoring, however the caller breaks ties. ``{}`` for a finished game. ``board``'s move stack
+    counts for repetitions, as there.
     """
     if lines < 2:
         raise ValueError(f"lines must be at least 2, not {lines}")
-    found: tuple[SearchResult, ...] = ()
-    for found in ChessSearch().iterate_lines(board, Limits(depth=depth), lines):
-        pass
-    values = [_centipawns(result) for result in found]
-    legal = board.legal_moves.count()
-    if len(found) == lines < legal and values[-1] == values[-2]:
-        return score_root_moves(board, depth)
-    return {result.move: _centipawns(result) for result in found if result.move is not None}
+    return ChessSearch().best_moves(board, depth, lines)
 
 
 def one_move_value(board: chess.Board, move: chess.Move, depth: int) -> int:
