@@ -109,7 +109,7 @@ class SearchScorer:
     """The toolkit's own search at a fixed depth; each position searched once (kept by EPD).
 
     ``lines`` ``k`` scores the search's best ``k`` moves of each position exactly
-    (:func:`best_root_moves`, every legal move when ``k`` of them tie at the cut), None
+    (:func:`best_root_moves`, with every move tied with the ``k``-th), None
     every legal move (:func:`~search.chess.scoring.score_root_moves`). Any other move a
     caller asks about (:func:`move_score`: his usual move, a move his opponents played)
     is scored alone (:meth:`score_move`, :func:`one_move_value`), and a position whose
