@@ -75,7 +75,8 @@ seconds a side of a dossier (median of the bundled masters' twelve sides) are ca
 first move is Stockfish's for 5 of the 6 masters with each colour is chosen, else the one with the most in its
 weaker colour. Depth 6 met the target but spent 87 s (median); depth 5 (18 s) has 4 of 6 in its weaker colour,
 depth 4 (4 s) 3 ("The own search as a judge" in docs/results/prepare.md; table
-``docs/results/data/habit_verdicts_judge.csv``)."""
+``docs/results/data/habit_verdicts_judge.csv``). With the best moves found in one pass the rule picks depth 5 again
+(depth 6 still above 60 s; ``docs/results/data/habit_verdicts_judge_one_pass.csv``)."""
 
 
 OWN_FIRST_MOVES: dict[bool, tuple[int, int]] = {True: (5, 6), False: (4, 6)}
@@ -126,8 +127,9 @@ class SearchScorer:
     judges_habits = False
     """The own search is not trusted with his costly habits: on the bundled masters' development games, too few of
     the habits a dossier without an engine listed had the cost Stockfish 15.1 at depth 16 gives them (within 30
-    centipawns, the same sign; 80% needed), so a dossier without an engine leaves them out ("The own search as a
-    judge" in docs/results/prepare.md, ``scripts/habit_verdicts.py``)."""
+    centipawns, the same sign; 80% needed: 10% at depth 4, 15% at depth 5), so a dossier without an engine leaves
+    them out ("The own search as a judge" and "One pass for the best moves" in docs/results/prepare.md,
+    ``scripts/habit_verdicts.py --habits``)."""
 
     def __init__(self, depth: int = DEFAULT_JUDGE_DEPTH, *, lines: int | None = 3) -> None:
         if depth < 1:

@@ -253,3 +253,22 @@ def test_the_default_depth_and_its_first_moves_are_the_rule_applied_to_the_measu
         assert (int(rows["same"].sum()), len(rows)) == (same, of)
     deepest = table[table["own_depth"] == 6]
     assert deepest.groupby("color")["same"].sum().min() >= 5 and deepest["own_seconds"].median() > JUDGE_SECONDS
+
+
+def test_the_one_pass_judge_gives_the_same_first_moves_and_the_rule_still_picks_the_default():
+    from pathlib import Path
+
+    import pandas as pd
+
+    from experiments.development.habit_verdicts import JUDGE_SECONDS, choose_depth
+    from iam.prepare.scoring import DEFAULT_JUDGE_DEPTH
+
+    data = Path(__file__).resolve().parents[3] / "docs/results/data"
+    fast = pd.read_csv(data / "habit_verdicts_judge_one_pass.csv")
+    before = pd.read_csv(data / "habit_verdicts_judge.csv")
+    assert sorted(set(fast["own_depth"])) == [5, 6] and len(fast) == 24
+    both = fast.merge(before, on=["player", "color", "own_depth"], suffixes=("", "_before"))
+    assert len(both) == 24 and (both["own_search"] == both["own_search_before"]).all()  # the same values
+    assert (both["own_seconds"] < both["own_seconds_before"]).mean() > 0.5
+    assert choose_depth(fast) == DEFAULT_JUDGE_DEPTH
+    assert fast[fast["own_depth"] == 6]["own_seconds"].median() > JUDGE_SECONDS
