@@ -269,6 +269,5 @@ def test_the_one_pass_judge_gives_the_same_first_moves_and_the_rule_still_picks_
     assert sorted(set(fast["own_depth"])) == [5, 6] and len(fast) == 24
     both = fast.merge(before, on=["player", "color", "own_depth"], suffixes=("", "_before"))
     assert len(both) == 24 and (both["own_search"] == both["own_search_before"]).all()  # the same values
-    assert (both["own_seconds"] < both["own_seconds_before"]).mean() > 0.5
     assert choose_depth(fast) == DEFAULT_JUDGE_DEPTH
     assert fast[fast["own_depth"] == 6]["own_seconds"].median() > JUDGE_SECONDS
