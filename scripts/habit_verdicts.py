@@ -2,7 +2,8 @@
 
     python scripts/habit_verdicts.py --engine /usr/games/stockfish --out results/habit-verdicts \
         [--players Botvinnik,...] [--plies 8] [--engine-depth 12] [--reference-depth 16] [--jobs 2] \
-        [--own-depths 4,5,6] [--own-lines 3] [--engine-cache CACHE] [--model-cache MODELS]
+        [--own-depths 4,5,6] [--own-lines 3] [--engine-cache CACHE] [--model-cache MODELS] \
+        [--engine-moves FIRST_MOVES_CSV [--habits]]
 
 For each bundled master and colour, the dossier from his development games alone is built from
 the same beliefs once judged by the engine (``--engine-depth``) and once per depth of the
@@ -61,7 +62,10 @@ def main() -> int:
     parser.add_argument("--model-cache", default="results/habit-verdicts-models")
     parser.add_argument("--colors", default="white,black", help="his colours, in the order run")
     parser.add_argument("--engine-moves", type=Path, help="first_moves.csv of an earlier run: the engine dossier's "
-                        "first moves read from it (same beliefs and settings), no engine side built, no habits")
+                        "first moves read from it (same beliefs and settings), no engine side built, no habits "
+                        "unless --habits")
+    parser.add_argument("--habits", action="store_true", help="with --engine-moves: list the own search's costly "
+                        "habits all the same and judge them by the reference")
     parser.add_argument("--combine", default="", help="folders of earlier runs (comma-separated): their tables "
                         "are put together in --out and summed up, nothing is run")
     args = parser.parse_args()
@@ -92,9 +96,11 @@ def main() -> int:
                 )
                 for depth in depths:
                     own = SearchScorer(depth, lines=lines)
-                    mine = build_side(games, color, beliefs, own, config, habits=known is None, values=False)
-                    if known is None:
+                    listed = known is None or args.habits
+                    mine = build_side(games, color, beliefs, own, config, habits=listed, values=False)
+                    if listed:
                         habits += [{**row, "own_depth": depth} for row in habit_rows(player, mine, reference)]
+                    if known is None:
                         row = first_move_row(player, mine, theirs)
                     else:
                         row = first_move_row(player, mine, mine)

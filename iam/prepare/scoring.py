@@ -75,7 +75,8 @@ seconds a side of a dossier (median of the bundled masters' twelve sides) are ca
 first move is Stockfish's for 5 of the 6 masters with each colour is chosen, else the one with the most in its
 weaker colour. Depth 6 met the target but spent 87 s (median); depth 5 (18 s) has 4 of 6 in its weaker colour,
 depth 4 (4 s) 3 ("The own search as a judge" in docs/results/prepare.md; table
-``docs/results/data/habit_verdicts_judge.csv``)."""
+``docs/results/data/habit_verdicts_judge.csv``). With the best moves found in one pass the rule picks depth 5 again
+(depth 6 still above 60 s; ``docs/results/data/habit_verdicts_judge_one_pass.csv``)."""
 
 
 OWN_FIRST_MOVES: dict[bool, tuple[int, int]] = {True: (5, 6), False: (4, 6)}
@@ -109,7 +110,7 @@ class SearchScorer:
     """The toolkit's own search at a fixed depth; each position searched once (kept by EPD).
 
     ``lines`` ``k`` scores the search's best ``k`` moves of each position exactly
-    (:func:`best_root_moves`, every legal move when ``k`` of them tie at the cut), None
+    (:func:`best_root_moves`, with every move tied with the ``k``-th), None
     every legal move (:func:`~search.chess.scoring.score_root_moves`). Any other move a
     caller asks about (:func:`move_score`: his usual move, a move his opponents played)
     is scored alone (:meth:`score_move`, :func:`one_move_value`), and a position whose
@@ -126,8 +127,9 @@ class SearchScorer:
     judges_habits = False
     """The own search is not trusted with his costly habits: on the bundled masters' development games, too few of
     the habits a dossier without an engine listed had the cost Stockfish 15.1 at depth 16 gives them (within 30
-    centipawns, the same sign; 80% needed), so a dossier without an engine leaves them out ("The own search as a
-    judge" in docs/results/prepare.md, ``scripts/habit_verdicts.py``)."""
+    centipawns, the same sign; 80% needed: 10% at depth 4, 15% at depth 5), so a dossier without an engine leaves
+    them out ("The own search as a judge" and "One pass for the best moves" in docs/results/prepare.md,
+    ``scripts/habit_verdicts.py --habits``)."""
 
     def __init__(self, depth: int = DEFAULT_JUDGE_DEPTH, *, lines: int | None = 3) -> None:
         if depth < 1:
@@ -223,24 +225,18 @@ class SearchScorer:
 
 def best_root_moves(board: chess.Board, depth: int, lines: int) -> dict[chess.Move, int]:
     """The exact values of the best ``lines`` legal moves of ``board`` at ``depth`` (as
-    :func:`~search.chess.scoring.score_root_moves` gives them), every legal move when there are no more.
+    :func:`~search.chess.scoring.score_root_moves` gives them) and of every move tied with the last of them; every
+    legal move when there are no more.
 
-    One multi-line search (:meth:`~search.chess.engine.ChessSearch.iterate_lines`): each line's value is exact for
-    its move. When the last line ties with the one before it, other moves may tie too, and which of the tied moves
-    the search returns would depend on its move order; then every legal move is scored, so the best ``lines - 1``
-    moves are always those of a complete scoring (ties broken alike by the caller). ``{}`` for a finished game.
-    ``board``'s move stack counts for repetitions, as there.
+    One pass over the root moves after iterative deepening (:meth:`~search.chess.engine.ChessSearch.best_moves`):
+    moves below the ``lines``-th best value are proved so by a zero window and left out, the others valued
+    exactly. Every move worth at least the ``lines``-th best is there, so the best ``lines`` moves are always those
+    of a complete scoring, however the caller breaks ties. ``{}`` for a finished game. ``board``'s move stack
+    counts for repetitions, as there.
     """
     if lines < 2:
         raise ValueError(f"lines must be at least 2, not {lines}")
-    found: tuple[SearchResult, ...] = ()
-    for found in ChessSearch().iterate_lines(board, Limits(depth=depth), lines):
-        pass
-    values = [_centipawns(result) for result in found]
-    legal = board.legal_moves.count()
-    if len(found) == lines < legal and values[-1] == values[-2]:
-        return score_root_moves(board, depth)
-    return {result.move: _centipawns(result) for result in found if result.move is not None}
+    return ChessSearch().best_moves(board, depth, lines)
 
 
 def one_move_value(board: chess.Board, move: chess.Move, depth: int) -> int:

@@ -1078,6 +1078,61 @@ class ChessSearch:
         finally:
             self._finish()
 
+    def best_moves(self, board: chess.Board, depth: int, lines: int) -> dict[chess.Move, int]:
+        """The exact values of the best ``lines`` legal moves and of every move tied with the last of them.
+
+        Iterative deepening to ``depth - 1`` fills the table and the move order as in
+        :meth:`score_moves`; then one pass over the root moves: the first ``lines`` get a
+        full window, every later one a zero window at the ``lines``-th best value so far
+        (``cut``), proving most moves below it, and a move reaching ``cut`` a window from
+        ``cut - 1`` up, which makes its value exact. Every move with a value of at least
+        the ``lines``-th best is returned, so however ties are broken the best ``lines``
+        are those :meth:`score_moves` gives, at about the cost of one search. ``{}`` for a
+        finished game.
+        """
+        if depth < 1 or lines < 1:
+            raise ValueError(f"depth and lines must be at least 1, got {depth} and {lines}")
+        started = time.perf_counter()
+        try:
+            position = self._start(board, Limits(), None, started, None)
+            if position is None:
+                return {}
+            previous = 0
+            for shallower in range(1, depth):
+                self._root(position, shallower, previous)
+                pv = self._line()
+                previous = pv[0] if pv else 0
+            return self._best_pass(position, depth, lines, previous)
+        finally:
+            self._finish()
+
+    def _best_pass(self, position: Position, depth: int, lines: int, first: int) -> dict[chess.Move, int]:
+        """The root pass of :meth:`best_moves` at ``depth``."""
+        ctx = self._ctx
+        ctx[C_NODES] += 1
+        in_check = position.in_check()
+        count = _root_moves(position.state, ctx, self._tables, self._buffers[0], first)
+        found: dict[int, int] = {}
+        for move in self._buffers[0, :count].tolist():
+            if not _make(position.state, move, in_check):
+                _unmake(position.state)
+                continue
+            value: int | None = None
+            if len(found) < lines:
+                value = -self._node(position, depth - 1, -INFINITE, INFINITE, 1)
+            else:
+                cut = sorted(found.values(), reverse=True)[lines - 1]
+                if -self._node(position, depth - 1, -cut, -cut + 1, 1) >= cut:
+                    value = -self._node(position, depth - 1, -INFINITE, -cut + 1, 1)
+                    if value < cut:  # the table's bounds moved between the two searches: no exact value
+                        value = None
+            _unmake(position.state)
+            if value is not None:
+                found[move] = value
+                cut = sorted(found.values(), reverse=True)[min(lines, len(found)) - 1]
+                found = {kept: held for kept, held in found.items() if held >= cut}
+        return {to_move(move): value for move, value in found.items()}
+
     def _score_moves(self, position: Position, depth: int) -> dict[chess.Move, int]:
         """The body of :meth:`score_moves`; raises ``_Aborted`` past the deadline."""
         if self.guide is None:
