@@ -28,18 +28,16 @@ import chess
 import numpy as np
 import pandas as pd
 
-from search.chess.engine import ChessSearch
 from search.chess.match import elo_estimate
 from search.chess.pst import PieceValues
+from search.chess.selfplay import play_to_end
 from search.evolution import apply_results, random_pairs
-from search.result import Limits
 
 __all__ = ["CASES", "game_with_material", "random_results_drift", "value_match"]
 
 CASES = ("level", "won and drew", "won both")
 """The rule's cases, as :func:`search.evolution.kendall_whitwell.pair_outcome` names them."""
 _POINTS = {chess.PAWN: 1, chess.KNIGHT: 3, chess.BISHOP: 3, chess.ROOK: 5, chess.QUEEN: 9}
-_TABLE_SIZE = 1 << 16
 _SCORES = {  # A's two scores for each case, either side the winner
     "level": ((0.5, 0.5),), "won and drew": ((1.0, 0.5), (0.5, 0.0)), "won both": ((1.0, 1.0), (0.0, 0.0)),
 }
@@ -48,21 +46,9 @@ _SCORES = {  # A's two scores for each case, either side the winner
 def game_with_material(
     white: PieceValues, black: PieceValues, start: chess.Board, *, nodes: int, max_plies: int,
 ) -> tuple[float, str, int]:
-    """One game as :func:`search.chess.selfplay.play_game` plays it: White's score, how it ended, and White's
-    material less Black's at the end (pawn 1, knight and bishop 3, rook 5, queen 9)."""
-    board = start.copy()
-    searches = {chess.WHITE: ChessSearch(table_size=_TABLE_SIZE, values=white),
-                chess.BLACK: ChessSearch(table_size=_TABLE_SIZE, values=black)}
-    limits = Limits(nodes=nodes)
-    for _ in range(max_plies):
-        if board.outcome(claim_draw=True) is not None:
-            break
-        move = searches[board.turn].search(board, limits).move
-        assert move is not None  # a game not over has a legal move, and the search returns one
-        board.push(move)
-    outcome = board.outcome(claim_draw=True)
-    score = 0.5 if outcome is None or outcome.winner is None else float(outcome.winner == chess.WHITE)
-    ending = "move limit" if outcome is None else outcome.termination.name.lower()
+    """One game as the evolution's pairs play it (:func:`search.chess.selfplay.play_to_end`): White's score, how
+    it ended, and White's material less Black's at the end (pawn 1, knight and bishop 3, rook 5, queen 9)."""
+    score, _, ending, board = play_to_end(white, black, start, nodes=nodes, max_plies=max_plies)
     lead = sum(_POINTS.get(piece.piece_type, 0) * (1 if piece.color == chess.WHITE else -1)
                for piece in board.piece_map().values())
     return score, ending, lead

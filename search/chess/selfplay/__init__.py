@@ -26,7 +26,7 @@ from search.chess.engine import ChessSearch
 from search.chess.pst import PieceValues
 from search.result import Limits
 
-__all__ = ["PairGames", "play_game", "play_pair", "piece_values"]
+__all__ = ["PairGames", "play_game", "play_to_end", "play_pair", "piece_values"]
 
 _TABLE_SIZE = 1 << 16
 
@@ -49,6 +49,14 @@ def play_game(
     white: PieceValues | None, black: PieceValues | None, start: chess.Board, *, nodes: int, max_plies: int = 200,
 ) -> tuple[float, int, str]:
     """One game from ``start``: White's score (1, 0.5, 0), its length in plies, and how it ended."""
+    score, plies, ending, _ = play_to_end(white, black, start, nodes=nodes, max_plies=max_plies)
+    return score, plies, ending
+
+
+def play_to_end(
+    white: PieceValues | None, black: PieceValues | None, start: chess.Board, *, nodes: int, max_plies: int = 200,
+) -> tuple[float, int, str, chess.Board]:
+    """:func:`play_game`, with the game's last position."""
     if nodes < 1 or max_plies < 1:
         raise ValueError(f"nodes and max_plies must be positive, got {nodes} and {max_plies}")
     board = start.copy()
@@ -57,14 +65,14 @@ def play_game(
     for ply in range(max_plies):
         outcome = board.outcome(claim_draw=True)
         if outcome is not None:
-            return _score(outcome.winner), ply, outcome.termination.name.lower()
+            return _score(outcome.winner), ply, outcome.termination.name.lower(), board
         move = searches[board.turn].search(board, limits).move
         assert move is not None  # a game not over has a legal move, and the search returns one
         board.push(move)
     outcome = board.outcome(claim_draw=True)
     if outcome is not None:
-        return _score(outcome.winner), max_plies, outcome.termination.name.lower()
-    return 0.5, max_plies, "move limit"
+        return _score(outcome.winner), max_plies, outcome.termination.name.lower(), board
+    return 0.5, max_plies, "move limit", board
 
 
 def play_pair(
