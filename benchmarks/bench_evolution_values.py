@@ -4,6 +4,7 @@
         --values "queen 1.5 times=100,320,330,500,1350" ...
     python benchmarks/bench_evolution_values.py drift --out drift.csv --floor 0.1 0.05 --generations 100 150
     python benchmarks/bench_evolution_values.py endings --out endings.epd
+    python benchmarks/bench_evolution_values.py imbalances --out benchmarks/imbalance_positions.epd
 
 ``matches``: each ``--values`` set (a name, five piece values) against ``--against`` (the standard
 values by default) from every opening of ``--openings`` twice, at ``--nodes`` a move
@@ -16,6 +17,10 @@ masters' games (every 25th game from game 10 on, training games of the held-out 
 first position from ply 30 on with no queen, the same pieces' worth on both sides (knight and bishop 3,
 rook 5; at most 8 a side), the same number of pawns (3 at least), no check; the masters in turn, 100 at
 most.
+``imbalances``: start positions with pieces against pawns (a minor piece against two or three pawns, the
+exchange against one or two) made from the bundled masters' development games
+(:func:`iam.evolution.imbalances.imbalance_positions`), for ``matches --openings`` and
+``iam evolve --openings``.
 """
 
 from __future__ import annotations
@@ -32,6 +37,8 @@ import numpy as np
 import pandas as pd
 
 from iam.evolution.diagnosis import random_results_drift, value_match
+from iam.evolution.imbalances import imbalance_positions
+from iam.games.bundled import bundled_pgn, manifest
 from search.chess.match import load_openings
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -123,6 +130,14 @@ def endings(args: argparse.Namespace) -> int:
     return 0
 
 
+def imbalances(args: argparse.Namespace) -> int:
+    players = [(entry.player, bundled_pgn(entry.file)) for entry in manifest()]
+    fens = imbalance_positions(players, count=args.count, most_pieces=args.most_pieces, seed=args.seed)
+    Path(args.out).write_text("\n".join(fens) + "\n", encoding="utf-8")
+    print(f"{len(fens)} positions written to {args.out}")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     commands = parser.add_subparsers(dest="command", required=True)
@@ -144,9 +159,16 @@ def main(argv: list[str] | None = None) -> int:
     two.add_argument("--out", required=True)
     three = commands.add_parser("endings", help="start positions with the queens off, from the masters' games")
     three.add_argument("--out", required=True)
+    four = commands.add_parser("imbalances", help="start positions with pieces against pawns")
+    four.add_argument("--count", type=int, default=200)
+    four.add_argument("--most-pieces", type=int, help="each side's pieces worth this much at most (N, B 3, R 5, Q 9)")
+    four.add_argument("--seed", type=int, default=0)
+    four.add_argument("--out", required=True)
     args = parser.parse_args(argv)
     if args.command == "endings":
         return endings(args)
+    if args.command == "imbalances":
+        return imbalances(args)
     table = matches(args) if args.command == "matches" else drift(args)
     table.to_csv(args.out, index=False)
     print(table.to_string(index=False))
