@@ -99,13 +99,13 @@ def imbalance_positions(
     players: Sequence[tuple[str, str | Path]], *, count: int, first_ply: int = 20, last_ply: int = 60, seed: int = 0,
     imbalances: Sequence[Imbalance] = IMBALANCES, most_pieces: int | None = None,
 ) -> list[str]:
-    """``count`` quiet FENs made from the development games of ``players`` (a name and a file of his games, e.g.
-    the bundled masters', :func:`iam.games.bundled.manifest`), at most one a game: the players in turn, each player's games in file order, the imbalances in
-    turn (the piece side White and Black in turn) over the positions kept. Each game's positions from ply
-    ``first_ply`` to ``last_ply`` are tried until one is quiet once the imbalance is removed and, with
-    ``most_pieces``, each side's pieces are worth that much at most (knight and bishop 3, rook 5, queen 9:
-    ``most_pieces=13`` keeps endings and late middlegames without queens but with a rook and two minor
-    pieces)."""
+    """``count`` quiet FENs made from the development games of ``players`` (a name and a file of his games,
+    e.g. the bundled masters', :func:`iam.games.bundled.manifest`), at most one a game: the players in turn,
+    each player's games in file order, the imbalances in turn (the piece side White and Black in turn) over
+    the positions kept. Each game's positions from ply ``first_ply`` to ``last_ply`` are tried until one is
+    quiet once the imbalance is removed and, with ``most_pieces``, each side's pieces are worth that much at
+    most (knight and bishop 3, rook 5, queen 9: 13 leaves a rook and two minor pieces, or a queen and a
+    minor piece)."""
     if count < 1 or not imbalances or not 0 <= first_ply <= last_ply:
         raise ValueError(f"count at least 1, an imbalance, 0 <= first_ply <= last_ply; got {count}, "
                          f"{len(imbalances)}, {first_ply}, {last_ply}")
