@@ -132,7 +132,8 @@ def endings(args: argparse.Namespace) -> int:
 
 def imbalances(args: argparse.Namespace) -> int:
     players = [(entry.player, bundled_pgn(entry.file)) for entry in manifest()]
-    fens = imbalance_positions(players, count=args.count, most_pieces=args.most_pieces, seed=args.seed)
+    fens = imbalance_positions(players, count=args.count, first_ply=args.first_ply, last_ply=args.last_ply,
+                               most_pieces=args.most_pieces, seed=args.seed)
     Path(args.out).write_text("\n".join(fens) + "\n", encoding="utf-8")
     print(f"{len(fens)} positions written to {args.out}")
     return 0
@@ -161,6 +162,8 @@ def main(argv: list[str] | None = None) -> int:
     three.add_argument("--out", required=True)
     four = commands.add_parser("imbalances", help="start positions with pieces against pawns")
     four.add_argument("--count", type=int, default=200)
+    four.add_argument("--first-ply", type=int, default=20)
+    four.add_argument("--last-ply", type=int, default=60)
     four.add_argument("--most-pieces", type=int, help="each side's pieces worth this much at most (N, B 3, R 5, Q 9)")
     four.add_argument("--seed", type=int, default=0)
     four.add_argument("--out", required=True)
