@@ -5,6 +5,7 @@
     python benchmarks/bench_evolution_values.py drift --out drift.csv --floor 0.1 0.05 --generations 100 150
     python benchmarks/bench_evolution_values.py endings --out endings.epd
     python benchmarks/bench_evolution_values.py imbalances --out benchmarks/imbalance_positions.epd
+    python benchmarks/bench_evolution_values.py identical --count 60 --out identical.csv --values "all 2=..."
 
 ``matches``: each ``--values`` set (a name, five piece values) against ``--against`` (the standard
 values by default) from every opening of ``--openings`` twice, at ``--nodes`` a move
@@ -21,6 +22,9 @@ most.
 exchange against one or two) made from the bundled masters' development games
 (:func:`iam.evolution.imbalances.imbalance_positions`), for ``matches --openings`` and
 ``iam evolve --openings``.
+``identical``: for each ``--values`` set, in how many of the first ``--count`` openings its game with White
+against ``--against`` is move for move the game of ``--against`` against itself
+(:func:`iam.evolution.diagnosis.first_difference`), and where the others first differ.
 """
 
 from __future__ import annotations
@@ -36,7 +40,7 @@ import chess.pgn
 import numpy as np
 import pandas as pd
 
-from iam.evolution.diagnosis import random_results_drift, value_match
+from iam.evolution.diagnosis import first_difference, random_results_drift, value_match
 from iam.evolution.imbalances import imbalance_positions
 from iam.games.bundled import bundled_pgn, manifest
 from search.chess.match import load_openings
@@ -64,6 +68,20 @@ def matches(args: argparse.Namespace) -> pd.DataFrame:
         rows.append({"name": name, "values": ",".join(f"{v:g}" for v in values), "nodes": args.nodes, **found,
                      "checkmates": endings.get("checkmate", 0), "move_limit": endings.get("move limit", 0),
                      "cpu_seconds": round(time.process_time() - started, 1)})
+        print(rows[-1], file=sys.stderr, flush=True)
+    return pd.DataFrame(rows)
+
+
+def identical(args: argparse.Namespace) -> pd.DataFrame:
+    openings = load_openings(args.openings)[:args.count]
+    rows = []
+    for name, values in args.values:
+        plies = [first_difference(values, args.against, start, nodes=args.nodes, max_plies=args.max_plies)
+                 for start in openings]
+        differ = [ply for ply in plies if ply is not None]
+        rows.append({"name": name, "values": ",".join(f"{v:g}" for v in values), "nodes": args.nodes,
+                     "games": len(plies), "identical": len(plies) - len(differ),
+                     "first_difference_median": float(np.median(differ)) if differ else float("nan")})
         print(rows[-1], file=sys.stderr, flush=True)
     return pd.DataFrame(rows)
 
@@ -167,12 +185,21 @@ def main(argv: list[str] | None = None) -> int:
     four.add_argument("--most-pieces", type=int, help="each side's pieces worth this much at most (N, B 3, R 5, Q 9)")
     four.add_argument("--seed", type=int, default=0)
     four.add_argument("--out", required=True)
+    five = commands.add_parser("identical", help="games the values leave move for move as the standard ones'")
+    five.add_argument("--values", type=_values, action="append", required=True, metavar="NAME=P,N,B,R,Q")
+    five.add_argument("--against", type=lambda t: _values("against=" + t)[1], default=list(STANDARD),
+                      metavar="P,N,B,R,Q")
+    five.add_argument("--nodes", type=int, default=1000)
+    five.add_argument("--max-plies", type=int, default=160)
+    five.add_argument("--count", type=int, default=60)
+    five.add_argument("--openings", default=str(ROOT / "benchmarks" / "match_openings_100.epd"))
+    five.add_argument("--out", required=True)
     args = parser.parse_args(argv)
     if args.command == "endings":
         return endings(args)
     if args.command == "imbalances":
         return imbalances(args)
-    table = matches(args) if args.command == "matches" else drift(args)
+    table = {"matches": matches, "drift": drift, "identical": identical}[args.command](args)
     table.to_csv(args.out, index=False)
     print(table.to_string(index=False))
     return 0

@@ -33,7 +33,7 @@ from search.chess.pst import PieceValues
 from search.chess.selfplay import play_to_end
 from search.evolution import apply_results, random_pairs
 
-__all__ = ["CASES", "game_with_material", "random_results_drift", "value_match"]
+__all__ = ["CASES", "first_difference", "game_with_material", "random_results_drift", "value_match"]
 
 CASES = ("level", "won and drew", "won both")
 """The rule's cases, as :func:`search.evolution.kendall_whitwell.pair_outcome` names them."""
@@ -52,6 +52,21 @@ def game_with_material(
     lead = sum(_POINTS.get(piece.piece_type, 0) * (1 if piece.color == chess.WHITE else -1)
                for piece in board.piece_map().values())
     return score, ending, lead
+
+
+def first_difference(
+    values: Sequence[float], against: Sequence[float], start: chess.Board, *, nodes: int, max_plies: int = 160,
+) -> int | None:
+    """The ply (from 0 at ``start``) at which the game of ``values`` with White against ``against`` first leaves
+    the game of ``against`` against itself from ``start``; None when the two games are the same move for move
+    (the values then change nothing the game can show)."""
+    mine, theirs = PieceValues.uniform(values), PieceValues.uniform(against)
+    own = play_to_end(theirs, theirs, start, nodes=nodes, max_plies=max_plies)[3].move_stack[len(start.move_stack):]
+    other = play_to_end(mine, theirs, start, nodes=nodes, max_plies=max_plies)[3].move_stack[len(start.move_stack):]
+    ply = next((i for i, (a, b) in enumerate(zip(own, other)) if a != b), None)
+    if ply is None and len(own) != len(other):
+        return min(len(own), len(other))
+    return ply
 
 
 def value_match(

@@ -6,7 +6,7 @@ import chess
 import numpy as np
 import pytest
 
-from iam.evolution.diagnosis import game_with_material, random_results_drift, value_match
+from iam.evolution.diagnosis import first_difference, game_with_material, random_results_drift, value_match
 from search.chess.pst import PieceValues
 
 STANDARD = (100, 320, 330, 500, 900)
@@ -72,3 +72,14 @@ def test_the_runs_are_functions_of_their_seeds():
 def test_shares_that_weigh_no_case_are_refused(shares):
     with pytest.raises(ValueError, match="shares"):
         random_results_drift(STANDARD, floor=0.1, generations=1, population=4, runs=1, shares=shares)
+
+
+def test_the_first_move_the_values_change():
+    """The cheap queen takes the defended pawn at once (ply 0); the same values leave the game as it is."""
+    start = chess.Board("4k3/8/3p4/4p3/8/8/4Q3/4K3 w - - 0 1")
+    assert first_difference((100, 320, 330, 500, 50), STANDARD, start, nodes=500, max_plies=4) == 0
+    assert first_difference(STANDARD, STANDARD, start, nodes=500, max_plies=4) is None
+    # a game from a position with history: the plies count from the start given
+    board = chess.Board()
+    board.push_san("e4")
+    assert first_difference(STANDARD, STANDARD, board, nodes=200, max_plies=2) is None
