@@ -27,6 +27,12 @@ os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 # figure is the same with one thread or two. Read when NumPy and SciPy load, so set before they do; processes the
 # tests start inherit it.
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+# Python's bytecode caches are written even where the environment turns them off (PYTHONDONTWRITEBYTECODE): the
+# suite starts dozens of Python processes (the CLI, the UCI engine, Dask workers), each of which would otherwise
+# compile the toolkit's modules again, and each test worker would rewrite every test module's asserts again.
+# Processes the tests start inherit it.
+os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+sys.dont_write_bytecode = False
 
 from iam.games.bundled import default_pgn  # noqa: E402
 from iam.games.pgn import load_player_games  # noqa: E402
