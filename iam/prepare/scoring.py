@@ -191,13 +191,14 @@ class SearchScorer:
 
     def value(self, board: chess.Board) -> int:
         """The position's value for the side to move (a position with legal moves): its best move's score, from
-        :meth:`scores` when known, else from one search of the position (kept)."""
+        :meth:`scores` when known, else from one search of the position (kept;
+        :meth:`~search.chess.engine.ChessSearch.value`, deepening two plies at a time)."""
         key = board.epd()
         if key in self._known:
             return max(self._known[key].values())
         if key not in self._values:
             started = time.process_time()
-            self._values[key] = _centipawns(ChessSearch().search(board.copy(stack=False), Limits(depth=self.depth)))
+            self._values[key] = ChessSearch().value(board.copy(stack=False), self.depth)
             self._spent(started)
         return self._values[key]
 
@@ -228,8 +229,8 @@ def best_root_moves(board: chess.Board, depth: int, lines: int) -> dict[chess.Mo
     :func:`~search.chess.scoring.score_root_moves` gives them) and of every move tied with the last of them; every
     legal move when there are no more.
 
-    One pass over the root moves after iterative deepening (:meth:`~search.chess.engine.ChessSearch.best_moves`):
-    moves below the ``lines``-th best value are proved so by a zero window and left out, the others valued
+    Passes over the root moves deepening two plies at a time, each with the best moves of the one before first
+    (:meth:`~search.chess.engine.ChessSearch.best_moves`): moves below the ``lines``-th best value are proved so by a zero window and left out, the others valued
     exactly. Every move worth at least the ``lines``-th best is there, so the best ``lines`` moves are always those
     of a complete scoring, however the caller breaks ties. ``{}`` for a finished game. ``board``'s move stack
     counts for repetitions, as there.

@@ -168,6 +168,32 @@ def test_one_pass_finds_the_best_moves_of_development_positions_as_scoring_every
         ChessSearch().best_moves(chess.Board(), 3, 0)
 
 
+@pytest.mark.parametrize(("player", "depth", "positions"), [("Lasker", 4, 8), ("Spassky", 5, 3)])
+def test_the_judge_s_values_of_development_positions_are_those_of_a_complete_scoring(player, depth, positions):
+    """What the judge reads (its best moves, any move alone, a position's value) at depths 4 and 5, on positions of
+    other masters' development games than the test above: the values scoring every move gives, and the value a plain
+    search gives the position."""
+    from iam.games.bundled import bundled_pgn
+    from iam.games.heldout import development_games
+    from iam.games.pgn import load_player_games
+    from iam.prepare.agreement import judged_moves
+    from iam.prepare.scoring import SearchScorer
+    from search import Limits
+    from search.chess.engine import ChessSearch
+    from search.chess.scoring import score_root_moves
+
+    games, _ = load_player_games([bundled_pgn(player)], player=player)
+    fens = sorted({judged.fen for judged in judged_moves(development_games(games), player, positions=positions)})
+    for fen in fens:
+        board = chess.Board(fen)
+        every = score_root_moves(board, depth)
+        judge, valued = SearchScorer(depth), SearchScorer(depth)
+        assert judge.scores(board) == _at_least_the_cut(every, 3)
+        assert valued.value(board) == max(every.values()) == ChessSearch().search(board, Limits(depth=depth)).value
+        if depth == 4:
+            assert {move: move_score(judge, board, move) for move in board.legal_moves} == every
+
+
 @pytest.mark.parametrize("moves", OPENINGS[1:3])
 def test_a_move_scored_alone_has_its_value_among_every_move(moves):
     from iam.prepare.scoring import one_move_value
