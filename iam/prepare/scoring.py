@@ -231,10 +231,10 @@ def best_root_moves(board: chess.Board, depth: int, lines: int) -> dict[chess.Mo
     legal move when there are no more.
 
     Passes over the root moves deepening two plies at a time, each with the best moves of the one before first
-    (:meth:`~search.chess.engine.ChessSearch.best_moves`): moves below the ``lines``-th best value are proved so by a zero window and left out, the others valued
-    exactly. Every move worth at least the ``lines``-th best is there, so the best ``lines`` moves are always those
-    of a complete scoring, however the caller breaks ties. ``{}`` for a finished game. ``board``'s move stack
-    counts for repetitions, as there.
+    (:meth:`~search.chess.engine.ChessSearch.best_moves`): moves below the ``lines``-th best value are proved so by
+    a zero window and left out, the others valued exactly. Every move worth at least the ``lines``-th best is
+    there, so the best ``lines`` moves are always those of a complete scoring, however the caller breaks ties.
+    ``{}`` for a finished game. ``board``'s move stack counts for repetitions, as there.
     """
     if lines < 2:
         raise ValueError(f"lines must be at least 2, not {lines}")
