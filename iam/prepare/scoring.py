@@ -68,18 +68,19 @@ MAX_JUDGE_DEPTH = 12
 """The deepest own search a dossier may ask for: each ply costs a few times the one before, and depth 12 already
 takes minutes a position (a larger depth would look like a hang)."""
 
-DEFAULT_JUDGE_DEPTH = 5
+DEFAULT_JUDGE_DEPTH = 6
 """The own search's depth when no engine judges, by the rule fixed before measuring
 (:func:`experiments.development.habit_verdicts.choose_depth`): of depths 4, 5 and 6, those spending at most 60 CPU
 seconds a side of a dossier (median of the bundled masters' twelve sides) are candidates, and the shallowest whose
 first move is Stockfish's for 5 of the 6 masters with each colour is chosen, else the one with the most in its
-weaker colour. Depth 6 met the target but spent 87 s (median); depth 5 (18 s) has 4 of 6 in its weaker colour,
-depth 4 (4 s) 3 ("The own search as a judge" in docs/results/prepare.md; table
-``docs/results/data/habit_verdicts_judge.csv``). With the best moves found in one pass the rule picks depth 5 again
-(depth 6 still above 60 s; ``docs/results/data/habit_verdicts_judge_one_pass.csv``)."""
+weaker colour. Depth 6 met the target from the start but spent 87 s (median; depth 5 18 s, 4 of 6 in its weaker
+colour, depth 4 3; table ``docs/results/data/habit_verdicts_judge.csv``), 72.5 s with the best moves found in one
+pass (``habit_verdicts_judge_one_pass.csv``) and 52.3 s with the searches deepening two plies at a time, the same
+values and first moves (``habit_verdicts_judge_two_plies.csv``), so depth 6 is chosen ("The own search as a judge"
+to "Deepening by two plies" in docs/results/prepare.md)."""
 
 
-OWN_FIRST_MOVES: dict[bool, tuple[int, int]] = {True: (5, 6), False: (4, 6)}
+OWN_FIRST_MOVES: dict[bool, tuple[int, int]] = {True: (5, 6), False: (6, 6)}
 """Per his colour (True: White), of the six bundled masters, how many dossiers from their development games judged
 by the own search (:data:`DEFAULT_JUDGE_DEPTH`) recommended the first move of ours the same dossier judged by
 Stockfish 15.1 at depth 12 did, out of how many (``scripts/habit_verdicts.py``; "The own search as a judge" in
@@ -127,9 +128,9 @@ class SearchScorer:
     judges_habits = False
     """The own search is not trusted with his costly habits: on the bundled masters' development games, too few of
     the habits a dossier without an engine listed had the cost Stockfish 15.1 at depth 16 gives them (within 30
-    centipawns, the same sign; 80% needed: 10% at depth 4, 15% at depth 5), so a dossier without an engine leaves
-    them out ("The own search as a judge" and "One pass for the best moves" in docs/results/prepare.md,
-    ``scripts/habit_verdicts.py --habits``)."""
+    centipawns, the same sign; 80% needed: 10% at depth 4, 15% at depth 5, not measured at depth 6), so a dossier
+    without an engine leaves them out ("The own search as a judge" and "One pass for the best moves" in
+    docs/results/prepare.md, ``scripts/habit_verdicts.py --habits``)."""
 
     def __init__(self, depth: int = DEFAULT_JUDGE_DEPTH, *, lines: int | None = 3) -> None:
         if depth < 1:
@@ -191,13 +192,14 @@ class SearchScorer:
 
     def value(self, board: chess.Board) -> int:
         """The position's value for the side to move (a position with legal moves): its best move's score, from
-        :meth:`scores` when known, else from one search of the position (kept)."""
+        :meth:`scores` when known, else from one search of the position (kept;
+        :meth:`~search.chess.engine.ChessSearch.value`, deepening two plies at a time)."""
         key = board.epd()
         if key in self._known:
             return max(self._known[key].values())
         if key not in self._values:
             started = time.process_time()
-            self._values[key] = _centipawns(ChessSearch().search(board.copy(stack=False), Limits(depth=self.depth)))
+            self._values[key] = ChessSearch().value(board.copy(stack=False), self.depth)
             self._spent(started)
         return self._values[key]
 
@@ -228,11 +230,11 @@ def best_root_moves(board: chess.Board, depth: int, lines: int) -> dict[chess.Mo
     :func:`~search.chess.scoring.score_root_moves` gives them) and of every move tied with the last of them; every
     legal move when there are no more.
 
-    One pass over the root moves after iterative deepening (:meth:`~search.chess.engine.ChessSearch.best_moves`):
-    moves below the ``lines``-th best value are proved so by a zero window and left out, the others valued
-    exactly. Every move worth at least the ``lines``-th best is there, so the best ``lines`` moves are always those
-    of a complete scoring, however the caller breaks ties. ``{}`` for a finished game. ``board``'s move stack
-    counts for repetitions, as there.
+    Passes over the root moves deepening two plies at a time, each with the best moves of the one before first
+    (:meth:`~search.chess.engine.ChessSearch.best_moves`): moves below the ``lines``-th best value are proved so by
+    a zero window and left out, the others valued exactly. Every move worth at least the ``lines``-th best is
+    there, so the best ``lines`` moves are always those of a complete scoring, however the caller breaks ties.
+    ``{}`` for a finished game. ``board``'s move stack counts for repetitions, as there.
     """
     if lines < 2:
         raise ValueError(f"lines must be at least 2, not {lines}")

@@ -682,6 +682,12 @@ def _cutoff(s, ctx, move, ply, depth):
     _record_cutoff(s, ctx, move, ply, depth)
 
 
+def _by_two_plies(depth: int) -> range:
+    """The depths of an iterative deepening to ``depth`` by two plies, the shallowest of its parity first (6: 2, 4,
+    6; 5: 1, 3, 5): an iteration orders the next about as well as the depth just below would, which it skips."""
+    return range(2 - depth % 2, depth + 1, 2)
+
+
 def _table_slots(table_size: int) -> int:
     """Slots each table may grow to: room for ``table_size`` entries at most half full."""
     slots = _FIRST_SLOTS
@@ -1081,13 +1087,15 @@ class ChessSearch:
     def best_moves(self, board: chess.Board, depth: int, lines: int) -> dict[chess.Move, int]:
         """The exact values of the best ``lines`` legal moves and of every move tied with the last of them.
 
-        Iterative deepening to ``depth - 1`` fills the table and the move order as in
-        :meth:`score_moves`; then one pass over the root moves: the first ``lines`` get a
-        full window, every later one a zero window at the ``lines``-th best value so far
+        Iterative deepening by passes over the root moves, two plies at a time as in
+        :meth:`value`, each pass searching first the best moves of the pass before, best
+        first (then the table's order). A pass gives the first ``lines`` moves a full
+        window and every later one a zero window at the ``lines``-th best value so far
         (``cut``), proving most moves below it, and a move reaching ``cut`` a window from
         ``cut - 1`` up, which makes its value exact. Every move with a value of at least
         the ``lines``-th best is returned, so however ties are broken the best ``lines``
-        are those :meth:`score_moves` gives, at about the cost of one search. ``{}`` for a
+        are those :meth:`score_moves` gives, at about the cost of one search; with the
+        best moves first, ``cut`` is the final one from the start. ``{}`` for a
         finished game.
         """
         if depth < 1 or lines < 1:
@@ -1097,23 +1105,49 @@ class ChessSearch:
             position = self._start(board, Limits(), None, started, None)
             if position is None:
                 return {}
-            previous = 0
-            for shallower in range(1, depth):
-                self._root(position, shallower, previous)
-                pv = self._line()
-                previous = pv[0] if pv else 0
-            return self._best_pass(position, depth, lines, previous)
+            found: dict[int, int] = {}
+            for iteration in _by_two_plies(depth):
+                found = self._best_pass(position, iteration, lines, sorted(found, key=found.__getitem__, reverse=True))
+            return {to_move(move): value for move, value in found.items()}
         finally:
             self._finish()
 
-    def _best_pass(self, position: Position, depth: int, lines: int, first: int) -> dict[chess.Move, int]:
-        """The root pass of :meth:`best_moves` at ``depth``."""
+    def value(self, board: chess.Board, depth: int) -> int:
+        """The value of ``board`` for the side to move at ``depth``, as :meth:`search` gives it to that depth.
+
+        Iterative deepening by two plies (depth 6: 2, 4, 6; depth 5: 1, 3, 5): each
+        iteration's line and table order the next, and one of the same parity orders it
+        about as well as the depth just below, which it skips. A full-width search's value
+        does not depend on its move order, save through the table (a bound found deeper
+        settling a shallower node, repetitions). A finished game's value as :meth:`search`.
+        """
+        if depth < 1:
+            raise ValueError(f"depth must be at least 1, got {depth}")
+        started = time.perf_counter()
+        try:
+            position = self._start(board, Limits(), None, started, None)
+            if position is not None:
+                previous, value = 0, 0
+                for iteration in _by_two_plies(depth):
+                    value = self._root(position, iteration, previous)
+                    pv = self._line()
+                    previous = pv[0] if pv else 0
+                return int(value)
+        finally:
+            self._finish()
+        ended = self.search(board, Limits(depth=1)).value
+        assert isinstance(ended, (int, float)), "a chess search has one value"
+        return int(ended)
+
+    def _best_pass(self, position: Position, depth: int, lines: int, first: list[int]) -> dict[int, int]:
+        """One root pass of :meth:`best_moves` at ``depth``: ``first`` searched first, in that order."""
         ctx = self._ctx
         ctx[C_NODES] += 1
         in_check = position.in_check()
-        count = _root_moves(position.state, ctx, self._tables, self._buffers[0], first)
+        count = _root_moves(position.state, ctx, self._tables, self._buffers[0], first[0] if first else 0)
+        moves = self._buffers[0, :count].tolist()
         found: dict[int, int] = {}
-        for move in self._buffers[0, :count].tolist():
+        for move in [move for move in first if move in moves] + [move for move in moves if move not in first]:
             if not _make(position.state, move, in_check):
                 _unmake(position.state)
                 continue
@@ -1131,7 +1165,7 @@ class ChessSearch:
                 found[move] = value
                 cut = sorted(found.values(), reverse=True)[min(lines, len(found)) - 1]
                 found = {kept: held for kept, held in found.items() if held >= cut}
-        return {to_move(move): value for move, value in found.items()}
+        return found
 
     def _score_moves(self, position: Position, depth: int) -> dict[chess.Move, int]:
         """The body of :meth:`score_moves`; raises ``_Aborted`` past the deadline."""

@@ -91,7 +91,7 @@ def test_the_judge_agreement_is_the_measured_table():
 def test_the_own_search_says_how_far_its_verdicts_agree_with_the_reference():
     from iam.prepare.scoring import DEFAULT_JUDGE_DEPTH, JUDGE_AGREEMENT, SearchScorer
 
-    assert SearchScorer().depth == DEFAULT_JUDGE_DEPTH == 5
+    assert SearchScorer().depth == DEFAULT_JUDGE_DEPTH == 6
     played = f"{JUDGE_AGREEMENT[4].played_precision:.0%}"
     text = SearchScorer(4).description
     assert text.startswith("the toolkit's own search (alpha-beta with quiescence, depth 4): ")
@@ -166,6 +166,32 @@ def test_one_pass_finds_the_best_moves_of_development_positions_as_scoring_every
         assert {move: move_score(lean, board, move) for move in board.legal_moves} == every
     with pytest.raises(ValueError, match="lines"):
         ChessSearch().best_moves(chess.Board(), 3, 0)
+
+
+@pytest.mark.parametrize(("player", "depth", "positions"), [("Lasker", 4, 8), ("Spassky", 5, 3)])
+def test_the_judge_s_values_of_development_positions_are_those_of_a_complete_scoring(player, depth, positions):
+    """What the judge reads (its best moves, any move alone, a position's value) at depths 4 and 5, on positions of
+    other masters' development games than the test above: the values scoring every move gives, and the value a plain
+    search gives the position."""
+    from iam.games.bundled import bundled_pgn
+    from iam.games.heldout import development_games
+    from iam.games.pgn import load_player_games
+    from iam.prepare.agreement import judged_moves
+    from iam.prepare.scoring import SearchScorer
+    from search import Limits
+    from search.chess.engine import ChessSearch
+    from search.chess.scoring import score_root_moves
+
+    games, _ = load_player_games([bundled_pgn(player)], player=player)
+    fens = sorted({judged.fen for judged in judged_moves(development_games(games), player, positions=positions)})
+    for fen in fens:
+        board = chess.Board(fen)
+        every = score_root_moves(board, depth)
+        judge, valued = SearchScorer(depth), SearchScorer(depth)
+        assert judge.scores(board) == _at_least_the_cut(every, 3)
+        assert valued.value(board) == max(every.values()) == ChessSearch().search(board, Limits(depth=depth)).value
+        if depth == 4:
+            assert {move: move_score(judge, board, move) for move in board.legal_moves} == every
 
 
 @pytest.mark.parametrize("moves", OPENINGS[1:3])
@@ -244,30 +270,38 @@ def test_the_default_depth_and_its_first_moves_are_the_rule_applied_to_the_measu
     from experiments.development.habit_verdicts import JUDGE_SECONDS, choose_depth
     from iam.prepare.scoring import DEFAULT_JUDGE_DEPTH, OWN_FIRST_MOVES
 
-    table = pd.read_csv(Path(__file__).resolve().parents[3] / "docs/results/data/habit_verdicts_judge.csv")
-    assert sorted(set(table["own_depth"])) == [4, 5, 6] and len(table) == 36
-    assert choose_depth(table) == DEFAULT_JUDGE_DEPTH
+    data = Path(__file__).resolve().parents[3] / "docs/results/data"
+    table = pd.read_csv(data / "habit_verdicts_judge_two_plies.csv")
+    assert sorted(set(table["own_depth"])) == [5, 6] and len(table) == 24
+    assert choose_depth(table) == DEFAULT_JUDGE_DEPTH == 6
+    assert table[table["own_depth"] == 6]["own_seconds"].median() <= JUDGE_SECONDS
     chosen = table[table["own_depth"] == DEFAULT_JUDGE_DEPTH]
     for white, (same, of) in OWN_FIRST_MOVES.items():
         rows = chosen[chosen["color"] == ("white" if white else "black")]
         assert (int(rows["same"].sum()), len(rows)) == (same, of)
-    deepest = table[table["own_depth"] == 6]
+    first = pd.read_csv(data / "habit_verdicts_judge.csv")  # the complete scoring's table: depth 6 was too slow
+    assert sorted(set(first["own_depth"])) == [4, 5, 6] and len(first) == 36 and choose_depth(first) == 5
+    deepest = first[first["own_depth"] == 6]
     assert deepest.groupby("color")["same"].sum().min() >= 5 and deepest["own_seconds"].median() > JUDGE_SECONDS
 
 
-def test_the_one_pass_judge_gives_the_same_first_moves_and_the_rule_still_picks_the_default():
+@pytest.mark.parametrize("later", ["habit_verdicts_judge_one_pass.csv", "habit_verdicts_judge_two_plies.csv"])
+def test_a_faster_judge_built_the_same_sides_as_the_one_before(later):
+    """Each faster judge's sides have the first moves, positions and searches of the judge before (the same values
+    read), and the rule picks depth 5 until depth 6 costs at most the seconds allowed."""
     from pathlib import Path
 
     import pandas as pd
 
     from experiments.development.habit_verdicts import JUDGE_SECONDS, choose_depth
-    from iam.prepare.scoring import DEFAULT_JUDGE_DEPTH
 
     data = Path(__file__).resolve().parents[3] / "docs/results/data"
-    fast = pd.read_csv(data / "habit_verdicts_judge_one_pass.csv")
+    fast = pd.read_csv(data / later)
     before = pd.read_csv(data / "habit_verdicts_judge.csv")
     assert sorted(set(fast["own_depth"])) == [5, 6] and len(fast) == 24
     both = fast.merge(before, on=["player", "color", "own_depth"], suffixes=("", "_before"))
     assert len(both) == 24 and (both["own_search"] == both["own_search_before"]).all()  # the same values
-    assert choose_depth(fast) == DEFAULT_JUDGE_DEPTH
-    assert fast[fast["own_depth"] == 6]["own_seconds"].median() > JUDGE_SECONDS
+    assert (both["own_positions"] == both["own_positions_before"]).all()
+    slow = fast[fast["own_depth"] == 6]["own_seconds"].median() > JUDGE_SECONDS
+    assert choose_depth(fast) == (5 if slow else 6)
+    assert slow == (later == "habit_verdicts_judge_one_pass.csv")

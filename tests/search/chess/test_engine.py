@@ -90,6 +90,27 @@ def test_the_table_carries_over_and_changes_no_value():
     assert again.value == first.value and again.total_nodes < first.total_nodes
 
 
+@pytest.mark.parametrize(
+    ("fen", "depth"), [(MIDDLEGAME, 3), (TACTICAL, 4), (ENDGAME, 5), (chess.STARTING_FEN, 4), (SHARP, 4)],
+)
+def test_a_value_deepened_by_two_plies_is_the_search_s_and_plain_alpha_beta_s(fen, depth):
+    board = chess.Board(fen)
+    value = ChessSearch().value(board, depth)
+    assert value == ChessSearch().search(board, Limits(depth=depth)).value
+    assert value == ChessSearch(use_table=False).search(board, Limits(depth=depth)).value
+    if depth <= 4:
+        assert value == _generic(fen, depth, table=False).value
+    assert ChessSearch().value(board, 1) == ChessSearch().search(board, Limits(depth=1)).value
+    with pytest.raises(ValueError, match="depth"):
+        ChessSearch().value(board, 0)
+
+
+def test_a_finished_game_is_valued_as_the_search_values_it():
+    mated, stalemate = chess.Board("7k/6Q1/6K1/8/8/8/8/8 b - - 0 1"), chess.Board("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1")
+    assert ChessSearch().value(mated, 3) == ChessSearch().search(mated, Limits(depth=3)).value == -MATE
+    assert ChessSearch().value(stalemate, 4) == 0
+
+
 def test_a_root_restriction_must_be_a_legal_move():
     with pytest.raises(ValueError, match="not legal"):
         ChessSearch().search(chess.Board(), Limits(depth=1), only=chess.Move.from_uci("e2e5"))
