@@ -98,7 +98,7 @@ def test_a_value_deepened_by_two_plies_is_the_search_s_and_plain_alpha_beta_s(fe
     value = ChessSearch().value(board, depth)
     assert value == ChessSearch().search(board, Limits(depth=depth)).value
     assert value == ChessSearch(use_table=False).search(board, Limits(depth=depth)).value
-    if depth <= 4:
+    if depth <= 3:  # the generic search in pure Python; the compiled one is held to it at depths 3 and 4 above
         assert value == _generic(fen, depth, table=False).value
     assert ChessSearch().value(board, 1) == ChessSearch().search(board, Limits(depth=1)).value
     with pytest.raises(ValueError, match="depth"):
