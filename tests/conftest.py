@@ -293,14 +293,27 @@ def start_dask_cluster():
 
 
 @pytest.fixture(scope="session")
-def synthetic_model_files(synthetic_players, tmp_path_factory) -> dict[str, Path]:
-    """IAM model files of both invented players, fitted on their training games only."""
+def synthetic_models(synthetic_players, tmp_path_factory) -> dict[str, object]:
+    """IAM models of both invented players (``belief_positions=200``), fitted on their training games only, once per
+    run (the test workers share them; read-only): name -> model."""
     from iam.chunks.model import OpponentModel
 
+    def fit() -> dict[str, object]:
+        models = {}
+        for name, pgn in synthetic_players.items():
+            games, _ = load_player_games([pgn], player=name, split="train")
+            models[name] = OpponentModel(player=name, belief_positions=200).fit(games)
+        return models
+
+    return shared_by_workers(tmp_path_factory, "synthetic-models", fit)
+
+
+@pytest.fixture(scope="session")
+def synthetic_model_files(synthetic_models, tmp_path_factory) -> dict[str, Path]:
+    """IAM model files of both invented players, fitted on their training games only (:func:`synthetic_models`)."""
     folder = tmp_path_factory.mktemp("models")
     paths = {}
-    for name, pgn in synthetic_players.items():
-        games, _ = load_player_games([pgn], player=name, split="train")
-        OpponentModel(player=name, belief_positions=200).fit(games).save(folder / f"{name}.json")
+    for name, model in synthetic_models.items():
+        model.save(folder / f"{name}.json")
         paths[name] = folder / f"{name}.json"
     return paths
