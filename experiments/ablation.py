@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -30,12 +30,19 @@ from iam.evidence.registry import DEFAULT_FAMILIES, FAMILIES, family_columns
 from iam.evidence.settings import DEFAULT_SEARCH_DEPTH
 from iam.games.heldout import first_training_games, sample_test_games, test_games
 from iam.games.pgn import PlayerGame
-from iam.measure.bootstrap import CONFIDENCE, RESAMPLES, interval, resample_games, summary_figures
+from iam.measure.bootstrap import (
+    CONFIDENCE,
+    RESAMPLES,
+    GameResamples,
+    interval,
+    resample_games,
+    summary_figures,
+)
 from iam.measure.evaluation import RECORD_COLUMNS, position_record
 from iam.priors.logit import MoveTable, feature_scale, fit_conditional_logit, softmax_by_position
 from iam.priors.patterns import count_patterns
 from iam.priors.population import PopulationPrior, bundled_prior
-from iam.priors.positions import player_positions
+from iam.priors.positions import PlayerPosition, player_positions
 from iam.priors.trees import ResidualTrees
 from iam.ranker.estimator import prior_penalty
 from iam.ranker.training import move_table, stack_table
@@ -43,7 +50,18 @@ from iam.ranker.training import move_table, stack_table
 NAME = "ablation"
 HELP = "top-1 and log loss of the move ranker with each family of evidence removed (and alone)"
 
-__all__ = ["AblationConfig", "AblatedRanker", "ablation", "NAME", "HELP", "run", "variants"]
+__all__ = [
+    "AblationConfig",
+    "AblatedRanker",
+    "AblationTables",
+    "ablation",
+    "ablation_tables",
+    "ablation_variants",
+    "NAME",
+    "HELP",
+    "run",
+    "variants",
+]
 
 
 @dataclass(frozen=True)
@@ -88,6 +106,29 @@ def variants(families: Sequence[str]) -> list[tuple[str, tuple[str, ...]]]:
     return rows
 
 
+@dataclass(frozen=True)
+class AblationTables:
+    """What every variant of one ablation is fitted and scored on (:func:`ablation_tables`): the features of the
+    training and test moves for every family, the scored test positions and the resampled test games. The
+    variants select their columns from these tables; only their fits read the ranker's prior strength."""
+
+    config: AblationConfig
+    columns: tuple[str, ...]
+    """The tables' columns: every feature of every family of the config's ranker."""
+    train: MoveTable
+    test: MoveTable
+    positions: list[PlayerPosition]
+    """The test positions with legal moves, in the order of the test table's rows."""
+    draws: GameResamples
+    population: PopulationPrior | None
+    player: str
+
+    def with_prior_strength(self, strength: float | None) -> AblationTables:
+        """The same tables, their variants fitted with the L2 pull ``strength`` (None: the ranker's default)."""
+        ranker = replace(self.config.ranker, prior_strength=strength)
+        return replace(self, config=replace(self.config, ranker=ranker))
+
+
 def ablation(
     games: Sequence[PlayerGame], player: str, config: AblationConfig, *, prior: PopulationPrior | None = None
 ) -> pd.DataFrame:
@@ -97,6 +138,13 @@ def ablation(
     ``prior`` defaults to the bundled population prior (when ``config.ranker.prior`` is
     ``"population"``); the player himself is always left out of it.
     """
+    return ablation_variants(ablation_tables(games, player, config, prior=prior))
+
+
+def ablation_tables(
+    games: Sequence[PlayerGame], player: str, config: AblationConfig, *, prior: PopulationPrior | None = None
+) -> AblationTables:
+    """The features every variant of :func:`ablation` is fitted and scored on, computed once (same arguments)."""
     ranker = config.ranker
     families = tuple(family for family in FAMILIES if family in ranker.families)
     training = first_training_games(games, config.train_games)
@@ -125,13 +173,21 @@ def ablation(
         scorer.close()
     kept = [p for p in test_positions if p.moves]
     draws = resample_games([p.game for p in kept], resamples=config.resamples, seed=config.seed)
+    return AblationTables(config, tuple(evidence.columns), train_table, test_table, kept, draws, population, player)
+
+
+def ablation_variants(tables: AblationTables) -> pd.DataFrame:
+    """:func:`ablation`'s rows, each variant fitted and scored on ``tables``."""
+    ranker, population, player = tables.config.ranker, tables.population, tables.player
+    families = tuple(family for family in FAMILIES if family in ranker.families)
+    train_table, test_table, kept, draws = tables.train, tables.test, tables.positions, tables.draws
     depth = ranker.search_depth
     trees = population.trees_for(families, player, depth) if population is not None else None
     rows, resampled = [], {}
     boosted_variant = [("all families + residual trees", families)] if trees is not None else []
     for label, subset in variants(families) + boosted_variant:
-        columns = [evidence.columns.index(name) for family in subset for name in family_columns(family)]
-        names = [evidence.columns[i] for i in columns]
+        columns = [tables.columns.index(name) for family in subset for name in family_columns(family)]
+        names = [tables.columns[i] for i in columns]
         prior_weights = population.weights_for(subset, player, depth) if population is not None else {}
         start = np.array([prior_weights.get(n, 0.0) for n in names])
         exact = population is not None and population.fitted_for(subset, player, depth)

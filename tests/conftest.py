@@ -34,8 +34,9 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
 sys.dont_write_bytecode = False
 
-from iam.games.bundled import default_pgn  # noqa: E402
-from iam.games.pgn import load_player_games  # noqa: E402
+from iam.games.bundled import bundled_pgn, default_pgn, manifest  # noqa: E402
+from iam.games.pgn import PlayerGame, load_player_games  # noqa: E402
+from iam.games.player_games import read_games  # noqa: E402
 
 DATA = Path(__file__).parent / "data"
 T = TypeVar("T")
@@ -87,12 +88,81 @@ def shared(tmp_path_factory) -> Callable[[str, Callable[[], T]], T]:
     return lambda name, compute: shared_by_workers(tmp_path_factory, name, compute)
 
 
+class BundledMasters:
+    """The bundled masters' games, each master's as ``read_games`` of his bundled file gives them (all splits,
+    protocol numbers intact; read-only: the tests share them), read once per run.
+
+    Under pytest-xdist the first worker to need a master reads his file (a lock per master) and keeps his games in
+    the run's own temporary folder, ``folder``, for the other; without xdist (``folder`` None) each is read once.
+    """
+
+    def __init__(self, folder: Path | None) -> None:
+        self.folder = folder
+        self.entries = manifest()
+        self.read: dict[int, list[PlayerGame]] = {}
+
+    def __call__(self, player: str) -> list[PlayerGame]:
+        """The games of the master called ``player`` in the manifest."""
+        (number,) = [number for number, entry in enumerate(self.entries) if entry.player == player]
+        found = self._take(number, wait=True)
+        assert found is not None
+        return found
+
+    def every(self) -> dict[str, list[PlayerGame]]:
+        """Every master's games by name, in manifest order. Two workers that need them at once read half of them
+        each: a worker that finds a master taken by the other reads the next one and comes back for him."""
+        waiting = [number for number in range(len(self.entries)) if self._take(number, wait=False) is None]
+        for number in waiting:
+            self._take(number, wait=True)
+        return {entry.player: self.read[number] for number, entry in enumerate(self.entries)}
+
+    def _take(self, number: int, *, wait: bool) -> list[PlayerGame] | None:
+        """Master ``number``'s games, read or kept by a worker; None when ``wait`` is False and the other worker
+        is reading them."""
+        if number in self.read:
+            return self.read[number]
+        entry = self.entries[number]
+        if self.folder is None:
+            self.read[number], _ = read_games([bundled_pgn(entry.file)], player=entry.player, quiet=True)
+            return self.read[number]
+        path = self.folder / f"{number}.pickle"
+        with open(self.folder / f"{number}.lock", "w") as lock:
+            try:
+                fcntl.flock(lock, fcntl.LOCK_EX | (0 if wait else fcntl.LOCK_NB))
+            except BlockingIOError:
+                return None  # the other worker is reading them
+            if path.exists():
+                self.read[number] = pickle.loads(path.read_bytes())
+            else:
+                self.read[number], _ = read_games([bundled_pgn(entry.file)], player=entry.player, quiet=True)
+                partial = path.with_suffix(".partial")
+                partial.write_bytes(pickle.dumps(self.read[number], protocol=pickle.HIGHEST_PROTOCOL))
+                partial.rename(path)
+        return self.read[number]
+
+
 @pytest.fixture(scope="session")
-def botvinnik_games(tmp_path_factory):
+def bundled_master(tmp_path_factory) -> BundledMasters:
+    """``bundled_master(player)``: a bundled master's games (``bundled_master("Capablanca")``), read once per run
+    (:class:`BundledMasters`; read-only)."""
+    if os.environ.get("PYTEST_XDIST_WORKER") is None:
+        return BundledMasters(None)
+    folder = tmp_path_factory.getbasetemp().parent / "bundled-masters"  # this run's folder, shared by its workers
+    folder.mkdir(exist_ok=True)
+    return BundledMasters(folder)
+
+
+@pytest.fixture(scope="session")
+def bundled_master_games(bundled_master) -> dict[str, list[PlayerGame]]:
+    """:func:`~iam.games.player_games.bundled_masters` (read-only: its games are shared by the tests), read once per
+    run (:meth:`BundledMasters.every`)."""
+    return bundled_master.every()
+
+
+@pytest.fixture(scope="session")
+def botvinnik_games(bundled_master):
     """All of Botvinnik's bundled games (protocol numbers intact), read once per run."""
-    return shared_by_workers(
-        tmp_path_factory, "botvinnik-games", lambda: load_player_games([default_pgn()], player="Botvinnik")[0]
-    )
+    return bundled_master("Botvinnik")
 
 
 @pytest.fixture(scope="session")
@@ -223,14 +293,27 @@ def start_dask_cluster():
 
 
 @pytest.fixture(scope="session")
-def synthetic_model_files(synthetic_players, tmp_path_factory) -> dict[str, Path]:
-    """IAM model files of both invented players, fitted on their training games only."""
+def synthetic_models(synthetic_players, tmp_path_factory) -> dict[str, object]:
+    """IAM models of both invented players (``belief_positions=200``), fitted on their training games only, once per
+    run (the test workers share them; read-only): name -> model."""
     from iam.chunks.model import OpponentModel
 
+    def fit() -> dict[str, object]:
+        models = {}
+        for name, pgn in synthetic_players.items():
+            games, _ = load_player_games([pgn], player=name, split="train")
+            models[name] = OpponentModel(player=name, belief_positions=200).fit(games)
+        return models
+
+    return shared_by_workers(tmp_path_factory, "synthetic-models", fit)
+
+
+@pytest.fixture(scope="session")
+def synthetic_model_files(synthetic_models, tmp_path_factory) -> dict[str, Path]:
+    """IAM model files of both invented players, fitted on their training games only (:func:`synthetic_models`)."""
     folder = tmp_path_factory.mktemp("models")
     paths = {}
-    for name, pgn in synthetic_players.items():
-        games, _ = load_player_games([pgn], player=name, split="train")
-        OpponentModel(player=name, belief_positions=200).fit(games).save(folder / f"{name}.json")
+    for name, model in synthetic_models.items():
+        model.save(folder / f"{name}.json")
         paths[name] = folder / f"{name}.json"
     return paths

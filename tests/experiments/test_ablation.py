@@ -3,10 +3,19 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
+import pandas as pd
 import pytest
 
-from experiments.ablation import AblatedRanker, AblationConfig, ablation, variants
+from experiments.ablation import (
+    AblatedRanker,
+    AblationConfig,
+    ablation,
+    ablation_tables,
+    ablation_variants,
+    variants,
+)
 from iam.cli import main
 from iam.evidence.registry import family_columns
 from iam.priors.population import PopulationBook, PopulationPrior, PriorWeights
@@ -58,8 +67,10 @@ def test_the_cli_writes_the_ablation(tmp_path, capsys):
     assert (tmp_path / "ablation.csv").is_file()
 
 
-@pytest.mark.parametrize("strength", [0.0, 1e7])
-def test_the_residual_trees_row_adds_the_population_trees_to_the_full_ranker(botvinnik_games, strength):
+@pytest.fixture(scope="module")
+def residual_tables(botvinnik_games):
+    """The features of an ablation of the move and habit families with a prior of residual trees on captures
+    (shared, read-only): the tables do not depend on the prior's strength, which only the variants' fits read."""
     families = ("move", "habits")
     columns = tuple(name for family in families for name in family_columns(family))
     trees = ResidualTrees.from_dict(
@@ -81,17 +92,39 @@ def test_the_residual_trees_row_adds_the_population_trees_to_the_full_ranker(bot
         book=PopulationBook(), rankers=(PriorWeights(families, None, weights, positions=1, trees=trees),)
     )
     config = AblationConfig(
-        ranker=AblatedRanker(families=families, train_positions=250, prior_strength=strength),
+        ranker=AblatedRanker(families=families, train_positions=250),
         train_games=25,
         test_positions=120,
         resamples=20,
     )
-    table = ablation(botvinnik_games, "Botvinnik", config, prior=prior).set_index("variant")
+    return ablation_tables(botvinnik_games, "Botvinnik", config, prior=prior)
+
+
+@pytest.mark.parametrize("strength", [0.0, 1e7])
+def test_the_residual_trees_row_adds_the_population_trees_to_the_full_ranker(residual_tables, strength):
+    tables = residual_tables.with_prior_strength(strength)
+    assert tables.config.ranker.prior_strength == strength and tables.train is residual_tables.train
+    table = ablation_variants(tables).set_index("variant")
     plain, boosted = table.loc["all families", "log_loss"], table.loc["all families + residual trees", "log_loss"]
     if strength == 0.0:  # free weights give back what the trees add to captures: the same beliefs
         assert boosted == pytest.approx(plain, abs=1e-3)
     else:  # weights held at the prior's: the trees change the beliefs
         assert abs(boosted - plain) > 0.01
+
+
+def test_an_ablation_is_its_variants_fitted_on_tables_that_do_not_depend_on_the_prior_strength(botvinnik_games):
+    """:func:`ablation` computes the tables and fits the variants on them: the same rows as the two steps apart,
+    the tables computed without the strength the variants are fitted with."""
+    ranker = AblatedRanker(families=("move",), train_positions=60, prior="none")
+    config = AblationConfig(ranker=ranker, train_games=5, test_positions=30, resamples=20)
+    tables = ablation_tables(botvinnik_games, "Botvinnik", config)
+    for strength in (None, 1000.0):
+        pulled = AblationConfig(ranker=replace(ranker, prior_strength=strength), train_games=5, test_positions=30,
+                                resamples=20)
+        whole = ablation(botvinnik_games, "Botvinnik", pulled)
+        pd.testing.assert_frame_equal(whole, ablation_variants(tables.with_prior_strength(strength)))
+    fits = [ablation_variants(tables.with_prior_strength(s))["log_loss"].iloc[0] for s in (None, 1000.0)]
+    assert fits[0] != fits[1]  # the strength reaches the fits
 
 
 def test_each_row_without_a_family_says_what_the_family_adds_with_a_paired_interval(move_habits_table):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import gzip
 import io
 import json
@@ -25,11 +26,20 @@ def small_pgn(bundled_head) -> Path:
 
 
 @pytest.fixture(scope="module")
-def model_file(small_pgn, tmp_path_factory) -> Path:
+def trained(small_pgn, tmp_path_factory) -> tuple[Path, dict]:
+    """The IAM model of all 50 games, trained once for the module by the command, and the summary it printed."""
     path = tmp_path_factory.mktemp("model") / "botvinnik.json.gz"
-    argv = ["train", "--predictor", "iam", str(small_pgn), "--player", "botvinnik", "-o", str(path), "--quiet"]
-    assert main(argv) == 0
-    return path
+    argv = ["train", "--predictor", "iam", str(small_pgn), "--player", "botvinnik", "--json", "-o", str(path),
+            "--quiet"]
+    buffer = io.StringIO()
+    with contextlib.redirect_stdout(buffer):
+        assert main(argv) == 0
+    return path, json.loads(buffer.getvalue())
+
+
+@pytest.fixture(scope="module")
+def model_file(trained) -> Path:
+    return trained[0]
 
 
 def run(capsys, *argv: str) -> tuple[int, str, str]:
@@ -38,7 +48,7 @@ def run(capsys, *argv: str) -> tuple[int, str, str]:
     return code, captured.out, captured.err
 
 
-def test_train_prints_the_summary(small_pgn, tmp_path, capsys):
+def test_train_prints_the_summary(small_pgn, trained, tmp_path, capsys):
     code, out, _ = run(
         capsys, "train", "--predictor", "iam", str(small_pgn), "--player", "Botvinnik", "--split", "train", "-o",
         str(tmp_path / "m.json"), "--quiet",
@@ -47,11 +57,7 @@ def test_train_prints_the_summary(small_pgn, tmp_path, capsys):
     assert "player's games: 50; used: 40" in out
     assert "left out by request: 0 by colour, 10 by split" in out
     assert "after the noise filter" in out and "'Botvinnik, Mikhail' (50)" in out
-    code, out, _ = run(
-        capsys, "train", "--predictor", "iam", str(small_pgn), "--player", "Botvinnik", "--json", "-o",
-        str(tmp_path / "m2.json"), "--quiet",
-    )
-    summary = json.loads(out)
+    _, summary = trained  # the same command on every game, with --json
     assert summary["games"]["used"] == 50 and summary["chunks"]["stored"] > 0 and summary["positions"] > 1000
 
 

@@ -43,8 +43,9 @@ def synthetic_games(synthetic_players):
 
 
 @pytest.fixture(scope="module")
-def iam_models(synthetic_games):
-    return [OpponentModel(player=name, belief_positions=200).fit(synthetic_games[name][0]) for name in NAMES]
+def iam_models(synthetic_models):
+    """IAM models of both players, fitted on their training games (shared by the tests, read-only)."""
+    return [synthetic_models[name] for name in NAMES]
 
 
 @pytest.fixture(scope="module")

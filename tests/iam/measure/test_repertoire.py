@@ -6,7 +6,6 @@ import chess
 import numpy as np
 import pytest
 
-from iam.chunks.model import OpponentModel
 from iam.chunks.rote import RoteEntry, RoteMemory
 from iam.games.pgn import load_player_games
 from iam.measure.identify import LikelihoodScorer, game_positions
@@ -53,12 +52,13 @@ def test_strengths_must_be_positive():
 
 
 @pytest.fixture(scope="module")
-def fitted(synthetic_players):
-    """Two IAM models of the synthetic players and one test game of the first."""
+def fitted(synthetic_players, synthetic_models):
+    """Two IAM models of the synthetic players (fitted on their training games, shared and read-only) and the test
+    games of each."""
     models, tests = [], []
     for name in ("Alpha Ann", "Beta Bob"):
         games, _ = load_player_games([synthetic_players[name]], player=name)
-        models.append(OpponentModel(player=name, belief_positions=200).fit([g for g in games if g.split == "train"]))
+        models.append(synthetic_models[name])
         tests.append([g for g in games if g.split == "test"])
     return models, tests
 

@@ -7,8 +7,6 @@ import chess
 import pandas as pd
 import pytest
 
-from iam.games.bundled import bundled_pgn
-from iam.games.pgn import load_player_games
 from iam.prepare.agreement import (
     LOSS_CAP,
     JudgedMove,
@@ -36,9 +34,9 @@ def _moves() -> list[JudgedMove]:
 
 
 @pytest.fixture(scope="module")
-def capablanca():
-    games, _ = load_player_games([bundled_pgn("Capablanca")], player="Capablanca")
-    return games
+def capablanca(bundled_master):
+    """Capablanca's bundled games (read once per run, read-only)."""
+    return bundled_master("Capablanca")
 
 
 def test_judged_moves_come_from_development_games_only_his_move_and_one_other(capablanca):

@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 from matplotlib.image import imread
 
+from iam.games.pgn import PlayerGame
 from iam.games.player_games import read_games
 from iam.prepare.dossier import BeliefSettings, PrepareConfig, prepare
 from iam.prepare.lines import LineSettings
@@ -20,7 +21,6 @@ from iam.prepare.page import drill_data, first_moves, page_html, summary_line
 from iam.prepare.page_tree import side_tree
 from iam.prepare.scoring import SearchScorer
 
-ROOT = Path(__file__).resolve().parents[3]
 CHROMIUM = Path("/usr/bin/chromium")
 ARGS = [
     "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
@@ -38,8 +38,7 @@ class Uniform:
         return {move: 1 / len(moves) for move in moves}
 
 
-def _dossier(pgn: Path, player: str, plies: int = 6):
-    games, _ = read_games([pgn], player=player, quiet=True)
+def _dossier(games: list[PlayerGame], player: str, plies: int = 6):
     config = PrepareConfig(
         player, lines=LineSettings(plies=plies), beliefs=BeliefSettings(population_strength=None), quiet=True
     )
@@ -80,12 +79,14 @@ def lichess_export(path: Path, player: str = "chesspal77", games: int = 48) -> P
 
 
 @pytest.fixture(scope="module")
-def dossiers(tmp_path_factory):
+def dossiers(bundled_master, tmp_path_factory):
+    """Dossiers of two bundled masters (their bundled files' games, read once per run) and of a Lichess export."""
     folder = tmp_path_factory.mktemp("pages")
+    lichess, _ = read_games([lichess_export(folder / "lichess_chesspal77.pgn")], player="chesspal77", quiet=True)
     return {
-        "Capablanca": _dossier(ROOT / "datasets" / "Capablanca.pgn", "Capablanca"),
-        "Lasker": _dossier(ROOT / "datasets" / "Lasker.pgn", "Lasker"),
-        "chesspal77": _dossier(lichess_export(folder / "lichess_chesspal77.pgn"), "chesspal77", plies=8),
+        "Capablanca": _dossier(bundled_master("Capablanca"), "Capablanca"),
+        "Lasker": _dossier(bundled_master("Lasker"), "Lasker"),
+        "chesspal77": _dossier(lichess, "chesspal77", plies=8),
     }
 
 

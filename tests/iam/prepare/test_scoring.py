@@ -146,16 +146,14 @@ def test_a_tie_at_the_cut_keeps_every_tied_move_and_no_other():
     assert best_root_moves(chess.Board("7k/6Q1/6K1/8/8/8/8/8 b - - 0 1"), 3, 3) == {}  # mated: no move
 
 
-def test_one_pass_finds_the_best_moves_of_development_positions_as_scoring_every_move_does():
-    from iam.games.bundled import bundled_pgn
+def test_one_pass_finds_the_best_moves_of_development_positions_as_scoring_every_move_does(bundled_master):
     from iam.games.heldout import development_games
-    from iam.games.pgn import load_player_games
     from iam.prepare.agreement import judged_moves
     from iam.prepare.scoring import SearchScorer
     from search.chess.engine import ChessSearch
     from search.chess.scoring import score_root_moves
 
-    games, _ = load_player_games([bundled_pgn("Alekhine")], player="Alekhine")
+    games = bundled_master("Alekhine")  # his bundled games, read once per run
     fens = sorted({judged.fen for judged in judged_moves(development_games(games), "Alekhine", positions=6)})
     lean = SearchScorer(3)
     for fen in fens:
