@@ -157,16 +157,21 @@ def imbalances(args: argparse.Namespace) -> int:
     return 0
 
 
+def _games_options(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
+    """The options of the commands that play the values' games against the standard ones (or ``--against``)."""
+    parser.add_argument("--values", type=_values, action="append", required=True, metavar="NAME=P,N,B,R,Q")
+    parser.add_argument("--against", type=lambda t: _values("against=" + t)[1], default=list(STANDARD),
+                        metavar="P,N,B,R,Q")
+    parser.add_argument("--nodes", type=int, default=1000)
+    parser.add_argument("--max-plies", type=int, default=160)
+    parser.add_argument("--openings", default=str(ROOT / "benchmarks" / "match_openings_100.epd"))
+    return parser
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     commands = parser.add_subparsers(dest="command", required=True)
-    one = commands.add_parser("matches", help="piece values against the standard ones")
-    one.add_argument("--values", type=_values, action="append", required=True, metavar="NAME=P,N,B,R,Q")
-    one.add_argument("--against", type=lambda t: _values("against=" + t)[1], default=list(STANDARD),
-                     metavar="P,N,B,R,Q")
-    one.add_argument("--nodes", type=int, default=1000)
-    one.add_argument("--max-plies", type=int, default=160)
-    one.add_argument("--openings", default=str(ROOT / "benchmarks" / "match_openings_100.epd"))
+    one = _games_options(commands.add_parser("matches", help="piece values against the standard ones"))
     one.add_argument("--out", required=True)
     two = commands.add_parser("drift", help="the rule on random results")
     two.add_argument("--floor", type=float, nargs="+", default=[0.1])
@@ -185,14 +190,10 @@ def main(argv: list[str] | None = None) -> int:
     four.add_argument("--most-pieces", type=int, help="each side's pieces worth this much at most (N, B 3, R 5, Q 9)")
     four.add_argument("--seed", type=int, default=0)
     four.add_argument("--out", required=True)
-    five = commands.add_parser("identical", help="games the values leave move for move as the standard ones'")
-    five.add_argument("--values", type=_values, action="append", required=True, metavar="NAME=P,N,B,R,Q")
-    five.add_argument("--against", type=lambda t: _values("against=" + t)[1], default=list(STANDARD),
-                      metavar="P,N,B,R,Q")
-    five.add_argument("--nodes", type=int, default=1000)
-    five.add_argument("--max-plies", type=int, default=160)
+    five = _games_options(
+        commands.add_parser("identical", help="games the values leave move for move as the standard ones'")
+    )
     five.add_argument("--count", type=int, default=60)
-    five.add_argument("--openings", default=str(ROOT / "benchmarks" / "match_openings_100.epd"))
     five.add_argument("--out", required=True)
     args = parser.parse_args(argv)
     if args.command == "endings":
