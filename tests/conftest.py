@@ -42,10 +42,11 @@ DATA = Path(__file__).parent / "data"
 T = TypeVar("T")
 
 
-def made_once_per_run(tmp_path_factory, name: str, make: Callable[[Path], object]) -> Path:
+def made_once_per_run(tmp_path_factory, name: str, make: Callable[[Path], object], *, wait: bool = True) -> Path | None:
     """The file ``name`` that ``make(path)`` writes, made once per run: under pytest-xdist the first worker to need
-    it makes it (another waits on a lock) in the run's own temporary folder, which no other run reads, under a
-    partial name until it is whole; without xdist, in a fresh folder of this process."""
+    it makes it (another waits on a lock; with ``wait`` False, gets None at once) in the run's own temporary
+    folder, which no other run reads, under a partial name until it is whole; without xdist, in a fresh folder of
+    this process."""
     if os.environ.get("PYTEST_XDIST_WORKER") is None:
         path = tmp_path_factory.mktemp("made") / name
         make(path)
@@ -53,7 +54,10 @@ def made_once_per_run(tmp_path_factory, name: str, make: Callable[[Path], object
     folder = tmp_path_factory.getbasetemp().parent  # this run's folder, holding each worker's own
     path = folder / name
     with open(folder / f"{name}.lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            fcntl.flock(lock, fcntl.LOCK_EX | (0 if wait else fcntl.LOCK_NB))
+        except BlockingIOError:
+            return None  # only with wait False: another worker is making it
         if not path.exists():
             partial = folder / f"partial-{name}"
             make(partial)
@@ -61,9 +65,10 @@ def made_once_per_run(tmp_path_factory, name: str, make: Callable[[Path], object
     return path
 
 
-def shared_by_workers(tmp_path_factory, name: str, compute: Callable[[], T]) -> T:
+def shared_by_workers(tmp_path_factory, name: str, compute: Callable[[], T], *, wait: bool = True) -> T | None:
     """``compute()`` once per run for every pytest-xdist worker of the run (:func:`made_once_per_run`): the worker
-    that computes it keeps it pickled for the others, which unpickle an equal copy. Without xdist, ``compute()``."""
+    that computes it keeps it pickled for the others, which unpickle an equal copy (None at once, with ``wait``
+    False, while another worker computes it). Without xdist, ``compute()``."""
     if os.environ.get("PYTEST_XDIST_WORKER") is None:
         return compute()
     computed: list[T] = []
@@ -72,7 +77,9 @@ def shared_by_workers(tmp_path_factory, name: str, compute: Callable[[], T]) -> 
         computed.append(compute())
         path.write_bytes(pickle.dumps(computed[0], protocol=pickle.HIGHEST_PROTOCOL))
 
-    path = made_once_per_run(tmp_path_factory, f"shared-{name}.pickle", keep)
+    path = made_once_per_run(tmp_path_factory, f"shared-{name}.pickle", keep, wait=wait)
+    if path is None:
+        return None
     return computed[0] if computed else pickle.loads(path.read_bytes())
 
 
@@ -90,14 +97,11 @@ def shared(tmp_path_factory) -> Callable[[str, Callable[[], T]], T]:
 
 class BundledMasters:
     """The bundled masters' games, each master's as ``read_games`` of his bundled file gives them (all splits,
-    protocol numbers intact; read-only: the tests share them), read once per run.
+    protocol numbers intact; read-only: the tests share them), read once per run for every test worker
+    (:func:`shared_by_workers`)."""
 
-    Under pytest-xdist the first worker to need a master reads his file (a lock per master) and keeps his games in
-    the run's own temporary folder, ``folder``, for the other; without xdist (``folder`` None) each is read once.
-    """
-
-    def __init__(self, folder: Path | None) -> None:
-        self.folder = folder
+    def __init__(self, tmp_path_factory) -> None:
+        self.tmp_path_factory = tmp_path_factory
         self.entries = manifest()
         self.read: dict[int, list[PlayerGame]] = {}
 
@@ -119,25 +123,15 @@ class BundledMasters:
     def _take(self, number: int, *, wait: bool) -> list[PlayerGame] | None:
         """Master ``number``'s games, read or kept by a worker; None when ``wait`` is False and the other worker
         is reading them."""
-        if number in self.read:
-            return self.read[number]
-        entry = self.entries[number]
-        if self.folder is None:
-            self.read[number], _ = read_games([bundled_pgn(entry.file)], player=entry.player, quiet=True)
-            return self.read[number]
-        path = self.folder / f"{number}.pickle"
-        with open(self.folder / f"{number}.lock", "w") as lock:
-            try:
-                fcntl.flock(lock, fcntl.LOCK_EX | (0 if wait else fcntl.LOCK_NB))
-            except BlockingIOError:
+        if number not in self.read:
+            entry = self.entries[number]
+            found = shared_by_workers(
+                self.tmp_path_factory, f"master-{number}",
+                lambda: read_games([bundled_pgn(entry.file)], player=entry.player, quiet=True)[0], wait=wait,
+            )
+            if found is None:
                 return None  # the other worker is reading them
-            if path.exists():
-                self.read[number] = pickle.loads(path.read_bytes())
-            else:
-                self.read[number], _ = read_games([bundled_pgn(entry.file)], player=entry.player, quiet=True)
-                partial = path.with_suffix(".partial")
-                partial.write_bytes(pickle.dumps(self.read[number], protocol=pickle.HIGHEST_PROTOCOL))
-                partial.rename(path)
+            self.read[number] = found
         return self.read[number]
 
 
@@ -145,11 +139,7 @@ class BundledMasters:
 def bundled_master(tmp_path_factory) -> BundledMasters:
     """``bundled_master(player)``: a bundled master's games (``bundled_master("Capablanca")``), read once per run
     (:class:`BundledMasters`; read-only)."""
-    if os.environ.get("PYTEST_XDIST_WORKER") is None:
-        return BundledMasters(None)
-    folder = tmp_path_factory.getbasetemp().parent / "bundled-masters"  # this run's folder, shared by its workers
-    folder.mkdir(exist_ok=True)
-    return BundledMasters(folder)
+    return BundledMasters(tmp_path_factory)
 
 
 @pytest.fixture(scope="session")
