@@ -249,15 +249,15 @@ def dask_cluster(folder: Path, workers: int = 2) -> Iterator[str]:
     try:
         processes.append(_start(["distributed.cli.dask_scheduler", "--host", "127.0.0.1", "--port", "0",
                                  "--scheduler-file", str(scheduler_file), "--no-dashboard"]))
+        for _ in range(workers):  # started with the scheduler: a worker waits for the scheduler's file itself
+            processes.append(_start(["distributed.cli.dask_worker", "--nthreads", "1", "--nworkers", "1", "--nanny",
+                                     "--no-dashboard", "--scheduler-file", str(scheduler_file)]))
         deadline = time.monotonic() + 60
         while not scheduler_file.exists() or not scheduler_file.read_text().strip():
             if time.monotonic() > deadline or processes[0].poll() is not None:
                 pytest.fail("the Dask scheduler did not start")
-            time.sleep(0.1)
+            time.sleep(0.05)
         address = json.loads(scheduler_file.read_text())["address"]
-        for _ in range(workers):
-            processes.append(_start(["distributed.cli.dask_worker", "--nthreads", "1", "--nworkers", "1", "--nanny",
-                                     "--no-dashboard", "--scheduler-file", str(scheduler_file)]))
         with distributed.Client(address, timeout=30) as client:
             client.wait_for_workers(workers, timeout=60)
         yield address

@@ -23,7 +23,7 @@ from iam.priors.patterns import PatternCounts, count_patterns
 from iam.priors.positions import PlayerPosition, player_positions
 from iam.runtime import Runtime, map_in_order
 
-__all__ = ["deal_folds", "move_table", "out_of_fold_evidence", "stack_table"]
+__all__ = ["deal_folds", "fit_habits", "move_table", "out_of_fold_evidence", "stack_table"]
 
 
 def deal_folds(game_indices: Iterable[int], folds: int) -> dict[int, int]:
@@ -45,27 +45,36 @@ def out_of_fold_evidence(
     *,
     folds: int,
     iam_params: dict,
+    runtime: Runtime = Runtime(),
 ) -> list[tuple[Evidence, list[PlayerPosition]]]:
-    """Pairs (evidence, its positions): each fold's positions with an IAM model and pattern counts without that fold."""
+    """Pairs (evidence, its positions): each fold's positions with an IAM model and pattern counts without that fold.
+
+    The folds' IAM models are fitted where ``runtime`` says (each fit is seeded: the same models wherever they run).
+    """
     if "habits" not in evidence.families or len(games) < 2:
         return [(replace(evidence, sources=replace(evidence.sources, iam=None, own_patterns=None)), list(positions))]
     fold_of = deal_folds((game.index for game in games), folds)
     folds = max(fold_of.values()) + 1
     fold_patterns = [count_patterns(game for game in games if fold_of[game.index] == fold) for fold in range(folds)]
     all_patterns = sum(fold_patterns, PatternCounts())
+    positions_of: dict[int, list[PlayerPosition]] = {fold: [] for fold in range(folds)}
+    for position in positions:
+        positions_of[fold_of[position.game]].append(position)
+    held_out = [fold for fold in range(folds) if positions_of[fold]]
+    fits = [(iam_params, [game for game in games if fold_of[game.index] != fold]) for fold in held_out]
     pairs = []
-    for fold in range(folds):
-        mine = [position for position in positions if fold_of[position.game] == fold]
-        if not mine:
-            continue
-        others = [game for game in games if fold_of[game.index] != fold]
-        try:
-            model = OpponentModel(**iam_params).fit(others)
-        except ValueError:
-            model = None
+    for fold, model in zip(held_out, map_in_order(fit_habits, fits, runtime), strict=True):
         sources = replace(evidence.sources, iam=model, own_patterns=all_patterns - fold_patterns[fold])
-        pairs.append((replace(evidence, sources=sources), mine))
+        pairs.append((replace(evidence, sources=sources), positions_of[fold]))
     return pairs
+
+
+def fit_habits(iam_params: dict, games: list[PlayerGame]) -> OpponentModel | None:
+    """The IAM model of ``games`` with ``iam_params``, or None when those games cannot be fitted (no move of his)."""
+    try:
+        return OpponentModel(**iam_params).fit(games)
+    except ValueError:
+        return None
 
 
 def _rows(evidence: Evidence, positions: list[PlayerPosition]) -> list[np.ndarray]:
@@ -102,7 +111,7 @@ def move_table(
     The rows are computed where ``runtime`` says, in pieces: the table is the same whichever runs them.
     """
     positions = player_positions(games, sample=max_positions, random_state=random_state)
-    pairs = out_of_fold_evidence(games, positions, evidence, folds=folds, iam_params=iam_params or {})
+    pairs = out_of_fold_evidence(games, positions, evidence, folds=folds, iam_params=iam_params or {}, runtime=runtime)
     tasks: list[tuple[Evidence, list[PlayerPosition]]] = []
     pieces = runtime.workers * 4
     for fold_evidence, mine in pairs:

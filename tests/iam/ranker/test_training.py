@@ -3,6 +3,7 @@ and the table stacked from their rows."""
 
 from __future__ import annotations
 
+import json
 from dataclasses import replace
 
 import numpy as np
@@ -14,6 +15,7 @@ from iam.priors.patterns import count_patterns
 from iam.priors.population import PopulationBook
 from iam.priors.positions import player_positions
 from iam.ranker.training import deal_folds, move_table, out_of_fold_evidence, stack_table
+from iam.runtime import Runtime
 
 FAST = ("move", "habits", "population")
 
@@ -27,6 +29,20 @@ def test_habits_of_a_training_position_come_from_a_model_without_its_game(traini
     for evidence, mine in pairs:
         assert evidence.sources.iam.n_games_ == 12  # 15 games, 5 folds: each model sees the other 12
         assert len({fold_of[p.game] for p in mine}) == 1  # one fold's positions, one model
+
+
+def test_the_folds_models_fitted_in_two_processes_are_those_of_one(training):
+    games = training[:8]
+    positions = player_positions(games, sample=20, random_state=0)
+    params = {"belief_positions": 80, "random_state": 3}
+    serial = out_of_fold_evidence(games, positions, Evidence(families=FAST), folds=4, iam_params=params)
+    parallel = out_of_fold_evidence(
+        games, positions, Evidence(families=FAST), folds=4, iam_params=params, runtime=Runtime(jobs=2)
+    )
+    assert [mine for _, mine in parallel] == [mine for _, mine in serial] and len(serial) == 4
+    models = [(one.sources.iam, two.sources.iam) for (one, _), (two, _) in zip(serial, parallel, strict=True)]
+    assert all(one.belief_ is not None and one.to_dict() == two.to_dict() for one, two in models)
+    assert len({json.dumps(one.to_dict(), sort_keys=True) for one, _ in models}) == 4  # four folds, four models
 
 
 def test_folds_follow_the_games_indices_not_their_order():
