@@ -6,6 +6,8 @@
     python benchmarks/bench_evolution_values.py endings --out endings.epd
     python benchmarks/bench_evolution_values.py imbalances --out benchmarks/imbalance_positions.epd
     python benchmarks/bench_evolution_values.py identical --count 60 --out identical.csv --values "all 2=..."
+    python benchmarks/bench_evolution_values.py mix benchmarks/match_openings_100.epd \\
+        benchmarks/imbalance_positions.epd --take 1 2 --out mixed.epd
 
 ``matches``: each ``--values`` set (a name, five piece values) against ``--against`` (the standard
 values by default) from every opening of ``--openings`` twice, at ``--nodes`` a move
@@ -25,6 +27,8 @@ exchange against one or two) made from the bundled masters' development games
 ``identical``: for each ``--values`` set, in how many of the first ``--count`` openings its game with White
 against ``--against`` is move for move the game of ``--against`` against itself
 (:func:`iam.evolution.diagnosis.first_difference`), and where the others first differ.
+``mix``: two files of start positions (one FEN or EPD a line) in one, in turn (``--take`` of the first, then of the second;
+:func:`iam.evolution.imbalances.interleave`), for ``iam evolve --openings``.
 """
 
 from __future__ import annotations
@@ -41,7 +45,7 @@ import numpy as np
 import pandas as pd
 
 from iam.evolution.diagnosis import first_difference, random_results_drift, value_match
-from iam.evolution.imbalances import imbalance_positions
+from iam.evolution.imbalances import imbalance_positions, interleave
 from iam.games.bundled import bundled_pgn, manifest
 from search.chess.match import load_openings
 
@@ -157,6 +161,15 @@ def imbalances(args: argparse.Namespace) -> int:
     return 0
 
 
+def mix(args: argparse.Namespace) -> int:
+    first, second = ([line for line in Path(path).read_text(encoding="utf-8").splitlines() if line.strip()]
+                     for path in (args.first, args.second))
+    mixed = interleave(first, second, take=tuple(args.take))
+    Path(args.out).write_text("\n".join(mixed) + "\n", encoding="utf-8")
+    print(f"{len(mixed)} positions written to {args.out}")
+    return 0
+
+
 def _games_options(parser: argparse.ArgumentParser) -> argparse.ArgumentParser:
     """The options of the commands that play the values' games against the standard ones (or ``--against``)."""
     parser.add_argument("--values", type=_values, action="append", required=True, metavar="NAME=P,N,B,R,Q")
@@ -195,7 +208,14 @@ def main(argv: list[str] | None = None) -> int:
     )
     five.add_argument("--count", type=int, default=60)
     five.add_argument("--out", required=True)
+    six = commands.add_parser("mix", help="two files of start positions in one, in turn")
+    six.add_argument("first")
+    six.add_argument("second")
+    six.add_argument("--take", type=int, nargs=2, default=[1, 2], metavar=("FIRST", "SECOND"))
+    six.add_argument("--out", required=True)
     args = parser.parse_args(argv)
+    if args.command == "mix":
+        return mix(args)
     if args.command == "endings":
         return endings(args)
     if args.command == "imbalances":
