@@ -23,7 +23,7 @@ most.
 ``imbalances``: start positions with pieces against pawns (a minor piece against two or three pawns, the
 exchange against one or two) made from the bundled masters' development games
 (:func:`iam.evolution.imbalances.imbalance_positions`), for ``matches --openings`` and
-``iam evolve --openings``.
+``iam evolve --openings``; ``--kinds more-pawns``: pieces against more pawns (:data:`MORE_PAWNS`).
 ``identical``: for each ``--values`` set, in how many of the first ``--count`` openings its game with White
 against ``--against`` is move for move the game of ``--against`` against itself
 (:func:`iam.evolution.diagnosis.first_difference`), and where the others first differ.
@@ -45,7 +45,7 @@ import numpy as np
 import pandas as pd
 
 from iam.evolution.diagnosis import first_difference, random_results_drift, value_match
-from iam.evolution.imbalances import imbalance_positions, interleave
+from iam.evolution.imbalances import IMBALANCES, Imbalance, imbalance_positions, interleave
 from iam.games.bundled import bundled_pgn, manifest
 from search.chess.match import load_openings
 
@@ -152,10 +152,23 @@ def endings(args: argparse.Namespace) -> int:
     return 0
 
 
+MORE_PAWNS = (
+    Imbalance("a knight against four pawns", "PPPP", "N"),
+    Imbalance("a bishop against four pawns", "PPPP", "B"),
+    Imbalance("a rook against a knight and two pawns", "NPP", "R"),
+    Imbalance("a rook against a bishop and two pawns", "BPP", "R"),
+    Imbalance("a knight against three pawns", "PPP", "N"),
+    Imbalance("a bishop against three pawns", "PPP", "B"),
+)
+"""``imbalances --kinds more-pawns``: pieces against more pawns than :data:`IMBALANCES` (by the standard values,
+the side with the pawns from 30 centipawns behind, a bishop against three, to 80 ahead, a knight against four)."""
+
+
 def imbalances(args: argparse.Namespace) -> int:
     players = [(entry.player, bundled_pgn(entry.file)) for entry in manifest()]
+    kinds = {"standard": IMBALANCES, "more-pawns": MORE_PAWNS}[args.kinds]
     fens = imbalance_positions(players, count=args.count, first_ply=args.first_ply, last_ply=args.last_ply,
-                               most_pieces=args.most_pieces, seed=args.seed)
+                               most_pieces=args.most_pieces, seed=args.seed, imbalances=kinds)
     Path(args.out).write_text("\n".join(fens) + "\n", encoding="utf-8")
     print(f"{len(fens)} positions written to {args.out}")
     return 0
@@ -202,6 +215,8 @@ def main(argv: list[str] | None = None) -> int:
     four.add_argument("--last-ply", type=int, default=60)
     four.add_argument("--most-pieces", type=int, help="each side's pieces worth this much at most (N, B 3, R 5, Q 9)")
     four.add_argument("--seed", type=int, default=0)
+    four.add_argument("--kinds", choices=("standard", "more-pawns"), default="standard",
+                      help="the six imbalances of iam.evolution.imbalances, or MORE_PAWNS")
     four.add_argument("--out", required=True)
     five = _games_options(
         commands.add_parser("identical", help="games the values leave move for move as the standard ones'")
