@@ -27,8 +27,8 @@ exchange against one or two) made from the bundled masters' development games
 ``identical``: for each ``--values`` set, in how many of the first ``--count`` openings its game with White
 against ``--against`` is move for move the game of ``--against`` against itself
 (:func:`iam.evolution.diagnosis.first_difference`), and where the others first differ.
-``mix``: two files of start positions (one FEN or EPD a line) in one, in turn (``--take`` of the first, then of the second;
-:func:`iam.evolution.imbalances.interleave`), for ``iam evolve --openings``.
+``mix``: two files of start positions (one FEN or EPD a line) in one, in turn (``--take`` of the first, then
+of the second; :func:`iam.evolution.imbalances.interleave`), for ``iam evolve --openings``.
 """
 
 from __future__ import annotations
