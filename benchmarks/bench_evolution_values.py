@@ -6,6 +6,8 @@
     python benchmarks/bench_evolution_values.py endings --out endings.epd
     python benchmarks/bench_evolution_values.py imbalances --out benchmarks/imbalance_positions.epd
     python benchmarks/bench_evolution_values.py identical --count 60 --out identical.csv --values "all 2=..."
+    python benchmarks/bench_evolution_values.py mix benchmarks/match_openings_100.epd \\
+        benchmarks/imbalance_positions.epd --take 1 2 --out mixed.epd
 
 ``matches``: each ``--values`` set (a name, five piece values) against ``--against`` (the standard
 values by default) from every opening of ``--openings`` twice, at ``--nodes`` a move
@@ -21,10 +23,12 @@ most.
 ``imbalances``: start positions with pieces against pawns (a minor piece against two or three pawns, the
 exchange against one or two) made from the bundled masters' development games
 (:func:`iam.evolution.imbalances.imbalance_positions`), for ``matches --openings`` and
-``iam evolve --openings``.
+``iam evolve --openings``; ``--kinds more-pawns``: pieces against more pawns (:data:`MORE_PAWNS`).
 ``identical``: for each ``--values`` set, in how many of the first ``--count`` openings its game with White
 against ``--against`` is move for move the game of ``--against`` against itself
 (:func:`iam.evolution.diagnosis.first_difference`), and where the others first differ.
+``mix``: two files of start positions (one FEN or EPD a line) in one, in turn (``--take`` of the first, then
+of the second; :func:`iam.evolution.imbalances.interleave`), for ``iam evolve --openings``.
 """
 
 from __future__ import annotations
@@ -41,7 +45,7 @@ import numpy as np
 import pandas as pd
 
 from iam.evolution.diagnosis import first_difference, random_results_drift, value_match
-from iam.evolution.imbalances import imbalance_positions
+from iam.evolution.imbalances import IMBALANCES, Imbalance, imbalance_positions, interleave
 from iam.games.bundled import bundled_pgn, manifest
 from search.chess.match import load_openings
 
@@ -148,12 +152,34 @@ def endings(args: argparse.Namespace) -> int:
     return 0
 
 
+MORE_PAWNS = (
+    Imbalance("a knight against four pawns", "PPPP", "N"),
+    Imbalance("a bishop against four pawns", "PPPP", "B"),
+    Imbalance("a rook against a knight and two pawns", "NPP", "R"),
+    Imbalance("a rook against a bishop and two pawns", "BPP", "R"),
+    Imbalance("a knight against three pawns", "PPP", "N"),
+    Imbalance("a bishop against three pawns", "PPP", "B"),
+)
+"""``imbalances --kinds more-pawns``: pieces against more pawns than :data:`IMBALANCES` (by the standard values,
+the side with the pawns from 30 centipawns behind, a bishop against three, to 80 ahead, a knight against four)."""
+
+
 def imbalances(args: argparse.Namespace) -> int:
     players = [(entry.player, bundled_pgn(entry.file)) for entry in manifest()]
+    kinds = {"standard": IMBALANCES, "more-pawns": MORE_PAWNS}[args.kinds]
     fens = imbalance_positions(players, count=args.count, first_ply=args.first_ply, last_ply=args.last_ply,
-                               most_pieces=args.most_pieces, seed=args.seed)
+                               most_pieces=args.most_pieces, seed=args.seed, imbalances=kinds)
     Path(args.out).write_text("\n".join(fens) + "\n", encoding="utf-8")
     print(f"{len(fens)} positions written to {args.out}")
+    return 0
+
+
+def mix(args: argparse.Namespace) -> int:
+    first, second = ([line for line in Path(path).read_text(encoding="utf-8").splitlines() if line.strip()]
+                     for path in (args.first, args.second))
+    mixed = interleave(first, second, take=tuple(args.take))
+    Path(args.out).write_text("\n".join(mixed) + "\n", encoding="utf-8")
+    print(f"{len(mixed)} positions written to {args.out}")
     return 0
 
 
@@ -189,13 +215,22 @@ def main(argv: list[str] | None = None) -> int:
     four.add_argument("--last-ply", type=int, default=60)
     four.add_argument("--most-pieces", type=int, help="each side's pieces worth this much at most (N, B 3, R 5, Q 9)")
     four.add_argument("--seed", type=int, default=0)
+    four.add_argument("--kinds", choices=("standard", "more-pawns"), default="standard",
+                      help="the six imbalances of iam.evolution.imbalances, or MORE_PAWNS")
     four.add_argument("--out", required=True)
     five = _games_options(
         commands.add_parser("identical", help="games the values leave move for move as the standard ones'")
     )
     five.add_argument("--count", type=int, default=60)
     five.add_argument("--out", required=True)
+    six = commands.add_parser("mix", help="two files of start positions in one, in turn")
+    six.add_argument("first")
+    six.add_argument("second")
+    six.add_argument("--take", type=int, nargs=2, default=[1, 2], metavar=("FIRST", "SECOND"))
+    six.add_argument("--out", required=True)
     args = parser.parse_args(argv)
+    if args.command == "mix":
+        return mix(args)
     if args.command == "endings":
         return endings(args)
     if args.command == "imbalances":

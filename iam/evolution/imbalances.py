@@ -32,7 +32,10 @@ import numpy as np
 from iam.games.heldout import is_development
 from iam.games.pgn import iter_player_games
 
-__all__ = ["IMBALANCES", "Imbalance", "imbalance_positions", "material", "pieces_worth", "quiet", "remove_imbalance"]
+__all__ = [
+    "IMBALANCES", "Imbalance", "imbalance_positions", "interleave", "material", "pieces_worth", "quiet",
+    "remove_imbalance",
+]
 
 
 @dataclass(frozen=True)
@@ -156,3 +159,22 @@ def _first_quiet(game: tuple[int, list[chess.Board]], imbalance: Imbalance, piec
         if quiet(made):
             return made.fen()
     return None
+
+
+def interleave(first: Sequence[str], second: Sequence[str], *, take: tuple[int, int] = (1, 2)) -> list[str]:
+    """Both lists of start positions in one, in turn: ``take[0]`` of ``first``, then ``take[1]`` of ``second``,
+    and again, until both are used up (what is left of the longer one at the end), so that the consecutive
+    positions an evolution's generation plays from mix both kinds in that proportion.
+
+    >>> interleave(["o1", "o2"], ["i1", "i2", "i3", "i4", "i5"])
+    ['o1', 'i1', 'i2', 'o2', 'i3', 'i4', 'i5']
+    """
+    if min(take) < 1:
+        raise ValueError(f"take at least one position of each list in turn, got {take!r}")
+    mixed: list[str] = []
+    i = j = 0
+    while i < len(first) or j < len(second):
+        mixed.extend(first[i:i + take[0]])
+        mixed.extend(second[j:j + take[1]])
+        i, j = i + take[0], j + take[1]
+    return mixed

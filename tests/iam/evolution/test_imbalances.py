@@ -10,6 +10,7 @@ from iam.evolution.imbalances import (
     IMBALANCES,
     Imbalance,
     imbalance_positions,
+    interleave,
     material,
     pieces_worth,
     quiet,
@@ -101,3 +102,17 @@ def test_bad_requests_are_refused(tmp_path):
         imbalance_positions([], count=0)
     with pytest.raises(ValueError, match="first_ply"):
         imbalance_positions([], count=1, first_ply=30, last_ply=20)
+
+
+def test_interleave_takes_both_lists_in_turn_and_keeps_every_position():
+    openings = [f"o{i}" for i in range(3)]
+    made = [f"i{i}" for i in range(6)]
+    assert interleave(openings, made) == ["o0", "i0", "i1", "o1", "i2", "i3", "o2", "i4", "i5"]
+    assert interleave(openings, made, take=(3, 1)) == ["o0", "o1", "o2", "i0", "i1", "i2", "i3", "i4", "i5"]
+    assert interleave(made, openings, take=(2, 1)) == ["i0", "i1", "o0", "i2", "i3", "o1", "i4", "i5", "o2"]
+    assert interleave([], made) == made
+
+
+def test_interleave_needs_a_positive_take():
+    with pytest.raises(ValueError, match="at least one"):
+        interleave(["a"], ["b"], take=(0, 1))
