@@ -5,6 +5,7 @@
     python scripts/check_results.py --update PAGE          # rewrite the marked tables from the output
     python scripts/check_results.py --list                 # the marked tables and their commands
     python scripts/check_results.py --check --outputs DIR  # keep each command's JSON in DIR, reuse what is there
+    python scripts/check_results.py --update --matching "--search-depth 1" PAGE  # only tables whose command has it
 
 A table is marked by an HTML comment on the line before it, fields separated by semicolons:
 
@@ -213,13 +214,16 @@ def _same(page_line: str, new_line: str) -> bool:
 
 
 def check_page(path: Path, *, quick: bool = False, update: bool = False, runner: Runner = run_command,
-               outputs: dict[str, Any] | None = None) -> list[str]:
-    """Check (or with ``update`` rewrite) a page's marked tables; returns one diff per table that differs."""
+               outputs: dict[str, Any] | None = None, matching: str = "") -> list[str]:
+    """Check (or with ``update`` rewrite) a page's marked tables; returns one diff per table that differs.
+
+    ``matching``: only the tables whose command contains this text (the others are left as they are).
+    """
     outputs = {} if outputs is None else outputs
     page = path.read_text(encoding="utf-8")
     diffs, pieces, last = [], [], 0
     for marked in marked_tables(page):
-        if quick and not marked.quick:
+        if (quick and not marked.quick) or matching not in marked.command:
             continue
         if marked.command not in outputs:
             outputs[marked.command] = runner(marked.command)
@@ -245,6 +249,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--quick", action="store_true", help="only the tables marked quick")
     parser.add_argument("--outputs", type=Path, metavar="DIR",
                         help="keep each command's JSON in DIR and reuse the JSON already there instead of re-running")
+    parser.add_argument("--matching", default="", metavar="TEXT",
+                        help="only the tables whose command contains TEXT")
     parser.add_argument("pages", nargs="*", type=Path, help="results pages (default: every page of docs/results/)")
     args = parser.parse_args(argv)
     pages = args.pages or sorted(RESULTS.glob("*.md"))
@@ -257,11 +263,14 @@ def main(argv: list[str] | None = None) -> int:
             return 2
         if args.list:
             for marked in marked_tables(path.read_text(encoding="utf-8")):
+                if args.matching not in marked.command:
+                    continue
                 kept = f" [{output_file(args.outputs, marked.command).name}]" if args.outputs else ""
                 print(f"{path.name}: {'quick ' if marked.quick else ''}{marked.command}{kept}")
             continue
         try:
-            diffs = check_page(path, quick=args.quick, update=args.update, runner=runner, outputs=outputs)
+            diffs = check_page(path, quick=args.quick, update=args.update, runner=runner, outputs=outputs,
+                               matching=args.matching)
         except (RuntimeError, ValueError, KeyError) as exc:
             print(f"check_results: error: {path.name}: {exc}", file=sys.stderr)
             return 2

@@ -93,6 +93,19 @@ def test_kept_outputs_are_reused_and_a_new_command_runs_once(tmp_path):
     assert check_results.output_file(folder, "a") != check_results.output_file(folder, "b")
 
 
+def test_matching_updates_only_the_tables_whose_command_has_the_text(tmp_path):
+    path = tmp_path / "page.md"
+    path.write_text(PAGE + "\n" + PAGE.replace("tool --json", "other --json").split("\n", 2)[2], encoding="utf-8")
+    ran = []
+    new = _output(first_small=0.5)
+    diffs = check_results.check_page(path, update=True, runner=lambda command: ran.append(command) or new,
+                                     matching="other")
+    text = path.read_text(encoding="utf-8")
+    assert ran == ["other --json"] and len(diffs) == 1
+    assert text.count("| first | 0.431 | 1,032 |") == 1 and text.count("| first | 0.500 | 1,032 |") == 1
+    assert text.index("0.431") < text.index("0.500")  # the first table (command "tool") is left as it was
+
+
 def test_a_marker_without_its_fields_is_refused():
     with pytest.raises(ValueError, match="lacks"):
         check_results.marked_tables("<!-- check: tool; table rows -->\n| a |\n| --- |\n")
