@@ -23,7 +23,8 @@ most.
 ``imbalances``: start positions with pieces against pawns (a minor piece against two or three pawns, the
 exchange against one or two) made from the bundled masters' development games
 (:func:`iam.evolution.imbalances.imbalance_positions`), for ``matches --openings`` and
-``iam evolve --openings``; ``--kinds more-pawns``: pieces against more pawns (:data:`MORE_PAWNS`).
+``iam evolve --openings``; ``--kinds more-pawns``: pieces against more pawns
+(:data:`iam.evolution.imbalances.MORE_PAWNS`).
 ``identical``: for each ``--values`` set, in how many of the first ``--count`` openings its game with White
 against ``--against`` is move for move the game of ``--against`` against itself
 (:func:`iam.evolution.diagnosis.first_difference`), and where the others first differ.
@@ -45,7 +46,7 @@ import numpy as np
 import pandas as pd
 
 from iam.evolution.diagnosis import first_difference, random_results_drift, value_match
-from iam.evolution.imbalances import IMBALANCES, Imbalance, imbalance_positions, interleave
+from iam.evolution.imbalances import IMBALANCES, MORE_PAWNS, imbalance_positions, interleave
 from iam.games.bundled import bundled_pgn, manifest
 from search.chess.match import load_openings
 
@@ -152,18 +153,6 @@ def endings(args: argparse.Namespace) -> int:
     return 0
 
 
-MORE_PAWNS = (
-    Imbalance("a knight against four pawns", "PPPP", "N"),
-    Imbalance("a bishop against four pawns", "PPPP", "B"),
-    Imbalance("a rook against a knight and two pawns", "NPP", "R"),
-    Imbalance("a rook against a bishop and two pawns", "BPP", "R"),
-    Imbalance("a knight against three pawns", "PPP", "N"),
-    Imbalance("a bishop against three pawns", "PPP", "B"),
-)
-"""``imbalances --kinds more-pawns``: pieces against more pawns than :data:`IMBALANCES` (by the standard values,
-the side with the pawns from 30 centipawns behind, a bishop against three, to 80 ahead, a knight against four)."""
-
-
 def imbalances(args: argparse.Namespace) -> int:
     players = [(entry.player, bundled_pgn(entry.file)) for entry in manifest()]
     kinds = {"standard": IMBALANCES, "more-pawns": MORE_PAWNS}[args.kinds]
@@ -216,7 +205,7 @@ def main(argv: list[str] | None = None) -> int:
     four.add_argument("--most-pieces", type=int, help="each side's pieces worth this much at most (N, B 3, R 5, Q 9)")
     four.add_argument("--seed", type=int, default=0)
     four.add_argument("--kinds", choices=("standard", "more-pawns"), default="standard",
-                      help="the six imbalances of iam.evolution.imbalances, or MORE_PAWNS")
+                      help="iam.evolution.imbalances.IMBALANCES or MORE_PAWNS")
     four.add_argument("--out", required=True)
     five = _games_options(
         commands.add_parser("identical", help="games the values leave move for move as the standard ones'")

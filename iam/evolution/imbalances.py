@@ -33,7 +33,7 @@ from iam.games.heldout import is_development
 from iam.games.pgn import iter_player_games
 
 __all__ = [
-    "IMBALANCES", "Imbalance", "imbalance_positions", "interleave", "material", "pieces_worth", "quiet",
+    "IMBALANCES", "Imbalance", "MORE_PAWNS", "imbalance_positions", "interleave", "material", "pieces_worth", "quiet",
     "remove_imbalance",
 ]
 
@@ -58,6 +58,17 @@ IMBALANCES = (
 )
 """The imbalances made, in turn: a minor piece against two or three pawns, the exchange against one or two
 (standard values 100, 320, 330, 500: the piece side 20 to 130 centipawns ahead)."""
+
+MORE_PAWNS = (
+    Imbalance("a knight against four pawns", "PPPP", "N"),
+    Imbalance("a bishop against four pawns", "PPPP", "B"),
+    Imbalance("a rook against a knight and two pawns", "NPP", "R"),
+    Imbalance("a rook against a bishop and two pawns", "BPP", "R"),
+    Imbalance("a knight against three pawns", "PPP", "N"),
+    Imbalance("a bishop against three pawns", "PPP", "B"),
+)
+"""Pieces against more pawns than :data:`IMBALANCES` (by the standard values,
+the side with the pawns from 30 centipawns behind, a bishop against three, to 80 ahead, a knight against four)."""
 
 _ORDER = (chess.PAWN, chess.KNIGHT, chess.BISHOP, chess.ROOK, chess.QUEEN)
 
